@@ -1,0 +1,33 @@
+/*
+ * analyze/summary: descriptive statistics of one metric's samples.
+ *
+ * Quantiles are R's type 7 (linear interpolation between order statistics,
+ * the default of R's quantile() and numpy's percentile()). Sums are taken in
+ * long double, which holds every integer below 2^64 exactly, so means of
+ * integer nanoseconds and bytes are exact before the final rounding.
+ */
+#ifndef KAGARI_ANALYZE_SUMMARY_H
+#define KAGARI_ANALYZE_SUMMARY_H
+
+#include <stddef.h>
+
+struct summary {
+	size_t count;
+	double min, max, mean, median;
+	double stddev;	  /* sample standard deviation (n - 1); 0 when n == 1 */
+	double cv;	  /* stddev / mean; NAN when mean == 0 */
+	double robust_cv; /* IQR / 1.349 / median; NAN when median == 0 */
+	double p90, p95, p99;
+};
+
+/*
+ * R type-7 quantile of x[0..n) at probability p in [0, 1]. `sorted` must be
+ * ascending. n == 0 returns NAN.
+ */
+double quantile_sorted(const double *sorted, size_t n, double p);
+/* The same on unsorted data (copies and sorts). */
+double quantile(const double *x, size_t n, double p);
+/* Fill s from x[0..n); n == 0 gives count 0 and NAN everywhere else. */
+void summary_compute(struct summary *s, const double *x, size_t n);
+
+#endif

@@ -1,0 +1,5 @@
+/* placeholder replaced by the command dispatcher */
+int main(void)
+{
+	return 5;
+}

@@ -1,0 +1,120 @@
+#include "report/result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	strvec_init(&r->warnings);
+	r->git.dirty = -1;
+}
+
+static void side_release(struct side_result *s)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		free(s->metric[m].reason);
+		free(s->metric[m].samples);
+	}
+}
+
+static void comparison_release(struct comparison *c)
+{
+	free(c->statistic);
+	free(c->pairing);
+	free(c->verdict);
+	free(c->reason);
+}
+
+static void command_release(struct command_result *c)
+{
+	free(c->name);
+	free(c->command);
+	free(c->result);
+	for (int s = 0; s < SIDE__COUNT; s++)
+		side_release(&c->side[s]);
+	for (int m = 0; m < METRIC__COUNT; m++)
+		comparison_release(&c->comparison[m]);
+	for (size_t i = 0; i < c->nr_budgets; i++) {
+		free(c->budgets[i].aggregation);
+		free(c->budgets[i].op);
+		free(c->budgets[i].limit_text);
+		free(c->budgets[i].reason);
+	}
+	free(c->budgets);
+	free(c->error);
+	free(c->stderr_tail);
+	free(c->throughput_unit);
+}
+
+void run_result_release(struct run_result *r)
+{
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		struct suite_result *s = &r->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			struct bench_result *br = &s->benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++)
+				command_release(&br->commands[c]);
+			free(br->commands);
+			free(br->name);
+			free(br->result);
+			strvec_clear(&br->tags);
+		}
+		free(s->benches);
+		free(s->name);
+		free(s->file);
+		free(s->result);
+	}
+	free(r->suites);
+	free(r->mode);
+	free(r->started_at);
+	free(r->finished_at);
+	free(r->env.os);
+	free(r->env.kernel);
+	free(r->env.arch);
+	free(r->env.cpu_model);
+	free(r->env.counters_source);
+	free(r->git.head_sha);
+	free(r->git.base_ref);
+	free(r->git.base_sha);
+	strvec_clear(&r->warnings);
+	free(r->exit_reason);
+	run_result_init(r);
+}
+
+void metric_series_add(struct metric_series *m, double value, int round, int run)
+{
+	ALLOC_GROW(m->samples, m->nr + 1, m->alloc);
+	m->samples[m->nr].value = value;
+	m->samples[m->nr].round = round;
+	m->samples[m->nr].run = run;
+	m->nr++;
+	m->status = MSTATUS_OK;
+}
+
+void metric_series_set_status(struct metric_series *m, enum metric_status st,
+			      const char *reason)
+{
+	m->status = st;
+	free(m->reason);
+	m->reason = reason ? xstrdup(reason) : NULL;
+}
+
+const char *side_name(enum side s)
+{
+	return s == SIDE_BASE ? "base" : "head";
+}
+
+const char *budget_status_name(enum budget_status s)
+{
+	switch (s) {
+	case BUDGET_PASS:
+		return "pass";
+	case BUDGET_FAIL:
+		return "fail";
+	default:
+		return "unassessable";
+	}
+}

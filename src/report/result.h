@@ -1,0 +1,162 @@
+/*
+ * report/result: the result model every stage after measuring reads.
+ *
+ * It is built for two sides (base and head) and numbered rounds from the
+ * start: `run` is the one-sided case (only the head side is present), and
+ * `compare` fills both. It copies what it needs from the suite (names,
+ * budgets) so that a saved JSON report can be re-rendered without the suite.
+ *
+ * Ownership: a `struct run_result` owns everything reachable from it;
+ * run_result_release() frees it all.
+ */
+#ifndef KAGARI_REPORT_RESULT_H
+#define KAGARI_REPORT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/summary.h"
+#include "base/strvec.h"
+#include "measure/metric.h"
+
+enum side { SIDE_BASE, SIDE_HEAD, SIDE__COUNT };
+
+enum metric_status {
+	MSTATUS_ABSENT,	     /* not requested: not printed at all */
+	MSTATUS_OK,	     /* measured */
+	MSTATUS_UNSUPPORTED, /* requested, cannot be measured here (reason) */
+	MSTATUS_FAILED,	     /* requested, measuring failed (reason) */
+};
+
+struct sample {
+	double value; /* in the metric's base unit */
+	int round;    /* 1-based round number (warm-up rounds are not kept) */
+	int run;      /* 1-based index of the run within its side */
+};
+
+struct metric_series {
+	enum metric_status status;
+	char *reason; /* why unsupported/failed, else NULL */
+	struct sample *samples;
+	size_t nr, alloc;
+	int have_summary;
+	struct summary summary; /* valid when have_summary */
+};
+
+struct side_result {
+	int present; /* this side was measured */
+	size_t count; /* successful measured runs */
+	struct metric_series metric[METRIC__COUNT];
+};
+
+enum budget_status { BUDGET_PASS, BUDGET_FAIL, BUDGET_UNASSESSABLE };
+
+struct budget_result {
+	enum metric_id metric;
+	char *aggregation;  /* "p95", "max", ... */
+	char *op;	    /* "<", "<=", ">", ">=" */
+	double limit;	    /* base unit */
+	char *limit_text;   /* as written in the suite */
+	int have_actual;
+	double actual;	    /* base unit, when have_actual */
+	enum budget_status status;
+	char *reason;	    /* unassessable: why */
+};
+
+/* One comparison of base and head for one metric (the compare issue). */
+struct comparison {
+	int present;
+	char *statistic;   /* "median" | "mean" */
+	char *pairing;	   /* "rounds" | "independent" */
+	double base, head; /* the statistic of each side, base unit */
+	double change_percent, ci_low_percent, ci_high_percent;
+	double confidence, max_percent, p_value, hl_shift_percent;
+	double noise_floor_percent;
+	char *verdict;	   /* pass improved regression inconclusive within_noise skipped */
+	char *reason;
+	int gate;
+};
+
+/* Result strings used for command, benchmark and suite `result` fields. */
+#define RESULT_PASS "pass"
+#define RESULT_OVER_BUDGET "over_budget"
+#define RESULT_ERROR "error"
+#define RESULT_UNSUPPORTED "unsupported"
+#define RESULT_INTERRUPTED "interrupted"
+#define RESULT_NOT_RUN "not_run"
+
+struct command_result {
+	char *name;
+	char *command;	   /* display form of the command (argv joined) */
+	char *result;	   /* one of the RESULT_* strings (or a verdict) */
+	int rounds;	   /* measured rounds */
+	struct side_result side[SIDE__COUNT];
+	struct comparison comparison[METRIC__COUNT];
+	struct budget_result *budgets;
+	size_t nr_budgets;
+	char *error;	   /* failure message (exit status / signal), or NULL */
+	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
+	char *throughput_unit; /* work unit name when throughput is measured */
+};
+
+struct bench_result {
+	char *name;
+	struct strvec tags;
+	char *result;
+	int rounds;
+	struct command_result *commands;
+	size_t nr_commands;
+};
+
+struct suite_result {
+	char *name;
+	char *file;
+	char *result;
+	struct bench_result *benches;
+	size_t nr_benches;
+};
+
+struct environment_info {
+	char *os, *kernel, *arch, *cpu_model;
+	int logical_cpus;
+	int ci;		       /* running under CI ($CI set) */
+	char *counters_source; /* "perf" | "valgrind" | NULL */
+};
+
+struct git_info {
+	char *head_sha;	/* NULL outside a repository */
+	int dirty;	/* -1 unknown */
+	char *base_ref, *base_sha;
+};
+
+struct run_summary {
+	int benchmarks, commands;
+	int pass, improved, inconclusive, regression, over_budget, error;
+	int exit_code;
+};
+
+struct run_result {
+	char *mode;	/* "run" | "compare" */
+	uint64_t seed;
+	char *started_at, *finished_at; /* RFC 3339 UTC */
+	int interrupted;
+	struct environment_info env;
+	struct git_info git;
+	struct suite_result *suites;
+	size_t nr_suites;
+	struct strvec warnings;
+	struct run_summary summary;
+	char *exit_reason; /* one sentence explaining a non-zero exit, or NULL */
+};
+
+void run_result_init(struct run_result *r);
+void run_result_release(struct run_result *r);
+/* Append a sample; the series becomes MSTATUS_OK. */
+void metric_series_add(struct metric_series *m, double value, int round, int run);
+/* Mark requested-but-missing with a reason (copied). */
+void metric_series_set_status(struct metric_series *m, enum metric_status st,
+			      const char *reason);
+const char *side_name(enum side s); /* "base" | "head" */
+const char *budget_status_name(enum budget_status s); /* pass fail unassessable */
+
+#endif

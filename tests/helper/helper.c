@@ -1,0 +1,5 @@
+/* placeholder replaced by the test helper */
+int main(void)
+{
+	return 0;
+}
