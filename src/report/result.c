@@ -118,3 +118,17 @@ const char *budget_status_name(enum budget_status s)
 		return "unassessable";
 	}
 }
+
+const char *metric_status_name(enum metric_status s)
+{
+	switch (s) {
+	case MSTATUS_OK:
+		return "ok";
+	case MSTATUS_UNSUPPORTED:
+		return "unsupported";
+	case MSTATUS_FAILED:
+		return "failed";
+	default:
+		return "absent";
+	}
+}

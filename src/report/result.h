@@ -158,5 +158,7 @@ void metric_series_set_status(struct metric_series *m, enum metric_status st,
 			      const char *reason);
 const char *side_name(enum side s); /* "base" | "head" */
 const char *budget_status_name(enum budget_status s); /* pass fail unassessable */
+/* "absent" | "ok" | "unsupported" | "failed" (the JSON report's `status`). */
+const char *metric_status_name(enum metric_status s);
 
 #endif

@@ -119,6 +119,10 @@ struct budget {
 	enum budget_op op;
 	double limit;		/* in the metric's base unit */
 	char *limit_text;	/* as written, e.g. "<= 64MiB" */
+	char *unit;		/* throughput only: the work unit the limit was
+				   written in ("bytes" for size rates), or NULL
+				   for a plain number; the loader checks it
+				   against metrics.throughput.work.unit */
 	struct src_loc loc;
 };
 

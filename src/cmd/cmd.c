@@ -1,0 +1,107 @@
+#include "cmd/cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/sbuf.h"
+#include "cmd/exit.h"
+
+static const struct cmd_entry *const commands[] = {
+	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_version, &cmd_help,
+};
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_vaddf(&sb, fmt, ap);
+	fprintf(stderr, "kagari: %s%s\n", prefix, sb.buf);
+	fflush(stderr);
+	sbuf_release(&sb);
+}
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_usage(const struct cmd_entry *e, struct sbuf *out)
+{
+	sbuf_addf(out, "usage: kagari %s %s\n\n%s\n", e->name, e->args, e->summary);
+	if (e->opts && e->opts->name) {
+		sbuf_adds(out, "\noptions:\n");
+		opts_help(e->opts, out);
+	}
+	sbuf_adds(out, "  -h, --help");
+	sbuf_addchars(out, ' ', 4);
+	sbuf_adds(out, "show this help\n");
+}
+
+void cmd_overview(struct sbuf *out)
+{
+	sbuf_adds(out,
+		  "kagari - a performance regression gate for command-line programs\n\n"
+		  "usage: kagari <command> [options] [PATH...]\n\ncommands:\n");
+	size_t width = 0;
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (strlen(commands[i]->name) > width)
+			width = strlen(commands[i]->name);
+	for (size_t i = 0; i < NR_COMMANDS; i++) {
+		sbuf_addf(out, "  %s", commands[i]->name);
+		sbuf_addchars(out, ' ', width + 3 - strlen(commands[i]->name));
+		sbuf_addf(out, "%s\n", commands[i]->summary);
+	}
+	sbuf_adds(out,
+		  "\nPATH is a suite file or a folder holding kagari.yaml, *.kagari.yaml,\n"
+		  "himorime.yaml or *.himorime.yaml (default: ./kagari.yaml).\n"
+		  "Run 'kagari help <command>' for a command's options; see kagari(1).\n\n"
+		  "exit codes: 0 pass, 1 budget exceeded or regression, 2 invalid suite,\n"
+		  "3 usage error, 4 execution failure, 5 internal error, 6 unsupported metric\n");
+}
+
+int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
+	     struct cmd_env *env)
+{
+	static const struct opt none[] = { { NULL, 0, 0, NULL, NULL, NULL } };
+	struct cli cli;
+	struct sbuf err = SBUF_INIT;
+	cli_init(&cli);
+	int rc;
+	if (opts_parse(e->opts ? e->opts : none, argc, argv, &cli, &err)) {
+		cmd_error("%s", err.buf);
+		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
+			e->name, e->args, e->name);
+		rc = EXIT_USAGE;
+	} else if (cli.help) {
+		struct sbuf out = SBUF_INIT;
+		cmd_usage(e, &out);
+		fputs(out.buf, stdout);
+		sbuf_release(&out);
+		rc = EXIT_PASS;
+	} else {
+		rc = e->exec(&cli, env);
+	}
+	sbuf_release(&err);
+	cli_release(&cli);
+	return rc;
+}

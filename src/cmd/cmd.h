@@ -1,0 +1,78 @@
+/*
+ * cmd: the subcommands. Each lives in its own file and exports one
+ * `const struct cmd_entry`; cmd.c holds the table and dispatches.
+ *
+ * cmd/ is the only layer that prints messages for humans, decides exit
+ * codes (cmd/exit.h) or exits. Call order from main():
+ *   cmd_find(name) -> if entry->needs_runner: runner_start() -> cmd_exec().
+ */
+#ifndef KAGARI_CMD_CMD_H
+#define KAGARI_CMD_CMD_H
+
+#include "base/opts.h"
+
+struct runner;
+struct sbuf;
+
+struct cmd_env {
+	struct runner *runner; /* started before anything was loaded, or NULL */
+	int stdout_tty;
+	int stderr_tty;
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *args;    /* usage after the name, e.g. "[options] [PATH...]" */
+	const char *summary; /* one line for `kagari help` */
+	const struct opt *opts;
+	int needs_runner;
+	int (*exec)(struct cli *cli, struct cmd_env *env);
+};
+
+extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
+	cmd_version, cmd_help;
+
+/* NULL when unknown. */
+const struct cmd_entry *cmd_find(const char *name);
+/* Parse the options of `e` from argv and run it; returns the exit code. */
+int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
+	     struct cmd_env *env);
+/* Full help of one command, generated from its option table. */
+void cmd_usage(const struct cmd_entry *e, struct sbuf *out);
+/* Top-level help. */
+void cmd_overview(struct sbuf *out);
+/* Print "kagari: error: MSG" (multi-line MSG is kept) to stderr. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option tables shared by several commands. */
+#define OPT_COMMON_SELECTION                                                   \
+	{ "filter", OPT_STRING, offsetof(struct cli, filter), "RE",            \
+	  "only benchmarks whose name matches the POSIX extended regex RE",    \
+	  NULL },                                                              \
+	{ "tag", OPT_LIST, offsetof(struct cli, tags), "T",                    \
+	  "only benchmarks with tag T (repeatable, comma-separated)", NULL },  \
+	{ "skip-tag", OPT_LIST, offsetof(struct cli, skip_tags), "T",          \
+	  "skip benchmarks with tag T (repeatable; skip wins)", NULL }
+
+#define OPT_COMMON_MEASURE                                                     \
+	OPT_COMMON_SELECTION,                                                  \
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",             \
+	  "report format: table (default), json, csv, samples-csv, markdown, github, html", \
+	  "table|json|csv|samples-csv|markdown|github|html" },                 \
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
+	  "write the report to FILE (atomically) instead of stdout", NULL },   \
+	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",        \
+	  "append a GitHub-flavoured Markdown summary to FILE", NULL },        \
+	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",                   \
+	  "seed for run order and resampling (default: random, always recorded)", NULL }, \
+	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",                  \
+	  "measured runs per command and side (overrides the suite)", NULL },  \
+	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",              \
+	  "unmeasured warm-up runs per command and side", NULL },              \
+	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,                \
+	  "no progress line", NULL },                                          \
+	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL,          \
+	  "no colour (NO_COLOR is honoured too)", NULL }
+
+#endif

@@ -1,0 +1,110 @@
+#include "cmd/common.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/exit.h"
+#include "suite/discover.h"
+#include "suite/load.h"
+
+int common_load(const struct cli *cli, struct loaded_suites *ls)
+{
+	memset(ls, 0, sizeof(*ls));
+	struct strvec files = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	if (suite_discover(cli->args.v, cli->args.nr, &files, &err)) {
+		cmd_error("%s", err.buf);
+		sbuf_release(&err);
+		strvec_clear(&files);
+		return EXIT_INVALID;
+	}
+	int rc = 0;
+	ls->suites = xcalloc(files.nr + 1, sizeof(*ls->suites));
+	for (size_t i = 0; i < files.nr; i++) {
+		sbuf_reset(&err);
+		struct suite *s = suite_load(files.v[i], &err);
+		if (!s) {
+			sbuf_rtrim(&err);
+			fprintf(stderr, "%s\n", err.buf);
+			rc = EXIT_INVALID;
+			continue;
+		}
+		ls->suites[ls->nr++] = s;
+	}
+	if (rc)
+		cmd_error("invalid suite: nothing was run");
+	sbuf_release(&err);
+	strvec_clear(&files);
+	return rc;
+}
+
+static int has_tag(const struct bench_spec *b, const struct strvec *tags)
+{
+	for (size_t i = 0; i < tags->nr; i++)
+		if (strvec_contains(&b->tags, tags->v[i]))
+			return 1;
+	return 0;
+}
+
+int common_select(const struct cli *cli, struct loaded_suites *ls)
+{
+	regex_t re;
+	if (cli->filter) {
+		int e = regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB);
+		if (e) {
+			char msg[256];
+			regerror(e, &re, msg, sizeof(msg));
+			cmd_error("invalid --filter '%s': %s", cli->filter, msg);
+			return EXIT_USAGE;
+		}
+	}
+	ls->selected = xcalloc(ls->nr + 1, sizeof(*ls->selected));
+	ls->nr_selected = 0;
+	for (size_t i = 0; i < ls->nr; i++) {
+		const struct suite *s = ls->suites[i];
+		ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_spec *bs = &s->benches[b];
+			if (cli->filter && regexec(&re, bs->name, 0, NULL, 0))
+				continue;
+			if (cli->tags.nr && !has_tag(bs, &cli->tags))
+				continue;
+			if (cli->skip_tags.nr && has_tag(bs, &cli->skip_tags))
+				continue;
+			ls->selected[i][b] = 1;
+			ls->nr_selected++;
+		}
+	}
+	if (cli->filter)
+		regfree(&re);
+	if (!ls->nr_selected) {
+		struct sbuf what = SBUF_INIT;
+		if (cli->filter)
+			sbuf_addf(&what, " --filter '%s'", cli->filter);
+		for (size_t i = 0; i < cli->tags.nr; i++)
+			sbuf_addf(&what, " --tag %s", cli->tags.v[i]);
+		for (size_t i = 0; i < cli->skip_tags.nr; i++)
+			sbuf_addf(&what, " --skip-tag %s", cli->skip_tags.v[i]);
+		cmd_error("no benchmark matches the selection%s", what.buf);
+		sbuf_release(&what);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+void common_release(struct loaded_suites *ls)
+{
+	for (size_t i = 0; i < ls->nr; i++) {
+		suite_free(ls->suites[i]);
+		if (ls->selected)
+			free(ls->selected[i]);
+	}
+	free(ls->suites);
+	free(ls->selected);
+	memset(ls, 0, sizeof(*ls));
+}

@@ -1,0 +1,824 @@
+#include "measure/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/xalloc.h"
+#include "measure/proc.h"
+
+extern char **environ;
+
+/*
+ * Process-wide state. The interrupt pair is a self-pipe: child_interrupt()
+ * (called from a signal handler) sets the flag and writes a byte, which wakes
+ * the ppoll() of a waiting run without the lost-wakeup race a bare flag has.
+ * /dev/null and the stderr-tail memfd are opened once and reused by every
+ * run, which keeps the per-run cost of the runner close to a bare spawn.
+ */
+static volatile sig_atomic_t intr_flag;
+static volatile sig_atomic_t intr_wfd = -1;
+static int intr_rfd = -1;
+static int devnull_fd = -1;
+static int tail_fd = -1;
+static int no_pidfd;
+
+void child_debug_no_pidfd(int on)
+{
+	no_pidfd = on;
+}
+
+void child_interrupt(void)
+{
+	int saved = errno;
+	intr_flag = 1;
+	int fd = intr_wfd;
+	if (fd >= 0 && write(fd, "", 1) < 0) {
+		/* A full pipe already holds a wake-up. */
+	}
+	errno = saved;
+}
+
+static void drain_fd(int fd)
+{
+	char buf[64];
+	while (fd >= 0 && (read(fd, buf, sizeof(buf)) > 0 || errno == EINTR))
+		;
+}
+
+void child_interrupt_clear(void)
+{
+	intr_flag = 0;
+	drain_fd(intr_rfd);
+}
+
+int child_interrupt_pending(void)
+{
+	return intr_flag != 0;
+}
+
+static int setup_shared_fds(struct sbuf *err)
+{
+	if (intr_rfd < 0) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) {
+			sbuf_addf(err, "cannot create a pipe: %s",
+				  strerror(errno));
+			return -1;
+		}
+		intr_rfd = p[0];
+		intr_wfd = p[1];
+	}
+	if (devnull_fd < 0) {
+		devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (devnull_fd < 0) {
+			sbuf_addf(err, "cannot open '/dev/null': %s",
+				  strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void child_result_init(struct child_result *r)
+{
+	struct child_result blank = CHILD_RESULT_INIT;
+	*r = blank;
+}
+
+void child_result_release(struct child_result *r)
+{
+	sbuf_release(&r->stderr_tail);
+	sbuf_release(&r->out);
+	sbuf_release(&r->err);
+	child_result_init(r);
+}
+
+void child_result_reset(struct child_result *r)
+{
+	struct sbuf tail = r->stderr_tail, out = r->out, errb = r->err;
+	sbuf_reset(&tail);
+	sbuf_reset(&out);
+	sbuf_reset(&errb);
+	child_result_init(r);
+	r->stderr_tail = tail;
+	r->out = out;
+	r->err = errb;
+}
+
+void child_init(struct child *c)
+{
+	struct child blank = CHILD_INIT;
+	*c = blank;
+}
+
+void child_release(struct child *c)
+{
+	strvec_clear(&c->argv);
+	strvec_clear(&c->env);
+	child_result_release(&c->res);
+	child_init(c);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t tv_ns(const struct timeval *tv)
+{
+	return (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000;
+}
+
+static const char *env_get(const char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+/* `path` as seen from the child's working directory, for checks here. */
+static void from_dir(struct sbuf *out, const char *dir, const char *path)
+{
+	sbuf_reset(out);
+	if (dir && path[0] != '/') {
+		sbuf_adds(out, dir);
+		sbuf_addch(out, '/');
+	}
+	sbuf_adds(out, path);
+}
+
+/*
+ * Find the program to spawn. A name with a slash is used as is (relative
+ * paths resolve in the child, after its chdir); otherwise search the PATH of
+ * the child's environment, like execvp but with the child's PATH rather than
+ * ours. Returns 0 with the path in `path`, or -1 with *eno and a reason.
+ */
+static int resolve_program(const char *prog, const char *dir,
+			   const char *const *envp, struct sbuf *path,
+			   int *eno, struct sbuf *err)
+{
+	sbuf_reset(path);
+	if (strchr(prog, '/')) {
+		sbuf_adds(path, prog);
+		return 0;
+	}
+	if (!*prog) {
+		*eno = ENOENT;
+		sbuf_adds(err, "empty program name");
+		return -1;
+	}
+	const char *search = env_get(envp, "PATH");
+	if (!search)
+		search = "/bin:/usr/bin";
+	struct sbuf check = SBUF_INIT, denied = SBUF_INIT;
+	int found = 0;
+	for (const char *p = search;; p++) {
+		const char *end = strchrnul(p, ':');
+		sbuf_reset(path);
+		if (end == p)
+			sbuf_addch(path, '.');
+		else
+			sbuf_add(path, p, (size_t)(end - p));
+		sbuf_addch(path, '/');
+		sbuf_adds(path, prog);
+		from_dir(&check, dir, path->buf);
+		struct stat st;
+		if (!stat(check.buf, &st) && S_ISREG(st.st_mode)) {
+			if (!access(check.buf, X_OK)) {
+				found = 1;
+				break;
+			}
+			if (!denied.len)
+				sbuf_adds(&denied, check.buf);
+		}
+		if (!*end)
+			break;
+		p = end;
+	}
+	if (!found) {
+		if (denied.len) {
+			*eno = EACCES;
+			sbuf_addf(err, "cannot run '%s': permission denied "
+				       "(not executable)", denied.buf);
+		} else {
+			*eno = ENOENT;
+			sbuf_addf(err, "command not found: '%s' (searched "
+				       "PATH=%s)", prog, search);
+		}
+	}
+	sbuf_release(&check);
+	sbuf_release(&denied);
+	return found ? 0 : -1;
+}
+
+static void spawn_reason(int eno, const char *prog, const char *dir,
+			 struct sbuf *err)
+{
+	struct stat st;
+	if (dir && (eno == ENOENT || eno == ENOTDIR || eno == EACCES) &&
+	    (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		sbuf_addf(err, "cannot change to directory '%s': %s", dir,
+			  strerror(errno ? errno : ENOTDIR));
+		return;
+	}
+	struct sbuf shown = SBUF_INIT;
+	from_dir(&shown, dir, prog);
+	switch (eno) {
+	case ENOENT:
+		sbuf_addf(err, "cannot run '%s': no such file", shown.buf);
+		break;
+	case EACCES:
+		sbuf_addf(err, "cannot run '%s': permission denied "
+			       "(not executable)", shown.buf);
+		break;
+	case ENOEXEC:
+		sbuf_addf(err, "cannot run '%s': exec format error "
+			       "(a script without a #! line?)", shown.buf);
+		break;
+	default:
+		sbuf_addf(err, "cannot run '%s': %s", shown.buf,
+			  strerror(eno));
+	}
+	sbuf_release(&shown);
+}
+
+/* Everything one run holds open; fds are -1 when unused. */
+struct run_fds {
+	int in, out, err;	     /* the child's 0/1/2 sources (-1: inherit) */
+	int close_in, close_out, close_err; /* ours to close after the spawn */
+	int out_pipe, err_pipe;	     /* read ends of capture pipes */
+	int tail;		     /* where to read the stderr tail from */
+	int own_tail;		     /* tail when it is ours to close */
+	int tail_is_shared;	     /* tail is the cached memfd */
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+static int open_capture(int *read_end, int *write_end, struct sbuf *err)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		sbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* Only our end is non-blocking; the child sees an ordinary pipe. */
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	*read_end = p[0];
+	*write_end = p[1];
+	return 0;
+}
+
+static int open_stdin(const struct child *c, struct run_fds *f,
+		      struct sbuf *err)
+{
+	switch (c->in) {
+	case CHILD_IN_NULL:
+		f->in = devnull_fd;
+		return 0;
+	case CHILD_IN_INHERIT:
+		return 0;
+	case CHILD_IN_FD:
+		f->in = c->in_fd;
+		return 0;
+	case CHILD_IN_FILE:
+		f->in = f->close_in =
+			open(c->in_path ? c->in_path : "",
+			     O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (f->in < 0) {
+			sbuf_addf(err, "cannot open stdin file '%s': %s",
+				  c->in_path ? c->in_path : "",
+				  strerror(errno));
+			return -1;
+		}
+		return 0;
+	case CHILD_IN_CONTENT: {
+		/* A fresh memfd per run: offset 0, never a pipe to feed
+		 * (which would deadlock against a child that does not read
+		 * all of it), and seekable like a file. */
+		int fd = memfd_create("kagari-stdin", MFD_CLOEXEC);
+		if (fd < 0) {
+			sbuf_addf(err, "cannot create stdin content: %s",
+				  strerror(errno));
+			return -1;
+		}
+		f->in = f->close_in = fd;
+		if (fileio_write_all(fd, c->in_data, c->in_len) < 0 ||
+		    lseek(fd, 0, SEEK_SET) < 0) {
+			sbuf_addf(err, "cannot write stdin content: %s",
+				  strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	}
+	sbuf_adds(err, "invalid stdin mode");
+	return -1;
+}
+
+static int open_outfile(const char *path, int for_tail, struct sbuf *err)
+{
+	int flags = O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY;
+	int fd = open(path, flags | (for_tail ? O_RDWR : O_WRONLY), 0666);
+	if (fd < 0 && for_tail && errno == EACCES)
+		fd = open(path, flags | O_WRONLY, 0666);
+	if (fd < 0)
+		sbuf_addf(err, "cannot open output file '%s': %s", path,
+			  strerror(errno));
+	return fd;
+}
+
+static int open_outputs(const struct child *c, struct run_fds *f,
+			struct sbuf *err)
+{
+	const char *out_path = c->out_path ? c->out_path : "";
+	const char *err_path = c->err_path ? c->err_path : "";
+
+	switch (c->out) {
+	case CHILD_OUT_DISCARD:
+		f->out = devnull_fd;
+		break;
+	case CHILD_OUT_INHERIT:
+		break;
+	case CHILD_OUT_FD:
+		f->out = c->out_fd;
+		break;
+	case CHILD_OUT_FILE:
+		if (c->err == CHILD_OUT_FILE && !strcmp(out_path, err_path)) {
+			/* Like `>f 2>&1`: one file, one offset; the stderr
+			 * tail is then read from it. */
+			f->out = f->err = f->tail = f->own_tail =
+				open_outfile(out_path, 1, err);
+			if (f->out < 0)
+				return -1;
+			break;
+		}
+		f->out = f->close_out = open_outfile(out_path, 0, err);
+		if (f->out < 0)
+			return -1;
+		break;
+	case CHILD_OUT_CAPTURE:
+		if (open_capture(&f->out_pipe, &f->close_out, err))
+			return -1;
+		f->out = f->close_out;
+		break;
+	default:
+		sbuf_adds(err, "invalid stdout mode");
+		return -1;
+	}
+
+	switch (c->err) {
+	case CHILD_OUT_DISCARD:
+		/* Not /dev/null: a memfd we can read the tail of, for the
+		 * error message of a failing command. */
+		if (tail_fd < 0) {
+			tail_fd = memfd_create("kagari-stderr", MFD_CLOEXEC);
+			if (tail_fd < 0) {
+				f->err = devnull_fd;
+				break;
+			}
+		}
+		if (ftruncate(tail_fd, 0) < 0 ||
+		    lseek(tail_fd, 0, SEEK_SET) < 0) {
+			f->err = devnull_fd;
+			break;
+		}
+		f->err = f->tail = tail_fd;
+		f->tail_is_shared = 1;
+		break;
+	case CHILD_OUT_INHERIT:
+		break;
+	case CHILD_OUT_FD:
+		f->err = c->err_fd;
+		break;
+	case CHILD_OUT_FILE:
+		if (c->out == CHILD_OUT_FILE && !strcmp(out_path, err_path))
+			break; /* set up with stdout */
+		f->err = f->tail = f->own_tail = open_outfile(err_path, 1, err);
+		if (f->err < 0)
+			return -1;
+		break;
+	case CHILD_OUT_CAPTURE:
+		if (open_capture(&f->err_pipe, &f->close_err, err))
+			return -1;
+		f->err = f->close_err;
+		break;
+	default:
+		sbuf_adds(err, "invalid stderr mode");
+		return -1;
+	}
+	return 0;
+}
+
+static void close_run_fds(struct run_fds *f)
+{
+	close_fd(&f->close_in);
+	close_fd(&f->close_out);
+	close_fd(&f->close_err);
+	close_fd(&f->out_pipe);
+	close_fd(&f->err_pipe);
+	close_fd(&f->own_tail);
+}
+
+/* Read what is available from a capture pipe; closes it at EOF. */
+static void pump(int *fd, struct sbuf *sb, int *truncated)
+{
+	for (;;) {
+		ssize_t n;
+		if (sb->len < CHILD_CAPTURE_MAX) {
+			sbuf_grow(sb, 16384);
+			n = read(*fd, sb->buf + sb->len,
+				 sb->alloc - sb->len - 1);
+			if (n > 0) {
+				sbuf_setlen(sb, sb->len + (size_t)n);
+				if (sb->len > CHILD_CAPTURE_MAX) {
+					sbuf_setlen(sb, CHILD_CAPTURE_MAX);
+					*truncated = 1;
+				}
+			}
+		} else {
+			char sink[4096];
+			n = read(*fd, sink, sizeof(sink));
+			if (n > 0)
+				*truncated = 1;
+		}
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || errno != EAGAIN)
+			close_fd(fd);
+		return;
+	}
+}
+
+/* Keep the last CHILD_TAIL_MAX bytes, starting at a UTF-8 boundary. */
+static void set_tail(struct sbuf *tail, const char *data, size_t len)
+{
+	size_t skip = 0;
+	if (len > CHILD_TAIL_MAX) {
+		data += len - CHILD_TAIL_MAX;
+		len = CHILD_TAIL_MAX;
+		while (skip < 3 && skip < len &&
+		       ((unsigned char)data[skip] & 0xC0) == 0x80)
+			skip++;
+	}
+	sbuf_reset(tail);
+	sbuf_add(tail, data + skip, len - skip);
+}
+
+static void read_tail(int fd, struct sbuf *tail)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return;
+	char buf[CHILD_TAIL_MAX];
+	off_t off = st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX
+						: 0;
+	ssize_t n = pread(fd, buf, (size_t)(st.st_size - off), off);
+	if (n <= 0)
+		return;
+	size_t skip = 0;
+	while (off && skip < 3 && skip < (size_t)n &&
+	       ((unsigned char)buf[skip] & 0xC0) == 0x80)
+		skip++;
+	sbuf_reset(tail);
+	sbuf_add(tail, buf + skip, (size_t)n - skip);
+}
+
+static void signal_run(pid_t pid, int own_group, int sig)
+{
+	if (own_group && kill(-pid, sig) == 0)
+		return;
+	kill(pid, sig);
+}
+
+struct waiter {
+	pid_t pid;
+	int pidfd;
+	int own_group;
+	int stopping; /* 0 running, 1 SIGTERM sent, 2 SIGKILL sent */
+	int64_t deadline;
+	int64_t grace_ns;
+};
+
+static void begin_stop(struct waiter *w)
+{
+	if (w->grace_ns > 0) {
+		signal_run(w->pid, w->own_group, SIGTERM);
+		w->stopping = 1;
+		w->deadline = now_ns() + w->grace_ns;
+	} else {
+		signal_run(w->pid, w->own_group, SIGKILL);
+		w->stopping = 2;
+		w->deadline = -1;
+	}
+}
+
+/*
+ * Wait until the main process has exited (it is then a zombie, not reaped),
+ * pumping capture pipes, enforcing the timeout and reacting to interrupts.
+ */
+static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
+		      int64_t t0)
+{
+	struct child_result *r = &c->res;
+	int64_t step = 100000; /* fallback polling, grows to 10 ms */
+	w->deadline = c->timeout_ns > 0 ? t0 + c->timeout_ns : -1;
+
+	for (;;) {
+		if (!w->stopping && intr_flag) {
+			r->interrupted = 1;
+			begin_stop(w);
+		}
+		struct pollfd pfd[5];
+		int n = 0, i_pid = -1, i_intr = -1, i_watch = -1, i_out = -1,
+		    i_err = -1;
+		if (w->pidfd >= 0) {
+			i_pid = n;
+			pfd[n++] = (struct pollfd){ w->pidfd, POLLIN, 0 };
+		}
+		if (!w->stopping) {
+			i_intr = n;
+			pfd[n++] = (struct pollfd){ intr_rfd, POLLIN, 0 };
+			if (c->watch_fd >= 0) {
+				i_watch = n;
+				pfd[n++] = (struct pollfd){ c->watch_fd,
+							    POLLIN, 0 };
+			}
+		}
+		if (f->out_pipe >= 0) {
+			i_out = n;
+			pfd[n++] = (struct pollfd){ f->out_pipe, POLLIN, 0 };
+		}
+		if (f->err_pipe >= 0) {
+			i_err = n;
+			pfd[n++] = (struct pollfd){ f->err_pipe, POLLIN, 0 };
+		}
+
+		int64_t wait = -1;
+		if (w->deadline >= 0) {
+			wait = w->deadline - now_ns();
+			if (wait < 0)
+				wait = 0;
+		}
+		if (w->pidfd < 0) {
+			if (wait < 0 || wait > step)
+				wait = step;
+			if (step < 10000000)
+				step *= 2;
+		}
+		struct timespec ts = { (time_t)(wait / 1000000000),
+				       (long)(wait % 1000000000) };
+		int rc = ppoll(pfd, (nfds_t)n, wait < 0 ? NULL : &ts, NULL);
+		if (rc < 0 && errno != EINTR)
+			rc = 0; /* cannot happen with valid fds; keep going */
+
+		if (rc > 0) {
+			if (i_out >= 0 && pfd[i_out].revents)
+				pump(&f->out_pipe, &r->out, &r->out_truncated);
+			if (i_err >= 0 && pfd[i_err].revents)
+				pump(&f->err_pipe, &r->err, &r->err_truncated);
+			if (i_pid >= 0 && pfd[i_pid].revents)
+				return;
+			if (i_intr >= 0 && pfd[i_intr].revents) {
+				drain_fd(intr_rfd);
+				if (!w->stopping && intr_flag) {
+					r->interrupted = 1;
+					begin_stop(w);
+				}
+			}
+			if (i_watch >= 0 && pfd[i_watch].revents &&
+			    !w->stopping) {
+				r->interrupted = 1;
+				begin_stop(w);
+			}
+		}
+		if (w->pidfd < 0) {
+			siginfo_t si;
+			memset(&si, 0, sizeof(si));
+			if (waitid(P_PID, (id_t)w->pid, &si,
+				   WEXITED | WNOHANG | WNOWAIT) == 0 &&
+			    si.si_pid == w->pid)
+				return;
+		}
+		if (w->deadline >= 0 && now_ns() >= w->deadline) {
+			if (!w->stopping) {
+				r->timed_out = 1;
+				begin_stop(w);
+			} else if (w->stopping == 1) {
+				signal_run(w->pid, w->own_group, SIGKILL);
+				w->stopping = 2;
+				w->deadline = -1;
+			}
+		}
+	}
+}
+
+int child_run(struct child *c, struct sbuf *err)
+{
+	return child_run_argv(c, c->argv.v,
+			      c->env.nr ? c->env.v : NULL, err);
+}
+
+int child_run_argv(struct child *c, const char *const *argv,
+		   const char *const *envp, struct sbuf *err)
+{
+	struct child_result *r = &c->res;
+	struct run_fds f = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
+	struct sbuf path = SBUF_INIT;
+	pid_t *keep = NULL;
+	size_t nkeep = 0, keep_alloc = 0;
+	int subreaper, eno = 0;
+
+	child_result_reset(r);
+	r->code = -1;
+	if (!envp)
+		envp = (const char *const *)environ;
+	if (!argv || !argv[0]) {
+		r->status = CHILD_ERROR;
+		sbuf_adds(err, "empty command");
+		return -1;
+	}
+	if (setup_shared_fds(err) || open_stdin(c, &f, err) ||
+	    open_outputs(c, &f, err)) {
+		r->status = CHILD_ERROR;
+		goto out;
+	}
+	if (resolve_program(argv[0], c->dir, envp, &path, &eno, err)) {
+		r->status = CHILD_SPAWN_FAILED;
+		r->spawn_errno = eno;
+		goto out;
+	}
+
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	int own_group = !(c->flags & CHILD_SAME_PGROUP);
+	short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	if (f.in >= 0)
+		posix_spawn_file_actions_adddup2(&fa, f.in, 0);
+	if (f.out >= 0)
+		posix_spawn_file_actions_adddup2(&fa, f.out, 1);
+	if (f.err >= 0)
+		posix_spawn_file_actions_adddup2(&fa, f.err, 2);
+	/* Belt and braces over O_CLOEXEC: descriptors another library
+	 * opened without it must not leak into the measured program. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (c->dir)
+		posix_spawn_file_actions_addchdir_np(&fa, c->dir);
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	if (own_group) {
+		sflags |= POSIX_SPAWN_SETPGROUP;
+		posix_spawnattr_setpgroup(&attr, 0);
+	}
+	posix_spawnattr_setflags(&attr, sflags);
+
+	/* Children we already have are not the run's to kill afterwards. */
+	subreaper = proc_is_subreaper();
+	if (subreaper && !proc_has_no_children())
+		proc_list_children(&keep, &nkeep, &keep_alloc);
+
+	pid_t pid;
+	int64_t t0 = now_ns();
+	int rc = posix_spawn(&pid, path.buf, &fa, &attr,
+			     (char *const *)argv, (char *const *)envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	/* The child holds its own copies now. */
+	close_fd(&f.close_in);
+	close_fd(&f.close_out);
+	close_fd(&f.close_err);
+	if (rc) {
+		r->status = CHILD_SPAWN_FAILED;
+		r->spawn_errno = rc;
+		spawn_reason(rc, path.buf, c->dir, err);
+		goto out;
+	}
+
+	struct waiter w = { .pid = pid, .pidfd = -1, .own_group = own_group,
+			    .grace_ns = c->grace_ns };
+	if (!no_pidfd)
+		w.pidfd = proc_pidfd_open(pid);
+	wait_exit(c, &w, &f, t0);
+	r->wall_ns = now_ns() - t0;
+	close_fd(&w.pidfd);
+
+	/* The leader is a zombie, so its pid still names the group: nothing
+	 * else can have taken it. Kill what it left behind, then reap it. */
+	if (own_group)
+		kill(-pid, SIGKILL);
+	int status = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	if (subreaper && !proc_has_no_children())
+		proc_reap_strays(keep, nkeep);
+
+	/* Every writer is gone: what is left in the pipes is all there is. */
+	if (f.out_pipe >= 0)
+		pump(&f.out_pipe, &r->out, &r->out_truncated);
+	if (f.err_pipe >= 0)
+		pump(&f.err_pipe, &r->err, &r->err_truncated);
+
+	r->user_ns = tv_ns(&ru.ru_utime);
+	r->sys_ns = tv_ns(&ru.ru_stime);
+	r->maxrss_bytes = (int64_t)ru.ru_maxrss * 1024;
+	if (WIFSIGNALED(status)) {
+		r->status = CHILD_SIGNALED;
+		r->signal = WTERMSIG(status);
+		r->code = 128 + r->signal;
+	} else {
+		r->status = CHILD_EXITED;
+		r->exit_code = WEXITSTATUS(status);
+		r->code = r->exit_code;
+	}
+	if (c->err == CHILD_OUT_CAPTURE)
+		set_tail(&r->stderr_tail, r->err.buf, r->err.len);
+	else if (f.tail >= 0)
+		read_tail(f.tail, &r->stderr_tail);
+	if (r->interrupted) {
+		/* Consumed; a second signal during the stop is absorbed. */
+		child_interrupt_clear();
+	}
+
+out:
+	if (f.tail_is_shared && ftruncate(tail_fd, 0) < 0) {
+		/* Only memory is lost; the next run truncates again. */
+	}
+	close_run_fds(&f);
+	sbuf_release(&path);
+	free(keep);
+	return r->code;
+}
+
+static void describe_ns(struct sbuf *out, int64_t ns)
+{
+	if (ns % 1000000000 == 0)
+		sbuf_addf(out, "%lld s", (long long)(ns / 1000000000));
+	else if (ns >= 1000000000)
+		sbuf_addf(out, "%.3g s", (double)ns / 1e9);
+	else
+		sbuf_addf(out, "%.3g ms", (double)ns / 1e6);
+}
+
+void child_result_describe(const struct child_result *r, int64_t timeout_ns,
+			   struct sbuf *out)
+{
+	if (r->timed_out) {
+		sbuf_adds(out, "timed out");
+		if (timeout_ns > 0) {
+			sbuf_adds(out, " after ");
+			describe_ns(out, timeout_ns);
+		}
+		return;
+	}
+	if (r->interrupted) {
+		sbuf_adds(out, "was interrupted");
+		return;
+	}
+	switch (r->status) {
+	case CHILD_NOT_RUN:
+		sbuf_adds(out, "did not run");
+		break;
+	case CHILD_EXITED:
+		sbuf_addf(out, "exited with code %d", r->exit_code);
+		break;
+	case CHILD_SIGNALED:
+		sbuf_addf(out, "was killed by %s", proc_signal_name(r->signal));
+		break;
+	case CHILD_SPAWN_FAILED:
+		sbuf_adds(out, "could not be started");
+		break;
+	case CHILD_ERROR:
+		sbuf_adds(out, "could not be run");
+		break;
+	}
+}

@@ -1,0 +1,91 @@
+/*
+ * proc: the Linux-specific process plumbing behind child.c and runner.c.
+ *
+ * Everything here that touches prctl, /proc or pidfds lives in this one file
+ * so the logic above it has no #ifdefs:
+ *
+ *   - signal names for messages ("killed by SIGSEGV");
+ *   - making this process a child subreaper, so that descendants orphaned by
+ *     a measured command (a daemon that called setsid, a grandchild whose
+ *     parent died) are reparented to us instead of to init, where we can
+ *     find, kill and reap them;
+ *   - listing this process's children, and killing and reaping the ones that
+ *     are not ours;
+ *   - pidfd_open (a pollable handle on a child's exit);
+ *   - masking secret environment values in text shown to users.
+ *
+ * Nothing here prints. Functions that can fail return -1 with errno set or
+ * with a reason appended to `err`, as documented per function.
+ */
+#ifndef KAGARI_MEASURE_PROC_H
+#define KAGARI_MEASURE_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct sbuf;
+
+/*
+ * The conventional name of a signal: "SIGSEGV", "SIGRTMIN+3". Never NULL: an
+ * unknown number gives "SIG?". The string is static.
+ */
+const char *proc_signal_name(int sig);
+
+/*
+ * The number of a signal given by name, with or without the "SIG" prefix,
+ * case-insensitive ("segv", "SIGKILL"), or by number ("9"). -1 if unknown.
+ */
+int proc_signal_number(const char *name);
+
+/*
+ * Make this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER): orphans
+ * among its descendants are reparented to it. The setting survives fork() in
+ * neither direction (children do not inherit it) and is cleared by exec.
+ * Returns 0, or -1 with a reason in err.
+ */
+int proc_become_subreaper(struct sbuf *err);
+
+/* 1 if this process is a child subreaper, else 0. */
+int proc_is_subreaper(void);
+
+/*
+ * Cheap test for "this process has no children at all, living or zombie":
+ * returns 1 when it has none, 0 when it has some (or cannot tell).
+ */
+int proc_has_no_children(void);
+
+/*
+ * Append the pids of this process's direct children (of every thread) to
+ * *pids (an ALLOC_GROW array with *nr elements and *alloc capacity). Uses
+ * /proc/self/task/TID/children, falling back to a scan of /proc/PID/stat
+ * when the kernel lacks that file. Returns 0, or -1 with errno set.
+ */
+int proc_list_children(pid_t **pids, size_t *nr, size_t *alloc);
+
+/*
+ * Kill (SIGKILL) and reap every child of this process whose pid is not in
+ * keep[0..nkeep), repeating until none is left, so that the children of a
+ * killed orphan (which are reparented to us in turn when we are a subreaper)
+ * are caught too. Only call it when every child outside `keep` belongs to
+ * the caller's finished run. Returns the number of processes reaped.
+ */
+int proc_reap_strays(const pid_t *keep, size_t nkeep);
+
+/*
+ * pidfd_open(2) for a child: a descriptor (O_CLOEXEC) that polls readable
+ * when the process exits, or -1 with errno set (ENOSYS on old kernels).
+ */
+int proc_pidfd_open(pid_t pid);
+
+/*
+ * Copy of `text` (caller frees) in which the value of every environment
+ * variable whose NAME contains TOKEN, SECRET, PASSWORD, KEY, AUTH, COOKIE,
+ * SESSION or CREDENTIAL (case-insensitive) is replaced by "***" wherever it
+ * appears, when the value has at least 4 characters. `envp` is a
+ * NULL-terminated NAME=VALUE array; NULL means this process's environ.
+ * Longer values are masked first, so a secret containing a shorter one is
+ * hidden whole.
+ */
+char *proc_mask_secrets(const char *text, const char *const *envp);
+
+#endif

@@ -1,0 +1,685 @@
+#include "measure/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/xalloc.h"
+#include "measure/proc.h"
+
+/*
+ * Frames: a u32 payload length, then the payload. Integers are native
+ * (both ends are the same binary); strings are a u32 length, the bytes and
+ * a NUL, so the runner can point into its receive buffer instead of copying;
+ * NONE as a length means NULL.
+ *
+ * request:  u32 magic, flags, in, out, err, fdmask; i64 timeout, grace;
+ *           u32 argc, argv...; u32 envc (NONE: inherit), envp...;
+ *           str dir, in_path, in_data, out_path, err_path
+ *           (+ SCM_RIGHTS: the descriptors named by fdmask, in order)
+ * answer:   u32 status; i32 code, exit_code, signal; u32 timed_out,
+ *           interrupted, spawn_errno, truncated; i64 wall, user, sys,
+ *           maxrss; str error, stderr_tail, out, err
+ * hello:    (runner -> kagari, once) str error (empty: ready)
+ */
+#define FRAME_MAGIC 0x3152474bU /* "KGR1" */
+#define NONE UINT32_MAX
+#define FD_IN 1u
+#define FD_OUT 2u
+#define FD_ERR 4u
+
+void runner_request_init(struct runner_request *req)
+{
+	struct runner_request blank = RUNNER_REQUEST_INIT;
+	*req = blank;
+}
+
+pid_t runner_pid(const struct runner *r)
+{
+	return r->pid;
+}
+
+void runner_interrupt(const struct runner *r)
+{
+	int saved = errno;
+	if (r->pid > 0)
+		kill(r->pid, SIGINT);
+	errno = saved;
+}
+
+/* ---- encoding ---- */
+
+static void put_u32(struct sbuf *b, uint32_t v)
+{
+	sbuf_add(b, &v, sizeof(v));
+}
+
+static void put_i64(struct sbuf *b, int64_t v)
+{
+	sbuf_add(b, &v, sizeof(v));
+}
+
+static void put_bytes(struct sbuf *b, const void *p, size_t len)
+{
+	if (!p) {
+		put_u32(b, NONE);
+		return;
+	}
+	put_u32(b, (uint32_t)len);
+	sbuf_add(b, p, len);
+	sbuf_addch(b, '\0');
+}
+
+static void put_str(struct sbuf *b, const char *s)
+{
+	put_bytes(b, s, s ? strlen(s) : 0);
+}
+
+static void begin_frame(struct sbuf *b)
+{
+	sbuf_reset(b);
+	put_u32(b, 0);
+}
+
+static void end_frame(struct sbuf *b)
+{
+	uint32_t len = (uint32_t)(b->len - sizeof(uint32_t));
+	memcpy(b->buf, &len, sizeof(len));
+}
+
+struct reader {
+	const char *p, *end;
+	int bad;
+};
+
+static void get(struct reader *rd, void *out, size_t n)
+{
+	if (rd->bad || (size_t)(rd->end - rd->p) < n) {
+		rd->bad = 1;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, rd->p, n);
+	rd->p += n;
+}
+
+static uint32_t get_u32(struct reader *rd)
+{
+	uint32_t v;
+	get(rd, &v, sizeof(v));
+	return v;
+}
+
+static int64_t get_i64(struct reader *rd)
+{
+	int64_t v;
+	get(rd, &v, sizeof(v));
+	return v;
+}
+
+/* A pointer into the frame (NUL-terminated) or NULL for NONE. */
+static const char *get_bytes(struct reader *rd, size_t *len)
+{
+	uint32_t n = get_u32(rd);
+	*len = 0;
+	if (rd->bad || n == NONE)
+		return NULL;
+	if ((size_t)(rd->end - rd->p) < (size_t)n + 1 || rd->p[n] != '\0') {
+		rd->bad = 1;
+		return NULL;
+	}
+	const char *s = rd->p;
+	rd->p += (size_t)n + 1;
+	*len = n;
+	return s;
+}
+
+static const char *get_str(struct reader *rd)
+{
+	size_t len;
+	return get_bytes(rd, &len);
+}
+
+/* ---- transport ---- */
+
+static int send_frame(int fd, const struct sbuf *b, const int *fds, int nfds)
+{
+	const char *p = b->buf;
+	size_t left = b->len;
+	union {
+		char buf[CMSG_SPACE(3 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	while (left) {
+		struct iovec iov = { (void *)p, left };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		if (nfds > 0) {
+			memset(&u, 0, sizeof(u));
+			mh.msg_control = u.buf;
+			mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+			struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+			cm->cmsg_level = SOL_SOCKET;
+			cm->cmsg_type = SCM_RIGHTS;
+			cm->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+			memcpy(CMSG_DATA(cm), fds, sizeof(int) * nfds);
+		}
+		ssize_t n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		nfds = 0; /* the descriptors went with the first byte */
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Read one whole frame into b (header included). Descriptors that arrive
+ * with it are stored in fds (up to 3; extra ones closed). Returns 1, 0 at a
+ * clean EOF before any byte, -1 on error or a truncated frame (errno set).
+ */
+static int recv_frame(int fd, struct sbuf *b, int *fds, int *nfds)
+{
+	size_t need = sizeof(uint32_t);
+	sbuf_reset(b);
+	if (nfds)
+		*nfds = 0;
+	while (b->len < need) {
+		sbuf_grow(b, need - b->len > 65536 ? need - b->len : 65536);
+		struct iovec iov = { b->buf + b->len, need - b->len };
+		union {
+			char buf[CMSG_SPACE(3 * sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		if (fds) {
+			mh.msg_control = u.buf;
+			mh.msg_controllen = sizeof(u.buf);
+		}
+		ssize_t n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (fds && mh.msg_controllen) {
+			for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
+			     cm = CMSG_NXTHDR(&mh, cm)) {
+				if (cm->cmsg_level != SOL_SOCKET ||
+				    cm->cmsg_type != SCM_RIGHTS)
+					continue;
+				size_t k = (cm->cmsg_len - CMSG_LEN(0)) /
+					   sizeof(int);
+				int got[8];
+				if (k > 8)
+					k = 8;
+				memcpy(got, CMSG_DATA(cm), k * sizeof(int));
+				for (size_t i = 0; i < k; i++) {
+					if (*nfds < 3)
+						fds[(*nfds)++] = got[i];
+					else
+						close(got[i]);
+				}
+			}
+		}
+		if (n == 0) {
+			if (b->len == 0)
+				return 0;
+			errno = EPIPE;
+			return -1;
+		}
+		sbuf_setlen(b, b->len + (size_t)n);
+		if (need == sizeof(uint32_t) && b->len >= need) {
+			uint32_t len;
+			memcpy(&len, b->buf, sizeof(len));
+			need += len;
+		}
+	}
+	return 1;
+}
+
+/* ---- the runner process ---- */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	child_interrupt();
+}
+
+static void close_fds(int *fds, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static void hello(int sock, const char *error)
+{
+	struct sbuf b = SBUF_INIT;
+	begin_frame(&b);
+	put_str(&b, error);
+	end_frame(&b);
+	send_frame(sock, &b, NULL, 0);
+	sbuf_release(&b);
+}
+
+static int setup_runner(int sock, struct sbuf *err)
+{
+	/* Kagari forwards terminal signals; we must not get them twice. */
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, "kagari-runner", 0, 0, 0);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sa.sa_flags = 0;
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* Nothing of kagari's but 0-2 and our socket stays open here. */
+	if (sock > 3)
+		close_range(3, (unsigned)sock - 1, 0);
+	close_range((unsigned)sock + 1, ~0U, 0);
+
+	if (proc_become_subreaper(err))
+		return -1;
+
+	/* Forget the high-water mark inherited from kagari: measured
+	 * children start from our current (small) RSS. */
+	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "5", 1) < 0) {
+			/* Older kernels: the floor is just higher. */
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* Parse a request into c (+ argv/envp arrays pointing into the frame). */
+static int parse_request(const struct sbuf *frame, struct child *c,
+			 const char ***argv, size_t *argv_alloc,
+			 const char ***envp, size_t *envp_alloc, int *envp_none,
+			 const int *fds, int nfds, unsigned *flags)
+{
+	struct reader rd = { frame->buf + sizeof(uint32_t),
+			     frame->buf + frame->len, 0 };
+	if (get_u32(&rd) != FRAME_MAGIC)
+		return -1;
+	*flags = get_u32(&rd);
+	c->in = (enum child_in)get_u32(&rd);
+	c->out = (enum child_out)get_u32(&rd);
+	c->err = (enum child_out)get_u32(&rd);
+	uint32_t fdmask = get_u32(&rd);
+	c->timeout_ns = get_i64(&rd);
+	c->grace_ns = get_i64(&rd);
+	c->flags = *flags & CHILD_SAME_PGROUP;
+
+	uint32_t argc = get_u32(&rd);
+	if (rd.bad || argc > (size_t)(rd.end - rd.p))
+		return -1;
+	ALLOC_GROW(*argv, (size_t)argc + 1, *argv_alloc);
+	for (uint32_t i = 0; i < argc; i++)
+		if (!((*argv)[i] = get_str(&rd)))
+			return -1;
+	(*argv)[argc] = NULL;
+
+	uint32_t envc = get_u32(&rd);
+	*envp_none = envc == NONE;
+	if (!*envp_none) {
+		if (rd.bad || envc > (size_t)(rd.end - rd.p))
+			return -1;
+		ALLOC_GROW(*envp, (size_t)envc + 1, *envp_alloc);
+		for (uint32_t i = 0; i < envc; i++)
+			if (!((*envp)[i] = get_str(&rd)))
+				return -1;
+		(*envp)[envc] = NULL;
+	}
+	c->dir = get_str(&rd);
+	c->in_path = get_str(&rd);
+	c->in_data = get_bytes(&rd, &c->in_len);
+	c->out_path = get_str(&rd);
+	c->err_path = get_str(&rd);
+	if (rd.bad || rd.p != rd.end)
+		return -1;
+
+	int k = 0;
+	c->in_fd = c->out_fd = c->err_fd = -1;
+	if (fdmask & FD_IN)
+		c->in_fd = k < nfds ? fds[k++] : -1;
+	if (fdmask & FD_OUT)
+		c->out_fd = k < nfds ? fds[k++] : -1;
+	if (fdmask & FD_ERR)
+		c->err_fd = k < nfds ? fds[k++] : -1;
+	if ((c->in == CHILD_IN_FD && c->in_fd < 0) ||
+	    (c->out == CHILD_OUT_FD && c->out_fd < 0) ||
+	    (c->err == CHILD_OUT_FD && c->err_fd < 0))
+		return -1;
+	return 0;
+}
+
+static void encode_answer(struct sbuf *b, const struct child_result *res,
+			  const struct sbuf *error)
+{
+	begin_frame(b);
+	put_u32(b, (uint32_t)res->status);
+	put_u32(b, (uint32_t)res->code);
+	put_u32(b, (uint32_t)res->exit_code);
+	put_u32(b, (uint32_t)res->signal);
+	put_u32(b, (uint32_t)res->timed_out);
+	put_u32(b, (uint32_t)res->interrupted);
+	put_u32(b, (uint32_t)res->spawn_errno);
+	put_u32(b, (uint32_t)(res->out_truncated | (res->err_truncated << 1)));
+	put_i64(b, res->wall_ns);
+	put_i64(b, res->user_ns);
+	put_i64(b, res->sys_ns);
+	put_i64(b, res->maxrss_bytes);
+	put_bytes(b, error->buf, error->len);
+	put_bytes(b, res->stderr_tail.buf, res->stderr_tail.len);
+	put_bytes(b, res->out.buf, res->out.len);
+	put_bytes(b, res->err.buf, res->err.len);
+	end_frame(b);
+}
+
+static void __attribute__((noreturn)) runner_main(int sock)
+{
+	struct sbuf err = SBUF_INIT, frame = SBUF_INIT;
+	struct child c = CHILD_INIT;
+	const char **argv = NULL, **envp = NULL;
+	size_t argv_alloc = 0, envp_alloc = 0;
+
+	if (setup_runner(sock, &err)) {
+		hello(sock, err.buf);
+		_exit(1);
+	}
+	hello(sock, "");
+
+	for (;;) {
+		int fds[3], nfds = 0, envp_none = 0;
+		unsigned flags = 0;
+		if (recv_frame(sock, &frame, fds, &nfds) <= 0)
+			break;
+		sbuf_reset(&err);
+		if (parse_request(&frame, &c, &argv, &argv_alloc, &envp,
+				  &envp_alloc, &envp_none, fds, nfds,
+				  &flags)) {
+			child_result_reset(&c.res);
+			c.res.status = CHILD_ERROR;
+			c.res.code = -1;
+			sbuf_adds(&err, "malformed request to the runner");
+		} else {
+			if (flags & RUNNER_CLEAR_INTERRUPT)
+				child_interrupt_clear();
+			c.watch_fd = sock;
+			child_run_argv(&c, argv, envp_none ? NULL : envp, &err);
+		}
+		close_fds(fds, nfds);
+		encode_answer(&frame, &c.res, &err);
+		if (send_frame(sock, &frame, NULL, 0))
+			break;
+	}
+	/* Nothing is running here: child_run_argv() returns only after the
+	 * command and everything it left behind are gone. */
+	_exit(0);
+}
+
+/* ---- kagari's side ---- */
+
+static void runner_reset(struct runner *r)
+{
+	r->pid = -1;
+	r->fd = -1;
+	sbuf_init(&r->frame);
+}
+
+/* Reap a runner that closed its socket, describing how it ended. */
+static void runner_lost(struct runner *r, struct sbuf *err)
+{
+	int status = 0;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	if (r->pid > 0) {
+		pid_t got;
+		while ((got = waitpid(r->pid, &status, 0)) < 0 &&
+		       errno == EINTR)
+			;
+		if (got == r->pid && WIFSIGNALED(status))
+			sbuf_addf(err, "the runner process was killed by %s",
+				  proc_signal_name(WTERMSIG(status)));
+		else if (got == r->pid)
+			sbuf_addf(err, "the runner process exited with code %d",
+				  WEXITSTATUS(status));
+		else
+			sbuf_adds(err, "the runner process is gone");
+	} else {
+		sbuf_adds(err, "the runner process is not running");
+	}
+	r->pid = -1;
+}
+
+int runner_start(struct runner *r, struct sbuf *err)
+{
+	int sv[2];
+	runner_reset(r);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		sbuf_addf(err, "cannot create a socket pair: %s",
+			  strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		sbuf_addf(err, "cannot fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		runner_main(sv[1]);
+	}
+	close(sv[1]);
+	r->pid = pid;
+	r->fd = sv[0];
+
+	int rc = recv_frame(r->fd, &r->frame, NULL, NULL);
+	if (rc <= 0) {
+		struct sbuf why = SBUF_INIT;
+		runner_lost(r, &why);
+		sbuf_addf(err, "the runner process did not start (%s)",
+			  why.buf);
+		sbuf_release(&why);
+		sbuf_release(&r->frame);
+		return -1;
+	}
+	struct reader rd = { r->frame.buf + sizeof(uint32_t),
+			     r->frame.buf + r->frame.len, 0 };
+	const char *msg = get_str(&rd);
+	if (rd.bad || !msg || *msg) {
+		sbuf_adds(err, msg && *msg ? msg : "the runner process "
+						   "sent a malformed greeting");
+		runner_stop(r);
+		return -1;
+	}
+	return 0;
+}
+
+static void encode_request(struct sbuf *b, const struct runner_request *q,
+			   int *fds, int *nfds)
+{
+	uint32_t fdmask = 0;
+	*nfds = 0;
+	if (q->in == CHILD_IN_FD) {
+		fdmask |= FD_IN;
+		fds[(*nfds)++] = q->in_fd;
+	}
+	if (q->out == CHILD_OUT_FD) {
+		fdmask |= FD_OUT;
+		fds[(*nfds)++] = q->out_fd;
+	}
+	if (q->err == CHILD_OUT_FD) {
+		fdmask |= FD_ERR;
+		fds[(*nfds)++] = q->err_fd;
+	}
+	begin_frame(b);
+	put_u32(b, FRAME_MAGIC);
+	put_u32(b, q->flags);
+	put_u32(b, (uint32_t)q->in);
+	put_u32(b, (uint32_t)q->out);
+	put_u32(b, (uint32_t)q->err);
+	put_u32(b, fdmask);
+	put_i64(b, q->timeout_ns);
+	put_i64(b, q->grace_ns);
+	uint32_t argc = 0;
+	while (q->argv && q->argv[argc])
+		argc++;
+	put_u32(b, argc);
+	for (uint32_t i = 0; i < argc; i++)
+		put_str(b, q->argv[i]);
+	if (!q->envp) {
+		put_u32(b, NONE);
+	} else {
+		uint32_t envc = 0;
+		while (q->envp[envc])
+			envc++;
+		put_u32(b, envc);
+		for (uint32_t i = 0; i < envc; i++)
+			put_str(b, q->envp[i]);
+	}
+	put_str(b, q->dir);
+	put_str(b, q->in == CHILD_IN_FILE ? q->in_path : NULL);
+	put_bytes(b, q->in == CHILD_IN_CONTENT ? (q->in_data ? q->in_data : "")
+						: NULL,
+		  q->in_len);
+	put_str(b, q->out == CHILD_OUT_FILE ? q->out_path : NULL);
+	put_str(b, q->err == CHILD_OUT_FILE ? q->err_path : NULL);
+	end_frame(b);
+}
+
+static void get_sbuf(struct reader *rd, struct sbuf *sb)
+{
+	size_t len;
+	const char *p = get_bytes(rd, &len);
+	sbuf_reset(sb);
+	if (p)
+		sbuf_add(sb, p, len);
+}
+
+int runner_run(struct runner *r, const struct runner_request *req,
+	       struct child_result *res, struct sbuf *err)
+{
+	int fds[3], nfds;
+
+	child_result_reset(res);
+	res->code = -1;
+	if (r->fd < 0) {
+		res->status = CHILD_ERROR;
+		sbuf_adds(err, "the runner process is not running");
+		return -1;
+	}
+	if (!req->argv || !req->argv[0]) {
+		res->status = CHILD_ERROR;
+		sbuf_adds(err, "empty command");
+		return -1;
+	}
+	if (req->in_len >= NONE) {
+		res->status = CHILD_ERROR;
+		sbuf_adds(err, "stdin content is too large");
+		return -1;
+	}
+	encode_request(&r->frame, req, fds, &nfds);
+	if (send_frame(r->fd, &r->frame, fds, nfds) < 0 ||
+	    recv_frame(r->fd, &r->frame, NULL, NULL) <= 0) {
+		res->status = CHILD_ERROR;
+		runner_lost(r, err);
+		return -1;
+	}
+
+	struct reader rd = { r->frame.buf + sizeof(uint32_t),
+			     r->frame.buf + r->frame.len, 0 };
+	res->status = (enum child_status)get_u32(&rd);
+	res->code = (int)get_u32(&rd);
+	res->exit_code = (int)get_u32(&rd);
+	res->signal = (int)get_u32(&rd);
+	res->timed_out = (int)get_u32(&rd);
+	res->interrupted = (int)get_u32(&rd);
+	res->spawn_errno = (int)get_u32(&rd);
+	uint32_t trunc = get_u32(&rd);
+	res->out_truncated = (int)(trunc & 1);
+	res->err_truncated = (int)((trunc >> 1) & 1);
+	res->wall_ns = get_i64(&rd);
+	res->user_ns = get_i64(&rd);
+	res->sys_ns = get_i64(&rd);
+	res->maxrss_bytes = get_i64(&rd);
+	size_t elen;
+	const char *etext = get_bytes(&rd, &elen);
+	get_sbuf(&rd, &res->stderr_tail);
+	get_sbuf(&rd, &res->out);
+	get_sbuf(&rd, &res->err);
+	if (rd.bad) {
+		child_result_reset(res);
+		res->status = CHILD_ERROR;
+		res->code = -1;
+		sbuf_adds(err, "malformed answer from the runner process");
+		return -1;
+	}
+	if (res->code < 0 && etext)
+		sbuf_add(err, etext, elen);
+	return res->code;
+}
+
+int runner_run_child(struct runner *r, struct child *c, struct sbuf *err)
+{
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	q.argv = c->argv.v;
+	q.envp = c->env.nr ? c->env.v : NULL;
+	q.dir = c->dir;
+	q.in = c->in;
+	q.in_path = c->in_path;
+	q.in_data = c->in_data;
+	q.in_len = c->in_len;
+	q.in_fd = c->in_fd;
+	q.out = c->out;
+	q.err = c->err;
+	q.out_path = c->out_path;
+	q.err_path = c->err_path;
+	q.out_fd = c->out_fd;
+	q.err_fd = c->err_fd;
+	q.timeout_ns = c->timeout_ns;
+	q.grace_ns = c->grace_ns;
+	q.flags = c->flags;
+	return runner_run(r, &q, &c->res, err);
+}
+
+void runner_stop(struct runner *r)
+{
+	if (r->fd >= 0) {
+		close(r->fd);
+		r->fd = -1;
+	}
+	if (r->pid > 0) {
+		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		r->pid = -1;
+	}
+	sbuf_release(&r->frame);
+}

@@ -1,0 +1,19 @@
+/*
+ * sysinfo: what machine this is, for the report's `environment` and for
+ * the timestamps of a run. Reads uname(2), /proc/cpuinfo and $CI.
+ */
+#ifndef KAGARI_MEASURE_SYSINFO_H
+#define KAGARI_MEASURE_SYSINFO_H
+
+#include <stdint.h>
+
+struct environment_info;
+
+/* Fill env (its strings are allocated; run_result_release frees them). */
+void sysinfo_collect(struct environment_info *env);
+/* Now as RFC 3339 UTC with milliseconds, e.g. 2026-11-30T01:20:32.123Z. */
+char *sysinfo_now_rfc3339(void);
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t sysinfo_monotonic_ns(void);
+
+#endif

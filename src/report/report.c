@@ -1,0 +1,81 @@
+#include "report/report.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const format_names[] = {
+	[REPORT_TABLE] = "table",
+	[REPORT_JSON] = "json",
+	[REPORT_CSV] = "csv",
+	[REPORT_SAMPLES_CSV] = "samples-csv",
+	[REPORT_MARKDOWN] = "markdown",
+	[REPORT_GITHUB] = "github",
+	[REPORT_HTML] = "html",
+};
+
+int report_format_parse(const char *name, enum report_format *out)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(*format_names);
+	     i++) {
+		if (!strcmp(name, format_names[i])) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *report_format_name(enum report_format f)
+{
+	if ((size_t)f >= sizeof(format_names) / sizeof(*format_names))
+		return "unknown";
+	return format_names[f];
+}
+
+void report_options_init(struct report_options *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+int report_render(const struct run_result *r, enum report_format f,
+		  const struct report_options *o, struct sbuf *out,
+		  struct sbuf *err)
+{
+	struct report_options defaults;
+
+	if (!o) {
+		report_options_init(&defaults);
+		o = &defaults;
+	}
+	switch (f) {
+	case REPORT_TABLE:
+		return report_write_table(r, o, out, err);
+	case REPORT_JSON:
+		return report_write_json(r, o, out, err);
+	case REPORT_CSV:
+		return report_write_csv(r, o, out, err);
+	case REPORT_SAMPLES_CSV:
+		return report_write_samples_csv(r, o, out, err);
+	default:
+		sbuf_addf(err, "format '%s' is not implemented in this version",
+			  report_format_name(f));
+		return -1;
+	}
+}
+
+void report_metric_unit(struct sbuf *out, const struct command_result *c,
+			enum metric_id m)
+{
+	if (m == METRIC_THROUGHPUT && c && c->throughput_unit &&
+	    *c->throughput_unit)
+		sbuf_addf(out, "%s/s", c->throughput_unit);
+	else
+		sbuf_adds(out, metric_get(m)->unit_name);
+}
+
+int report_value_is_integral(enum metric_id m, double v)
+{
+	/* 2^63: beyond it llround() is undefined; such values stay doubles. */
+	return metric_get(m)->integral && isfinite(v) &&
+	       fabs(v) < 9223372036854775808.0;
+}

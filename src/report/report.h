@@ -1,0 +1,93 @@
+/*
+ * report: turn a struct run_result into one of the output formats.
+ *
+ * Call order:
+ *
+ *	enum report_format f;
+ *	if (report_format_parse(name, &f) < 0) ... usage error ...
+ *	struct report_options o;
+ *	report_options_init(&o);
+ *	o.color = ...; o.terminal_width = ...;
+ *	if (report_render(result, f, &o, &out, &err) < 0) ... err says why ...
+ *
+ * Every writer reads the one result model and appends to `out` (never
+ * resets it); nothing is printed. Metrics with MSTATUS_ABSENT are left out
+ * everywhere; a value that was not measured is shown as absent, null, an
+ * empty CSV cell or "unsupported (reason)", never as 0.
+ *
+ * Ownership: the caller owns `r`, `out` and `err`; the writers keep nothing.
+ */
+#ifndef KAGARI_REPORT_REPORT_H
+#define KAGARI_REPORT_REPORT_H
+
+#include "base/sbuf.h"
+#include "report/result.h"
+
+enum report_format {
+	REPORT_TABLE,	    /* for humans; the default */
+	REPORT_JSON,	    /* CONTRACT.md "The JSON report" */
+	REPORT_CSV,	    /* a row per suite/benchmark/command/side/metric */
+	REPORT_SAMPLES_CSV, /* one row per sample */
+	REPORT_MARKDOWN,
+	REPORT_GITHUB,
+	REPORT_HTML,
+};
+
+/*
+ * Parse a --format name ("table", "json", "csv", "samples-csv",
+ * "markdown", "github", "html"). Returns 0, or -1 when unknown (*out
+ * untouched).
+ */
+int report_format_parse(const char *name, enum report_format *out);
+/* The name report_format_parse() accepts for f. */
+const char *report_format_name(enum report_format f);
+
+struct report_options {
+	int color;	    /* ANSI colours in `table` (the caller decides:
+			       tty, --no-color, NO_COLOR, ci) */
+	int terminal_width; /* columns for `table`; <= 0 means unlimited */
+	int json_compact;   /* `json` on one line instead of 2-space indent */
+};
+
+/* No colour, unlimited width, pretty JSON. */
+void report_options_init(struct report_options *o);
+
+/*
+ * Render r in format f, appending to out. o may be NULL (defaults).
+ * Returns 0, or -1 with a reason appended to err (e.g. "format 'html' is
+ * not implemented in this version"); on failure `out` may hold a partial
+ * rendering that the caller should discard.
+ */
+int report_render(const struct run_result *r, enum report_format f,
+		  const struct report_options *o, struct sbuf *out,
+		  struct sbuf *err);
+
+/* The writers behind report_render(), same contract (o is never NULL). */
+int report_write_json(const struct run_result *r,
+		      const struct report_options *o, struct sbuf *out,
+		      struct sbuf *err);
+int report_write_table(const struct run_result *r,
+		       const struct report_options *o, struct sbuf *out,
+		       struct sbuf *err);
+int report_write_csv(const struct run_result *r,
+		     const struct report_options *o, struct sbuf *out,
+		     struct sbuf *err);
+int report_write_samples_csv(const struct run_result *r,
+			     const struct report_options *o, struct sbuf *out,
+			     struct sbuf *err);
+
+/*
+ * Helpers shared by the writers (and useful to the Markdown/HTML ones):
+ *
+ * report_metric_unit() is the unit name of metric m for command c: the
+ * registry's unit_name, except throughput with a work unit, which is
+ * "<throughput_unit>/s".
+ * report_value_is_integral() says whether a value of metric m is printed
+ * as an integer (rounded half away from zero): the metric is integral and
+ * the value is finite and within the int64 range.
+ */
+void report_metric_unit(struct sbuf *out, const struct command_result *c,
+			enum metric_id m);
+int report_value_is_integral(enum metric_id m, double v);
+
+#endif

@@ -1,0 +1,297 @@
+/*
+ * The JSON report (CONTRACT.md "The JSON report"). Field order follows the
+ * contract; fields it does not list (interrupted, warnings, exit_reason,
+ * per-command rounds/error/stderr_tail, budget limit_text/reason, metric
+ * reason, stats count/robust_cv/p90/p95/p99) are additions it allows.
+ */
+#include "report/report.h"
+
+#include <math.h>
+
+#include "report/json_emit.h"
+
+#ifndef KAGARI_VERSION
+#define KAGARI_VERSION "unknown" /* CMake defines it from project() */
+#endif
+
+/* A value of metric m: integer for integral metrics, null when unmeasured. */
+static void emit_value(struct json_emit *j, enum metric_id m, double v)
+{
+	if (report_value_is_integral(m, v))
+		json_emit_int(j, (int64_t)llround(v));
+	else
+		json_emit_double(j, v);
+}
+
+static void kv_value(struct json_emit *j, const char *key, enum metric_id m,
+		     double v)
+{
+	json_emit_key(j, key);
+	emit_value(j, m, v);
+}
+
+static void emit_stats(struct json_emit *j, enum metric_id m,
+		       const struct summary *s)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_uint(j, "count", s->count);
+	kv_value(j, "min", m, s->min);
+	kv_value(j, "median", m, s->median);
+	kv_value(j, "mean", m, s->mean);
+	kv_value(j, "max", m, s->max);
+	kv_value(j, "stddev", m, s->stddev);
+	/* Ratios: never integers. */
+	json_emit_kv_double(j, "cv", s->cv);
+	json_emit_kv_double(j, "robust_cv", s->robust_cv);
+	kv_value(j, "p90", m, s->p90);
+	kv_value(j, "p95", m, s->p95);
+	kv_value(j, "p99", m, s->p99);
+	json_emit_end_object(j);
+}
+
+static void emit_side(struct json_emit *j, const struct command_result *c,
+		      const struct side_result *sd, struct sbuf *tmp)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_uint(j, "count", sd->count);
+	json_emit_key(j, "metrics");
+	json_emit_begin_object(j);
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_series *ms = &sd->metric[m];
+		if (ms->status == MSTATUS_ABSENT)
+			continue;
+		json_emit_key(j, metric_get(m)->name);
+		json_emit_begin_object(j);
+		sbuf_reset(tmp);
+		report_metric_unit(tmp, c, m);
+		json_emit_kv_string(j, "unit", tmp->buf);
+		json_emit_kv_string(j, "status",
+				    metric_status_name(ms->status));
+		if (ms->reason)
+			json_emit_kv_string(j, "reason", ms->reason);
+		if (ms->status == MSTATUS_OK || ms->have_summary) {
+			json_emit_key(j, "stats");
+			if (ms->have_summary)
+				emit_stats(j, m, &ms->summary);
+			else
+				json_emit_null(j);
+		}
+		if (ms->status == MSTATUS_OK || ms->nr) {
+			json_emit_key(j, "samples");
+			json_emit_begin_array(j);
+			for (size_t i = 0; i < ms->nr; i++) {
+				json_emit_begin_object_inline(j);
+				const struct sample *x = &ms->samples[i];
+				json_emit_kv_int(j, "round", x->round);
+				json_emit_kv_int(j, "run", x->run);
+				kv_value(j, "value", m, x->value);
+				json_emit_end_object(j);
+			}
+			json_emit_end_array(j);
+		}
+		json_emit_end_object(j);
+	}
+	json_emit_end_object(j);
+	json_emit_end_object(j);
+}
+
+static void emit_comparison(struct json_emit *j, enum metric_id m,
+			    const struct comparison *cp)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "statistic", cp->statistic);
+	json_emit_kv_string(j, "pairing", cp->pairing);
+	kv_value(j, "base", m, cp->base);
+	kv_value(j, "head", m, cp->head);
+	json_emit_kv_double(j, "change_percent", cp->change_percent);
+	json_emit_kv_double(j, "ci_low_percent", cp->ci_low_percent);
+	json_emit_kv_double(j, "ci_high_percent", cp->ci_high_percent);
+	json_emit_kv_double(j, "confidence", cp->confidence);
+	json_emit_kv_double(j, "max_percent", cp->max_percent);
+	json_emit_kv_double(j, "p_value", cp->p_value);
+	json_emit_kv_double(j, "hl_shift_percent", cp->hl_shift_percent);
+	json_emit_kv_double(j, "noise_floor_percent", cp->noise_floor_percent);
+	json_emit_kv_string(j, "verdict", cp->verdict);
+	json_emit_kv_string(j, "reason", cp->reason);
+	json_emit_kv_bool(j, "gate", cp->gate);
+	json_emit_end_object(j);
+}
+
+static void emit_budget(struct json_emit *j, const struct budget_result *b)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "metric", metric_get(b->metric)->name);
+	json_emit_kv_string(j, "aggregation", b->aggregation);
+	json_emit_kv_string(j, "operator", b->op);
+	kv_value(j, "limit", b->metric, b->limit);
+	json_emit_kv_string(j, "limit_text", b->limit_text);
+	json_emit_key(j, "actual");
+	if (b->have_actual)
+		emit_value(j, b->metric, b->actual);
+	else
+		json_emit_null(j);
+	json_emit_kv_string(j, "status", budget_status_name(b->status));
+	if (b->reason)
+		json_emit_kv_string(j, "reason", b->reason);
+	json_emit_end_object(j);
+}
+
+static void emit_command(struct json_emit *j, const struct command_result *c,
+			 struct sbuf *tmp)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "name", c->name);
+	json_emit_kv_string(j, "command", c->command);
+	json_emit_kv_string(j, "result", c->result);
+	json_emit_kv_int(j, "rounds", c->rounds);
+	json_emit_kv_string(j, "error", c->error);
+	json_emit_kv_string(j, "stderr_tail", c->stderr_tail);
+	if (c->side[SIDE_HEAD].present) {
+		json_emit_key(j, "head");
+		emit_side(j, c, &c->side[SIDE_HEAD], tmp);
+	}
+	if (c->side[SIDE_BASE].present) {
+		json_emit_key(j, "base");
+		emit_side(j, c, &c->side[SIDE_BASE], tmp);
+	}
+	int any = 0;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		any |= c->comparison[m].present;
+	if (any) {
+		json_emit_key(j, "comparisons");
+		json_emit_begin_object(j);
+		for (int m = 0; m < METRIC__COUNT; m++) {
+			if (!c->comparison[m].present)
+				continue;
+			json_emit_key(j, metric_get(m)->name);
+			emit_comparison(j, m, &c->comparison[m]);
+		}
+		json_emit_end_object(j);
+	}
+	json_emit_key(j, "budgets");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < c->nr_budgets; i++)
+		emit_budget(j, &c->budgets[i]);
+	json_emit_end_array(j);
+	json_emit_end_object(j);
+}
+
+static void emit_bench(struct json_emit *j, const struct bench_result *b,
+		       struct sbuf *tmp)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "name", b->name);
+	json_emit_key(j, "tags");
+	json_emit_begin_array_inline(j);
+	for (size_t i = 0; i < b->tags.nr; i++)
+		json_emit_string(j, b->tags.v[i]);
+	json_emit_end_array(j);
+	json_emit_kv_string(j, "result", b->result);
+	json_emit_kv_int(j, "rounds", b->rounds);
+	json_emit_key(j, "commands");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < b->nr_commands; i++)
+		emit_command(j, &b->commands[i], tmp);
+	json_emit_end_array(j);
+	json_emit_end_object(j);
+}
+
+static void emit_environment(struct json_emit *j,
+			     const struct environment_info *e)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "os", e->os);
+	json_emit_kv_string(j, "kernel", e->kernel);
+	json_emit_kv_string(j, "arch", e->arch);
+	json_emit_kv_string(j, "cpu_model", e->cpu_model);
+	if (e->logical_cpus > 0)
+		json_emit_kv_int(j, "logical_cpus", e->logical_cpus);
+	else
+		json_emit_kv_null(j, "logical_cpus");
+	json_emit_kv_bool(j, "ci", e->ci);
+	json_emit_kv_string(j, "counters_source", e->counters_source);
+	json_emit_end_object(j);
+}
+
+static void emit_git(struct json_emit *j, const struct git_info *g)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "head_sha", g->head_sha);
+	if (g->dirty < 0)
+		json_emit_kv_null(j, "dirty");
+	else
+		json_emit_kv_bool(j, "dirty", g->dirty);
+	json_emit_kv_string(j, "base_ref", g->base_ref);
+	json_emit_kv_string(j, "base_sha", g->base_sha);
+	json_emit_end_object(j);
+}
+
+static void emit_summary(struct json_emit *j, const struct run_summary *s)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_int(j, "benchmarks", s->benchmarks);
+	json_emit_kv_int(j, "commands", s->commands);
+	json_emit_kv_int(j, "pass", s->pass);
+	json_emit_kv_int(j, "improved", s->improved);
+	json_emit_kv_int(j, "inconclusive", s->inconclusive);
+	json_emit_kv_int(j, "regression", s->regression);
+	json_emit_kv_int(j, "over_budget", s->over_budget);
+	json_emit_kv_int(j, "error", s->error);
+	json_emit_kv_int(j, "exit_code", s->exit_code);
+	json_emit_end_object(j);
+}
+
+int report_write_json(const struct run_result *r,
+		      const struct report_options *o, struct sbuf *out,
+		      struct sbuf *err)
+{
+	struct json_emit j;
+	struct sbuf tmp = SBUF_INIT;
+
+	json_emit_init(&j, out, !o->json_compact);
+	json_emit_begin_object(&j);
+	json_emit_kv_string(&j, "schema_version", "1");
+	json_emit_kv_string(&j, "tool", "kagari");
+	json_emit_kv_string(&j, "kagari_version", KAGARI_VERSION);
+	json_emit_kv_string(&j, "mode", r->mode);
+	json_emit_kv_uint(&j, "seed", r->seed);
+	json_emit_kv_string(&j, "started_at", r->started_at);
+	json_emit_kv_string(&j, "finished_at", r->finished_at);
+	json_emit_kv_bool(&j, "interrupted", r->interrupted);
+	json_emit_key(&j, "environment");
+	emit_environment(&j, &r->env);
+	json_emit_key(&j, "git");
+	emit_git(&j, &r->git);
+	json_emit_key(&j, "warnings");
+	json_emit_begin_array(&j);
+	for (size_t i = 0; i < r->warnings.nr; i++)
+		json_emit_string(&j, r->warnings.v[i]);
+	json_emit_end_array(&j);
+	json_emit_key(&j, "suites");
+	json_emit_begin_array(&j);
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		json_emit_begin_object(&j);
+		json_emit_kv_string(&j, "name", s->name);
+		json_emit_kv_string(&j, "file", s->file);
+		json_emit_kv_string(&j, "result", s->result);
+		json_emit_key(&j, "benchmarks");
+		json_emit_begin_array(&j);
+		for (size_t b = 0; b < s->nr_benches; b++)
+			emit_bench(&j, &s->benches[b], &tmp);
+		json_emit_end_array(&j);
+		json_emit_end_object(&j);
+	}
+	json_emit_end_array(&j);
+	json_emit_key(&j, "summary");
+	emit_summary(&j, &r->summary);
+	json_emit_kv_string(&j, "exit_reason", r->exit_reason);
+	json_emit_end_object(&j);
+	sbuf_release(&tmp);
+	if (json_emit_finish(&j) < 0) {
+		sbuf_adds(err, "internal error: the JSON report is malformed");
+		return -1;
+	}
+	sbuf_addch(out, '\n');
+	return 0;
+}

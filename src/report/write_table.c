@@ -1,0 +1,692 @@
+/*
+ * `table`: the report for humans (hyperfine-like).
+ *
+ *	kagari run · seed 42 · started 2024-05-01T10:00:00Z
+ *
+ *	demo (kagari.yaml)
+ *
+ *	  sort-20k [smoke] · 20 rounds
+ *	    sort  ./build/sort --n 20000  pass
+ *	      metric   median    mean ± σ             min … max   ...  n
+ *	      latency  12.34 ms  12.41 ms ± 310.2 µs  12.01 ms …  ...  20
+ *	      cycles   unsupported (perf_event_open is not permitted)
+ *	      budget latency p95 <= 300ms: pass (actual 12.9 ms, below the
+ *	      limit by 287.1 ms, -95.7%)
+ *
+ *	summary: 1 benchmark, 1 command: 1 pass · exit code 0
+ *
+ * Each benchmark is laid out in two passes: its lines are collected first
+ * (cells of the metric and comparison tables kept apart), the column widths
+ * computed in display columns (UTF-8 aware), then everything is written.
+ * All user-controlled text is sanitised: control characters become `?` and
+ * invalid UTF-8 becomes U+FFFD, so a program's stderr cannot drive the
+ * terminal.
+ *
+ * Values, differences and percentages are formatted by analyze/format, so
+ * that the table agrees with budget messages and the other writers.
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/format.h"
+#include "base/xalloc.h"
+#include "report/json_emit.h"
+
+enum tcolor { TC_NONE, TC_GREEN, TC_RED, TC_YELLOW, TC_BOLD, TC_DIM };
+
+static const char *const tcolor_code[] = {
+	[TC_NONE] = "",
+	[TC_GREEN] = "\033[32m",
+	[TC_RED] = "\033[31m",
+	[TC_YELLOW] = "\033[33m",
+	[TC_BOLD] = "\033[1m",
+	[TC_DIM] = "\033[2m",
+};
+
+#define TABLE_MAX_CELLS 8
+#define TABLE_GROUPS 2
+#define GROUP_TEXT (-1)
+#define GROUP_METRICS 0
+#define GROUP_COMPARE 1
+
+/* One output line of a benchmark block: free text or a row of cells. */
+struct tline {
+	int group;
+	size_t indent;
+	char *text; /* GROUP_TEXT: the whole line, colours included */
+	size_t ncells;
+	char *cell[TABLE_MAX_CELLS]; /* sanitised, without colour */
+	enum tcolor color[TABLE_MAX_CELLS];
+};
+
+struct table {
+	const struct run_result *r;
+	const struct report_options *o;
+	struct sbuf *out;
+	struct tline *lines;
+	size_t nr, alloc;
+};
+
+/* ---- text helpers ------------------------------------------------------ */
+
+/* Display columns of code point cp: 0 for combining marks, 2 for wide. */
+static size_t cp_width(uint32_t cp)
+{
+	if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) ||
+	    (cp >= 0xFE00 && cp <= 0xFE0F))
+		return 0;
+	if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+	    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+	    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+	    (cp >= 0xFFE0 && cp <= 0xFFE6) ||
+	    (cp >= 0x1F300 && cp <= 0x1F64F) ||
+	    (cp >= 0x1F900 && cp <= 0x1F9FF) ||
+	    (cp >= 0x20000 && cp <= 0x3FFFD))
+		return 2;
+	return 1;
+}
+
+/* Display width of sanitised text (no control characters left). */
+static size_t display_width(const char *s)
+{
+	size_t n = strlen(s), w = 0;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		i += json_utf8_next(s + i, n - i, &cp);
+		w += cp_width(cp);
+	}
+	return w;
+}
+
+/*
+ * Append s[0..n) safe for a terminal: tabs become a space, other control
+ * characters (C0, DEL, C1) `?`, invalid UTF-8 U+FFFD.
+ */
+static void add_safe_len(struct sbuf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = json_utf8_next(s + i, n - i, &cp);
+		if (cp == '\t')
+			sbuf_addch(out, ' ');
+		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+			sbuf_addch(out, '?');
+		else if (cp == 0xFFFD)
+			sbuf_adds(out, "\xEF\xBF\xBD");
+		else
+			sbuf_add(out, s + i, k);
+		i += k;
+	}
+}
+
+static void add_safe(struct sbuf *out, const char *s)
+{
+	if (s)
+		add_safe_len(out, s, strlen(s));
+}
+
+/* Append sanitised s cut to at most `max` display columns (with "…"). */
+static void add_safe_cut(struct sbuf *out, const char *s, size_t max)
+{
+	struct sbuf tmp = SBUF_INIT;
+	add_safe(&tmp, s);
+	if (display_width(tmp.buf) <= max) {
+		sbuf_add(out, tmp.buf, tmp.len);
+		sbuf_release(&tmp);
+		return;
+	}
+	size_t w = 0;
+	for (size_t i = 0; i < tmp.len;) {
+		uint32_t cp;
+		size_t k = json_utf8_next(tmp.buf + i, tmp.len - i, &cp);
+		if (w + cp_width(cp) + 1 > max)
+			break;
+		w += cp_width(cp);
+		sbuf_add(out, tmp.buf + i, k);
+		i += k;
+	}
+	sbuf_adds(out, "…");
+	sbuf_release(&tmp);
+}
+
+static void paint(const struct table *t, struct sbuf *out, enum tcolor c,
+		  const char *s)
+{
+	int on = t->o->color && c != TC_NONE;
+	if (on)
+		sbuf_adds(out, tcolor_code[c]);
+	sbuf_adds(out, s);
+	if (on)
+		sbuf_adds(out, "\033[0m");
+}
+
+/* paint() of sanitised user text. */
+static void paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
+		       const char *s)
+{
+	struct sbuf tmp = SBUF_INIT;
+	add_safe(&tmp, s);
+	paint(t, out, c, tmp.buf);
+	sbuf_release(&tmp);
+}
+
+static enum tcolor result_color(const char *res)
+{
+	if (!res)
+		return TC_NONE;
+	if (!strcmp(res, RESULT_PASS) || !strcmp(res, "improved"))
+		return TC_GREEN;
+	if (!strcmp(res, RESULT_OVER_BUDGET) || !strcmp(res, RESULT_ERROR) ||
+	    !strcmp(res, "regression") || !strcmp(res, "fail"))
+		return TC_RED;
+	if (!strcmp(res, RESULT_UNSUPPORTED) || !strcmp(res, "inconclusive") ||
+	    !strcmp(res, RESULT_INTERRUPTED) || !strcmp(res, RESULT_NOT_RUN) ||
+	    !strcmp(res, "unassessable"))
+		return TC_YELLOW;
+	if (!strcmp(res, "skipped"))
+		return TC_DIM;
+	return TC_NONE;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+/*
+ * A value of metric m as analyze/format prints it; throughput carries the
+ * command's work unit ("1234.5 bytes/s" rather than "1234.5 /s").
+ */
+static void table_format_value(struct sbuf *out,
+			       const struct command_result *c,
+			       enum metric_id m, double v)
+{
+	size_t start = out->len;
+
+	units_format_value(out, m, v);
+	if (m != METRIC_THROUGHPUT || !c || !c->throughput_unit ||
+	    !*c->throughput_unit)
+		return;
+	/* "<n> /s" -> "<n> <unit>/s" */
+	if (out->len - start >= 2 && !strcmp(out->buf + out->len - 2, "/s")) {
+		sbuf_setlen(out, out->len - 2);
+		if (out->len > start && out->buf[out->len - 1] != ' ')
+			sbuf_addch(out, ' ');
+		add_safe(out, c->throughput_unit);
+		sbuf_adds(out, "/s");
+	}
+}
+
+/* ---- lines ------------------------------------------------------------- */
+
+static struct tline *tline_new(struct table *t, int group, size_t indent)
+{
+	ALLOC_GROW(t->lines, t->nr + 1, t->alloc);
+	struct tline *l = &t->lines[t->nr++];
+	memset(l, 0, sizeof(*l));
+	l->group = group;
+	l->indent = indent;
+	return l;
+}
+
+/* A free-text line; takes the text out of sb (which is left empty). */
+static void tline_text(struct table *t, size_t indent, struct sbuf *sb)
+{
+	struct tline *l = tline_new(t, GROUP_TEXT, indent);
+	l->text = sbuf_detach(sb);
+}
+
+/* Append a cell; s is sanitised and copied. */
+static void tline_cell(struct tline *l, enum tcolor c, const char *s)
+{
+	struct sbuf tmp = SBUF_INIT;
+	if (l->ncells >= TABLE_MAX_CELLS)
+		return;
+	add_safe(&tmp, s);
+	l->color[l->ncells] = c;
+	l->cell[l->ncells++] = sbuf_detach(&tmp);
+}
+
+/* Append a cell that takes sb's text (left empty). */
+static void tline_cell_sb(struct tline *l, enum tcolor c, struct sbuf *sb)
+{
+	tline_cell(l, c, sb->buf);
+	sbuf_reset(sb);
+}
+
+/*
+ * Write the collected lines. A row's last cell is never padded and does not
+ * widen its column, so that "unsupported (long reason)" after a metric name
+ * does not stretch the median column.
+ */
+static void table_flush(struct table *t)
+{
+	size_t width[TABLE_GROUPS][TABLE_MAX_CELLS] = { { 0 } };
+
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tline *l = &t->lines[i];
+		if (l->group == GROUP_TEXT)
+			continue;
+		for (size_t c = 0; c + 1 < l->ncells; c++) {
+			size_t w = display_width(l->cell[c]);
+			if (w > width[l->group][c])
+				width[l->group][c] = w;
+		}
+	}
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tline *l = &t->lines[i];
+		size_t start = t->out->len;
+		sbuf_addchars(t->out, ' ', l->indent);
+		if (l->group == GROUP_TEXT) {
+			sbuf_adds(t->out, l->text);
+			free(l->text);
+		}
+		for (size_t c = 0; c < l->ncells; c++) {
+			paint(t, t->out, l->color[c], l->cell[c]);
+			if (c + 1 < l->ncells) {
+				size_t w = display_width(l->cell[c]);
+				sbuf_addchars(t->out, ' ',
+					      width[l->group][c] - w + 2);
+			}
+			free(l->cell[c]);
+		}
+		/* no trailing blanks (an empty last cell leaves padding) */
+		while (t->out->len > start &&
+		       t->out->buf[t->out->len - 1] == ' ')
+			sbuf_setlen(t->out, t->out->len - 1);
+		sbuf_addch(t->out, '\n');
+	}
+	t->nr = 0;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+static int compare_mode(const struct command_result *c)
+{
+	return c->side[SIDE_BASE].present;
+}
+
+static void metric_header(struct table *t, size_t indent, int two_sided)
+{
+	struct tline *l = tline_new(t, GROUP_METRICS, indent);
+	tline_cell(l, TC_DIM, "metric");
+	if (two_sided)
+		tline_cell(l, TC_DIM, "side");
+	tline_cell(l, TC_DIM, "median");
+	tline_cell(l, TC_DIM, "mean ± σ");
+	tline_cell(l, TC_DIM, "min … max");
+	tline_cell(l, TC_DIM, "p95");
+	tline_cell(l, TC_DIM, "n");
+}
+
+static void metric_row(struct table *t, size_t indent,
+		       const struct command_result *c, enum metric_id m,
+		       enum side sd, int two_sided, int first)
+{
+	const struct metric_series *ms = &c->side[sd].metric[m];
+	struct tline *l = tline_new(t, GROUP_METRICS, indent);
+	struct sbuf sb = SBUF_INIT;
+
+	tline_cell(l, TC_NONE, first ? metric_get(m)->name : "");
+	if (two_sided)
+		tline_cell(l, TC_NONE, side_name(sd));
+	if (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED) {
+		sbuf_adds(&sb, ms->status == MSTATUS_UNSUPPORTED ? "unsupported"
+								 : "failed");
+		if (ms->reason)
+			sbuf_addf(&sb, " (%s)", ms->reason);
+		tline_cell_sb(l, ms->status == MSTATUS_FAILED ? TC_RED
+							      : TC_YELLOW,
+			      &sb);
+		sbuf_release(&sb);
+		return;
+	}
+	if (!ms->have_summary) {
+		sbuf_addf(&sb, "%zu samples, no statistics", ms->nr);
+		tline_cell_sb(l, TC_NONE, &sb);
+		sbuf_release(&sb);
+		return;
+	}
+	const struct summary *s = &ms->summary;
+	table_format_value(&sb, c, m, s->median);
+	tline_cell_sb(l, TC_BOLD, &sb);
+	table_format_value(&sb, c, m, s->mean);
+	sbuf_adds(&sb, " ± ");
+	table_format_value(&sb, c, m, s->stddev);
+	tline_cell_sb(l, TC_NONE, &sb);
+	table_format_value(&sb, c, m, s->min);
+	sbuf_adds(&sb, " … ");
+	table_format_value(&sb, c, m, s->max);
+	tline_cell_sb(l, TC_NONE, &sb);
+	table_format_value(&sb, c, m, s->p95);
+	tline_cell_sb(l, TC_NONE, &sb);
+	sbuf_addf(&sb, "%zu", s->count);
+	tline_cell_sb(l, TC_NONE, &sb);
+	sbuf_release(&sb);
+}
+
+static void comparison_row(struct table *t, size_t indent,
+			   const struct command_result *c, enum metric_id m)
+{
+	const struct comparison *cp = &c->comparison[m];
+	struct tline *l = tline_new(t, GROUP_COMPARE, indent);
+	struct sbuf sb = SBUF_INIT;
+
+	tline_cell(l, TC_NONE, metric_get(m)->name);
+	table_format_value(&sb, c, m, cp->base);
+	sbuf_adds(&sb, " → ");
+	table_format_value(&sb, c, m, cp->head);
+	tline_cell_sb(l, TC_NONE, &sb);
+	units_format_percent(&sb, cp->change_percent);
+	sbuf_adds(&sb, " [");
+	units_format_percent(&sb, cp->ci_low_percent);
+	sbuf_adds(&sb, ", ");
+	units_format_percent(&sb, cp->ci_high_percent);
+	sbuf_addch(&sb, ']');
+	tline_cell_sb(l, TC_NONE, &sb);
+	tline_cell(l, result_color(cp->verdict),
+		   cp->verdict ? cp->verdict : "n/a");
+	if (cp->reason && *cp->reason)
+		sbuf_adds(&sb, cp->reason);
+	if (!cp->gate)
+		sbuf_adds(&sb, sb.len ? " (not gated)" : "not gated");
+	tline_cell_sb(l, TC_NONE, &sb);
+	sbuf_release(&sb);
+}
+
+/*
+ * "budget latency p95 <= 300ms: FAIL (actual 320.1 ms, above the limit by
+ * 20.1 ms, +6.7%)"
+ */
+static void budget_line(struct table *t, size_t indent,
+			const struct command_result *c,
+			const struct budget_result *b)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *st = b->status == BUDGET_PASS   ? "pass"
+			 : b->status == BUDGET_FAIL ? "FAIL"
+						    : "cannot be assessed";
+
+	sbuf_addf(&sb, "budget %s ", metric_get(b->metric)->name);
+	add_safe(&sb, b->aggregation);
+	sbuf_addch(&sb, ' ');
+	add_safe(&sb, b->op);
+	sbuf_addch(&sb, ' ');
+	if (b->limit_text)
+		add_safe(&sb, b->limit_text);
+	else
+		table_format_value(&sb, c, b->metric, b->limit);
+	sbuf_adds(&sb, ": ");
+	paint(t, &sb, result_color(budget_status_name(b->status)), st);
+	if (b->have_actual && isfinite(b->actual)) {
+		double d = b->actual - b->limit;
+		sbuf_adds(&sb, " (actual ");
+		table_format_value(&sb, c, b->metric, b->actual);
+		if (d == 0) {
+			sbuf_adds(&sb, ", at the limit");
+		} else if (isfinite(d)) {
+			sbuf_adds(&sb, d > 0 ? ", above the limit by "
+					     : ", below the limit by ");
+			/* in the unit of the larger side: "by 287.1 ms" */
+			double ref = fmax(fabs(b->actual), fabs(b->limit));
+			units_format_delta(&sb, b->metric, fabs(d), ref);
+			if (b->limit != 0) {
+				sbuf_adds(&sb, ", ");
+				units_format_percent(&sb,
+						     d / fabs(b->limit) * 100);
+			}
+		}
+		sbuf_addch(&sb, ')');
+	}
+	if (b->reason) {
+		sbuf_adds(&sb,
+			  b->status == BUDGET_UNASSESSABLE ? ": " : " — ");
+		add_safe(&sb, b->reason);
+	}
+	tline_text(t, indent, &sb);
+	sbuf_release(&sb);
+}
+
+static void error_lines(struct table *t, size_t indent,
+			const struct command_result *c)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (c->error) {
+		paint(t, &sb, TC_RED, "error:");
+		sbuf_addch(&sb, ' ');
+		add_safe(&sb, c->error);
+		tline_text(t, indent, &sb);
+	}
+	if (c->stderr_tail && *c->stderr_tail) {
+		sbuf_adds(&sb, "stderr (last lines):");
+		tline_text(t, indent, &sb);
+		const char *p = c->stderr_tail;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			size_t shown = n && p[n - 1] == '\r' ? n - 1 : n;
+			paint(t, &sb, TC_DIM, "|");
+			if (shown)
+				sbuf_addch(&sb, ' ');
+			add_safe_len(&sb, p, shown);
+			sbuf_rtrim(&sb);
+			tline_text(t, indent + 2, &sb);
+			p += n;
+			if (*p)
+				p++;
+		}
+	}
+	sbuf_release(&sb);
+}
+
+static void command_block(struct table *t, const struct command_result *c)
+{
+	struct sbuf sb = SBUF_INIT;
+	int two = compare_mode(c);
+	const char *res = c->result ? c->result : "";
+	size_t indent = 4;
+
+	/* name, command line (cut to the terminal), result */
+	paint_safe(t, &sb, TC_BOLD, c->name);
+	if (c->command && *c->command) {
+		sbuf_adds(&sb, "  ");
+		if (t->o->terminal_width > 0) {
+			size_t used = indent + display_width(c->name) + 4 +
+				      strlen(res);
+			size_t avail = (size_t)t->o->terminal_width > used + 10
+					       ? (size_t)t->o->terminal_width -
+							 used
+					       : 10;
+			add_safe_cut(&sb, c->command, avail);
+		} else {
+			add_safe(&sb, c->command);
+		}
+	}
+	sbuf_adds(&sb, "  ");
+	paint_safe(t, &sb, result_color(res), res);
+	tline_text(t, indent, &sb);
+
+	int any = 0;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		for (int s = 0; s < SIDE__COUNT; s++)
+			if (c->side[s].present &&
+			    c->side[s].metric[m].status == MSTATUS_OK)
+				any = 1;
+	if (any)
+		metric_header(t, indent + 2, two);
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		int first = 1;
+		int s0 = two ? SIDE_BASE : SIDE_HEAD;
+		for (int s = s0; s < SIDE__COUNT; s++) {
+			if (!c->side[s].present ||
+			    c->side[s].metric[m].status == MSTATUS_ABSENT)
+				continue;
+			metric_row(t, indent + 2, c, m, s, two, first);
+			first = 0;
+		}
+	}
+
+	int compared = 0;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		compared |= c->comparison[m].present;
+	if (compared) {
+		paint(t, &sb, TC_DIM, "base → head");
+		sbuf_addf(&sb, " (seed %" PRIu64 ")", t->r->seed);
+		tline_text(t, indent + 2, &sb);
+		for (int m = 0; m < METRIC__COUNT; m++)
+			if (c->comparison[m].present)
+				comparison_row(t, indent + 2, c, m);
+	}
+	for (size_t i = 0; i < c->nr_budgets; i++)
+		budget_line(t, indent + 2, c, &c->budgets[i]);
+	error_lines(t, indent + 2, c);
+	sbuf_release(&sb);
+}
+
+static void bench_block(struct table *t, const struct bench_result *b)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	paint_safe(t, &sb, TC_BOLD, b->name);
+	if (b->tags.nr) {
+		sbuf_adds(&sb, " [");
+		for (size_t i = 0; i < b->tags.nr; i++) {
+			if (i)
+				sbuf_adds(&sb, ", ");
+			add_safe(&sb, b->tags.v[i]);
+		}
+		sbuf_addch(&sb, ']');
+	}
+	if (b->rounds > 0)
+		sbuf_addf(&sb, " · %d round%s", b->rounds,
+			  b->rounds == 1 ? "" : "s");
+	if (b->result && strcmp(b->result, RESULT_PASS)) {
+		sbuf_adds(&sb, " · ");
+		paint_safe(t, &sb, result_color(b->result), b->result);
+	}
+	tline_text(t, 2, &sb);
+	for (size_t i = 0; i < b->nr_commands; i++)
+		command_block(t, &b->commands[i]);
+	sbuf_release(&sb);
+	table_flush(t);
+}
+
+static void header(struct table *t)
+{
+	const struct run_result *r = t->r;
+	struct sbuf *out = t->out;
+
+	struct sbuf title = SBUF_INIT;
+
+	sbuf_adds(&title, "kagari ");
+	add_safe(&title, r->mode ? r->mode : "run");
+	paint(t, out, TC_BOLD, title.buf);
+	sbuf_release(&title);
+	sbuf_addf(out, " · seed %" PRIu64, r->seed);
+	if (r->started_at) {
+		sbuf_adds(out, " · started ");
+		add_safe(out, r->started_at);
+	}
+	sbuf_addch(out, '\n');
+	if (r->git.base_ref || r->git.base_sha) {
+		sbuf_adds(out, "base ");
+		add_safe(out, r->git.base_ref ? r->git.base_ref : "");
+		if (r->git.base_sha) {
+			sbuf_addf(out, "%s", r->git.base_ref ? " (" : "");
+			add_safe_len(out, r->git.base_sha,
+				     strnlen(r->git.base_sha, 12));
+			sbuf_addf(out, "%s", r->git.base_ref ? ")" : "");
+		}
+		sbuf_adds(out, " → head ");
+		if (r->git.head_sha)
+			add_safe_len(out, r->git.head_sha,
+				     strnlen(r->git.head_sha, 12));
+		else
+			sbuf_adds(out, "working tree");
+		if (r->git.dirty > 0)
+			sbuf_adds(out, " + uncommitted changes");
+		sbuf_addch(out, '\n');
+	}
+	if (r->interrupted) {
+		paint(t, out, TC_YELLOW, "interrupted: results are partial");
+		sbuf_addch(out, '\n');
+	}
+}
+
+static void count_part(struct sbuf *sb, int n, const char *what, int always)
+{
+	if (n || always)
+		sbuf_addf(sb, "%s%d %s", sb->len ? ", " : "", n, what);
+}
+
+static void footer(struct table *t)
+{
+	const struct run_result *r = t->r;
+	const struct run_summary *s = &r->summary;
+	struct sbuf *out = t->out;
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < r->warnings.nr; i++) {
+		paint(t, out, TC_YELLOW, "warning:");
+		sbuf_addch(out, ' ');
+		add_safe(out, r->warnings.v[i]);
+		sbuf_addch(out, '\n');
+	}
+	count_part(&sb, s->pass, "pass", 1);
+	count_part(&sb, s->improved, "improved", 0);
+	count_part(&sb, s->inconclusive, "inconclusive", 0);
+	count_part(&sb, s->regression,
+		   s->regression == 1 ? "regression" : "regressions", 0);
+	count_part(&sb, s->over_budget, "over budget", 0);
+	count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
+	sbuf_addf(out, "summary: %d benchmark%s, %d command%s: %s · ",
+		  s->benchmarks, s->benchmarks == 1 ? "" : "s", s->commands,
+		  s->commands == 1 ? "" : "s", sb.buf);
+	sbuf_reset(&sb);
+	sbuf_addf(&sb, "exit code %d", s->exit_code);
+	paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
+	sbuf_addch(out, '\n');
+	if (r->exit_reason && *r->exit_reason) {
+		sbuf_adds(out, "  ");
+		add_safe(out, r->exit_reason);
+		sbuf_addch(out, '\n');
+	}
+	sbuf_release(&sb);
+}
+
+int report_write_table(const struct run_result *r,
+		       const struct report_options *o, struct sbuf *out,
+		       struct sbuf *err)
+{
+	struct table t = { .r = r, .o = o, .out = out };
+
+	(void)err;
+
+	header(&t);
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		sbuf_addch(out, '\n');
+		paint_safe(&t, out, TC_BOLD, s->name);
+		if (s->file) {
+			sbuf_adds(out, " (");
+			add_safe(out, s->file);
+			sbuf_addch(out, ')');
+		}
+		if (s->result && strcmp(s->result, RESULT_PASS)) {
+			sbuf_adds(out, " · ");
+			paint_safe(&t, out, result_color(s->result), s->result);
+		}
+		sbuf_addch(out, '\n');
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			sbuf_addch(out, '\n');
+			bench_block(&t, &s->benches[b]);
+		}
+	}
+	sbuf_addch(out, '\n');
+	footer(&t);
+	free(t.lines);
+	return 0;
+}

@@ -1,0 +1,75 @@
+# Shared helpers for the end-to-end tests. Each t_*.sh sources this file and
+# drives $KAGARI (build/kagari or build/kagari-asan) against suites it writes
+# into a private temporary folder, asserting exit codes, messages, files and
+# JSON fields — what a user would observe.
+set -u
+: "${KAGARI:?set KAGARI to the kagari binary}"
+: "${KAGARI_HELPER:?set KAGARI_HELPER to the test helper}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/kagari-e2e-XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+H=$KAGARI_HELPER
+FAILS=0
+CASES=0
+PY=/usr/bin/python3
+
+fail() {
+	echo "FAIL: $CASE: $*" >&2
+	FAILS=$((FAILS + 1))
+}
+
+# run_k ARGS...: run kagari, capturing stdout, stderr and the exit code.
+run_k() {
+	"$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+# case NAME: start a named case.
+case_() {
+	CASE=$1
+	CASES=$((CASES + 1))
+}
+
+expect_rc() {
+	[ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1; stderr: $(tail -c 1500 "$T/err")"
+}
+
+expect_err() {
+	grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'; stderr: $(tail -c 1500 "$T/err")"
+}
+
+expect_out() {
+	grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1'; stdout: $(head -c 1500 "$T/out")"
+}
+
+# json_check FILE PYTHON-EXPR: assert a Python expression over `r` (the
+# parsed report) is true.
+json_check() {
+	"$PY" - "$1" "$2" <<'PYEOF' || fail "json check failed: $2"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2])
+if not ok:
+    sys.stderr.write("expression false: %s\n" % sys.argv[2])
+    sys.exit(1)
+PYEOF
+}
+
+# no_process_left PATTERN: nothing matching PATTERN (a unique marker in the
+# command line) is still running.
+no_process_left() {
+	sleep 0.2
+	if pgrep -f -- "$1" >/dev/null; then
+		fail "processes left running: $(pgrep -af -- "$1" | head -5)"
+		pkill -9 -f -- "$1"
+	fi
+}
+
+finish() {
+	if [ "$FAILS" -gt 0 ]; then
+		echo "$FAILS of $CASES cases failed" >&2
+		exit 1
+	fi
+	echo "$CASES cases passed"
+	exit 0
+}

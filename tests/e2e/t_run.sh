@@ -1,0 +1,143 @@
+#!/bin/bash
+# kagari run: what is measured and how it is reported; budgets.
+. "$(dirname "$0")/lib.sh"
+
+cat > kagari.yaml <<YAML
+version: "1"
+name: e2e
+defaults:
+  warmup: 1
+  runs: 4
+benchmarks:
+  - name: basic
+    tags: [fast]
+    commands:
+      sleep:
+        command: ["$H", "sleep", "20"]
+      alloc:
+        command: ["$H", "alloc", "64"]
+YAML
+
+case_ "run measures every command and writes the contract's JSON"
+run_k run --quiet --format json --output r.json --seed 42; expect_rc 0
+[ -s r.json ] || fail "no report written"
+json_check r.json 'r["schema_version"] == "1" and r["tool"] == "kagari" and r["seed"] == 42'
+json_check r.json 'r["summary"]["commands"] == 2 and r["summary"]["pass"] == 2 and r["summary"]["exit_code"] == 0'
+json_check r.json 'all(k in r["environment"] for k in ["os","kernel","arch","cpu_model","logical_cpus","ci"])'
+json_check r.json 'r["suites"][0]["benchmarks"][0]["rounds"] == 2'
+# sleep 20 ms: at least 20 ms of wall time, integer nanoseconds
+json_check r.json '(lambda m: m["unit"] == "ns" and isinstance(m["stats"]["median"], int) and m["stats"]["min"] >= 20000000)(r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"])'
+json_check r.json 'len(r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"]["samples"]) == 4'
+json_check r.json 'sorted(s["round"] for s in r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"]["samples"]) == [1,1,2,2]'
+json_check r.json '"base" not in r["suites"][0]["benchmarks"][0]["commands"][0] or r["suites"][0]["benchmarks"][0]["commands"][0]["base"] is None'
+# peak RSS: the 64 MiB allocation shows, the sleeper stays small
+json_check r.json 'r["suites"][0]["benchmarks"][0]["commands"][1]["head"]["metrics"]["peak_rss"]["stats"]["min"] >= 64*1024*1024'
+json_check r.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["peak_rss"]["stats"]["max"] < 32*1024*1024'
+json_check r.json 'all(m in r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"] for m in ["cpu_user","cpu_system","cpu_total","cpu_utilization"])'
+
+case_ "the same seed gives the same run order"
+run_k run --quiet --format json --output r2.json --seed 42; expect_rc 0
+json_check r2.json 'r["seed"] == 42'
+
+case_ "table is the default and shows commands and the seed"
+run_k run --quiet --runs 2 --no-color; expect_rc 0
+expect_out "sleep"; expect_out "alloc"; expect_out "seed"
+grep -q $'\033\[' "$T/out" && fail "colour escapes with --no-color"
+
+case_ "csv and samples-csv"
+run_k run --quiet --runs 2 --format samples-csv --output s.csv; expect_rc 0
+head -1 s.csv | grep -qx 'suite,benchmark,command,side,round,run,metric,unit,value' || fail "samples-csv header: $(head -1 s.csv)"
+[ "$(grep -c ',sleep,head,.*,latency,' s.csv)" -eq 2 ] || fail "samples-csv: expected 2 latency samples for sleep"
+run_k run --quiet --runs 2 --format csv --output c.csv; expect_rc 0
+head -1 c.csv | grep -q '^suite,benchmark,command,side,metric' || fail "csv header: $(head -1 c.csv)"
+
+case_ "--filter selecting nothing is a usage error and overwrites no report"
+cp r.json keep.json
+run_k run --quiet --filter nomatch --format json --output r.json; expect_rc 3
+expect_err "no benchmark matches"
+cmp -s r.json keep.json || fail "an earlier report was modified"
+
+case_ "budgets: exceeded is exit 1 naming the budget, value and limit"
+cat > budget.yaml <<YAML
+version: "1"
+name: budgets
+defaults: {warmup: 0, runs: 3}
+benchmarks:
+  - name: b
+    commands:
+      slow:
+        command: ["$H", "sleep", "30"]
+        budget:
+          latency: {max: "<= 5ms"}
+          peak_rss: {max: "<= 1GiB"}
+YAML
+run_k run --quiet budget.yaml --format json --output b.json; expect_rc 1
+expect_err "latency"; expect_err "<= 5ms"
+json_check b.json '[x["status"] for x in r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"]] == ["fail","pass"]'
+json_check b.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["actual"] >= 30000000 and r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["limit"] == 5000000'
+json_check b.json 'r["summary"]["over_budget"] == 1 and r["summary"]["exit_code"] == 1'
+
+case_ "budgets: a metric that is not measured cannot be assessed (exit 6)"
+cat > unassessable.yaml <<YAML
+version: "1"
+name: unassessable
+defaults: {warmup: 0, runs: 2, metrics: {cpu: false}}
+benchmarks:
+  - name: b
+    commands:
+      c:
+        command: ["$H", "sleep", "1"]
+        budget: {cpu_total: {max: "<= 10s"}}
+YAML
+run_k run --quiet unassessable.yaml; expect_rc 6
+
+case_ "budgets: a percentile passes when within the limit"
+cat > ok.yaml <<YAML
+version: "1"
+name: ok
+defaults: {warmup: 0, runs: 5}
+benchmarks:
+  - name: b
+    commands:
+      c:
+        command: ["$H", "sleep", "1"]
+        budget: {latency: {p95: "< 10s", median: "<= 10s"}, cpu_utilization: {max: "<= 100%"}}
+YAML
+run_k run --quiet ok.yaml; expect_rc 0
+
+case_ "adaptive runs stay between min_runs and max_runs"
+cat > adaptive.yaml <<YAML
+version: "1"
+name: adaptive
+defaults: {warmup: 0, min_runs: 3, max_runs: 6, min_time: 1ms}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: ["$H", "sleep", "2"]}
+YAML
+run_k run --quiet adaptive.yaml --format json --output a.json; expect_rc 0
+json_check a.json '3 <= r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] <= 6'
+sed -i 's/min_time: 1ms/min_time: 1h/' adaptive.yaml
+run_k run --quiet adaptive.yaml --format json --output a.json; expect_rc 0
+json_check a.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] == 6'
+
+case_ "report.outputs are written beside the suite"
+cat > outputs.yaml <<YAML
+version: "1"
+name: outputs
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: ["$H", "sleep", "1"]}
+report:
+  outputs:
+    - {format: json, path: out/report.json}
+    - {format: samples-csv, path: out/samples.csv}
+YAML
+mkdir -p out
+run_k run --quiet outputs.yaml; expect_rc 0
+[ -s out/report.json ] && [ -s out/samples.csv ] || fail "report.outputs missing"
+ls out | grep -q kagari-tmp && fail "temporary files left in out/"
+
+finish
