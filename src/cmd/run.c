@@ -23,6 +23,7 @@
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
 #include "report/report.h"
+#include "suite/vars.h"
 
 static const struct opt run_opts[] = {
 	OPT_COMMON_MEASURE,
@@ -79,6 +80,104 @@ static int check_pending(const struct loaded_suites *ls)
 						  s->file, bs->name, cs->name, why, NOT_IMPLEMENTED);
 					rc = EXIT_UNSUPPORTED;
 				}
+			}
+		}
+	}
+	return rc;
+}
+
+/* An existing regular file that we may execute? */
+static int is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* argv[0] as posix_spawnp would find it, or NULL. */
+static char *find_program(const char *prog, const char *cwd, const char *path_env)
+{
+	if (strchr(prog, '/'))
+		return prog[0] == '/' ? xstrdup(prog) : xstrfmt("%s/%s", cwd, prog);
+	const char *p = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = xstrfmt("%.*s/%s", (int)len, len ? p : ".", prog);
+		if (is_executable(cand))
+			return cand;
+		free(cand);
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Checks that need no measuring and would otherwise fail in the middle of a
+ * run: a working folder or stdin file that does not exist (exit 2: the suite
+ * points at nothing), a program that is not there or not executable (exit
+ * 4). Values with variables are left to run time. Nothing is written when
+ * these fail, so an earlier report stays as it was.
+ */
+static int preflight(const struct loaded_suites *ls)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ls->nr; i++) {
+		const struct suite *s = ls->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_spec *bs = &s->benches[b];
+			if (!ls->selected[i][b])
+				continue;
+			if (bs->stdin_spec.kind == STDIN_FILE &&
+			    !vars_present(bs->stdin_spec.value)) {
+				char *p = xstrfmt("%s/%s", s->dir, bs->stdin_spec.value);
+				if (access(p, R_OK) != 0) {
+					cmd_error("%s:%d:%d: benchmarks[%zu].stdin: cannot read '%s': %s",
+						  s->file, bs->loc.line, bs->loc.col, b,
+						  bs->stdin_spec.value, strerror(errno));
+					rc = exit_merge(rc, EXIT_INVALID);
+				}
+				free(p);
+			}
+			for (size_t c = 0; c < bs->nr_commands; c++) {
+				const struct command_spec *cs = &bs->commands[c];
+				const char *cwd = cs->exec.cwd ? cs->exec.cwd : cs->settings.cwd;
+				char *dir = NULL;
+				if (cwd && vars_present(cwd))
+					continue;
+				dir = cwd ? (cwd[0] == '/' ? xstrdup(cwd) : xstrfmt("%s/%s", s->dir, cwd))
+					  : xstrdup(s->dir);
+				struct stat st;
+				if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: folder '%s' does not exist",
+						  s->file, cs->loc.line, cs->loc.col, b, cs->name, cwd);
+					rc = exit_merge(rc, EXIT_INVALID);
+				} else if (!cs->exec.shell && cs->exec.argv.nr &&
+					   !vars_present(cs->exec.argv.v[0])) {
+					const char *path_env = strvec_getenv(&cs->exec.env, "PATH");
+					if (!path_env)
+						path_env = strvec_getenv(&cs->settings.env, "PATH");
+					if (path_env && vars_present(path_env))
+						path_env = NULL;
+					if (!path_env)
+						path_env = getenv("PATH");
+					const char *prog = cs->exec.argv.v[0];
+					char *found = find_program(prog, dir, path_env);
+					if (!found) {
+						cmd_error("benchmark '%s', command '%s': command not found: '%s'",
+							  bs->name, cs->name, prog);
+						rc = exit_merge(rc, EXIT_EXEC);
+					} else if (!is_executable(found)) {
+						cmd_error("benchmark '%s', command '%s': cannot run '%s': %s",
+							  bs->name, cs->name, prog,
+							  access(found, F_OK) ? "no such file"
+									      : "permission denied (not executable)");
+						rc = exit_merge(rc, EXIT_EXEC);
+					}
+					free(found);
+				}
+				free(dir);
 			}
 		}
 	}
@@ -301,6 +400,8 @@ static int run_exec(struct cli *cli, struct cmd_env *env)
 	}
 	if (!rc)
 		rc = check_pending(&ls);
+	if (!rc)
+		rc = preflight(&ls);
 
 	struct run_result r;
 	run_result_init(&r);

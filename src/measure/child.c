@@ -170,8 +170,8 @@ static void from_dir(struct sbuf *out, const char *dir, const char *path)
  * ours. Returns 0 with the path in `path`, or -1 with *eno and a reason.
  */
 static int resolve_program(const char *prog, const char *dir,
-			   const char *const *envp, struct sbuf *path,
-			   int *eno, struct sbuf *err)
+			   const char *const *envp, struct sbuf *path, int *eno,
+			   struct sbuf *err)
 {
 	sbuf_reset(path);
 	if (strchr(prog, '/')) {
@@ -214,12 +214,16 @@ static int resolve_program(const char *prog, const char *dir,
 	if (!found) {
 		if (denied.len) {
 			*eno = EACCES;
-			sbuf_addf(err, "cannot run '%s': permission denied "
-				       "(not executable)", denied.buf);
+			sbuf_addf(err,
+				  "cannot run '%s': permission denied "
+				  "(not executable)",
+				  denied.buf);
 		} else {
 			*eno = ENOENT;
-			sbuf_addf(err, "command not found: '%s' (searched "
-				       "PATH=%s)", prog, search);
+			sbuf_addf(err,
+				  "command not found: '%s' (searched "
+				  "PATH=%s)",
+				  prog, search);
 		}
 	}
 	sbuf_release(&check);
@@ -244,28 +248,35 @@ static void spawn_reason(int eno, const char *prog, const char *dir,
 		sbuf_addf(err, "cannot run '%s': no such file", shown.buf);
 		break;
 	case EACCES:
-		sbuf_addf(err, "cannot run '%s': permission denied "
-			       "(not executable)", shown.buf);
+		if (!stat(shown.buf, &st) && S_ISDIR(st.st_mode))
+			sbuf_addf(err, "cannot run '%s': is a directory",
+				  shown.buf);
+		else
+			sbuf_addf(err,
+				  "cannot run '%s': permission denied "
+				  "(not executable)",
+				  shown.buf);
 		break;
 	case ENOEXEC:
-		sbuf_addf(err, "cannot run '%s': exec format error "
-			       "(a script without a #! line?)", shown.buf);
+		sbuf_addf(err,
+			  "cannot run '%s': exec format error "
+			  "(a script without a #! line?)",
+			  shown.buf);
 		break;
 	default:
-		sbuf_addf(err, "cannot run '%s': %s", shown.buf,
-			  strerror(eno));
+		sbuf_addf(err, "cannot run '%s': %s", shown.buf, strerror(eno));
 	}
 	sbuf_release(&shown);
 }
 
 /* Everything one run holds open; fds are -1 when unused. */
 struct run_fds {
-	int in, out, err;	     /* the child's 0/1/2 sources (-1: inherit) */
+	int in, out, err; /* the child's 0/1/2 sources (-1: inherit) */
 	int close_in, close_out, close_err; /* ours to close after the spawn */
-	int out_pipe, err_pipe;	     /* read ends of capture pipes */
-	int tail;		     /* where to read the stderr tail from */
-	int own_tail;		     /* tail when it is ours to close */
-	int tail_is_shared;	     /* tail is the cached memfd */
+	int out_pipe, err_pipe;		    /* read ends of capture pipes */
+	int tail;	    /* where to read the stderr tail from */
+	int own_tail;	    /* tail when it is ours to close */
+	int tail_is_shared; /* tail is the cached memfd */
 };
 
 static void close_fd(int *fd)
@@ -303,9 +314,8 @@ static int open_stdin(const struct child *c, struct run_fds *f,
 		f->in = c->in_fd;
 		return 0;
 	case CHILD_IN_FILE:
-		f->in = f->close_in =
-			open(c->in_path ? c->in_path : "",
-			     O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		f->in = f->close_in = open(c->in_path ? c->in_path : "",
+					   O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (f->in < 0) {
 			sbuf_addf(err, "cannot open stdin file '%s': %s",
 				  c->in_path ? c->in_path : "",
@@ -369,7 +379,7 @@ static int open_outputs(const struct child *c, struct run_fds *f,
 			/* Like `>f 2>&1`: one file, one offset; the stderr
 			 * tail is then read from it. */
 			f->out = f->err = f->tail = f->own_tail =
-				open_outfile(out_path, 1, err);
+			    open_outfile(out_path, 1, err);
 			if (f->out < 0)
 				return -1;
 			break;
@@ -441,6 +451,14 @@ static void close_run_fds(struct run_fds *f)
 	close_fd(&f->own_tail);
 }
 
+/* Account for n bytes read straight into the space sbuf_grow() reserved
+ * (sbuf_setlen() only shortens). */
+static void sbuf_extend(struct sbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 /* Read what is available from a capture pipe; closes it at EOF. */
 static void pump(int *fd, struct sbuf *sb, int *truncated)
 {
@@ -451,7 +469,7 @@ static void pump(int *fd, struct sbuf *sb, int *truncated)
 			n = read(*fd, sb->buf + sb->len,
 				 sb->alloc - sb->len - 1);
 			if (n > 0) {
-				sbuf_setlen(sb, sb->len + (size_t)n);
+				sbuf_extend(sb, (size_t)n);
 				if (sb->len > CHILD_CAPTURE_MAX) {
 					sbuf_setlen(sb, CHILD_CAPTURE_MAX);
 					*truncated = 1;
@@ -494,8 +512,8 @@ static void read_tail(int fd, struct sbuf *tail)
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
 		return;
 	char buf[CHILD_TAIL_MAX];
-	off_t off = st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX
-						: 0;
+	off_t off =
+	    st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX : 0;
 	ssize_t n = pread(fd, buf, (size_t)(st.st_size - off), off);
 	if (n <= 0)
 		return;
@@ -557,24 +575,24 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 		    i_err = -1;
 		if (w->pidfd >= 0) {
 			i_pid = n;
-			pfd[n++] = (struct pollfd){ w->pidfd, POLLIN, 0 };
+			pfd[n++] = (struct pollfd){w->pidfd, POLLIN, 0};
 		}
 		if (!w->stopping) {
 			i_intr = n;
-			pfd[n++] = (struct pollfd){ intr_rfd, POLLIN, 0 };
+			pfd[n++] = (struct pollfd){intr_rfd, POLLIN, 0};
 			if (c->watch_fd >= 0) {
 				i_watch = n;
-				pfd[n++] = (struct pollfd){ c->watch_fd,
-							    POLLIN, 0 };
+				pfd[n++] =
+				    (struct pollfd){c->watch_fd, POLLIN, 0};
 			}
 		}
 		if (f->out_pipe >= 0) {
 			i_out = n;
-			pfd[n++] = (struct pollfd){ f->out_pipe, POLLIN, 0 };
+			pfd[n++] = (struct pollfd){f->out_pipe, POLLIN, 0};
 		}
 		if (f->err_pipe >= 0) {
 			i_err = n;
-			pfd[n++] = (struct pollfd){ f->err_pipe, POLLIN, 0 };
+			pfd[n++] = (struct pollfd){f->err_pipe, POLLIN, 0};
 		}
 
 		int64_t wait = -1;
@@ -589,8 +607,8 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 			if (step < 10000000)
 				step *= 2;
 		}
-		struct timespec ts = { (time_t)(wait / 1000000000),
-				       (long)(wait % 1000000000) };
+		struct timespec ts = {(time_t)(wait / 1000000000),
+				      (long)(wait % 1000000000)};
 		int rc = ppoll(pfd, (nfds_t)n, wait < 0 ? NULL : &ts, NULL);
 		if (rc < 0 && errno != EINTR)
 			rc = 0; /* cannot happen with valid fds; keep going */
@@ -638,15 +656,14 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 
 int child_run(struct child *c, struct sbuf *err)
 {
-	return child_run_argv(c, c->argv.v,
-			      c->env.nr ? c->env.v : NULL, err);
+	return child_run_argv(c, c->argv.v, c->env.nr ? c->env.v : NULL, err);
 }
 
 int child_run_argv(struct child *c, const char *const *argv,
 		   const char *const *envp, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
-	struct run_fds f = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 };
+	struct run_fds f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
 	struct sbuf path = SBUF_INIT;
 	pid_t *keep = NULL;
 	size_t nkeep = 0, keep_alloc = 0;
@@ -707,8 +724,8 @@ int child_run_argv(struct child *c, const char *const *argv,
 
 	pid_t pid;
 	int64_t t0 = now_ns();
-	int rc = posix_spawn(&pid, path.buf, &fa, &attr,
-			     (char *const *)argv, (char *const *)envp);
+	int rc = posix_spawn(&pid, path.buf, &fa, &attr, (char *const *)argv,
+			     (char *const *)envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	/* The child holds its own copies now. */
@@ -722,8 +739,10 @@ int child_run_argv(struct child *c, const char *const *argv,
 		goto out;
 	}
 
-	struct waiter w = { .pid = pid, .pidfd = -1, .own_group = own_group,
-			    .grace_ns = c->grace_ns };
+	struct waiter w = {.pid = pid,
+			   .pidfd = -1,
+			   .own_group = own_group,
+			   .grace_ns = c->grace_ns};
 	if (!no_pidfd)
 		w.pidfd = proc_pidfd_open(pid);
 	wait_exit(c, &w, &f, t0);

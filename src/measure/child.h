@@ -81,21 +81,23 @@ enum child_in {
 };
 
 enum child_out {
-	CHILD_OUT_DISCARD = 0, /* /dev/null (stderr: a private memfd, for the tail) */
-	CHILD_OUT_FILE,	       /* out_path / err_path, created or truncated */
-	CHILD_OUT_CAPTURE,     /* into c.res.out / c.res.err, via pipes */
-	CHILD_OUT_INHERIT,     /* our stdout / stderr */
-	CHILD_OUT_FD,	       /* out_fd / err_fd (the caller's) */
+	/* /dev/null; for stderr a private memfd, to read the tail from */
+	CHILD_OUT_DISCARD = 0,
+	CHILD_OUT_FILE,	   /* out_path / err_path, created or truncated */
+	CHILD_OUT_CAPTURE, /* into c.res.out / c.res.err, via pipes */
+	CHILD_OUT_INHERIT, /* our stdout / stderr */
+	CHILD_OUT_FD,	   /* out_fd / err_fd (the caller's) */
 };
 
 /* c.flags */
-#define CHILD_SAME_PGROUP 0x1 /* stay in our process group (not for measuring) */
+/* Stay in our process group (never for measured runs). */
+#define CHILD_SAME_PGROUP 0x1
 
 enum child_status {
 	CHILD_NOT_RUN = 0,
 	CHILD_EXITED,	    /* res.exit_code is valid */
 	CHILD_SIGNALED,	    /* res.signal is valid */
-	CHILD_SPAWN_FAILED, /* could not start: res.spawn_errno, reason in err */
+	CHILD_SPAWN_FAILED, /* could not start: spawn_errno, reason in err */
 	CHILD_ERROR,	    /* the run could not be set up; reason in err */
 };
 
@@ -117,7 +119,9 @@ struct child_result {
 	struct sbuf stderr_tail;
 	struct sbuf out; /* stdout when CHILD_OUT_CAPTURE */
 	struct sbuf err; /* stderr when CHILD_OUT_CAPTURE */
-	int out_truncated, err_truncated; /* capture exceeded CHILD_CAPTURE_MAX */
+	/* A capture exceeded CHILD_CAPTURE_MAX (the rest was dropped). */
+	int out_truncated;
+	int err_truncated;
 };
 
 struct child {
@@ -126,10 +130,10 @@ struct child {
 	const char *dir;    /* working directory, or NULL; not owned */
 
 	enum child_in in;
-	const char *in_path;  /* CHILD_IN_FILE; not owned */
-	const void *in_data;  /* CHILD_IN_CONTENT; not owned */
+	const char *in_path; /* CHILD_IN_FILE; not owned */
+	const void *in_data; /* CHILD_IN_CONTENT; not owned */
 	size_t in_len;
-	int in_fd;	      /* CHILD_IN_FD */
+	int in_fd; /* CHILD_IN_FD */
 
 	enum child_out out, err;
 	const char *out_path, *err_path; /* CHILD_OUT_FILE; not owned */
@@ -147,14 +151,19 @@ struct child {
 };
 
 #define CHILD_RESULT_INIT                                                      \
-	{ .status = CHILD_NOT_RUN, .wall_ns = -1, .user_ns = -1, .sys_ns = -1,  \
-	  .maxrss_bytes = -1, .stderr_tail = SBUF_INIT, .out = SBUF_INIT,      \
-	  .err = SBUF_INIT }
+	{                                                                      \
+		.status = CHILD_NOT_RUN, .wall_ns = -1, .user_ns = -1,         \
+		.sys_ns = -1, .maxrss_bytes = -1, .stderr_tail = SBUF_INIT,    \
+		.out = SBUF_INIT, .err = SBUF_INIT                             \
+	}
 
 #define CHILD_INIT                                                             \
-	{ .argv = STRVEC_INIT, .env = STRVEC_INIT, .in_fd = -1, .out_fd = -1,  \
-	  .err_fd = -1, .grace_ns = CHILD_DEFAULT_GRACE_NS, .watch_fd = -1,    \
-	  .res = CHILD_RESULT_INIT }
+	{                                                                      \
+		.argv = STRVEC_INIT, .env = STRVEC_INIT, .in_fd = -1,          \
+		.out_fd = -1, .err_fd = -1,                                    \
+		.grace_ns = CHILD_DEFAULT_GRACE_NS, .watch_fd = -1,            \
+		.res = CHILD_RESULT_INIT                                       \
+	}
 
 void child_init(struct child *c);
 /* Free argv, env and the result buffers; c is then as after child_init. */

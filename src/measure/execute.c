@@ -270,7 +270,8 @@ char *execute_command_display(const struct exec_spec *e)
 		const char *a = e->argv.v[i];
 		if (i)
 			sbuf_addch(&sb, ' ');
-		if (*a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;#~")) {
+		/* Variables stay readable: `${artifact}` is shown as written. */
+		if (*a && !strpbrk(a, " \t\n'\"\\`*?[]()<>|&;#~")) {
 			sbuf_adds(&sb, a);
 			continue;
 		}

@@ -25,42 +25,37 @@ struct signame {
 };
 
 static const struct signame signames[] = {
-	{ SIGHUP, "SIGHUP" },	  { SIGINT, "SIGINT" },
-	{ SIGQUIT, "SIGQUIT" },	  { SIGILL, "SIGILL" },
-	{ SIGTRAP, "SIGTRAP" },	  { SIGABRT, "SIGABRT" },
-	{ SIGBUS, "SIGBUS" },	  { SIGFPE, "SIGFPE" },
-	{ SIGKILL, "SIGKILL" },	  { SIGUSR1, "SIGUSR1" },
-	{ SIGSEGV, "SIGSEGV" },	  { SIGUSR2, "SIGUSR2" },
-	{ SIGPIPE, "SIGPIPE" },	  { SIGALRM, "SIGALRM" },
-	{ SIGTERM, "SIGTERM" },
+    {SIGHUP, "SIGHUP"},	      {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+    {SIGILL, "SIGILL"},	      {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+    {SIGBUS, "SIGBUS"},	      {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"},
+    {SIGUSR1, "SIGUSR1"},     {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+    {SIGPIPE, "SIGPIPE"},     {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
 #ifdef SIGSTKFLT
-	{ SIGSTKFLT, "SIGSTKFLT" },
+    {SIGSTKFLT, "SIGSTKFLT"},
 #endif
-	{ SIGCHLD, "SIGCHLD" },	  { SIGCONT, "SIGCONT" },
-	{ SIGSTOP, "SIGSTOP" },	  { SIGTSTP, "SIGTSTP" },
-	{ SIGTTIN, "SIGTTIN" },	  { SIGTTOU, "SIGTTOU" },
-	{ SIGURG, "SIGURG" },	  { SIGXCPU, "SIGXCPU" },
-	{ SIGXFSZ, "SIGXFSZ" },	  { SIGVTALRM, "SIGVTALRM" },
-	{ SIGPROF, "SIGPROF" },	  { SIGWINCH, "SIGWINCH" },
-	{ SIGIO, "SIGIO" },
+    {SIGCHLD, "SIGCHLD"},     {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"},
+    {SIGTSTP, "SIGTSTP"},     {SIGTTIN, "SIGTTIN"}, {SIGTTOU, "SIGTTOU"},
+    {SIGURG, "SIGURG"},	      {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+    {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"}, {SIGWINCH, "SIGWINCH"},
+    {SIGIO, "SIGIO"},
 #ifdef SIGPWR
-	{ SIGPWR, "SIGPWR" },
+    {SIGPWR, "SIGPWR"},
 #endif
-	{ SIGSYS, "SIGSYS" },
+    {SIGSYS, "SIGSYS"},
 };
 
 /* Real-time signals are named relative to the nearer end, as bash does. */
 static const char *const rtmin_names[] = {
-	"SIGRTMIN",    "SIGRTMIN+1",  "SIGRTMIN+2",  "SIGRTMIN+3",
-	"SIGRTMIN+4",  "SIGRTMIN+5",  "SIGRTMIN+6",  "SIGRTMIN+7",
-	"SIGRTMIN+8",  "SIGRTMIN+9",  "SIGRTMIN+10", "SIGRTMIN+11",
-	"SIGRTMIN+12", "SIGRTMIN+13", "SIGRTMIN+14", "SIGRTMIN+15",
+    "SIGRTMIN",	   "SIGRTMIN+1",  "SIGRTMIN+2",	 "SIGRTMIN+3",
+    "SIGRTMIN+4",  "SIGRTMIN+5",  "SIGRTMIN+6",	 "SIGRTMIN+7",
+    "SIGRTMIN+8",  "SIGRTMIN+9",  "SIGRTMIN+10", "SIGRTMIN+11",
+    "SIGRTMIN+12", "SIGRTMIN+13", "SIGRTMIN+14", "SIGRTMIN+15",
 };
 static const char *const rtmax_names[] = {
-	"SIGRTMAX",    "SIGRTMAX-1",  "SIGRTMAX-2",  "SIGRTMAX-3",
-	"SIGRTMAX-4",  "SIGRTMAX-5",  "SIGRTMAX-6",  "SIGRTMAX-7",
-	"SIGRTMAX-8",  "SIGRTMAX-9",  "SIGRTMAX-10", "SIGRTMAX-11",
-	"SIGRTMAX-12", "SIGRTMAX-13", "SIGRTMAX-14", "SIGRTMAX-15",
+    "SIGRTMAX",	   "SIGRTMAX-1",  "SIGRTMAX-2",	 "SIGRTMAX-3",
+    "SIGRTMAX-4",  "SIGRTMAX-5",  "SIGRTMAX-6",	 "SIGRTMAX-7",
+    "SIGRTMAX-8",  "SIGRTMAX-9",  "SIGRTMAX-10", "SIGRTMAX-11",
+    "SIGRTMAX-12", "SIGRTMAX-13", "SIGRTMAX-14", "SIGRTMAX-15",
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -149,6 +144,14 @@ static void parse_pids(const char *s, pid_t **pids, size_t *nr, size_t *alloc)
 	}
 }
 
+/* Account for n bytes read straight into the space sbuf_grow() reserved
+ * (sbuf_setlen() only shortens). */
+static void sbuf_extend(struct sbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 /* Read a small /proc file into sb; 0 or -1 with errno. */
 static int read_proc_file(const char *path, struct sbuf *sb)
 {
@@ -158,7 +161,8 @@ static int read_proc_file(const char *path, struct sbuf *sb)
 	sbuf_reset(sb);
 	for (;;) {
 		sbuf_grow(sb, 512);
-		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		ssize_t n =
+		    read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -169,7 +173,7 @@ static int read_proc_file(const char *path, struct sbuf *sb)
 		}
 		if (n == 0)
 			break;
-		sbuf_setlen(sb, sb->len + (size_t)n);
+		sbuf_extend(sb, (size_t)n);
 	}
 	close(fd);
 	return 0;
@@ -266,7 +270,8 @@ int proc_reap_strays(const pid_t *keep, size_t nkeep)
 		size_t victims = 0;
 		for (size_t i = 0; i < nr; i++) {
 			pid_t pid = kids[i];
-			if (pid_in(pid, keep, nkeep) || pid_in(pid, skip, nskip))
+			if (pid_in(pid, keep, nkeep) ||
+			    pid_in(pid, skip, nskip))
 				continue;
 			if (kill(pid, SIGKILL) < 0 && errno == EPERM) {
 				/* A set-uid program we may not signal: waiting
@@ -302,8 +307,8 @@ int proc_pidfd_open(pid_t pid)
 }
 
 static const char *const secret_words[] = {
-	"TOKEN", "SECRET", "PASSWORD", "KEY",
-	"AUTH",	 "COOKIE", "SESSION",  "CREDENTIAL",
+    "TOKEN", "SECRET", "PASSWORD", "KEY",
+    "AUTH",  "COOKIE", "SESSION",  "CREDENTIAL",
 };
 
 static int name_is_secret(const char *name, size_t len)

@@ -158,8 +158,8 @@ static int send_frame(int fd, const struct sbuf *b, const int *fds, int nfds)
 		struct cmsghdr align;
 	} u;
 	while (left) {
-		struct iovec iov = { (void *)p, left };
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		struct iovec iov = {(void *)p, left};
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 		if (nfds > 0) {
 			memset(&u, 0, sizeof(u));
 			mh.msg_control = u.buf;
@@ -182,6 +182,14 @@ static int send_frame(int fd, const struct sbuf *b, const int *fds, int nfds)
 	return 0;
 }
 
+/* Account for n bytes read straight into the space sbuf_grow() reserved
+ * (sbuf_setlen() only shortens). */
+static void sbuf_extend(struct sbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 /*
  * Read one whole frame into b (header included). Descriptors that arrive
  * with it are stored in fds (up to 3; extra ones closed). Returns 1, 0 at a
@@ -195,12 +203,15 @@ static int recv_frame(int fd, struct sbuf *b, int *fds, int *nfds)
 		*nfds = 0;
 	while (b->len < need) {
 		sbuf_grow(b, need - b->len > 65536 ? need - b->len : 65536);
-		struct iovec iov = { b->buf + b->len, need - b->len };
+		/* Read as much as fits, not just the header: the protocol is
+		 * strictly one frame each way, so nothing of a next frame
+		 * can be in the socket, and most frames arrive in one call. */
+		struct iovec iov = {b->buf + b->len, b->alloc - b->len - 1};
 		union {
 			char buf[CMSG_SPACE(3 * sizeof(int))];
 			struct cmsghdr align;
 		} u;
-		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
 		if (fds) {
 			mh.msg_control = u.buf;
 			mh.msg_controllen = sizeof(u.buf);
@@ -216,8 +227,8 @@ static int recv_frame(int fd, struct sbuf *b, int *fds, int *nfds)
 				if (cm->cmsg_level != SOL_SOCKET ||
 				    cm->cmsg_type != SCM_RIGHTS)
 					continue;
-				size_t k = (cm->cmsg_len - CMSG_LEN(0)) /
-					   sizeof(int);
+				size_t k =
+				    (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 				int got[8];
 				if (k > 8)
 					k = 8;
@@ -236,12 +247,16 @@ static int recv_frame(int fd, struct sbuf *b, int *fds, int *nfds)
 			errno = EPIPE;
 			return -1;
 		}
-		sbuf_setlen(b, b->len + (size_t)n);
+		sbuf_extend(b, (size_t)n);
 		if (need == sizeof(uint32_t) && b->len >= need) {
 			uint32_t len;
 			memcpy(&len, b->buf, sizeof(len));
 			need += len;
 		}
+	}
+	if (b->len != need) {
+		errno = EPROTO; /* more than one frame: a protocol error */
+		return -1;
 	}
 	return 1;
 }
@@ -321,8 +336,8 @@ static int parse_request(const struct sbuf *frame, struct child *c,
 			 const char ***envp, size_t *envp_alloc, int *envp_none,
 			 const int *fds, int nfds, unsigned *flags)
 {
-	struct reader rd = { frame->buf + sizeof(uint32_t),
-			     frame->buf + frame->len, 0 };
+	struct reader rd = {frame->buf + sizeof(uint32_t),
+			    frame->buf + frame->len, 0};
 	if (get_u32(&rd) != FRAME_MAGIC)
 		return -1;
 	*flags = get_u32(&rd);
@@ -420,8 +435,7 @@ static void __attribute__((noreturn)) runner_main(int sock)
 			break;
 		sbuf_reset(&err);
 		if (parse_request(&frame, &c, &argv, &argv_alloc, &envp,
-				  &envp_alloc, &envp_none, fds, nfds,
-				  &flags)) {
+				  &envp_alloc, &envp_none, fds, nfds, &flags)) {
 			child_result_reset(&c.res);
 			c.res.status = CHILD_ERROR;
 			c.res.code = -1;
@@ -511,12 +525,13 @@ int runner_start(struct runner *r, struct sbuf *err)
 		sbuf_release(&r->frame);
 		return -1;
 	}
-	struct reader rd = { r->frame.buf + sizeof(uint32_t),
-			     r->frame.buf + r->frame.len, 0 };
+	struct reader rd = {r->frame.buf + sizeof(uint32_t),
+			    r->frame.buf + r->frame.len, 0};
 	const char *msg = get_str(&rd);
 	if (rd.bad || !msg || *msg) {
-		sbuf_adds(err, msg && *msg ? msg : "the runner process "
-						   "sent a malformed greeting");
+		sbuf_adds(err, msg && *msg ? msg
+					   : "the runner process "
+					     "sent a malformed greeting");
 		runner_stop(r);
 		return -1;
 	}
@@ -567,8 +582,9 @@ static void encode_request(struct sbuf *b, const struct runner_request *q,
 	}
 	put_str(b, q->dir);
 	put_str(b, q->in == CHILD_IN_FILE ? q->in_path : NULL);
-	put_bytes(b, q->in == CHILD_IN_CONTENT ? (q->in_data ? q->in_data : "")
-						: NULL,
+	put_bytes(b,
+		  q->in == CHILD_IN_CONTENT ? (q->in_data ? q->in_data : "")
+					    : NULL,
 		  q->in_len);
 	put_str(b, q->out == CHILD_OUT_FILE ? q->out_path : NULL);
 	put_str(b, q->err == CHILD_OUT_FILE ? q->err_path : NULL);
@@ -614,8 +630,8 @@ int runner_run(struct runner *r, const struct runner_request *req,
 		return -1;
 	}
 
-	struct reader rd = { r->frame.buf + sizeof(uint32_t),
-			     r->frame.buf + r->frame.len, 0 };
+	struct reader rd = {r->frame.buf + sizeof(uint32_t),
+			    r->frame.buf + r->frame.len, 0};
 	res->status = (enum child_status)get_u32(&rd);
 	res->code = (int)get_u32(&rd);
 	res->exit_code = (int)get_u32(&rd);

@@ -48,9 +48,9 @@
 #include "measure/child.h"
 
 struct runner {
-	pid_t pid;	     /* -1 when not running */
-	int fd;		     /* our end of the socketpair, -1 when closed */
-	struct sbuf frame;   /* reused send/receive buffer */
+	pid_t pid;	   /* -1 when not running */
+	int fd;		   /* our end of the socketpair, -1 when closed */
+	struct sbuf frame; /* reused send/receive buffer */
 };
 
 /* req.flags */
@@ -83,8 +83,10 @@ struct runner_request {
 };
 
 #define RUNNER_REQUEST_INIT                                                    \
-	{ .in_fd = -1, .out_fd = -1, .err_fd = -1,                             \
-	  .grace_ns = CHILD_DEFAULT_GRACE_NS }
+	{                                                                      \
+		.in_fd = -1, .out_fd = -1, .err_fd = -1,                       \
+		.grace_ns = CHILD_DEFAULT_GRACE_NS                             \
+	}
 
 void runner_request_init(struct runner_request *req);
 

@@ -412,12 +412,14 @@ static void budget_line(struct table *t, size_t indent,
 	sbuf_addf(&sb, "budget %s ", metric_get(b->metric)->name);
 	add_safe(&sb, b->aggregation);
 	sbuf_addch(&sb, ' ');
-	add_safe(&sb, b->op);
-	sbuf_addch(&sb, ' ');
-	if (b->limit_text)
+	/* limit_text is the budget as written, operator included ("<= 5s"). */
+	if (b->limit_text) {
 		add_safe(&sb, b->limit_text);
-	else
+	} else {
+		add_safe(&sb, b->op);
+		sbuf_addch(&sb, ' ');
 		table_format_value(&sb, c, b->metric, b->limit);
+	}
 	sbuf_adds(&sb, ": ");
 	paint(t, &sb, result_color(budget_status_name(b->status)), st);
 	if (b->have_actual && isfinite(b->actual)) {

@@ -374,6 +374,8 @@ static struct src_loc loc_of(const yaml_node_t *n)
 static void missing(struct loader *L, struct ywalk_map *m, const char *key,
 		    const char *hint)
 {
+	if (ywalk_map_has_typo_of(m, key))
+		return;
 	ywalk_error(&L->w, m->node, ywalk_key(&L->w, m->path, key),
 		    "missing required key '%s'%s", key, hint ? hint : "");
 }
@@ -464,24 +466,32 @@ static int column_in(const yaml_node_t *n, size_t off)
 {
 	int col = ywalk_col(n);
 	const char *s = ywalk_text(n);
+	size_t chars = 0, prefix = 0;
+	int quotes;
 	if (n->start_mark.line != n->end_mark.line)
 		return col;
 	switch (n->data.scalar.style) {
 	case YAML_PLAIN_SCALAR_STYLE:
+		quotes = 0;
 		break;
 	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
 	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-		if (strpbrk(s, "\\'\""))
-			return col;
-		col++;
+		quotes = 2;
 		break;
 	default:
 		return col;
 	}
-	for (size_t i = 0; i < off && s[i]; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			col++;
-	return col;
+	for (size_t i = 0; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			chars++;
+			if (i < off)
+				prefix++;
+		}
+	/* Escapes always change the length: equal lengths mean the text is
+	 * the source character for character. */
+	if (n->end_mark.column - n->start_mark.column != chars + (size_t)quotes)
+		return col;
+	return col + quotes / 2 + (int)prefix;
 }
 
 /* vars_check() with the error placed at the variable. */
@@ -624,7 +634,7 @@ static int load_output_path(struct loader *L, struct ywalk_map *m,
 		}
 	}
 	if (problem) {
-		ywalk_error(&L->w, n, path, "'%s' %s (or use 'discard')", v, problem);
+		ywalk_error(&L->w, n, path, "'%s' %s, or write 'discard'", v, problem);
 		free(v);
 		return -1;
 	}

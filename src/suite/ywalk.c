@@ -384,6 +384,7 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 	memset(m, 0, sizeof(*m));
 	m->node = n;
 	m->path = path;
+	m->allowed = allowed;
 	if (n->type != YAML_MAPPING_NODE) {
 		ywalk_error(w, n, path, "expected a mapping, got %s", ywalk_kind(n));
 		return -1;
@@ -458,6 +459,22 @@ yaml_node_t *ywalk_map_get(struct ywalk_map *m, const char *key)
 	return NULL;
 }
 
+int ywalk_map_has_typo_of(const struct ywalk_map *m, const char *key)
+{
+	if (!m->allowed)
+		return 0;
+	for (size_t i = 0; i < m->nr; i++) {
+		const char *k = m->pairs[i].key;
+		const char *near;
+		if (text_in(k, m->allowed))
+			continue;
+		near = suggest_closest(k, m->allowed);
+		if (near && !strcmp(near, key))
+			return 1;
+	}
+	return 0;
+}
+
 int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path,
 			const char *what)
 {
@@ -516,12 +533,15 @@ int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min,
 	errno = 0;
 	long long v = strtoll(ywalk_text(n), NULL, 10);
 	if (errno == ERANGE || v < min || v > max) {
-		if (max == LLONG_MAX)
+		if (max - min <= 100000)
+			ywalk_error(w, n, path, "must be between %lld and %lld, got %s",
+				    min, max, ywalk_text(n));
+		else if (errno != ERANGE && v < min)
 			ywalk_error(w, n, path, "must be at least %lld, got %s", min,
 				    ywalk_text(n));
 		else
-			ywalk_error(w, n, path, "must be between %lld and %lld, got %s",
-				    min, max, ywalk_text(n));
+			ywalk_error(w, n, path, "must be at most %lld, got %s", max,
+				    ywalk_text(n));
 		return -1;
 	}
 	*out = v;

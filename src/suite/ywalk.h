@@ -55,6 +55,7 @@ struct ywalk_pair {
 struct ywalk_map {
 	yaml_node_t *node;
 	const char *path;
+	const char *const *allowed; /* as given to ywalk_map_open() */
 	struct ywalk_pair *pairs;
 	size_t nr, alloc;
 };
@@ -101,8 +102,11 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 		   const char *const *allowed, const char *elsewhere_hint,
 		   const char *const *elsewhere, struct ywalk_map *m);
 void ywalk_map_close(struct ywalk_map *m);
-/* The value of key, or NULL; *key_node (if non-NULL) gets the key's node. */
+/* The value of key, or NULL. */
 yaml_node_t *ywalk_map_get(struct ywalk_map *m, const char *key);
+/* 1 if an unknown key of m looks like a typo of `key` (so a "missing key"
+ * error would only repeat the "did you mean" one). */
+int ywalk_map_has_typo_of(const struct ywalk_map *m, const char *key);
 
 /*
  * Typed reads of a value at `path`. Each returns 0 and stores the value, or

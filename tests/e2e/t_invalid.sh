@@ -17,7 +17,7 @@ bad() { # NAME EXPECTED-RC FRAGMENT... ; suite text on stdin
 	cmp -s report.json keep.json || fail "the earlier report was modified"
 }
 
-bad misspelled 2 "misspelled.yaml:6:9:" "did you mean 'command'?" <<'YAML'
+bad misspelled 2 "misspelled.yaml:7:9:" "did you mean 'command'?" <<'YAML'
 version: "1"
 name: x
 benchmarks:
@@ -61,7 +61,7 @@ benchmarks:
       c: {command: "true | cat"}
 YAML
 
-bad missing_cwd 4 "missing-folder" <<'YAML'
+bad missing_cwd 2 "missing_cwd.yaml:" "missing-folder" <<'YAML'
 version: "1"
 name: x
 defaults: {runs: 1, warmup: 0}
@@ -81,6 +81,25 @@ benchmarks:
     commands:
       c:
         command: 42
+YAML
+
+bad missing_program 4 "command not found" "kagari-missing-program-zz" <<'YAML'
+version: "1"
+name: x
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [kagari-missing-program-zz]}
+YAML
+
+printf '#!/bin/sh\n' > noexec.sh; chmod 644 noexec.sh
+bad not_executable 4 "not executable" <<'YAML'
+version: "1"
+name: x
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [./noexec.sh]}
 YAML
 
 case_ "a directory without suites"

@@ -132,12 +132,12 @@ benchmarks:
       c: {command: ["$H", "sleep", "1"]}
 report:
   outputs:
-    - {format: json, path: out/report.json}
-    - {format: samples-csv, path: out/samples.csv}
+    - {format: json, path: reports/report.json}
+    - {format: samples-csv, path: reports/samples.csv}
 YAML
-mkdir -p out
+mkdir -p reports
 run_k run --quiet outputs.yaml; expect_rc 0
-[ -s out/report.json ] && [ -s out/samples.csv ] || fail "report.outputs missing"
-ls out | grep -q kagari-tmp && fail "temporary files left in out/"
+[ -s reports/report.json ] && [ -s reports/samples.csv ] || fail "report.outputs missing"
+ls reports | grep -q kagari-tmp && fail "temporary files left in out/"
 
 finish

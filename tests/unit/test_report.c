@@ -124,11 +124,11 @@ static void build(struct run_result *r, int compare)
 					 "perf_event_open is not permitted");
 		/* METRIC_CYCLES stays MSTATUS_ABSENT: never printed */
 	}
-	add_budget(c, METRIC_LATENCY, "p95", "<=", 300e6, "300ms", 1, 1238.5,
+	add_budget(c, METRIC_LATENCY, "p95", "<=", 300e6, "<= 300ms", 1, 1238.5,
 		   BUDGET_PASS, NULL);
-	add_budget(c, METRIC_PEAK_RSS, "max", "<=", 2 * 1048576.0, "2MiB", 1,
+	add_budget(c, METRIC_PEAK_RSS, "max", "<=", 2 * 1048576.0, "<= 2MiB", 1,
 		   3 * 1048576.0 + 16384, BUDGET_FAIL, NULL);
-	add_budget(c, METRIC_INSTRUCTIONS, "median", "<=", 1e9, "1e9", 0, 0,
+	add_budget(c, METRIC_INSTRUCTIONS, "median", "<=", 1e9, "<= 1e9", 0, 0,
 		   BUDGET_UNASSESSABLE, "instructions are unsupported here");
 	if (compare) {
 		struct comparison *cp = &c->comparison[METRIC_LATENCY];
@@ -365,7 +365,7 @@ static void test_json_run(void **state)
 	assert_string_equal(json_string_value(path(bud, "0.aggregation")), "p95");
 	assert_string_equal(json_string_value(path(bud, "0.operator")), "<=");
 	assert_int_equal(json_integer_value(path(bud, "0.limit")), 300000000);
-	assert_string_equal(json_string_value(path(bud, "0.limit_text")), "300ms");
+	assert_string_equal(json_string_value(path(bud, "0.limit_text")), "<= 300ms");
 	assert_int_equal(json_integer_value(path(bud, "0.actual")), 1239);
 	assert_string_equal(json_string_value(path(bud, "0.status")), "pass");
 	assert_null(path(bud, "0.reason"));

@@ -1,0 +1,1093 @@
+#include "analyze/compare.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/exact.h"
+#include "analyze/format.h"
+#include "analyze/rng.h"
+#include "analyze/summary.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+
+#define STALL_MAD_FLOOR 0.001
+#define STALL_MIN_ROUNDS 3
+
+void compare_input_init(struct compare_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->metric = METRIC_LATENCY;
+	in->statistic = STATISTIC_MEDIAN;
+	in->max_percent = 10;
+	in->min_difference = -1;
+	in->pairing = PAIRING_ROUNDS;
+	in->resamples = 2000;
+	in->confidence = 0.95;
+	in->min_samples = 10;
+	in->max_cv = 0.5;
+	in->runs_per_round = 2;
+	in->gate = 1;
+}
+
+/* One round: its values on each side in run (time) order. */
+struct round {
+	int number;
+	const double *b, *h;
+	size_t nb, nh;
+	double bmean, hmean, spread;
+	int kept;
+};
+
+/* Everything one compare_compute() call works with. */
+struct work {
+	const struct compare_input *in;
+	double *bvals, *hvals; /* valid values, in (round, run) order */
+	struct round *rounds;
+	size_t nr;
+	double *kb, *kh; /* values of the kept rounds */
+	size_t nkb, nkh;
+	unsigned *counts; /* resampling scratch, zeroed */
+	double *scratch;  /* max(B, samples) doubles */
+	size_t nr_scratch;
+	int B;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const struct sample *a = pa, *b = pb;
+
+	if (a->round != b->round)
+		return (a->round > b->round) - (a->round < b->round);
+	return (a->run > b->run) - (a->run < b->run);
+}
+
+static int valid_value(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
+/* Valid samples of one side, sorted by (round, run). */
+static struct sample *valid_sorted(const struct sample *s, size_t n,
+				   size_t *nr_out)
+{
+	struct sample *c = xreallocarray(NULL, n ? n : 1, sizeof(*c));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (valid_value(s[i].value))
+			c[k++] = s[i];
+	qsort(c, k, sizeof(*c), cmp_sample);
+	*nr_out = k;
+	return c;
+}
+
+/* A logarithm that stays finite at zero (a count that fell to 0). */
+static double safe_log(double v)
+{
+	return v > DBL_MIN ? log(v) : log(DBL_MIN);
+}
+
+/* The statistic of x[0..n) (not modified); NAN when n == 0. */
+static double stat_of(const double *x, size_t n, enum statistic st,
+		      double *scratch)
+{
+	if (!n)
+		return NAN;
+	if (st == STATISTIC_MEAN)
+		return summary_mean(x, n);
+	memcpy(scratch, x, n * sizeof(*x));
+	return exact_quantile_inplace(scratch, n, 0.5);
+}
+
+static double robust_cv_of(const double *x, size_t n)
+{
+	double *c, q1, q3, med;
+
+	if (!n)
+		return NAN;
+	c = xreallocarray(NULL, n, sizeof(*c));
+	memcpy(c, x, n * sizeof(*c));
+	summary_sort(c, n);
+	q1 = quantile_sorted(c, n, 0.25);
+	q3 = quantile_sorted(c, n, 0.75);
+	med = quantile_sorted(c, n, 0.5);
+	free(c);
+	return med != 0 ? (q3 - q1) / 1.349 / med : NAN;
+}
+
+static double side_spread(const double *x, size_t n)
+{
+	double lo, hi, m;
+
+	if (n < 2)
+		return 0;
+	lo = hi = x[0];
+	for (size_t i = 1; i < n; i++) {
+		if (x[i] < lo)
+			lo = x[i];
+		if (x[i] > hi)
+			hi = x[i];
+	}
+	m = summary_mean(x, n);
+	return m > 0 ? (hi - lo) / m : 0;
+}
+
+static int all_equal(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			return 0;
+	return 1;
+}
+
+/* ---- bootstrap ---------------------------------------------------------- */
+
+/*
+ * The statistic of one bootstrap resample of sorted[0..n). For the median
+ * the resample is never materialised: the draws are counted per index of
+ * the sorted data and the two middle order statistics are read off the
+ * cumulative counts (R type 7 median). counts[0..n) is scratch.
+ */
+static double resample_stat(struct rng *rng, const double *sorted, size_t n,
+			    enum statistic st, unsigned *counts)
+{
+	size_t k1 = (n - 1) / 2, k2 = n / 2, cum = 0, i;
+	double v1 = 0, v2;
+
+	if (st == STATISTIC_MEAN) {
+		double sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += sorted[rng_below(rng, n)];
+		return sum / (double)n;
+	}
+	memset(counts, 0, n * sizeof(*counts));
+	for (i = 0; i < n; i++)
+		counts[rng_below(rng, n)]++;
+	for (i = 0; i < n; i++) {
+		cum += counts[i];
+		if (cum > k1)
+			break;
+	}
+	v1 = sorted[i];
+	if (cum > k2)
+		return v1;
+	for (i++; i < n; i++)
+		if (counts[i])
+			break;
+	v2 = sorted[i];
+	return v1 + 0.5 * (v2 - v1);
+}
+
+static double *sorted_dup(const double *x, size_t n)
+{
+	double *c = xreallocarray(NULL, n ? n : 1, sizeof(*c));
+
+	if (n)
+		memcpy(c, x, n * sizeof(*c));
+	summary_sort(c, n);
+	return c;
+}
+
+/* out[b] = (stat(r*) - 1) * 100 for B resamples of the ratios r. */
+static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r,
+			    size_t n, double *out)
+{
+	double *s = sorted_dup(r, n);
+
+	for (int b = 0; b < w->B; b++)
+		out[b] = (resample_stat(rng, s, n, w->in->statistic,
+					w->counts) -
+			  1) *
+			 100;
+	free(s);
+}
+
+/*
+ * out[b] = (stat(y*) - stat(x*)) / stat(x*) * 100 for B resamples of x and
+ * y drawn separately; NAN where stat(x*) is 0. Returns how many were.
+ */
+static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
+			    size_t nx, const double *y, size_t ny, double *out)
+{
+	double *sx = sorted_dup(x, nx), *sy = sorted_dup(y, ny);
+	size_t zero = 0;
+
+	for (int b = 0; b < w->B; b++) {
+		double a = resample_stat(rng, sx, nx, w->in->statistic,
+					 w->counts);
+		double c = resample_stat(rng, sy, ny, w->in->statistic,
+					 w->counts);
+
+		if (a == 0) {
+			out[b] = NAN;
+			zero++;
+		} else {
+			out[b] = (c - a) / a * 100;
+		}
+	}
+	free(sx);
+	free(sy);
+	return zero;
+}
+
+/* Drop NAN entries in place; returns the new length. */
+static size_t compact_finite(double *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			x[k++] = x[i];
+	return k;
+}
+
+/* The central `confidence` percentile interval of boot[0..n). */
+static void percentile_interval(struct work *w, const double *boot, size_t n,
+				double *lo, double *hi)
+{
+	double a = (1 - w->in->confidence) / 2;
+
+	if (!n) {
+		*lo = *hi = NAN;
+		return;
+	}
+	memcpy(w->scratch, boot, n * sizeof(*boot));
+	*lo = exact_quantile_inplace(w->scratch, n, a);
+	*hi = exact_quantile_inplace(w->scratch, n, 1 - a);
+}
+
+/* ---- rounds and the stall filter ---------------------------------------- */
+
+static void build_rounds(struct work *w, const struct sample *bs, size_t nb,
+			 const struct sample *hs, size_t nh)
+{
+	size_t i = 0, j = 0;
+
+	w->bvals = xreallocarray(NULL, nb ? nb : 1, sizeof(double));
+	w->hvals = xreallocarray(NULL, nh ? nh : 1, sizeof(double));
+	for (size_t k = 0; k < nb; k++)
+		w->bvals[k] = bs[k].value;
+	for (size_t k = 0; k < nh; k++)
+		w->hvals[k] = hs[k].value;
+	w->rounds = xcalloc(nb + nh ? nb + nh : 1, sizeof(*w->rounds));
+	w->nr = 0;
+	while (i < nb || j < nh) {
+		int number;
+		struct round *r = &w->rounds[w->nr++];
+
+		if (j >= nh || (i < nb && bs[i].round <= hs[j].round))
+			number = bs[i].round;
+		else
+			number = hs[j].round;
+		r->number = number;
+		r->b = w->bvals + i;
+		r->h = w->hvals + j;
+		while (i < nb && bs[i].round == number) {
+			i++;
+			r->nb++;
+		}
+		while (j < nh && hs[j].round == number) {
+			j++;
+			r->nh++;
+		}
+		r->bmean = r->nb ? summary_mean(r->b, r->nb) : NAN;
+		r->hmean = r->nh ? summary_mean(r->h, r->nh) : NAN;
+		r->spread = fmax(side_spread(r->b, r->nb),
+				 side_spread(r->h, r->nh));
+		r->kept = 1;
+	}
+}
+
+static int cmp_spread_desc(const void *pa, const void *pb)
+{
+	const struct round *a = *(struct round *const *)pa;
+	const struct round *b = *(struct round *const *)pb;
+
+	if (a->spread != b->spread)
+		return (a->spread < b->spread) - (a->spread > b->spread);
+	return (a->number > b->number) - (a->number < b->number);
+}
+
+static void stall_filter(struct work *w, struct compare_result *out)
+{
+	double *s, med, mad, thr;
+	struct round **cand;
+	size_t nc = 0, max_drop = w->nr / 2;
+
+	out->stall_threshold = NAN;
+	if (w->in->runs_per_round < 2 || w->nr < STALL_MIN_ROUNDS)
+		return;
+	s = xreallocarray(NULL, w->nr, sizeof(*s));
+	for (size_t k = 0; k < w->nr; k++)
+		s[k] = w->rounds[k].spread;
+	med = exact_quantile_inplace(s, w->nr, 0.5);
+	for (size_t k = 0; k < w->nr; k++)
+		s[k] = fabs(w->rounds[k].spread - med);
+	mad = exact_quantile_inplace(s, w->nr, 0.5);
+	free(s);
+	thr = med + 6 * fmax(mad, STALL_MAD_FLOOR);
+	out->stall_threshold = thr;
+
+	cand = xreallocarray(NULL, w->nr, sizeof(*cand));
+	for (size_t k = 0; k < w->nr; k++)
+		if (w->rounds[k].spread > thr)
+			cand[nc++] = &w->rounds[k];
+	/* At most half the rounds go, the widest first. */
+	qsort(cand, nc, sizeof(*cand), cmp_spread_desc);
+	if (nc > max_drop)
+		nc = max_drop;
+	for (size_t k = 0; k < nc; k++)
+		cand[k]->kept = 0;
+	free(cand);
+	if (!nc)
+		return;
+	out->dropped = xcalloc(nc, sizeof(*out->dropped));
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+		struct compare_dropped *d;
+
+		if (r->kept)
+			continue;
+		d = &out->dropped[out->nr_dropped++];
+		d->round = r->number;
+		d->spread = r->spread;
+		d->nr_base = r->nb;
+		d->nr_head = r->nh;
+		d->base = xreallocarray(NULL, r->nb ? r->nb : 1,
+					sizeof(double));
+		d->head = xreallocarray(NULL, r->nh ? r->nh : 1,
+					sizeof(double));
+		memcpy(d->base, r->b, r->nb * sizeof(double));
+		memcpy(d->head, r->h, r->nh * sizeof(double));
+	}
+}
+
+static void collect_kept(struct work *w)
+{
+	w->kb = xreallocarray(NULL, 1, sizeof(double));
+	w->kh = xreallocarray(NULL, 1, sizeof(double));
+	w->nkb = w->nkh = 0;
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+
+		if (!r->kept)
+			continue;
+		w->kb = xreallocarray(w->kb, w->nkb + r->nb + 1,
+				      sizeof(double));
+		w->kh = xreallocarray(w->kh, w->nkh + r->nh + 1,
+				      sizeof(double));
+		memcpy(w->kb + w->nkb, r->b, r->nb * sizeof(double));
+		memcpy(w->kh + w->nkh, r->h, r->nh * sizeof(double));
+		w->nkb += r->nb;
+		w->nkh += r->nh;
+	}
+}
+
+/* ---- the A/A control ---------------------------------------------------- */
+
+static void control_paired(struct work *w, struct compare_result *out,
+			   struct rng *rng)
+{
+	double *c = xreallocarray(NULL, w->nr + 1, sizeof(*c)), *boot;
+	size_t n = 0, within = 0;
+	int ok = 1;
+
+	for (size_t k = 0; k < w->nr; k++)
+		if (w->rounds[k].kept && w->rounds[k].nb >= 2)
+			within++;
+	if (within >= 2) {
+		/* Per round: base run 2 over base run 1, in time order. */
+		for (size_t k = 0; k < w->nr; k++) {
+			const struct round *r = &w->rounds[k];
+
+			if (!r->kept || r->nb < 2)
+				continue;
+			if (r->b[0] == 0)
+				ok = 0;
+			else
+				c[n++] = r->b[1] / r->b[0];
+		}
+	} else {
+		/* One base run per round: even rounds over odd rounds. */
+		double prev = NAN;
+
+		for (size_t k = 0; k < w->nr; k++) {
+			const struct round *r = &w->rounds[k];
+
+			if (!r->kept || !r->nb)
+				continue;
+			if (isnan(prev)) {
+				prev = r->bmean;
+				continue;
+			}
+			if (prev == 0)
+				ok = 0;
+			else
+				c[n++] = r->bmean / prev;
+			prev = NAN;
+		}
+	}
+	if (ok && n >= 2) {
+		boot = xreallocarray(NULL, (size_t)w->B, sizeof(*boot));
+		out->control_percent =
+			(stat_of(c, n, w->in->statistic, w->scratch) - 1) *
+			100;
+		bootstrap_ratio(w, rng, c, n, boot);
+		percentile_interval(w, boot, (size_t)w->B,
+				    &out->control_low_percent,
+				    &out->control_high_percent);
+		free(boot);
+	}
+	free(c);
+}
+
+static void control_independent(struct work *w, struct compare_result *out,
+				struct rng *rng)
+{
+	double *x = xreallocarray(NULL, w->nkb + 1, sizeof(*x));
+	double *y = xreallocarray(NULL, w->nkb + 1, sizeof(*y));
+	size_t nx = 0, ny = 0, within = 0, pos = 0;
+
+	for (size_t k = 0; k < w->nr; k++)
+		if (w->rounds[k].kept && w->rounds[k].nb >= 2)
+			within++;
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+
+		if (!r->kept || !r->nb)
+			continue;
+		if (within >= 2) {
+			/* Base's first runs against its second runs. */
+			if (r->nb < 2)
+				continue;
+			x[nx++] = r->b[0];
+			y[ny++] = r->b[1];
+		} else {
+			/* Odd rounds against even rounds. */
+			for (size_t i = 0; i < r->nb; i++) {
+				if (pos % 2 == 0)
+					x[nx++] = r->b[i];
+				else
+					y[ny++] = r->b[i];
+			}
+			pos++;
+		}
+	}
+	if (nx >= 2 && ny >= 2) {
+		double sx = stat_of(x, nx, w->in->statistic, w->scratch);
+		double sy = stat_of(y, ny, w->in->statistic, w->scratch);
+
+		if (sx > 0) {
+			double *boot = xreallocarray(NULL, (size_t)w->B,
+						     sizeof(*boot));
+			size_t zero, n;
+
+			out->control_percent = (sy - sx) / sx * 100;
+			zero = bootstrap_two(w, rng, x, nx, y, ny, boot);
+			n = zero ? compact_finite(boot, (size_t)w->B)
+				 : (size_t)w->B;
+			percentile_interval(w, boot, n,
+					    &out->control_low_percent,
+					    &out->control_high_percent);
+			free(boot);
+		}
+	}
+	free(x);
+	free(y);
+}
+
+/* ---- the estimate, interval and tests ----------------------------------- */
+
+static void finish_boot(struct work *w, struct compare_result *out)
+{
+	const struct compare_input *in = w->in;
+	size_t reg = 0, imp = 0;
+
+	out->nr_boot = compact_finite(out->boot, out->nr_boot);
+	for (size_t b = 0; b < out->nr_boot; b++) {
+		double deg = in->higher_is_better ? -out->boot[b]
+						  : out->boot[b];
+
+		reg += deg > in->max_percent;
+		imp += deg < -in->max_percent;
+	}
+	if (out->nr_boot) {
+		out->p_reg = (double)reg / (double)out->nr_boot;
+		out->p_imp = (double)imp / (double)out->nr_boot;
+	}
+	percentile_interval(w, out->boot, out->nr_boot, &out->ci_low_percent,
+			    &out->ci_high_percent);
+}
+
+static void analyse_paired(struct work *w, struct compare_result *out,
+			   struct rng *boot_rng, struct rng *test_rng)
+{
+	const struct compare_input *in = w->in;
+	double *r = xreallocarray(NULL, w->nr + 1, sizeof(*r));
+	double *lr = xreallocarray(NULL, w->nr + 1, sizeof(*lr));
+	double *d = xreallocarray(NULL, w->nr + 1, sizeof(*d));
+	double up = log1p(in->max_percent / 100);
+	enum exact_method method;
+	size_t n = 0;
+
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *rd = &w->rounds[k];
+
+		if (!rd->kept || !rd->nb || !rd->nh)
+			continue;
+		if (rd->bmean == 0)
+			out->zero_base = 1;
+		else
+			r[n++] = rd->hmean / rd->bmean;
+	}
+	out->nr_pairs = n;
+	if (!n || out->zero_base)
+		goto done;
+	for (size_t k = 0; k < n; k++)
+		lr[k] = safe_log(r[k]);
+
+	out->change_percent = (stat_of(r, n, in->statistic, w->scratch) - 1) *
+			      100;
+	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+	out->nr_boot = (size_t)w->B;
+	bootstrap_ratio(w, boot_rng, r, n, out->boot);
+	finish_boot(w, out);
+
+	/* Exact tests on d_k = ln r_k - ln(1 + T/100) and its mirror. */
+	for (size_t k = 0; k < n; k++)
+		d[k] = lr[k] - up;
+	{
+		double p_up = exact_signflip_p(d, n, w->B, test_rng, &method);
+		double p_down = 1;
+
+		if (in->max_percent < 100) {
+			double down = log1p(-in->max_percent / 100);
+
+			for (size_t k = 0; k < n; k++)
+				d[k] = down - lr[k];
+			p_down = exact_signflip_p(d, n, w->B, test_rng, NULL);
+		}
+		out->p_test_reg = in->higher_is_better ? p_down : p_up;
+		out->p_test_imp = in->higher_is_better ? p_up : p_down;
+	}
+	out->test = exact_method_name(method);
+	out->min_possible_p = ldexp(1.0, -(int)(n < 1000 ? n : 1000));
+	if (method == EXACT_MONTE_CARLO)
+		out->min_possible_p =
+			fmax(out->min_possible_p, 1.0 / (w->B + 1.0));
+
+	out->hl_shift_percent = expm1(exact_hl_paired(lr, n)) * 100;
+	out->robust_cv = robust_cv_of(r, n);
+done:
+	free(r);
+	free(lr);
+	free(d);
+}
+
+/* Smallest p the Mann-Whitney test can give for sizes nx, ny. */
+static double mw_min_p(size_t nx, size_t ny, enum exact_method method)
+{
+	double nn = (double)(nx + ny), mn = (double)nx * (double)ny;
+
+	if (method == EXACT_MW_EXACT)
+		return exp(lgamma(nx + 1.0) + lgamma(ny + 1.0) -
+			   lgamma(nn + 1));
+	return exact_normal_sf((mn / 2 - 0.5) / sqrt(mn * (nn + 1) / 12));
+}
+
+static void analyse_independent(struct work *w, struct compare_result *out,
+				struct rng *boot_rng)
+{
+	const struct compare_input *in = w->in;
+	double *x, *y, *xs;
+	double up = log1p(in->max_percent / 100);
+	enum exact_method method;
+	size_t zero;
+
+	for (size_t k = 0; k < w->nr; k++)
+		out->nr_pairs += w->rounds[k].kept;
+	if (!w->nkb || !w->nkh)
+		return;
+	if (out->base_stat == 0) {
+		out->zero_base = 1;
+		return;
+	}
+	out->change_percent =
+		(out->head_stat - out->base_stat) / out->base_stat * 100;
+	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+	out->nr_boot = (size_t)w->B;
+	zero = bootstrap_two(w, boot_rng, w->kb, w->nkb, w->kh, w->nkh,
+			     out->boot);
+	if (zero)
+		out->zero_base = 1;
+	finish_boot(w, out);
+
+	x = xreallocarray(NULL, w->nkh, sizeof(*x));
+	xs = xreallocarray(NULL, w->nkh, sizeof(*xs));
+	y = xreallocarray(NULL, w->nkb, sizeof(*y));
+	for (size_t i = 0; i < w->nkh; i++)
+		x[i] = safe_log(w->kh[i]);
+	for (size_t i = 0; i < w->nkb; i++)
+		y[i] = safe_log(w->kb[i]);
+	{
+		double p_up, p_down = 1;
+
+		/* ln h - ln(1 + T/100) against ln b, "greater". */
+		for (size_t i = 0; i < w->nkh; i++)
+			xs[i] = x[i] - up;
+		p_up = exact_mann_whitney_p(xs, w->nkh, y, w->nkb, &method);
+		if (in->max_percent < 100) {
+			double down = log1p(-in->max_percent / 100);
+
+			/* ln h - ln(1 - T/100) against ln b, "less". */
+			for (size_t i = 0; i < w->nkh; i++)
+				xs[i] = x[i] - down;
+			p_down = exact_mann_whitney_p(y, w->nkb, xs, w->nkh,
+						      NULL);
+		}
+		out->p_test_reg = in->higher_is_better ? p_down : p_up;
+		out->p_test_imp = in->higher_is_better ? p_up : p_down;
+	}
+	out->test = exact_method_name(method);
+	out->min_possible_p = mw_min_p(w->nkh, w->nkb, method);
+	out->hl_shift_percent =
+		expm1(exact_hl_two_sample(x, w->nkh, y, w->nkb)) * 100;
+	out->robust_cv = fmax(robust_cv_of(w->kb, w->nkb),
+			      robust_cv_of(w->kh, w->nkh));
+	free(x);
+	free(xs);
+	free(y);
+}
+
+/* ---- warnings ----------------------------------------------------------- */
+
+static void add_values(struct sbuf *sb, enum metric_id m, const double *v,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sbuf_adds(sb, ", ");
+		units_format_value(sb, m, v[i]);
+	}
+	if (!n)
+		sbuf_adds(sb, "none");
+}
+
+static void warn_stalls(const struct compare_input *in,
+			struct compare_result *out)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (!out->nr_dropped)
+		return;
+	sbuf_addf(&sb,
+		  "stall filter dropped %zu of %zu rounds (within-side spread "
+		  "above %.3f): ",
+		  out->nr_dropped, out->nr_rounds, out->stall_threshold);
+	for (size_t k = 0; k < out->nr_dropped; k++) {
+		const struct compare_dropped *d = &out->dropped[k];
+
+		if (k)
+			sbuf_adds(&sb, "; ");
+		sbuf_addf(&sb, "round %d (base ", d->round);
+		add_values(&sb, in->metric, d->base, d->nr_base);
+		sbuf_adds(&sb, "; head ");
+		add_values(&sb, in->metric, d->head, d->nr_head);
+		sbuf_addf(&sb, "; spread %.3f)", d->spread);
+	}
+	strvec_push_take(&out->warnings, sbuf_detach(&sb));
+}
+
+static void warn_control(const struct compare_input *in,
+			 struct compare_result *out)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (!out->control_failed)
+		return;
+	sbuf_adds(&sb, "A/A control failed: base against itself moved ");
+	units_format_percent(&sb, out->control_percent);
+	sbuf_addf(&sb, " (%g%% interval ", in->confidence * 100);
+	units_format_percent(&sb, out->control_low_percent);
+	sbuf_adds(&sb, " to ");
+	units_format_percent(&sb, out->control_high_percent);
+	sbuf_addf(&sb,
+		  "), beyond the tolerance %g%%: the machine drifted during "
+		  "the run",
+		  in->max_percent);
+	strvec_push_take(&out->warnings, sbuf_detach(&sb));
+}
+
+/* ---- phase 1 ------------------------------------------------------------ */
+
+static void result_reset(struct compare_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	strvec_init(&out->warnings);
+	out->base_stat = out->head_stat = NAN;
+	out->change_percent = out->degradation_percent = NAN;
+	out->ci_low_percent = out->ci_high_percent = NAN;
+	out->p_reg = out->p_imp = NAN;
+	out->p_test_reg = out->p_test_imp = NAN;
+	out->p_value = out->p_adjusted = NAN;
+	out->min_possible_p = NAN;
+	out->holm_m = 1;
+	out->hl_shift_percent = out->robust_cv = NAN;
+	out->control_percent = NAN;
+	out->control_low_percent = out->control_high_percent = NAN;
+	out->noise_floor_percent = NAN;
+	out->stall_threshold = NAN;
+}
+
+void compare_compute(const struct compare_input *in, struct compare_result *out)
+{
+	struct work w = { .in = in };
+	struct sample *bs, *hs;
+	size_t nb, nh;
+	struct rng boot_rng, control_rng, test_rng;
+
+	result_reset(out);
+	bs = valid_sorted(in->base, in->nr_base, &nb);
+	hs = valid_sorted(in->head, in->nr_head, &nh);
+	out->nr_base = nb;
+	out->nr_head = nh;
+	w.B = in->resamples > 0 ? in->resamples : 1;
+	build_rounds(&w, bs, nb, hs, nh);
+	free(bs);
+	free(hs);
+	out->nr_rounds = w.nr;
+	w.nr_scratch = (size_t)w.B + nb + nh + 1;
+	w.scratch = xreallocarray(NULL, w.nr_scratch, sizeof(double));
+	w.counts = xcalloc(nb + nh + 1, sizeof(unsigned));
+
+	rng_seed(&boot_rng, rng_seed_from(in->seed, "bootstrap"));
+	rng_seed(&control_rng, rng_seed_from(in->seed, "control"));
+	rng_seed(&test_rng, rng_seed_from(in->seed, "exact test"));
+
+	stall_filter(&w, out);
+	collect_kept(&w);
+	out->base_stat = stat_of(w.kb, w.nkb, in->statistic, w.scratch);
+	out->head_stat = stat_of(w.kh, w.nkh, in->statistic, w.scratch);
+	if (w.nkb && w.nkh) {
+		double bmin = w.kb[0], bmax = w.kb[0];
+		double hmin = w.kh[0], hmax = w.kh[0];
+
+		for (size_t i = 1; i < w.nkb; i++) {
+			bmin = fmin(bmin, w.kb[i]);
+			bmax = fmax(bmax, w.kb[i]);
+		}
+		for (size_t i = 1; i < w.nkh; i++) {
+			hmin = fmin(hmin, w.kh[i]);
+			hmax = fmax(hmax, w.kh[i]);
+		}
+		out->ranges_disjoint = bmax < hmin || hmax < bmin;
+		out->exact_data =
+			all_equal(w.kb, w.nkb) && all_equal(w.kh, w.nkh);
+	}
+
+	if (in->pairing == PAIRING_INDEPENDENT) {
+		analyse_independent(&w, out, &boot_rng);
+		control_independent(&w, out, &control_rng);
+	} else {
+		analyse_paired(&w, out, &boot_rng, &test_rng);
+		control_paired(&w, out, &control_rng);
+	}
+
+	if (!isnan(out->change_percent)) {
+		out->degradation_percent = in->higher_is_better
+						   ? -out->change_percent
+						   : out->change_percent;
+		out->p_value = out->degradation_percent >= 0
+				       ? out->p_test_reg
+				       : out->p_test_imp;
+		out->p_adjusted = out->p_value;
+		if (out->exact_data) {
+			/* No sampling noise: the interval is the estimate. */
+			out->ci_low_percent = out->change_percent;
+			out->ci_high_percent = out->change_percent;
+		}
+	}
+	if (!isnan(out->control_low_percent)) {
+		out->noise_floor_percent = fmax(fabs(out->control_low_percent),
+						fabs(out->control_high_percent));
+		out->control_failed =
+			out->control_low_percent > in->max_percent ||
+			out->control_high_percent < -in->max_percent;
+	}
+	warn_stalls(in, out);
+	warn_control(in, out);
+
+	free(w.bvals);
+	free(w.hvals);
+	free(w.rounds);
+	free(w.kb);
+	free(w.kh);
+	free(w.scratch);
+	free(w.counts);
+}
+
+/* ---- phase 3 ------------------------------------------------------------ */
+
+static const char *const V_PASS = "pass";
+static const char *const V_IMPROVED = "improved";
+static const char *const V_REGRESSION = "regression";
+static const char *const V_INCONCLUSIVE = "inconclusive";
+static const char *const V_WITHIN_NOISE = "within_noise";
+
+/* "> 10%" or "< -10%": the threshold on the change for one direction. */
+static void add_threshold(struct sbuf *sb, int upper, double t)
+{
+	sbuf_addf(sb, upper ? "> %g%%" : "< -%g%%", t);
+}
+
+static void add_p(struct sbuf *sb, const struct compare_result *r)
+{
+	sbuf_addf(sb, "p=%.2g", r->p_value);
+	if (r->holm_applied)
+		sbuf_addf(sb, " (Holm %.2g)", r->p_adjusted);
+}
+
+static void add_interval(struct sbuf *sb, const struct compare_input *in,
+			 const struct compare_result *r)
+{
+	sbuf_addf(sb, "%g%% interval ", in->confidence * 100);
+	units_format_percent(sb, r->ci_low_percent);
+	sbuf_adds(sb, " to ");
+	units_format_percent(sb, r->ci_high_percent);
+}
+
+static void set_verdict(struct compare_result *r, const char *v, int rule,
+			struct sbuf *reason)
+{
+	r->verdict = v;
+	r->rule = rule;
+	free(r->reason);
+	r->reason = sbuf_detach(reason);
+}
+
+/* The warning when no p this test can give passes the Holm threshold. */
+static void warn_power(const struct compare_input *in,
+		       struct compare_result *r)
+{
+	double alpha = 1 - in->confidence;
+	double thr = alpha / (double)(r->holm_m ? r->holm_m : 1);
+	int rpr = in->runs_per_round > 0 ? in->runs_per_round : 1;
+	struct sbuf sb = SBUF_INIT;
+
+	if (r->exact_data || isnan(r->min_possible_p) ||
+	    r->min_possible_p < thr)
+		return;
+	if (in->pairing == PAIRING_INDEPENDENT) {
+		size_t k = 1;
+
+		while (k < 1000 && exp(lgamma(k + 1.0) * 2 -
+				       lgamma(2.0 * k + 1)) >= thr)
+			k++;
+		sbuf_addf(&sb,
+			  "with %zu and %zu runs the smallest possible p is "
+			  "%.2g, not below ",
+			  r->nr_base, r->nr_head, r->min_possible_p);
+		if (r->holm_m > 1)
+			sbuf_addf(&sb, "the Holm threshold %g / %zu = %.2g",
+				  alpha, r->holm_m, thr);
+		else
+			sbuf_addf(&sb, "%g", alpha);
+		sbuf_addf(&sb,
+			  ": no change can be shown; %zu runs per side would "
+			  "be needed",
+			  k);
+	} else {
+		int n = 1;
+
+		while (n < 1000 && ldexp(1.0, -n) >= thr)
+			n++;
+		sbuf_addf(&sb,
+			  "with %zu rounds the smallest possible p is %.2g, "
+			  "not below ",
+			  r->nr_pairs, r->min_possible_p);
+		if (r->holm_m > 1)
+			sbuf_addf(&sb, "the Holm threshold %g / %zu = %.2g",
+				  alpha, r->holm_m, thr);
+		else
+			sbuf_addf(&sb, "%g", alpha);
+		sbuf_addf(&sb,
+			  ": no change can be shown; %d rounds (%d runs per "
+			  "side) would be needed",
+			  n, n * rpr);
+		if (n > EXACT_SIGNFLIP_MAX_N &&
+		    1.0 / (in->resamples + 1.0) >= thr)
+			sbuf_addf(&sb, ", and resamples of at least %.0f",
+				  floor(1.0 / thr));
+	}
+	strvec_push_take(&r->warnings, sbuf_detach(&sb));
+}
+
+void compare_decide(const struct compare_input *in, struct compare_result *r)
+{
+	struct sbuf sb = SBUF_INIT;
+	double T = in->max_percent, conf = in->confidence, alpha = 1 - conf;
+	double deg = r->degradation_percent;
+	double F = isnan(r->noise_floor_percent) ? 0 : r->noise_floor_percent;
+	int hib = in->higher_is_better;
+	int p_ok, reg, imp;
+	size_t least = r->nr_base < r->nr_head ? r->nr_base : r->nr_head;
+
+	if (r->decided)
+		return;
+	r->decided = 1;
+	warn_power(in, r);
+
+	/* 1. too few runs */
+	if (least < (size_t)(in->min_samples > 0 ? in->min_samples : 0)) {
+		if (r->nr_base == r->nr_head)
+			sbuf_addf(&sb, "only %zu samples, min_samples is %d",
+				  least, in->min_samples);
+		else
+			sbuf_addf(&sb,
+				  "only %zu %s samples (%zu %s), min_samples "
+				  "is %d",
+				  least,
+				  r->nr_base < r->nr_head ? "base" : "head",
+				  r->nr_base < r->nr_head ? r->nr_head
+							  : r->nr_base,
+				  r->nr_base < r->nr_head ? "head" : "base",
+				  in->min_samples);
+		set_verdict(r, V_INCONCLUSIVE, 1, &sb);
+		return;
+	}
+	if (!r->nr_pairs || (isnan(r->change_percent) && !r->zero_base)) {
+		sbuf_adds(&sb, in->pairing == PAIRING_INDEPENDENT
+				       ? "no samples to compare"
+				       : "no round holds samples of both sides");
+		set_verdict(r, V_INCONCLUSIVE, 1, &sb);
+		return;
+	}
+	/* 2. dispersion */
+	if (in->max_cv > 0 && r->robust_cv > in->max_cv &&
+	    !r->ranges_disjoint) {
+		sbuf_addf(&sb, "dispersion (robust CV %.2f) above max_cv %g",
+			  r->robust_cv, in->max_cv);
+		set_verdict(r, V_INCONCLUSIVE, 2, &sb);
+		return;
+	}
+	/* 3. zero base statistic */
+	if (r->zero_base) {
+		sbuf_adds(&sb, "the base statistic is zero in a resample: a "
+			       "relative change is undefined");
+		set_verdict(r, V_INCONCLUSIVE, 3, &sb);
+		return;
+	}
+	/* 4. min_difference */
+	if (in->min_difference >= 0 &&
+	    fabs(r->head_stat - r->base_stat) < in->min_difference) {
+		sbuf_adds(&sb, "difference ");
+		units_format_delta(&sb, in->metric,
+				   fabs(r->head_stat - r->base_stat),
+				   r->base_stat);
+		sbuf_adds(&sb, " below min_difference ");
+		units_format_value(&sb, in->metric, in->min_difference);
+		set_verdict(r, V_PASS, 4, &sb);
+		return;
+	}
+
+	p_ok = r->exact_data || r->p_adjusted < alpha;
+	reg = deg > T && r->p_reg >= conf && p_ok;
+	imp = -deg > T && r->p_imp >= conf && p_ok;
+	units_format_percent(&sb, r->change_percent);
+	sbuf_addch(&sb, ' ');
+	if (reg || imp) {
+		int upper = reg ? !hib : hib;
+
+		add_threshold(&sb, upper, T);
+		if (r->exact_data) {
+			sbuf_adds(&sb, " (exact data: no spread on either "
+				       "side)");
+		} else {
+			sbuf_addf(&sb, " with P=%.2f, ",
+				  reg ? r->p_reg : r->p_imp);
+			add_p(&sb, r);
+		}
+		if ((reg && deg > F) || (imp && -deg > F)) {
+			/* 5 and 6 */
+			if (!isnan(r->noise_floor_percent) && !r->exact_data)
+				sbuf_addf(&sb, ", noise floor %.1f%%", F);
+			set_verdict(r, reg ? V_REGRESSION : V_IMPROVED,
+				    reg ? 5 : 6, &sb);
+			return;
+		}
+		/* 7 */
+		sbuf_addf(&sb,
+			  ", but not above the noise floor: this machine "
+			  "cannot resolve changes of %g%% for this command "
+			  "(noise floor %.1f%%)",
+			  T, F);
+		set_verdict(r, V_WITHIN_NOISE, 7, &sb);
+		return;
+	}
+	/* 8. confidently no regression beyond T */
+	if (1 - r->p_reg >= conf) {
+		if (r->exact_data) {
+			sbuf_addf(&sb, "within %g%% (exact data: no spread on "
+				       "either side)",
+				  T);
+		} else if (-deg > T) {
+			add_threshold(&sb, hib, T);
+			sbuf_addf(&sb, ": no regression (P=%.2f); ", r->p_reg);
+			if (r->p_imp < conf)
+				sbuf_addf(&sb,
+					  "the improvement is not established "
+					  "(P=%.2f below %g)",
+					  r->p_imp, conf);
+			else {
+				sbuf_adds(&sb, "the improvement is not "
+					       "established (");
+				add_p(&sb, r);
+				sbuf_addf(&sb, " not below %g)", alpha);
+			}
+		} else {
+			sbuf_addf(&sb, "within %g%% (", T);
+			add_interval(&sb, in, r);
+			sbuf_addf(&sb, ", P(regression)=%.2f)", r->p_reg);
+		}
+		set_verdict(r, V_PASS, 8, &sb);
+		return;
+	}
+	/* 9. which condition failed */
+	if (deg > T) {
+		add_threshold(&sb, !hib, T);
+		if (r->p_reg < conf) {
+			sbuf_addf(&sb, " but P=%.2f is below %g", r->p_reg,
+				  conf);
+		} else {
+			sbuf_addf(&sb, " with P=%.2f but ", r->p_reg);
+			add_p(&sb, r);
+			sbuf_addf(&sb, " is not below %g", alpha);
+		}
+	} else {
+		sbuf_adds(&sb, "but the ");
+		add_interval(&sb, in, r);
+		sbuf_adds(&sb, " reaches ");
+		add_threshold(&sb, !hib, T);
+		sbuf_addf(&sb, ": P(regression)=%.2f, a pass needs at most %g",
+			  r->p_reg, alpha);
+	}
+	set_verdict(r, V_INCONCLUSIVE, 9, &sb);
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	for (size_t k = 0; k < r->nr_dropped; k++) {
+		free(r->dropped[k].base);
+		free(r->dropped[k].head);
+	}
+	free(r->dropped);
+	free(r->boot);
+	free(r->reason);
+	strvec_clear(&r->warnings);
+	result_reset(r);
+}

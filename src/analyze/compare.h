@@ -1,0 +1,148 @@
+/*
+ * analyze/compare: the comparison engine of `kagari compare` — base against
+ * head samples of one metric of one command becomes a change, an interval,
+ * an exact test, a noise floor and a verdict with a one-line reason, exactly
+ * as docs STATISTICS.md defines them. Pure: no processes, no I/O.
+ *
+ * Call order for one run:
+ *   1. for every comparison: compare_input_init(&in), fill it (the seed is
+ *      already derived per comparison: rng_seed_from(run_seed,
+ *      "bench/command/metric")), compare_compute(&in, &res);
+ *   2. once over the gated comparisons of the run: holm_adjust() (holm.h),
+ *      which sets p_adjusted and holm_m (skip it for `correction: none`,
+ *      or pass holm = 0);
+ *   3. for every comparison: compare_decide(&in, &res) — the verdict rules
+ *      in order, the reason, and the warnings;
+ *   4. copy what the report needs into `struct comparison`, then
+ *      compare_result_release(&res).
+ *
+ * Conventions. "change" is (head - base) / base in percent as the samples
+ * say; "degradation" is the change for lower-is-better metrics and the
+ * negated change for higher-is-better ones (throughput, ipc). Every percent
+ * below is a change unless named a degradation. Samples that are not finite
+ * or are negative are ignored (metrics are never negative).
+ *
+ * Statistical choices beyond STATISTICS.md (documented here once):
+ *  - the sign-flip test is exact up to 20 pairs (2^20 patterns) and Monte
+ *    Carlo with `resamples` patterns beyond; Mann-Whitney is exact without
+ *    ties up to nx * ny <= 2500, else normal with tie and continuity
+ *    correction (exact.h);
+ *  - the stall filter needs runs_per_round >= 2 and at least 3 rounds; its
+ *    MAD is floored at 0.001 (a relative spread of 0.1%) so that data whose
+ *    spread is mostly exactly zero (integer metrics) do not lose rounds for
+ *    a few units of difference;
+ *  - the control is within the round when at least two kept rounds hold
+ *    two base runs, else odd rounds against even rounds; without two
+ *    control values (or with a zero base value) it is unavailable: the noise
+ *    floor is NAN and is not applied;
+ *  - "exact data": after the stall filter every base value is equal and
+ *    every head value is equal.
+ *
+ * Ownership: compare_compute() overwrites *out without releasing it; what it
+ * allocates (dropped rounds, boot, reason, warnings) belongs to *out until
+ * compare_result_release(), which leaves *out zeroed-and-valid to reuse.
+ */
+#ifndef KAGARI_ANALYZE_COMPARE_H
+#define KAGARI_ANALYZE_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strvec.h"
+#include "measure/metric.h"
+#include "report/result.h"
+#include "suite/model.h"
+
+struct compare_input {
+	const struct sample *base; /* value, round (1-based), run (1-based,
+				      time order within the side) */
+	size_t nr_base;
+	const struct sample *head;
+	size_t nr_head;
+	enum metric_id metric;	  /* only to print values in reasons */
+	int higher_is_better;	  /* degradation is the negated change */
+	enum statistic statistic; /* median | mean */
+	double max_percent;	  /* T */
+	double min_difference;	  /* base unit; < 0: unset */
+	enum pairing pairing;	  /* rounds | independent */
+	int resamples;		  /* B */
+	double confidence;	  /* e.g. 0.95 */
+	int min_samples;
+	double max_cv;		  /* 0 disables rule 2 */
+	int runs_per_round;	  /* as planned; the stall filter needs >= 2 */
+	uint64_t seed;		  /* per comparison */
+	int gate;
+};
+
+/* A round removed by the stall filter, with its values in run order. */
+struct compare_dropped {
+	int round;
+	double spread; /* (max - min) / mean of the worse side */
+	double *base, *head;
+	size_t nr_base, nr_head;
+};
+
+struct compare_result {
+	/* ---- phase 1: compare_compute() ---- */
+	size_t nr_base, nr_head; /* valid samples, before the stall filter */
+	size_t nr_rounds;	 /* rounds seen (either side) */
+	size_t nr_pairs;	 /* paired: rounds used; independent: kept rounds */
+	double base_stat, head_stat; /* statistic of the kept samples */
+	double change_percent;	     /* the estimate (NAN: zero base) */
+	double degradation_percent;  /* +-change_percent, see above */
+	double ci_low_percent, ci_high_percent; /* central `confidence` */
+	double p_reg, p_imp; /* bootstrap shares of degradation > T, < -T */
+	/*
+	 * The exact test: one-sided p for "the degradation exceeds T"
+	 * (p_test_reg) and "the improvement exceeds T" (p_test_imp);
+	 * p_value is the one for the direction of the estimate (regression
+	 * when degradation >= 0), and p_adjusted its Holm-adjusted value
+	 * (= p_value until holm_adjust()).
+	 */
+	double p_test_reg, p_test_imp, p_value, p_adjusted;
+	const char *test;     /* exact_method_name() of the test used */
+	double min_possible_p; /* smallest p the test can give with this n */
+	size_t holm_m;	       /* Holm family size (1 without correction) */
+	int holm_applied;      /* holm_adjust() ran with holm != 0 and m > 1 */
+	double hl_shift_percent;
+	double robust_cv;    /* of r (paired) / the larger side (independent) */
+	int ranges_disjoint; /* max of one side below min of the other */
+	/* A/A control: base against itself, same estimator. */
+	double control_percent, control_low_percent, control_high_percent;
+	double noise_floor_percent; /* F = max(|lo_c|, |hi_c|); NAN: none */
+	int control_failed; /* the control interval excludes 0 by more than T */
+	int exact_data;	    /* zero spread on both sides */
+	int zero_base;	    /* a zero base statistic (rule 3) */
+	double stall_threshold;	 /* median + 6 MAD of spreads; NAN: off */
+	struct compare_dropped *dropped;
+	size_t nr_dropped;
+	/* The bootstrap distribution of the change (percent), in resample
+	 * order, for plots. */
+	double *boot;
+	size_t nr_boot;
+	/* ---- phase 3: compare_decide() ---- */
+	const char *verdict; /* pass improved regression inconclusive
+				within_noise (static string) */
+	char *reason;	     /* one line naming the numbers */
+	int rule;	     /* 1..9: the rule that decided */
+	/* Stall, control and power warnings (one sentence each). */
+	struct strvec warnings;
+	int decided;
+};
+
+/* Fill *in with STATISTICS.md's defaults (median, 10%, rounds, 2000, ...). */
+void compare_input_init(struct compare_input *in);
+
+/* Phase 1: everything but the verdict. */
+void compare_compute(const struct compare_input *in, struct compare_result *out);
+
+/*
+ * Phase 3: the nine verdict rules in order with a reason; appends a warning
+ * when the smallest possible p cannot pass the Holm threshold (with the
+ * number of runs that would be needed). Call once per result.
+ */
+void compare_decide(const struct compare_input *in, struct compare_result *out);
+
+void compare_result_release(struct compare_result *r);
+
+#endif

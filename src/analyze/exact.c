@@ -1,0 +1,383 @@
+#include "analyze/exact.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/summary.h"
+#include "base/xalloc.h"
+
+const char *exact_method_name(enum exact_method m)
+{
+	switch (m) {
+	case EXACT_ENUMERATED:
+		return "sign-flip exact";
+	case EXACT_MONTE_CARLO:
+		return "sign-flip monte carlo";
+	case EXACT_MW_EXACT:
+		return "mann-whitney exact";
+	case EXACT_MW_NORMAL:
+		return "mann-whitney normal";
+	}
+	return "?";
+}
+
+double exact_normal_sf(double z)
+{
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+static void swap_d(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+double exact_select(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	/*
+	 * Hoare partition around the median of three; the loop narrows
+	 * [lo, hi] to the side holding k. Expected linear time.
+	 */
+	while (hi > lo) {
+		size_t mid = lo + (hi - lo) / 2, i, j;
+		double pivot;
+
+		if (a[mid] < a[lo])
+			swap_d(&a[mid], &a[lo]);
+		if (a[hi] < a[lo])
+			swap_d(&a[hi], &a[lo]);
+		if (a[hi] < a[mid])
+			swap_d(&a[hi], &a[mid]);
+		if (hi - lo < 3)
+			break; /* three or fewer: sorted by the above */
+		pivot = a[mid];
+		i = lo;
+		j = hi;
+		for (;;) {
+			do
+				i++;
+			while (a[i] < pivot);
+			do
+				j--;
+			while (a[j] > pivot);
+			if (i >= j)
+				break;
+			swap_d(&a[i], &a[j]);
+		}
+		/* a[lo..j] <= pivot <= a[j+1..hi] */
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return a[k];
+}
+
+double exact_quantile_inplace(double *a, size_t n, double p)
+{
+	double h, frac, v, w;
+	size_t lo;
+
+	if (!n)
+		return NAN;
+	if (p < 0)
+		p = 0;
+	if (p > 1)
+		p = 1;
+	h = (double)(n - 1) * p;
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		lo = n - 1;
+	v = exact_select(a, n, lo);
+	frac = h - (double)lo;
+	if (frac <= 0 || lo == n - 1)
+		return v;
+	w = a[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (a[i] < w)
+			w = a[i];
+	if (w == v)
+		return v;
+	v = v + frac * (w - v);
+	return v > w ? w : v;
+}
+
+/* ---- sign flip ---------------------------------------------------------- */
+
+/* All 2^m sums of +-a[i]; bit i set means a[i] is negated. */
+static void half_sums(const double *a, size_t m, double *out)
+{
+	for (size_t mask = 0; mask < ((size_t)1 << m); mask++) {
+		double s = 0;
+
+		for (size_t i = 0; i < m; i++)
+			s += (mask >> i & 1) ? -a[i] : a[i];
+		out[mask] = s;
+	}
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double x = *(const double *)pa, y = *(const double *)pb;
+
+	return (x > y) - (x < y);
+}
+
+/* Number of elements of sorted s[0..n) that are >= v. */
+static size_t count_ge(const double *s, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return n - lo;
+}
+
+double exact_signflip_p(const double *d, size_t n, int resamples,
+			struct rng *rng, enum exact_method *method)
+{
+	double obs = 0, scale = 0, bound, *abs_d;
+	double p;
+
+	if (method)
+		*method = n <= EXACT_SIGNFLIP_MAX_N ? EXACT_ENUMERATED
+						    : EXACT_MONTE_CARLO;
+	if (!n)
+		return 1;
+	abs_d = xreallocarray(NULL, n, sizeof(*abs_d));
+	for (size_t i = 0; i < n; i++) {
+		obs += d[i];
+		abs_d[i] = fabs(d[i]);
+		scale += abs_d[i];
+	}
+	/* Patterns whose sum ties the observed one count as extreme. */
+	bound = obs - 1e-9 * scale;
+
+	if (n <= EXACT_SIGNFLIP_MAX_N) {
+		/* Meet in the middle: sum = A[i] + B[j]. */
+		size_t n1 = n / 2, n2 = n - n1;
+		size_t na = (size_t)1 << n1, nb = (size_t)1 << n2;
+		double *A = xreallocarray(NULL, na, sizeof(*A));
+		double *B = xreallocarray(NULL, nb, sizeof(*B));
+		uint64_t hits = 0;
+
+		half_sums(abs_d, n1, A);
+		half_sums(abs_d + n1, n2, B);
+		qsort(B, nb, sizeof(*B), cmp_double);
+		for (size_t i = 0; i < na; i++)
+			hits += count_ge(B, nb, bound - A[i]);
+		p = (double)hits / ldexp(1.0, (int)n);
+		free(A);
+		free(B);
+	} else {
+		uint64_t hits = 0;
+
+		if (resamples < 1)
+			resamples = 1;
+		for (int b = 0; b < resamples; b++) {
+			double s = 0;
+			uint64_t bits = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				if (!(i & 63))
+					bits = rng_next(rng);
+				s += (bits & 1) ? -abs_d[i] : abs_d[i];
+				bits >>= 1;
+			}
+			if (s >= bound)
+				hits++;
+		}
+		p = (double)(1 + hits) / (double)(resamples + 1);
+	}
+	free(abs_d);
+	return p;
+}
+
+/* ---- Mann-Whitney ------------------------------------------------------- */
+
+struct tagged {
+	double v;
+	int is_x;
+};
+
+static int cmp_tagged(const void *pa, const void *pb)
+{
+	const struct tagged *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/*
+ * U of x (midranks), the tie term sum(t^3 - t) and whether any tie exists.
+ */
+static double mw_rank_u(const double *x, size_t nx, const double *y,
+			size_t ny, double *tie_term, int *any_tie)
+{
+	size_t n = nx + ny;
+	struct tagged *all = xreallocarray(NULL, n, sizeof(*all));
+	double rank_sum_x = 0, tt = 0;
+
+	for (size_t i = 0; i < nx; i++)
+		all[i] = (struct tagged){ x[i], 1 };
+	for (size_t j = 0; j < ny; j++)
+		all[nx + j] = (struct tagged){ y[j], 0 };
+	qsort(all, n, sizeof(*all), cmp_tagged);
+	*any_tie = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1, xs = 0;
+		double midrank, t;
+
+		while (j < n && all[j].v == all[i].v)
+			j++;
+		for (size_t k = i; k < j; k++)
+			xs += (size_t)all[k].is_x;
+		/* ranks i+1 .. j, average (i + 1 + j) / 2 */
+		midrank = ((double)i + 1 + (double)j) / 2;
+		rank_sum_x += midrank * (double)xs;
+		t = (double)(j - i);
+		if (j - i > 1) {
+			*any_tie = 1;
+			tt += t * t * t - t;
+		}
+		i = j;
+	}
+	free(all);
+	*tie_term = tt;
+	return rank_sum_x - (double)nx * ((double)nx + 1) / 2;
+}
+
+double exact_mann_whitney_u(const double *x, size_t nx, const double *y,
+			    size_t ny)
+{
+	double tt;
+	int tie;
+
+	if (!nx || !ny)
+		return 0;
+	return mw_rank_u(x, nx, y, ny, &tt, &tie);
+}
+
+/*
+ * P(U >= u) under H0 for sizes m, n without ties. f(i, j, u), the number
+ * of orderings of i x's and j y's with U = u, satisfies
+ * f(i, j, u) = f(i - 1, j, u - j) + f(i, j - 1, u): the largest element is
+ * either an x (beating all j y's) or a y. Only additions, so doubles keep
+ * full relative precision even where counts exceed 2^53.
+ */
+static double mw_exact_sf(size_t m, size_t n, double u_obs)
+{
+	size_t stride = m * n + 1;
+	double *prev = xcalloc((n + 1) * stride, sizeof(*prev));
+	double *cur = xcalloc((n + 1) * stride, sizeof(*cur));
+	double total = 0, tail = 0, *t;
+	size_t u0;
+
+	for (size_t j = 0; j <= n; j++)
+		prev[j * stride] = 1; /* i = 0: only U = 0 */
+	for (size_t i = 1; i <= m; i++) {
+		cur[0] = 1; /* j = 0 */
+		for (size_t j = 1; j <= n; j++) {
+			double *c = cur + j * stride;
+			const double *left = cur + (j - 1) * stride;
+			const double *up = prev + j * stride;
+			size_t len = i * j + 1;
+
+			for (size_t u = 0; u < len; u++) {
+				double a = 0, b = 0;
+
+				if (u >= j && u - j <= (i - 1) * j)
+					a = up[u - j];
+				if (u <= i * (j - 1))
+					b = left[u];
+				c[u] = a + b;
+			}
+		}
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	u0 = (size_t)ceil(u_obs);
+	for (size_t u = 0; u < stride; u++) {
+		double f = prev[n * stride + u];
+
+		total += f;
+		if (u >= u0)
+			tail += f;
+	}
+	free(prev);
+	free(cur);
+	return tail / total;
+}
+
+double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
+			    size_t ny, enum exact_method *method)
+{
+	double u, tt, mu, sigma2, z, nn;
+	int tie;
+
+	if (method)
+		*method = EXACT_MW_NORMAL;
+	if (!nx || !ny)
+		return 1;
+	u = mw_rank_u(x, nx, y, ny, &tt, &tie);
+	if (!tie && nx * ny <= EXACT_MW_EXACT_MAX) {
+		if (method)
+			*method = EXACT_MW_EXACT;
+		return mw_exact_sf(nx, ny, u);
+	}
+	nn = (double)(nx + ny);
+	mu = (double)nx * (double)ny / 2;
+	sigma2 = (double)nx * (double)ny / 12 *
+		 ((nn + 1) - (nn > 1 ? tt / (nn * (nn - 1)) : 0));
+	if (!(sigma2 > 0))
+		return 1; /* every value tied: no evidence of a shift */
+	z = (u - mu - 0.5) / sqrt(sigma2);
+	return exact_normal_sf(z);
+}
+
+/* ---- Hodges-Lehmann ----------------------------------------------------- */
+
+double exact_hl_paired(const double *d, size_t n)
+{
+	size_t m = n * (n + 1) / 2, k = 0;
+	double *w, v;
+
+	if (!n)
+		return NAN;
+	w = xreallocarray(NULL, m, sizeof(*w));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	v = exact_quantile_inplace(w, m, 0.5);
+	free(w);
+	return v;
+}
+
+double exact_hl_two_sample(const double *x, size_t nx, const double *y,
+			   size_t ny)
+{
+	double *w, v;
+	size_t k = 0;
+
+	if (!nx || !ny)
+		return NAN;
+	w = xreallocarray(NULL, nx * ny, sizeof(*w));
+	for (size_t i = 0; i < ny; i++)
+		for (size_t j = 0; j < nx; j++)
+			w[k++] = x[j] - y[i];
+	v = exact_quantile_inplace(w, nx * ny, 0.5);
+	free(w);
+	return v;
+}

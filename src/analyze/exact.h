@@ -1,0 +1,86 @@
+/*
+ * analyze/exact: the exact (permutation and rank) tests and the
+ * Hodges-Lehmann shift estimators behind `kagari compare`.
+ *
+ * All tests are one-sided "greater" tests; the caller obtains the other
+ * direction by negating (sign flip) or swapping the samples (Mann-Whitney).
+ *
+ *  - exact_signflip_p(): the sign-flip permutation test on the mean (sum)
+ *    of d[0..n): H0 "d is symmetric about 0", alternative "shifted above
+ *    0". Exact enumeration of all 2^n sign patterns for n <= 20 (split
+ *    into two halves of at most 2^10 sums each, so it costs microseconds),
+ *    Monte Carlo beyond with p = (1 + hits) / (B + 1). A pattern counts as
+ *    "at least as extreme" when its sum is >= observed - 1e-9 * sum |d|, so
+ *    the observed pattern and exact ties always count (as in SciPy's
+ *    permutation_test).
+ *  - exact_mann_whitney_p(): Mann-Whitney U for "x stochastically greater
+ *    than y". Without ties and with nx * ny <= EXACT_MW_EXACT_MAX, the exact
+ *    null distribution of U (counted by the usual recurrence, identical to
+ *    scipy.stats.mannwhitneyu(method='exact')); otherwise the normal
+ *    approximation with tie correction and continuity correction (identical
+ *    to method='asymptotic', use_continuity=True). A sample in which every
+ *    value is tied has no spread: p is 1.
+ *  - exact_hl_paired(): median of the Walsh averages (d_i + d_j) / 2, i <= j.
+ *  - exact_hl_two_sample(): median of all x_j - y_i.
+ *
+ * Inputs must be finite. Nothing allocated here outlives a call.
+ */
+#ifndef KAGARI_ANALYZE_EXACT_H
+#define KAGARI_ANALYZE_EXACT_H
+
+#include <stddef.h>
+
+#include "analyze/rng.h"
+
+/* Largest n for which the sign-flip test enumerates all 2^n patterns. */
+#define EXACT_SIGNFLIP_MAX_N 20
+/* Largest nx * ny for the exact Mann-Whitney distribution (no ties). */
+#define EXACT_MW_EXACT_MAX 2500
+
+enum exact_method {
+	EXACT_ENUMERATED,  /* sign flip: all 2^n patterns */
+	EXACT_MONTE_CARLO, /* sign flip: `resamples` random patterns */
+	EXACT_MW_EXACT,	   /* Mann-Whitney: exact null distribution */
+	EXACT_MW_NORMAL,   /* Mann-Whitney: normal, tie + continuity corr. */
+};
+
+/* "sign-flip exact", "sign-flip monte carlo", "mann-whitney exact", ... */
+const char *exact_method_name(enum exact_method m);
+
+/*
+ * One-sided sign-flip p for "the mean of d exceeds 0". n == 0 gives 1.
+ * Beyond EXACT_SIGNFLIP_MAX_N, `resamples` (>= 1) random patterns are drawn
+ * from `rng` (untouched when enumerating). *method (if not NULL) says which.
+ */
+double exact_signflip_p(const double *d, size_t n, int resamples,
+			struct rng *rng, enum exact_method *method);
+
+/*
+ * One-sided Mann-Whitney p for "x is stochastically greater than y". Either
+ * sample empty gives 1. *method (if not NULL) says which way it was computed.
+ */
+double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
+			    size_t ny, enum exact_method *method);
+
+/* Mann-Whitney U of x against y (pairs x > y, ties count 1/2). */
+double exact_mann_whitney_u(const double *x, size_t nx, const double *y,
+			    size_t ny);
+
+/* Hodges-Lehmann estimates (see above); NAN when a sample is empty. */
+double exact_hl_paired(const double *d, size_t n);
+double exact_hl_two_sample(const double *x, size_t nx, const double *y,
+			   size_t ny);
+
+/*
+ * The k-th smallest (0-based) of a[0..n), k < n, by quickselect; reorders
+ * a so that a[k] holds it, smaller-or-equal values before, larger-or-equal
+ * after.
+ */
+double exact_select(double *a, size_t n, size_t k);
+/* R type-7 quantile at p in [0, 1] of a[0..n) (reordered); NAN if n == 0. */
+double exact_quantile_inplace(double *a, size_t n, double p);
+
+/* Upper tail of the standard normal, P(Z > z), accurate far out. */
+double exact_normal_sf(double z);
+
+#endif

@@ -1,0 +1,530 @@
+#include "git/git.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/sbuf.h"
+#include "base/strvec.h"
+#include "base/xalloc.h"
+#include "measure/child.h"
+
+extern char **environ;
+
+/*
+ * Variables that would make git use another repository or index than the
+ * one -C finds. Inside a hook (pre-commit sets GIT_INDEX_FILE) they would
+ * point a `worktree add` checkout at the user's index.
+ */
+static const char *const dropped_env[] = {
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_IMPLICIT_WORK_TREE",
+    NULL,
+};
+
+static int env_is_dropped(const char *entry)
+{
+	for (const char *const *d = dropped_env; *d; d++) {
+		size_t n = strlen(*d);
+		if (!strncmp(entry, *d, n) && entry[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+static void git_env(struct strvec *env)
+{
+	for (char **e = environ; e && *e; e++)
+		if (!env_is_dropped(*e))
+			strvec_push(env, *e);
+	strvec_setenv(env, "GIT_OPTIONAL_LOCKS", "0");
+	strvec_setenv(env, "LC_ALL", "C");
+	strvec_setenv(env, "GIT_TERMINAL_PROMPT", "0");
+}
+
+/* "git rev-parse", "git worktree add": how a call is named in messages. */
+static void git_label(const char *const *args, struct sbuf *out)
+{
+	sbuf_adds(out, "git");
+	if (!args[0])
+		return;
+	sbuf_addf(out, " %s", args[0]);
+	if (!strcmp(args[0], "worktree") && args[1])
+		sbuf_addf(out, " %s", args[1]);
+}
+
+/*
+ * The last few meaningful lines of git's stderr joined with "; " (hints
+ * and blank lines dropped): enough to say why, short enough for one line.
+ */
+static void stderr_tail(const struct sbuf *gerr, struct sbuf *out)
+{
+	const char *lines[3];
+	size_t lens[3], n = 0;
+	const char *p = gerr->buf, *end = gerr->buf + gerr->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *s = p;
+		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
+		const char *e = le;
+		while (e > s &&
+		       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (e > s && strncmp(s, "hint:", 5)) {
+			if (n == 3) {
+				memmove(lines, lines + 1, 2 * sizeof(*lines));
+				memmove(lens, lens + 1, 2 * sizeof(*lens));
+				n = 2;
+			}
+			lines[n] = s;
+			lens[n] = (size_t)(e - s);
+			n++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sbuf_adds(out, "; ");
+		/* Keep the message on one line and printable. */
+		for (size_t k = 0; k < lens[i] && k < 400; k++) {
+			unsigned char ch = (unsigned char)lines[i][k];
+			if (ch < 0x20 || ch == 0x7f)
+				sbuf_addch(out, ' ');
+			else
+				sbuf_addch(out, ch);
+		}
+	}
+}
+
+int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
+	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+{
+	struct child c = CHILD_INIT;
+	struct sbuf why = SBUF_INIT;
+	int code;
+
+	strvec_push(&c.argv, "git");
+	strvec_push(&c.argv, "-C");
+	strvec_push(&c.argv, repo);
+	strvec_pushv(&c.argv, (const char *const[]){
+				  "-c", "core.hooksPath=/dev/null", "-c",
+				  "core.fsmonitor=false", "-c", "gc.auto=0",
+				  "-c", "maintenance.auto=false", NULL});
+	strvec_pushv(&c.argv, args);
+	git_env(&c.env);
+	c.in = CHILD_IN_NULL;
+	c.out = CHILD_OUT_CAPTURE;
+	c.err = CHILD_OUT_CAPTURE;
+	c.timeout_ns = timeout_ns;
+
+	code = child_run(&c, &why);
+	if (code < 0 || c.res.status != CHILD_EXITED || c.res.timed_out ||
+	    c.res.interrupted) {
+		sbuf_adds(err, "'");
+		git_label(args, err);
+		sbuf_adds(err, "' ");
+		if (code < 0 && why.len) {
+			sbuf_addf(err, "could not be run: %s", why.buf);
+		} else {
+			child_result_describe(&c.res, timeout_ns, err);
+			if (c.res.err.len) {
+				sbuf_adds(err, ": ");
+				stderr_tail(&c.res.err, err);
+			}
+		}
+		code = -1;
+	} else {
+		if (out)
+			sbuf_add(out, c.res.out.buf, c.res.out.len);
+		if (gerr)
+			sbuf_add(gerr, c.res.err.buf, c.res.err.len);
+	}
+	sbuf_release(&why);
+	child_release(&c);
+	return code;
+}
+
+void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
+		     struct sbuf *err)
+{
+	sbuf_adds(err, "'");
+	git_label(args, err);
+	sbuf_addf(err, "' failed (exited with code %d)", code);
+	if (gerr->len) {
+		sbuf_adds(err, ": ");
+		stderr_tail(gerr, err);
+	}
+}
+
+int git_run(const char *repo, const char *const *args, int64_t timeout_ns,
+	    struct sbuf *out, struct sbuf *err)
+{
+	struct sbuf gerr = SBUF_INIT;
+	int code = git_exec(repo, args, timeout_ns, out, &gerr, err);
+	if (code > 0)
+		git_add_failure(args, code, &gerr, err);
+	sbuf_release(&gerr);
+	return code == 0 ? 0 : -1;
+}
+
+int git_is_full_sha(const char *s)
+{
+	size_t n = 0;
+	if (!s)
+		return 0;
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') ||
+		      (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n == 40 || n == 64;
+}
+
+/* The first line of out, trimmed, if it is a full sha; else NULL. */
+static char *take_sha(struct sbuf *out)
+{
+	char *nl = memchr(out->buf, '\n', out->len);
+	if (nl)
+		sbuf_setlen(out, (size_t)(nl - out->buf));
+	sbuf_rtrim(out);
+	if (!git_is_full_sha(out->buf))
+		return NULL;
+	return sbuf_detach(out);
+}
+
+/* Quote user text for a message: control characters as \xNN. */
+static void add_quoted(struct sbuf *sb, const char *s)
+{
+	sbuf_addch(sb, '\'');
+	for (size_t i = 0; s[i] && i < 200; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch < 0x20 || ch == 0x7f)
+			sbuf_addf(sb, "\\x%02x", ch);
+		else
+			sbuf_addch(sb, ch);
+	}
+	if (strlen(s) > 200)
+		sbuf_adds(sb, "...");
+	sbuf_addch(sb, '\'');
+}
+
+int git_toplevel(const char *dir, char **root, struct sbuf *err)
+{
+	static const char *const args[] = {"rev-parse", "--show-toplevel",
+					   NULL};
+	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
+	struct stat st;
+	int code, ret = -1;
+
+	*root = NULL;
+	if (stat(dir, &st) < 0) {
+		sbuf_addf(err, "cannot use folder '%s': %s", dir,
+			  strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sbuf_addf(err, "'%s' is not a folder", dir);
+		return -1;
+	}
+	code = git_exec(dir, args, GIT_TIMEOUT_NS, &out, &gerr, err);
+	if (code < 0)
+		goto out;
+	if (code != 0) {
+		if (strstr(gerr.buf, "not a git repository"))
+			sbuf_addf(err, "'%s' is not inside a git repository",
+				  dir);
+		else if (strstr(gerr.buf, "must be run in a work tree"))
+			sbuf_addf(err,
+				  "'%s' is in a git repository without a "
+				  "working tree (a bare repository)",
+				  dir);
+		else
+			git_add_failure(args, code, &gerr, err);
+		goto out;
+	}
+	/* Paths may hold any byte but a newline ends the one line git prints.
+	 */
+	if (out.len && out.buf[out.len - 1] == '\n')
+		sbuf_setlen(&out, out.len - 1);
+	if (!out.len || memchr(out.buf, '\n', out.len)) {
+		sbuf_addf(err,
+			  "'%s' is in a git repository without a working tree "
+			  "(a bare repository)",
+			  dir);
+		goto out;
+	}
+	*root = sbuf_detach(&out);
+	ret = 0;
+out:
+	sbuf_release(&out);
+	sbuf_release(&gerr);
+	return ret;
+}
+
+int git_check_rev(const char *rev, struct sbuf *err)
+{
+	if (!rev || !*rev) {
+		sbuf_adds(err, "invalid revision: it is empty");
+		return -1;
+	}
+	if (rev[0] == '-') {
+		sbuf_adds(err, "invalid revision ");
+		add_quoted(err, rev);
+		sbuf_adds(err, ": it must not begin with '-'");
+		return -1;
+	}
+	for (const char *p = rev; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
+			sbuf_adds(err, "invalid revision ");
+			add_quoted(err, rev);
+			sbuf_adds(err,
+				  ch == ' ' || ch == '\t' || ch == '\n' ||
+					  ch == '\r' || ch == '\v' || ch == '\f'
+				      ? ": it contains whitespace"
+				      : ": it contains a control character");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int git_is_shallow(const char *repo, int *shallow, struct sbuf *err)
+{
+	static const char *const args[] = {"rev-parse",
+					   "--is-shallow-repository", NULL};
+	struct sbuf out = SBUF_INIT;
+	int ret = git_run(repo, args, GIT_TIMEOUT_NS, &out, err);
+	sbuf_rtrim(&out);
+	*shallow = ret == 0 && !strcmp(out.buf, "true");
+	sbuf_release(&out);
+	return ret;
+}
+
+/*
+ * `rev-parse --verify --quiet --end-of-options REV`: 1 with *sha set when
+ * it names an object, 0 when not, -1 when git could not be run.
+ */
+static int verify_object(const char *repo, const char *rev, char **sha,
+			 struct sbuf *err)
+{
+	const char *args[] = {"rev-parse",	  "--verify", "--quiet",
+			      "--end-of-options", rev,	      NULL};
+	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
+	int code = git_exec(repo, args, GIT_TIMEOUT_NS, &out, &gerr, err);
+	int ret = -1;
+
+	*sha = NULL;
+	if (code == 0) {
+		*sha = take_sha(&out);
+		if (*sha) {
+			ret = 1;
+		} else {
+			sbuf_adds(
+			    err, "'git rev-parse' printed no object name for ");
+			add_quoted(err, rev);
+		}
+	} else if (code == 1) {
+		ret = 0;
+	} else if (code > 1) {
+		git_add_failure(args, code, &gerr, err);
+	}
+	sbuf_release(&out);
+	sbuf_release(&gerr);
+	return ret;
+}
+
+/* Why rev (valid text, not a commit here) did not resolve. */
+static int explain_unknown(const char *repo, const char *rev, struct sbuf *err)
+{
+	char *obj = NULL, *head = NULL;
+	int shallow = 0, found;
+
+	found = verify_object(repo, rev, &obj, err);
+	if (found < 0)
+		return -1;
+	if (found) {
+		const char *args[] = {"cat-file", "-t", obj, NULL};
+		struct sbuf type = SBUF_INIT;
+		if (git_run(repo, args, GIT_TIMEOUT_NS, &type, err) < 0) {
+			free(obj);
+			sbuf_release(&type);
+			return -1;
+		}
+		sbuf_rtrim(&type);
+		sbuf_adds(err, "revision ");
+		add_quoted(err, rev);
+		sbuf_addf(err, " names a %s, not a commit",
+			  type.len ? type.buf : "non-commit object");
+		free(obj);
+		sbuf_release(&type);
+		return 0;
+	}
+
+	found = verify_object(repo, "HEAD^{commit}", &head, err);
+	free(head);
+	if (found < 0)
+		return -1;
+	if (git_is_shallow(repo, &shallow, err) < 0)
+		return -1;
+
+	sbuf_adds(err, "unknown revision ");
+	add_quoted(err, rev);
+	if (shallow)
+		sbuf_adds(
+		    err,
+		    ": this is a shallow clone, so the commit may not have "
+		    "been fetched; run 'git fetch --unshallow' (on GitHub "
+		    "Actions, give actions/checkout 'fetch-depth: 0')");
+	else if (!found)
+		sbuf_adds(err, ": the repository has no commits yet; commit or "
+			       "fetch it first");
+	else
+		sbuf_adds(err, ": no such commit in this repository; fetch it "
+			       "first (e.g. 'git fetch origin')");
+	return 0;
+}
+
+int git_resolve_commit(const char *repo, const char *rev, char **sha,
+		       struct sbuf *err)
+{
+	char *spec;
+	int found;
+
+	*sha = NULL;
+	if (git_check_rev(rev, err) < 0)
+		return -1;
+	spec = xstrfmt("%s^{commit}", rev);
+	found = verify_object(repo, spec, sha, err);
+	free(spec);
+	if (found > 0)
+		return 0;
+	if (found == 0)
+		explain_unknown(repo, rev, err);
+	return -1;
+}
+
+int git_head_info(const char *repo, char **head_sha, int *dirty,
+		  struct sbuf *err)
+{
+	static const char *const status[] = {
+	    "status",	    "--porcelain", "-z", "--untracked-files=normal",
+	    "--no-renames", NULL};
+	struct sbuf out = SBUF_INIT;
+	char *sha = NULL;
+
+	if (head_sha)
+		*head_sha = NULL;
+	if (dirty)
+		*dirty = 0;
+	if (verify_object(repo, "HEAD^{commit}", &sha, err) < 0)
+		return -1;
+	if (dirty) {
+		if (git_run(repo, status, GIT_SLOW_TIMEOUT_NS, &out, err) < 0) {
+			free(sha);
+			sbuf_release(&out);
+			return -1;
+		}
+		*dirty = out.len > 0;
+	}
+	sbuf_release(&out);
+	if (head_sha)
+		*head_sha = sha;
+	else
+		free(sha);
+	return 0;
+}
+
+/*
+ * relpath with "." and empty components dropped, in out. -1 for an empty,
+ * absolute or ".."-containing path.
+ */
+static int normalize_relpath(const char *relpath, struct sbuf *out,
+			     struct sbuf *err)
+{
+	const char *p = relpath;
+
+	if (!relpath || !*relpath || relpath[0] == '/') {
+		sbuf_adds(err, "invalid path ");
+		add_quoted(err, relpath ? relpath : "");
+		sbuf_adds(err,
+			  ": it must be relative to the top of the repository");
+		return -1;
+	}
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			sbuf_adds(err, "invalid path ");
+			add_quoted(err, relpath);
+			sbuf_adds(err, ": it must not contain '..'");
+			return -1;
+		}
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len)
+				sbuf_addch(out, '/');
+			sbuf_add(out, p, n);
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (!out->len) {
+		sbuf_adds(err, "invalid path ");
+		add_quoted(err, relpath);
+		sbuf_adds(err, ": it names no file");
+		return -1;
+	}
+	return 0;
+}
+
+int git_show_file_exists(const char *repo, const char *sha, const char *relpath,
+			 int *exists, struct sbuf *err)
+{
+	struct sbuf path = SBUF_INIT, spec = SBUF_INIT;
+	char *commit = NULL;
+	int found, code, ret = -1;
+
+	*exists = 0;
+	if (!git_is_full_sha(sha)) {
+		sbuf_adds(err, "invalid commit ");
+		add_quoted(err, sha ? sha : "");
+		sbuf_adds(err, ": expected a full hex sha");
+		return -1;
+	}
+	if (normalize_relpath(relpath, &path, err) < 0)
+		goto out;
+
+	/* cat-file -e fails alike for a missing path and a missing commit:
+	 * tell them apart first. */
+	sbuf_addf(&spec, "%s^{commit}", sha);
+	found = verify_object(repo, spec.buf, &commit, err);
+	if (found < 0)
+		goto out;
+	if (!found) {
+		sbuf_addf(err, "commit '%s' is not in the repository", sha);
+		goto out;
+	}
+	sbuf_reset(&spec);
+	sbuf_addf(&spec, "%s:%s", sha, path.buf);
+	{
+		const char *args[] = {"cat-file", "-e", spec.buf, NULL};
+		code = git_exec(repo, args, GIT_TIMEOUT_NS, NULL, NULL, err);
+	}
+	if (code < 0)
+		goto out;
+	*exists = code == 0;
+	ret = 0;
+out:
+	free(commit);
+	sbuf_release(&path);
+	sbuf_release(&spec);
+	return ret;
+}

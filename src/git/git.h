@@ -1,0 +1,131 @@
+/*
+ * git: everything `kagari compare` asks of git about a repository — running
+ * git, resolving a revision to a commit, HEAD and dirtiness, and whether a
+ * file exists in a commit. Temporary worktrees are in git/worktree.h.
+ *
+ * Nothing here changes the user's working tree, index, branches, stashes or
+ * config. Every call runs, through child.h (never a shell),
+ *
+ *	git -C REPO -c core.hooksPath=/dev/null -c core.fsmonitor=false
+ *	    -c gc.auto=0 -c maintenance.auto=false ARGS...
+ *
+ * with stdin from /dev/null, stdout and stderr captured, and our environment
+ * plus GIT_OPTIONAL_LOCKS=0 (status does not refresh the user's index),
+ * LC_ALL=C (messages we can match) and GIT_TERMINAL_PROMPT=0 (never wait for
+ * a password). The variables that would point git at another repository or
+ * index than REPO's (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_COMMON_DIR,
+ * GIT_PREFIX, GIT_IMPLICIT_WORK_TREE) are dropped, so that kagari started
+ * from inside a git hook cannot write to the index of the hook's command.
+ * GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL and the like are left as they are.
+ * So no user program runs from these calls except configured content filters
+ * (e.g. git-lfs) that a checkout needs.
+ *
+ * Typical order (cmd/compare.c):
+ *
+ *	git_toplevel(".", &root, &err);
+ *	git_prune_orphans(root, &err);                  (worktree.h)
+ *	git_resolve_commit(root, against, &base_sha, &err);
+ *	git_head_info(root, &head_sha, &dirty, &err);
+ *	git_worktree_add(root, base_sha, tmp, &wt, &err);   (worktree.h)
+ *	git_show_file_exists(root, base_sha, "bench/kagari.yaml", &ex, &err);
+ *	... build and measure ...
+ *	git_worktree_remove(&wt, &err); git_worktree_release(&wt);
+ *
+ * Errors: every function returns 0 or -1; on -1 a one-line reason is
+ * appended to err (git's own last stderr lines included where it failed).
+ * Strings returned through char ** are the caller's to free().
+ * A pending child_interrupt() stops the git call at once (it fails with
+ * "... was interrupted"): call child_interrupt_clear() before cleaning up.
+ */
+#ifndef KAGARI_GIT_GIT_H
+#define KAGARI_GIT_GIT_H
+
+#include <stdint.h>
+
+struct sbuf;
+
+/* Time limits: most calls, and those that walk a whole tree. */
+#define GIT_TIMEOUT_NS (INT64_C(30) * 1000000000)
+#define GIT_SLOW_TIMEOUT_NS (INT64_C(300) * 1000000000)
+
+/*
+ * Run git in REPO (a folder; git's -C) with args (NULL-terminated, without
+ * "git" itself) as described above. Returns git's exit code (0..255) — a
+ * non-zero exit is not an error here — with its stdout appended to out and
+ * its stderr to gerr (either may be NULL). Returns -1 with a reason in err
+ * when git could not be started (not installed), was killed, timed out or
+ * was interrupted.
+ */
+int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
+	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
+
+/*
+ * The same, but any non-zero exit is also -1, with "'git SUBCMD' failed
+ * (exited with code N): <git's last stderr lines>" in err. Returns 0.
+ */
+int git_run(const char *repo, const char *const *args, int64_t timeout_ns,
+	    struct sbuf *out, struct sbuf *err);
+
+/*
+ * Append "'git SUBCMD' failed (exited with code N): <the last lines of
+ * gerr>" to err: the message git_run() gives, for callers of git_exec().
+ */
+void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
+		     struct sbuf *err);
+
+/*
+ * The top folder of the working tree that contains dir
+ * (`rev-parse --show-toplevel`), in *root (caller frees). -1 with a clear
+ * message when dir does not exist, is not inside a git repository, or is in
+ * one without a working tree (bare).
+ */
+int git_toplevel(const char *dir, char **root, struct sbuf *err);
+
+/*
+ * Check revision text from the user before it reaches git: rejects an empty
+ * text, a leading '-' (it would be read as an option), control characters
+ * and whitespace. Returns 0 or -1 with the reason.
+ */
+int git_check_rev(const char *rev, struct sbuf *err);
+
+/*
+ * Resolve rev (anything `git rev-parse` understands: a sha, branch, tag,
+ * HEAD~1, origin/main, ...) to the full hex sha of a commit, in *sha (caller
+ * frees). Errors: invalid text (git_check_rev); an unknown revision (the
+ * message names it and says to fetch it; in a shallow clone it says so and
+ * suggests `git fetch --unshallow`, or `fetch-depth: 0` for GitHub's
+ * actions/checkout); a revision that names a tree or blob; no commits yet.
+ */
+int git_resolve_commit(const char *repo, const char *rev, char **sha,
+		       struct sbuf *err);
+
+/* *shallow = 1 when repo is a shallow clone (`--is-shallow-repository`). */
+int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
+
+/*
+ * HEAD's commit sha in *head_sha (caller frees; NULL on an unborn branch,
+ * i.e. before the first commit) and *dirty: 1 when the working tree differs
+ * from HEAD in anything a build could see, i.e. `git status --porcelain
+ * --untracked-files=normal` lists anything: a staged or unstaged change to
+ * a tracked file, or an untracked file that is not ignored (a new source
+ * file not yet added is part of what "head" measures). Ignored files never
+ * count. Submodules count as git status is configured to show them. The
+ * user's index is not rewritten (GIT_OPTIONAL_LOCKS=0).
+ * head_sha or dirty may be NULL when not wanted.
+ */
+int git_head_info(const char *repo, char **head_sha, int *dirty,
+		  struct sbuf *err);
+
+/*
+ * *exists = 1 when relpath (relative to the top of the working tree, '/'
+ * separated; "./" and "." components are ignored) names a file or folder
+ * in commit sha (`git cat-file -e SHA:PATH`), else 0. -1 when relpath is
+ * empty, absolute or contains "..", or when sha is not a commit here.
+ */
+int git_show_file_exists(const char *repo, const char *sha, const char *relpath,
+			 int *exists, struct sbuf *err);
+
+/* 1 if s is a full hex object name (40 or 64 lowercase hex digits). */
+int git_is_full_sha(const char *s);
+
+#endif

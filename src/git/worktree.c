@@ -1,0 +1,445 @@
+#include "git/worktree.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "base/sbuf.h"
+#include "base/tmpdir.h"
+#include "base/xalloc.h"
+#include "git/git.h"
+
+#define LOCK_PREFIX "kagari "
+
+/*
+ * Start time (clock ticks after boot, field 22 of /proc/PID/stat) and state
+ * of a process. Returns 0, or -1 when /proc does not know it.
+ */
+static int proc_start(long pid, unsigned long long *ticks, char *state)
+{
+	struct sbuf path = SBUF_INIT, stat_text = SBUF_INIT;
+	int ret = -1;
+
+	sbuf_addf(&path, "/proc/%ld/stat", pid);
+	if (sbuf_read_file(&stat_text, path.buf, 1 << 16) == 0) {
+		/* The command name may hold spaces and ')': skip past the
+		 * last ')', then state is field 3 and starttime field 22. */
+		const char *p = strrchr(stat_text.buf, ')');
+		if (p) {
+			char st = 0;
+			unsigned long long t = 0;
+			if (sscanf(p + 1,
+				   " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+				   "%*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+				   &st, &t) == 2) {
+				*ticks = t;
+				*state = st;
+				ret = 0;
+			}
+		}
+	}
+	sbuf_release(&path);
+	sbuf_release(&stat_text);
+	return ret;
+}
+
+/* This machine's name with anything but [A-Za-z0-9._-] made '_'. */
+static void add_host(struct sbuf *sb)
+{
+	struct utsname u;
+	size_t start = sb->len;
+	if (uname(&u) < 0 || !u.nodename[0]) {
+		sbuf_adds(sb, "unknown");
+		return;
+	}
+	sbuf_adds(sb, u.nodename);
+	for (size_t i = start; i < sb->len; i++) {
+		char c = sb->buf[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			sb->buf[i] = '_';
+	}
+}
+
+static void lock_reason(struct sbuf *sb)
+{
+	unsigned long long ticks = 0;
+	char state;
+	long pid = (long)getpid();
+	if (proc_start(pid, &ticks, &state) < 0)
+		ticks = 0;
+	sbuf_addf(sb, LOCK_PREFIX "pid=%ld start=%llu host=", pid, ticks);
+	add_host(sb);
+}
+
+struct lock_info {
+	long pid;
+	unsigned long long start;
+	struct sbuf host;
+};
+
+/* 1 if reason is kagari's lock reason (fields parsed into li), else 0. */
+static int parse_reason(const char *reason, struct lock_info *li)
+{
+	const char *p;
+	int have_pid = 0;
+
+	if (!reason || strncmp(reason, LOCK_PREFIX, strlen(LOCK_PREFIX)))
+		return 0;
+	p = reason + strlen(LOCK_PREFIX);
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t n = sp ? (size_t)(sp - p) : strlen(p);
+		char *end;
+		if (n > 4 && !strncmp(p, "pid=", 4)) {
+			errno = 0;
+			li->pid = strtol(p + 4, &end, 10);
+			if (errno || end != p + n || li->pid <= 0)
+				return 0;
+			have_pid = 1;
+		} else if (n > 6 && !strncmp(p, "start=", 6)) {
+			errno = 0;
+			li->start = strtoull(p + 6, &end, 10);
+			if (errno || end != p + n)
+				return 0;
+		} else if (n > 5 && !strncmp(p, "host=", 5)) {
+			sbuf_reset(&li->host);
+			sbuf_add(&li->host, p + 5, n - 5);
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return have_pid;
+}
+
+/* 0 when the process the lock names is certainly gone, else 1. */
+static int lock_owner_alive(const struct lock_info *li)
+{
+	unsigned long long ticks;
+	char state;
+
+	if (kill((pid_t)li->pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	if (proc_start(li->pid, &ticks, &state) == 0) {
+		if (state == 'Z' || state == 'X')
+			return 0;
+		if (li->start && ticks != li->start)
+			return 0; /* the pid was reused */
+	}
+	return 1;
+}
+
+struct wt_entry {
+	char *path;
+	char *lock_reason; /* NULL when not locked; "" locked without one */
+};
+
+struct wt_list {
+	struct wt_entry *v;
+	size_t nr, alloc;
+};
+
+static void wt_list_release(struct wt_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].path);
+		free(l->v[i].lock_reason);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
+/*
+ * Parse `worktree list --porcelain` output: records of "key[ value]"
+ * fields separated by sep ('\0' with -z, else '\n'), records separated by
+ * an empty field.
+ */
+static void parse_list(const struct sbuf *out, char sep, struct wt_list *l)
+{
+	const char *p = out->buf, *end = out->buf + out->len;
+	struct wt_entry *cur = NULL;
+
+	while (p < end) {
+		const char *e = memchr(p, sep, (size_t)(end - p));
+		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+		if (!n) {
+			cur = NULL;
+		} else if (n > 9 && !strncmp(p, "worktree ", 9)) {
+			ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+			cur = &l->v[l->nr++];
+			cur->path = xstrndup(p + 9, n - 9);
+			cur->lock_reason = NULL;
+		} else if (cur && n >= 6 && !strncmp(p, "locked", 6) &&
+			   (n == 6 || p[6] == ' ')) {
+			free(cur->lock_reason);
+			cur->lock_reason =
+			    n == 6 ? xstrdup("") : xstrndup(p + 7, n - 7);
+		}
+		p = e ? e + 1 : end;
+	}
+}
+
+static int list_worktrees(const char *repo, struct wt_list *l, struct sbuf *err)
+{
+	static const char *const zargs[] = {"worktree", "list", "--porcelain",
+					    "-z", NULL};
+	static const char *const args[] = {"worktree", "list", "--porcelain",
+					   NULL};
+	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
+	int code = git_exec(repo, zargs, GIT_TIMEOUT_NS, &out, &gerr, err);
+	char sep = '\0';
+
+	if (code == 129) {
+		/* git before 2.36 has no -z; our paths hold no newline. */
+		sbuf_reset(&out);
+		if (git_run(repo, args, GIT_TIMEOUT_NS, &out, err) < 0)
+			code = -1;
+		else
+			code = 0;
+		sep = '\n';
+	} else if (code > 0) {
+		git_add_failure(zargs, code, &gerr, err);
+		code = -1;
+	}
+	if (code == 0)
+		parse_list(&out, sep, l);
+	sbuf_release(&out);
+	sbuf_release(&gerr);
+	return code;
+}
+
+/* 1 if path is a registered worktree of repo, 0 if not, -1 on failure. */
+static int is_registered(const char *repo, const char *path, struct sbuf *err)
+{
+	struct wt_list l = {0};
+	int ret;
+
+	if (list_worktrees(repo, &l, err) < 0)
+		return -1;
+	ret = 0;
+	/* Entry 0 is the main worktree: never one of ours. */
+	for (size_t i = 1; i < l.nr; i++)
+		if (!strcmp(l.v[i].path, path))
+			ret = 1;
+	wt_list_release(&l);
+	return ret;
+}
+
+static int path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 || errno != ENOENT;
+}
+
+/*
+ * Remove the worktree at path (folder and entry); see git_worktree_remove.
+ */
+static int remove_worktree(const char *repo, const char *path, struct sbuf *err)
+{
+	const char *args[] = {"worktree", "remove", "--force",
+			      "--force",  path,	    NULL};
+	struct sbuf why = SBUF_INIT;
+	int reg, ret = -1;
+
+	if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why) < 0) {
+		reg = is_registered(repo, path, err);
+		if (reg < 0)
+			goto out;
+		if (reg) {
+			/* git refused with the folder present (a submodule,
+			 * a file it cannot delete): delete the folder, which
+			 * is ours, and let git drop the entry of a missing
+			 * folder. */
+			tmpdir_remove(path);
+			sbuf_reset(&why);
+			if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, NULL,
+				    &why) < 0) {
+				sbuf_addf(err,
+					  "cannot remove the temporary "
+					  "worktree '%s': %s",
+					  path, why.buf);
+				goto out;
+			}
+		}
+	}
+	if (path_exists(path) && tmpdir_remove(path) < 0) {
+		sbuf_addf(err,
+			  "cannot delete the temporary worktree folder '%s'",
+			  path);
+		goto out;
+	}
+	ret = 0;
+out:
+	sbuf_release(&why);
+	return ret;
+}
+
+void git_worktree_release(struct git_worktree *wt)
+{
+	free(wt->repo);
+	free(wt->path);
+	free(wt->sha);
+	wt->repo = wt->path = wt->sha = NULL;
+}
+
+int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
+		     struct git_worktree *wt, struct sbuf *err)
+{
+	struct sbuf reason = SBUF_INIT, scratch = SBUF_INIT;
+	char *repo_abs = NULL, *parent_abs = NULL;
+	struct stat st;
+	int ret = -1;
+
+	if (!git_is_full_sha(sha)) {
+		sbuf_addf(err, "invalid commit '%s': expected a full hex sha",
+			  sha ? sha : "");
+		return -1;
+	}
+	repo_abs = realpath(repo, NULL);
+	if (!repo_abs) {
+		sbuf_addf(err, "cannot use repository folder '%s': %s", repo,
+			  strerror(errno));
+		goto out;
+	}
+	parent_abs = realpath(parent_dir, NULL);
+	if (!parent_abs || stat(parent_abs, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		sbuf_addf(err, "cannot use temporary folder '%s': %s",
+			  parent_dir,
+			  parent_abs ? "not a folder" : strerror(errno));
+		goto out;
+	}
+
+	git_worktree_release(wt);
+	wt->repo = repo_abs;
+	repo_abs = NULL;
+	wt->path = xstrfmt("%s/base", parent_abs);
+	wt->sha = xstrdup(sha);
+	if (path_exists(wt->path)) {
+		sbuf_addf(err,
+			  "cannot create the temporary worktree '%s': it "
+			  "already exists",
+			  wt->path);
+		/* Not ours: make sure remove leaves it alone. */
+		free(wt->path);
+		wt->path = NULL;
+		goto out;
+	}
+
+	lock_reason(&reason);
+	{
+		const char *args[] = {
+		    "worktree", "add",	    "--quiet", "--lock", "--reason",
+		    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
+		struct sbuf why = SBUF_INIT;
+		if (git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why) <
+		    0) {
+			sbuf_addf(err,
+				  "cannot check out '%s' into a temporary "
+				  "worktree: %s",
+				  sha, why.buf);
+			sbuf_release(&why);
+			remove_worktree(wt->repo, wt->path, &scratch);
+			goto out;
+		}
+		sbuf_release(&why);
+	}
+	{
+		static const char *const args[] = {"update-index", "-q",
+						   "--refresh", NULL};
+		if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) <
+		    0) {
+			remove_worktree(wt->repo, wt->path, &scratch);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(repo_abs);
+	free(parent_abs);
+	sbuf_release(&reason);
+	sbuf_release(&scratch);
+	return ret;
+}
+
+int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
+{
+	if (!wt->repo || !wt->path)
+		return 0;
+	return remove_worktree(wt->repo, wt->path, err);
+}
+
+/*
+ * After removing an orphan at <P>/base: delete P too when it is kagari's
+ * private temporary folder (named kagari-*, ours, not a symlink).
+ */
+static void remove_private_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *parent;
+	const char *name;
+
+	if (!slash || strcmp(slash + 1, "base") || slash == path)
+		return;
+	parent = xstrndup(path, (size_t)(slash - path));
+	name = strrchr(parent, '/');
+	name = name ? name + 1 : parent;
+	if (!strncmp(name, "kagari-", 7) && lstat(parent, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		tmpdir_remove(parent);
+	free(parent);
+}
+
+int git_prune_orphans(const char *repo, struct sbuf *err)
+{
+	struct wt_list l = {0};
+	struct lock_info li = {0, 0, SBUF_INIT};
+	struct sbuf host = SBUF_INIT;
+	int ret = 0;
+
+	if (list_worktrees(repo, &l, err) < 0)
+		return -1;
+	add_host(&host);
+	for (size_t i = 1; i < l.nr; i++) {
+		const struct wt_entry *e = &l.v[i];
+		int gone;
+
+		li.pid = 0;
+		li.start = 0;
+		sbuf_reset(&li.host);
+		if (!parse_reason(e->lock_reason, &li))
+			continue;
+		/* On another machine sharing this repository, neither the
+		 * pid nor the folder can be checked from here. */
+		if (li.host.len && strcmp(li.host.buf, host.buf))
+			continue;
+		/* An entry is listed only once git has made its folder, so a
+		 * missing folder is never a worktree still being added. */
+		gone = !path_exists(e->path);
+		if (!gone && lock_owner_alive(&li))
+			continue;
+		struct sbuf why = SBUF_INIT;
+		if (remove_worktree(repo, e->path, &why) < 0) {
+			if (!ret)
+				sbuf_adds(err, why.buf);
+			sbuf_release(&why);
+			ret = -1;
+			continue;
+		}
+		sbuf_release(&why);
+		remove_private_parent(e->path);
+	}
+	sbuf_release(&host);
+	sbuf_release(&li.host);
+	wt_list_release(&l);
+	return ret;
+}

@@ -1,0 +1,209 @@
+/*
+ * Tests for analyze/exact: the sign-flip test, Mann-Whitney and the
+ * Hodges-Lehmann estimators against SciPy/NumPy reference values
+ * (tests/data/reference/gen_exact.py -> exact_ref.h), plus selection,
+ * Monte Carlo behaviour beyond 20 pairs, and Holm (analyze/holm).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/exact.h"
+#include "analyze/holm.h"
+#include "analyze/rng.h"
+#include "../data/reference/exact_ref.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void check_rel(const char *what, const char *set, double got,
+		      double want, double tol)
+{
+	int ok;
+
+	if (want == 0)
+		ok = fabs(got) <= tol;
+	else
+		ok = fabs(got - want) <= tol * fmax(fabs(got), fabs(want));
+	if (!ok)
+		fail_msg("%s of '%s': got %.17g, want %.17g", what, set, got,
+			 want);
+}
+
+static void test_signflip_reference(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ref_signflips); i++) {
+		const struct ref_signflip *r = &ref_signflips[i];
+		double *neg = malloc(r->n * sizeof(*neg));
+		struct rng rng;
+		enum exact_method m;
+
+		rng_seed(&rng, 1);
+		for (size_t k = 0; k < r->n; k++)
+			neg[k] = -r->d[k];
+		/* Counts over 2^n patterns: exact, to the last bit. */
+		check_rel("sign-flip p", r->name,
+			  exact_signflip_p(r->d, r->n, 2000, &rng, &m),
+			  r->p_greater, 1e-15);
+		assert_int_equal(m, EXACT_ENUMERATED);
+		check_rel("sign-flip p (less)", r->name,
+			  exact_signflip_p(neg, r->n, 2000, &rng, NULL),
+			  r->p_less, 1e-15);
+		check_rel("HL paired", r->name, exact_hl_paired(r->d, r->n),
+			  r->hl, 1e-14);
+		free(neg);
+	}
+}
+
+static void test_signflip_monte_carlo(void **state)
+{
+	double d[40];
+	struct rng rng, data;
+	enum exact_method m;
+	double p1, p2, p_all_pos;
+
+	(void)state;
+	rng_seed(&data, 7);
+	/* A clear shift: the observed pattern is rarely reached. */
+	for (int i = 0; i < 40; i++)
+		d[i] = 0.01 + 0.02 * (rng_uniform(&data) - 0.5);
+	rng_seed(&rng, 3);
+	p_all_pos = exact_signflip_p(d, 40, 2000, &rng, &m);
+	assert_int_equal(m, EXACT_MONTE_CARLO);
+	/* (1 + hits) / (B + 1): never below 1 / 2001 */
+	assert_true(p_all_pos >= 1.0 / 2001 && p_all_pos < 0.01);
+
+	/* Centred data: p near one half; the same seed repeats exactly. */
+	for (int i = 0; i < 40; i++)
+		d[i] = rng_uniform(&data) - 0.5;
+	rng_seed(&rng, 11);
+	p1 = exact_signflip_p(d, 40, 4000, &rng, NULL);
+	rng_seed(&rng, 11);
+	p2 = exact_signflip_p(d, 40, 4000, &rng, NULL);
+	assert_true(p1 == p2);
+	assert_true(p1 > 0.05 && p1 < 0.95);
+	assert_true(exact_signflip_p(d, 0, 10, &rng, NULL) == 1);
+}
+
+static void test_mann_whitney_reference(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ref_mws); i++) {
+		const struct ref_mw *r = &ref_mws[i];
+		enum exact_method m;
+		double tol;
+
+		check_rel("U", r->name,
+			  exact_mann_whitney_u(r->x, r->nx, r->y, r->ny), r->u,
+			  0);
+		tol = 1e-12;
+		check_rel("MW p greater", r->name,
+			  exact_mann_whitney_p(r->x, r->nx, r->y, r->ny, &m),
+			  r->p_greater, tol);
+		assert_int_equal(m, r->exact ? EXACT_MW_EXACT : EXACT_MW_NORMAL);
+		check_rel("MW p less", r->name,
+			  exact_mann_whitney_p(r->y, r->ny, r->x, r->nx, NULL),
+			  r->p_less, tol);
+		check_rel("HL two-sample", r->name,
+			  exact_hl_two_sample(r->x, r->nx, r->y, r->ny), r->hl,
+			  1e-14);
+	}
+}
+
+static void test_mann_whitney_edges(void **state)
+{
+	double a[5] = { 1, 1, 1, 1, 1 }, b[4] = { 1, 1, 1, 1 };
+	double x[3] = { 5, 6, 7 }, y[3] = { 1, 2, 3 };
+
+	(void)state;
+	/* All tied: no spread, no evidence. */
+	assert_true(exact_mann_whitney_p(a, 5, b, 4, NULL) == 1);
+	assert_true(exact_mann_whitney_p(a, 0, b, 4, NULL) == 1);
+	/* Complete separation: 1 / C(6, 3). */
+	check_rel("separated", "3x3", exact_mann_whitney_p(x, 3, y, 3, NULL),
+		  1.0 / 20, 1e-15);
+	check_rel("separated", "3x3 less",
+		  exact_mann_whitney_p(y, 3, x, 3, NULL), 1, 1e-15);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_select_and_quantile(void **state)
+{
+	struct rng rng;
+
+	(void)state;
+	rng_seed(&rng, 99);
+	for (int trial = 0; trial < 200; trial++) {
+		size_t n = 1 + rng_below(&rng, 40);
+		double a[40], s[40], w[40];
+
+		for (size_t i = 0; i < n; i++)
+			a[i] = (double)rng_below(&rng, 8); /* many ties */
+		memcpy(s, a, sizeof(a));
+		qsort(s, n, sizeof(double), cmp_d);
+		for (size_t k = 0; k < n; k++) {
+			memcpy(w, a, sizeof(a));
+			assert_true(exact_select(w, n, k) == s[k]);
+			for (size_t i = 0; i < k; i++)
+				assert_true(w[i] <= w[k]);
+			for (size_t i = k + 1; i < n; i++)
+				assert_true(w[i] >= w[k]);
+		}
+		memcpy(w, a, sizeof(a));
+		{
+			double h = (double)(n - 1) * 0.25, want;
+			size_t lo = (size_t)floor(h);
+
+			want = lo + 1 < n ? s[lo] + (h - lo) * (s[lo + 1] - s[lo])
+					  : s[lo];
+			check_rel("q25", "random", exact_quantile_inplace(w, n, 0.25),
+				  want, 1e-15);
+		}
+	}
+}
+
+static void test_holm_values(void **state)
+{
+	/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") */
+	double p[4] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double want[4] = { 0.03, 0.06, 0.06, 0.02 };
+	double q[5] = { 0.2, NAN, 0.9, 0.01, 0.6 }, qa[5];
+
+	(void)state;
+	assert_int_equal(holm_adjust_values(p, 4, adj), 4);
+	for (int i = 0; i < 4; i++)
+		check_rel("holm", "4", adj[i], want[i], 1e-15);
+	/* NaN is not in the family; adjusted values are capped at 1. */
+	assert_int_equal(holm_adjust_values(q, 5, qa), 4);
+	assert_true(isnan(qa[1]));
+	check_rel("holm", "nan", qa[3], 0.04, 1e-15);
+	check_rel("holm", "nan", qa[0], 0.6, 1e-15);
+	check_rel("holm", "nan", qa[4], 1, 1e-15);
+	check_rel("holm", "nan", qa[2], 1, 1e-15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_signflip_reference),
+		cmocka_unit_test(test_signflip_monte_carlo),
+		cmocka_unit_test(test_mann_whitney_reference),
+		cmocka_unit_test(test_mann_whitney_edges),
+		cmocka_unit_test(test_select_and_quantile),
+		cmocka_unit_test(test_holm_values),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,442 @@
+/*
+ * Tests for measure/runner.c: commands run through the runner process give
+ * the same outcomes as child_run(), the peak RSS of a measured command does
+ * not inherit ours, interrupts and timeouts stop whole process trees, and
+ * the runner cleans up when kagari dies.
+ *
+ * The runner is started in main(), before cmocka and before any test
+ * allocates, as kagari's main() does.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "measure/child.h"
+#include "measure/proc.h"
+#include "measure/runner.h"
+
+#ifndef KAGARI_HELPER
+#define KAGARI_HELPER "kagari-helper"
+#endif
+
+static struct runner runner;
+static char tmpdir[] = "/tmp/kagari-test-runner-XXXXXX";
+
+#define H KAGARI_HELPER
+
+static int run(struct runner_request *q, struct child_result *res,
+	       struct sbuf *err, const char *const *argv)
+{
+	q->argv = argv;
+	return runner_run(&runner, q, res, err);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Pids listed in the file; asserts there are `expect` of them. */
+static void read_pids(const char *pidfile, pid_t *pids, int expect)
+{
+	struct sbuf sb = SBUF_INIT;
+	int n = 0;
+	/* The writer may still be running (test_kagari_dies): wait. */
+	for (int tries = 0; tries < 500; tries++) {
+		sbuf_reset(&sb);
+		if (!sbuf_read_file(&sb, pidfile, 1 << 20)) {
+			n = 0;
+			for (char *p = sb.buf; *p && n < expect;) {
+				char *end;
+				long v = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				pids[n++] = (pid_t)v;
+				p = end;
+			}
+			if (n == expect)
+				break;
+		}
+		sleep_ms(10);
+	}
+	assert_int_equal(n, expect);
+	sbuf_release(&sb);
+}
+
+static int pid_gone(pid_t pid)
+{
+	errno = 0;
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+static void test_outcomes(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+
+	assert_true(runner_pid(&runner) > 0);
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "exit", "0", NULL}), 0);
+	assert_int_equal(res.status, CHILD_EXITED);
+	assert_true(res.wall_ns > 0);
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "exit", "42", NULL}), 42);
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "signal", "ABRT", NULL}),
+	    128 + SIGABRT);
+	assert_int_equal(res.status, CHILD_SIGNALED);
+	assert_string_equal(proc_signal_name(res.signal), "SIGABRT");
+	assert_int_equal(err.len, 0);
+
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){"kagari-no-such-cmd", NULL}),
+	    -1);
+	assert_int_equal(res.status, CHILD_SPAWN_FAILED);
+	assert_int_equal(res.spawn_errno, ENOENT);
+	assert_non_null(strstr(err.buf, "command not found: "
+					"'kagari-no-such-cmd'"));
+
+	/* The stderr tail comes back even though stderr was discarded. */
+	assert_int_equal(
+	    run(&q, &res, &err,
+		(const char *[]){H, "stderr", "fatal: no", "exit", "1", NULL}),
+	    1);
+	assert_string_equal(res.stderr_tail.buf, "fatal: no\n");
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+static void test_stdio(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT, got = SBUF_INIT;
+
+	q.in = CHILD_IN_CONTENT;
+	q.in_data = "abc\n";
+	q.in_len = 4;
+	q.out = CHILD_OUT_CAPTURE;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(
+		    run(&q, &res, &err, (const char *[]){H, "cat", NULL}), 0);
+		assert_string_equal(res.out.buf, "abc\n");
+	}
+
+	q.envp = (const char *[]){"ONLY=this", NULL};
+	q.dir = tmpdir;
+	assert_int_equal(
+	    run(&q, &res, &err,
+		(const char *[]){H, "env", "ONLY", "pwd", "fds", NULL}),
+	    0);
+	struct sbuf want = SBUF_INIT;
+	sbuf_addf(&want, "this\n%s\n0 1 2\n", tmpdir);
+	assert_string_equal(res.out.buf, want.buf);
+	sbuf_release(&want);
+	q.envp = NULL;
+	q.dir = NULL;
+
+	char *path = xstrfmt("%s/out.txt", tmpdir);
+	q.in = CHILD_IN_NULL;
+	q.out = CHILD_OUT_FILE;
+	q.out_path = path;
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "stdout", "to file", NULL}),
+	    0);
+	assert_int_equal(sbuf_read_file(&got, path, 1 << 20), 0);
+	assert_string_equal(got.buf, "to file\n");
+
+	/* A descriptor of ours, passed over the socket. */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	q.out = CHILD_OUT_FD;
+	q.out_fd = fd;
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "stdout", "via fd", NULL}),
+	    0);
+	close(fd);
+	sbuf_reset(&got);
+	assert_int_equal(sbuf_read_file(&got, path, 1 << 20), 0);
+	assert_string_equal(got.buf, "via fd\n");
+	unlink(path);
+	free(path);
+
+	/* Large captures on both streams. */
+	q.out = CHILD_OUT_CAPTURE;
+	q.err = CHILD_OUT_CAPTURE;
+	assert_int_equal(run(&q, &res, &err,
+			     (const char *[]){H, "stdout-bytes", "500000",
+					      "stderr-bytes", "300000", NULL}),
+			 0);
+	assert_int_equal(res.out.len, 500000);
+	assert_int_equal(res.err.len, 300000);
+	assert_int_equal(res.stderr_tail.len, CHILD_TAIL_MAX);
+
+	/* runner_run_child: the same struct child, through the runner. */
+	struct child c = CHILD_INIT;
+	strvec_pushv(&c.argv,
+		     (const char *[]){H, "stdout", "child", "exit", "5", NULL});
+	c.out = CHILD_OUT_CAPTURE;
+	assert_int_equal(runner_run_child(&runner, &c, &err), 5);
+	assert_string_equal(c.res.out.buf, "child\n");
+	child_release(&c);
+
+	child_result_release(&res);
+	sbuf_release(&got);
+	sbuf_release(&err);
+}
+
+static void test_rusage(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "burn", "200", NULL}), 0);
+	int64_t burned = res.user_ns;
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "burn", "0", NULL}), 0);
+	assert_true(res.user_ns < burned / 2);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+static void test_peak_rss_floor(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+
+	/* We grow to 200 MiB; commands measured through the runner must not
+	 * see it in their peak RSS. */
+	size_t big = (size_t)200 << 20;
+	volatile char *mem = xmalloc(big);
+	for (size_t i = 0; i < big; i += 4096)
+		mem[i] = 1;
+
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){"/bin/true", NULL}), 0);
+	assert_true(res.maxrss_bytes > 0);
+	assert_true(res.maxrss_bytes < (int64_t)10 << 20);
+
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "alloc", "100", NULL}), 0);
+	assert_true(res.maxrss_bytes >= (int64_t)100 << 20);
+	assert_true(res.maxrss_bytes < (int64_t)150 << 20);
+
+	free((void *)mem);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+static void test_timeout_tree(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+	char *pidfile = xstrfmt("%s/pids", tmpdir);
+	pid_t pids[4];
+
+	q.timeout_ns = 300 * 1000000LL;
+	q.grace_ns = 100 * 1000000LL;
+	assert_int_equal(
+	    run(&q, &res, &err,
+		(const char *[]){H, "--pidfile", pidfile, "ignore-term",
+				 "spawn", "1", "grandchild", "setsid-escape",
+				 "sleep", "100000", NULL}),
+	    128 + SIGKILL);
+	assert_true(res.timed_out);
+	read_pids(pidfile, pids, 4);
+	for (int i = 0; i < 4; i++)
+		assert_true(pid_gone(pids[i]));
+	unlink(pidfile);
+	free(pidfile);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	runner_interrupt(&runner);
+}
+
+static void test_interrupt(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	struct itimerval it = {{0, 0}, {0, 200000}};
+	setitimer(ITIMER_REAL, &it, NULL);
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "sleep", "100000", NULL}),
+	    128 + SIGTERM);
+	assert_true(res.interrupted);
+	assert_false(res.timed_out);
+	sigaction(SIGALRM, &old, NULL);
+
+	/* Between runs: pending for the next run... */
+	runner_interrupt(&runner);
+	sleep_ms(100);
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "sleep", "100000", NULL}),
+	    128 + SIGTERM);
+	assert_true(res.interrupted);
+
+	/* ...unless the request clears it (cleanup after an interrupt). */
+	runner_interrupt(&runner);
+	sleep_ms(100);
+	q.flags = RUNNER_CLEAR_INTERRUPT;
+	assert_int_equal(
+	    run(&q, &res, &err, (const char *[]){H, "exit", "0", NULL}), 0);
+	assert_false(res.interrupted);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+/* kagari dies mid-run: the runner stops the command tree and exits. */
+static void test_kagari_dies(void **state)
+{
+	(void)state;
+	char *pidfile = xstrfmt("%s/pids-dies", tmpdir);
+	struct sbuf why = SBUF_INIT;
+	/* The orphaned runner comes back to us, to be reaped. */
+	assert_int_equal(proc_become_subreaper(&why), 0);
+	sbuf_release(&why);
+	pid_t kagari = fork();
+	assert_true(kagari >= 0);
+	if (kagari == 0) {
+		struct runner r2;
+		struct sbuf err = SBUF_INIT;
+		struct child_result res = CHILD_RESULT_INIT;
+		struct runner_request q = RUNNER_REQUEST_INIT;
+		if (runner_start(&r2, &err))
+			_exit(2);
+		struct sbuf line = SBUF_INIT;
+		sbuf_addf(&line, "%d\n", (int)runner_pid(&r2));
+		int fd = open(pidfile, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0 || write(fd, line.buf, line.len) < 0)
+			_exit(3);
+		close(fd);
+		q.argv = (const char *[]){H,	   "--pidfile", pidfile,
+					  "spawn", "1",		"setsid-escape",
+					  "sleep", "100000",	NULL};
+		runner_run(&r2, &q, &res, &err);
+		_exit(4); /* not reached: killed first */
+	}
+	pid_t pids[3]; /* runner, spawned child, escapee */
+	read_pids(pidfile, pids, 3);
+	kill(kagari, SIGKILL);
+	int status;
+	assert_int_equal(waitpid(kagari, &status, 0), kagari);
+	assert_true(WIFSIGNALED(status));
+
+	/* The runner sees its socket close, stops everything, exits. */
+	int gone = 0, runner_exited = 0;
+	for (int tries = 0; tries < 500 && !(gone && runner_exited); tries++) {
+		if (!runner_exited &&
+		    waitpid(pids[0], &status, WNOHANG) == pids[0])
+			runner_exited = 1;
+		gone = pid_gone(pids[1]) && pid_gone(pids[2]);
+		if (!(gone && runner_exited))
+			sleep_ms(10);
+	}
+	assert_true(gone);
+	assert_true(runner_exited);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	unlink(pidfile);
+	free(pidfile);
+}
+
+static void test_runner_death(void **state)
+{
+	(void)state;
+	struct runner r2;
+	struct sbuf err = SBUF_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+
+	assert_int_equal(runner_start(&r2, &err), 0);
+	kill(runner_pid(&r2), SIGKILL);
+	q.argv = (const char *[]){H, "exit", "0", NULL};
+	assert_int_equal(runner_run(&r2, &q, &res, &err), -1);
+	assert_int_equal(res.status, CHILD_ERROR);
+	assert_non_null(strstr(err.buf, "runner process was killed by "
+					"SIGKILL"));
+	assert_int_equal(runner_pid(&r2), -1);
+	sbuf_reset(&err);
+	assert_int_equal(runner_run(&r2, &q, &res, &err), -1);
+	assert_non_null(strstr(err.buf, "not running"));
+	runner_stop(&r2);
+	runner_stop(&r2); /* idempotent */
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	struct sbuf err = SBUF_INIT;
+	if (runner_start(&runner, &err)) {
+		fprintf(stderr, "cannot start the runner: %s\n", err.buf);
+		return 1;
+	}
+	sbuf_release(&err);
+
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_outcomes),
+	    cmocka_unit_test(test_stdio),
+	    cmocka_unit_test(test_rusage),
+	    cmocka_unit_test(test_peak_rss_floor),
+	    cmocka_unit_test(test_timeout_tree),
+	    cmocka_unit_test(test_interrupt),
+	    cmocka_unit_test(test_kagari_dies),
+	    cmocka_unit_test(test_runner_death),
+	};
+	int rc = cmocka_run_group_tests(tests, setup, teardown);
+	runner_stop(&runner);
+	return rc;
+}

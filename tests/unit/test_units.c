@@ -1,0 +1,284 @@
+/* Tests for suite/units: durations, sizes, percentages, rates, budgets. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sbuf.h"
+#include "suite/units.h"
+
+static void dur_ok(const char *s, int64_t want)
+{
+	struct sbuf err = SBUF_INIT;
+	int64_t ns = -1;
+	if (units_parse_duration(s, &ns, &err))
+		fail_msg("'%s': %s", s, err.buf);
+	if (ns != want)
+		fail_msg("'%s': got %lld, want %lld", s, (long long)ns, (long long)want);
+	sbuf_release(&err);
+}
+
+static void dur_bad(const char *s, const char *frag)
+{
+	struct sbuf err = SBUF_INIT;
+	int64_t ns = 77;
+	if (!units_parse_duration(s, &ns, &err))
+		fail_msg("'%s' accepted", s);
+	assert_true(ns == 77);
+	if (!strstr(err.buf, frag))
+		fail_msg("'%s': '%s' lacks '%s'", s, err.buf, frag);
+	sbuf_release(&err);
+}
+
+static void test_durations(void **state)
+{
+	(void)state;
+	dur_ok("1ns", 1);
+	dur_ok("1.5s", 1500000000);
+	dur_ok("300ms", 300000000);
+	dur_ok("250us", 250000);
+	dur_ok("250\xc2\xb5s", 250000);
+	dur_ok("250\xce\xbcs", 250000);
+	dur_ok("2m", INT64_C(120000000000));
+	dur_ok("1h30m", INT64_C(5400000000000));
+	dur_ok("24h", INT64_C(86400000000000));
+	dur_ok("0s", 0);
+	dur_ok(".5s", 500000000);
+	dur_ok("1 s", 1000000000);
+	dur_bad("5", "needs a unit");
+	dur_bad("0", "needs a unit");
+	dur_bad("", "empty duration");
+	dur_bad("24h1ns", "longer than 24h");
+	dur_bad("100000h", "longer than 24h");
+	dur_bad("-1s", "negative");
+	dur_bad("5S", "did you mean 's'?");
+	dur_bad("5MS", "did you mean 'ms'?");
+	dur_bad("5sec", "unknown duration unit 'sec'");
+	dur_bad("64MiB", "is a size");
+	dur_bad("s", "not a duration");
+	dur_bad("1.2.3s", "not a duration");
+	dur_bad("1s5", "a number needs a unit");
+}
+
+static void size_ok(const char *s, int64_t want)
+{
+	struct sbuf err = SBUF_INIT;
+	int64_t b = -1;
+	if (units_parse_size(s, &b, &err))
+		fail_msg("'%s': %s", s, err.buf);
+	if (b != want)
+		fail_msg("'%s': got %lld", s, (long long)b);
+	sbuf_release(&err);
+}
+
+static void size_bad(const char *s, const char *frag)
+{
+	struct sbuf err = SBUF_INIT;
+	int64_t b;
+	if (!units_parse_size(s, &b, &err))
+		fail_msg("'%s' accepted", s);
+	if (!strstr(err.buf, frag))
+		fail_msg("'%s': '%s' lacks '%s'", s, err.buf, frag);
+	sbuf_release(&err);
+}
+
+static void test_sizes(void **state)
+{
+	(void)state;
+	size_ok("0B", 0);
+	size_ok("512B", 512);
+	size_ok("1KB", 1000);
+	size_ok("1.5 MB", 1500000);
+	size_ok("2GB", INT64_C(2000000000));
+	size_ok("1TB", INT64_C(1000000000000));
+	size_ok("1KiB", 1024);
+	size_ok("64MiB", 64 * 1024 * 1024);
+	size_ok("1GiB", INT64_C(1073741824));
+	size_ok("1TiB", INT64_C(1099511627776));
+	size_ok("0.5KiB", 512);
+	size_bad("64", "needs a unit");
+	size_bad("64mib", "did you mean 'MiB'?");
+	size_bad("64kb", "did you mean 'KB'?");
+	size_bad("64 bytes", "unknown size unit 'bytes'");
+	size_bad("-1MB", "negative");
+	size_bad("5ms", "is a duration");
+	size_bad("99999999TiB", "too large");
+	size_bad("", "empty size");
+}
+
+static void test_percent_number_rate(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	double v;
+	assert_int_equal(units_parse_percent("10", &v, &err), 0);
+	assert_true(v == 10);
+	assert_int_equal(units_parse_percent("10%", &v, &err), 0);
+	assert_true(v == 10);
+	assert_int_equal(units_parse_percent("2.5 %", &v, &err), 0);
+	assert_true(v == 2.5);
+	assert_int_equal(units_parse_percent("1000", &v, &err), 0);
+	assert_int_equal(units_parse_percent("0", &v, &err), -1);
+	assert_non_null(strstr(err.buf, "out of range (0, 1000]"));
+	assert_int_equal(units_parse_percent("1000.1%", &v, &err), -1);
+	assert_int_equal(units_parse_percent("-5", &v, &err), -1);
+	assert_int_equal(units_parse_percent("ten", &v, &err), -1);
+	assert_int_equal(units_parse_percent("10%%", &v, &err), -1);
+
+	assert_int_equal(units_parse_number("1e6", &v, &err), 0);
+	assert_true(v == 1e6);
+	assert_int_equal(units_parse_number("-2.5", &v, &err), 0);
+	assert_true(v == -2.5);
+	assert_int_equal(units_parse_number("nan", &v, &err), -1);
+	assert_int_equal(units_parse_number("0x10", &v, &err), -1);
+	assert_int_equal(units_parse_number("", &v, &err), -1);
+
+	char *unit = NULL;
+	assert_int_equal(units_parse_rate("100 MB/s", &v, &unit, &err), 0);
+	assert_true(v == 1e8);
+	assert_string_equal(unit, "bytes");
+	free(unit);
+	assert_int_equal(units_parse_rate("1.5MiB/s", &v, &unit, &err), 0);
+	assert_true(v == 1.5 * 1024 * 1024);
+	free(unit);
+	assert_int_equal(units_parse_rate("5000 ops/s", &v, &unit, &err), 0);
+	assert_true(v == 5000);
+	assert_string_equal(unit, "ops");
+	free(unit);
+	unit = NULL;
+	assert_int_equal(units_parse_rate("100 MB", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("100 MB/min", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("100/s", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("fast ops/s", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("1 o-p/s", &v, &unit, &err), -1);
+	assert_null(unit);
+	sbuf_release(&err);
+}
+
+static void test_aggregations(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	enum aggregation a;
+	double p = 0;
+	assert_int_equal(units_parse_aggregation("min", &a, &p, &err), 0);
+	assert_int_equal(a, AGG_MIN);
+	assert_int_equal(units_parse_aggregation("median", &a, &p, &err), 0);
+	assert_int_equal(a, AGG_MEDIAN);
+	assert_int_equal(units_parse_aggregation("p1", &a, &p, &err), 0);
+	assert_int_equal(a, AGG_PERCENTILE);
+	assert_true(p == 1);
+	assert_int_equal(units_parse_aggregation("p99.9", &a, &p, &err), 0);
+	assert_true(p > 99.89 && p < 99.91);
+	assert_int_equal(units_parse_aggregation("p100", &a, &p, &err), -1);
+	assert_int_equal(units_parse_aggregation("p0", &a, &p, &err), -1);
+	assert_int_equal(units_parse_aggregation("p", &a, &p, &err), -1);
+	assert_int_equal(units_parse_aggregation("P95", &a, &p, &err), -1);
+	assert_int_equal(units_parse_aggregation("avg", &a, &p, &err), -1);
+	assert_non_null(strstr(err.buf, "unknown aggregation 'avg'"));
+	sbuf_release(&err);
+}
+
+static void budget_ok(enum metric_id m, const char *agg, const char *text,
+		      enum budget_op op, double limit)
+{
+	struct sbuf err = SBUF_INIT;
+	struct budget b;
+	if (units_parse_budget(m, agg, text, &b, &err))
+		fail_msg("'%s': %s", text, err.buf);
+	assert_int_equal(b.op, op);
+	if (b.limit != limit)
+		fail_msg("'%s': limit %g, want %g", text, b.limit, limit);
+	assert_string_equal(b.limit_text, text);
+	assert_string_equal(b.aggregation_name, agg);
+	assert_int_equal(b.metric, m);
+	free(b.aggregation_name);
+	free(b.limit_text);
+	free(b.unit);
+	sbuf_release(&err);
+}
+
+static void budget_bad(enum metric_id m, const char *text, const char *frag)
+{
+	struct sbuf err = SBUF_INIT;
+	struct budget b;
+	if (!units_parse_budget(m, "max", text, &b, &err))
+		fail_msg("'%s' accepted", text);
+	if (!strstr(err.buf, frag))
+		fail_msg("'%s': '%s' lacks '%s'", text, err.buf, frag);
+	sbuf_release(&err);
+}
+
+static void test_budgets(void **state)
+{
+	(void)state;
+	budget_ok(METRIC_LATENCY, "p95", "<= 300ms", BUDGET_LE, 3e8);
+	budget_ok(METRIC_LATENCY, "max", "<1s", BUDGET_LT, 1e9);
+	budget_ok(METRIC_CPU_USER, "mean", "<= 20ms", BUDGET_LE, 2e7);
+	budget_ok(METRIC_PEAK_RSS, "max", "<= 64MiB", BUDGET_LE, 64.0 * 1024 * 1024);
+	budget_ok(METRIC_ALLOC_BYTES, "median", "< 1KB", BUDGET_LT, 1000);
+	budget_ok(METRIC_PEAK_HEAP, "max", "<= 1MiB", BUDGET_LE, 1048576);
+	budget_ok(METRIC_INSTRUCTIONS, "median", "<= 1e9", BUDGET_LE, 1e9);
+	budget_ok(METRIC_ALLOCS, "max", "<= 100", BUDGET_LE, 100);
+	budget_ok(METRIC_THROUGHPUT, "min", ">= 100 MB/s", BUDGET_GE, 1e8);
+	budget_ok(METRIC_THROUGHPUT, "min", "> 5000", BUDGET_GT, 5000);
+	budget_ok(METRIC_CPU_UTILIZATION, "mean", ">= 0.5", BUDGET_GE, 0.5);
+	budget_ok(METRIC_CPU_UTILIZATION, "mean", "<= 90%", BUDGET_LE, 0.9);
+	budget_ok(METRIC_IPC, "mean", ">= 1.5", BUDGET_GE, 1.5);
+
+	budget_bad(METRIC_LATENCY, "<= 64MiB", "latency expects a duration");
+	budget_bad(METRIC_LATENCY, "<= 300", "needs a unit");
+	budget_bad(METRIC_LATENCY, ">= 1s", "lower is better for latency, so use '<' or '<='");
+	budget_bad(METRIC_LATENCY, "300ms", "needs a comparison");
+	budget_bad(METRIC_LATENCY, "== 300ms", "needs a comparison");
+	budget_bad(METRIC_LATENCY, "<=", "no value");
+	budget_bad(METRIC_PEAK_RSS, "<= 5ms", "peak_rss expects a size");
+	budget_bad(METRIC_PEAK_RSS, "<= 64", "needs a unit");
+	budget_bad(METRIC_INSTRUCTIONS, "<= 5ms", "is a duration");
+	budget_bad(METRIC_INSTRUCTIONS, "<= 1MiB", "is a size");
+	budget_bad(METRIC_INSTRUCTIONS, "<= -1", "negative");
+	budget_bad(METRIC_THROUGHPUT, "<= 5 MB/s", "higher is better for throughput");
+	budget_bad(METRIC_THROUGHPUT, ">= 5 MB", "throughput expects a rate");
+	budget_bad(METRIC_CPU_UTILIZATION, ">= 2000%", "out of range");
+
+	struct sbuf err = SBUF_INIT;
+	struct budget b;
+	assert_int_equal(units_parse_budget(METRIC_LATENCY, "p101", "<= 1s", &b, &err), -1);
+	assert_non_null(strstr(err.buf, "percentile 'p101' is out of range"));
+	sbuf_release(&err);
+}
+
+static void test_metric_values(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	double v;
+	assert_int_equal(units_parse_metric_value(METRIC_LATENCY, "2ms", &v, &err), 0);
+	assert_true(v == 2e6);
+	assert_int_equal(units_parse_metric_value(METRIC_PEAK_RSS, "1MiB", &v, &err), 0);
+	assert_true(v == 1048576);
+	assert_int_equal(units_parse_metric_value(METRIC_CYCLES, "1000", &v, &err), 0);
+	assert_true(v == 1000);
+	assert_int_equal(units_parse_metric_value(METRIC_THROUGHPUT, "5 MB/s", &v, &err), 0);
+	assert_true(v == 5e6);
+	assert_int_equal(units_parse_metric_value(METRIC_LATENCY, "2", &v, &err), -1);
+	assert_int_equal(units_parse_metric_value(METRIC_PEAK_RSS, "2", &v, &err), -1);
+	sbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_percent_number_rate),
+		cmocka_unit_test(test_aggregations),
+		cmocka_unit_test(test_budgets),
+		cmocka_unit_test(test_metric_values),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
