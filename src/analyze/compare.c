@@ -36,7 +36,8 @@ struct round {
 	int number;
 	const double *b, *h;
 	size_t nb, nh;
-	double bmean, hmean, spread;
+	double bmean, hmean, spread; /* spread: the larger of bspread, hspread */
+	double bspread, hspread;
 	int kept;
 };
 
@@ -116,6 +117,8 @@ static double robust_cv_of(const double *x, size_t n)
 	q3 = quantile_sorted(c, n, 0.75);
 	med = quantile_sorted(c, n, 0.5);
 	free(c);
+	if (q3 == q1)
+		return 0; /* no dispersion, whatever the median */
 	return med != 0 ? (q3 - q1) / 1.349 / med : NAN;
 }
 
@@ -297,8 +300,9 @@ static void build_rounds(struct work *w, const struct sample *bs, size_t nb,
 		}
 		r->bmean = r->nb ? summary_mean(r->b, r->nb) : NAN;
 		r->hmean = r->nh ? summary_mean(r->h, r->nh) : NAN;
-		r->spread = fmax(side_spread(r->b, r->nb),
-				 side_spread(r->h, r->nh));
+		r->bspread = side_spread(r->b, r->nb);
+		r->hspread = side_spread(r->h, r->nh);
+		r->spread = fmax(r->bspread, r->hspread);
 		r->kept = 1;
 	}
 }
@@ -317,18 +321,32 @@ static void stall_filter(struct work *w, struct compare_result *out)
 {
 	double *s, med, mad, thr;
 	struct round **cand;
-	size_t nc = 0, max_drop = w->nr / 2;
+	size_t nc = 0, ns = 0, max_drop = w->nr / 2;
 
 	out->stall_threshold = NAN;
 	if (w->in->runs_per_round < 2 || w->nr < STALL_MIN_ROUNDS)
 		return;
-	s = xreallocarray(NULL, w->nr, sizeof(*s));
-	for (size_t k = 0; k < w->nr; k++)
-		s[k] = w->rounds[k].spread;
-	med = exact_quantile_inplace(s, w->nr, 0.5);
-	for (size_t k = 0; k < w->nr; k++)
-		s[k] = fabs(w->rounds[k].spread - med);
-	mad = exact_quantile_inplace(s, w->nr, 0.5);
+	/*
+	 * Median and MAD over the spreads of every side of every round
+	 * (2 per round): a stall inflates one side's spread only, so fewer
+	 * than half of these are contaminated even when stalls hit half the
+	 * rounds, where the MAD of the per-round maxima would break down.
+	 */
+	s = xreallocarray(NULL, 2 * w->nr, sizeof(*s));
+	for (size_t k = 0; k < w->nr; k++) {
+		if (w->rounds[k].nb >= 2)
+			s[ns++] = w->rounds[k].bspread;
+		if (w->rounds[k].nh >= 2)
+			s[ns++] = w->rounds[k].hspread;
+	}
+	if (!ns) {
+		free(s);
+		return;
+	}
+	med = exact_quantile_inplace(s, ns, 0.5);
+	for (size_t k = 0; k < ns; k++)
+		s[k] = fabs(s[k] - med);
+	mad = exact_quantile_inplace(s, ns, 0.5);
 	free(s);
 	thr = med + 6 * fmax(mad, STALL_MAD_FLOOR);
 	out->stall_threshold = thr;
@@ -540,12 +558,12 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 
 		if (!rd->kept || !rd->nb || !rd->nh)
 			continue;
+		out->nr_pairs++;
 		if (rd->bmean == 0)
 			out->zero_base = 1;
 		else
 			r[n++] = rd->hmean / rd->bmean;
 	}
-	out->nr_pairs = n;
 	if (!n || out->zero_base)
 		goto done;
 	for (size_t k = 0; k < n; k++)
@@ -977,8 +995,8 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 	}
 	/* 3. zero base statistic */
 	if (r->zero_base) {
-		sbuf_adds(&sb, "the base statistic is zero in a resample: a "
-			       "relative change is undefined");
+		sbuf_adds(&sb, "the base statistic is zero (in a round or a "
+			       "resample): a relative change is undefined");
 		set_verdict(r, V_INCONCLUSIVE, 3, &sb);
 		return;
 	}

@@ -148,7 +148,7 @@ static void test_select_and_quantile(void **state)
 	rng_seed(&rng, 99);
 	for (int trial = 0; trial < 200; trial++) {
 		size_t n = 1 + rng_below(&rng, 40);
-		double a[40], s[40], w[40];
+		double a[40] = { 0 }, s[40], w[40];
 
 		for (size_t i = 0; i < n; i++)
 			a[i] = (double)rng_below(&rng, 8); /* many ties */

@@ -1,0 +1,453 @@
+#include "cmd/session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/rng.h"
+#include "base/fileio.h"
+#include "base/sbuf.h"
+#include "base/tmpdir.h"
+#include "base/xalloc.h"
+#include "cmd/exit.h"
+#include "cmd/interrupt.h"
+#include "cmd/outcome.h"
+#include "measure/runner.h"
+#include "measure/sysinfo.h"
+#include "suite/vars.h"
+
+#define NOT_IMPLEMENTED "not implemented in this version"
+
+/* Metric groups that later issues implement. */
+static int group_pending(enum metric_group g)
+{
+	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
+}
+
+/*
+ * A requested metric this version cannot measure fails the run before
+ * anything runs (exit 6) when it is required: named in `counters: [..]`,
+ * `allocations: true`, under `regression:` or in a budget — unless
+ * `unsupported: skip`. `terminal: true` is refused the same way.
+ */
+static int check_pending(const struct loaded_suites *ls)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ls->nr; i++) {
+		const struct suite *s = ls->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_spec *bs = &s->benches[b];
+			if (!ls->selected[i][b])
+				continue;
+			if (bs->terminal) {
+				cmd_error("%s:%d:%d: benchmarks[%zu].terminal: running on a pseudo-terminal is %s",
+					  s->file, bs->loc.line, bs->loc.col, b, NOT_IMPLEMENTED);
+				rc = EXIT_UNSUPPORTED;
+			}
+			for (size_t c = 0; c < bs->nr_commands; c++) {
+				const struct command_spec *cs = &bs->commands[c];
+				const struct settings *st = &cs->settings;
+				if (st->metrics.unsupported_skip)
+					continue;
+				const char *why = NULL;
+				if (st->metrics.counters == COUNTERS_LIST)
+					why = "metrics.counters";
+				else if (st->metrics.allocations)
+					why = "metrics.allocations";
+				for (int m = 0; m < METRIC__COUNT && !why; m++)
+					if (group_pending(metric_get(m)->group) &&
+					    st->regression.metric[m].configured)
+						why = "regression";
+				for (size_t k = 0; k < cs->nr_budgets && !why; k++)
+					if (group_pending(metric_get(cs->budgets[k].metric)->group))
+						why = "budget";
+				if (why) {
+					cmd_error("%s: benchmark '%s', command '%s': %s asks for hardware counters or allocation counts, which are %s (set metrics.unsupported: skip to run without them)",
+						  s->file, bs->name, cs->name, why, NOT_IMPLEMENTED);
+					rc = EXIT_UNSUPPORTED;
+				}
+			}
+		}
+	}
+	return rc;
+}
+
+/* An existing regular file that we may execute? */
+static int is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* argv[0] as posix_spawnp would find it, or NULL. */
+static char *find_program(const char *prog, const char *cwd, const char *path_env)
+{
+	if (strchr(prog, '/'))
+		return prog[0] == '/' ? xstrdup(prog) : xstrfmt("%s/%s", cwd, prog);
+	const char *p = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = xstrfmt("%.*s/%s", (int)len, len ? p : ".", prog);
+		if (is_executable(cand))
+			return cand;
+		free(cand);
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Checks that need no measuring and would otherwise fail in the middle of a
+ * run: a working folder or stdin file that does not exist (exit 2: the suite
+ * points at nothing), a program that is not there or not executable (exit
+ * 4). Values with variables are left to run time. Nothing is written when
+ * these fail, so an earlier report stays as it was.
+ */
+static int preflight(const struct loaded_suites *ls)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ls->nr; i++) {
+		const struct suite *s = ls->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_spec *bs = &s->benches[b];
+			if (!ls->selected[i][b])
+				continue;
+			if (bs->stdin_spec.kind == STDIN_FILE &&
+			    !vars_present(bs->stdin_spec.value)) {
+				char *p = xstrfmt("%s/%s", s->dir, bs->stdin_spec.value);
+				if (access(p, R_OK) != 0) {
+					cmd_error("%s:%d:%d: benchmarks[%zu].stdin: cannot read '%s': %s",
+						  s->file, bs->loc.line, bs->loc.col, b,
+						  bs->stdin_spec.value, strerror(errno));
+					rc = exit_merge(rc, EXIT_INVALID);
+				}
+				free(p);
+			}
+			for (size_t c = 0; c < bs->nr_commands; c++) {
+				const struct command_spec *cs = &bs->commands[c];
+				const char *cwd = cs->exec.cwd ? cs->exec.cwd : cs->settings.cwd;
+				char *dir = NULL;
+				if (cwd && vars_present(cwd))
+					continue;
+				dir = cwd ? (cwd[0] == '/' ? xstrdup(cwd) : xstrfmt("%s/%s", s->dir, cwd))
+					  : xstrdup(s->dir);
+				struct stat st;
+				if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: folder '%s' does not exist",
+						  s->file, cs->loc.line, cs->loc.col, b, cs->name, cwd);
+					rc = exit_merge(rc, EXIT_INVALID);
+				} else if (!cs->exec.shell && cs->exec.argv.nr &&
+					   !vars_present(cs->exec.argv.v[0])) {
+					const char *path_env = strvec_getenv(&cs->exec.env, "PATH");
+					if (!path_env)
+						path_env = strvec_getenv(&cs->settings.env, "PATH");
+					if (path_env && vars_present(path_env))
+						path_env = NULL;
+					if (!path_env)
+						path_env = getenv("PATH");
+					const char *prog = cs->exec.argv.v[0];
+					char *found = find_program(prog, dir, path_env);
+					if (!found) {
+						cmd_error("benchmark '%s', command '%s': command not found: '%s'",
+							  bs->name, cs->name, prog);
+						rc = exit_merge(rc, EXIT_EXEC);
+					} else if (!is_executable(found)) {
+						cmd_error("benchmark '%s', command '%s': cannot run '%s': %s",
+							  bs->name, cs->name, prog,
+							  access(found, F_OK) ? "no such file"
+									      : "permission denied (not executable)");
+						rc = exit_merge(rc, EXIT_EXEC);
+					}
+					free(found);
+				}
+				free(dir);
+			}
+		}
+	}
+	return rc;
+}
+
+/* After measuring: pending metrics that were asked for are `unsupported`. */
+static void mark_pending(const struct bench_spec *bs, struct bench_result *br)
+{
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
+		const struct settings *st = &bs->commands[c].settings;
+		for (int m = 0; m < METRIC__COUNT; m++) {
+			const struct metric_info *mi = metric_get(m);
+			int asked = 0;
+			if (mi->group == GROUP_COUNTERS)
+				asked = st->metrics.counters == COUNTERS_AVAILABLE ||
+					(st->metrics.counters == COUNTERS_LIST &&
+					 (st->metrics.counters_list & (1u << m))) ||
+					st->regression.metric[m].configured;
+			else if (mi->group == GROUP_ALLOCATIONS)
+				asked = st->metrics.allocations ||
+					st->regression.metric[m].configured;
+			if (!asked)
+				continue;
+			for (int sd = 0; sd < SIDE__COUNT; sd++)
+				if (br->commands[c].side[sd].present)
+					metric_series_set_status(&br->commands[c].side[sd].metric[m],
+								 MSTATUS_UNSUPPORTED, NOT_IMPLEMENTED);
+		}
+	}
+}
+
+
+static int add_destination(struct destination **d, size_t *n, size_t *alloc,
+			   const char *format, const char *path)
+{
+	enum report_format f;
+	if (report_format_parse(format, &f)) {
+		cmd_error("unknown report format '%s'", format);
+		return EXIT_USAGE;
+	}
+	if (f == REPORT_MARKDOWN || f == REPORT_GITHUB || f == REPORT_HTML) {
+		cmd_error("report format '%s' is %s", format, NOT_IMPLEMENTED);
+		return EXIT_UNSUPPORTED;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		const char *p = (*d)[i].path;
+		if ((!p && !path) || (p && path && !strcmp(p, path))) {
+			cmd_error("two reports would be written to %s%s%s",
+				  path ? "'" : "", path ? path : "standard output",
+				  path ? "'" : "");
+			return EXIT_USAGE;
+		}
+	}
+	ALLOC_GROW(*d, *n + 1, *alloc);
+	(*d)[*n].format = f;
+	(*d)[*n].path = path ? xstrdup(path) : NULL;
+	(*n)++;
+	return 0;
+}
+
+
+static void show_progress(void *data, const char *bench, int round, int total,
+			  int warmup)
+{
+	struct progress *p = data;
+	if (!p->enabled)
+		return;
+	fprintf(stderr, "\r\033[K%s / %s: %s round %d/%d", p->suite, bench,
+		warmup ? "warm-up" : "measuring", round, total);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+static void clear_progress(struct progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		p->shown = 0;
+	}
+}
+
+static void print_command_errors(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct command_result *cr = &br->commands[c];
+				if (!cr->error)
+					continue;
+				cmd_error("benchmark '%s', command '%s': %s%s%s", br->name,
+					  cr->name, cr->error,
+					  cr->stderr_tail && *cr->stderr_tail
+						  ? "\n--- stderr (last 2 KiB) ---\n" : "",
+					  cr->stderr_tail ? cr->stderr_tail : "");
+			}
+		}
+}
+
+static int write_reports(const struct run_result *r, const struct destination *d,
+			 size_t n, const struct cli *cli, struct cmd_env *env)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct report_options o;
+		report_options_init(&o);
+		o.color = !d[i].path && env->stdout_tty && !cli->no_color &&
+			  !getenv("NO_COLOR");
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		if (report_render(r, d[i].format, &o, &out, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_INTERNAL;
+		} else if (!d[i].path) {
+			fputs(out.buf, stdout);
+			fflush(stdout);
+		} else if (fileio_write_atomic(d[i].path, out.buf, out.len, &err)) {
+			cmd_error("%s (the previous report, if any, is untouched)", err.buf);
+			rc = exit_merge(rc, EXIT_EXEC);
+		}
+		sbuf_release(&out);
+		sbuf_release(&err);
+	}
+	return rc;
+}
+
+int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
+		    const char *mode, const char *tmp_prefix)
+{
+	memset(s, 0, sizeof(*s));
+	s->cli = cli;
+	s->env = env;
+	run_result_init(&s->r);
+	int rc = common_load(cli, &s->ls);
+	if (!rc)
+		rc = common_select(cli, &s->ls);
+	if (!rc && cli->summary) {
+		cmd_error("--summary (Markdown) is %s", NOT_IMPLEMENTED);
+		rc = EXIT_UNSUPPORTED;
+	}
+	if (!rc)
+		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
+				     cli->format ? cli->format : "table", cli->output);
+	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
+		const struct suite *su = s->ls.suites[i];
+		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
+			char *p = su->outputs[k].path[0] == '/'
+					  ? xstrdup(su->outputs[k].path)
+					  : xstrfmt("%s/%s", su->dir, su->outputs[k].path);
+			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
+					     su->outputs[k].format, p);
+			free(p);
+		}
+	}
+	if (!rc)
+		rc = check_pending(&s->ls);
+	if (!rc)
+		rc = preflight(&s->ls);
+	if (!rc) {
+		struct sbuf err = SBUF_INIT;
+		s->tmp = tmpdir_create(tmp_prefix, &err);
+		if (!s->tmp) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+		sbuf_release(&err);
+	}
+	if (rc)
+		return rc;
+	s->r.mode = xstrdup(mode);
+	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
+	s->r.seed = cli->have_seed ? cli->seed
+				   : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
+	s->r.started_at = sysinfo_now_rfc3339();
+	sysinfo_collect(&s->r.env);
+	s->r.suites = xcalloc(s->ls.nr + 1, sizeof(*s->r.suites));
+	s->prog.enabled = env->stderr_tty && !cli->quiet;
+	s->opts = (struct execute_options){
+		.runner = env->runner,
+		.seed = s->r.seed,
+		.runs_override = cli->runs,
+		.warmup_override = cli->warmup,
+		.interrupted = &interrupt_requested,
+		.progress = show_progress,
+		.progress_data = &s->prog,
+	};
+	interrupt_install(env->runner);
+	return 0;
+}
+
+struct suite_result *session_measure_suite(struct session *s, size_t i,
+					   struct execute_side sides[SIDE__COUNT])
+{
+	const struct suite *su = s->ls.suites[i];
+	struct suite_result *sr = &s->r.suites[s->r.nr_suites++];
+	char *artifact[SIDE__COUNT] = { NULL, NULL };
+	int failed = 0;
+	s->prog.suite = su->name;
+	for (int sd = 0; sd < SIDE__COUNT && !failed; sd++) {
+		if (!sides[sd].present)
+			continue;
+		/* Equal-length artifact paths on both sides keep argv identical in size. */
+		if (su->build)
+			sides[sd].artifact = artifact[sd] = xstrfmt("%s/artifact", sides[sd].tmpdir);
+		struct sbuf err = SBUF_INIT;
+		if (mkdir(sides[sd].tmpdir, 0700) != 0) {
+			cmd_error("cannot create '%s': %s", sides[sd].tmpdir, strerror(errno));
+			failed = 1;
+		} else if (execute_build(su, &sides[sd], &s->opts, &err)) {
+			clear_progress(&s->prog);
+			cmd_error("%s%s", sides[SIDE_BASE].present
+					       ? (sd == SIDE_BASE ? "base: " : "head: ") : "",
+				  err.buf);
+			failed = 1;
+		}
+		sbuf_release(&err);
+		if (interrupt_requested)
+			failed = 1;
+	}
+	if (failed) {
+		sr->name = xstrdup(su->name);
+		sr->file = xstrdup(su->file);
+		if (!interrupt_requested) {
+			sr->result = xstrdup(RESULT_ERROR);
+			s->exec_rc = EXIT_EXEC;
+			free(s->r.exit_reason);
+			s->r.exit_reason = xstrfmt("the build of suite '%s' failed", su->name);
+		}
+	} else if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr)) {
+		s->r.interrupted = 1;
+	}
+	if (interrupt_requested)
+		s->r.interrupted = 1;
+	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++)
+		if (s->ls.selected[i][b])
+			mark_pending(&su->benches[b], &sr->benches[k++]);
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		free(artifact[sd]);
+		sides[sd].artifact = NULL;
+	}
+	clear_progress(&s->prog);
+	return sr;
+}
+
+int session_finish(struct session *s)
+{
+	struct run_result *r = &s->r;
+	interrupt_uninstall();
+	if (interrupt_requested)
+		r->interrupted = 1;
+	r->finished_at = sysinfo_now_rfc3339();
+	char *build_reason = r->exit_reason;
+	r->exit_reason = NULL;
+	outcome_judge(r);
+	if (s->exec_rc && build_reason) {
+		free(r->exit_reason);
+		r->exit_reason = build_reason;
+		build_reason = NULL;
+	}
+	free(build_reason);
+	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
+	print_command_errors(r);
+	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
+	int rc = exit_merge(r->summary.exit_code, wrc);
+	if (rc && r->exit_reason)
+		cmd_error("%s", r->exit_reason);
+	else if (rc == EXIT_EXEC && wrc)
+		cmd_error("a report could not be written");
+	return rc;
+}
+
+void session_release(struct session *s)
+{
+	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR"))
+		tmpdir_remove(s->tmp);
+	free(s->tmp);
+	for (size_t i = 0; i < s->nr_dest; i++)
+		free(s->dest[i].path);
+	free(s->dest);
+	run_result_release(&s->r);
+	common_release(&s->ls);
+	memset(s, 0, sizeof(*s));
+}

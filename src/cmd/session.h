@@ -1,0 +1,61 @@
+/*
+ * cmd/session: the pipeline `run`, `compare` and `ci` share.
+ *
+ * Call order:
+ *   session_prepare()        load and select suites, check destinations,
+ *                            refuse what this version cannot do, preflight,
+ *                            make the private temporary folder, seed
+ *   session_measure_suite()  once per suite, with one or two sides
+ *   session_finish()         verdicts into exit code, errors, reports
+ *   session_release()
+ * Everything here prints its own messages (this is cmd/).
+ */
+#ifndef KAGARI_CMD_SESSION_H
+#define KAGARI_CMD_SESSION_H
+
+#include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "measure/execute.h"
+#include "report/report.h"
+#include "report/result.h"
+
+struct destination {
+	enum report_format format;
+	char *path; /* NULL: stdout */
+};
+
+struct progress {
+	int enabled;
+	const char *suite;
+	int shown;
+};
+
+struct session {
+	struct cli *cli;
+	struct cmd_env *env;
+	struct loaded_suites ls;
+	struct destination *dest;
+	size_t nr_dest, dest_alloc;
+	char *tmp;	/* private 0700 folder, removed by session_release */
+	struct run_result r;
+	struct progress prog;
+	struct execute_options opts;
+	int exec_rc;	/* failures outside commands (builds, git) */
+};
+
+/* Returns 0, or the exit code to stop with (message printed). */
+int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
+		    const char *mode, const char *tmp_prefix);
+/*
+ * Build and measure suite i on `sides` into a new suite_result (sides with
+ * present == 0 are skipped; each present side needs root, head_root and
+ * tmpdir; artifact is filled here when the suite has `build`). Returns the
+ * new suite_result.
+ */
+struct suite_result *session_measure_suite(struct session *s, size_t i,
+					   struct execute_side sides[SIDE__COUNT]);
+/* Judge, print command errors, write every report; returns the exit code. */
+int session_finish(struct session *s);
+void session_release(struct session *s);
+
+#endif
