@@ -30,7 +30,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
-	cmd_version, cmd_help;
+	cmd_compare, cmd_version, cmd_help;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);

@@ -428,6 +428,14 @@ int session_finish(struct session *s)
 		build_reason = NULL;
 	}
 	free(build_reason);
+	if (s->cli->fail_on_inconclusive && r->summary.inconclusive &&
+	    r->summary.exit_code == EXIT_PASS) {
+		r->summary.exit_code = EXIT_FAIL;
+		free(r->exit_reason);
+		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+					 r->summary.inconclusive,
+					 r->summary.inconclusive == 1 ? " is" : "s are");
+	}
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);

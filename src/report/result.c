@@ -26,6 +26,8 @@ static void comparison_release(struct comparison *c)
 	free(c->pairing);
 	free(c->verdict);
 	free(c->reason);
+	free(c->dropped_rounds);
+	free(c->boot);
 }
 
 static void command_release(struct command_result *c)

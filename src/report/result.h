@@ -75,6 +75,14 @@ struct comparison {
 	char *verdict;	   /* pass improved regression inconclusive within_noise skipped */
 	char *reason;
 	int gate;
+	/* Beyond the contract's stable fields: the evidence behind the verdict. */
+	double p_reg, p_imp;	   /* bootstrap shares beyond +T / -T */
+	double p_adjusted;	   /* Holm-adjusted p (== p_value without) */
+	int control_failed;	   /* the within-round A/A control drifted */
+	int *dropped_rounds;	   /* rounds the stall filter removed */
+	size_t nr_dropped_rounds;
+	double *boot;		   /* bootstrap distribution of the change, % */
+	size_t nr_boot;
 };
 
 /* Result strings used for command, benchmark and suite `result` fields. */

@@ -114,6 +114,15 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	json_emit_kv_string(j, "verdict", cp->verdict);
 	json_emit_kv_string(j, "reason", cp->reason);
 	json_emit_kv_bool(j, "gate", cp->gate);
+	json_emit_kv_double(j, "p_regression", cp->p_reg);
+	json_emit_kv_double(j, "p_improvement", cp->p_imp);
+	json_emit_kv_double(j, "p_adjusted", cp->p_adjusted);
+	json_emit_kv_bool(j, "control_failed", cp->control_failed);
+	json_emit_key(j, "dropped_rounds");
+	json_emit_begin_array_inline(j);
+	for (size_t i = 0; i < cp->nr_dropped_rounds; i++)
+		json_emit_int(j, cp->dropped_rounds[i]);
+	json_emit_end_array(j);
 	json_emit_end_object(j);
 }
 
