@@ -50,14 +50,10 @@ struct pending {
 	struct compare_result res;
 	struct comparison *out;
 	int holm;
+	char *label; /* "benchmark/command metric", for warnings */
 };
 
-static void copy_samples(const struct metric_series *ms, struct sample **dst)
-{
-	*dst = ms->samples;
-}
-
-static void fill_comparison(struct pending *p, const struct settings *st)
+static void fill_comparison(struct pending *p)
 {
 	struct comparison *c = p->out;
 	const struct compare_result *r = &p->res;
@@ -89,7 +85,6 @@ static void fill_comparison(struct pending *p, const struct settings *st)
 	c->boot = xcalloc(r->nr_boot + 1, sizeof(double));
 	if (r->nr_boot)
 		memcpy(c->boot, r->boot, r->nr_boot * sizeof(double));
-	(void)st;
 }
 
 static void skip_comparison(struct comparison *c, const struct metric_regression *mr,
@@ -149,12 +144,9 @@ void compare_all(struct session *s)
 					struct pending *p = &pend[nr++];
 					memset(p, 0, sizeof(*p));
 					compare_input_init(&p->in);
-					struct sample *bs_ = NULL, *hs_ = NULL;
-					copy_samples(bm, &bs_);
-					copy_samples(hm, &hs_);
-					p->in.base = bs_;
+					p->in.base = bm->samples;
 					p->in.nr_base = bm->nr;
-					p->in.head = hs_;
+					p->in.head = hm->samples;
 					p->in.nr_head = hm->nr;
 					p->in.metric = (enum metric_id)m;
 					p->in.higher_is_better = metric_get(m)->better == BETTER_HIGHER;
@@ -173,6 +165,8 @@ void compare_all(struct session *s)
 					p->in.seed = rng_seed_from(r->seed, label);
 					free(label);
 					p->out = &cr->comparison[m];
+					p->label = xstrfmt("%s/%s %s", bs->name, cs->name,
+							   metric_get(m)->name);
 					p->holm = rc->correction == CORRECTION_HOLM;
 				}
 			}
@@ -197,11 +191,12 @@ void compare_all(struct session *s)
 	free(family);
 	for (size_t i = 0; i < nr; i++) {
 		compare_decide(&pend[i].in, &pend[i].res);
-		fill_comparison(&pend[i], NULL);
+		fill_comparison(&pend[i]);
 		for (size_t w = 0; w < pend[i].res.warnings.nr; w++)
-			if (!strvec_contains(&r->warnings, pend[i].res.warnings.v[w]))
-				strvec_push(&r->warnings, pend[i].res.warnings.v[w]);
+			strvec_pushf(&r->warnings, "%s: %s", pend[i].label,
+				     pend[i].res.warnings.v[w]);
 		compare_result_release(&pend[i].res);
+		free(pend[i].label);
 	}
 	free(pend);
 }
