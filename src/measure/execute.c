@@ -425,6 +425,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	int interrupted = 0;
 	int two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
 	br->name = xstrdup(b->name);
+	br->baseline = b->baseline ? xstrdup(b->baseline) : NULL;
 	strvec_copy(&br->tags, &b->tags);
 	br->nr_commands = b->nr_commands;
 	br->commands = xcalloc(b->nr_commands, sizeof(*br->commands));

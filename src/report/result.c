@@ -61,6 +61,7 @@ void run_result_release(struct run_result *r)
 				command_release(&br->commands[c]);
 			free(br->commands);
 			free(br->name);
+			free(br->baseline);
 			free(br->result);
 			strvec_clear(&br->tags);
 		}

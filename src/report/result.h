@@ -110,6 +110,7 @@ struct command_result {
 struct bench_result {
 	char *name;
 	struct strvec tags;
+	char *baseline; /* `baseline:` command name (ratios relative to it), or NULL */
 	char *result;
 	int rounds;
 	struct command_result *commands;

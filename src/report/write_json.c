@@ -197,6 +197,8 @@ static void emit_bench(struct json_emit *j, const struct bench_result *b,
 	json_emit_end_array(j);
 	json_emit_kv_string(j, "result", b->result);
 	json_emit_kv_int(j, "rounds", b->rounds);
+	if (b->baseline)
+		json_emit_kv_string(j, "baseline", b->baseline);
 	json_emit_key(j, "commands");
 	json_emit_begin_array(j);
 	for (size_t i = 0; i < b->nr_commands; i++)

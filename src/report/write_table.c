@@ -548,6 +548,37 @@ static void command_block(struct table *t, const struct command_result *c)
 	sbuf_release(&sb);
 }
 
+/*
+ * With `baseline: NAME`, each command's median latency as a ratio of the
+ * baseline command's (head side), like hyperfine's "x times faster".
+ */
+static void baseline_line(struct table *t, const struct bench_result *b)
+{
+	const struct metric_series *base = NULL;
+	if (!b->baseline)
+		return;
+	for (size_t i = 0; i < b->nr_commands; i++)
+		if (!strcmp(b->commands[i].name, b->baseline))
+			base = &b->commands[i].side[SIDE_HEAD].metric[METRIC_LATENCY];
+	if (!base || !base->have_summary || !(base->summary.median > 0))
+		return;
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "relative to ");
+	add_safe(&sb, b->baseline);
+	sbuf_adds(&sb, " (median latency):");
+	for (size_t i = 0; i < b->nr_commands; i++) {
+		const struct metric_series *m =
+			&b->commands[i].side[SIDE_HEAD].metric[METRIC_LATENCY];
+		if (!m->have_summary)
+			continue;
+		sbuf_adds(&sb, i ? ", " : " ");
+		add_safe(&sb, b->commands[i].name);
+		sbuf_addf(&sb, " %.2fx", m->summary.median / base->summary.median);
+	}
+	tline_text(t, 4, &sb);
+	sbuf_release(&sb);
+}
+
 static void bench_block(struct table *t, const struct bench_result *b)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -572,6 +603,7 @@ static void bench_block(struct table *t, const struct bench_result *b)
 	tline_text(t, 2, &sb);
 	for (size_t i = 0; i < b->nr_commands; i++)
 		command_block(t, &b->commands[i]);
+	baseline_line(t, b);
 	sbuf_release(&sb);
 	table_flush(t);
 }

@@ -140,4 +140,21 @@ run_k run --quiet outputs.yaml; expect_rc 0
 [ -s reports/report.json ] && [ -s reports/samples.csv ] || fail "report.outputs missing"
 ls reports | grep -q kagari-tmp && fail "temporary files left in out/"
 
+case_ "baseline: ratios relative to a named command"
+cat > baseline.yaml <<YAML
+version: "1"
+name: baseline
+defaults: {warmup: 0, runs: 3}
+benchmarks:
+  - name: b
+    baseline: fast
+    commands:
+      fast: {command: ["$H", "sleep", "5"]}
+      slow: {command: ["$H", "sleep", "50"]}
+YAML
+run_k run --quiet --no-color baseline.yaml; expect_rc 0
+expect_out "relative to fast (median latency): fast 1.00x, slow"
+run_k run --quiet baseline.yaml --format json --output bl.json; expect_rc 0
+json_check bl.json 'r["suites"][0]["benchmarks"][0]["baseline"] == "fast"'
+
 finish
