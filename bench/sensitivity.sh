@@ -163,8 +163,8 @@ one_compare() { # phase slowdown pairing T rep
 	done_n=$(( done_n + 1 ))
 	local el=$(( $(date +%s) - start ))
 	local eta=$(( el * (total - done_n) / done_n ))
-	printf '[%d/%d] %-5s +%-2s%% %-11s T=%-2s rep %2d seed %-3d %-12s %+6.2f%% F=%5.2f%%  %4.1fs  elapsed %s, eta %s\n' \
-		"$done_n" "$total" "$phase" "$sd" "$pairing" "$T" "$rep" "$seed" \
+	printf '[%d/%d] %-5s %-4s %-11s T=%-2s rep %2d seed %-3d %-12s %+6.2f%% F=%5.2f%%  %4.1fs  elapsed %s, eta %s\n' \
+		"$done_n" "$total" "$phase" "+$sd%" "$pairing" "$T" "$rep" "$seed" \
 		"$(echo "$line" | cut -f1)" "$(echo "$line" | cut -f2 | sed 's/nan/0/')" \
 		"$(echo "$line" | cut -f6 | sed 's/nan/0/')" \
 		"$(( (t1 - t0) / 1000000 ))e-3" "$(fmt_s "$el")" "$(fmt_s "$eta")" >&2
@@ -295,7 +295,7 @@ END {
 		if (!(k in n)) continue
 		need = int((9 * n[k] + 9) / 10)
 		printf "%s  +5%% at T=3, pairing rounds (%s): %d/%d regression (target >= %d)\n",
-			reg[k] >= need ? "ok  " : "MISS", p, reg[k], n[k], need
+			(reg[k] >= need ? "ok  " : "MISS"), p, reg[k], n[k], need
 	}
 	worse = 0
 	for (k in n) {
