@@ -8,8 +8,8 @@
 #include "cmd/exit.h"
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_version,
-	&cmd_help,
+	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
+	&cmd_report, &cmd_version, &cmd_help,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

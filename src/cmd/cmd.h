@@ -31,6 +31,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
+extern const struct cmd_entry cmd_ci, cmd_report;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);

@@ -207,7 +207,9 @@ void compare_all(struct session *s)
  * measured like `run`), compare, and remove the worktree whatever happened.
  */
 int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
-		const char *base_ref)
+		const char *base_ref,
+		int (*after_measure)(struct session *s, void *data),
+		void *after_data)
 {
 	struct sbuf err = SBUF_INIT;
 	if (git_check_rev(base_ref, &err)) {
@@ -217,6 +219,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 	}
 	struct session s;
 	int rc = session_prepare(&s, cli, env, mode, "kagari-compare");
+	s.after_measure = after_measure;
+	s.after_data = after_data;
 	char *repo = NULL, *base_sha = NULL, *head_sha = NULL;
 	int dirty = -1;
 	struct git_worktree wt = GIT_WORKTREE_INIT;
@@ -316,7 +320,7 @@ static int compare_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("compare needs --against REV (the base revision)");
 		return EXIT_USAGE;
 	}
-	return compare_run(cli, env, "compare", cli->against);
+	return compare_run(cli, env, "compare", cli->against, NULL, NULL);
 }
 
 const struct cmd_entry cmd_compare = {

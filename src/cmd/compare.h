@@ -10,9 +10,16 @@ struct cli;
 struct cmd_env;
 struct session;
 
-/* Compare the working tree with base_ref; returns the exit code. */
+/*
+ * Compare the working tree with base_ref; returns the exit code.
+ * after_measure (may be NULL) becomes the session's hook (session.h): it is
+ * called with after_data once the result is judged and the reports are
+ * written, and only when measuring took place.
+ */
 int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
-		const char *base_ref);
+		const char *base_ref,
+		int (*after_measure)(struct session *s, void *data),
+		void *after_data);
 /* Fill the comparisons of every measured command of s (after measuring). */
 void compare_all(struct session *s);
 

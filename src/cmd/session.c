@@ -36,6 +36,8 @@ static int group_pending(enum metric_group g)
 static int check_pending(const struct loaded_suites *ls)
 {
 	int rc = 0;
+	struct execute_instruments in;
+	memset(&in, 0, sizeof(in));
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		for (size_t b = 0; b < s->nr_benches; b++) {
@@ -49,29 +51,42 @@ static int check_pending(const struct loaded_suites *ls)
 			}
 			for (size_t c = 0; c < bs->nr_commands; c++) {
 				const struct command_spec *cs = &bs->commands[c];
-				const struct settings *st = &cs->settings;
-				if (st->metrics.unsupported_skip)
+				if (cs->settings.metrics.unsupported_skip)
 					continue;
-				const char *why = NULL;
-				if (st->metrics.counters == COUNTERS_LIST)
-					why = "metrics.counters";
-				else if (st->metrics.allocations)
-					why = "metrics.allocations";
-				for (int m = 0; m < METRIC__COUNT && !why; m++)
-					if (group_pending(metric_get(m)->group) &&
-					    st->regression.metric[m].configured)
-						why = "regression";
-				for (size_t k = 0; k < cs->nr_budgets && !why; k++)
-					if (group_pending(metric_get(cs->budgets[k].metric)->group))
-						why = "budget";
-				if (why) {
-					cmd_error("%s: benchmark '%s', command '%s': %s asks for hardware counters or allocation counts, which are %s (set metrics.unsupported: skip to run without them)",
-						  s->file, bs->name, cs->name, why, NOT_IMPLEMENTED);
+				/*
+				 * Required counter and allocation metrics that this
+				 * machine cannot give (no valgrind, no shim, cycles
+				 * from valgrind, perf): one message per reason.
+				 */
+				const char *done[METRIC__COUNT];
+				size_t nr_done = 0;
+				for (int m = 0; m < METRIC__COUNT; m++) {
+					if (!group_pending(metric_get(m)->group) ||
+					    !execute_metric_required(cs, (enum metric_id)m))
+						continue;
+					const char *why = execute_metric_unsupported(&in, cs, (enum metric_id)m);
+					int seen = 0;
+					for (size_t k = 0; k < nr_done; k++)
+						seen |= done[k] == why;
+					if (!why || seen)
+						continue;
+					done[nr_done++] = why;
+					struct sbuf names = SBUF_INIT;
+					for (int n = m; n < METRIC__COUNT; n++)
+						if (group_pending(metric_get(n)->group) &&
+						    execute_metric_required(cs, (enum metric_id)n) &&
+						    execute_metric_unsupported(&in, cs, (enum metric_id)n) == why)
+							sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
+								  metric_get(n)->name);
+					cmd_error("%s: benchmark '%s', command '%s': %s required (by metrics.counters, metrics.allocations, regression or a budget) but cannot be measured here: %s (set metrics.unsupported: skip to run without it)",
+						  s->file, bs->name, cs->name, names.buf, why);
+					sbuf_release(&names);
 					rc = EXIT_UNSUPPORTED;
 				}
 			}
 		}
 	}
+	execute_instruments_release(&in);
 	return rc;
 }
 
@@ -173,28 +188,25 @@ static int preflight(const struct loaded_suites *ls)
 	return rc;
 }
 
-/* After measuring: pending metrics that were asked for are `unsupported`. */
+/*
+ * After measuring: counter and allocation metrics that were asked for but
+ * left without a status by the engine (it marks what it could not measure
+ * with the reason) are `unsupported`, so that none is silently absent.
+ */
 static void mark_pending(const struct bench_spec *bs, struct bench_result *br)
 {
 	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
-		const struct settings *st = &bs->commands[c].settings;
 		for (int m = 0; m < METRIC__COUNT; m++) {
-			const struct metric_info *mi = metric_get(m);
-			int asked = 0;
-			if (mi->group == GROUP_COUNTERS)
-				asked = st->metrics.counters == COUNTERS_AVAILABLE ||
-					(st->metrics.counters == COUNTERS_LIST &&
-					 (st->metrics.counters_list & (1u << m))) ||
-					st->regression.metric[m].configured;
-			else if (mi->group == GROUP_ALLOCATIONS)
-				asked = st->metrics.allocations ||
-					st->regression.metric[m].configured;
-			if (!asked)
+			if (!group_pending(metric_get(m)->group) ||
+			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
 				continue;
-			for (int sd = 0; sd < SIDE__COUNT; sd++)
-				if (br->commands[c].side[sd].present)
-					metric_series_set_status(&br->commands[c].side[sd].metric[m],
-								 MSTATUS_UNSUPPORTED, NOT_IMPLEMENTED);
+			for (int sd = 0; sd < SIDE__COUNT; sd++) {
+				struct side_result *sr = &br->commands[c].side[sd];
+				if (sr->present && sr->count &&
+				    sr->metric[m].status == MSTATUS_ABSENT)
+					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
+								 "not measured");
+			}
 		}
 	}
 }
@@ -250,8 +262,16 @@ static void clear_progress(struct progress *p)
 	}
 }
 
+/*
+ * Print each failed command's error and stderr tail. Under `kagari ci` the
+ * tail is the measured program's text: a hostile program could write
+ * GitHub workflow commands (::error::, ::add-mask::...) into it, so the
+ * output is fenced with ::stop-commands:: and a random token.
+ */
 static void print_command_errors(const struct run_result *r)
 {
+	int fence = r->mode && !strcmp(r->mode, "ci");
+	char token[32] = "";
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
@@ -259,11 +279,18 @@ static void print_command_errors(const struct run_result *r)
 				const struct command_result *cr = &br->commands[c];
 				if (!cr->error)
 					continue;
+				int tail = cr->stderr_tail && *cr->stderr_tail;
+				if (fence && tail) {
+					snprintf(token, sizeof(token), "kagari-%016llx",
+						 (unsigned long long)rng_random_seed());
+					fprintf(stderr, "::stop-commands::%s\n", token);
+				}
 				cmd_error("benchmark '%s', command '%s': %s%s%s", br->name,
 					  cr->name, cr->error,
-					  cr->stderr_tail && *cr->stderr_tail
-						  ? "\n--- stderr (last 2 KiB) ---\n" : "",
-					  cr->stderr_tail ? cr->stderr_tail : "");
+					  tail ? "\n--- stderr (last 2 KiB) ---\n" : "",
+					  tail ? cr->stderr_tail : "");
+				if (fence && tail)
+					fprintf(stderr, "::%s::\n", token);
 			}
 		}
 }
@@ -439,6 +466,8 @@ int session_finish(struct session *s)
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
+	if (s->after_measure)
+		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	int rc = exit_merge(r->summary.exit_code, wrc);
 	if (rc && r->exit_reason)
 		cmd_error("%s", r->exit_reason);

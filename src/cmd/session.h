@@ -41,6 +41,14 @@ struct session {
 	struct progress prog;
 	struct execute_options opts;
 	int exec_rc;	/* failures outside commands (builds, git) */
+	/*
+	 * Optional (NULL: none): called by session_finish() with the judged
+	 * result in s->r, after the reports are written and before the closing
+	 * message; `ci` emits its annotations and step summary here. Returns
+	 * 0, or an exit code merged like a report that could not be written.
+	 */
+	int (*after_measure)(struct session *s, void *data);
+	void *after_data;
 };
 
 /* Returns 0, or the exit code to stop with (message printed). */

@@ -353,10 +353,17 @@ static int explain_unknown(const char *repo, const char *rev, struct sbuf *err)
 	if (found) {
 		const char *args[] = {"cat-file", "-t", obj, NULL};
 		struct sbuf type = SBUF_INIT;
-		if (git_run(repo, args, GIT_TIMEOUT_NS, &type, err) < 0) {
+		int code = git_exec(repo, args, GIT_TIMEOUT_NS, &type, NULL, err);
+		if (code < 0) {
 			free(obj);
 			sbuf_release(&type);
 			return -1;
+		}
+		if (code > 0) {
+			/* A full hex name parses without the object: unknown. */
+			free(obj);
+			sbuf_release(&type);
+			goto unknown;
 		}
 		sbuf_rtrim(&type);
 		sbuf_adds(err, "revision ");
@@ -368,6 +375,7 @@ static int explain_unknown(const char *repo, const char *rev, struct sbuf *err)
 		return 0;
 	}
 
+unknown:
 	found = verify_object(repo, "HEAD^{commit}", &head, err);
 	free(head);
 	if (found < 0)

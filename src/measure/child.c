@@ -25,13 +25,16 @@ extern char **environ;
  * (called from a signal handler) sets the flag and writes a byte, which wakes
  * the ppoll() of a waiting run without the lost-wakeup race a bare flag has.
  * /dev/null and the stderr-tail memfd are opened once and reused by every
- * run, which keeps the per-run cost of the runner close to a bare spawn.
+ * run (the memfd is emptied after a run that wrote to it, so the next run
+ * only rewinds it), which keeps the per-run cost of the runner close to a
+ * bare spawn.
  */
 static volatile sig_atomic_t intr_flag;
 static volatile sig_atomic_t intr_wfd = -1;
 static int intr_rfd = -1;
 static int devnull_fd = -1;
 static int tail_fd = -1;
+static int tail_dirty; /* tail_fd may hold bytes of an earlier run */
 static int no_pidfd;
 
 void child_debug_no_pidfd(int on)
@@ -409,11 +412,14 @@ static int open_outputs(const struct child *c, struct run_fds *f,
 				break;
 			}
 		}
-		if (ftruncate(tail_fd, 0) < 0 ||
+		/* Left empty by the previous run (see child_run_argv); only
+		 * the offset needs resetting. */
+		if ((tail_dirty && ftruncate(tail_fd, 0) < 0) ||
 		    lseek(tail_fd, 0, SEEK_SET) < 0) {
 			f->err = devnull_fd;
 			break;
 		}
+		tail_dirty = 0;
 		f->err = f->tail = tail_fd;
 		f->tail_is_shared = 1;
 		break;
@@ -506,23 +512,27 @@ static void set_tail(struct sbuf *tail, const char *data, size_t len)
 	sbuf_add(tail, data + skip, len - skip);
 }
 
-static void read_tail(int fd, struct sbuf *tail)
+/* Returns the size of the file (0 when empty), or -1 if unknown. */
+static off_t read_tail(int fd, struct sbuf *tail)
 {
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-		return;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0)
+		return st.st_size;
 	char buf[CHILD_TAIL_MAX];
 	off_t off =
 	    st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX : 0;
 	ssize_t n = pread(fd, buf, (size_t)(st.st_size - off), off);
 	if (n <= 0)
-		return;
+		return st.st_size;
 	size_t skip = 0;
 	while (off && skip < 3 && skip < (size_t)n &&
 	       ((unsigned char)buf[skip] & 0xC0) == 0x80)
 		skip++;
 	sbuf_reset(tail);
 	sbuf_add(tail, buf + skip, (size_t)n - skip);
+	return st.st_size;
 }
 
 static void signal_run(pid_t pid, int own_group, int sig)
@@ -530,6 +540,76 @@ static void signal_run(pid_t pid, int own_group, int sig)
 	if (own_group && kill(-pid, sig) == 0)
 		return;
 	kill(pid, sig);
+}
+
+/*
+ * posix_spawn attributes and file actions are built once and reused while
+ * they stay the same (measured runs repeat one command with the cached
+ * /dev/null and tail descriptors): building them costs allocations and a
+ * getrlimit per action, every run.
+ */
+static posix_spawnattr_t spawn_attrs[2];
+static int spawn_attrs_ready[2];
+
+static posix_spawnattr_t *spawn_attr(int own_group)
+{
+	posix_spawnattr_t *attr = &spawn_attrs[own_group];
+	if (!spawn_attrs_ready[own_group]) {
+		sigset_t none, all;
+		short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+		posix_spawnattr_init(attr);
+		sigemptyset(&none);
+		sigfillset(&all);
+		posix_spawnattr_setsigmask(attr, &none);
+		posix_spawnattr_setsigdefault(attr, &all);
+		if (own_group) {
+			sflags |= POSIX_SPAWN_SETPGROUP;
+			posix_spawnattr_setpgroup(attr, 0);
+		}
+		posix_spawnattr_setflags(attr, sflags);
+		spawn_attrs_ready[own_group] = 1;
+	}
+	return attr;
+}
+
+static struct {
+	int ready;
+	int in, out, err; /* the fds dup'ed onto 0-2 (-1: inherited) */
+	int has_dir;
+	struct sbuf dir;
+	posix_spawn_file_actions_t fa;
+} spawn_fa = {.dir = SBUF_INIT};
+
+static posix_spawn_file_actions_t *spawn_actions(const struct run_fds *f,
+						 const char *dir)
+{
+	if (spawn_fa.ready && spawn_fa.in == f->in && spawn_fa.out == f->out &&
+	    spawn_fa.err == f->err && spawn_fa.has_dir == !!dir &&
+	    (!dir || !strcmp(spawn_fa.dir.buf, dir)))
+		return &spawn_fa.fa;
+	if (spawn_fa.ready)
+		posix_spawn_file_actions_destroy(&spawn_fa.fa);
+	posix_spawn_file_actions_init(&spawn_fa.fa);
+	if (f->in >= 0)
+		posix_spawn_file_actions_adddup2(&spawn_fa.fa, f->in, 0);
+	if (f->out >= 0)
+		posix_spawn_file_actions_adddup2(&spawn_fa.fa, f->out, 1);
+	if (f->err >= 0)
+		posix_spawn_file_actions_adddup2(&spawn_fa.fa, f->err, 2);
+	/* Belt and braces over O_CLOEXEC: descriptors another library
+	 * opened without it must not leak into the measured program. */
+	posix_spawn_file_actions_addclosefrom_np(&spawn_fa.fa, 3);
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(&spawn_fa.fa, dir);
+	spawn_fa.in = f->in;
+	spawn_fa.out = f->out;
+	spawn_fa.err = f->err;
+	spawn_fa.has_dir = !!dir;
+	sbuf_reset(&spawn_fa.dir);
+	if (dir)
+		sbuf_adds(&spawn_fa.dir, dir);
+	spawn_fa.ready = 1;
+	return &spawn_fa.fa;
 }
 
 struct waiter {
@@ -689,33 +769,9 @@ int child_run_argv(struct child *c, const char *const *argv,
 		goto out;
 	}
 
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, all;
 	int own_group = !(c->flags & CHILD_SAME_PGROUP);
-	short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	if (f.in >= 0)
-		posix_spawn_file_actions_adddup2(&fa, f.in, 0);
-	if (f.out >= 0)
-		posix_spawn_file_actions_adddup2(&fa, f.out, 1);
-	if (f.err >= 0)
-		posix_spawn_file_actions_adddup2(&fa, f.err, 2);
-	/* Belt and braces over O_CLOEXEC: descriptors another library
-	 * opened without it must not leak into the measured program. */
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	if (c->dir)
-		posix_spawn_file_actions_addchdir_np(&fa, c->dir);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	if (own_group) {
-		sflags |= POSIX_SPAWN_SETPGROUP;
-		posix_spawnattr_setpgroup(&attr, 0);
-	}
-	posix_spawnattr_setflags(&attr, sflags);
+	posix_spawnattr_t *attr = spawn_attr(own_group);
+	posix_spawn_file_actions_t *fa = spawn_actions(&f, c->dir);
 
 	/* Children we already have are not the run's to kill afterwards. */
 	subreaper = proc_is_subreaper();
@@ -724,10 +780,8 @@ int child_run_argv(struct child *c, const char *const *argv,
 
 	pid_t pid;
 	int64_t t0 = now_ns();
-	int rc = posix_spawn(&pid, path.buf, &fa, &attr, (char *const *)argv,
+	int rc = posix_spawn(&pid, path.buf, fa, attr, (char *const *)argv,
 			     (char *const *)envp);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
 	/* The child holds its own copies now. */
 	close_fd(&f.close_in);
 	close_fd(&f.close_out);
@@ -781,17 +835,18 @@ int child_run_argv(struct child *c, const char *const *argv,
 	}
 	if (c->err == CHILD_OUT_CAPTURE)
 		set_tail(&r->stderr_tail, r->err.buf, r->err.len);
-	else if (f.tail >= 0)
-		read_tail(f.tail, &r->stderr_tail);
+	else if (f.tail >= 0 && !read_tail(f.tail, &r->stderr_tail) &&
+		 f.tail_is_shared)
+		f.tail_is_shared = 0; /* nothing written: still empty */
 	if (r->interrupted) {
 		/* Consumed; a second signal during the stop is absorbed. */
 		child_interrupt_clear();
 	}
 
 out:
-	if (f.tail_is_shared && ftruncate(tail_fd, 0) < 0) {
-		/* Only memory is lost; the next run truncates again. */
-	}
+	/* Leave the shared tail file empty for the next run. */
+	if (f.tail_is_shared && ftruncate(tail_fd, 0) < 0)
+		tail_dirty = 1; /* the next run tries again */
 	close_run_fds(&f);
 	sbuf_release(&path);
 	free(keep);

@@ -12,10 +12,13 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
+#include "measure/alloc.h"
 #include "measure/proc.h"
 #include "measure/runner.h"
+#include "measure/valgrind.h"
 #include "measure/sysinfo.h"
 #include "plan/plan.h"
+#include "report/result.h"
 #include "suite/vars.h"
 
 extern char **environ;
@@ -337,7 +340,7 @@ static int metric_requested(const struct settings *st, enum metric_id m)
 		return st->metrics.throughput.kind != WORK_NONE;
 	case GROUP_COUNTERS:
 	case GROUP_ALLOCATIONS:
-		return 0; /* refused before measuring until those land */
+		return 0; /* never from timed runs: see instrumented runs */
 	}
 	return 0;
 }
@@ -416,11 +419,462 @@ static int rounds_for(int runs, int per_round)
 	return (runs + per_round - 1) / per_round;
 }
 
+/* ---- instrumented runs (allocations, valgrind) ------------------------- */
+
+enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
+
+#define COUNTER_SOURCE_PERF_PENDING                                            \
+	"hardware counters (instrument: perf) are not implemented in this version"
+#define VALGRIND_ONLY_INSTRUCTIONS                                             \
+	"valgrind counts instructions only; cycles, branch and cache misses " \
+	"need hardware counters (instrument: perf)"
+
+void execute_instruments_release(struct execute_instruments *in)
+{
+	free(in->valgrind);
+	free(in->valgrind_version);
+	free(in->valgrind_error);
+	free(in->shim);
+	free(in->shim_error);
+	memset(in, 0, sizeof(*in));
+}
+
+static void probe_valgrind(struct execute_instruments *in)
+{
+	if (in->valgrind_probed)
+		return;
+	in->valgrind_probed = 1;
+	struct sbuf err = SBUF_INIT;
+	if (valgrind_probe(NULL, &in->valgrind, &in->valgrind_version, &err))
+		in->valgrind_error = sbuf_detach(&err);
+	sbuf_release(&err);
+}
+
+static void probe_shim(struct execute_instruments *in)
+{
+	if (in->shim_probed)
+		return;
+	in->shim_probed = 1;
+	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
+	if (alloc_shim_find(&path, &err))
+		in->shim_error = sbuf_detach(&err);
+	else
+		in->shim = sbuf_detach(&path);
+	sbuf_release(&path);
+	sbuf_release(&err);
+}
+
+static int named_in_budget(const struct command_spec *cs, enum metric_id m)
+{
+	for (size_t i = 0; i < cs->nr_budgets; i++)
+		if (cs->budgets[i].metric == m)
+			return 1;
+	return 0;
+}
+
+int execute_metric_required(const struct command_spec *cs, enum metric_id m)
+{
+	const struct metrics_cfg *mc = &cs->settings.metrics;
+	enum metric_group g = metric_get(m)->group;
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS)
+		return 0;
+	if (cs->settings.regression.metric[m].configured || named_in_budget(cs, m))
+		return 1;
+	if (g == GROUP_ALLOCATIONS)
+		return mc->allocations;
+	return mc->counters == COUNTERS_LIST && (mc->counters_list & (1u << m));
+}
+
+int execute_metric_asked(const struct command_spec *cs, enum metric_id m)
+{
+	if (metric_get(m)->group == GROUP_COUNTERS &&
+	    cs->settings.metrics.counters == COUNTERS_AVAILABLE)
+		return 1;
+	return execute_metric_required(cs, m);
+}
+
+const char *execute_metric_unsupported(struct execute_instruments *in,
+				       const struct command_spec *cs,
+				       enum metric_id m)
+{
+	enum metric_group g = metric_get(m)->group;
+	if (g == GROUP_ALLOCATIONS) {
+		probe_shim(in);
+		return in->shim ? NULL : in->shim_error;
+	}
+	if (g != GROUP_COUNTERS)
+		return NULL;
+	/* perf_event_open counters come later: auto means valgrind for now. */
+	if (cs->settings.metrics.instrument == INSTRUMENT_PERF)
+		return COUNTER_SOURCE_PERF_PENDING;
+	if (m != METRIC_INSTRUCTIONS)
+		return VALGRIND_ONLY_INSTRUCTIONS;
+	probe_valgrind(in);
+	return in->valgrind ? NULL : in->valgrind_error;
+}
+
+/* Per unit: the instrumented variant of its command and how far it got. */
+struct instr_unit {
+	int want[INSTR__COUNT];
+	int done[INSTR__COUNT];
+	int target;
+	struct prepared p; /* equal-length paths, PWD set; no instrument yet */
+};
+
+struct instr_ctx {
+	const struct suite *s;
+	const struct bench_spec *b;
+	const struct execute_options *o;
+	struct execute_instruments *in;
+	struct bench_result *br;
+	struct unit *units;
+	size_t nr_units;
+	struct instr_unit *iu;
+	const char *suite_dir[SIDE__COUNT]; /* through the link */
+	struct vars_context ctx[SIDE__COUNT];
+	char *dir[SIDE__COUNT];		    /* private output folder per side */
+	int two_sided;
+};
+
+static const enum metric_id alloc_metrics[] = { METRIC_ALLOCS, METRIC_ALLOC_BYTES,
+						METRIC_PEAK_HEAP };
+
+static void series_fail(struct metric_series *ms, enum metric_status st,
+			const char *reason)
+{
+	free(ms->samples);
+	ms->samples = NULL;
+	ms->nr = ms->alloc = 0;
+	metric_series_set_status(ms, st, reason);
+}
+
+/* Mark the metrics of one mode of one unit failed/unsupported, stop it. */
+static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode,
+		       enum metric_status st, const char *reason)
+{
+	struct unit *u = &ic->units[i];
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	if (mode == INSTR_ALLOC) {
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]))
+				series_fail(&sr->metric[alloc_metrics[k]], st, reason);
+	} else {
+		series_fail(&sr->metric[METRIC_INSTRUCTIONS], st, reason);
+	}
+	ic->iu[i].want[mode] = 0;
+}
+
+/* <dir>/root -> root, so that both sides see paths of the same length. */
+static char *equal_length_root(const char *tmpdir, const char *root)
+{
+	char *link = xstrfmt("%s/root", tmpdir);
+	struct stat st;
+	if (lstat(link, &st) != 0 && symlink(root, link) != 0) {
+		free(link);
+		return xstrdup(root);
+	}
+	return link;
+}
+
+/* Run one instrumented run of unit i; returns 1 when interrupted. */
+static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
+		     int round, struct child_result *res)
+{
+	struct unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	const struct execute_options *o = ic->o;
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	const char *dir = ic->dir[u->side];
+	const char *what = mode == INSTR_ALLOC ? "allocation-counting" : "valgrind";
+	struct sbuf err = SBUF_INIT, msg = SBUF_INIT;
+	int interrupted = 0;
+
+	if (run_hooks("prepare_each", ic->b->prepare_each, ic->b->nr_prepare_each,
+		      ic->b, ic->suite_dir[u->side], &ic->ctx[u->side], o, 0, &err)) {
+		sbuf_addf(&msg, "the %s run could not be prepared: %s", what, err.buf);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+		goto out;
+	}
+	if (*o->interrupted) {
+		interrupted = 1;
+		goto out;
+	}
+	if (valgrind_clear_dir(dir, &err)) {
+		instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		goto out;
+	}
+
+	struct prepared run = iu->p; /* shallow: argv/env replaced below */
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
+	char *out_file = xstrfmt("%s/alloc", dir);
+	strvec_copy(&env, &iu->p.env);
+	if (mode == INSTR_ALLOC) {
+		strvec_copy(&argv, &iu->p.argv);
+		alloc_env_setup(&env, ic->in->shim, out_file);
+		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * 2 : 0;
+	} else {
+		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, &argv);
+		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
+	}
+	run.argv = argv;
+	run.env = env;
+	int rc = run_prepared(o, &run, 0, res, &err);
+	if (rc) {
+		sbuf_addf(&msg, "the %s run could not start: %s", what, err.buf);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+	} else if (res->interrupted || *o->interrupted) {
+		interrupted = 1;
+	} else if (!exit_code_ok(&cs->settings, res)) {
+		sbuf_addf(&msg, "the %s run ", what);
+		describe_failure(res, &run, &msg);
+		char *tail = proc_mask_secrets(res->stderr_tail.buf, run.env.v);
+		if (*tail)
+			sbuf_addf(&msg, "; stderr ends: %s", tail);
+		free(tail);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+	} else if (mode == INSTR_ALLOC) {
+		struct alloc_totals t;
+		if (alloc_read(out_file, runner_pid(o->runner), &t, &err)) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		} else if (!t.main_seen) {
+			instr_stop(ic, i, mode, MSTATUS_UNSUPPORTED, alloc_unseen_reason());
+		} else {
+			double v[] = { (double)t.allocs, (double)t.bytes, (double)t.peak };
+			iu->done[mode]++;
+			for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+				if (execute_metric_asked(cs, alloc_metrics[k]))
+					metric_series_add(&sr->metric[alloc_metrics[k]], v[k],
+							  round, iu->done[mode]);
+		}
+	} else {
+		uint64_t ir = 0;
+		size_t files = 0;
+		if (valgrind_read_dir(dir, &ir, &files, &err)) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		} else if (!files) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED,
+				   "valgrind wrote no cachegrind output (the program ended through a signal or exec failed)");
+		} else {
+			iu->done[mode]++;
+			ic->in->used_valgrind = 1;
+			metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)ir,
+					  round, iu->done[mode]);
+		}
+	}
+	free(out_file);
+	strvec_clear(&argv);
+	strvec_clear(&env);
+out:
+	if (*o->interrupted)
+		interrupted = 1;
+	sbuf_release(&err);
+	sbuf_release(&msg);
+	return interrupted;
+}
+
+/*
+ * After the timed rounds: the instrumented rounds of every mode some unit
+ * wants. Returns 1 when interrupted.
+ */
+static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units,
+			struct rng *rng)
+{
+	const struct settings *bs = &ic->b->settings;
+	int per_round = bs->runs_per_round > 0 ? bs->runs_per_round : 1;
+	int *owed = xcalloc(ic->nr_units + 1, sizeof(*owed));
+	struct plan_unit *seq = NULL;
+	size_t seq_alloc = 0;
+	struct child_result res = CHILD_RESULT_INIT;
+	int interrupted = 0;
+
+	for (int mode = 0; mode < INSTR__COUNT && !interrupted; mode++) {
+		int most = 0;
+		for (size_t i = 0; i < ic->nr_units; i++)
+			if (ic->iu[i].want[mode] && ic->iu[i].target > most)
+				most = ic->iu[i].target;
+		int total = rounds_for(most, per_round);
+		for (int r = 0; r < total && !interrupted; r++) {
+			int any = 0;
+			for (size_t i = 0; i < ic->nr_units; i++) {
+				struct instr_unit *iu = &ic->iu[i];
+				int left = iu->target - iu->done[mode];
+				owed[i] = iu->want[mode] && ic->units[i].ok && left > 0
+						  ? (left < per_round ? left : per_round) : 0;
+				any |= owed[i] > 0;
+			}
+			if (!any)
+				break;
+			if (ic->o->progress)
+				ic->o->progress(ic->o->progress_data, ic->b->name, r + 1,
+						total, 0);
+			size_t n = plan_round(bs->order, plan_units, owed, ic->nr_units,
+					      r, rng, &seq, &seq_alloc);
+			for (size_t k = 0; k < n && !interrupted; k++) {
+				size_t i = 0;
+				while (i < ic->nr_units &&
+				       !(ic->units[i].side == seq[k].side &&
+					 ic->units[i].cmd == seq[k].command))
+					i++;
+				if (i == ic->nr_units || !ic->iu[i].want[mode])
+					continue;
+				interrupted = instr_run(ic, i, (enum instr_mode)mode, r + 1, &res);
+			}
+		}
+	}
+	free(owed);
+	free(seq);
+	child_result_release(&res);
+	return interrupted;
+}
+
+/*
+ * Decide what each unit wants, prepare its equal-length command, run the
+ * instrumented rounds. Metrics that cannot be measured are marked later
+ * (mark_instr_unsupported). Returns 1 when interrupted.
+ */
+static int instrument_bench(const struct suite *s, const struct bench_spec *b,
+			    size_t bench_index,
+			    const struct execute_side sides[SIDE__COUNT],
+			    const struct execute_options *o,
+			    struct execute_instruments *in, struct bench_result *br,
+			    struct unit *units, size_t nr_units,
+			    const struct plan_unit *plan_units, struct rng *rng,
+			    const char *const workdir[SIDE__COUNT])
+{
+	struct instr_ctx ic;
+	memset(&ic, 0, sizeof(ic));
+	ic.s = s;
+	ic.b = b;
+	ic.o = o;
+	ic.in = in;
+	ic.br = br;
+	ic.units = units;
+	ic.nr_units = nr_units;
+	ic.iu = xcalloc(nr_units + 1, sizeof(*ic.iu));
+	ic.two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
+
+	int any = 0;
+	for (size_t i = 0; i < nr_units; i++) {
+		struct unit *u = &units[i];
+		const struct command_spec *cs = &b->commands[u->cmd];
+		const struct settings *st = &cs->settings;
+		struct instr_unit *iu = &ic.iu[i];
+		strvec_init(&iu->p.argv);
+		strvec_init(&iu->p.env);
+		if (!u->ok || u->measured <= 0)
+			continue;
+		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
+		iu->target = u->measured < cap ? u->measured : cap;
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]) &&
+			    !execute_metric_unsupported(in, cs, alloc_metrics[k]))
+				iu->want[INSTR_ALLOC] = 1;
+		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
+		    !execute_metric_unsupported(in, cs, METRIC_INSTRUCTIONS))
+			iu->want[INSTR_VALGRIND] = 1;
+		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
+	}
+	int interrupted = 0;
+	char *link[SIDE__COUNT] = { NULL, NULL };
+	char *sdir[SIDE__COUNT] = { NULL, NULL };
+	if (!any)
+		goto out;
+
+	struct execute_side eq[SIDE__COUNT];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		eq[sd] = sides[sd];
+		if (!sides[sd].present)
+			continue;
+		link[sd] = equal_length_root(sides[sd].tmpdir, sides[sd].root);
+		eq[sd].root = link[sd];
+		sdir[sd] = side_suite_dir(s, &eq[sd]);
+		ic.suite_dir[sd] = sdir[sd];
+		ic.ctx[sd] = (struct vars_context){
+			.artifact = sides[sd].artifact, .root = link[sd],
+			.head_root = sides[sd].head_root, .workdir = workdir[sd],
+			.env = NULL,
+		};
+		ic.dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
+		if (mkdir(ic.dir[sd], 0700) != 0 && errno != EEXIST) {
+			struct sbuf msg = SBUF_INIT;
+			sbuf_addf(&msg, "cannot create '%s': %s", ic.dir[sd], strerror(errno));
+			for (size_t i = 0; i < nr_units; i++)
+				for (int mode = 0; mode < INSTR__COUNT; mode++)
+					if (units[i].side == sd && ic.iu[i].want[mode])
+						instr_stop(&ic, i, (enum instr_mode)mode,
+							   MSTATUS_FAILED, msg.buf);
+			sbuf_release(&msg);
+		}
+	}
+	for (size_t i = 0; i < nr_units; i++) {
+		struct unit *u = &units[i];
+		struct instr_unit *iu = &ic.iu[i];
+		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
+			continue;
+		const struct command_spec *cs = &b->commands[u->cmd];
+		const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+		struct sbuf err = SBUF_INIT;
+		if (prepare_exec(&cs->exec, layers, 2, sdir[u->side], cs->settings.cwd,
+				 &ic.ctx[u->side], &iu->p, &err)) {
+			for (int mode = 0; mode < INSTR__COUNT; mode++)
+				if (iu->want[mode])
+					instr_stop(&ic, i, (enum instr_mode)mode, MSTATUS_FAILED,
+						   err.buf);
+		} else {
+			iu->p.timeout_ns = u->p.timeout_ns;
+			iu->p.stdout_path = u->p.stdout_path ? xstrdup(u->p.stdout_path) : NULL;
+			iu->p.stderr_path = u->p.stderr_path ? xstrdup(u->p.stderr_path) : NULL;
+			iu->p.in = u->p.in;
+			iu->p.stdin_path = u->p.stdin_path ? xstrdup(u->p.stdin_path) : NULL;
+			/* Shells and getcwd users see the link too, on both sides. */
+			strvec_setenv(&iu->p.env, "PWD", iu->p.cwd);
+		}
+		sbuf_release(&err);
+	}
+	interrupted = instr_rounds(&ic, plan_units, rng);
+out:
+	for (size_t i = 0; i < nr_units; i++)
+		prepared_release(&ic.iu[i].p);
+	free(ic.iu);
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		free(link[sd]);
+		free(sdir[sd]);
+		free(ic.dir[sd]);
+	}
+	return interrupted;
+}
+
+/*
+ * Counter and allocation metrics asked for but not measured on a side
+ * that ran: `unsupported` with the reason this machine or instrument gives.
+ */
+static void mark_instr_unsupported(struct execute_instruments *in,
+				   const struct command_spec *cs,
+				   struct command_result *cr)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		if (!execute_metric_asked(cs, (enum metric_id)m))
+			continue;
+		const char *why = execute_metric_unsupported(in, cs, (enum metric_id)m);
+		for (int sd = 0; sd < SIDE__COUNT; sd++) {
+			struct side_result *sr = &cr->side[sd];
+			struct metric_series *ms = &sr->metric[m];
+			if (!sr->present || ms->status != MSTATUS_ABSENT || !sr->count)
+				continue;
+			metric_series_set_status(ms, MSTATUS_UNSUPPORTED,
+						 why ? why : "not measured");
+		}
+	}
+}
+
 /* Measure one benchmark on every present side. */
 static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			 size_t bench_index,
 			 const struct execute_side sides[SIDE__COUNT],
-			 const struct execute_options *o, struct bench_result *br)
+			 const struct execute_options *o,
+			 struct execute_instruments *in, struct bench_result *br)
 {
 	int interrupted = 0;
 	int two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
@@ -635,6 +1089,12 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	}
 	br->rounds = round;
 
+	/* Untimed instrumented runs, planned like the timed ones. */
+	if (!interrupted)
+		interrupted = instrument_bench(s, b, bench_index, sides, o, in, br,
+					       units, nr_units, plan_units, &rng,
+					       (const char *const *)workdir);
+
 	/* Cleanup runs whatever happened, on every side that was set up. */
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		if (!side_ok[sd])
@@ -653,6 +1113,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		struct command_result *cr = &br->commands[c];
 		const struct command_spec *cs = &b->commands[c];
 		cr->rounds = round;
+		mark_instr_unsupported(in, cs, cr);
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			struct side_result *sr = &cr->side[sd];
 			if (!sr->present)
@@ -707,12 +1168,18 @@ int execute_suite(const struct suite *s, const unsigned char *selected,
 	for (size_t i = 0; i < s->nr_benches; i++)
 		n += selected[i] != 0;
 	out->benches = xcalloc(n + 1, sizeof(*out->benches));
+	struct execute_instruments local;
+	memset(&local, 0, sizeof(local));
+	struct execute_instruments *in = o->instruments ? o->instruments : &local;
 	int rc = 0;
 	for (size_t i = 0; i < s->nr_benches && rc == 0; i++) {
 		if (!selected[i])
 			continue;
-		rc = execute_bench(s, &s->benches[i], i, sides, o,
+		rc = execute_bench(s, &s->benches[i], i, sides, o, in,
 				   &out->benches[out->nr_benches++]);
 	}
+	if (in->used_valgrind && o->env && !o->env->counters_source)
+		o->env->counters_source = xstrdup("valgrind");
+	execute_instruments_release(&local);
 	return rc;
 }

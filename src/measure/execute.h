@@ -11,6 +11,16 @@
  * (exit status outside `exit_codes`, a signal, a timeout, a command that
  * cannot start) drops out of later rounds; the failure is recorded on the
  * command result with the masked stderr tail. Nothing here prints.
+ *
+ * Instrumented runs (allocation counts through the LD_PRELOAD shim of
+ * alloc.h, instruction counts through valgrind.h) are separate, untimed
+ * runs after the timed rounds of a benchmark, planned the same way (same
+ * `order`, `runs_per_round`, prepare_each before each) with their own
+ * round numbers: per side and command min(timed runs, regression.
+ * min_samples) runs of each instrument. They see ${root} and the suite's
+ * folder through an equal-length link (<side tmpdir>/root), with PWD set
+ * to their working folder, so that both sides of a compare get argv and
+ * environment strings of the same lengths.
  */
 #ifndef KAGARI_MEASURE_EXECUTE_H
 #define KAGARI_MEASURE_EXECUTE_H
@@ -21,8 +31,46 @@
 #include "report/result.h"
 #include "suite/model.h"
 
+struct environment_info;
 struct runner;
 struct sbuf;
+
+/*
+ * What instruments this machine has, probed lazily and cached (valgrind on
+ * $PATH and its version; the allocation shim). Zero it before first use;
+ * execute_instruments_release() frees it.
+ */
+struct execute_instruments {
+	int valgrind_probed;
+	char *valgrind;		/* absolute path, NULL when unavailable */
+	char *valgrind_version;	/* e.g. "3.19.0" */
+	char *valgrind_error;	/* why unavailable */
+	int shim_probed;
+	char *shim;		/* absolute path of libkagari-alloc.so or NULL */
+	char *shim_error;
+	int used_valgrind;	/* set when a valgrind run produced counts */
+};
+
+void execute_instruments_release(struct execute_instruments *in);
+
+/*
+ * Is metric m (a counter or allocation metric) asked for by this command,
+ * and is it required? `asked`: counters: true or listed, allocations: true,
+ * configured under `regression` or named in a budget. `required`: the same
+ * but not `counters: true`. Other metrics: 0.
+ */
+int execute_metric_asked(const struct command_spec *cs, enum metric_id m);
+int execute_metric_required(const struct command_spec *cs, enum metric_id m);
+
+/*
+ * Why metric m cannot be measured for this command on this machine, as far
+ * as can be told before running (NULL when it can, or when it is not a
+ * counter or allocation metric). Probes into *in. The string belongs to
+ * *in or is static.
+ */
+const char *execute_metric_unsupported(struct execute_instruments *in,
+				       const struct command_spec *cs,
+				       enum metric_id m);
 
 struct execute_side {
 	int present;
@@ -44,6 +92,13 @@ struct execute_options {
 	volatile sig_atomic_t *interrupted; /* set by the signal handler */
 	execute_progress_fn *progress;
 	void *progress_data;
+	/* Optional: a probe cache shared with the caller (NULL: a private one
+	   per execute_suite call); its valgrind_version is what a report
+	   should record when used_valgrind is set. */
+	struct execute_instruments *instruments;
+	/* Optional: counters_source is set to "valgrind" when instruction
+	   counts came from valgrind. */
+	struct environment_info *env;
 };
 
 /*

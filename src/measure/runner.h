@@ -6,10 +6,18 @@
  * high-water mark of the process that spawns into the child's ru_maxrss. If
  * kagari itself (grown by a loaded suite, JSON, bootstrap arrays) spawned the
  * measured commands, their peak RSS would never read below kagari's. So
- * main() forks the runner first thing, while kagari is still tiny; the
- * runner resets its own high-water mark, becomes a child subreaper (so
- * escaped descendants of a command come back to it to be killed), and runs
- * every command kagari asks for through child.h, answering with the outcome.
+ * main() starts the runner first thing: it forks and execs the small static
+ * program kagari-runner (RUNNER_PROGRAM, src/runner_main.c), looked for next
+ * to kagari's executable, then in ../lib/kagari/ and ../libexec/kagari/ from
+ * there, whose whole resident set (~0.7 MiB) is below that of the smallest
+ * dynamically linked command, so /bin/true reads what /usr/bin/time says.
+ * Without that
+ * program (or when it does not answer), the runner is a plain fork of
+ * kagari, taken while kagari is still small (~1.2 MiB resident, which then
+ * is the floor of every peak RSS). Either way the runner resets its own
+ * high-water mark, becomes a child subreaper (so escaped descendants of a
+ * command come back to it to be killed), and runs every command kagari asks
+ * for through child.h, answering with the outcome.
  *
  * Call order:
  *
@@ -21,9 +29,18 @@
  *	runner_stop(&r);                  closes the socket, reaps the runner
  *
  * Protocol: requests and answers are compact binary frames over a private
- * AF_UNIX socketpair (both ends close-on-exec); descriptors for
- * CHILD_IN_FD / CHILD_OUT_FD travel as SCM_RIGHTS. The runner's per-run work
- * allocates nothing once its buffers have grown.
+ * AF_UNIX socketpair (both ends close-on-exec; the runner's end is passed
+ * to kagari-runner by number); descriptors for CHILD_IN_FD / CHILD_OUT_FD
+ * travel as SCM_RIGHTS. The runner's per-run work allocates nothing once its
+ * buffers have grown.
+ *
+ * Per-run cost: measured runs repeat one request, so a request identical to
+ * the previous one is sent as an 8-byte "repeat" frame; and after answering,
+ * the runner polls its socket for a short while (100 us) before it blocks,
+ * so that the next request usually finds it awake instead of costing a
+ * wake-up from idle. Together with child.c's cached spawn attributes this
+ * keeps a run of /bin/true within a few percent of a bare posix_spawn+wait4
+ * loop (bench/overhead.sh).
  *
  * Lifetime and signals: the runner sits in its own process group, so a
  * Ctrl-C on the terminal reaches only kagari; kagari forwards SIGINT/SIGTERM
@@ -51,6 +68,7 @@ struct runner {
 	pid_t pid;	   /* -1 when not running */
 	int fd;		   /* our end of the socketpair, -1 when closed */
 	struct sbuf frame; /* reused send/receive buffer */
+	struct sbuf last;  /* the last request sent (see the protocol) */
 };
 
 /* req.flags */
@@ -126,5 +144,18 @@ void runner_stop(struct runner *r);
 
 /* The runner's pid, or -1. */
 pid_t runner_pid(const struct runner *r);
+
+/* The name of the separate runner program (see the header comment). */
+#define RUNNER_PROGRAM "kagari-runner"
+
+/*
+ * main() of the kagari-runner program (src/runner_main.c): serves the
+ * socket runner_start() passed on its command line until it closes, then
+ * exits; returns only (2) when started any other way.
+ */
+int runner_program_main(int argc, char **argv);
+
+/* Test hook: 1 = never exec kagari-runner (the runner is a plain fork). */
+void runner_debug_no_exec(int on);
 
 #endif

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/section.h"
+
 static const char *const format_names[] = {
 	[REPORT_TABLE] = "table",
 	[REPORT_JSON] = "json",
@@ -35,6 +37,7 @@ const char *report_format_name(enum report_format f)
 void report_options_init(struct report_options *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->section = REPORT_SECTION_DEFAULT;
 }
 
 int report_render(const struct run_result *r, enum report_format f,
@@ -56,6 +59,12 @@ int report_render(const struct run_result *r, enum report_format f,
 		return report_write_csv(r, o, out, err);
 	case REPORT_SAMPLES_CSV:
 		return report_write_samples_csv(r, o, out, err);
+	case REPORT_MARKDOWN:
+		return report_write_markdown(r, o, out, err);
+	case REPORT_GITHUB:
+		return report_write_github(r, o, out, err);
+	case REPORT_HTML:
+		return report_write_html(r, o, out, err);
 	default:
 		sbuf_addf(err, "format '%s' is not implemented in this version",
 			  report_format_name(f));

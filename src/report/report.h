@@ -47,9 +47,12 @@ struct report_options {
 			       tty, --no-color, NO_COLOR, ci) */
 	int terminal_width; /* columns for `table`; <= 0 means unlimited */
 	int json_compact;   /* `json` on one line instead of 2-space indent */
+	const char *section; /* `markdown`: the NAME of its
+				<!-- kagari:begin NAME --> markers
+				(report/section.h); not owned */
 };
 
-/* No colour, unlimited width, pretty JSON. */
+/* No colour, unlimited width, pretty JSON, section "kagari". */
 void report_options_init(struct report_options *o);
 
 /*
@@ -75,6 +78,18 @@ int report_write_csv(const struct run_result *r,
 int report_write_samples_csv(const struct run_result *r,
 			     const struct report_options *o, struct sbuf *out,
 			     struct sbuf *err);
+/* GitHub-flavoured Markdown: every comparison, budget, the environment. */
+int report_write_markdown(const struct run_result *r,
+			  const struct report_options *o, struct sbuf *out,
+			  struct sbuf *err);
+/* A compact Markdown page for a pull-request comment. */
+int report_write_github(const struct run_result *r,
+			const struct report_options *o, struct sbuf *out,
+			struct sbuf *err);
+/* One self-contained HTML page with inline SVG plots, no scripts. */
+int report_write_html(const struct run_result *r,
+		      const struct report_options *o, struct sbuf *out,
+		      struct sbuf *err);
 
 /*
  * Helpers shared by the writers (and useful to the Markdown/HTML ones):

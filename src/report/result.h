@@ -83,7 +83,24 @@ struct comparison {
 	size_t nr_dropped_rounds;
 	double *boot;		   /* bootstrap distribution of the change, % */
 	size_t nr_boot;
+	/*
+	 * Set when `boot` holds the 0th..100th percentiles of the bootstrap
+	 * distribution (ascending, nr_boot == 101) rather than the resamples:
+	 * a report read back from JSON ("bootstrap_quantiles").
+	 */
+	int boot_is_quantiles;
 };
+
+#define COMPARISON_BOOT_QUANTILES 101
+
+/*
+ * The 0th, 1st, ..., 100th percentiles (R type 7) of the finite values of
+ * c->boot into q[0..101). With boot_is_quantiles the values are read as
+ * given (so a report re-rendered from JSON reproduces them exactly).
+ * Returns 1, or 0 when there is nothing to summarise (q untouched).
+ */
+int comparison_boot_quantiles(const struct comparison *c,
+			      double q[COMPARISON_BOOT_QUANTILES]);
 
 /* Result strings used for command, benchmark and suite `result` fields. */
 #define RESULT_PASS "pass"

@@ -123,6 +123,15 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	for (size_t i = 0; i < cp->nr_dropped_rounds; i++)
 		json_emit_int(j, cp->dropped_rounds[i]);
 	json_emit_end_array(j);
+	/* The bootstrap distribution, for plots of a re-rendered report. */
+	double q[COMPARISON_BOOT_QUANTILES];
+	if (comparison_boot_quantiles(cp, q)) {
+		json_emit_key(j, "bootstrap_quantiles");
+		json_emit_begin_array_inline(j);
+		for (size_t i = 0; i < COMPARISON_BOOT_QUANTILES; i++)
+			json_emit_double(j, q[i]);
+		json_emit_end_array(j);
+	}
 	json_emit_end_object(j);
 }
 

@@ -351,8 +351,14 @@ int units_parse_rate(const char *s, double *per_second, char **unit,
 	}
 	size_t ulen = (size_t)(slash - u);
 	const struct unit_def *d = find_unit(size_units, u, ulen);
+	if (d)
+		v *= d->factor;
+	if (!isfinite((double)v)) {
+		sbuf_addf(err, "rate '%s' is out of range", s);
+		goto out;
+	}
 	if (d) {
-		*per_second = (double)(v * d->factor);
+		*per_second = (double)v;
 		*unit = xstrdup("bytes");
 		rc = 0;
 		goto out;
@@ -511,7 +517,12 @@ static int parse_in_unit(enum metric_id m, const char *s, double *out,
 int units_parse_metric_value(enum metric_id metric, const char *s,
 			     double *out, struct sbuf *err)
 {
-	return parse_in_unit(metric, s, out, NULL, err);
+	double v;
+	/* parse_in_unit() may write a rejected value (e.g. a negative count). */
+	if (parse_in_unit(metric, s, &v, NULL, err))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int units_parse_budget(enum metric_id metric, const char *aggregation,

@@ -119,6 +119,7 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 {
 	enum { Q_NONE, Q_SINGLE, Q_DOUBLE } q = Q_NONE;
 	size_t last_var_end = (size_t)-1;
+	size_t escaped = (size_t)-1; /* shell: in[escaped] follows a '\' */
 	for (size_t i = 0; in[i]; i++) {
 		char c = in[i];
 		if (c == '$' && in[i + 1] == '$' && in[i + 2] == '{') {
@@ -141,6 +142,17 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 						  shown);
 				else
 					sbuf_addf(err, "'%s' is not available here", what ? what : shown);
+				free(shown);
+				return -1;
+			}
+			/*
+			 * vars_expand() substitutes "\${x}" like "${x}"; the
+			 * backslash would then escape kagari's opening quote
+			 * and leave the value unquoted.
+			 */
+			if (shell && escaped == i) {
+				sbuf_addf(err, "'%s' follows a backslash; kagari quotes substituted values itself, so remove the backslash (write '$${' for a literal '${')",
+					  shown);
 				free(shown);
 				return -1;
 			}
@@ -169,7 +181,9 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 			continue;
 		switch (q) {
 		case Q_NONE:
-			if (c == '\\' && in[i + 1])
+			if (c == '\\' && in[i + 1] == '$')
+				escaped = i + 1; /* looked at as a '$' next */
+			else if (c == '\\' && in[i + 1])
 				i++;
 			else if (c == '\'')
 				q = Q_SINGLE;
@@ -181,7 +195,9 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 				q = Q_NONE;
 			break;
 		case Q_DOUBLE:
-			if (c == '\\' && in[i + 1])
+			if (c == '\\' && in[i + 1] == '$')
+				escaped = i + 1;
+			else if (c == '\\' && in[i + 1])
 				i++;
 			else if (c == '"')
 				q = Q_NONE;

@@ -51,12 +51,32 @@ static void add_error(struct ywalk *w, int line, int col, const char *path,
 	if (path && *path)
 		sbuf_addf(&sb, "%s: ", path);
 	sbuf_vaddf(&sb, fmt, ap);
+	/*
+	 * Keys and values quoted in the message may hold control characters
+	 * ("a\nb" in a quoted scalar); escape them so that every error stays
+	 * one "FILE:LINE:COL: ..." line.
+	 */
+	struct sbuf text = SBUF_INIT;
+	for (size_t i = 0; i < sb.len; i++) {
+		unsigned char c = (unsigned char)sb.buf[i];
+		if (c == '\n')
+			sbuf_adds(&text, "\\n");
+		else if (c == '\r')
+			sbuf_adds(&text, "\\r");
+		else if (c == '\t')
+			sbuf_adds(&text, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			sbuf_addf(&text, "\\x%02x", c);
+		else
+			sbuf_addch(&text, (char)c);
+	}
+	sbuf_release(&sb);
 	ALLOC_GROW(w->errors, w->nr_errors + 1, w->alloc_errors);
 	struct ywalk_error *e = &w->errors[w->nr_errors];
 	e->line = line;
 	e->col = col;
 	e->seq = w->nr_errors;
-	e->text = sbuf_detach(&sb);
+	e->text = sbuf_detach(&text);
 	w->nr_errors++;
 }
 

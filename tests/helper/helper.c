@@ -15,6 +15,12 @@
  *   work N           a deterministic CPU loop of N iterations
  *   alloc MIB        malloc MIB MiB and touch every page (kept until exit)
  *   mallocs N        N malloc/free pairs of 64 bytes
+ *   threads N        start N threads that each make 1000 malloc/free pairs
+ *                    of 64 bytes, and join them
+ *   fork-mallocs N   fork a child that makes N malloc/free pairs of 64
+ *                    bytes and exits normally; wait for it
+ *   _exit CODE       leave at once through _exit(2) (no atexit handlers,
+ *                    no destructors)
  *   spawn N          fork N children that each sleep 300 s
  *   grandchild       fork a child that forks a grandchild; both sleep 300 s
  *   setsid-escape    fork a child that calls setsid() and sleeps 300 s; the
@@ -35,6 +41,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,6 +116,23 @@ static void long_sleep(void)
 {
 	sleep_ms(LONG_SLEEP_S * 1000L);
 	_exit(0);
+}
+
+static void mallocs(long n)
+{
+	for (long k = 0; k < n; k++) {
+		volatile char *p = malloc(64);
+		if (p)
+			p[0] = 1;
+		free((void *)p);
+	}
+}
+
+static void *thread_mallocs(void *arg)
+{
+	(void)arg;
+	mallocs(1000);
+	return NULL;
 }
 
 static double cpu_ms(void)
@@ -211,12 +235,36 @@ int main(int argc, char **argv)
 		} else if (!strcmp(step, "mallocs")) {
 			long n = num(arg);
 			i++;
-			for (long k = 0; k < n; k++) {
-				volatile char *p = malloc(64);
-				if (p)
-					p[0] = 1;
-				free((void *)p);
+			mallocs(n);
+		} else if (!strcmp(step, "threads")) {
+			long n = num(arg);
+			i++;
+			pthread_t *t = calloc((size_t)n + 1, sizeof(*t));
+			if (!t)
+				die("out of memory");
+			for (long k = 0; k < n; k++)
+				if (pthread_create(&t[k], NULL, thread_mallocs, NULL))
+					die("pthread_create failed");
+			for (long k = 0; k < n; k++)
+				pthread_join(t[k], NULL);
+			free(t);
+		} else if (!strcmp(step, "fork-mallocs")) {
+			long n = num(arg);
+			i++;
+			fflush(NULL);
+			pid_t pid = fork();
+			if (pid < 0)
+				die("fork failed");
+			if (pid == 0) {
+				mallocs(n);
+				exit(0);
 			}
+			int st;
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		} else if (!strcmp(step, "_exit")) {
+			fflush(NULL);
+			_exit((int)num(arg));
 		} else if (!strcmp(step, "spawn")) {
 			long n = num(arg);
 			i++;

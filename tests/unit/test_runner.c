@@ -405,6 +405,116 @@ static void test_runner_death(void **state)
 	sbuf_release(&err);
 }
 
+/* Repeated requests travel as "repeat" frames; any change is noticed. */
+static void test_repeat(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+	const char *const *three = (const char *[]){H, "exit", "3", NULL};
+	const char *const *four = (const char *[]){H, "exit", "4", NULL};
+
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(run(&q, &res, &err, three), 3);
+	assert_int_equal(run(&q, &res, &err, four), 4);
+	assert_int_equal(run(&q, &res, &err, three), 3);
+
+	/* The stderr tail of one run never leaks into the next. */
+	const char *const *loud =
+	    (const char *[]){H, "stderr", "first", "exit", "1", NULL};
+	const char *const *quiet = (const char *[]){H, "exit", "1", NULL};
+	assert_int_equal(run(&q, &res, &err, loud), 1);
+	assert_string_equal(res.stderr_tail.buf, "first\n");
+	assert_int_equal(run(&q, &res, &err, quiet), 1);
+	assert_string_equal(res.stderr_tail.buf, "");
+	assert_int_equal(run(&q, &res, &err, quiet), 1);
+	assert_string_equal(res.stderr_tail.buf, "");
+
+	/* Only the stdin content differs. */
+	q.in = CHILD_IN_CONTENT;
+	q.out = CHILD_OUT_CAPTURE;
+	q.in_data = "one";
+	q.in_len = 3;
+	const char *const *cat = (const char *[]){H, "cat", NULL};
+	assert_int_equal(run(&q, &res, &err, cat), 0);
+	assert_int_equal(run(&q, &res, &err, cat), 0);
+	assert_string_equal(res.out.buf, "one");
+	q.in_data = "two";
+	assert_int_equal(run(&q, &res, &err, cat), 0);
+	assert_string_equal(res.out.buf, "two");
+
+	/* Descriptors are passed anew each time, never repeated. */
+	int p[2];
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	q.in = CHILD_IN_FD;
+	q.in_fd = p[0];
+	assert_int_equal(write(p[1], "abcdef", 6), 6);
+	close(p[1]);
+	assert_int_equal(run(&q, &res, &err, cat), 0);
+	assert_string_equal(res.out.buf, "abcdef");
+	assert_int_equal(run(&q, &res, &err, cat), 0);
+	assert_string_equal(res.out.buf, "");
+	close(p[0]);
+	assert_int_equal(err.len, 0);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
+/* The executable behind a pid, or "" (caller frees). */
+static char *exe_of(pid_t pid)
+{
+	char link[64], buf[4096];
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	return xstrdup(buf);
+}
+
+/*
+ * With kagari-runner built next to us, the runner is that small program;
+ * without it (or told not to), a fork of us. Both serve the same.
+ */
+static void test_program_or_fork(void **state)
+{
+	(void)state;
+	struct runner r2;
+	struct sbuf err = SBUF_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	char *self = exe_of(getpid());
+	char *program = xstrfmt("%.*s/%s", (int)(strrchr(self, '/') - self),
+				self, RUNNER_PROGRAM);
+
+	char *exe = exe_of(runner_pid(&runner));
+	if (access(program, X_OK) == 0)
+		assert_string_equal(exe, program);
+	else
+		assert_string_equal(exe, self);
+	free(exe);
+
+	runner_debug_no_exec(1);
+	assert_int_equal(runner_start(&r2, &err), 0);
+	runner_debug_no_exec(0);
+	exe = exe_of(runner_pid(&r2));
+	assert_string_equal(exe, self);
+	free(exe);
+	q.argv = (const char *[]){H, "stderr", "forked", "exit", "7", NULL};
+	assert_int_equal(runner_run(&r2, &q, &res, &err), 7);
+	assert_string_equal(res.stderr_tail.buf, "forked\n");
+	assert_true(res.maxrss_bytes > 0);
+	runner_stop(&r2);
+
+	/* Run by hand, the program refuses. */
+	char *bad[] = {(char *)RUNNER_PROGRAM, NULL};
+	assert_int_equal(runner_program_main(1, bad), 2);
+
+	free(program);
+	free(self);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -435,6 +545,8 @@ int main(void)
 	    cmocka_unit_test(test_interrupt),
 	    cmocka_unit_test(test_kagari_dies),
 	    cmocka_unit_test(test_runner_death),
+	    cmocka_unit_test(test_repeat),
+	    cmocka_unit_test(test_program_or_fork),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, teardown);
 	runner_stop(&runner);

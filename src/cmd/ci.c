@@ -1,0 +1,131 @@
+/*
+ * kagari ci [options] [--fail-on-inconclusive] [PATH...]: `compare` for CI
+ * pipelines. The base is --against, else $KAGARI_BASE_REF, else the commit
+ * GitHub's event file names (ci/github.h). Colour is off. After the
+ * reports are written, GitHub workflow-command annotations (::error,
+ * ::warning, ::notice) go to standard error — GitHub reads workflow
+ * commands from both streams, and stderr keeps `--format json` on stdout
+ * clean — and a Markdown summary is appended to $GITHUB_STEP_SUMMARY when
+ * it is set.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "ci/github.h"
+#include "cmd/cmd.h"
+#include "cmd/compare.h"
+#include "cmd/exit.h"
+#include "cmd/session.h"
+#include "report/report.h"
+
+static const struct opt ci_opts[] = {
+	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
+	  "the base revision (default: $KAGARI_BASE_REF, else the GitHub event's base)",
+	  NULL },
+	OPT_COMMON_MEASURE,
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const char *nonempty_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* Two paths naming the same file? */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The session hook: annotations, then the step summary. */
+static int ci_after_measure(struct session *s, void *data)
+{
+	const struct run_result *r = &s->r;
+	int fail_inc = s->cli->fail_on_inconclusive;
+	int rc = 0;
+	(void)data;
+
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	github_annotations(&out, r, fail_inc, nonempty_env("GITHUB_WORKSPACE"));
+	fflush(stdout);
+	fputs(out.buf, stderr);
+	fflush(stderr);
+
+	const char *summary = nonempty_env("GITHUB_STEP_SUMMARY");
+	/* --summary to the same file already holds this Markdown. */
+	if (summary && !same_file(summary, s->cli->summary)) {
+		sbuf_reset(&out);
+		struct report_options o;
+		report_options_init(&o);
+		if (report_render(r, REPORT_MARKDOWN, &o, &out, &err)) {
+			cmd_warning("step summary: %s; appending a short summary instead",
+				    err.buf);
+			sbuf_reset(&out);
+			github_summary_fallback(&out, r, fail_inc);
+		}
+		sbuf_reset(&err);
+		if (github_append_file(summary, out.buf, out.len, &err)) {
+			cmd_error("step summary (GITHUB_STEP_SUMMARY): %s", err.buf);
+			rc = EXIT_EXEC;
+		}
+	}
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return rc;
+}
+
+static int ci_exec(struct cli *cli, struct cmd_env *env)
+{
+	const char *base = cli->against;
+	const char *from = "--against";
+	char *event_sha = NULL;
+	struct sbuf err = SBUF_INIT;
+	struct sbuf from_event = SBUF_INIT;
+
+	if (!base && (base = nonempty_env("KAGARI_BASE_REF")))
+		from = "KAGARI_BASE_REF";
+	if (!base) {
+		const char *name = nonempty_env("GITHUB_EVENT_NAME");
+		const char *path = nonempty_env("GITHUB_EVENT_PATH");
+		if (!name && !path) {
+			cmd_error("ci needs a base revision: pass --against REV, set KAGARI_BASE_REF, or run it in GitHub Actions (where GITHUB_EVENT_PATH and GITHUB_EVENT_NAME name the event)");
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		if (github_event_base(name, path, &event_sha, &err)) {
+			cmd_error("%s", err.buf);
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		base = event_sha;
+		sbuf_addf(&from_event, "the '%s' event", name);
+		from = from_event.buf;
+	}
+	if (!cli->quiet)
+		fprintf(stderr, "kagari: ci: comparing with %s (from %s)\n", base, from);
+	/* Logs are not terminals; escape codes would only clutter them. */
+	cli->no_color = 1;
+	int rc = compare_run(cli, env, "compare", base, ci_after_measure, NULL);
+	free(event_sha);
+	sbuf_release(&from_event);
+	sbuf_release(&err);
+	return rc;
+}
+
+const struct cmd_entry cmd_ci = {
+	.name = "ci",
+	.args = "[options] [--fail-on-inconclusive] [PATH...]",
+	.summary = "compare in CI: base from --against, $KAGARI_BASE_REF or the GitHub event; annotations",
+	.opts = ci_opts,
+	.needs_runner = 1,
+	.exec = ci_exec,
+};

@@ -1,0 +1,123 @@
+/*
+ * kagari report INPUT.json [--format FMT] [--output FILE]: re-render a
+ * saved JSON report in any format without measuring or recomputing
+ * anything. The exit code is the saved report's own (summary.exit_code),
+ * with its exit_reason as the last line on stderr, so a pipeline can gate
+ * on a report made elsewhere. Invalid JSON or an unknown schema_version is
+ * exit 2; an output path that is the input (same file, however named) is
+ * exit 3.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/sbuf.h"
+#include "cmd/cmd.h"
+#include "cmd/exit.h"
+#include "report/read_json.h"
+#include "report/report.h"
+
+/* Bigger than any report of a few thousand comparisons with samples. */
+#define REPORT_MAX_BYTES ((size_t)1 << 30)
+
+static const struct opt report_opts[] = {
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	  "output format: table (default), markdown, github, html, csv, samples-csv, json",
+	  "table|markdown|github|html|csv|samples-csv|json" },
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	  "write to FILE (atomically) instead of stdout; never the input itself", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static int report_exec(struct cli *cli, struct cmd_env *env)
+{
+	if (cli->args.nr != 1) {
+		cmd_error("report needs exactly one INPUT.json (a report saved with --format json), not %zu",
+			  cli->args.nr);
+		return EXIT_USAGE;
+	}
+	const char *input = cli->args.v[0];
+	enum report_format f = REPORT_TABLE;
+	if (cli->format && report_format_parse(cli->format, &f)) {
+		cmd_error("unknown report format '%s'", cli->format);
+		return EXIT_USAGE;
+	}
+	struct stat in_st, out_st;
+	if (stat(input, &in_st) != 0) {
+		cmd_error("cannot read '%s': %s", input, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (S_ISDIR(in_st.st_mode)) {
+		cmd_error("'%s' is a folder, not a saved JSON report", input);
+		return EXIT_USAGE;
+	}
+	/* By identity, not by name: ./r.json, r.json and links are one file. */
+	if (cli->output && stat(cli->output, &out_st) == 0 &&
+	    out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino) {
+		cmd_error("--output '%s' is the input report '%s'; refusing to overwrite it",
+			  cli->output, input);
+		return EXIT_USAGE;
+	}
+
+	struct sbuf text = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;
+	struct run_result r;
+	run_result_init(&r);
+	int rc;
+	if (sbuf_read_file(&text, input, REPORT_MAX_BYTES)) {
+		cmd_error("cannot read '%s': %s", input,
+			  errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
+		rc = EXIT_INVALID;
+		goto out;
+	}
+	if (report_read_json(text.buf, text.len, input, &r, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INVALID;
+		goto out;
+	}
+	struct report_options o;
+	report_options_init(&o);
+	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
+		  !getenv("NO_COLOR");
+	if (report_render(&r, f, &o, &out, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_UNSUPPORTED;
+		goto out;
+	}
+	if (!cli->output) {
+		fputs(out.buf, stdout);
+		if (fflush(stdout) || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s",
+				  strerror(errno));
+			rc = EXIT_EXEC;
+			goto out;
+		}
+	} else if (fileio_write_atomic(cli->output, out.buf, out.len, &err)) {
+		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
+		rc = EXIT_EXEC;
+		goto out;
+	}
+	rc = r.summary.exit_code;
+	if (rc && r.exit_reason && *r.exit_reason)
+		cmd_error("%s", r.exit_reason);
+	else if (rc)
+		cmd_error("the saved report's exit code is %d", rc);
+out:
+	run_result_release(&r);
+	sbuf_release(&text);
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return rc;
+}
+
+const struct cmd_entry cmd_report = {
+	.name = "report",
+	.args = "INPUT.json [--format FMT] [--output FILE]",
+	.summary = "re-render a saved JSON report without measuring; exits with its exit code",
+	.opts = report_opts,
+	.needs_runner = 0,
+	.exec = report_exec,
+};

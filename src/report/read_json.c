@@ -1,0 +1,797 @@
+#include "report/read_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* The reader's state: where we are (for messages) and the first error. */
+struct rd {
+	const char *file;
+	struct sbuf *err;
+	struct sbuf path; /* "suites[0].benchmarks[1]" */
+	int failed;
+};
+
+/* Enter a member or element; returns the length to restore with leave(). */
+static size_t enter_key(struct rd *d, const char *key)
+{
+	size_t old = d->path.len;
+	if (d->path.len)
+		sbuf_addch(&d->path, '.');
+	sbuf_adds(&d->path, key);
+	return old;
+}
+
+static size_t enter_index(struct rd *d, size_t i)
+{
+	size_t old = d->path.len;
+	sbuf_addf(&d->path, "[%zu]", i);
+	return old;
+}
+
+static void leave(struct rd *d, size_t old)
+{
+	sbuf_setlen(&d->path, old);
+}
+
+static void fail(struct rd *d, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record the first error, at the current path (plus key when not NULL). */
+static void fail(struct rd *d, const char *key, const char *fmt, ...)
+{
+	if (d->failed)
+		return;
+	d->failed = 1;
+	sbuf_addf(d->err, "%s: ", d->file);
+	if (d->path.len || key) {
+		sbuf_adds(d->err, d->path.buf);
+		if (key)
+			sbuf_addf(d->err, "%s%s", d->path.len ? "." : "", key);
+		sbuf_adds(d->err, ": ");
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(d->err, fmt, ap);
+	va_end(ap);
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+static void expected(struct rd *d, const char *key, const char *what,
+		     const json_t *v)
+{
+	fail(d, key, "expected %s, not %s", what, type_name(v));
+}
+
+/* obj.key when it is an object; absent or null gives NULL. */
+static json_t *get_object(struct rd *d, json_t *obj, const char *key,
+			  int required)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v)) {
+		if (required)
+			fail(d, key, "missing");
+		return NULL;
+	}
+	if (!json_is_object(v)) {
+		expected(d, key, "an object", v);
+		return NULL;
+	}
+	return v;
+}
+
+static json_t *get_array(struct rd *d, json_t *obj, const char *key,
+			 int required)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v)) {
+		if (required)
+			fail(d, key, "missing");
+		return NULL;
+	}
+	if (!json_is_array(v)) {
+		expected(d, key, "an array", v);
+		return NULL;
+	}
+	return v;
+}
+
+/* A string or null (absent: NULL). *dst is replaced. */
+static void get_string(struct rd *d, json_t *obj, const char *key, char **dst)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v))
+		return;
+	if (!json_is_string(v)) {
+		expected(d, key, "a string", v);
+		return;
+	}
+	free(*dst);
+	*dst = xstrdup(json_string_value(v));
+}
+
+/* A number; null or absent is NAN. */
+static double number_value(struct rd *d, const char *key, json_t *v)
+{
+	if (!v || json_is_null(v))
+		return NAN;
+	if (!json_is_number(v)) {
+		expected(d, key, "a number", v);
+		return NAN;
+	}
+	return json_number_value(v);
+}
+
+static double get_number(struct rd *d, json_t *obj, const char *key)
+{
+	return number_value(d, key, json_object_get(obj, key));
+}
+
+/* A whole number in [lo, hi]; absent or null leaves *dst as it is. */
+static void get_int(struct rd *d, json_t *obj, const char *key, int *dst,
+		    int lo, int hi)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v))
+		return;
+	double x = number_value(d, key, v);
+	if (d->failed)
+		return;
+	if (!(x >= lo && x <= hi) || x != floor(x)) {
+		fail(d, key, "expected a whole number between %d and %d", lo, hi);
+		return;
+	}
+	*dst = (int)x;
+}
+
+static void get_size(struct rd *d, json_t *obj, const char *key, size_t *dst)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v))
+		return;
+	double x = number_value(d, key, v);
+	if (d->failed)
+		return;
+	/* 2^53: every count a report holds is far below it. */
+	if (!(x >= 0 && x <= 9007199254740992.0) || x != floor(x)) {
+		fail(d, key, "expected a count (a whole number >= 0)");
+		return;
+	}
+	*dst = (size_t)x;
+}
+
+/* true/false into 1/0; null or absent leaves *dst as it is. */
+static void get_bool(struct rd *d, json_t *obj, const char *key, int *dst)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v))
+		return;
+	if (!json_is_boolean(v)) {
+		expected(d, key, "true or false", v);
+		return;
+	}
+	*dst = json_is_true(v);
+}
+
+static int get_metric(struct rd *d, const char *key, const char *name)
+{
+	int m = metric_lookup(name);
+	if (m < 0)
+		fail(d, key, "unknown metric '%s'", name);
+	return m;
+}
+
+static void read_stats(struct rd *d, json_t *o, struct summary *s)
+{
+	get_size(d, o, "count", &s->count);
+	s->min = get_number(d, o, "min");
+	s->median = get_number(d, o, "median");
+	s->mean = get_number(d, o, "mean");
+	s->max = get_number(d, o, "max");
+	s->stddev = get_number(d, o, "stddev");
+	s->cv = get_number(d, o, "cv");
+	s->robust_cv = get_number(d, o, "robust_cv");
+	s->p90 = get_number(d, o, "p90");
+	s->p95 = get_number(d, o, "p95");
+	s->p99 = get_number(d, o, "p99");
+}
+
+static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x) {
+		size_t old = enter_index(d, i);
+		if (!json_is_object(x)) {
+			expected(d, NULL, "an object", x);
+		} else {
+			int round = 0, run = 0;
+			get_int(d, x, "round", &round, 0, INT_MAX);
+			get_int(d, x, "run", &run, 0, INT_MAX);
+			double v = get_number(d, x, "value");
+			if (!d->failed)
+				metric_series_add(ms, v, round, run);
+		}
+		leave(d, old);
+		if (d->failed)
+			return;
+	}
+}
+
+static void read_metric(struct rd *d, json_t *o, enum metric_id m,
+			struct metric_series *ms, struct command_result *cr)
+{
+	char *status = NULL, *unit = NULL;
+	get_string(d, o, "status", &status);
+	get_string(d, o, "unit", &unit);
+	json_t *samples = get_array(d, o, "samples", 0);
+	if (samples) {
+		size_t old = enter_key(d, "samples");
+		read_samples(d, samples, ms);
+		leave(d, old);
+	}
+	json_t *stats = json_object_get(o, "stats");
+	if (stats && !json_is_null(stats)) {
+		if (!json_is_object(stats)) {
+			expected(d, "stats", "an object", stats);
+		} else {
+			size_t old = enter_key(d, "stats");
+			read_stats(d, stats, &ms->summary);
+			ms->have_summary = 1;
+			leave(d, old);
+		}
+	}
+	enum metric_status st = MSTATUS_OK;
+	if (!status)
+		fail(d, "status", "missing");
+	else if (!strcmp(status, "ok"))
+		st = MSTATUS_OK;
+	else if (!strcmp(status, "unsupported"))
+		st = MSTATUS_UNSUPPORTED;
+	else if (!strcmp(status, "failed"))
+		st = MSTATUS_FAILED;
+	else if (!strcmp(status, "absent"))
+		st = MSTATUS_ABSENT;
+	else
+		fail(d, "status", "unknown metric status '%s'", status);
+	json_t *reason = json_object_get(o, "reason");
+	if (reason && !json_is_null(reason) && !json_is_string(reason))
+		expected(d, "reason", "a string", reason);
+	metric_series_set_status(ms, st, json_is_string(reason)
+						 ? json_string_value(reason) : NULL);
+	/* Throughput with a work unit is written "<unit>/s". */
+	if (m == METRIC_THROUGHPUT && unit && !cr->throughput_unit) {
+		size_t n = strlen(unit);
+		if (n > 2 && !strcmp(unit + n - 2, "/s"))
+			cr->throughput_unit = xstrndup(unit, n - 2);
+	}
+	free(status);
+	free(unit);
+}
+
+static void read_side(struct rd *d, json_t *o, struct side_result *sd,
+		      struct command_result *cr)
+{
+	sd->present = 1;
+	get_size(d, o, "count", &sd->count);
+	json_t *metrics = get_object(d, o, "metrics", 0);
+	if (!metrics)
+		return;
+	size_t old = enter_key(d, "metrics");
+	const char *key;
+	json_t *v;
+	json_object_foreach(metrics, key, v) {
+		int m = get_metric(d, key, key);
+		if (d->failed)
+			break;
+		size_t o2 = enter_key(d, key);
+		if (!json_is_object(v))
+			expected(d, NULL, "an object", v);
+		else
+			read_metric(d, v, (enum metric_id)m, &sd->metric[m], cr);
+		leave(d, o2);
+		if (d->failed)
+			break;
+	}
+	leave(d, old);
+}
+
+static void read_double_array(struct rd *d, json_t *arr, double **v,
+			      size_t *nr)
+{
+	size_t n = json_array_size(arr);
+	*v = xcalloc(n + 1, sizeof(double));
+	*nr = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t old = enter_index(d, i);
+		(*v)[i] = number_value(d, NULL, json_array_get(arr, i));
+		leave(d, old);
+	}
+}
+
+static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
+{
+	c->present = 1;
+	get_string(d, o, "statistic", &c->statistic);
+	get_string(d, o, "pairing", &c->pairing);
+	c->base = get_number(d, o, "base");
+	c->head = get_number(d, o, "head");
+	c->change_percent = get_number(d, o, "change_percent");
+	c->ci_low_percent = get_number(d, o, "ci_low_percent");
+	c->ci_high_percent = get_number(d, o, "ci_high_percent");
+	c->confidence = get_number(d, o, "confidence");
+	c->max_percent = get_number(d, o, "max_percent");
+	c->p_value = get_number(d, o, "p_value");
+	c->hl_shift_percent = get_number(d, o, "hl_shift_percent");
+	c->noise_floor_percent = get_number(d, o, "noise_floor_percent");
+	get_string(d, o, "verdict", &c->verdict);
+	get_string(d, o, "reason", &c->reason);
+	get_bool(d, o, "gate", &c->gate);
+	c->p_reg = get_number(d, o, "p_regression");
+	c->p_imp = get_number(d, o, "p_improvement");
+	c->p_adjusted = get_number(d, o, "p_adjusted");
+	get_bool(d, o, "control_failed", &c->control_failed);
+	if (!c->verdict)
+		fail(d, "verdict", "missing");
+	json_t *dr = get_array(d, o, "dropped_rounds", 0);
+	size_t n = dr ? json_array_size(dr) : 0;
+	c->dropped_rounds = xcalloc(n + 1, sizeof(int));
+	size_t old = enter_key(d, "dropped_rounds");
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *x = json_array_get(dr, i);
+		size_t o2 = enter_index(d, i);
+		double v = number_value(d, NULL, x);
+		if (!d->failed && (!(v >= 0 && v <= INT_MAX) || v != floor(v)))
+			fail(d, NULL, "expected a round number");
+		else
+			c->dropped_rounds[c->nr_dropped_rounds++] = (int)v;
+		leave(d, o2);
+	}
+	leave(d, old);
+	json_t *bq = get_array(d, o, "bootstrap_quantiles", 0);
+	if (bq) {
+		old = enter_key(d, "bootstrap_quantiles");
+		free(c->boot);
+		read_double_array(d, bq, &c->boot, &c->nr_boot);
+		c->boot_is_quantiles = 1;
+		leave(d, old);
+	}
+}
+
+static void read_budget(struct rd *d, json_t *o, struct budget_result *b)
+{
+	char *metric = NULL, *status = NULL;
+	get_string(d, o, "metric", &metric);
+	if (!metric)
+		fail(d, "metric", "missing");
+	else {
+		int m = get_metric(d, "metric", metric);
+		if (m >= 0)
+			b->metric = (enum metric_id)m;
+	}
+	get_string(d, o, "aggregation", &b->aggregation);
+	get_string(d, o, "operator", &b->op);
+	b->limit = get_number(d, o, "limit");
+	get_string(d, o, "limit_text", &b->limit_text);
+	json_t *actual = json_object_get(o, "actual");
+	b->actual = number_value(d, "actual", actual);
+	b->have_actual = actual && !json_is_null(actual);
+	get_string(d, o, "status", &status);
+	if (!status)
+		fail(d, "status", "missing");
+	else if (!strcmp(status, "pass"))
+		b->status = BUDGET_PASS;
+	else if (!strcmp(status, "fail"))
+		b->status = BUDGET_FAIL;
+	else if (!strcmp(status, "unassessable"))
+		b->status = BUDGET_UNASSESSABLE;
+	else
+		fail(d, "status", "unknown budget status '%s'", status);
+	get_string(d, o, "reason", &b->reason);
+	free(metric);
+	free(status);
+}
+
+static void read_command(struct rd *d, json_t *o, struct command_result *c)
+{
+	get_string(d, o, "name", &c->name);
+	if (!c->name)
+		fail(d, "name", "missing");
+	get_string(d, o, "command", &c->command);
+	get_string(d, o, "result", &c->result);
+	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
+	get_string(d, o, "error", &c->error);
+	get_string(d, o, "stderr_tail", &c->stderr_tail);
+	static const char *const side_keys[SIDE__COUNT] = {
+		[SIDE_BASE] = "base", [SIDE_HEAD] = "head"
+	};
+	for (int sd = 0; sd < SIDE__COUNT && !d->failed; sd++) {
+		json_t *so = get_object(d, o, side_keys[sd], 0);
+		if (!so)
+			continue;
+		size_t old = enter_key(d, side_keys[sd]);
+		read_side(d, so, &c->side[sd], c);
+		leave(d, old);
+	}
+	json_t *cmp = get_object(d, o, "comparisons", 0);
+	if (cmp && !d->failed) {
+		size_t old = enter_key(d, "comparisons");
+		const char *key;
+		json_t *v;
+		json_object_foreach(cmp, key, v) {
+			int m = get_metric(d, key, key);
+			if (d->failed)
+				break;
+			size_t o2 = enter_key(d, key);
+			if (!json_is_object(v))
+				expected(d, NULL, "an object", v);
+			else
+				read_comparison(d, v, &c->comparison[m]);
+			leave(d, o2);
+			if (d->failed)
+				break;
+		}
+		leave(d, old);
+	}
+	json_t *budgets = get_array(d, o, "budgets", 0);
+	if (budgets && !d->failed) {
+		size_t n = json_array_size(budgets);
+		c->budgets = xcalloc(n + 1, sizeof(*c->budgets));
+		size_t old = enter_key(d, "budgets");
+		for (size_t i = 0; i < n && !d->failed; i++) {
+			json_t *x = json_array_get(budgets, i);
+			size_t o2 = enter_index(d, i);
+			c->nr_budgets++;
+			if (!json_is_object(x))
+				expected(d, NULL, "an object", x);
+			else
+				read_budget(d, x, &c->budgets[i]);
+			leave(d, o2);
+		}
+		leave(d, old);
+	}
+}
+
+static void read_strings(struct rd *d, json_t *arr, struct strvec *sv)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x) {
+		if (!json_is_string(x)) {
+			size_t old = enter_index(d, i);
+			expected(d, NULL, "a string", x);
+			leave(d, old);
+			return;
+		}
+		strvec_push(sv, json_string_value(x));
+	}
+}
+
+static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
+{
+	get_string(d, o, "name", &b->name);
+	if (!b->name)
+		fail(d, "name", "missing");
+	json_t *tags = get_array(d, o, "tags", 0);
+	if (tags) {
+		size_t old = enter_key(d, "tags");
+		read_strings(d, tags, &b->tags);
+		leave(d, old);
+	}
+	get_string(d, o, "result", &b->result);
+	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
+	get_string(d, o, "baseline", &b->baseline);
+	json_t *cmds = get_array(d, o, "commands", 1);
+	if (!cmds || d->failed)
+		return;
+	size_t n = json_array_size(cmds);
+	b->commands = xcalloc(n + 1, sizeof(*b->commands));
+	size_t old = enter_key(d, "commands");
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *x = json_array_get(cmds, i);
+		size_t o2 = enter_index(d, i);
+		b->nr_commands++;
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			read_command(d, x, &b->commands[i]);
+		leave(d, o2);
+	}
+	leave(d, old);
+}
+
+static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
+{
+	get_string(d, o, "name", &s->name);
+	if (!s->name)
+		fail(d, "name", "missing");
+	get_string(d, o, "file", &s->file);
+	get_string(d, o, "result", &s->result);
+	json_t *benches = get_array(d, o, "benchmarks", 1);
+	if (!benches || d->failed)
+		return;
+	size_t n = json_array_size(benches);
+	s->benches = xcalloc(n + 1, sizeof(*s->benches));
+	size_t old = enter_key(d, "benchmarks");
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *x = json_array_get(benches, i);
+		size_t o2 = enter_index(d, i);
+		strvec_init(&s->benches[i].tags);
+		s->nr_benches++;
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			read_bench(d, x, &s->benches[i]);
+		leave(d, o2);
+	}
+	leave(d, old);
+}
+
+static void read_environment(struct rd *d, json_t *o,
+			     struct environment_info *e)
+{
+	get_string(d, o, "os", &e->os);
+	get_string(d, o, "kernel", &e->kernel);
+	get_string(d, o, "arch", &e->arch);
+	get_string(d, o, "cpu_model", &e->cpu_model);
+	get_int(d, o, "logical_cpus", &e->logical_cpus, 0, INT_MAX);
+	get_bool(d, o, "ci", &e->ci);
+	get_string(d, o, "counters_source", &e->counters_source);
+}
+
+static void read_git(struct rd *d, json_t *o, struct git_info *g)
+{
+	get_string(d, o, "head_sha", &g->head_sha);
+	g->dirty = -1;
+	get_bool(d, o, "dirty", &g->dirty);
+	get_string(d, o, "base_ref", &g->base_ref);
+	get_string(d, o, "base_sha", &g->base_sha);
+}
+
+static void read_summary(struct rd *d, json_t *o, struct run_summary *s)
+{
+	get_int(d, o, "benchmarks", &s->benchmarks, 0, INT_MAX);
+	get_int(d, o, "commands", &s->commands, 0, INT_MAX);
+	get_int(d, o, "pass", &s->pass, 0, INT_MAX);
+	get_int(d, o, "improved", &s->improved, 0, INT_MAX);
+	get_int(d, o, "inconclusive", &s->inconclusive, 0, INT_MAX);
+	get_int(d, o, "regression", &s->regression, 0, INT_MAX);
+	get_int(d, o, "over_budget", &s->over_budget, 0, INT_MAX);
+	get_int(d, o, "error", &s->error, 0, INT_MAX);
+	json_t *ec = json_object_get(o, "exit_code");
+	if (!ec || json_is_null(ec))
+		fail(d, "exit_code", "missing");
+	s->exit_code = -1;
+	get_int(d, o, "exit_code", &s->exit_code, 0, 6);
+}
+
+/*
+ * The raw text of the top-level member `key` of the JSON object in
+ * text[0..len), which jansson has already accepted (so it is valid and its
+ * keys are unique). Keys are compared as written, without decoding escapes:
+ * kagari's writer never escapes an ASCII letter. Returns NULL when absent.
+ */
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static const char *skip_string(const char *p, const char *end)
+{
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\')
+			p++;
+	return p < end ? p + 1 : end;
+}
+
+static const char *skip_value(const char *p, const char *end)
+{
+	if (p < end && *p == '"')
+		return skip_string(p, end);
+	if (p < end && (*p == '{' || *p == '[')) {
+		int depth = 0;
+		while (p < end) {
+			if (*p == '"') {
+				p = skip_string(p, end);
+				continue;
+			}
+			if (*p == '{' || *p == '[')
+				depth++;
+			else if ((*p == '}' || *p == ']') && --depth == 0)
+				return p + 1;
+			p++;
+		}
+		return end;
+	}
+	while (p < end && !strchr(",}] \t\r\n", *p))
+		p++;
+	return p;
+}
+
+static const char *raw_member(const char *text, size_t len, const char *key,
+			      size_t *vlen)
+{
+	const char *p = text, *end = text + len;
+	size_t klen = strlen(key);
+	p = skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return NULL;
+	p++;
+	for (;;) {
+		p = skip_ws(p, end);
+		if (p >= end || *p != '"')
+			return NULL;
+		const char *k = p + 1;
+		p = skip_string(p, end);
+		size_t kn = (size_t)(p - 1 - k);
+		p = skip_ws(p, end);
+		if (p >= end || *p != ':')
+			return NULL;
+		p = skip_ws(p + 1, end);
+		const char *v = p;
+		p = skip_value(p, end);
+		if (kn == klen && !memcmp(k, key, klen)) {
+			*vlen = (size_t)(p - v);
+			return v;
+		}
+		p = skip_ws(p, end);
+		if (p >= end || *p != ',')
+			return NULL;
+		p++;
+	}
+}
+
+static void read_seed(struct rd *d, const char *text, size_t len,
+		      json_t *root, struct run_result *r)
+{
+	json_t *v = json_object_get(root, "seed");
+	if (!v || json_is_null(v))
+		return;
+	if (!json_is_number(v)) {
+		expected(d, "seed", "a number", v);
+		return;
+	}
+	size_t n = 0;
+	const char *raw = raw_member(text, len, "seed", &n);
+	char *s = raw ? xstrndup(raw, n) : NULL;
+	if (!s || !*s || strspn(s, "0123456789") != n) {
+		fail(d, "seed", "expected a whole number between 0 and 2^64-1");
+	} else {
+		errno = 0;
+		unsigned long long x = strtoull(s, NULL, 10);
+		if (errno == ERANGE)
+			fail(d, "seed", "'%s' is out of range (at most 2^64-1)", s);
+		else
+			r->seed = (uint64_t)x;
+	}
+	free(s);
+}
+
+static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
+		      struct run_result *r)
+{
+	json_t *sv = json_object_get(root, "schema_version");
+	if (!sv) {
+		fail(d, "schema_version", "missing (is this a kagari JSON report?)");
+		return;
+	}
+	if (!json_is_string(sv) || strcmp(json_string_value(sv), REPORT_SCHEMA_VERSION)) {
+		struct sbuf t = SBUF_INIT;
+		if (json_is_string(sv))
+			sbuf_adds(&t, json_string_value(sv));
+		else
+			sbuf_adds(&t, type_name(sv));
+		fail(d, "schema_version", "unknown schema version '%s' (this version of kagari reads \"%s\")",
+		     t.buf, REPORT_SCHEMA_VERSION);
+		sbuf_release(&t);
+		return;
+	}
+	json_t *tool = json_object_get(root, "tool");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool), "kagari")) {
+		fail(d, "tool", "not a kagari report (expected \"kagari\")");
+		return;
+	}
+	get_string(d, root, "mode", &r->mode);
+	read_seed(d, text, len, root, r);
+	get_string(d, root, "started_at", &r->started_at);
+	get_string(d, root, "finished_at", &r->finished_at);
+	get_bool(d, root, "interrupted", &r->interrupted);
+	json_t *o = get_object(d, root, "environment", 0);
+	if (o && !d->failed) {
+		size_t old = enter_key(d, "environment");
+		read_environment(d, o, &r->env);
+		leave(d, old);
+	}
+	o = get_object(d, root, "git", 0);
+	if (o && !d->failed) {
+		size_t old = enter_key(d, "git");
+		read_git(d, o, &r->git);
+		leave(d, old);
+	}
+	json_t *a = get_array(d, root, "warnings", 0);
+	if (a && !d->failed) {
+		size_t old = enter_key(d, "warnings");
+		read_strings(d, a, &r->warnings);
+		leave(d, old);
+	}
+	a = get_array(d, root, "suites", 1);
+	if (a && !d->failed) {
+		size_t n = json_array_size(a);
+		free(r->suites);
+		r->suites = xcalloc(n + 1, sizeof(*r->suites));
+		size_t old = enter_key(d, "suites");
+		for (size_t i = 0; i < n && !d->failed; i++) {
+			json_t *x = json_array_get(a, i);
+			size_t o2 = enter_index(d, i);
+			r->nr_suites++;
+			if (!json_is_object(x))
+				expected(d, NULL, "an object", x);
+			else
+				read_suite(d, x, &r->suites[i]);
+			leave(d, o2);
+		}
+		leave(d, old);
+	}
+	o = get_object(d, root, "summary", 1);
+	if (o && !d->failed) {
+		size_t old = enter_key(d, "summary");
+		read_summary(d, o, &r->summary);
+		leave(d, old);
+	}
+	get_string(d, root, "exit_reason", &r->exit_reason);
+}
+
+int report_read_json(const char *text, size_t len, const char *file,
+		     struct run_result *r, struct sbuf *err)
+{
+	json_error_t je;
+	/*
+	 * Integers as reals: the model keeps doubles, and integral values
+	 * above 2^63 would otherwise fail to load. The seed, the one value
+	 * that must stay exact, is read from its own text.
+	 */
+	json_t *root = json_loadb(text, len,
+				  JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL |
+					  JSON_ALLOW_NUL,
+				  &je);
+	if (!root) {
+		sbuf_addf(err, "%s:%d:%d: invalid JSON: %s", file, je.line,
+			  je.column, je.text);
+		return -1;
+	}
+	struct rd d = { file, err, SBUF_INIT, 0 };
+	if (!json_is_object(root))
+		fail(&d, NULL, "not a kagari JSON report (expected an object, not %s)",
+		     type_name(root));
+	else
+		read_root(&d, text, len, root, r);
+	json_decref(root);
+	sbuf_release(&d.path);
+	return d.failed ? -1 : 0;
+}

@@ -1,0 +1,501 @@
+#include "report/section.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/format.h"
+#include "base/xalloc.h"
+#include "report/json_emit.h"
+
+#define SECTION_NAME_MAX 64
+
+int report_section_name_valid(const char *name)
+{
+	size_t n;
+
+	if (!name || !*name)
+		return 0;
+	n = strlen(name);
+	if (n > SECTION_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9');
+		if (!alnum && (i == 0 || (c != '_' && c != '.' && c != '-')))
+			return 0;
+	}
+	return 1;
+}
+
+void report_section_begin(struct sbuf *out, const char *name)
+{
+	sbuf_addf(out, "<!-- kagari:begin %s -->", name);
+}
+
+void report_section_end(struct sbuf *out, const char *name)
+{
+	sbuf_addf(out, "<!-- kagari:end %s -->", name);
+}
+
+/* Start of the first occurrence of needle in hay[from..len), or -1. */
+static long find_from(const char *hay, size_t len, size_t from,
+		      const char *needle)
+{
+	size_t n = strlen(needle);
+
+	if (!hay || from >= len)
+		return -1;
+	const char *p = memmem(hay + from, len - from, needle, n);
+	return p ? (long)(p - hay) : -1;
+}
+
+/* Occurrences of needle in hay[0..len) (overlaps impossible for markers). */
+static size_t count_of(const char *hay, size_t len, const char *needle)
+{
+	size_t count = 0, n = strlen(needle);
+	long at = 0;
+
+	while ((at = find_from(hay, len, (size_t)at, needle)) >= 0) {
+		count++;
+		at += (long)n;
+	}
+	return count;
+}
+
+/*
+ * Check that text[0..len) holds the begin and end markers the right way:
+ * exactly one of each in order (*present = 1, *b and *e their offsets),
+ * or neither (*present = 0, only when allow_absent).
+ */
+static int check_markers(const char *text, size_t len, const char *begin,
+			 const char *end, const char *what, const char *name,
+			 int allow_absent, int *present, long *b, long *e,
+			 struct sbuf *err)
+{
+	size_t nb = count_of(text, len, begin), ne = count_of(text, len, end);
+
+	*present = 0;
+	if (!nb && !ne && allow_absent)
+		return 0;
+	if (nb == 1 && ne == 1) {
+		*b = find_from(text, len, 0, begin);
+		*e = find_from(text, len, 0, end);
+		if (*e > *b) {
+			*present = 1;
+			return 0;
+		}
+		sbuf_addf(err, "%s has the end marker of section '%s' before its begin marker",
+			  what, name);
+		return -1;
+	}
+	if (nb > 1 || ne > 1)
+		sbuf_addf(err, "%s has section '%s' more than once (%zu begin and %zu end markers)",
+			  what, name, nb, ne);
+	else if (!ne)
+		sbuf_addf(err, "%s has a begin marker of section '%s' without its end marker",
+			  what, name);
+	else
+		sbuf_addf(err, "%s has an end marker of section '%s' without its begin marker",
+			  what, name);
+	return -1;
+}
+
+/* Append s[0..n), turning lone LF into CRLF when crlf. */
+static void add_eol(struct sbuf *out, const char *s, size_t n, int crlf)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (crlf && s[i] == '\n' && (i == 0 || s[i - 1] != '\r'))
+			sbuf_addch(out, '\r');
+		sbuf_addch(out, s[i]);
+	}
+}
+
+int report_section_update(const char *existing, size_t len, const char *name,
+			  const char *new_section, struct sbuf *out,
+			  struct sbuf *err)
+{
+	struct sbuf begin = SBUF_INIT, end = SBUF_INIT;
+	size_t nlen = new_section ? strlen(new_section) : 0;
+	long b = 0, e = 0, nb = 0, ne = 0;
+	int present = 0, ret = -1;
+
+	if (!report_section_name_valid(name)) {
+		sbuf_addf(err, "section name '%s' is invalid (use letters, digits, '_', '.' and '-')",
+			  name ? name : "");
+		return -1;
+	}
+	report_section_begin(&begin, name);
+	report_section_end(&end, name);
+	if (check_markers(new_section ? new_section : "", nlen, begin.buf,
+			  end.buf, "the new report", name, 0, &present, &nb,
+			  &ne, err) < 0)
+		goto out;
+	if (!existing) {
+		existing = "";
+		len = 0;
+	}
+	if (check_markers(existing, len, begin.buf, end.buf, "the page", name,
+			  1, &present, &b, &e, err) < 0)
+		goto out;
+
+	/* The new section without its final line break. */
+	while (nlen && (new_section[nlen - 1] == '\n' ||
+			new_section[nlen - 1] == '\r'))
+		nlen--;
+	if (present) {
+		size_t after = (size_t)e + end.len;
+		size_t mb = (size_t)b + begin.len;
+		int crlf = mb + 1 < len && existing[mb] == '\r' &&
+			   existing[mb + 1] == '\n';
+
+		sbuf_add(out, existing, (size_t)b);
+		add_eol(out, new_section, nlen, crlf);
+		sbuf_add(out, existing + after, len - after);
+	} else {
+		const char *nl = len ? memchr(existing, '\n', len) : NULL;
+		int crlf = nl && nl > existing && nl[-1] == '\r';
+		const char *eol = crlf ? "\r\n" : "\n";
+
+		sbuf_add(out, existing, len);
+		if (len) {
+			/* end the last line, then one blank line */
+			if (existing[len - 1] != '\n')
+				sbuf_adds(out, eol);
+			if (!(len >= 2 && existing[len - 1] == '\n' &&
+			      (existing[len - 2] == '\n' ||
+			       (len >= 3 && existing[len - 2] == '\r' &&
+				existing[len - 3] == '\n'))))
+				sbuf_adds(out, eol);
+		}
+		add_eol(out, new_section, nlen, crlf);
+		sbuf_adds(out, eol);
+	}
+	ret = 0;
+out:
+	sbuf_release(&begin);
+	sbuf_release(&end);
+	return ret;
+}
+
+void report_md_escape(struct sbuf *out, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return;
+	n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = json_utf8_next(s + i, n - i, &cp);
+
+		switch (cp) {
+		case '\\': case '|': case '`': case '*': case '_': case '[':
+		case ']': case '~': case '#': case '!':
+			sbuf_addch(out, '\\');
+			sbuf_addch(out, (int)cp);
+			break;
+		case '<':
+			sbuf_adds(out, "&lt;");
+			break;
+		case '>':
+			sbuf_adds(out, "&gt;");
+			break;
+		case '&':
+			sbuf_adds(out, "&amp;");
+			break;
+		case '"':
+			sbuf_adds(out, "&quot;");
+			break;
+		case '\n': case '\r': case '\t':
+			sbuf_addch(out, ' ');
+			break;
+		default:
+			if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+				sbuf_addch(out, '?');
+			else if (cp == 0xFFFD)
+				sbuf_adds(out, "\xEF\xBF\xBD");
+			else
+				sbuf_add(out, s + i, k);
+		}
+		i += k;
+	}
+}
+
+void report_md_code_block(struct sbuf *out, const char *s)
+{
+	size_t n = s ? strlen(s) : 0, run = 0, longest = 0, fence;
+
+	for (size_t i = 0; i < n; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	fence = longest >= 3 ? longest + 1 : 3;
+	sbuf_addchars(out, '`', fence);
+	sbuf_addch(out, '\n');
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = json_utf8_next(s + i, n - i, &cp);
+
+		if (cp == '\r' && i + 1 < n && s[i + 1] == '\n')
+			; /* CRLF -> LF */
+		else if (cp == '\n' || cp == '\t')
+			sbuf_addch(out, (int)cp);
+		else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+			sbuf_addch(out, '?');
+		else if (cp == 0xFFFD)
+			sbuf_adds(out, "\xEF\xBF\xBD");
+		else
+			sbuf_add(out, s + i, k);
+		i += k;
+	}
+	if (n && s[n - 1] != '\n')
+		sbuf_addch(out, '\n');
+	sbuf_addchars(out, '`', fence);
+	sbuf_addch(out, '\n');
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+void report_value_text(struct sbuf *out, const struct command_result *c,
+		       enum metric_id m, double v)
+{
+	size_t start = out->len;
+
+	units_format_value(out, m, v);
+	if (m != METRIC_THROUGHPUT || !c || !c->throughput_unit ||
+	    !*c->throughput_unit)
+		return;
+	/* "<n> /s" -> "<n> <unit>/s" */
+	if (out->len - start >= 2 && !strcmp(out->buf + out->len - 2, "/s")) {
+		sbuf_setlen(out, out->len - 2);
+		if (out->len > start && out->buf[out->len - 1] != ' ')
+			sbuf_addch(out, ' ');
+		sbuf_adds(out, c->throughput_unit);
+		sbuf_adds(out, "/s");
+	}
+}
+
+/* ---- problems ------------------------------------------------------------ */
+
+const char *report_problem_kind_name(enum report_problem_kind k)
+{
+	static const char *const names[] = {
+		[PROBLEM_REGRESSION] = "regression",
+		[PROBLEM_OVER_BUDGET] = "over budget",
+		[PROBLEM_ERROR] = "error",
+		[PROBLEM_INCONCLUSIVE] = "inconclusive",
+		[PROBLEM_UNSUPPORTED] = "unsupported",
+		[PROBLEM_NOT_GATED] = "regression (not gated)",
+	};
+	return (size_t)k < PROBLEM__COUNT ? names[k] : "problem";
+}
+
+static struct report_problem *problem_add(struct report_problems *p,
+					  enum report_problem_kind kind,
+					  const struct suite_result *s,
+					  const struct bench_result *b,
+					  const struct command_result *c,
+					  size_t cmd_index, int metric)
+{
+	struct report_problem *x;
+
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	x = &p->v[p->nr];
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	x->suite = s;
+	x->bench = b;
+	x->cmd = c;
+	x->cmd_index = cmd_index;
+	x->metric = metric;
+	x->count = 1;
+	x->order = p->nr++;
+	p->count[kind]++;
+	return x;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* An unsupported/failed metric: merged with an earlier one alike. */
+static void problem_metric(struct report_problems *p,
+			   const struct suite_result *s,
+			   const struct bench_result *b,
+			   const struct command_result *c, size_t idx,
+			   enum metric_id m, const struct metric_series *ms)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		struct report_problem *x = &p->v[i];
+		if (x->kind == PROBLEM_UNSUPPORTED && !x->budget &&
+		    x->metric == (int)m && str_eq(x->reason, ms->reason) &&
+		    x->weight == (double)ms->status) {
+			if (x->cmd != c)
+				x->count++;
+			return;
+		}
+	}
+	struct report_problem *x =
+		problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, (int)m);
+	x->reason = ms->reason;
+	/* weight holds the status: failed ranks above unsupported */
+	x->weight = (double)ms->status;
+}
+
+static void problems_of_command(struct report_problems *p,
+				const struct run_result *r,
+				const struct suite_result *s,
+				const struct bench_result *b,
+				const struct command_result *c, size_t idx)
+{
+	struct report_problem *x;
+
+	if (c->error || (c->result && !strcmp(c->result, RESULT_INTERRUPTED))) {
+		x = problem_add(p, PROBLEM_ERROR, s, b, c, idx, -1);
+		x->reason = c->error ? c->error : "interrupted";
+	}
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct comparison *cp = &c->comparison[m];
+		if (!cp->present)
+			continue;
+		p->nr_comparisons++;
+		if (!cp->verdict)
+			continue;
+		if (!strcmp(cp->verdict, "regression")) {
+			x = problem_add(p, cp->gate ? PROBLEM_REGRESSION
+						    : PROBLEM_NOT_GATED,
+					s, b, c, idx, m);
+			x->cmp = cp;
+			x->weight = isfinite(cp->change_percent)
+					    ? fabs(cp->change_percent)
+					    : 0;
+		} else if (!strcmp(cp->verdict, "inconclusive") && cp->gate) {
+			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
+					m);
+			x->cmp = cp;
+			x->weight = cp->p_reg;
+		}
+	}
+	for (size_t i = 0; i < c->nr_budgets; i++) {
+		const struct budget_result *bu = &c->budgets[i];
+		if (bu->status == BUDGET_PASS)
+			continue;
+		x = problem_add(p, bu->status == BUDGET_FAIL
+					   ? PROBLEM_OVER_BUDGET
+					   : PROBLEM_UNSUPPORTED,
+				s, b, c, idx, (int)bu->metric);
+		x->budget = bu;
+		x->reason = bu->reason;
+		if (bu->status == BUDGET_FAIL && bu->have_actual &&
+		    bu->limit != 0 && isfinite(bu->actual))
+			x->weight = fabs(bu->actual - bu->limit) /
+				    fabs(bu->limit);
+		else if (bu->status == BUDGET_UNASSESSABLE)
+			x->weight = 10; /* decides the exit code: first */
+	}
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		for (int sd = 0; sd < SIDE__COUNT; sd++) {
+			const struct metric_series *ms =
+				&c->side[sd].metric[m];
+			if (!c->side[sd].present)
+				continue;
+			if (ms->status == MSTATUS_UNSUPPORTED ||
+			    ms->status == MSTATUS_FAILED) {
+				problem_metric(p, s, b, c, idx, m, ms);
+				break;
+			}
+		}
+	}
+	(void)r;
+}
+
+static int problem_cmp(const void *pa, const void *pb)
+{
+	const struct report_problem *a = pa, *b = pb;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+void report_problems_collect(struct report_problems *p,
+			     const struct run_result *r)
+{
+	size_t idx = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_result *br = &s->benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++)
+				problems_of_command(p, r, s, br,
+						    &br->commands[c], idx++);
+		}
+	}
+	p->nr_commands = idx;
+	if (p->nr)
+		qsort(p->v, p->nr, sizeof(*p->v), problem_cmp);
+}
+
+void report_problems_release(struct report_problems *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+static void title_part(struct sbuf *out, size_t n, const char *one,
+		       const char *many)
+{
+	if (!n)
+		return;
+	sbuf_addf(out, "%s%zu %s", out->len ? ", " : "", n,
+		  n == 1 ? one : many);
+}
+
+void report_problems_title(struct sbuf *out, const struct report_problems *p,
+			   const struct run_result *r)
+{
+	struct sbuf sb = SBUF_INIT;
+	int compare = r->mode && !strcmp(r->mode, "compare");
+	const size_t *n = p->count;
+
+	if (compare && !n[PROBLEM_REGRESSION])
+		sbuf_adds(&sb, "No regressions");
+	title_part(&sb, n[PROBLEM_REGRESSION], "regression", "regressions");
+	if (n[PROBLEM_REGRESSION] > 1) {
+		/* "2 regressions in 1 command": the summary counts commands */
+		size_t cmds = 0;
+		for (size_t i = 0; i < p->nr; i++) {
+			int seen = 0;
+			if (p->v[i].kind != PROBLEM_REGRESSION)
+				continue;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = p->v[j].kind == PROBLEM_REGRESSION &&
+				       p->v[j].cmd == p->v[i].cmd;
+			cmds += !seen;
+		}
+		if (cmds < n[PROBLEM_REGRESSION])
+			sbuf_addf(&sb, " in %zu command%s", cmds,
+				  cmds == 1 ? "" : "s");
+	}
+	title_part(&sb, n[PROBLEM_OVER_BUDGET], "over budget", "over budget");
+	title_part(&sb, n[PROBLEM_ERROR], "error", "errors");
+	title_part(&sb, n[PROBLEM_INCONCLUSIVE], "inconclusive",
+		   "inconclusive");
+	title_part(&sb, n[PROBLEM_UNSUPPORTED], "unsupported", "unsupported");
+	title_part(&sb, n[PROBLEM_NOT_GATED], "regression not gated",
+		   "regressions not gated");
+	if (!sb.len)
+		sbuf_adds(&sb, "All checks passed");
+	if (r->interrupted)
+		sbuf_adds(&sb, " (interrupted)");
+	sbuf_add(out, sb.buf, sb.len);
+	sbuf_release(&sb);
+}

@@ -1,0 +1,751 @@
+#include "report/svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/format.h"
+#include "analyze/summary.h"
+#include "base/xalloc.h"
+#include "report/json_emit.h"
+#include "report/section.h"
+
+/* The plot area inside the SVG_WIDTH x SVG_HEIGHT picture. */
+#define PL 78.0
+#define PR 588.0
+#define PT 22.0
+#define PB 136.0
+#define BOOT_BINS 48
+
+const char SVG_STYLESHEET[] =
+	"svg.plot{background:#fff;border:1px solid #ddd;border-radius:4px;"
+	"flex:1 1 500px;max-width:600px;min-width:0;height:auto;"
+	"margin:0 8px 8px 0}\n"
+	"svg.plot text{font:10px system-ui,sans-serif;fill:#444}\n"
+	"svg.plot text.t{font-weight:600;fill:#222}\n"
+	"svg.plot text.e{text-anchor:end}\n"
+	"svg.plot text.m{text-anchor:middle}\n"
+	"svg.plot .ax{stroke:#999;stroke-width:1}\n"
+	"svg.plot .gr{stroke:#eee;stroke-width:1}\n"
+	"svg.plot .b{fill:#3a6ea5}\n"
+	"svg.plot .h{fill:#e07b24}\n"
+	"svg.plot .bl{stroke:#3a6ea5;stroke-dasharray:4 3;stroke-width:1.5}\n"
+	"svg.plot .hl{stroke:#e07b24;stroke-dasharray:4 3;stroke-width:1.5}\n"
+	"svg.plot .drop{fill:#f1f1f1}\n"
+	"svg.plot .r{fill:#333}\n"
+	"svg.plot .rd{fill:none;stroke:#999;stroke-width:1}\n"
+	"svg.plot .one{stroke:#666;stroke-width:1}\n"
+	"svg.plot .med{stroke:#7b3fa0;stroke-width:1.5;stroke-dasharray:5 3}\n"
+	"svg.plot .tol{stroke:#c62828;stroke-width:1.2;stroke-dasharray:3 3}\n"
+	"svg.plot .ci{fill:#3a6ea5;fill-opacity:.15}\n"
+	"svg.plot .bar{fill:#7f9cc0}\n"
+	"svg.plot .est{stroke:#111;stroke-width:1.5}\n"
+	"svg.plot text.tolt{fill:#c62828}\n"
+	"svg.plot text.medt{fill:#7b3fa0}\n";
+
+void report_html_escape(struct sbuf *out, const char *s, int keep_lines)
+{
+	size_t n;
+
+	if (!s)
+		return;
+	n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = json_utf8_next(s + i, n - i, &cp);
+
+		switch (cp) {
+		case '&':
+			sbuf_adds(out, "&amp;");
+			break;
+		case '<':
+			sbuf_adds(out, "&lt;");
+			break;
+		case '>':
+			sbuf_adds(out, "&gt;");
+			break;
+		case '"':
+			sbuf_adds(out, "&quot;");
+			break;
+		case '\'':
+			sbuf_adds(out, "&#39;");
+			break;
+		case '\n':
+		case '\t':
+			sbuf_addch(out, keep_lines ? (int)cp : ' ');
+			break;
+		case '\r':
+			if (!keep_lines)
+				sbuf_addch(out, ' ');
+			break;
+		default:
+			if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) ||
+			    cp == 0xFFFD)
+				sbuf_adds(out, "\xEF\xBF\xBD");
+			else
+				sbuf_add(out, s + i, k);
+		}
+		i += k;
+	}
+}
+
+/* ---- frame ------------------------------------------------------------- */
+
+struct frame {
+	double x0, x1, y0, y1; /* data ranges, x0 < x1, y0 < y1 */
+};
+
+static double fx(const struct frame *f, double x)
+{
+	return PL + (x - f->x0) / (f->x1 - f->x0) * (PR - PL);
+}
+
+static double fy(const struct frame *f, double y)
+{
+	return PB - (y - f->y0) / (f->y1 - f->y0) * (PB - PT);
+}
+
+/* A number for a coordinate: one decimal, no "-0.0". */
+static void coord(struct sbuf *out, double v)
+{
+	if (!isfinite(v))
+		v = 0;
+	v = round(v * 10) / 10;
+	if (v == 0)
+		v = 0;
+	sbuf_addf(out, "%.1f", v);
+}
+
+static void svg_open(struct sbuf *out, const char *label)
+{
+	sbuf_addf(out, "<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+		       "height=\"%d\" role=\"img\" aria-label=\"",
+		  SVG_WIDTH, SVG_HEIGHT, SVG_WIDTH, SVG_HEIGHT);
+	report_html_escape(out, label, 0);
+	sbuf_adds(out, "\"><title>");
+	report_html_escape(out, label, 0);
+	sbuf_adds(out, "</title>\n");
+}
+
+static void svg_close(struct sbuf *out)
+{
+	sbuf_adds(out, "</svg>\n");
+}
+
+/* <text x y class>escaped text</text> */
+static void text_at(struct sbuf *out, double x, double y, const char *cls,
+		    const char *s)
+{
+	sbuf_adds(out, "<text x=\"");
+	coord(out, x);
+	sbuf_adds(out, "\" y=\"");
+	coord(out, y);
+	sbuf_addch(out, '"');
+	if (cls && *cls)
+		sbuf_addf(out, " class=\"%s\"", cls);
+	sbuf_addch(out, '>');
+	report_html_escape(out, s, 0);
+	sbuf_adds(out, "</text>\n");
+}
+
+static void line(struct sbuf *out, double x1, double y1, double x2,
+		 double y2, const char *cls)
+{
+	sbuf_adds(out, "<line x1=\"");
+	coord(out, x1);
+	sbuf_adds(out, "\" y1=\"");
+	coord(out, y1);
+	sbuf_adds(out, "\" x2=\"");
+	coord(out, x2);
+	sbuf_adds(out, "\" y2=\"");
+	coord(out, y2);
+	sbuf_addf(out, "\" class=\"%s\"/>\n", cls);
+}
+
+static void rect(struct sbuf *out, double x, double y, double w, double h,
+		 const char *cls, const char *tip)
+{
+	sbuf_adds(out, "<rect x=\"");
+	coord(out, x);
+	sbuf_adds(out, "\" y=\"");
+	coord(out, y);
+	sbuf_adds(out, "\" width=\"");
+	coord(out, w > 0 ? w : 0);
+	sbuf_adds(out, "\" height=\"");
+	coord(out, h > 0 ? h : 0);
+	sbuf_addf(out, "\" class=\"%s\"", cls);
+	if (tip) {
+		sbuf_adds(out, "><title>");
+		report_html_escape(out, tip, 0);
+		sbuf_adds(out, "</title></rect>\n");
+	} else {
+		sbuf_adds(out, "/>\n");
+	}
+}
+
+static void dot(struct sbuf *out, double x, double y, double r,
+		const char *cls)
+{
+	sbuf_adds(out, "<circle cx=\"");
+	coord(out, x);
+	sbuf_adds(out, "\" cy=\"");
+	coord(out, y);
+	sbuf_addf(out, "\" r=\"%.1f\" class=\"%s\"/>\n", r, cls);
+}
+
+/* The plot with nothing to draw: a title and why. */
+static void empty_plot(struct sbuf *out, const char *title, const char *why)
+{
+	svg_open(out, title);
+	text_at(out, 8, 14, "t", title);
+	text_at(out, SVG_WIDTH / 2.0, SVG_HEIGHT / 2.0, "m", why);
+	svg_close(out);
+}
+
+/* A "nice" step (1, 2 or 5 times a power of ten) for about n ticks. */
+static double nice_step(double range, int n)
+{
+	double rough, mag, norm;
+
+	if (!(range > 0) || !isfinite(range))
+		return 1;
+	rough = range / n;
+	mag = pow(10, floor(log10(rough)));
+	norm = rough / mag;
+	if (norm < 1.5)
+		return mag;
+	if (norm < 3)
+		return 2 * mag;
+	if (norm < 7)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+/* Widen [*lo, *hi] by `pad` of its span (a point gets a span of its own). */
+static void pad_range(double *lo, double *hi, double pad)
+{
+	double span = *hi - *lo;
+
+	if (!(span > 0)) {
+		double a = fabs(*hi);
+		span = a > 0 ? a * 0.1 : 1;
+		*lo -= span / 2;
+		*hi += span / 2;
+		return;
+	}
+	*lo -= span * pad;
+	*hi += span * pad;
+}
+
+/* Horizontal grid lines with value labels on the left. */
+static void y_axis_values(struct sbuf *out, const struct frame *f,
+			  const struct command_result *c, enum metric_id m)
+{
+	double step = nice_step(f->y1 - f->y0, 4);
+	struct sbuf lab = SBUF_INIT;
+
+	for (double v = ceil(f->y0 / step) * step; v <= f->y1 + step * 1e-9;
+	     v += step) {
+		double y = fy(f, v);
+		line(out, PL, y, PR, y, "gr");
+		report_value_text(&lab, c, m, fabs(v) < step * 1e-9 ? 0 : v);
+		text_at(out, PL - 4, y + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	line(out, PL, PT, PL, PB, "ax");
+	sbuf_release(&lab);
+}
+
+/* Ticks for rounds rmin..rmax along the bottom. */
+static void x_axis_rounds(struct sbuf *out, const struct frame *f, int rmin,
+			  int rmax)
+{
+	int n = rmax - rmin + 1;
+	int step = n <= 20 ? 1 : (int)nice_step(n, 12);
+	struct sbuf lab = SBUF_INIT;
+
+	if (step < 1)
+		step = 1;
+	line(out, PL, PB, PR, PB, "ax");
+	for (int r = rmin; r <= rmax; r++) {
+		if ((r - rmin) % step && r != rmax)
+			continue;
+		if (r != rmax && rmax - r < step && (rmax - rmin) % step)
+			continue; /* keep the last label clear */
+		sbuf_addf(&lab, "%d", r);
+		text_at(out, fx(f, r), PB + 12, "m", lab.buf);
+		sbuf_reset(&lab);
+	}
+	text_at(out, PL - 4, PB + 12, "e", "round");
+	sbuf_release(&lab);
+}
+
+static int is_dropped(const struct comparison *cp, int round)
+{
+	if (!cp)
+		return 0;
+	for (size_t i = 0; i < cp->nr_dropped_rounds; i++)
+		if (cp->dropped_rounds[i] == round)
+			return 1;
+	return 0;
+}
+
+static int series_ok(const struct command_result *c, enum side s,
+		     enum metric_id m)
+{
+	const struct metric_series *ms = &c->side[s].metric[m];
+	return c->side[s].present && ms->status == MSTATUS_OK && ms->nr;
+}
+
+static void shade_dropped(struct sbuf *out, const struct frame *f,
+			  const struct comparison *cp, int rmin, int rmax)
+{
+	struct sbuf tip = SBUF_INIT;
+
+	if (!cp || !cp->present)
+		return;
+	for (int r = rmin; r <= rmax; r++) {
+		if (!is_dropped(cp, r))
+			continue;
+		sbuf_addf(&tip, "round %d: dropped by the stall filter", r);
+		rect(out, fx(f, r - 0.5), PT, fx(f, r + 0.5) - fx(f, r - 0.5),
+		     PB - PT, "drop", tip.buf);
+		sbuf_reset(&tip);
+	}
+	sbuf_release(&tip);
+}
+
+static double median_of(const double *v, size_t n)
+{
+	return n ? quantile(v, n, 0.5) : NAN;
+}
+
+/* ---- (a) strip plot -------------------------------------------------- */
+
+void svg_strip_plot(struct sbuf *out, const struct command_result *c,
+		    enum metric_id m)
+{
+	const struct comparison *cp = &c->comparison[m];
+	struct sbuf title = SBUF_INIT, tip = SBUF_INIT;
+	double lo = INFINITY, hi = -INFINITY;
+	int rmin = 0, rmax = 0, sides = 0;
+	struct frame f;
+
+	sbuf_addf(&title, "%s by round", metric_get(m)->name);
+	for (int s = 0; s < SIDE__COUNT; s++) {
+		const struct metric_series *ms = &c->side[s].metric[m];
+		if (!series_ok(c, s, m))
+			continue;
+		sides++;
+		for (size_t i = 0; i < ms->nr; i++) {
+			const struct sample *x = &ms->samples[i];
+			if (!isfinite(x->value))
+				continue;
+			lo = fmin(lo, x->value);
+			hi = fmax(hi, x->value);
+			if (!rmin || x->round < rmin)
+				rmin = x->round;
+			if (x->round > rmax)
+				rmax = x->round;
+		}
+	}
+	if (!sides || !(lo <= hi)) {
+		empty_plot(out, title.buf, "no samples");
+		sbuf_release(&title);
+		return;
+	}
+	if (rmin < 1)
+		rmin = 1;
+	if (rmax < rmin)
+		rmax = rmin;
+	pad_range(&lo, &hi, 0.08);
+	f.x0 = rmin - 0.5;
+	f.x1 = rmax + 0.5;
+	f.y0 = lo;
+	f.y1 = hi;
+
+	svg_open(out, title.buf);
+	shade_dropped(out, &f, cp, rmin, rmax);
+	y_axis_values(out, &f, c, m);
+	x_axis_rounds(out, &f, rmin, rmax);
+
+	double slot = (PR - PL) / (rmax - rmin + 1);
+	double off = fmin(slot / 4, 8);
+	for (int s = 0; s < SIDE__COUNT; s++) {
+		const struct metric_series *ms = &c->side[s].metric[m];
+		double *v;
+		size_t nv = 0;
+		if (!series_ok(c, s, m))
+			continue;
+		v = xreallocarray(NULL, ms->nr, sizeof(*v));
+		for (size_t i = 0; i < ms->nr; i++) {
+			const struct sample *x = &ms->samples[i];
+			if (!isfinite(x->value))
+				continue;
+			v[nv++] = x->value;
+			double dx = sides == 2 ? (s == SIDE_BASE ? -off : off)
+					       : 0;
+			/* runs of one round side by side */
+			dx += (x->run % 2 ? -1 : 1) * fmin(slot / 10, 1.5);
+			sbuf_adds(out, "<circle cx=\"");
+			coord(out, fx(&f, x->round) + dx);
+			sbuf_adds(out, "\" cy=\"");
+			coord(out, fy(&f, x->value));
+			sbuf_addf(out, "\" r=\"2.6\" class=\"%s\"><title>",
+				  s == SIDE_BASE ? "b" : "h");
+			sbuf_addf(&tip, "%s round %d run %d: ", side_name(s),
+				  x->round, x->run);
+			report_value_text(&tip, c, m, x->value);
+			report_html_escape(out, tip.buf, 0);
+			sbuf_reset(&tip);
+			sbuf_adds(out, "</title></circle>\n");
+		}
+		double med = median_of(v, nv);
+		if (isfinite(med))
+			line(out, PL, fy(&f, med), PR, fy(&f, med),
+			     s == SIDE_BASE ? "bl" : "hl");
+		free(v);
+	}
+	/* title and legend */
+	text_at(out, 8, 14, "t", title.buf);
+	if (sides == 2 || series_ok(c, SIDE_BASE, m)) {
+		dot(out, PR - 150, 10, 3, "b");
+		text_at(out, PR - 144, 14, "", "base");
+	}
+	if (series_ok(c, SIDE_HEAD, m)) {
+		dot(out, PR - 100, 10, 3, "h");
+		text_at(out, PR - 94, 14, "", "head");
+	}
+	text_at(out, PR - 34, 14, "", "median");
+	line(out, PR - 52, 10, PR - 38, 10, sides == 2 ? "bl" : "hl");
+	svg_close(out);
+	sbuf_release(&title);
+	sbuf_release(&tip);
+}
+
+/* ---- (b) ratio plot -------------------------------------------------- */
+
+struct round_ratio {
+	int round;
+	double ratio;
+	int dropped;
+};
+
+/* Per round: the mean of the head's runs over the mean of the base's. */
+static size_t round_ratios(const struct command_result *c, enum metric_id m,
+			   struct round_ratio **out)
+{
+	const struct metric_series *b = &c->side[SIDE_BASE].metric[m];
+	const struct metric_series *h = &c->side[SIDE_HEAD].metric[m];
+	int rmax = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->samples[i].round > rmax)
+			rmax = b->samples[i].round;
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->samples[i].round > rmax)
+			rmax = h->samples[i].round;
+	if (rmax <= 0 || rmax > 10000000) {
+		*out = NULL;
+		return 0;
+	}
+	double *sum = xcalloc((size_t)rmax + 1, 4 * sizeof(double));
+	/* sum[4r]: base sum, [4r+1] base n, [4r+2] head sum, [4r+3] head n */
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct sample *x = &b->samples[i];
+		if (x->round > 0 && isfinite(x->value)) {
+			sum[4 * x->round] += x->value;
+			sum[4 * x->round + 1]++;
+		}
+	}
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct sample *x = &h->samples[i];
+		if (x->round > 0 && isfinite(x->value)) {
+			sum[4 * x->round + 2] += x->value;
+			sum[4 * x->round + 3]++;
+		}
+	}
+	*out = xcalloc((size_t)rmax, sizeof(**out));
+	for (int r = 1; r <= rmax; r++) {
+		double *q = &sum[4 * r];
+		if (!q[1] || !q[3] || q[0] == 0)
+			continue;
+		(*out)[n].round = r;
+		(*out)[n].ratio = (q[2] / q[3]) / (q[0] / q[1]);
+		(*out)[n].dropped = is_dropped(&c->comparison[m], r);
+		n++;
+	}
+	free(sum);
+	return n;
+}
+
+void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
+		    enum metric_id m)
+{
+	const struct comparison *cp = &c->comparison[m];
+	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
+	struct round_ratio *rr = NULL;
+	size_t n = 0, nk = 0;
+	double lo = 1, hi = 1, *kept;
+	struct frame f;
+
+	sbuf_addf(&title, "%s head / base per round", metric_get(m)->name);
+	if (series_ok(c, SIDE_BASE, m) && series_ok(c, SIDE_HEAD, m))
+		n = round_ratios(c, m, &rr);
+	if (!n) {
+		empty_plot(out, title.buf, "no round holds runs of both sides");
+		sbuf_release(&title);
+		free(rr);
+		return;
+	}
+	kept = xreallocarray(NULL, n, sizeof(*kept));
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, rr[i].ratio);
+		hi = fmax(hi, rr[i].ratio);
+		if (!rr[i].dropped)
+			kept[nk++] = rr[i].ratio;
+	}
+	double med = median_of(kept, nk);
+	double t = cp->present && isfinite(cp->max_percent) &&
+			   cp->max_percent > 0
+		   ? cp->max_percent / 100
+		   : NAN;
+	/*
+	 * The tolerance band is part of the picture (the data against it)
+	 * unless it is so wide that the data would shrink to a line.
+	 */
+	double dev = fmax(fmax(hi - 1, 1 - lo), hi - lo);
+	int show_up = isfinite(t) && t <= 10 * fmax(dev, 0.002);
+	int show_down = show_up && t < 1;
+	if (show_up)
+		hi = fmax(hi, 1 + t);
+	if (show_down)
+		lo = fmin(lo, 1 - t);
+	pad_range(&lo, &hi, 0.08);
+	int rmin = rr[0].round, rmax = rr[n - 1].round;
+	f.x0 = rmin - 0.5;
+	f.x1 = rmax + 0.5;
+	f.y0 = lo;
+	f.y1 = hi;
+
+	svg_open(out, title.buf);
+	shade_dropped(out, &f, cp, rmin, rmax);
+	/* y axis: ratios */
+	double step = nice_step(hi - lo, 4);
+	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9;
+	     v += step) {
+		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
+		sbuf_addf(&lab, "%.*f", step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3,
+			  v);
+		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	line(out, PL, PT, PL, PB, "ax");
+	x_axis_rounds(out, &f, rmin, rmax);
+	line(out, PL, fy(&f, 1), PR, fy(&f, 1), "one");
+	text_at(out, PR - 2, fy(&f, 1) - 3, "e", "1.0");
+	if (show_up) {
+		line(out, PL, fy(&f, 1 + t), PR, fy(&f, 1 + t), "tol");
+		sbuf_addf(&lab, "+%g%%", cp->max_percent);
+		text_at(out, PL + 4, fy(&f, 1 + t) - 3, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (show_down) {
+		line(out, PL, fy(&f, 1 - t), PR, fy(&f, 1 - t), "tol");
+		sbuf_addf(&lab, "-%g%%", cp->max_percent);
+		text_at(out, PL + 4, fy(&f, 1 - t) - 3, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (isfinite(med)) {
+		line(out, PL, fy(&f, med), PR, fy(&f, med), "med");
+	}
+	for (size_t i = 0; i < n; i++) {
+		sbuf_adds(out, "<circle cx=\"");
+		coord(out, fx(&f, rr[i].round));
+		sbuf_adds(out, "\" cy=\"");
+		coord(out, fy(&f, rr[i].ratio));
+		sbuf_addf(out, "\" r=\"3\" class=\"%s\"><title>round %d: %.4f%s</title></circle>\n",
+			  rr[i].dropped ? "rd" : "r", rr[i].round,
+			  rr[i].ratio, rr[i].dropped ? " (dropped)" : "");
+	}
+	text_at(out, 8, 14, "t", title.buf);
+	if (isfinite(med)) {
+		sbuf_addf(&lab, "median %.3f (", med);
+		units_format_percent(&lab, (med - 1) * 100);
+		sbuf_addch(&lab, ')');
+		text_at(out, PR, 14, "e medt", lab.buf);
+	}
+	svg_close(out);
+	free(kept);
+	free(rr);
+	sbuf_release(&title);
+	sbuf_release(&lab);
+}
+
+/* ---- (c) bootstrap distribution --------------------------------------- */
+
+/* The distribution function through the 101 quantiles q at x. */
+static double boot_cdf(const double *q, double x)
+{
+	int k;
+
+	if (x < q[0])
+		return 0;
+	if (x >= q[COMPARISON_BOOT_QUANTILES - 1])
+		return 1;
+	/* the last k with q[k] <= x (ties: the jump is taken whole) */
+	for (k = COMPARISON_BOOT_QUANTILES - 2; k > 0 && q[k] > x; k--)
+		;
+	if (q[k + 1] > q[k])
+		return (k + (x - q[k]) / (q[k + 1] - q[k])) / 100;
+	return (k + 1) / 100.0;
+}
+
+static void percent_label(struct sbuf *out, double v, double step)
+{
+	int d = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
+
+	if (fabs(v) < step * 1e-9)
+		v = 0;
+	if (v == 0)
+		sbuf_adds(out, "0%");
+	else
+		sbuf_addf(out, "%+.*f%%", d, v);
+}
+
+void svg_boot_plot(struct sbuf *out, const struct command_result *c,
+		   enum metric_id m)
+{
+	const struct comparison *cp = &c->comparison[m];
+	double q[COMPARISON_BOOT_QUANTILES];
+	double mass[BOOT_BINS], top = 0;
+	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
+	struct frame f;
+
+	sbuf_addf(&title, "%s change: bootstrap distribution",
+		  metric_get(m)->name);
+	if (!cp->present || !comparison_boot_quantiles(cp, q)) {
+		empty_plot(out, title.buf, "no bootstrap distribution");
+		sbuf_release(&title);
+		return;
+	}
+	double lo = q[0], hi = q[COMPARISON_BOOT_QUANTILES - 1];
+	double t = isfinite(cp->max_percent) && cp->max_percent > 0
+			   ? cp->max_percent
+			   : NAN;
+	if (isfinite(cp->ci_low_percent))
+		lo = fmin(lo, cp->ci_low_percent);
+	if (isfinite(cp->ci_high_percent))
+		hi = fmax(hi, cp->ci_high_percent);
+	if (isfinite(cp->change_percent)) {
+		lo = fmin(lo, cp->change_percent);
+		hi = fmax(hi, cp->change_percent);
+	}
+	lo = fmin(lo, 0);
+	hi = fmax(hi, 0);
+	/* as in the ratio plot: the tolerance lines unless absurdly wide */
+	double dev = fmax(fmax(fabs(lo), fabs(hi)), hi - lo);
+	int show_up = isfinite(t) && t <= 10 * fmax(dev, 0.2);
+	int show_down = show_up;
+	if (show_up)
+		hi = fmax(hi, t);
+	if (show_down)
+		lo = fmin(lo, -t);
+	pad_range(&lo, &hi, 0.06);
+	f.x0 = lo;
+	f.x1 = hi;
+	f.y0 = 0;
+	f.y1 = 1;
+
+	/* histogram over the data's own range, BOOT_BINS bars */
+	double qlo = q[0], qhi = q[COMPARISON_BOOT_QUANTILES - 1];
+	double w = (qhi - qlo) / BOOT_BINS;
+	int spike = !(w > 0) || (fx(&f, qhi) - fx(&f, qlo)) < 2;
+
+	svg_open(out, title.buf);
+	/* x axis: percent */
+	double step = nice_step(hi - lo, 8);
+	line(out, PL, PB, PR, PB, "ax");
+	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9;
+	     v += step) {
+		line(out, fx(&f, v), PT, fx(&f, v), PB, "gr");
+		percent_label(&lab, v, step);
+		text_at(out, fx(&f, v), PB + 12, "m", lab.buf);
+		sbuf_reset(&lab);
+	}
+	/* the interval */
+	if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
+		sbuf_adds(&lab, "interval ");
+		units_format_percent(&lab, cp->ci_low_percent);
+		sbuf_adds(&lab, " … ");
+		units_format_percent(&lab, cp->ci_high_percent);
+		if (isfinite(cp->confidence))
+			sbuf_addf(&lab, " (%g%%)", cp->confidence * 100);
+		double x0 = fx(&f, cp->ci_low_percent);
+		double x1 = fx(&f, cp->ci_high_percent);
+		rect(out, x0, PT, fmax(x1 - x0, 1), PB - PT, "ci", lab.buf);
+		text_at(out, PR, 14, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	/* bars */
+	if (spike) {
+		double x = fx(&f, (qlo + qhi) / 2);
+		rect(out, x - 2, PT + 14, 4, PB - PT - 14, "bar",
+		     "every resample gave this change");
+	} else {
+		for (int i = 0; i < BOOT_BINS; i++) {
+			double a = qlo + w * i, b = a + w;
+			mass[i] = boot_cdf(q, b) - boot_cdf(q, a);
+			if (i == BOOT_BINS - 1)
+				mass[i] = 1 - boot_cdf(q, a);
+			top = fmax(top, mass[i]);
+		}
+		for (int i = 0; i < BOOT_BINS && top > 0; i++) {
+			double a = qlo + w * i;
+			double x0 = fx(&f, a), x1 = fx(&f, a + w);
+			double hgt = mass[i] / top * (PB - PT - 14);
+			if (!(mass[i] > 0))
+				continue;
+			rect(out, x0, PB - hgt, fmax(x1 - x0 - 0.5, 0.5), hgt,
+			     "bar", NULL);
+		}
+	}
+	/* 0, the estimate, the tolerance */
+	line(out, fx(&f, 0), PT, fx(&f, 0), PB, "one");
+	if (isfinite(cp->change_percent)) {
+		double x = fx(&f, cp->change_percent);
+		line(out, x, PT + 6, x, PB, "est");
+		units_format_percent(&lab, cp->change_percent);
+		text_at(out, x + 3, PT + 14, "", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (isfinite(t)) {
+		if (show_up) {
+			line(out, fx(&f, t), PT, fx(&f, t), PB, "tol");
+			sbuf_addf(&lab, "+%g%%", t);
+			text_at(out, fx(&f, t) - 3, PB - 4, "e tolt", lab.buf);
+			sbuf_reset(&lab);
+		}
+		if (show_down) {
+			line(out, fx(&f, -t), PT, fx(&f, -t), PB, "tol");
+			sbuf_addf(&lab, "-%g%%", t);
+			text_at(out, fx(&f, -t) + 3, PB - 4, "tolt", lab.buf);
+			sbuf_reset(&lab);
+		}
+		if (!show_up) {
+			sbuf_addf(&lab, "+%g%% off scale →", t);
+			text_at(out, PR - 2, PB - 4, "e tolt", lab.buf);
+			sbuf_reset(&lab);
+		}
+		if (!show_down) {
+			sbuf_addf(&lab, "← -%g%% off scale", t);
+			text_at(out, PL + 2, PB - 4, "tolt", lab.buf);
+			sbuf_reset(&lab);
+		}
+	}
+	text_at(out, 8, 14, "t", title.buf);
+	svg_close(out);
+	sbuf_release(&title);
+	sbuf_release(&lab);
+}

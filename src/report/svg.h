@@ -1,0 +1,61 @@
+/*
+ * report/svg: the inline SVG plots of the HTML report, and HTML escaping.
+ *
+ * Three pictures explain a comparison of one metric of one command:
+ *
+ *   svg_strip_plot()  the samples of each side by round (base blue, head
+ *                     orange), each side's median dashed, rounds the stall
+ *                     filter dropped shaded; in run mode only the head;
+ *   svg_ratio_plot()  head / base per round (mean of each side's runs in
+ *                     the round), 1.0 and the median ratio marked, the
+ *                     tolerance 1 ± max_percent dashed, dropped rounds
+ *                     hollow;
+ *   svg_boot_plot()   the bootstrap distribution of the change in percent
+ *                     as a histogram, the estimate, 0, the interval
+ *                     (shaded) and the tolerance lines ±max_percent.
+ *
+ * Call order: inside an HTML body whose stylesheet holds
+ * SVG_STYLESHEET, call any of the plot functions; each appends exactly one
+ * `<svg class="plot" ...>...</svg>` element of SVG_WIDTH x SVG_HEIGHT
+ * (scaled down by CSS on narrow screens), with a <title> for screen
+ * readers, even when there is nothing to draw (it then says why). No
+ * scripts, no external references.
+ *
+ * The bootstrap plot works from c->boot either as raw resamples or as 101
+ * quantiles (c->boot_is_quantiles, a report read back from JSON): both are
+ * reduced to the 101 quantiles by comparison_boot_quantiles() and the
+ * histogram is drawn from the piecewise-linear distribution function
+ * through them, so both give the same picture.
+ *
+ * Ownership: everything is read from the caller's structures; nothing is
+ * kept.
+ */
+#ifndef KAGARI_REPORT_SVG_H
+#define KAGARI_REPORT_SVG_H
+
+#include "base/sbuf.h"
+#include "report/result.h"
+
+#define SVG_WIDTH 600
+#define SVG_HEIGHT 160
+
+/* CSS rules the plots' classes need (for the page's <style>). */
+extern const char SVG_STYLESHEET[];
+
+/*
+ * Append s with `&`, `<`, `>`, `"` and `'` as character references,
+ * invalid UTF-8 and control characters as U+FFFD (tabs and line breaks
+ * kept when keep_lines, else a space). Safe in element content and in
+ * quoted attribute values. NULL appends nothing.
+ */
+void report_html_escape(struct sbuf *out, const char *s, int keep_lines);
+
+/* Plot metric m of command c; see above. */
+void svg_strip_plot(struct sbuf *out, const struct command_result *c,
+		    enum metric_id m);
+void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
+		    enum metric_id m);
+void svg_boot_plot(struct sbuf *out, const struct command_result *c,
+		   enum metric_id m);
+
+#endif

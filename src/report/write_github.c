@@ -1,0 +1,309 @@
+/*
+ * `github`: a compact Markdown page for a pull-request comment, read in ten
+ * seconds.
+ *
+ *	<!-- kagari:comment -->
+ *	### ❌ kagari: 2 regressions, 1 over budget
+ *
+ *	base **main** (0acd445dea07) → head 1b2c3d4e5f60 · 12 comparisons ·
+ *	exit code 1 (1 gated regression found)
+ *
+ *	| | benchmark / command | metric | base → head | change (interval) | details |
+ *	|---|---|---|---|---|---|
+ *	| 🔴 regression | sort-20k / sort | latency | 217.5 ms → 262.8 ms | ... |
+ *	... at most ten rows, most severe first ...
+ *
+ *	<details><summary>5 more problems</summary> ... </details>
+ *	<details><summary>All 12 comparisons</summary> ... </details>
+ *
+ *	<sub>kagari 0.1.0 · seed 42 · ...</sub>
+ *
+ * The first line is a hidden marker a bot searches for to update its
+ * earlier comment instead of adding a new one. Problems are ordered
+ * regression > over budget > error > inconclusive > unsupported (then a
+ * regression in a comparison that does not gate), see report/section.h.
+ * Tables inside <details> are capped so that the page stays under
+ * GitHub's comment limit (65536 characters) for very large runs.
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "analyze/format.h"
+#include "report/section.h"
+
+#define GITHUB_MARKER "<!-- kagari:comment -->"
+#define GITHUB_TOP_ROWS 10
+#define GITHUB_DETAIL_ROWS 150 /* per <details> table */
+
+static const char *const kind_icon[] = {
+	[PROBLEM_REGRESSION] = "🔴",  [PROBLEM_OVER_BUDGET] = "🟠",
+	[PROBLEM_ERROR] = "⛔",	      [PROBLEM_INCONCLUSIVE] = "🟡",
+	[PROBLEM_UNSUPPORTED] = "⚪", [PROBLEM_NOT_GATED] = "🔵",
+};
+
+static void cell(struct sbuf *out, const char *raw)
+{
+	sbuf_addch(out, ' ');
+	report_md_escape(out, raw);
+	sbuf_adds(out, " |");
+}
+
+static void where_text(struct sbuf *sb, const struct run_result *r,
+		       const struct suite_result *s,
+		       const struct bench_result *b,
+		       const struct command_result *c)
+{
+	if (r->nr_suites > 1 && s->name)
+		sbuf_addf(sb, "%s / ", s->name);
+	sbuf_addf(sb, "%s / %s", b->name ? b->name : "",
+		  c->name ? c->name : "");
+}
+
+static void change_text(struct sbuf *sb, const struct comparison *cp)
+{
+	units_format_percent(sb, cp->change_percent);
+	sbuf_adds(sb, " (");
+	units_format_percent(sb, cp->ci_low_percent);
+	sbuf_adds(sb, " … ");
+	units_format_percent(sb, cp->ci_high_percent);
+	sbuf_addch(sb, ')');
+}
+
+static void problems_head(struct sbuf *out)
+{
+	sbuf_adds(out, "| | benchmark / command | metric | base → head | change (interval) | details |\n"
+		       "|---|---|---|---|---|---|\n");
+}
+
+static void problem_row(struct sbuf *out, const struct run_result *r,
+			const struct report_problem *p)
+{
+	struct sbuf sb = SBUF_INIT;
+	const struct command_result *c = p->cmd;
+
+	sbuf_addf(out, "| %s %s |", kind_icon[p->kind],
+		  report_problem_kind_name(p->kind));
+	where_text(&sb, r, p->suite, p->bench, c);
+	if (p->count > 1)
+		sbuf_addf(&sb, " and %zu more", p->count - 1);
+	cell(out, sb.buf);
+	sbuf_reset(&sb);
+	cell(out, p->metric >= 0 ? metric_get(p->metric)->name : "");
+	if (p->cmp) {
+		report_value_text(&sb, c, p->metric, p->cmp->base);
+		sbuf_adds(&sb, " → ");
+		report_value_text(&sb, c, p->metric, p->cmp->head);
+		cell(out, sb.buf);
+		sbuf_reset(&sb);
+		change_text(&sb, p->cmp);
+		cell(out, sb.buf);
+		sbuf_reset(&sb);
+		cell(out, p->cmp->reason);
+	} else if (p->budget) {
+		const struct budget_result *bu = p->budget;
+		sbuf_addf(&sb, "%s ", bu->aggregation ? bu->aggregation : "");
+		if (bu->limit_text) {
+			sbuf_adds(&sb, bu->limit_text);
+		} else {
+			sbuf_addf(&sb, "%s ", bu->op ? bu->op : "");
+			report_value_text(&sb, c, bu->metric, bu->limit);
+		}
+		if (bu->have_actual) {
+			sbuf_adds(&sb, ", actual ");
+			report_value_text(&sb, c, bu->metric, bu->actual);
+		}
+		cell(out, sb.buf);
+		sbuf_reset(&sb);
+		if (bu->have_actual && bu->limit != 0 &&
+		    isfinite(bu->actual))
+			units_format_percent(&sb, (bu->actual - bu->limit) /
+							  fabs(bu->limit) * 100);
+		cell(out, sb.buf);
+		sbuf_reset(&sb);
+		if (bu->status == BUDGET_UNASSESSABLE)
+			sbuf_adds(&sb, "cannot be assessed");
+		if (bu->reason)
+			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", bu->reason);
+		cell(out, sb.buf);
+	} else {
+		cell(out, "");
+		cell(out, "");
+		if (p->kind == PROBLEM_UNSUPPORTED && p->metric >= 0 &&
+		    p->weight == (double)MSTATUS_FAILED)
+			sbuf_adds(&sb, "measuring failed");
+		if (p->reason)
+			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", p->reason);
+		cell(out, sb.buf);
+	}
+	sbuf_addch(out, '\n');
+	sbuf_release(&sb);
+}
+
+/* Every comparison, in report order (collapsed). */
+static void all_comparisons(struct sbuf *out, const struct run_result *r,
+			    size_t total)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t shown = 0;
+
+	sbuf_addf(out, "<details><summary>All %zu comparison%s</summary>\n\n",
+		  total, total == 1 ? "" : "s");
+	sbuf_adds(out, "| benchmark / command | metric | base → head | change (interval) | verdict |\n"
+		       "|---|---|---|---|---|\n");
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_result *br = &s->benches[b];
+			for (size_t k = 0; k < br->nr_commands; k++) {
+				const struct command_result *c = &br->commands[k];
+				for (int m = 0; m < METRIC__COUNT; m++) {
+					const struct comparison *cp = &c->comparison[m];
+					if (!cp->present)
+						continue;
+					if (shown++ >= GITHUB_DETAIL_ROWS)
+						continue;
+					sbuf_addch(out, '|');
+					where_text(&sb, r, s, br, c);
+					cell(out, sb.buf);
+					sbuf_reset(&sb);
+					cell(out, metric_get(m)->name);
+					report_value_text(&sb, c, m, cp->base);
+					sbuf_adds(&sb, " → ");
+					report_value_text(&sb, c, m, cp->head);
+					cell(out, sb.buf);
+					sbuf_reset(&sb);
+					change_text(&sb, cp);
+					cell(out, sb.buf);
+					sbuf_reset(&sb);
+					sbuf_adds(&sb, cp->verdict ? cp->verdict : "n/a");
+					if (!cp->gate)
+						sbuf_adds(&sb, " (not gated)");
+					cell(out, sb.buf);
+					sbuf_reset(&sb);
+					sbuf_addch(out, '\n');
+				}
+			}
+		}
+	}
+	if (shown > GITHUB_DETAIL_ROWS)
+		sbuf_addf(out, "\n… and %zu more in the full report.\n",
+			  shown - GITHUB_DETAIL_ROWS);
+	sbuf_adds(out, "\n</details>\n\n");
+	sbuf_release(&sb);
+}
+
+int report_write_github(const struct run_result *r,
+			const struct report_options *o, struct sbuf *out,
+			struct sbuf *err)
+{
+	struct report_problems p;
+	struct sbuf sb = SBUF_INIT;
+	size_t failing;
+
+	(void)o;
+	(void)err;
+	report_problems_collect(&p, r);
+	failing = p.count[PROBLEM_REGRESSION] + p.count[PROBLEM_OVER_BUDGET] +
+		  p.count[PROBLEM_ERROR];
+
+	sbuf_adds(out, GITHUB_MARKER "\n");
+	sbuf_addf(out, "### %s kagari: ",
+		  r->summary.exit_code ? "❌"
+		  : failing || p.count[PROBLEM_INCONCLUSIVE] ? "⚠️"
+							     : "✅");
+	report_problems_title(&sb, &p, r);
+	report_md_escape(out, sb.buf);
+	sbuf_adds(out, "\n\n");
+
+	/* base → head · counts · exit code */
+	if (r->git.base_ref || r->git.base_sha) {
+		sbuf_adds(out, "base ");
+		if (r->git.base_ref) {
+			sbuf_adds(out, "**");
+			report_md_escape(out, r->git.base_ref);
+			sbuf_adds(out, "** ");
+		}
+		if (r->git.base_sha) {
+			sbuf_reset(&sb);
+			sbuf_add(&sb, r->git.base_sha,
+				 strnlen(r->git.base_sha, 12));
+			sbuf_addch(out, '(');
+			report_md_escape(out, sb.buf);
+			sbuf_adds(out, ") ");
+		}
+		sbuf_adds(out, "→ head ");
+		if (r->git.head_sha) {
+			sbuf_reset(&sb);
+			sbuf_add(&sb, r->git.head_sha,
+				 strnlen(r->git.head_sha, 12));
+			report_md_escape(out, sb.buf);
+		} else {
+			sbuf_adds(out, "working tree");
+		}
+		if (r->git.dirty > 0)
+			sbuf_adds(out, " + uncommitted changes");
+		sbuf_adds(out, " · ");
+	}
+	if (p.nr_comparisons)
+		sbuf_addf(out, "%zu comparison%s in ", p.nr_comparisons,
+			  p.nr_comparisons == 1 ? "" : "s");
+	sbuf_addf(out, "%zu command%s · exit code %d", p.nr_commands,
+		  p.nr_commands == 1 ? "" : "s", r->summary.exit_code);
+	if (r->exit_reason && *r->exit_reason) {
+		sbuf_adds(out, " (");
+		report_md_escape(out, r->exit_reason);
+		sbuf_addch(out, ')');
+	}
+	sbuf_adds(out, "\n\n");
+
+	if (p.nr) {
+		size_t top = p.nr < GITHUB_TOP_ROWS ? p.nr : GITHUB_TOP_ROWS;
+		problems_head(out);
+		for (size_t i = 0; i < top; i++)
+			problem_row(out, r, &p.v[i]);
+		sbuf_addch(out, '\n');
+		if (p.nr > top) {
+			size_t rest = p.nr - top;
+			size_t shown = rest < GITHUB_DETAIL_ROWS
+					       ? rest
+					       : GITHUB_DETAIL_ROWS;
+			sbuf_addf(out, "<details><summary>%zu more problem%s</summary>\n\n",
+				  rest, rest == 1 ? "" : "s");
+			problems_head(out);
+			for (size_t i = top; i < top + shown; i++)
+				problem_row(out, r, &p.v[i]);
+			if (rest > shown)
+				sbuf_addf(out, "\n… and %zu more in the full report.\n",
+					  rest - shown);
+			sbuf_adds(out, "\n</details>\n\n");
+		}
+	} else if (p.nr_comparisons) {
+		sbuf_adds(out, "Every comparison is within its tolerance.\n\n");
+	} else {
+		sbuf_adds(out, "Every check passed.\n\n");
+	}
+	if (p.nr_comparisons)
+		all_comparisons(out, r, p.nr_comparisons);
+
+	sbuf_addf(out, "<sub>kagari %s · seed %" PRIu64, KAGARI_VERSION,
+		  r->seed);
+	if (r->env.os || r->env.cpu_model) {
+		sbuf_adds(out, " · ");
+		sbuf_reset(&sb);
+		if (r->env.os)
+			sbuf_adds(&sb, r->env.os);
+		if (r->env.cpu_model)
+			sbuf_addf(&sb, "%s%s", r->env.os ? ", " : "",
+				  r->env.cpu_model);
+		if (r->env.logical_cpus > 0)
+			sbuf_addf(&sb, ", %d cpus", r->env.logical_cpus);
+		report_md_escape(out, sb.buf);
+	}
+	sbuf_adds(out, "</sub>\n");
+	sbuf_release(&sb);
+	report_problems_release(&p);
+	return 0;
+}

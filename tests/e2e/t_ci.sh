@@ -1,0 +1,238 @@
+#!/bin/bash
+# kagari ci and kagari report on a real git repository made here: the base
+# sha from GitHub event files (pull_request, merge_group, push) and each
+# refusal, --against and $KAGARI_BASE_REF taking precedence, annotations on
+# stderr (stdout stays clean JSON), the step summary appended with the
+# existing content kept, exit codes, the shallow-clone hint; then `report`
+# re-rendering the saved JSON with the same verdicts, samples and exit code.
+. "$(dirname "$0")/lib.sh"
+
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE KAGARI_BASE_REF GITHUB_EVENT_NAME \
+	GITHUB_EVENT_PATH GITHUB_STEP_SUMMARY GITHUB_WORKSPACE
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+# The head sleeps 40 ms where the base slept 2 ms, and a budget of 1 ns
+# fails whatever the machine: exit 1 and a `budget exceeded` annotation.
+suite() { # SLEEP_MS
+	cat > kagari.yaml <<YAML
+version: "1"
+name: ci-demo
+defaults: {warmup: 0, runs: 12}
+benchmarks:
+  - name: "sl,1%"
+    commands:
+      nap:
+        command: ["$H", "sleep", "$1"]
+        budget: {latency: {max: "<= 1ns"}}
+  - name: quick
+    tags: [quick]
+    commands:
+      q: {command: ["$H", "sleep", "1"]}
+YAML
+}
+suite 2
+g add -A
+g commit -qm base
+BASE=$(g rev-parse HEAD)
+suite 40
+g commit -qam slower
+HEAD_SHA=$(g rev-parse HEAD)
+ZERO=0000000000000000000000000000000000000000
+
+EV="$T/events"
+mkdir -p "$EV"
+printf '{"action":"synchronize","pull_request":{"number":1,"base":{"ref":"main","sha":"%s"},"head":{"sha":"%s"}}}\n' "$BASE" "$HEAD_SHA" > "$EV/pr.json"
+printf '{"merge_group":{"base_sha":"%s","head_sha":"%s"}}\n' "$BASE" "$HEAD_SHA" > "$EV/mg.json"
+printf '{"ref":"refs/heads/main","before":"%s","after":"%s"}\n' "$BASE" "$HEAD_SHA" > "$EV/push.json"
+printf '{"ref":"refs/heads/new","before":"%s","after":"%s"}\n' "$ZERO" "$HEAD_SHA" > "$EV/push0.json"
+printf '{"inputs":{}}\n' > "$EV/wd.json"
+printf '{"pull_request":{"base":{"sha":"%s"}}\n' "$BASE" > "$EV/broken.json"
+
+# ci_env NAME FILE ARGS...: kagari ci with a GitHub event.
+ci_env() {
+	local name=$1 file=$2
+	shift 2
+	GITHUB_EVENT_NAME=$name GITHUB_EVENT_PATH=$file run_k ci "$@"
+}
+
+case_ "no base anywhere: usage error naming the three sources"
+run_k ci --quiet
+expect_rc 3
+expect_err "--against"
+expect_err "KAGARI_BASE_REF"
+expect_err "GITHUB_EVENT_PATH"
+
+case_ "pull_request_target is refused with the reason"
+ci_env pull_request_target "$EV/pr.json" --quiet
+expect_rc 3
+expect_err "'pull_request_target' event is refused"
+expect_err "untrusted code"
+
+case_ "a push that created the branch has no before"
+ci_env push "$EV/push0.json" --quiet
+expect_rc 3
+expect_err "all zeros"
+
+case_ "another event asks for --against"
+ci_env workflow_dispatch "$EV/wd.json" --quiet
+expect_rc 3
+expect_err "'workflow_dispatch' event names no base commit; pass --against REV"
+
+case_ "a missing or invalid event file"
+ci_env pull_request "$EV/nope.json" --quiet
+expect_rc 3
+expect_err "cannot read the GitHub event file"
+ci_env pull_request "$EV/broken.json" --quiet
+expect_rc 3
+expect_err "broken.json:2:"
+expect_err "invalid JSON"
+
+case_ "pull_request: base sha, annotations on stderr, summary appended"
+printf '# Earlier step\n\nkept as it was' > "$T/summary.md"
+GITHUB_STEP_SUMMARY="$T/summary.md" GITHUB_WORKSPACE="$R" \
+	ci_env pull_request "$EV/pr.json" --format json --output "$T/ci.json" --seed 7
+expect_rc 1
+expect_err "comparing with $BASE (from the 'pull_request' event)"
+expect_err "::error title=budget exceeded,file=kagari.yaml::sl,1%25/nap: latency max "
+expect_err ", budget <= 1ns"
+[ -s "$T/out" ] && fail "stdout is not empty with --output: $(head -c 300 "$T/out")"
+# The annotations come before the closing sentence, which is the last line.
+tail -n 1 "$T/err" | grep -q '^kagari: error: ' || fail "last stderr line: $(tail -n 1 "$T/err")"
+grep -q '^::' "$T/err" || fail "no annotation line"
+# Every annotation line is one of the fixed titles and escaped.
+grep '^::' "$T/err" | grep -vE '^::(error|warning|notice) title=(regression|budget exceeded|inconclusive|metric unsupported|benchmark failed)(,file=[^:,]*)?::' &&
+	fail "an annotation with an unexpected form"
+head -c 37 "$T/summary.md" | grep -q '^# Earlier step$' || fail "summary head lost"
+grep -q '^kept as it was$' "$T/summary.md" || fail "existing summary content changed or joined: $(head -5 "$T/summary.md")"
+[ "$(wc -l < "$T/summary.md")" -gt 4 ] || fail "nothing appended to the step summary"
+grep -q 'budget' "$T/summary.md" || fail "summary lacks the budget: $(cat "$T/summary.md")"
+json_check "$T/ci.json" "r['mode'] == 'compare' and r['git']['base_sha'] == '$BASE' and r['seed'] == 7 and r['summary']['exit_code'] == 1"
+# If the 20x slower head was judged a regression (it should be), it is annotated.
+if "$PY" -c "import json,sys; r=json.load(open('$T/ci.json')); c=r['suites'][0]['benchmarks'][0]['commands'][0]; sys.exit(0 if c['comparisons']['latency']['verdict']=='regression' else 1)"; then
+	expect_err "::error title=regression,file=kagari.yaml::sl,1%25/nap latency: "
+fi
+cp "$T/err" "$T/ci.err"
+
+case_ "--format json on stdout stays clean JSON; colour is off"
+GITHUB_STEP_SUMMARY="$T/summary2.md" ci_env merge_group "$EV/mg.json" --format json --filter quick
+expect_rc 0
+"$PY" -c "import json,sys; json.load(open('$T/out'))" || fail "stdout is not JSON"
+grep -q '::' "$T/out" && fail "annotations on stdout"
+grep -q $'\033' "$T/out" && fail "escape codes on stdout"
+json_check "$T/out" "r['git']['base_sha'] == '$BASE'"
+[ -s "$T/summary2.md" ] || fail "step summary not created"
+
+case_ "push: the before sha"
+ci_env push "$EV/push.json" --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_sha'] == '$BASE'"
+
+case_ "--against and KAGARI_BASE_REF win over the event"
+KAGARI_BASE_REF=HEAD~1 ci_env pull_request_target "$EV/pr.json" --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_ref'] == 'HEAD~1' and r['git']['base_sha'] == '$BASE'"
+KAGARI_BASE_REF=nope ci_env pull_request_target "$EV/pr.json" --against "$BASE" --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_ref'] == '$BASE'"
+
+case_ "a step summary that cannot be written is exit 4"
+GITHUB_STEP_SUMMARY="$T/no/such/dir/s.md" run_k ci --against HEAD~1 --filter quick --quiet
+expect_rc 4
+expect_err "step summary (GITHUB_STEP_SUMMARY): cannot open"
+
+case_ "a base missing from a shallow clone gets the fetch-depth hint"
+g clone -q --depth 1 "file://$R" "$T/shallow"
+(cd "$T/shallow" && GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$EV/pr.json" \
+	"$KAGARI" ci --quiet >"$T/out" 2>"$T/err")
+RC=$?
+expect_rc 4
+expect_err "fetch-depth: 0"
+
+# --- kagari report ---------------------------------------------------------
+
+case_ "report: json re-render keeps verdicts, samples and the exit code"
+run_k report "$T/ci.json" --format json
+expect_rc 1
+tail -n 1 "$T/err" > "$T/last"
+"$PY" - "$T/ci.json" "$T/out" "$T/last" <<'PYEOF' || fail "re-rendered JSON differs"
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+last = open(sys.argv[3]).read().strip()
+a.pop("kagari_version"); b.pop("kagari_version")
+if a != b:
+    for k in a:
+        if a[k] != b.get(k):
+            sys.stderr.write("field %s differs\n" % k)
+    sys.exit(1)
+if last != "kagari: error: " + a["exit_reason"]:
+    sys.stderr.write("last stderr line %r\n" % last)
+    sys.exit(1)
+PYEOF
+
+case_ "report: the table shows the same verdicts"
+run_k report "$T/ci.json"
+expect_rc 1
+"$PY" - "$T/ci.json" "$T/out" <<'PYEOF' || fail "table lacks a verdict"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read()
+for s in r["suites"]:
+    for b in s["benchmarks"]:
+        assert b["name"] in t, b["name"]
+        for c in b["commands"]:
+            assert c["result"] in t, c["result"]
+            for m, cp in (c.get("comparisons") or {}).items():
+                assert cp["verdict"] in t, (m, cp["verdict"])
+PYEOF
+
+case_ "report: other formats, and --output"
+run_k report "$T/ci.json" --format samples-csv --output "$T/s.csv"
+expect_rc 1
+head -n 1 "$T/s.csv" | grep -q '^suite,benchmark,command,side,round,run,metric,unit,value' || fail "samples-csv header"
+run_k report "$T/ci.json" --format csv
+expect_rc 1
+expect_out "sl,1%"
+
+case_ "report of a run that passed exits 0"
+(cd "$R" && "$KAGARI" run --filter quick --format json --output "$T/run.json" --quiet 2>/dev/null)
+run_k report "$T/run.json" --format json
+expect_rc 0
+json_check "$T/out" "r['mode'] == 'run' and r['summary']['exit_code'] == 0"
+[ -s "$T/err" ] && fail "stderr not empty: $(cat "$T/err")"
+
+case_ "report: an output that is the input is refused, however it is named"
+cp "$T/ci.json" "$T/keep.json"
+ln "$T/keep.json" "$T/hard.json"
+ln -s keep.json "$T/soft.json"
+for o in "$T/keep.json" "$T/./keep.json" "$T/hard.json" "$T/soft.json"; do
+	run_k report "$T/keep.json" --output "$o"
+	expect_rc 3
+	expect_err "is the input report"
+done
+cmp -s "$T/keep.json" "$T/ci.json" || fail "the input was changed"
+
+case_ "report: unknown schema_version, invalid JSON, missing file"
+sed 's/"schema_version": "1"/"schema_version": "9"/' "$T/ci.json" > "$T/v9.json"
+run_k report "$T/v9.json"
+expect_rc 2
+expect_err "v9.json: schema_version: unknown schema version '9'"
+printf '{\n  "schema_version": "1",\n  oops\n}\n' > "$T/bad.json"
+run_k report "$T/bad.json"
+expect_rc 2
+expect_err "bad.json:3:"
+run_k report "$T/missing.json"
+expect_rc 3
+run_k report
+expect_rc 3
+run_k report "$T/ci.json" --format yaml
+expect_rc 3
+
+finish

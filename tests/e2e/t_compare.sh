@@ -1,0 +1,494 @@
+#!/bin/bash
+# kagari compare on real git repositories made here: a tiny C program whose
+# amount of CPU work is a #define in work.h, built by the suite's `build`, so
+# that the head can do +20% or -20% of the base's work. Asserts verdicts,
+# exit codes, JSON fields and messages, and that the user's repository
+# (status, index, worktrees, stashes, branches, HEAD, config) and $TMPDIR are
+# byte-identical before and after every compare, interrupted ones included,
+# and that no git hook ran.
+. "$(dirname "$0")/lib.sh"
+
+# Private temporary folder (kagari's kagari-compare-* folders land here) and
+# no user/system git configuration.
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+# Our own git calls never run hooks: a hook that fires was run by kagari.
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
+HP="$T/helper-cmp-$$"        # private helper copies, for pgrep
+HK="$T/helper-cmpkill-$$"
+cp "$H" "$HP"
+cp "$H" "$HK"
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+cat > prog.c <<'EOF'
+#include <stdio.h>
+#include "work.h"
+int main(void)
+{
+	unsigned long long x = 88172645463325252ULL;
+	for (long i = 0; i < WORK; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	printf("%llu\n", x & 1);
+	return 0;
+}
+EOF
+set_work() { echo "#define WORK $1L" > work.h; }
+set_work 12000000            # ~15-20 ms
+cat > kagari.yaml <<'YAML'
+version: "1"
+name: cmp
+build:
+  command: [cc, -O2, -o, "${artifact}", prog.c]
+defaults:
+  warmup: 1
+  runs: 30
+  regression:
+    latency: {max_percent: 10}
+benchmarks:
+  - name: xs
+    commands:
+      prog:
+        command: ["${artifact}"]
+YAML
+# A slow command (300 ms per run, plus a child that sleeps 300 s and must be
+# killed with the run's process group) to interrupt while measuring.
+cat > slow.kagari.yaml <<YAML
+version: "1"
+name: slow
+build:
+  command: [cc, -O2, -o, "\${artifact}", prog.c]
+defaults: {warmup: 0, runs: 50, runs_per_round: 1}
+benchmarks:
+  - name: s
+    commands:
+      slow: {command: ["$HP", "spawn", "1", "sleep", "300"]}
+YAML
+# A build that takes 30 s, to interrupt while building.
+cat > slowbuild.kagari.yaml <<YAML
+version: "1"
+name: slowbuild
+build:
+  command: ["$HP", "sleep", "30000"]
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: s
+    commands:
+      c: {command: ["$HP", "sleep", "1"]}
+YAML
+# Runs that end by themselves (200 ms), for a kagari killed with SIGKILL.
+cat > kill.kagari.yaml <<YAML
+version: "1"
+name: kill
+build:
+  command: [cc, -O2, -o, "\${artifact}", prog.c]
+defaults: {warmup: 0, runs: 100, runs_per_round: 1}
+benchmarks:
+  - name: k
+    commands:
+      k: {command: ["$HK", "sleep", "200"]}
+YAML
+# The same program in a subfolder with a suite of its own.
+mkdir -p sub
+cp prog.c work.h kagari.yaml sub/
+echo "notes" > notes.txt
+g add -A
+g commit -qm base
+
+# Branches: `faster` does 20% less work (so main is +25% against it);
+# `broken-build` has a prog.c that does not compile. Both made without
+# touching the working tree.
+mk_commit() { # BRANCH FILE CONTENT: a commit on top of HEAD changing FILE
+	local idx="$T/idx.$1" blob tree c
+	GIT_INDEX_FILE="$idx" g read-tree HEAD
+	blob=$(printf '%s\n' "$3" | g hash-object -w --stdin)
+	GIT_INDEX_FILE="$idx" g update-index --cacheinfo "100644,$blob,$2"
+	tree=$(GIT_INDEX_FILE="$idx" g write-tree)
+	c=$(g commit-tree "$tree" -p HEAD -m "$1")
+	g branch "$1" "$c"
+	rm -f "$idx"
+}
+mk_commit faster work.h "#define WORK 9600000L"
+mk_commit broken-build prog.c "this is not C"
+g branch feature
+# The user's own worktrees: one live, one whose folder was deleted
+# (prunable); kagari must touch neither.
+g worktree add -q "$T/userwt" feature
+g worktree add -q --detach "$T/gonewt" HEAD
+rm -rf "$T/gonewt"
+# A stash, then a clean tree again.
+echo "stashed" >> notes.txt
+g stash -q
+# Hooks that would report any git call of kagari's that runs them.
+for hk in post-checkout reference-transaction post-index-change; do
+	printf '#!/bin/sh\necho "%s $*" >> "%s/hook-ran"\n' "$hk" "$T" > .git/hooks/$hk
+	chmod +x .git/hooks/$hk
+done
+MAIN_SHA=$(g rev-parse main)
+FASTER_SHA=$(g rev-parse faster)
+
+state() { # FILE: everything of the user's that compare must not change
+	(cd "$R" || exit 1
+
+		echo "## status"; g status --porcelain=v1 --untracked-files=all --ignored
+		echo "## worktrees"; g worktree list --porcelain
+		echo "## stash"; g stash list
+		echo "## branches"; g branch --list -a -vv
+		echo "## head"; g rev-parse HEAD; g symbolic-ref -q HEAD
+		echo "## refs"; g for-each-ref
+		echo "## index"; g ls-files -s
+		echo "## files"; find . -path ./.git -prune -o -printf '%p %M %s %T@\n' | sort
+		echo "## diff"; g diff; g diff --cached
+		echo "## config"; g config --local --list
+		echo "## hooks"; ls -A .git/hooks
+		echo "## tmpdir"; ls -A "$TMPDIR"
+	) > "$1" 2>&1
+}
+
+check_state() { # BEFORE AFTER
+	cmp -s "$1" "$2" || fail "user state changed: $(diff "$1" "$2" | head -20)"
+	[ -e "$T/hook-ran" ] && fail "a git hook ran: $(head -5 "$T/hook-ran")"
+	rm -f "$T/hook-ran"
+}
+
+# compare ARGS...: `kagari compare ARGS` in the repository; the user's state
+# must be byte-identical before and after.
+compare() {
+	state "$T/before"
+	"$KAGARI" compare "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	state "$T/after"
+	check_state "$T/before" "$T/after"
+}
+
+# jc FILE EXPR: like json_check, with c = the first command of the first
+# suite, L and C = its latency and cpu_total comparisons, V = the comparison
+# named by $JC_METRIC (default latency).
+jc() {
+	"$PY" - "$1" "$2" <<'PYEOF' || fail "json check failed: $2"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+try:
+    c = r["suites"][0]["benchmarks"][0]["commands"][0]
+except (KeyError, IndexError, TypeError):
+    c = None
+L = ((c or {}).get("comparisons") or {}).get("latency")
+C = ((c or {}).get("comparisons") or {}).get("cpu_total")
+V = ((c or {}).get("comparisons") or {}).get(os.environ.get("JC_METRIC", "latency"))
+try:
+    ok = eval(sys.argv[2])
+except Exception as e:
+    sys.stderr.write("%s: %r\n" % (sys.argv[2], e))
+    sys.exit(1)
+if not ok:
+    sys.stderr.write("expression false: %s\n  latency: %s\n" % (sys.argv[2], json.dumps(L)))
+    sys.exit(1)
+PYEOF
+}
+
+# compare_expect VERDICT RC ARGS... (ARGS write JSON to the file after
+# --output): compare until the latency verdict is VERDICT with exit code RC,
+# at most 3 attempts, the 2nd and 3rd with twice the runs, since a loaded
+# machine may leave a real change unestablished (pass, within_noise,
+# inconclusive). No attempt may ever give the opposite verdict, and the exit
+# code must always agree with the summary. On an oversubscribed machine
+# (wall time over 1.3x the CPU time of this single-threaded program) wall
+# time cannot resolve the change, and the CPU time's verdict stands in.
+# Sets JC_METRIC to the metric whose verdict was VERDICT (V in jc).
+compare_expect() {
+	local want=$1 want_rc=$2 opposite attempt out= prev=
+	shift 2
+	[ "$want" = regression ] && opposite=improved || opposite=regression
+	for a in "$@"; do [ "$prev" = --output ] && out=$a; prev=$a; done
+	export JC_METRIC=latency
+	for attempt in 1 2 3; do
+		rm -f "$out"
+		if [ "$attempt" = 1 ]; then
+			compare "$@"
+		else
+			compare "$@" --runs 60
+		fi
+		if [ ! -s "$out" ]; then
+			fail "no report written (exit code $RC); stderr: $(tail -c 800 "$T/err")"
+			return
+		fi
+		jc "$out" "all(x['verdict'] != '$opposite' for x in c['comparisons'].values())"
+		jc "$out" "r['summary']['exit_code'] == $RC and (r['summary']['regression'] > 0) == ($RC == 1)"
+		if jc_quiet "$out" "L['verdict'] == '$want'"; then
+			expect_rc "$want_rc"
+			return
+		fi
+		echo "note: $CASE: attempt $attempt gave latency $(jc_get "$out" 'L["verdict"], round(L["change_percent"], 1), L["reason"]')" >&2
+		if jc_quiet "$out" "L['base'] > 1.3 * C['base'] and C['verdict'] == '$want'"; then
+			echo "note: $CASE: machine oversubscribed (wall $(jc_get "$out" 'round(L["base"] / C["base"], 2)')x CPU time); checking cpu_total's verdict instead" >&2
+			JC_METRIC=cpu_total
+			expect_rc "$want_rc"
+			return
+		fi
+	done
+	fail "latency verdict is not $want after 3 attempts"
+}
+
+jc_quiet() {
+	"$PY" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+L = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]
+C = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["cpu_total"]
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2>/dev/null
+}
+
+jc_get() {
+	"$PY" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+L = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]
+C = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["cpu_total"]
+print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+
+last_err_has() {
+	tail -n 1 "$T/err" | grep -qiF -- "$1" || fail "last stderr line lacks '$1': $(tail -n 1 "$T/err")"
+}
+
+# wait_for PATTERN: until a process matching PATTERN runs (10 s at most).
+wait_for() {
+	local i
+	for i in $(seq 100); do
+		pgrep -f -- "$1" >/dev/null && return 0
+		sleep 0.1
+	done
+	fail "no process matching '$1' started"
+	return 1
+}
+
+case_ "A/A: head identical to the committed base gives no regression"
+compare --against HEAD --quiet --format json --output "$T/aa.json" --seed 7
+expect_rc 0
+jc "$T/aa.json" 'r["mode"] == "compare" and r["seed"] == 7'
+jc "$T/aa.json" "r['git'] == {'head_sha': '$MAIN_SHA', 'dirty': False, 'base_ref': 'HEAD', 'base_sha': '$MAIN_SHA'}"
+jc "$T/aa.json" 'c["base"]["count"] == 30 and c["head"]["count"] == 30 and r["suites"][0]["benchmarks"][0]["rounds"] == 15'
+jc "$T/aa.json" 'all(m in c["comparisons"] for m in ["latency", "cpu_total", "peak_rss"])'
+jc "$T/aa.json" 'L["verdict"] in ("pass", "within_noise", "inconclusive") and L["max_percent"] == 10 and L["gate"] is True'
+jc "$T/aa.json" 'all(x["verdict"] in ("pass", "within_noise", "inconclusive") for x in c["comparisons"].values())'
+jc "$T/aa.json" 'abs(L["change_percent"]) < 10 and L["ci_low_percent"] <= L["ci_high_percent"]'
+jc "$T/aa.json" 'r["summary"]["regression"] == 0 and r["summary"]["improved"] == 0 and r["summary"]["exit_code"] == 0'
+
+case_ "a committed change: main does 25% more work than branch 'faster'"
+compare_expect regression 1 --against faster --quiet --format json --output "$T/c.json"
+last_err_has "regression"
+jc "$T/c.json" "r['git'] == {'head_sha': '$MAIN_SHA', 'dirty': False, 'base_ref': 'faster', 'base_sha': '$FASTER_SHA'}"
+# direction and rough size: CPU time tracks the work closely, wall time on
+# a loaded machine less so
+jc "$T/c.json" '15 <= C["change_percent"] <= 36 and L["change_percent"] > 0'
+jc "$T/c.json" 'V is C or 12 <= L["change_percent"] <= 50'
+jc "$T/c.json" 'r["summary"]["regression"] >= 1 and r["summary"]["exit_code"] == 1'
+
+# From here the working tree has an untracked file and a staged change too.
+echo "scratch" > scratch.txt
+echo "staged" >> notes.txt
+g add notes.txt
+
+case_ "+20% work, uncommitted: a gated regression, exit 1"
+set_work 14400000
+compare_expect regression 1 --against main --quiet --format json --output "$T/up.json"
+expect_err "regression"
+last_err_has "regression"
+jc "$T/up.json" '12 <= C["change_percent"] <= 30 and L["change_percent"] > 0'
+jc "$T/up.json" 'V is C or 10 <= L["change_percent"] <= 45'
+jc "$T/up.json" 'V["verdict"] == "regression" and 0 < V["ci_low_percent"] <= V["change_percent"] <= V["ci_high_percent"]'
+jc "$T/up.json" 'V["p_value"] < 0.05 and V["gate"] is True and V["max_percent"] == 10'
+jc "$T/up.json" 'L["gate"] is True and L["statistic"] == "median" and L["pairing"] == "rounds" and L["confidence"] == 0.95'
+jc "$T/up.json" 'isinstance(V["reason"], str) and V["reason"] != ""'
+jc "$T/up.json" 'c["result"] == "regression" and r["suites"][0]["result"] == "regression"'
+jc "$T/up.json" 'r["summary"]["regression"] >= 1 and r["summary"]["exit_code"] == 1'
+jc "$T/up.json" 'c["comparisons"]["peak_rss"]["verdict"] != "regression"'
+
+case_ "an uncommitted change is what the head measures; the base is HEAD"
+jc "$T/up.json" "r['git'] == {'head_sha': '$MAIN_SHA', 'dirty': True, 'base_ref': 'main', 'base_sha': '$MAIN_SHA'}"
+jc "$T/up.json" 'c["head"]["metrics"]["cpu_total"]["stats"]["median"] > 1.1 * c["base"]["metrics"]["cpu_total"]["stats"]["median"]'
+jc "$T/up.json" 'L["head"] > L["base"] and C["head"] > C["base"]'
+
+case_ "-20% work, uncommitted: improved, exit 0"
+set_work 9600000
+compare_expect improved 0 --against main --quiet --format json --output "$T/down.json"
+jc "$T/down.json" '-30 <= C["change_percent"] <= -12 and L["change_percent"] < 0'
+jc "$T/down.json" 'V is C or -40 <= L["change_percent"] <= -10'
+jc "$T/down.json" 'V["verdict"] == "improved" and V["ci_low_percent"] <= V["change_percent"] <= V["ci_high_percent"] < 0'
+jc "$T/down.json" 'r["summary"]["regression"] == 0 and r["summary"]["exit_code"] == 0'
+jc "$T/down.json" 'V is C or (c["result"] == "improved" and r["summary"]["improved"] >= 1)'
+compare --against main --no-color
+expect_rc 0
+# the table's comparison line: latency  BASE → HEAD  CHANGE [LO, HI]  VERDICT  REASON
+grep -Eq '^ +latency .*→.*\] +(improved|pass|within_noise|inconclusive) ' "$T/out" ||
+	fail "the table shows no latency verdict: $(grep -A4 '→' "$T/out" | head -c 800)"
+grep -Eq '^ +latency .*→.*\] +regression ' "$T/out" && fail "the table shows a regression for -20% work"
+set_work 12000000
+
+case_ "--fail-on-inconclusive turns too few samples into exit 1"
+compare --against main --runs 4 --quiet --format json --output "$T/inc.json"
+expect_rc 0
+jc "$T/inc.json" 'L["verdict"] == "inconclusive" and r["summary"]["inconclusive"] >= 1 and r["summary"]["exit_code"] == 0'
+compare --against main --runs 4 --fail-on-inconclusive --quiet --format json --output "$T/inc.json"
+expect_rc 1
+last_err_has "inconclusive"
+jc "$T/inc.json" 'L["verdict"] == "inconclusive" and r["summary"]["exit_code"] == 1'
+
+case_ "a suite file not in the base is measured like run (new_in_head)"
+sed 's/^name: cmp/name: fresh/' kagari.yaml > new.kagari.yaml
+compare --against main new.kagari.yaml --runs 4 --quiet --format json --output "$T/new.json"
+expect_rc 0
+jc "$T/new.json" 'any("new_in_head" in w for w in r["warnings"])'
+jc "$T/new.json" 'c["head"]["count"] == 4 and not c.get("base") and not c.get("comparisons")'
+jc "$T/new.json" 'r["suites"][0]["name"] == "fresh" and r["summary"]["exit_code"] == 0'
+compare --against main new.kagari.yaml --runs 2 --no-color
+expect_rc 0
+grep -q "new_in_head" "$T/out" "$T/err" || fail "no new_in_head warning in the table output or on stderr"
+rm -f new.kagari.yaml
+
+case_ "bad revisions"
+compare --against no-such-branch --quiet --format json --output "$T/bad.json"
+expect_rc 4
+expect_err "no-such-branch"; expect_err "fetch"
+last_err_has "no-such-branch"
+compare --against "HEAD:prog.c" --quiet
+expect_rc 4
+expect_err "not a commit"
+compare --against -x --quiet
+expect_rc 3
+expect_err "'-x'"
+compare --against=-x --quiet
+expect_rc 3
+compare --quiet
+expect_rc 3
+expect_err "--against"
+mkdir -p "$T/norepo"
+cp kagari.yaml "$T/norepo/"
+compare --against HEAD "$T/norepo/kagari.yaml" --quiet
+expect_rc 4
+expect_err "git repository"
+
+case_ "a suite in a subfolder, named from outside the repository, against a short sha"
+echo "#define WORK 18000000L" > sub/work.h        # +50% in sub/ only
+cd "$T" || exit 1
+compare --against "${MAIN_SHA:0:9}" repo/sub --runs 6 --quiet --format json --output "$T/sub.json"
+cd "$R" || exit 1
+expect_rc 0
+jc "$T/sub.json" "r['git']['base_sha'] == '$MAIN_SHA' and r['git']['base_ref'] == '${MAIN_SHA:0:9}'"
+jc "$T/sub.json" 'r["suites"][0]["file"].endswith("sub/kagari.yaml") and c["base"]["count"] == 6 and c["head"]["count"] == 6'
+jc "$T/sub.json" 'c["head"]["metrics"]["cpu_total"]["stats"]["median"] > 1.25 * c["base"]["metrics"]["cpu_total"]["stats"]["median"]'
+jc "$T/sub.json" 'L["verdict"] != "improved"'
+g checkout -q sub/work.h
+
+case_ "spaces and non-ASCII in the repository and TMPDIR paths"
+SP="$T/my repo ü"
+mkdir -p "$SP" "$T/t m p"
+g -C "$SP" init -q .
+cp prog.c kagari.yaml "$SP/"
+echo "#define WORK 12000000L" > "$SP/work.h"
+g -C "$SP" add -A
+g -C "$SP" commit -qm base
+echo "#define WORK 18000000L" > "$SP/work.h"
+TMPDIR="$T/t m p" compare --against HEAD "$SP/kagari.yaml" --runs 4 --quiet --format json --output "$T/sp.json"
+expect_rc 0
+jc "$T/sp.json" 'c["head"]["metrics"]["cpu_total"]["stats"]["median"] > 1.25 * c["base"]["metrics"]["cpu_total"]["stats"]["median"]'
+[ -z "$(ls -A "$T/t m p")" ] || fail "left in TMPDIR: $(ls -A "$T/t m p")"
+[ "$(g -C "$SP" worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] || fail "worktree left: $(g -C "$SP" worktree list)"
+
+case_ "a repository without commits"
+mkdir -p "$T/unborn"
+g -C "$T/unborn" init -q .
+cp kagari.yaml prog.c work.h "$T/unborn/"
+compare --against HEAD "$T/unborn/kagari.yaml" --quiet
+expect_rc 4
+expect_err "no commits"
+
+case_ "a base that does not build: exit 4, says the base build failed"
+compare --against broken-build --quiet --format json --output "$T/bb.json"
+expect_rc 4
+grep -qi "base.*build.*fail\|build.*base.*fail" "$T/err" || fail "stderr does not say the base build failed: $(tail -c 800 "$T/err")"
+expect_err "this is not C"      # the compiler's message is shown
+jc "$T/bb.json" 'r["summary"]["exit_code"] == 4'
+
+for sig in INT TERM; do
+	case_ "SIG$sig while measuring: exit 4, partial report, worktree removed"
+	rm -f "$T/int.json"
+	state "$T/before-int"
+	"$KAGARI" compare --against HEAD slow.kagari.yaml --quiet --format json \
+		--output "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
+	pid=$!
+	wait_for "$HP" && sleep 1.5
+	if [ "$sig" = INT ]; then
+		# A second compare meanwhile must neither disturb this one nor
+		# take its worktree for an orphan.
+		compare --against HEAD --runs 2 --quiet
+		expect_rc 0
+		[ "$(g worktree list --porcelain | grep -c '^locked kagari')" -eq 1 ] ||
+			fail "the running compare's worktree is gone: $(g worktree list)"
+		kill -0 "$pid" 2>/dev/null || fail "the first compare ended early: $(tail -c 600 "$T/int.err")"
+	fi
+	kill -s "$sig" "$pid"
+	wait "$pid"; RC=$?
+	cp "$T/int.out" "$T/out"; cp "$T/int.err" "$T/err"
+	state "$T/after-int"
+	check_state "$T/before-int" "$T/after-int"
+	expect_rc 4
+	expect_err "interrupted"
+	if [ -s "$T/int.json" ]; then
+		jc "$T/int.json" 'r["interrupted"] is True and r["summary"]["exit_code"] == 4'
+		jc "$T/int.json" 'c["base"]["count"] + c["head"]["count"] >= 1'
+		jc "$T/int.json" "r['git']['base_sha'] == '$MAIN_SHA'"
+	else
+		fail "no partial report"
+	fi
+	no_process_left "$HP"
+done
+
+case_ "SIGTERM during the build: exit 4, worktree removed"
+state "$T/before"
+"$KAGARI" compare --against HEAD slowbuild.kagari.yaml --quiet >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$HP" && sleep 0.3
+kill -s TERM "$pid"
+wait "$pid"; RC=$?
+state "$T/after"
+check_state "$T/before" "$T/after"
+expect_rc 4
+expect_err "interrupted"
+no_process_left "$HP"
+
+case_ "a detached HEAD"
+g checkout -q --detach main
+compare --against main --runs 2 --quiet --format json --output "$T/det.json"
+expect_rc 0
+jc "$T/det.json" "r['git']['head_sha'] == '$MAIN_SHA' and r['git']['base_sha'] == '$MAIN_SHA'"
+g checkout -q main
+
+case_ "a compare killed with SIGKILL is cleaned up by the next one"
+state "$T/before-kill"
+"$KAGARI" compare --against HEAD kill.kagari.yaml --quiet >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$HK" && sleep 0.5
+exec 3>&2 2>/dev/null           # no "Killed" job message
+kill -s KILL "$pid"
+wait "$pid"
+exec 2>&3 3>&-
+sleep 0.5                       # the run in flight ends by itself
+g worktree list --porcelain | grep -q "kagari" || fail "expected the killed compare's worktree to be left"
+ls "$TMPDIR" | grep -q '^kagari-compare-' || fail "expected the killed compare's folder to be left"
+rm -f "$T/hook-ran"
+"$KAGARI" compare --against HEAD --runs 2 --quiet >"$T/out" 2>"$T/err"
+RC=$?
+expect_rc 0
+state "$T/after-kill"
+check_state "$T/before-kill" "$T/after-kill"
+no_process_left "$HK"
+
+cd "$T" || exit 1
+finish
