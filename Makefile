@@ -2,7 +2,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all deps check demo bench clean format
+.PHONY: all deps check demo bench clean format fuzz memcheck
 
 all: deps $(BUILD)/build.ninja
 	@cmake --build $(BUILD)
@@ -21,6 +21,20 @@ demo: all
 
 bench: all
 	@sh bench/overhead.sh $(BUILD)
+
+# libFuzzer targets (clang) in their own tree; each runs FUZZ_SECONDS on a
+# copy of its seed corpus (fuzz/run.sh).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: apt-get install -y clang"; exit 1; }
+	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DKAGARI_FUZZ=ON
+	@cmake --build $(FUZZ_BUILD) --target fuzz-targets
+	@sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# The end-to-end tests with build/kagari under valgrind memcheck.
+memcheck: all
+	@bash scripts/memcheck.sh $(BUILD)
 
 format:
 	@clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]' 'bench/*.c')

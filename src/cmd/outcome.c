@@ -33,6 +33,12 @@ static int unsupported_required(const struct command_result *c)
 	for (size_t i = 0; i < c->nr_budgets; i++)
 		if (c->budgets[i].status == BUDGET_UNASSESSABLE)
 			return 1;
+	for (int sd = 0; sd < SIDE__COUNT; sd++)
+		for (int m = 0; m < METRIC__COUNT && c->side[sd].present; m++)
+			if (c->side[sd].metric[m].required &&
+			    (c->side[sd].metric[m].status == MSTATUS_UNSUPPORTED ||
+			     c->side[sd].metric[m].status == MSTATUS_FAILED))
+				return 1;
 	return 0;
 }
 
@@ -130,7 +136,7 @@ void outcome_judge(struct run_result *r)
 					 sm->error ? sm->error : 1, sm->error == 1 ? "" : "s");
 	} else if (first_unsup) {
 		code = EXIT_UNSUPPORTED;
-		r->exit_reason = xstrdup("a budget could not be assessed because its metric was not measured");
+		r->exit_reason = xstrdup("a required metric could not be measured, or a budget could not be assessed because its metric was not measured");
 	} else if (sm->over_budget || sm->regression) {
 		code = EXIT_FAIL;
 		if (sm->regression)

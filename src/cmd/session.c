@@ -380,6 +380,8 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.interrupted = &interrupt_requested,
 		.progress = show_progress,
 		.progress_data = &s->prog,
+		.instruments = &s->instruments,
+		.env = &s->r.env,
 	};
 	interrupt_install(env->runner);
 	return 0;
@@ -446,6 +448,9 @@ int session_finish(struct session *s)
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
+	if (s->instruments.used_valgrind && s->instruments.valgrind_version &&
+	    !r->env.valgrind_version)
+		r->env.valgrind_version = xstrdup(s->instruments.valgrind_version);
 	char *build_reason = r->exit_reason;
 	r->exit_reason = NULL;
 	outcome_judge(r);
@@ -485,6 +490,7 @@ void session_release(struct session *s)
 		free(s->dest[i].path);
 	free(s->dest);
 	run_result_release(&s->r);
+	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);
 	memset(s, 0, sizeof(*s));
 }

@@ -41,6 +41,7 @@ struct session {
 	struct progress prog;
 	struct execute_options opts;
 	int exec_rc;	/* failures outside commands (builds, git) */
+	struct execute_instruments instruments; /* valgrind / shim probes */
 	/*
 	 * Optional (NULL: none): called by session_finish() with the judged
 	 * result in s->r, after the reports are written and before the closing

@@ -1114,6 +1114,11 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		const struct command_spec *cs = &b->commands[c];
 		cr->rounds = round;
 		mark_instr_unsupported(in, cs, cr);
+		for (int sd = 0; sd < SIDE__COUNT; sd++)
+			for (int m = 0; m < METRIC__COUNT; m++)
+				cr->side[sd].metric[m].required =
+					!cs->settings.metrics.unsupported_skip &&
+					execute_metric_required(cs, (enum metric_id)m);
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			struct side_result *sr = &cr->side[sd];
 			if (!sr->present)

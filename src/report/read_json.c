@@ -561,6 +561,7 @@ static void read_environment(struct rd *d, json_t *o,
 	get_int(d, o, "logical_cpus", &e->logical_cpus, 0, INT_MAX);
 	get_bool(d, o, "ci", &e->ci);
 	get_string(d, o, "counters_source", &e->counters_source);
+	get_string(d, o, "valgrind_version", &e->valgrind_version);
 }
 
 static void read_git(struct rd *d, json_t *o, struct git_info *g)

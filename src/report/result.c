@@ -80,6 +80,7 @@ void run_result_release(struct run_result *r)
 	free(r->env.arch);
 	free(r->env.cpu_model);
 	free(r->env.counters_source);
+	free(r->env.valgrind_version);
 	free(r->git.head_sha);
 	free(r->git.base_ref);
 	free(r->git.base_sha);

@@ -41,6 +41,7 @@ struct metric_series {
 	size_t nr, alloc;
 	int have_summary;
 	struct summary summary; /* valid when have_summary */
+	int required; /* exit 6 when it ends unsupported or failed */
 };
 
 struct side_result {
@@ -147,6 +148,7 @@ struct environment_info {
 	int logical_cpus;
 	int ci;		       /* running under CI ($CI set) */
 	char *counters_source; /* "perf" | "valgrind" | NULL */
+	char *valgrind_version; /* when counts came from valgrind */
 };
 
 struct git_info {

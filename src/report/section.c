@@ -86,18 +86,26 @@ static int check_markers(const char *text, size_t len, const char *begin,
 			*present = 1;
 			return 0;
 		}
-		sbuf_addf(err, "%s has the end marker of section '%s' before its begin marker",
+		sbuf_addf(err,
+			  "%s has the end marker of section '%s' before its "
+			  "begin marker",
 			  what, name);
 		return -1;
 	}
 	if (nb > 1 || ne > 1)
-		sbuf_addf(err, "%s has section '%s' more than once (%zu begin and %zu end markers)",
+		sbuf_addf(err,
+			  "%s has section '%s' more than once (%zu begin and "
+			  "%zu end markers)",
 			  what, name, nb, ne);
 	else if (!ne)
-		sbuf_addf(err, "%s has a begin marker of section '%s' without its end marker",
+		sbuf_addf(err,
+			  "%s has a begin marker of section '%s' without its "
+			  "end marker",
 			  what, name);
 	else
-		sbuf_addf(err, "%s has an end marker of section '%s' without its begin marker",
+		sbuf_addf(err,
+			  "%s has an end marker of section '%s' without its "
+			  "begin marker",
 			  what, name);
 	return -1;
 }
@@ -122,7 +130,9 @@ int report_section_update(const char *existing, size_t len, const char *name,
 	int present = 0, ret = -1;
 
 	if (!report_section_name_valid(name)) {
-		sbuf_addf(err, "section name '%s' is invalid (use letters, digits, '_', '.' and '-')",
+		sbuf_addf(err,
+			  "section name '%s' is invalid (use letters, digits, "
+			  "'_', '.' and '-')",
 			  name ? name : "");
 		return -1;
 	}
@@ -141,8 +151,8 @@ int report_section_update(const char *existing, size_t len, const char *name,
 		goto out;
 
 	/* The new section without its final line break. */
-	while (nlen && (new_section[nlen - 1] == '\n' ||
-			new_section[nlen - 1] == '\r'))
+	while (nlen &&
+	       (new_section[nlen - 1] == '\n' || new_section[nlen - 1] == '\r'))
 		nlen--;
 	if (present) {
 		size_t after = (size_t)e + end.len;
@@ -191,8 +201,16 @@ void report_md_escape(struct sbuf *out, const char *s)
 		size_t k = json_utf8_next(s + i, n - i, &cp);
 
 		switch (cp) {
-		case '\\': case '|': case '`': case '*': case '_': case '[':
-		case ']': case '~': case '#': case '!':
+		case '\\':
+		case '|':
+		case '`':
+		case '*':
+		case '_':
+		case '[':
+		case ']':
+		case '~':
+		case '#':
+		case '!':
 			sbuf_addch(out, '\\');
 			sbuf_addch(out, (int)cp);
 			break;
@@ -208,7 +226,9 @@ void report_md_escape(struct sbuf *out, const char *s)
 		case '"':
 			sbuf_adds(out, "&quot;");
 			break;
-		case '\n': case '\r': case '\t':
+		case '\n':
+		case '\r':
+		case '\t':
 			sbuf_addch(out, ' ');
 			break;
 		default:
@@ -283,22 +303,20 @@ void report_value_text(struct sbuf *out, const struct command_result *c,
 const char *report_problem_kind_name(enum report_problem_kind k)
 {
 	static const char *const names[] = {
-		[PROBLEM_REGRESSION] = "regression",
-		[PROBLEM_OVER_BUDGET] = "over budget",
-		[PROBLEM_ERROR] = "error",
-		[PROBLEM_INCONCLUSIVE] = "inconclusive",
-		[PROBLEM_UNSUPPORTED] = "unsupported",
-		[PROBLEM_NOT_GATED] = "regression (not gated)",
+	    [PROBLEM_REGRESSION] = "regression",
+	    [PROBLEM_OVER_BUDGET] = "over budget",
+	    [PROBLEM_ERROR] = "error",
+	    [PROBLEM_INCONCLUSIVE] = "inconclusive",
+	    [PROBLEM_UNSUPPORTED] = "unsupported",
+	    [PROBLEM_NOT_GATED] = "regression (not gated)",
 	};
 	return (size_t)k < PROBLEM__COUNT ? names[k] : "problem";
 }
 
-static struct report_problem *problem_add(struct report_problems *p,
-					  enum report_problem_kind kind,
-					  const struct suite_result *s,
-					  const struct bench_result *b,
-					  const struct command_result *c,
-					  size_t cmd_index, int metric)
+static struct report_problem *
+problem_add(struct report_problems *p, enum report_problem_kind kind,
+	    const struct suite_result *s, const struct bench_result *b,
+	    const struct command_result *c, size_t cmd_index, int metric)
 {
 	struct report_problem *x;
 
@@ -340,7 +358,7 @@ static void problem_metric(struct report_problems *p,
 		}
 	}
 	struct report_problem *x =
-		problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, (int)m);
+	    problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, (int)m);
 	x->reason = ms->reason;
 	/* weight holds the status: failed ranks above unsupported */
 	x->weight = (double)ms->status;
@@ -366,13 +384,14 @@ static void problems_of_command(struct report_problems *p,
 		if (!cp->verdict)
 			continue;
 		if (!strcmp(cp->verdict, "regression")) {
-			x = problem_add(p, cp->gate ? PROBLEM_REGRESSION
-						    : PROBLEM_NOT_GATED,
+			x = problem_add(p,
+					cp->gate ? PROBLEM_REGRESSION
+						 : PROBLEM_NOT_GATED,
 					s, b, c, idx, m);
 			x->cmp = cp;
 			x->weight = isfinite(cp->change_percent)
-					    ? fabs(cp->change_percent)
-					    : 0;
+					? fabs(cp->change_percent)
+					: 0;
 		} else if (!strcmp(cp->verdict, "inconclusive") && cp->gate) {
 			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
 					m);
@@ -384,23 +403,22 @@ static void problems_of_command(struct report_problems *p,
 		const struct budget_result *bu = &c->budgets[i];
 		if (bu->status == BUDGET_PASS)
 			continue;
-		x = problem_add(p, bu->status == BUDGET_FAIL
-					   ? PROBLEM_OVER_BUDGET
-					   : PROBLEM_UNSUPPORTED,
+		x = problem_add(p,
+				bu->status == BUDGET_FAIL ? PROBLEM_OVER_BUDGET
+							  : PROBLEM_UNSUPPORTED,
 				s, b, c, idx, (int)bu->metric);
 		x->budget = bu;
 		x->reason = bu->reason;
 		if (bu->status == BUDGET_FAIL && bu->have_actual &&
 		    bu->limit != 0 && isfinite(bu->actual))
-			x->weight = fabs(bu->actual - bu->limit) /
-				    fabs(bu->limit);
+			x->weight =
+			    fabs(bu->actual - bu->limit) / fabs(bu->limit);
 		else if (bu->status == BUDGET_UNASSESSABLE)
 			x->weight = 10; /* decides the exit code: first */
 	}
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
-			const struct metric_series *ms =
-				&c->side[sd].metric[m];
+			const struct metric_series *ms = &c->side[sd].metric[m];
 			if (!c->side[sd].present)
 				continue;
 			if (ms->status == MSTATUS_UNSUPPORTED ||

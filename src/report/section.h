@@ -104,7 +104,7 @@ enum report_problem_kind {
 	PROBLEM_INCONCLUSIVE, /* a gated comparison could not decide */
 	PROBLEM_UNSUPPORTED,  /* a metric unsupported or failed, a budget
 				 that could not be assessed */
-	PROBLEM_NOT_GATED,    /* a regression in a comparison with gate: false */
+	PROBLEM_NOT_GATED, /* a regression in a comparison with gate: false */
 	PROBLEM__COUNT
 };
 

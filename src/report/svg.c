@@ -18,30 +18,30 @@
 #define BOOT_BINS 48
 
 const char SVG_STYLESHEET[] =
-	"svg.plot{background:#fff;border:1px solid #ddd;border-radius:4px;"
-	"flex:1 1 500px;max-width:600px;min-width:0;height:auto;"
-	"margin:0 8px 8px 0}\n"
-	"svg.plot text{font:10px system-ui,sans-serif;fill:#444}\n"
-	"svg.plot text.t{font-weight:600;fill:#222}\n"
-	"svg.plot text.e{text-anchor:end}\n"
-	"svg.plot text.m{text-anchor:middle}\n"
-	"svg.plot .ax{stroke:#999;stroke-width:1}\n"
-	"svg.plot .gr{stroke:#eee;stroke-width:1}\n"
-	"svg.plot .b{fill:#3a6ea5}\n"
-	"svg.plot .h{fill:#e07b24}\n"
-	"svg.plot .bl{stroke:#3a6ea5;stroke-dasharray:4 3;stroke-width:1.5}\n"
-	"svg.plot .hl{stroke:#e07b24;stroke-dasharray:4 3;stroke-width:1.5}\n"
-	"svg.plot .drop{fill:#f1f1f1}\n"
-	"svg.plot .r{fill:#333}\n"
-	"svg.plot .rd{fill:none;stroke:#999;stroke-width:1}\n"
-	"svg.plot .one{stroke:#666;stroke-width:1}\n"
-	"svg.plot .med{stroke:#7b3fa0;stroke-width:1.5;stroke-dasharray:5 3}\n"
-	"svg.plot .tol{stroke:#c62828;stroke-width:1.2;stroke-dasharray:3 3}\n"
-	"svg.plot .ci{fill:#3a6ea5;fill-opacity:.15}\n"
-	"svg.plot .bar{fill:#7f9cc0}\n"
-	"svg.plot .est{stroke:#111;stroke-width:1.5}\n"
-	"svg.plot text.tolt{fill:#c62828}\n"
-	"svg.plot text.medt{fill:#7b3fa0}\n";
+    "svg.plot{background:#fff;border:1px solid #ddd;border-radius:4px;"
+    "flex:1 1 500px;max-width:600px;min-width:0;height:auto;"
+    "margin:0 8px 8px 0}\n"
+    "svg.plot text{font:10px system-ui,sans-serif;fill:#444}\n"
+    "svg.plot text.t{font-weight:600;fill:#222}\n"
+    "svg.plot text.e{text-anchor:end}\n"
+    "svg.plot text.m{text-anchor:middle}\n"
+    "svg.plot .ax{stroke:#999;stroke-width:1}\n"
+    "svg.plot .gr{stroke:#eee;stroke-width:1}\n"
+    "svg.plot .b{fill:#3a6ea5}\n"
+    "svg.plot .h{fill:#e07b24}\n"
+    "svg.plot .bl{stroke:#3a6ea5;stroke-dasharray:4 3;stroke-width:1.5}\n"
+    "svg.plot .hl{stroke:#e07b24;stroke-dasharray:4 3;stroke-width:1.5}\n"
+    "svg.plot .drop{fill:#f1f1f1}\n"
+    "svg.plot .r{fill:#333}\n"
+    "svg.plot .rd{fill:none;stroke:#999;stroke-width:1}\n"
+    "svg.plot .one{stroke:#666;stroke-width:1}\n"
+    "svg.plot .med{stroke:#7b3fa0;stroke-width:1.5;stroke-dasharray:5 3}\n"
+    "svg.plot .tol{stroke:#c62828;stroke-width:1.2;stroke-dasharray:3 3}\n"
+    "svg.plot .ci{fill:#3a6ea5;fill-opacity:.15}\n"
+    "svg.plot .bar{fill:#7f9cc0}\n"
+    "svg.plot .est{stroke:#111;stroke-width:1.5}\n"
+    "svg.plot text.tolt{fill:#c62828}\n"
+    "svg.plot text.medt{fill:#7b3fa0}\n";
 
 void report_html_escape(struct sbuf *out, const char *s, int keep_lines)
 {
@@ -118,8 +118,9 @@ static void coord(struct sbuf *out, double v)
 
 static void svg_open(struct sbuf *out, const char *label)
 {
-	sbuf_addf(out, "<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" "
-		       "height=\"%d\" role=\"img\" aria-label=\"",
+	sbuf_addf(out,
+		  "<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+		  "height=\"%d\" role=\"img\" aria-label=\"",
 		  SVG_WIDTH, SVG_HEIGHT, SVG_WIDTH, SVG_HEIGHT);
 	report_html_escape(out, label, 0);
 	sbuf_adds(out, "\"><title>");
@@ -148,8 +149,8 @@ static void text_at(struct sbuf *out, double x, double y, const char *cls,
 	sbuf_adds(out, "</text>\n");
 }
 
-static void line(struct sbuf *out, double x1, double y1, double x2,
-		 double y2, const char *cls)
+static void line(struct sbuf *out, double x1, double y1, double x2, double y2,
+		 const char *cls)
 {
 	sbuf_adds(out, "<line x1=\"");
 	coord(out, x1);
@@ -183,8 +184,7 @@ static void rect(struct sbuf *out, double x, double y, double w, double h,
 	}
 }
 
-static void dot(struct sbuf *out, double x, double y, double r,
-		const char *cls)
+static void dot(struct sbuf *out, double x, double y, double r, const char *cls)
 {
 	sbuf_adds(out, "<circle cx=\"");
 	coord(out, x);
@@ -383,8 +383,8 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 			if (!isfinite(x->value))
 				continue;
 			v[nv++] = x->value;
-			double dx = sides == 2 ? (s == SIDE_BASE ? -off : off)
-					       : 0;
+			double dx =
+			    sides == 2 ? (s == SIDE_BASE ? -off : off) : 0;
 			/* runs of one round side by side */
 			dx += (x->run % 2 ? -1 : 1) * fmin(slot / 10, 1.5);
 			sbuf_adds(out, "<circle cx=\"");
@@ -507,10 +507,10 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 			kept[nk++] = rr[i].ratio;
 	}
 	double med = median_of(kept, nk);
-	double t = cp->present && isfinite(cp->max_percent) &&
-			   cp->max_percent > 0
-		   ? cp->max_percent / 100
-		   : NAN;
+	double t =
+	    cp->present && isfinite(cp->max_percent) && cp->max_percent > 0
+		? cp->max_percent / 100
+		: NAN;
 	/*
 	 * The tolerance band is part of the picture (the data against it)
 	 * unless it is so wide that the data would shrink to a line.
@@ -536,8 +536,11 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9;
 	     v += step) {
 		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
-		sbuf_addf(&lab, "%.*f", step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3,
-			  v);
+		sbuf_addf(&lab, "%.*f",
+			  step >= 0.1	 ? 1
+			  : step >= 0.01 ? 2
+					 : 3,
+			  fabs(v) < step * 1e-9 ? 0.0 : v);
 		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
 		sbuf_reset(&lab);
 	}
@@ -554,7 +557,7 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 	if (show_down) {
 		line(out, PL, fy(&f, 1 - t), PR, fy(&f, 1 - t), "tol");
 		sbuf_addf(&lab, "-%g%%", cp->max_percent);
-		text_at(out, PL + 4, fy(&f, 1 - t) - 3, "tolt", lab.buf);
+		text_at(out, PL + 4, fy(&f, 1 - t) + 10, "tolt", lab.buf);
 		sbuf_reset(&lab);
 	}
 	if (isfinite(med)) {
@@ -565,9 +568,11 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 		coord(out, fx(&f, rr[i].round));
 		sbuf_adds(out, "\" cy=\"");
 		coord(out, fy(&f, rr[i].ratio));
-		sbuf_addf(out, "\" r=\"3\" class=\"%s\"><title>round %d: %.4f%s</title></circle>\n",
-			  rr[i].dropped ? "rd" : "r", rr[i].round,
-			  rr[i].ratio, rr[i].dropped ? " (dropped)" : "");
+		sbuf_addf(out,
+			  "\" r=\"3\" class=\"%s\"><title>round %d: "
+			  "%.4f%s</title></circle>\n",
+			  rr[i].dropped ? "rd" : "r", rr[i].round, rr[i].ratio,
+			  rr[i].dropped ? " (dropped)" : "");
 	}
 	text_at(out, 8, 14, "t", title.buf);
 	if (isfinite(med)) {
@@ -632,8 +637,8 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 	}
 	double lo = q[0], hi = q[COMPARISON_BOOT_QUANTILES - 1];
 	double t = isfinite(cp->max_percent) && cp->max_percent > 0
-			   ? cp->max_percent
-			   : NAN;
+		       ? cp->max_percent
+		       : NAN;
 	if (isfinite(cp->ci_low_percent))
 		lo = fmin(lo, cp->ci_low_percent);
 	if (isfinite(cp->ci_high_percent))
@@ -724,13 +729,13 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 		if (show_up) {
 			line(out, fx(&f, t), PT, fx(&f, t), PB, "tol");
 			sbuf_addf(&lab, "+%g%%", t);
-			text_at(out, fx(&f, t) - 3, PB - 4, "e tolt", lab.buf);
+			text_at(out, fx(&f, t) + 3, PB - 4, "tolt", lab.buf);
 			sbuf_reset(&lab);
 		}
 		if (show_down) {
 			line(out, fx(&f, -t), PT, fx(&f, -t), PB, "tol");
 			sbuf_addf(&lab, "-%g%%", t);
-			text_at(out, fx(&f, -t) + 3, PB - 4, "tolt", lab.buf);
+			text_at(out, fx(&f, -t) - 3, PB - 4, "e tolt", lab.buf);
 			sbuf_reset(&lab);
 		}
 		if (!show_up) {

@@ -8,7 +8,8 @@
  *	base **main** (0acd445dea07) → head 1b2c3d4e5f60 · 12 comparisons ·
  *	exit code 1 (1 gated regression found)
  *
- *	| | benchmark / command | metric | base → head | change (interval) | details |
+ *	| | benchmark / command | metric | base → head | change (interval) |
+ *details |
  *	|---|---|---|---|---|---|
  *	| 🔴 regression | sort-20k / sort | latency | 217.5 ms → 262.8 ms | ... |
  *	... at most ten rows, most severe first ...
@@ -39,9 +40,9 @@
 #define GITHUB_DETAIL_ROWS 150 /* per <details> table */
 
 static const char *const kind_icon[] = {
-	[PROBLEM_REGRESSION] = "🔴",  [PROBLEM_OVER_BUDGET] = "🟠",
-	[PROBLEM_ERROR] = "⛔",	      [PROBLEM_INCONCLUSIVE] = "🟡",
-	[PROBLEM_UNSUPPORTED] = "⚪", [PROBLEM_NOT_GATED] = "🔵",
+    [PROBLEM_REGRESSION] = "🔴",	 [PROBLEM_OVER_BUDGET] = "🟠",
+    [PROBLEM_ERROR] = "⛔",	 [PROBLEM_INCONCLUSIVE] = "🟡",
+    [PROBLEM_UNSUPPORTED] = "⚪", [PROBLEM_NOT_GATED] = "🔵",
 };
 
 static void cell(struct sbuf *out, const char *raw)
@@ -74,7 +75,8 @@ static void change_text(struct sbuf *sb, const struct comparison *cp)
 
 static void problems_head(struct sbuf *out)
 {
-	sbuf_adds(out, "| | benchmark / command | metric | base → head | change (interval) | details |\n"
+	sbuf_adds(out, "| | benchmark / command | metric | base → head | "
+		       "change (interval) | details |\n"
 		       "|---|---|---|---|---|---|\n");
 }
 
@@ -117,10 +119,9 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 		}
 		cell(out, sb.buf);
 		sbuf_reset(&sb);
-		if (bu->have_actual && bu->limit != 0 &&
-		    isfinite(bu->actual))
+		if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
 			units_format_percent(&sb, (bu->actual - bu->limit) /
-							  fabs(bu->limit) * 100);
+						      fabs(bu->limit) * 100);
 		cell(out, sb.buf);
 		sbuf_reset(&sb);
 		if (bu->status == BUDGET_UNASSESSABLE)
@@ -151,16 +152,19 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 
 	sbuf_addf(out, "<details><summary>All %zu comparison%s</summary>\n\n",
 		  total, total == 1 ? "" : "s");
-	sbuf_adds(out, "| benchmark / command | metric | base → head | change (interval) | verdict |\n"
+	sbuf_adds(out, "| benchmark / command | metric | base → head | change "
+		       "(interval) | verdict |\n"
 		       "|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++) {
-				const struct command_result *c = &br->commands[k];
+				const struct command_result *c =
+				    &br->commands[k];
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp = &c->comparison[m];
+					const struct comparison *cp =
+					    &c->comparison[m];
 					if (!cp->present)
 						continue;
 					if (shown++ >= GITHUB_DETAIL_ROWS)
@@ -178,7 +182,8 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 					change_text(&sb, cp);
 					cell(out, sb.buf);
 					sbuf_reset(&sb);
-					sbuf_adds(&sb, cp->verdict ? cp->verdict : "n/a");
+					sbuf_adds(&sb, cp->verdict ? cp->verdict
+								   : "n/a");
 					if (!cp->gate)
 						sbuf_adds(&sb, " (not gated)");
 					cell(out, sb.buf);
@@ -211,7 +216,7 @@ int report_write_github(const struct run_result *r,
 
 	sbuf_adds(out, GITHUB_MARKER "\n");
 	sbuf_addf(out, "### %s kagari: ",
-		  r->summary.exit_code ? "❌"
+		  r->summary.exit_code			     ? "❌"
 		  : failing || p.count[PROBLEM_INCONCLUSIVE] ? "⚠️"
 							     : "✅");
 	report_problems_title(&sb, &p, r);
@@ -268,16 +273,20 @@ int report_write_github(const struct run_result *r,
 		if (p.nr > top) {
 			size_t rest = p.nr - top;
 			size_t shown = rest < GITHUB_DETAIL_ROWS
-					       ? rest
-					       : GITHUB_DETAIL_ROWS;
-			sbuf_addf(out, "<details><summary>%zu more problem%s</summary>\n\n",
+					   ? rest
+					   : GITHUB_DETAIL_ROWS;
+			sbuf_addf(out,
+				  "<details><summary>%zu more "
+				  "problem%s</summary>\n\n",
 				  rest, rest == 1 ? "" : "s");
 			problems_head(out);
 			for (size_t i = top; i < top + shown; i++)
 				problem_row(out, r, &p.v[i]);
 			if (rest > shown)
-				sbuf_addf(out, "\n… and %zu more in the full report.\n",
-					  rest - shown);
+				sbuf_addf(
+				    out,
+				    "\n… and %zu more in the full report.\n",
+				    rest - shown);
 			sbuf_adds(out, "\n</details>\n\n");
 		}
 	} else if (p.nr_comparisons) {

@@ -35,56 +35,55 @@
 #define HTML_OPEN_PLOTS 24
 
 static const char page_css[] =
-	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
-	"margin:0;color:#222;background:#f7f7f8}\n"
-	"header{background:#fff;border-bottom:1px solid #ddd;padding:14px 24px}\n"
-	"main{padding:0 24px 40px;max-width:1320px}\n"
-	"h1{font-size:21px;margin:0 0 4px}\n"
-	"h2{font-size:18px;margin:28px 0 8px;padding-bottom:3px;"
-	"border-bottom:1px solid #ddd}\n"
-	"h3{font-size:15px;margin:0 0 6px}\n"
-	"h4{font-size:14px;margin:14px 0 2px;font-weight:600}\n"
-	"table{border-collapse:collapse;background:#fff;margin:6px 0 12px}\n"
-	"th,td{border:1px solid #e3e3e3;padding:3px 8px;text-align:left;"
-	"vertical-align:top}\n"
-	"th{background:#f3f3f5;font-weight:600}\n"
-	"td.n{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}\n"
-	".meta{color:#555;margin:2px 0}\n"
-	".dim{color:#666;font-weight:normal}\n"
-	".badge{display:inline-block;padding:0 7px;border-radius:9px;"
-	"font-size:12px;font-weight:600;background:#eee;color:#444;"
-	"white-space:nowrap}\n"
-	".k-bad{background:#fde2e1;color:#a4161a}\n"
-	".k-good{background:#e1f3e5;color:#1b6b2a}\n"
-	".k-warn{background:#fff1c2;color:#6f5200}\n"
-	".k-info{background:#e4ecf7;color:#28507f}\n"
-	"nav ol{columns:3 300px;padding-left:22px;margin:4px 0}\n"
-	"nav li{break-inside:avoid;margin:1px 0}\n"
-	"code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;"
-	"font-size:12.5px;background:#f1f1f3;padding:1px 4px;border-radius:3px;"
-	"overflow-wrap:anywhere}\n"
-	"pre{background:#f4f4f6;border:1px solid #e3e3e3;padding:8px;"
-	"overflow:auto;max-height:320px;font-size:12.5px}\n"
-	".cmd{background:#fff;border:1px solid #e3e3e3;border-radius:6px;"
-	"padding:10px 14px;margin:12px 0}\n"
-	".plots{display:flex;flex-wrap:wrap}\n"
-	".reason{color:#333;margin:2px 0 6px}\n"
-	".err{color:#a4161a}\n"
-	"summary{cursor:pointer;color:#28507f}\n"
-	"a{color:#28507f}\n";
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
+    "margin:0;color:#222;background:#f7f7f8}\n"
+    "header{background:#fff;border-bottom:1px solid #ddd;padding:14px 24px}\n"
+    "main{padding:0 24px 40px;max-width:1320px}\n"
+    "h1{font-size:21px;margin:0 0 4px}\n"
+    "h2{font-size:18px;margin:28px 0 8px;padding-bottom:3px;"
+    "border-bottom:1px solid #ddd}\n"
+    "h3{font-size:15px;margin:0 0 6px}\n"
+    "h4{font-size:14px;margin:14px 0 2px;font-weight:600}\n"
+    "table{border-collapse:collapse;background:#fff;margin:6px 0 12px}\n"
+    "th,td{border:1px solid #e3e3e3;padding:3px 8px;text-align:left;"
+    "vertical-align:top}\n"
+    "th{background:#f3f3f5;font-weight:600}\n"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}\n"
+    ".meta{color:#555;margin:2px 0}\n"
+    ".dim{color:#666;font-weight:normal}\n"
+    ".badge{display:inline-block;padding:0 7px;border-radius:9px;"
+    "font-size:12px;font-weight:600;background:#eee;color:#444;"
+    "white-space:nowrap}\n"
+    ".k-bad{background:#fde2e1;color:#a4161a}\n"
+    ".k-good{background:#e1f3e5;color:#1b6b2a}\n"
+    ".k-warn{background:#fff1c2;color:#6f5200}\n"
+    ".k-info{background:#e4ecf7;color:#28507f}\n"
+    "nav ol{columns:3 300px;padding-left:22px;margin:4px 0}\n"
+    "nav li{break-inside:avoid;margin:1px 0}\n"
+    "code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;"
+    "font-size:12.5px;background:#f1f1f3;padding:1px 4px;border-radius:3px;"
+    "overflow-wrap:anywhere}\n"
+    "pre{background:#f4f4f6;border:1px solid #e3e3e3;padding:8px;"
+    "overflow:auto;max-height:320px;font-size:12.5px}\n"
+    ".cmd{background:#fff;border:1px solid #e3e3e3;border-radius:6px;"
+    "padding:10px 14px;margin:12px 0}\n"
+    ".plots{display:flex;flex-wrap:wrap}\n"
+    ".reason{color:#333;margin:2px 0 6px}\n"
+    ".err{color:#a4161a}\n"
+    "summary{cursor:pointer;color:#28507f}\n"
+    "a{color:#28507f}\n";
 
 /* The badge class of a result, verdict, budget status or problem kind. */
 static const char *badge_class(const char *word)
 {
-	static const char *const bad[] = { "regression",  "over_budget",
-					   "over budget", "error",
-					   "fail",	  "interrupted",
-					   "failed" };
-	static const char *const good[] = { "pass", "improved" };
-	static const char *const warn[] = { "inconclusive", "unsupported",
-					    "unassessable",
-					    "cannot be assessed" };
+	static const char *const bad[] = {
+	    "regression", "over_budget", "over budget", "error",
+	    "fail",	  "interrupted", "failed"};
+	static const char *const good[] = {"pass", "improved"};
+	static const char *const warn[] = {"inconclusive", "unsupported",
+					   "unassessable",
+					   "cannot be assessed"};
 	if (!word)
 		return "";
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
@@ -180,8 +179,9 @@ static void change_text(struct sbuf *tmp, const struct comparison *cp)
 
 static int comparison_is_problem(const struct comparison *cp)
 {
-	return cp->verdict && (!strcmp(cp->verdict, "regression") ||
-			       (cp->gate && !strcmp(cp->verdict, "inconclusive")));
+	return cp->verdict &&
+	       (!strcmp(cp->verdict, "regression") ||
+		(cp->gate && !strcmp(cp->verdict, "inconclusive")));
 }
 
 /* ---- summary ----------------------------------------------------------- */
@@ -190,9 +190,8 @@ static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
 				   const struct run_result *r,
 				   const struct suite_result *s,
 				   const struct bench_result *b,
-				   const struct command_result *c,
-				   size_t idx, enum metric_id m,
-				   const char *kind)
+				   const struct command_result *c, size_t idx,
+				   enum metric_id m, const char *kind)
 {
 	const struct comparison *cp = &c->comparison[m];
 
@@ -248,7 +247,7 @@ static void summary_problem_row(struct sbuf *out, struct sbuf *tmp,
 		td_tmp(out, "n", tmp);
 		if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
 			units_format_percent(tmp, (bu->actual - bu->limit) /
-							  fabs(bu->limit) * 100);
+						      fabs(bu->limit) * 100);
 		td_tmp(out, "n", tmp);
 		if (bu->status == BUDGET_UNASSESSABLE)
 			sbuf_adds(tmp, "cannot be assessed");
@@ -276,7 +275,8 @@ static void summary_command_row(struct sbuf *out, struct sbuf *tmp,
 				const struct bench_result *b,
 				const struct command_result *c, size_t idx)
 {
-	const struct metric_series *lat = &c->side[SIDE_HEAD].metric[METRIC_LATENCY];
+	const struct metric_series *lat =
+	    &c->side[SIDE_HEAD].metric[METRIC_LATENCY];
 	size_t pass = 0;
 
 	sbuf_adds(out, "<tr><td>");
@@ -312,7 +312,7 @@ static int command_has_problem(const struct report_problems *p,
 
 #define SUMMARY_HEAD                                                           \
 	"<table><thead><tr><th>result</th><th>benchmark / command</th>"        \
-	"<th>metric</th><th>base → head</th><th>change (interval)</th>"        \
+	"<th>metric</th><th>base → head</th><th>change (interval)</th>"      \
 	"<th>details</th></tr></thead>\n<tbody>\n"
 
 /*
@@ -331,7 +331,8 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++, idx++) {
-				const struct command_result *c = &br->commands[k];
+				const struct command_result *c =
+				    &br->commands[k];
 				if (!compare) {
 					if (command_has_problem(p, c))
 						continue;
@@ -341,11 +342,13 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 					continue;
 				}
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp = &c->comparison[m];
-					if (!cp->present || comparison_is_problem(cp))
+					const struct comparison *cp =
+					    &c->comparison[m];
+					if (!cp->present ||
+					    comparison_is_problem(cp))
 						continue;
-					summary_comparison_row(&rest, tmp, r, s, br,
-							       c, idx, m,
+					summary_comparison_row(&rest, tmp, r, s,
+							       br, c, idx, m,
 							       cp->verdict);
 					nrest++;
 				}
@@ -362,9 +365,11 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 		sbuf_adds(out, "</tbody></table>\n");
 	}
 	if (nrest > HTML_OPEN_PLOTS) {
-		sbuf_addf(out, "<details%s><summary>%zu %s without a problem</summary>\n",
-			  p->nr ? "" : " open", nrest,
-			  compare ? "comparisons" : "commands");
+		sbuf_addf(
+		    out,
+		    "<details%s><summary>%zu %s without a problem</summary>\n",
+		    p->nr ? "" : " open", nrest,
+		    compare ? "comparisons" : "commands");
 		sbuf_adds(out, SUMMARY_HEAD);
 		sbuf_add(out, rest.buf, rest.len);
 		sbuf_adds(out, "</tbody></table>\n</details>\n");
@@ -390,7 +395,8 @@ static void contents(struct sbuf *out, const struct run_result *r)
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++, idx++) {
-				const struct command_result *c = &br->commands[k];
+				const struct command_result *c =
+				    &br->commands[k];
 				sbuf_addf(out, "<li><a href=\"#c%zu\">", idx);
 				esc(out, br->name);
 				sbuf_adds(out, " / ");
@@ -402,7 +408,8 @@ static void contents(struct sbuf *out, const struct run_result *r)
 		}
 		sbuf_adds(out, "</ol>\n");
 	}
-	sbuf_adds(out, "<p><a href=\"#environment\">Environment</a></p>\n</nav>\n");
+	sbuf_adds(out,
+		  "<p><a href=\"#environment\">Environment</a></p>\n</nav>\n");
 }
 
 /* ---- per command ------------------------------------------------------- */
@@ -424,7 +431,8 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "<th>median</th><th>mean ± σ</th><th>min … max</th>"
 		       "<th>p95</th><th>n</th></tr></thead>\n<tbody>\n");
 	for (int m = 0; m < METRIC__COUNT; m++) {
-		for (int s = two ? SIDE_BASE : SIDE_HEAD; s < SIDE__COUNT; s++) {
+		for (int s = two ? SIDE_BASE : SIDE_HEAD; s < SIDE__COUNT;
+		     s++) {
 			const struct metric_series *ms = &c->side[s].metric[m];
 			const struct summary *su = &ms->summary;
 			if (!c->side[s].present || ms->status == MSTATUS_ABSENT)
@@ -437,8 +445,8 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 			    ms->status == MSTATUS_FAILED) {
 				sbuf_adds(out, "<td colspan=\"5\">");
 				badge(out, ms->status == MSTATUS_FAILED
-						   ? "failed"
-						   : "unsupported");
+					       ? "failed"
+					       : "unsupported");
 				if (ms->reason) {
 					sbuf_adds(out, " ");
 					esc(out, ms->reason);
@@ -502,7 +510,8 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	esc_tmp(out, tmp);
 	sbuf_adds(out, "</span></h4>\n<p class=\"reason\">");
 	esc(out, cp->reason);
-	sbuf_addf(tmp, " · statistic %s, pairing %s · P(regression) %.3f · p %.3g",
+	sbuf_addf(tmp,
+		  " · statistic %s, pairing %s · P(regression) %.3f · p %.3g",
 		  cp->statistic ? cp->statistic : "n/a",
 		  cp->pairing ? cp->pairing : "n/a", cp->p_reg, cp->p_value);
 	if (isfinite(cp->p_adjusted) && cp->p_adjusted != cp->p_value)
@@ -518,8 +527,9 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 			sbuf_addf(tmp, " %d", cp->dropped_rounds[i]);
 	}
 	esc_tmp(out, tmp);
-	sbuf_addf(out, "</p>\n<details%s><summary>plots</summary>\n"
-		       "<div class=\"plots\">\n",
+	sbuf_addf(out,
+		  "</p>\n<details%s><summary>plots</summary>\n"
+		  "<div class=\"plots\">\n",
 		  open ? " open" : "");
 	svg_strip_plot(out, c, m);
 	svg_ratio_plot(out, c, m);
@@ -532,8 +542,9 @@ static void budgets_table(struct sbuf *out, struct sbuf *tmp,
 {
 	if (!c->nr_budgets)
 		return;
-	sbuf_adds(out, "<table><thead><tr><th>budget</th><th>limit</th>"
-		       "<th>actual</th><th>result</th></tr></thead>\n<tbody>\n");
+	sbuf_adds(out,
+		  "<table><thead><tr><th>budget</th><th>limit</th>"
+		  "<th>actual</th><th>result</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < c->nr_budgets; i++) {
 		const struct budget_result *bu = &c->budgets[i];
 		sbuf_adds(out, "<tr>");
@@ -561,12 +572,10 @@ static void budgets_table(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</tbody></table>\n");
 }
 
-static void command_section(struct sbuf *out, struct sbuf *tmp,
-			    const struct run_result *r,
-			    const struct report_problems *p,
-			    const struct bench_result *b,
-			    const struct command_result *c, size_t idx,
-			    int open_all)
+static void
+command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+		const struct report_problems *p, const struct bench_result *b,
+		const struct command_result *c, size_t idx, int open_all)
 {
 	int two = c->side[SIDE_BASE].present;
 	int compared = 0;
@@ -592,7 +601,8 @@ static void command_section(struct sbuf *out, struct sbuf *tmp,
 		sbuf_adds(out, "</p>\n");
 	}
 	if (c->stderr_tail && *c->stderr_tail) {
-		sbuf_adds(out, "<p class=\"meta\">stderr (last lines):</p><pre>");
+		sbuf_adds(out,
+			  "<p class=\"meta\">stderr (last lines):</p><pre>");
 		report_html_escape(out, c->stderr_tail, 1);
 		sbuf_adds(out, "</pre>\n");
 	}
@@ -608,17 +618,21 @@ static void command_section(struct sbuf *out, struct sbuf *tmp,
 	if (!compared) {
 		int any = 0;
 		for (int m = 0; m < METRIC__COUNT; m++)
-			any |= c->side[SIDE_HEAD].present &&
-			       c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
-			       c->side[SIDE_HEAD].metric[m].nr;
+			any |=
+			    c->side[SIDE_HEAD].present &&
+			    c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
+			    c->side[SIDE_HEAD].metric[m].nr;
 		if (any) {
-			sbuf_addf(out, "<details%s><summary>plots</summary>\n"
-				       "<div class=\"plots\">\n",
-				  open_all || command_has_problem(p, c) ? " open"
-									: "");
+			sbuf_addf(out,
+				  "<details%s><summary>plots</summary>\n"
+				  "<div class=\"plots\">\n",
+				  open_all || command_has_problem(p, c)
+				      ? " open"
+				      : "");
 			for (int m = 0; m < METRIC__COUNT; m++)
 				if (c->side[SIDE_HEAD].present &&
-				    c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
+				    c->side[SIDE_HEAD].metric[m].status ==
+					MSTATUS_OK &&
 				    c->side[SIDE_HEAD].metric[m].nr)
 					svg_strip_plot(out, c, m);
 			sbuf_adds(out, "</div>\n</details>\n");
@@ -645,7 +659,8 @@ static void env_row(struct sbuf *out, const char *key, const char *v)
 static void environment(struct sbuf *out, struct sbuf *tmp,
 			const struct run_result *r)
 {
-	sbuf_adds(out, "<section id=\"environment\"><h2>Environment</h2>\n<table>\n");
+	sbuf_adds(
+	    out, "<section id=\"environment\"><h2>Environment</h2>\n<table>\n");
 	env_row(out, "kagari", KAGARI_VERSION);
 	env_row(out, "mode", r->mode);
 	sbuf_addf(tmp, "%" PRIu64, r->seed);
@@ -745,7 +760,8 @@ static void header(struct sbuf *out, struct sbuf *tmp,
 	}
 	sbuf_adds(out, "</p>\n");
 	if (r->interrupted)
-		sbuf_adds(out, "<p class=\"err\">interrupted: the results are partial</p>\n");
+		sbuf_adds(out, "<p class=\"err\">interrupted: the results are "
+			       "partial</p>\n");
 	sbuf_adds(out, "</header>\n");
 }
 
@@ -762,16 +778,19 @@ int report_write_html(const struct run_result *r,
 	(void)o;
 	(void)err;
 	report_problems_collect(&p, r);
-	open_all = (compare ? p.nr_comparisons : p.nr_commands) <=
-		   HTML_OPEN_PLOTS;
+	open_all =
+	    (compare ? p.nr_comparisons : p.nr_commands) <= HTML_OPEN_PLOTS;
 
-	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		       "<meta charset=\"utf-8\">\n"
-		       "<meta http-equiv=\"Content-Security-Policy\" "
-		       "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		       "<meta name=\"generator\" content=\"kagari " KAGARI_VERSION "\">\n"
-		       "<title>kagari ");
+	sbuf_adds(out,
+		  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+		  "<meta charset=\"utf-8\">\n"
+		  "<meta http-equiv=\"Content-Security-Policy\" "
+		  "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, "
+		  "initial-scale=1\">\n"
+		  "<meta name=\"generator\" content=\"kagari " KAGARI_VERSION
+		  "\">\n"
+		  "<title>kagari ");
 	esc(out, r->mode ? r->mode : "run");
 	sbuf_adds(out, ": ");
 	report_problems_title(&tmp, &p, r);
@@ -786,7 +805,8 @@ int report_write_html(const struct run_result *r,
 	contents(out, r);
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
-		sbuf_addf(out, "<section class=\"suite\" id=\"s%zu\">\n<h2>", i);
+		sbuf_addf(out, "<section class=\"suite\" id=\"s%zu\">\n<h2>",
+			  i);
 		esc(out, s->name);
 		if (s->file) {
 			sbuf_adds(out, " <span class=\"dim\">");

@@ -230,6 +230,8 @@ static void emit_environment(struct json_emit *j,
 		json_emit_kv_null(j, "logical_cpus");
 	json_emit_kv_bool(j, "ci", e->ci);
 	json_emit_kv_string(j, "counters_source", e->counters_source);
+	if (e->valgrind_version)
+		json_emit_kv_string(j, "valgrind_version", e->valgrind_version);
 	json_emit_end_object(j);
 }
 

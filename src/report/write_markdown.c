@@ -106,7 +106,10 @@ static int has_comparisons(const struct suite_result *s)
 	for (size_t b = 0; b < s->nr_benches; b++)
 		for (size_t c = 0; c < s->benches[b].nr_commands; c++)
 			for (int k = 0; k < METRIC__COUNT; k++)
-				if (s->benches[b].commands[c].comparison[k].present)
+				if (s->benches[b]
+					.commands[c]
+					.comparison[k]
+					.present)
 					return 1;
 	return 0;
 }
@@ -133,10 +136,11 @@ static int has_errors(const struct suite_result *s)
 static void comparisons_table(struct md *m, const struct suite_result *s)
 {
 	static const char *const head[] = {
-		"benchmark", "command", "metric", "base", "head", "change",
-		"interval", "P(regression)", "p (adjusted)", "noise floor",
-		"verdict", "reason", NULL
-	};
+	    "benchmark",   "command",	    "metric",
+	    "base",	   "head",	    "change",
+	    "interval",	   "P(regression)", "p (adjusted)",
+	    "noise floor", "verdict",	    "reason",
+	    NULL};
 
 	sbuf_adds(m->out, "#### Comparisons\n\n");
 	table_head(m, head, "lllrrrlrrrll");
@@ -155,9 +159,11 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 				cell_value(m, c, k, cp->base);
 				cell_value(m, c, k, cp->head);
 				cell_percent(m, cp->change_percent);
-				units_format_percent(&m->tmp, cp->ci_low_percent);
+				units_format_percent(&m->tmp,
+						     cp->ci_low_percent);
 				sbuf_adds(&m->tmp, " … ");
-				units_format_percent(&m->tmp, cp->ci_high_percent);
+				units_format_percent(&m->tmp,
+						     cp->ci_high_percent);
 				if (isfinite(cp->confidence))
 					sbuf_addf(&m->tmp, " (%g%%)",
 						  cp->confidence * 100);
@@ -191,8 +197,9 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 					sbuf_adds(&m->tmp, "rounds dropped:");
 					for (size_t d = 0;
 					     d < cp->nr_dropped_rounds; d++)
-						sbuf_addf(&m->tmp, " %d",
-							  cp->dropped_rounds[d]);
+						sbuf_addf(
+						    &m->tmp, " %d",
+						    cp->dropped_rounds[d]);
 					cell_tmp(m);
 				} else {
 					cell_text(m, cp->reason);
@@ -206,9 +213,9 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 
 static void budgets_table(struct md *m, const struct suite_result *s)
 {
-	static const char *const head[] = { "benchmark", "command", "metric",
-					    "budget",	 "actual",  "result",
-					    NULL };
+	static const char *const head[] = {"benchmark", "command", "metric",
+					   "budget",	"actual",  "result",
+					   NULL};
 
 	sbuf_adds(m->out, "#### Budgets\n\n");
 	table_head(m, head, "lllrrl");
@@ -230,22 +237,20 @@ static void budgets_table(struct md *m, const struct suite_result *s)
 				} else {
 					sbuf_addf(&m->tmp, "%s ",
 						  bu->op ? bu->op : "");
-					report_value_text(&m->tmp, c,
-							  bu->metric,
-							  bu->limit);
+					report_value_text(
+					    &m->tmp, c, bu->metric, bu->limit);
 				}
 				cell_tmp(m);
 				if (bu->have_actual)
-					report_value_text(&m->tmp, c,
-							  bu->metric,
-							  bu->actual);
+					report_value_text(
+					    &m->tmp, c, bu->metric, bu->actual);
 				cell_tmp(m);
 				cell_open(m);
 				sbuf_adds(m->out,
 					  bu->status == BUDGET_PASS ? "pass"
 					  : bu->status == BUDGET_FAIL
-						  ? "**over budget**"
-						  : "**cannot be assessed**");
+					      ? "**over budget**"
+					      : "**cannot be assessed**");
 				if (bu->reason) {
 					sbuf_adds(m->out, ": ");
 					report_md_escape(m->out, bu->reason);
@@ -273,8 +278,8 @@ static void measurement_row(struct md *m, const struct bench_result *br,
 		cell_text(m, side_name(sd));
 	if (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED) {
 		sbuf_adds(&m->tmp, ms->status == MSTATUS_UNSUPPORTED
-					   ? "unsupported"
-					   : "failed");
+				       ? "unsupported"
+				       : "failed");
 		if (ms->reason)
 			sbuf_addf(&m->tmp, " (%s)", ms->reason);
 		cell_tmp(m);
@@ -307,28 +312,35 @@ static void measurement_row(struct md *m, const struct bench_result *br,
 static void measurements_table(struct md *m, const struct suite_result *s,
 			       int compare)
 {
-	static const char *const head1[] = { "benchmark", "command", "metric",
-					     "median",	  "mean ± σ", "min",
-					     "max",	  "p95",      "n",
-					     NULL };
+	static const char *const head1[] = {
+	    "benchmark", "command", "metric", "median", "mean ± σ",
+	    "min",	 "max",	    "p95",    "n",	NULL};
 	static const char *const head2[] = {
-		"benchmark", "command", "metric", "side", "median",
-		"mean ± σ",  "min",	"max",	  "p95",  "n",
-		NULL
-	};
+	    "benchmark", "command", "metric", "side", "median", "mean ± σ",
+	    "min",	 "max",	    "p95",    "n",    NULL};
 	size_t rows = 0;
 
 	for (size_t b = 0; b < s->nr_benches; b++)
 		for (size_t i = 0; i < s->benches[b].nr_commands; i++)
 			for (int sd = 0; sd < SIDE__COUNT; sd++)
 				for (int k = 0; k < METRIC__COUNT; k++)
-					rows += s->benches[b].commands[i].side[sd].present &&
-						s->benches[b].commands[i].side[sd].metric[k].status != MSTATUS_ABSENT;
+					rows +=
+					    s->benches[b]
+						.commands[i]
+						.side[sd]
+						.present &&
+					    s->benches[b]
+						    .commands[i]
+						    .side[sd]
+						    .metric[k]
+						    .status != MSTATUS_ABSENT;
 	if (!rows)
 		return;
 	if (compare)
-		sbuf_addf(m->out, "<details><summary>Measurements (%zu rows)</summary>\n\n",
-			  rows);
+		sbuf_addf(
+		    m->out,
+		    "<details><summary>Measurements (%zu rows)</summary>\n\n",
+		    rows);
 	else
 		sbuf_adds(m->out, "#### Measurements\n\n");
 	table_head(m, compare ? head2 : head1,
@@ -342,9 +354,9 @@ static void measurements_table(struct md *m, const struct suite_result *s,
 				     sd < SIDE__COUNT; sd++)
 					if (c->side[sd].present &&
 					    c->side[sd].metric[k].status !=
-						    MSTATUS_ABSENT)
-						measurement_row(m, br, c, k,
-								sd, compare);
+						MSTATUS_ABSENT)
+						measurement_row(m, br, c, k, sd,
+								compare);
 		}
 	}
 	sbuf_adds(m->out, compare ? "\n</details>\n\n" : "\n");
@@ -370,7 +382,8 @@ static void errors_block(struct md *m, const struct suite_result *s)
 			}
 			sbuf_addch(m->out, '\n');
 			if (c->stderr_tail && *c->stderr_tail) {
-				sbuf_adds(m->out, "\n  stderr (last lines):\n\n");
+				sbuf_adds(m->out,
+					  "\n  stderr (last lines):\n\n");
 				report_md_code_block(m->out, c->stderr_tail);
 			}
 		}
@@ -391,7 +404,7 @@ static void env_row(struct md *m, const char *key, const char *value)
 static void environment(struct md *m)
 {
 	const struct run_result *r = m->r;
-	static const char *const head[] = { "", "", NULL };
+	static const char *const head[] = {"", "", NULL};
 	struct sbuf v = SBUF_INIT;
 
 	sbuf_adds(m->out, "### Environment\n\n");
@@ -476,7 +489,8 @@ static void header(struct md *m, const struct report_problems *p)
 			sbuf_adds(m->out, " + uncommitted changes");
 		sbuf_adds(m->out, " · ");
 	}
-	sbuf_addf(m->out, "%d benchmark%s, %d command%s · seed %" PRIu64
+	sbuf_addf(m->out,
+		  "%d benchmark%s, %d command%s · seed %" PRIu64
 		  " · exit code %d",
 		  r->summary.benchmarks, r->summary.benchmarks == 1 ? "" : "s",
 		  r->summary.commands, r->summary.commands == 1 ? "" : "s",
@@ -488,7 +502,8 @@ static void header(struct md *m, const struct report_problems *p)
 	}
 	sbuf_adds(m->out, "\n\n");
 	if (r->interrupted)
-		sbuf_adds(m->out, "> **interrupted**: the results are partial\n\n");
+		sbuf_adds(m->out,
+			  "> **interrupted**: the results are partial\n\n");
 	sbuf_release(&sb);
 }
 
@@ -497,12 +512,14 @@ int report_write_markdown(const struct run_result *r,
 			  struct sbuf *err)
 {
 	const char *name = o->section ? o->section : REPORT_SECTION_DEFAULT;
-	struct md m = { .r = r, .out = out, .tmp = SBUF_INIT };
+	struct md m = {.r = r, .out = out, .tmp = SBUF_INIT};
 	struct report_problems p;
 	int compare = r->mode && !strcmp(r->mode, "compare");
 
 	if (!report_section_name_valid(name)) {
-		sbuf_addf(err, "section name '%s' is invalid (use letters, digits, '_', '.' and '-')",
+		sbuf_addf(err,
+			  "section name '%s' is invalid (use letters, digits, "
+			  "'_', '.' and '-')",
 			  name);
 		return -1;
 	}

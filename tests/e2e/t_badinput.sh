@@ -572,6 +572,16 @@ expect_err "two reports would be written to"
 untouched
 cp keep.json report.json # keep later cases independent of this one
 
+echo 'not a report' >link-target.txt
+ln -s link-target.txt link.json
+case_ "report output that is a symbolic link"
+run_k run --quiet ok.yaml --format json --output link.json
+expect_rc 4
+expect_err "refusing to write 'link.json': it is a symbolic link"
+[ "$(cat link-target.txt)" = "not a report" ] || fail "the report followed the link"
+[ -L link.json ] || fail "the link was replaced"
+ls link.json.* >/dev/null 2>&1 && fail "a temporary file was left behind"
+
 bad output_format_unknown 2 "output_format_unknown.yaml:8:16:" "report.outputs[0].format" "did you mean 'json'?" <<'YAML'
 version: "1"
 name: x

@@ -21,7 +21,9 @@
 #include "report/svg.h"
 
 #define EVIL "<script>alert(\"x&y\")</script> 'q' & \"dq\""
-#define EVIL_ESC "&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt; &#39;q&#39; &amp; &quot;dq&quot;"
+#define EVIL_ESC                                                               \
+	"&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt; &#39;q&#39; " \
+	"&amp; &quot;dq&quot;"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -40,7 +42,8 @@ static void samples(struct command_result *c, enum metric_id m, double base,
 		struct metric_series *ms = &c->side[sd].metric[m];
 		double v0 = sd == SIDE_HEAD ? base * (1 + change / 100) : base;
 		for (int i = 0; i < 20; i++)
-			metric_series_add(ms, round(v0 * (1 + 0.03 * noise(seed))),
+			metric_series_add(ms,
+					  round(v0 * (1 + 0.03 * noise(seed))),
 					  i / 2 + 1, i + 1);
 		ms->have_summary = 1;
 		ms->summary.count = 20;
@@ -98,7 +101,8 @@ static void build(struct run_result *r, const char *mode, size_t n,
 	r->git.head_sha = xstrdup("0123456789abcdef0123456789abcdef01234567");
 	if (!strcmp(mode, "compare")) {
 		r->git.base_ref = xstrdup(evil_names ? "<b>main</b>" : "main");
-		r->git.base_sha = xstrdup("89abcdef0123456789abcdef0123456789abcdef");
+		r->git.base_sha =
+		    xstrdup("89abcdef0123456789abcdef0123456789abcdef");
 	}
 	r->git.dirty = 0;
 	strvec_push(&r->warnings, evil_names ? EVIL : "a warning");
@@ -139,20 +143,22 @@ static void build(struct run_result *r, const char *mode, size_t n,
 			samples(c, METRIC_PEAK_RSS, 1 << 20, 0, &seed);
 			c->side[SIDE_BASE].present = 0;
 		}
-		metric_series_set_status(&c->side[SIDE_HEAD].metric[METRIC_CYCLES],
-					 MSTATUS_UNSUPPORTED,
-					 evil_names ? EVIL : "no perf");
+		metric_series_set_status(
+		    &c->side[SIDE_HEAD].metric[METRIC_CYCLES],
+		    MSTATUS_UNSUPPORTED, evil_names ? EVIL : "no perf");
 	}
 	if (evil_names) {
 		struct command_result *c = &b->commands[0];
 		c->error = xstrdup(EVIL);
-		c->stderr_tail = xstrdup("line1\n" EVIL "\n</pre><script>x</script>");
+		c->stderr_tail =
+		    xstrdup("line1\n" EVIL "\n</pre><script>x</script>");
 		c->throughput_unit = xstrdup("<i>ops</i>");
 	}
 	r->summary.benchmarks = 1;
 	r->summary.commands = (int)n;
 	r->summary.exit_code = 1;
-	r->exit_reason = xstrdup(evil_names ? EVIL : "1 gated regression found");
+	r->exit_reason =
+	    xstrdup(evil_names ? EVIL : "1 gated regression found");
 }
 
 static char *render(const struct run_result *r, enum report_format f)
@@ -186,11 +192,10 @@ static const char *find_ci(const char *hay, const char *needle)
 /* Opening and closing tags of these elements balance. */
 static void assert_balanced(const char *html)
 {
-	static const char *const tags[] = { "svg",   "section", "details",
-					    "table", "tr",	"td",
-					    "div",   "title",	"text",
-					    "ol",    "li",	"pre",
-					    "h4",    "summary", "a" };
+	static const char *const tags[] = {
+	    "svg", "section", "details", "table",   "tr",
+	    "td",  "div",     "title",	 "text",    "ol",
+	    "li",  "pre",     "h4",	 "summary", "a"};
 	for (size_t i = 0; i < sizeof(tags) / sizeof(*tags); i++) {
 		char *open1 = xstrfmt("<%s ", tags[i]);
 		char *open2 = xstrfmt("<%s>", tags[i]);
@@ -248,15 +253,18 @@ static void test_three_plots_per_comparison(void **state)
 		char *block = xstrndup(p, (size_t)(end - p));
 		assert_non_null(strstr(block, "by round</title>"));
 		assert_non_null(strstr(block, "head / base per round</title>"));
-		assert_non_null(strstr(block, "bootstrap distribution</title>"));
-		/* the bootstrap plot has bars, tolerance lines and the interval */
+		assert_non_null(
+		    strstr(block, "bootstrap distribution</title>"));
+		/* the bootstrap plot has bars, tolerance lines and the interval
+		 */
 		assert_true(count(block, "class=\"bar\"") > 5);
 		assert_true(count(block, "class=\"tol\"") >= 2);
 		assert_int_equal(count(block, "class=\"ci\""), 1);
 		assert_non_null(strstr(block, "class=\"med\""));
 		assert_non_null(strstr(block, "class=\"one\""));
 		/* round 4 was dropped: shaded in the strip and ratio plots */
-		assert_int_equal(count(block, "round 4: dropped by the stall filter"), 2);
+		assert_int_equal(
+		    count(block, "round 4: dropped by the stall filter"), 2);
 		free(block);
 		p = next;
 	}
@@ -302,15 +310,20 @@ static void test_escaping(void **state)
 	assert_true(count(html, EVIL_ESC) >= 10);
 	assert_non_null(strstr(html, "c0 " EVIL_ESC));
 	assert_non_null(strstr(html, "&lt;b&gt;main&lt;/b&gt;"));
-	assert_non_null(strstr(html, "&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;</pre>"));
+	assert_non_null(
+	    strstr(html, "&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;</pre>"));
 	/* the plots are still there */
 	assert_int_equal(count(html, "<svg"), 3 * 3);
 	free(html);
 
 	/* escaping itself */
 	struct sbuf sb = SBUF_INIT;
-	report_html_escape(&sb, "a\x01" "b\n\xff<", 0);
-	assert_string_equal(sb.buf, "a\xEF\xBF\xBD" "b \xEF\xBF\xBD&lt;");
+	report_html_escape(&sb,
+			   "a\x01"
+			   "b\n\xff<",
+			   0);
+	assert_string_equal(sb.buf, "a\xEF\xBF\xBD"
+				    "b \xEF\xBF\xBD&lt;");
 	sbuf_reset(&sb);
 	report_html_escape(&sb, "l1\r\nl2", 1);
 	assert_string_equal(sb.buf, "l1\nl2");
@@ -361,20 +374,21 @@ static void test_boot_from_quantiles(void **state)
 	json_t *root = json_loads(json, 0, &je);
 	assert_non_null(root);
 	json_t *arr = json_object_get(
+	    json_object_get(
 		json_object_get(
+		    json_array_get(
 			json_object_get(
-				json_array_get(
-					json_object_get(
-						json_array_get(
-							json_object_get(
-								json_array_get(json_object_get(root, "suites"), 0),
-								"benchmarks"),
-							0),
-						"commands"),
-					0),
-				"comparisons"),
-			"latency"),
-		"bootstrap_quantiles");
+			    json_array_get(
+				json_object_get(
+				    json_array_get(
+					json_object_get(root, "suites"), 0),
+				    "benchmarks"),
+				0),
+			    "commands"),
+			0),
+		    "comparisons"),
+		"latency"),
+	    "bootstrap_quantiles");
 	assert_true(json_is_array(arr));
 	assert_int_equal(json_array_size(arr), COMPARISON_BOOT_QUANTILES);
 
@@ -432,9 +446,11 @@ static void test_two_hundred(void **state)
 	assert_int_equal(count(html, "<li><a href=\"#c"), 134);
 	/* 34 regressions (i % 4 == 0) open, the rest collapsed */
 	assert_int_equal(count(html, "<details open><summary>plots"), 34);
-	assert_int_equal(count(html, "<details><summary>plots"), comparisons - 34);
+	assert_int_equal(count(html, "<details><summary>plots"),
+			 comparisons - 34);
 	/* every plot is the sensible size */
-	assert_int_equal(count(html, "viewBox=\"0 0 600 160\""), 3 * comparisons);
+	assert_int_equal(count(html, "viewBox=\"0 0 600 160\""),
+			 3 * comparisons);
 	assert_true(strlen(html) < 8u * 1024 * 1024);
 	assert_balanced(html);
 	assert_inert(html);
@@ -445,11 +461,11 @@ static void test_two_hundred(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_three_plots_per_comparison),
-		cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_run_mode_strip_per_metric),
-		cmocka_unit_test(test_boot_from_quantiles),
-		cmocka_unit_test(test_two_hundred),
+	    cmocka_unit_test(test_three_plots_per_comparison),
+	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_run_mode_strip_per_metric),
+	    cmocka_unit_test(test_boot_from_quantiles),
+	    cmocka_unit_test(test_two_hundred),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,8 +57,8 @@ static void comparison(struct command_result *c, enum metric_id m,
 static void budget(struct command_result *c, enum budget_status st,
 		   double actual)
 {
-	c->budgets = xreallocarray(c->budgets, c->nr_budgets + 1,
-				   sizeof(*c->budgets));
+	c->budgets =
+	    xreallocarray(c->budgets, c->nr_budgets + 1, sizeof(*c->budgets));
 	struct budget_result *b = &c->budgets[c->nr_budgets++];
 	memset(b, 0, sizeof(*b));
 	b->metric = METRIC_LATENCY;
@@ -190,8 +190,9 @@ static void assert_tables_regular(const char *md)
 			if (!want)
 				want = k;
 			if (k != want)
-				fail_msg("table row has %zu cells, header %zu: %.*s",
-					 k, want, (int)len, p);
+				fail_msg(
+				    "table row has %zu cells, header %zu: %.*s",
+				    k, want, (int)len, p);
 		} else {
 			want = 0;
 		}
@@ -208,8 +209,8 @@ static void update(const char *page, const char *name, const char *sec,
 {
 	struct sbuf err = SBUF_INIT;
 	sbuf_reset(out);
-	int rc = report_section_update(page, page ? strlen(page) : 0, name,
-				       sec, out, &err);
+	int rc = report_section_update(page, page ? strlen(page) : 0, name, sec,
+				       out, &err);
 	if (rc != expect)
 		fail_msg("rc %d, expected %d: %s", rc, expect, err.buf);
 	if (rc < 0)
@@ -221,11 +222,11 @@ static void test_section_replace_keeps_rest(void **state)
 {
 	(void)state;
 	const char *before =
-		"# My project\r\n\r\nSome text with <!-- a comment -->\r\n"
-		"<!-- kagari:begin other -->\r\nother report\r\n"
-		"<!-- kagari:end other -->\r\n\r\n";
+	    "# My project\r\n\r\nSome text with <!-- a comment -->\r\n"
+	    "<!-- kagari:begin other -->\r\nother report\r\n"
+	    "<!-- kagari:end other -->\r\n\r\n";
 	const char *after =
-		"\r\nTrailing text, no final newline \xc3\xa9 | pipes";
+	    "\r\nTrailing text, no final newline \xc3\xa9 | pipes";
 	const char *old_sec = "<!-- kagari:begin kagari -->\r\nold\r\nstuff\r\n"
 			      "<!-- kagari:end kagari -->";
 	const char *sec = "<!-- kagari:begin kagari -->\nnew\n"
@@ -239,8 +240,9 @@ static void test_section_replace_keeps_rest(void **state)
 	assert_true(out.len >= strlen(after));
 	assert_string_equal(out.buf + out.len - strlen(after), after);
 	/* the section itself: CRLF as the page had it, the old text gone */
-	assert_non_null(strstr(out.buf, "<!-- kagari:begin kagari -->\r\nnew\r\n"
-					"<!-- kagari:end kagari -->\r\nTrailing"));
+	assert_non_null(strstr(out.buf,
+			       "<!-- kagari:begin kagari -->\r\nnew\r\n"
+			       "<!-- kagari:end kagari -->\r\nTrailing"));
 	assert_null(strstr(out.buf, "old\r\nstuff"));
 	assert_non_null(strstr(out.buf, "other report"));
 
@@ -250,7 +252,8 @@ static void test_section_replace_keeps_rest(void **state)
 	assert_string_equal(out.buf, once);
 
 	/* the other section can be replaced without touching ours */
-	update(once, "other", "<!-- kagari:begin other -->\nX\n<!-- kagari:end other -->\n",
+	update(once, "other",
+	       "<!-- kagari:begin other -->\nX\n<!-- kagari:end other -->\n",
 	       &out, 0);
 	assert_non_null(strstr(out.buf, "\r\nX\r\n"));
 	assert_non_null(strstr(out.buf, "\r\nnew\r\n"));
@@ -268,7 +271,8 @@ static void test_section_lf_page_and_append(void **state)
 	struct sbuf out = SBUF_INIT;
 
 	/* LF page, section in the middle */
-	update("a\n<!-- kagari:begin kagari -->\nx\n<!-- kagari:end kagari -->\nb\n",
+	update("a\n<!-- kagari:begin kagari -->\nx\n<!-- kagari:end kagari "
+	       "-->\nb\n",
 	       "kagari", sec, &out, 0);
 	assert_string_equal(out.buf, "a\n<!-- kagari:begin kagari -->\nnew\n"
 				     "<!-- kagari:end kagari -->\nb\n");
@@ -279,19 +283,26 @@ static void test_section_lf_page_and_append(void **state)
 	assert_string_equal(out.buf, sec);
 	/* absent: appended after a blank line, page kept */
 	update("# Title\nno newline", "kagari", sec, &out, 0);
-	assert_string_equal(out.buf, "# Title\nno newline\n\n" "<!-- kagari:begin kagari -->\nnew\n"
+	assert_string_equal(out.buf, "# Title\nno newline\n\n"
+				     "<!-- kagari:begin kagari -->\nnew\n"
 				     "<!-- kagari:end kagari -->\n");
 	update("# Title\n\n", "kagari", sec, &out, 0);
-	assert_string_equal(out.buf, "# Title\n\n<!-- kagari:begin kagari -->\nnew\n"
-				     "<!-- kagari:end kagari -->\n");
+	assert_string_equal(out.buf,
+			    "# Title\n\n<!-- kagari:begin kagari -->\nnew\n"
+			    "<!-- kagari:end kagari -->\n");
 	/* CRLF page: appended with CRLF */
 	update("# Title\r\ntext\r\n", "kagari", sec, &out, 0);
-	assert_string_equal(out.buf, "# Title\r\ntext\r\n\r\n<!-- kagari:begin kagari -->\r\nnew\r\n"
-				     "<!-- kagari:end kagari -->\r\n");
+	assert_string_equal(
+	    out.buf,
+	    "# Title\r\ntext\r\n\r\n<!-- kagari:begin kagari -->\r\nnew\r\n"
+	    "<!-- kagari:end kagari -->\r\n");
 	/* a section of another name does not count */
-	update("<!-- kagari:begin kagari2 -->\nz\n<!-- kagari:end kagari2 -->\n",
-	       "kagari", sec, &out, 0);
-	assert_non_null(strstr(out.buf, "z\n<!-- kagari:end kagari2 -->\n\n<!-- kagari:begin kagari -->"));
+	update(
+	    "<!-- kagari:begin kagari2 -->\nz\n<!-- kagari:end kagari2 -->\n",
+	    "kagari", sec, &out, 0);
+	assert_non_null(strstr(
+	    out.buf,
+	    "z\n<!-- kagari:end kagari2 -->\n\n<!-- kagari:begin kagari -->"));
 	sbuf_release(&out);
 }
 
@@ -332,8 +343,8 @@ static void test_markdown_section_roundtrip(void **state)
 	struct run_result r;
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT, again = SBUF_INIT;
 	build(&r, 2, "bench");
-	comparison(&r.suites[0].benches[0].commands[0], METRIC_LATENCY,
-		   "pass", 1, 1.0);
+	comparison(&r.suites[0].benches[0].commands[0], METRIC_LATENCY, "pass",
+		   1, 1.0);
 	char *md = render(&r, REPORT_MARKDOWN, "nightly");
 	assert_true(!strncmp(md, "<!-- kagari:begin nightly -->\n", 30));
 	assert_non_null(strstr(md, "\n<!-- kagari:end nightly -->\n"));
@@ -341,11 +352,14 @@ static void test_markdown_section_roundtrip(void **state)
 	const char *page = "intro\n\n<!-- kagari:begin nightly -->\nold\n"
 			   "<!-- kagari:end nightly -->\n\noutro\n";
 	assert_int_equal(report_section_update(page, strlen(page), "nightly",
-					       md, &out, &err), 0);
-	assert_true(!strncmp(out.buf, "intro\n\n<!-- kagari:begin nightly -->\n", 37));
+					       md, &out, &err),
+			 0);
+	assert_true(
+	    !strncmp(out.buf, "intro\n\n<!-- kagari:begin nightly -->\n", 37));
 	assert_string_equal(out.buf + out.len - 8, "\n\noutro\n");
 	assert_int_equal(report_section_update(out.buf, out.len, "nightly", md,
-					       &again, &err), 0);
+					       &again, &err),
+			 0);
 	assert_string_equal(again.buf, out.buf);
 
 	/* an invalid section name is an error, not a broken page */
@@ -353,7 +367,8 @@ static void test_markdown_section_roundtrip(void **state)
 	struct sbuf bad = SBUF_INIT;
 	report_options_init(&o);
 	o.section = "no spaces";
-	assert_int_equal(report_render(&r, REPORT_MARKDOWN, &o, &bad, &err), -1);
+	assert_int_equal(report_render(&r, REPORT_MARKDOWN, &o, &bad, &err),
+			 -1);
 	assert_non_null(strstr(err.buf, "no spaces"));
 	free(md);
 	sbuf_release(&out);
@@ -385,8 +400,10 @@ static void test_markdown_every_comparison_and_budget(void **state)
 	for (size_t i = 0; i < n; i++) {
 		char *row = xstrfmt("| bench | cmd%zu | latency |", i);
 		char *rss = xstrfmt("| bench | cmd%zu | peak\\_rss |", i);
-		char *bud = xstrfmt("| bench | cmd%zu | latency | p95 &lt;= 100ms |", i);
-		/* latency: a comparison row, a budget row, 2 measurement rows */
+		char *bud = xstrfmt(
+		    "| bench | cmd%zu | latency | p95 &lt;= 100ms |", i);
+		/* latency: a comparison row, a budget row, 2 measurement rows
+		 */
 		assert_int_equal(count(md, row), 4);
 		/* peak_rss: a comparison row, 2 measurement rows */
 		assert_int_equal(count(md, rss), 3);
@@ -428,9 +445,11 @@ static void test_markdown_escaping(void **state)
 	r.suites[0].name = xstrdup("# suite & \"co\"");
 
 	for (int f = 0; f < 2; f++) {
-		char *md = render(&r, f ? REPORT_GITHUB : REPORT_MARKDOWN, NULL);
-		const char *esc = "a\\|b &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; "
-				  "&amp; 'q' \\*y\\* \\_z\\_";
+		char *md =
+		    render(&r, f ? REPORT_GITHUB : REPORT_MARKDOWN, NULL);
+		const char *esc =
+		    "a\\|b &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; "
+		    "&amp; 'q' \\*y\\* \\_z\\_";
 		assert_non_null(strstr(md, esc));
 		assert_non_null(strstr(md, "c\\|md line2"));
 		/* no raw HTML from user text outside a code fence */
@@ -439,10 +458,13 @@ static void test_markdown_escaping(void **state)
 		assert_null(strstr(md, "<b>"));
 		assert_tables_regular(md);
 		if (!f) {
-			assert_non_null(strstr(md, "### \\# suite &amp; &quot;co&quot;"));
+			assert_non_null(
+			    strstr(md, "### \\# suite &amp; &quot;co&quot;"));
 			/* stderr in a fence longer than its backtick runs */
-			assert_non_null(strstr(md, "\n`````\n```\n<script>\n```` end\n`````\n"));
-			assert_non_null(strstr(md, "- warn \\| &lt;b&gt;bold&lt;/b&gt;"));
+			assert_non_null(strstr(
+			    md, "\n`````\n```\n<script>\n```` end\n`````\n"));
+			assert_non_null(
+			    strstr(md, "- warn \\| &lt;b&gt;bold&lt;/b&gt;"));
 		}
 		free(md);
 	}
@@ -456,9 +478,10 @@ static size_t top_rows(const char *md)
 {
 	const char *end = strstr(md, "<details>");
 	char *head = xstrndup(md, end ? (size_t)(end - md) : strlen(md));
-	size_t n = lines_starting(head, "| 🔴") + lines_starting(head, "| 🟠") +
-		   lines_starting(head, "| ⛔") + lines_starting(head, "| 🟡") +
-		   lines_starting(head, "| ⚪") + lines_starting(head, "| 🔵");
+	size_t n =
+	    lines_starting(head, "| 🔴") + lines_starting(head, "| 🟠") +
+	    lines_starting(head, "| ⛔") + lines_starting(head, "| 🟡") +
+	    lines_starting(head, "| ⚪") + lines_starting(head, "| 🔵");
 	free(head);
 	return n;
 }
@@ -470,13 +493,14 @@ static void test_github_no_problems(void **state)
 
 	build(&r, 3, "bench");
 	for (size_t i = 0; i < 3; i++)
-		comparison(&r.suites[0].benches[0].commands[i],
-			   METRIC_LATENCY, "pass", 1, 1);
+		comparison(&r.suites[0].benches[0].commands[i], METRIC_LATENCY,
+			   "pass", 1, 1);
 	char *md = render(&r, REPORT_GITHUB, NULL);
 	assert_true(!strncmp(md, "<!-- kagari:comment -->\n", 24));
 	assert_non_null(strstr(md, "### ✅ kagari: No regressions\n"));
 	assert_int_equal(top_rows(md), 0);
-	assert_non_null(strstr(md, "<details><summary>All 3 comparisons</summary>"));
+	assert_non_null(
+	    strstr(md, "<details><summary>All 3 comparisons</summary>"));
 	assert_null(strstr(md, "more problem"));
 	assert_non_null(strstr(md, "seed 424242"));
 	assert_tables_regular(md);
@@ -498,7 +522,8 @@ static void test_github_three_problems(void **state)
 	r.summary.exit_code = 1;
 	char *md = render(&r, REPORT_GITHUB, NULL);
 	assert_true(!strncmp(md, "<!-- kagari:comment -->\n", 24));
-	assert_non_null(strstr(md, "### ❌ kagari: 1 regression, 1 over budget, 1 inconclusive\n"));
+	assert_non_null(strstr(
+	    md, "### ❌ kagari: 1 regression, 1 over budget, 1 inconclusive\n"));
 	assert_int_equal(top_rows(md), 3);
 	assert_null(strstr(md, "more problem"));
 	/* most severe first */
@@ -525,9 +550,9 @@ static void test_github_fifteen_problems(void **state)
 	/* 3 unsupported, 3 inconclusive, 3 errors, 3 over budget, 3 regressions
 	   (in reverse order of severity, regressions of growing size) */
 	for (int i = 0; i < 3; i++) {
-		metric_series_set_status(&c[i].side[SIDE_HEAD].metric[METRIC_CYCLES],
-					 MSTATUS_UNSUPPORTED,
-					 i ? "perf says no" : "no perf here");
+		metric_series_set_status(
+		    &c[i].side[SIDE_HEAD].metric[METRIC_CYCLES],
+		    MSTATUS_UNSUPPORTED, i ? "perf says no" : "no perf here");
 		comparison(&c[3 + i], METRIC_LATENCY, "inconclusive", 1, 5);
 		c[6 + i].error = xstrfmt("exit status %d", i + 1);
 		budget(&c[9 + i], BUDGET_FAIL, 110e6 + 10e6 * i);
@@ -539,15 +564,18 @@ static void test_github_fifteen_problems(void **state)
 				 MSTATUS_UNSUPPORTED, "perf says no");
 	char *md = render(&r, REPORT_GITHUB, NULL);
 	assert_true(!strncmp(md, "<!-- kagari:comment -->\n", 24));
-	assert_non_null(strstr(md, "kagari: 3 regressions, 3 over budget, 3 errors, "
-				   "3 inconclusive, 2 unsupported\n"));
+	assert_non_null(
+	    strstr(md, "kagari: 3 regressions, 3 over budget, 3 errors, "
+		       "3 inconclusive, 2 unsupported\n"));
 	assert_int_equal(top_rows(md), 10);
-	assert_non_null(strstr(md, "<details><summary>4 more problems</summary>"));
+	assert_non_null(
+	    strstr(md, "<details><summary>4 more problems</summary>"));
 	/* 14 problem rows in all (3+3+3+3+2), ten on top */
-	assert_int_equal(lines_starting(md, "| 🔴") + lines_starting(md, "| 🟠") +
-				 lines_starting(md, "| ⛔") + lines_starting(md, "| 🟡") +
-				 lines_starting(md, "| ⚪"),
-			 14);
+	assert_int_equal(
+	    lines_starting(md, "| 🔴") + lines_starting(md, "| 🟠") +
+		lines_starting(md, "| ⛔") + lines_starting(md, "| 🟡") +
+		lines_starting(md, "| ⚪"),
+	    14);
 	/* regressions by size, then budgets by excess, then errors */
 	const char *p14 = strstr(md, "| 🔴 regression | bench / cmd14 |");
 	const char *p12 = strstr(md, "| 🔴 regression | bench / cmd12 |");
@@ -555,7 +583,8 @@ static void test_github_fifteen_problems(void **state)
 	const char *b9 = strstr(md, "| 🟠 over budget | bench / cmd9 |");
 	const char *e6 = strstr(md, "| ⛔ error | bench / cmd6 |");
 	const char *i3 = strstr(md, "| 🟡 inconclusive | bench / cmd3 |");
-	const char *u = strstr(md, "| ⚪ unsupported | bench / cmd1 and 2 more | cycles |");
+	const char *u =
+	    strstr(md, "| ⚪ unsupported | bench / cmd1 and 2 more | cycles |");
 	const char *i4 = strstr(md, "| 🟡 inconclusive | bench / cmd4 |");
 	const char *det = strstr(md, "<details><summary>4 more");
 	if (!(p14 && p12 && b11 && b9 && e6 && i3 && i4 && u && det))
@@ -568,8 +597,10 @@ static void test_github_fifteen_problems(void **state)
 
 	/* the full markdown lists the same */
 	md = render(&r, REPORT_MARKDOWN, NULL);
-	assert_non_null(strstr(md, "## kagari compare: 3 regressions, 3 over budget"));
-	assert_int_equal(count(md, "| cycles | head | unsupported (perf says no) |"), 3);
+	assert_non_null(
+	    strstr(md, "## kagari compare: 3 regressions, 3 over budget"));
+	assert_int_equal(
+	    count(md, "| cycles | head | unsupported (perf says no) |"), 3);
 	free(md);
 	release(&r);
 }
@@ -577,15 +608,15 @@ static void test_github_fifteen_problems(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_section_replace_keeps_rest),
-		cmocka_unit_test(test_section_lf_page_and_append),
-		cmocka_unit_test(test_section_rejects),
-		cmocka_unit_test(test_markdown_section_roundtrip),
-		cmocka_unit_test(test_markdown_every_comparison_and_budget),
-		cmocka_unit_test(test_markdown_escaping),
-		cmocka_unit_test(test_github_no_problems),
-		cmocka_unit_test(test_github_three_problems),
-		cmocka_unit_test(test_github_fifteen_problems),
+	    cmocka_unit_test(test_section_replace_keeps_rest),
+	    cmocka_unit_test(test_section_lf_page_and_append),
+	    cmocka_unit_test(test_section_rejects),
+	    cmocka_unit_test(test_markdown_section_roundtrip),
+	    cmocka_unit_test(test_markdown_every_comparison_and_budget),
+	    cmocka_unit_test(test_markdown_escaping),
+	    cmocka_unit_test(test_github_no_problems),
+	    cmocka_unit_test(test_github_three_problems),
+	    cmocka_unit_test(test_github_fifteen_problems),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
