@@ -393,7 +393,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	const struct suite *su = s->ls.suites[i];
 	struct suite_result *sr = &s->r.suites[s->r.nr_suites++];
 	char *artifact[SIDE__COUNT] = { NULL, NULL };
-	int failed = 0;
+	int failed = 0, failed_side = SIDE_HEAD;
 	s->prog.suite = su->name;
 	for (int sd = 0; sd < SIDE__COUNT && !failed; sd++) {
 		if (!sides[sd].present)
@@ -413,6 +413,8 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			failed = 1;
 		}
 		sbuf_release(&err);
+		if (failed)
+			failed_side = sd;
 		if (interrupt_requested)
 			failed = 1;
 	}
@@ -423,7 +425,10 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			sr->result = xstrdup(RESULT_ERROR);
 			s->exec_rc = EXIT_EXEC;
 			free(s->r.exit_reason);
-			s->r.exit_reason = xstrfmt("the build of suite '%s' failed", su->name);
+			s->r.exit_reason = xstrfmt("the %sbuild of suite '%s' failed",
+						   failed_side == SIDE_BASE && sides[SIDE_BASE].present
+							   ? "base " : "",
+						   su->name);
 		}
 	} else if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr)) {
 		s->r.interrupted = 1;
@@ -470,6 +475,14 @@ int session_finish(struct session *s)
 	}
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
+	/* The table shows warnings; anything else would hide them from a reader of stderr. */
+	int table_on_stdout = 0;
+	for (size_t i = 0; i < s->nr_dest; i++)
+		if (!s->dest[i].path && s->dest[i].format == REPORT_TABLE)
+			table_on_stdout = 1;
+	if (!table_on_stdout)
+		for (size_t i = 0; i < r->warnings.nr; i++)
+			cmd_warning("%s", r->warnings.v[i]);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));

@@ -13,6 +13,7 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "measure/alloc.h"
+#include "measure/counters.h"
 #include "measure/proc.h"
 #include "measure/runner.h"
 #include "measure/valgrind.h"
@@ -46,6 +47,7 @@ struct unit {
 	int measured;	  /* measured runs so far */
 	int64_t time_ns;  /* sum of measured wall time */
 	struct prepared p;
+	unsigned perf_events; /* counters.h events read in its timed runs */
 };
 
 static void prepared_release(struct prepared *p)
@@ -423,14 +425,14 @@ static int rounds_for(int runs, int per_round)
 
 enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
 
-#define COUNTER_SOURCE_PERF_PENDING                                            \
-	"hardware counters (instrument: perf) are not implemented in this version"
 #define VALGRIND_ONLY_INSTRUCTIONS                                             \
 	"valgrind counts instructions only; cycles, branch and cache misses " \
 	"need hardware counters (instrument: perf)"
 
 void execute_instruments_release(struct execute_instruments *in)
 {
+	counters_probe_release(&in->perf);
+	free(in->perf_fallback_reason);
 	free(in->valgrind);
 	free(in->valgrind_version);
 	free(in->valgrind_error);
@@ -463,6 +465,64 @@ static void probe_shim(struct execute_instruments *in)
 	sbuf_release(&path);
 	sbuf_release(&err);
 }
+
+static void probe_perf(struct execute_instruments *in)
+{
+	if (in->perf_probed)
+		return;
+	in->perf_probed = 1;
+	counters_probe(&in->perf);
+	if (!(in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)))
+		in->perf_fallback_reason = xstrfmt(
+			"valgrind counts instructions only, and hardware counters "
+			"are unavailable here: %s",
+			in->perf.why[COUNTERS_INSTRUCTIONS]);
+}
+
+enum counter_source { SOURCE_PERF, SOURCE_VALGRIND };
+
+/* Where the counter metrics of this command come from (see execute.h). */
+static enum counter_source counter_source(struct execute_instruments *in,
+					  const struct command_spec *cs)
+{
+	switch (cs->settings.metrics.instrument) {
+	case INSTRUMENT_PERF:
+		return SOURCE_PERF;
+	case INSTRUMENT_VALGRIND:
+		return SOURCE_VALGRIND;
+	case INSTRUMENT_AUTO:
+		break;
+	}
+	probe_perf(in);
+	return in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)
+		       ? SOURCE_PERF : SOURCE_VALGRIND;
+}
+
+/* The perf events a counter metric is made of (0 for other metrics). */
+static unsigned perf_events_of(enum metric_id m)
+{
+	switch (m) {
+	case METRIC_INSTRUCTIONS:
+		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS);
+	case METRIC_CYCLES:
+		return COUNTERS_BIT(COUNTERS_CYCLES);
+	case METRIC_BRANCH_MISSES:
+		return COUNTERS_BIT(COUNTERS_BRANCH_MISSES);
+	case METRIC_CACHE_MISSES:
+		return COUNTERS_BIT(COUNTERS_CACHE_MISSES);
+	case METRIC_IPC:
+		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS) |
+		       COUNTERS_BIT(COUNTERS_CYCLES);
+	default:
+		return 0;
+	}
+}
+
+static const enum metric_id counter_metrics[] = {
+	METRIC_INSTRUCTIONS, METRIC_CYCLES, METRIC_BRANCH_MISSES,
+	METRIC_CACHE_MISSES, METRIC_IPC,
+};
+#define NR_COUNTER_METRICS (sizeof(counter_metrics) / sizeof(counter_metrics[0]))
 
 static int named_in_budget(const struct command_spec *cs, enum metric_id m)
 {
@@ -504,11 +564,20 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 	}
 	if (g != GROUP_COUNTERS)
 		return NULL;
-	/* perf_event_open counters come later: auto means valgrind for now. */
-	if (cs->settings.metrics.instrument == INSTRUMENT_PERF)
-		return COUNTER_SOURCE_PERF_PENDING;
+	if (counter_source(in, cs) == SOURCE_PERF) {
+		probe_perf(in);
+		unsigned need = perf_events_of(m);
+		for (int e = 0; e < COUNTERS__COUNT; e++)
+			if ((need & COUNTERS_BIT(e)) &&
+			    !(in->perf.available & COUNTERS_BIT(e)))
+				return in->perf.why[e];
+		return NULL;
+	}
 	if (m != METRIC_INSTRUCTIONS)
-		return VALGRIND_ONLY_INSTRUCTIONS;
+		return cs->settings.metrics.instrument == INSTRUMENT_AUTO &&
+				       in->perf_fallback_reason
+			       ? in->perf_fallback_reason
+			       : VALGRIND_ONLY_INSTRUCTIONS;
 	probe_valgrind(in);
 	return in->valgrind ? NULL : in->valgrind_error;
 }
@@ -772,6 +841,7 @@ static int instrument_bench(const struct suite *s, const struct bench_spec *b,
 			    !execute_metric_unsupported(in, cs, alloc_metrics[k]))
 				iu->want[INSTR_ALLOC] = 1;
 		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
+		    counter_source(in, cs) == SOURCE_VALGRIND &&
 		    !execute_metric_unsupported(in, cs, METRIC_INSTRUCTIONS))
 			iu->want[INSTR_VALGRIND] = 1;
 		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
@@ -866,6 +936,140 @@ static void mark_instr_unsupported(struct execute_instruments *in,
 			metric_series_set_status(ms, MSTATUS_UNSUPPORTED,
 						 why ? why : "not measured");
 		}
+	}
+}
+
+/* ---- perf counters in the timed runs ---------------------------------- */
+
+/*
+ * The perf events a command's timed runs read: the events of its asked
+ * counter metrics that come from perf and open here, plus the software
+ * events (task-clock, page-faults) whenever any are read. 0: none.
+ */
+static unsigned perf_plan(struct execute_instruments *in,
+			  const struct command_spec *cs)
+{
+	unsigned ev = 0;
+	for (size_t k = 0; k < NR_COUNTER_METRICS; k++) {
+		enum metric_id m = counter_metrics[k];
+		if (!execute_metric_asked(cs, m) || counter_source(in, cs) != SOURCE_PERF)
+			continue;
+		if (!execute_metric_unsupported(in, cs, m))
+			ev |= perf_events_of(m);
+	}
+	if (ev)
+		ev |= in->perf.available & COUNTERS_SOFTWARE;
+	return ev;
+}
+
+/* Counting failed for a unit: its perf metrics fail with the reason. */
+static void perf_fail(const struct command_spec *cs, struct side_result *sr,
+		      unsigned events, const char *why)
+{
+	struct sbuf msg = SBUF_INIT;
+	sbuf_addf(&msg, "hardware counters failed: %s", why);
+	for (size_t k = 0; k < NR_COUNTER_METRICS; k++) {
+		enum metric_id m = counter_metrics[k];
+		unsigned need = perf_events_of(m);
+		if (execute_metric_asked(cs, m) && (events & need) == need)
+			series_fail(&sr->metric[m], MSTATUS_FAILED, msg.buf);
+	}
+	sbuf_release(&msg);
+}
+
+/* Add one run's reading to the unit's perf metrics. */
+static void perf_record(struct execute_instruments *in,
+			const struct command_spec *cs, struct side_result *sr,
+			unsigned events, const struct counters_reading *r,
+			int round, int run)
+{
+	int missed = 0;
+	for (size_t k = 0; k < NR_COUNTER_METRICS; k++) {
+		enum metric_id m = counter_metrics[k];
+		unsigned need = perf_events_of(m);
+		if (!execute_metric_asked(cs, m) || (events & need) != need)
+			continue;
+		double v;
+		if (m == METRIC_IPC) {
+			v = counters_ipc(r);
+		} else {
+			int e = __builtin_ctz(need);
+			v = (r->counted & need) ? r->value[e] : NAN;
+			if (!isnan(v)) {
+				/* A multiplexed share is extrapolated; counts stay
+				   integers. */
+				v = nearbyint(v);
+				double share = r->share[e];
+				if (in->perf_min_share <= 0 || share < in->perf_min_share)
+					in->perf_min_share = share;
+			}
+		}
+		if (isnan(v)) {
+			missed = 1; /* not counted in this run: no sample */
+			continue;
+		}
+		metric_series_add(&sr->metric[m], v, round, run);
+		in->used_perf = 1;
+	}
+	if (missed)
+		in->perf_not_counted++;
+}
+
+/*
+ * run_prepared() for a timed run; for a measured run of a unit that reads
+ * perf events, they are opened on the runner just before and read just
+ * after, into *reading (*have set when it holds one).
+ */
+static int run_timed(const struct execute_options *o, struct execute_instruments *in,
+		     struct counters *pc, struct unit *u,
+		     const struct command_spec *cs, struct side_result *sr,
+		     int measured, struct child_result *res,
+		     struct counters_reading *reading, int *have, struct sbuf *why)
+{
+	struct sbuf perr = SBUF_INIT;
+	int counting = measured && u->perf_events;
+	*have = 0;
+	if (counting) {
+		pc->pid = runner_pid(o->runner);
+		pc->events = u->perf_events;
+		if (counters_begin(pc, &perr)) {
+			perf_fail(cs, sr, u->perf_events, perr.buf);
+			u->perf_events = 0;
+			counting = 0;
+		}
+	}
+	int rc = run_prepared(o, &u->p, 0, res, why);
+	if (counting) {
+		sbuf_reset(&perr);
+		if (counters_end(pc, reading, &perr) == 0)
+			*have = 1;
+		else
+			in->perf_not_counted++;
+	}
+	sbuf_release(&perr);
+	return rc;
+}
+
+/* Perf metrics that no run counted: failed, with the likely cause. */
+static void perf_mark_uncounted(struct execute_instruments *in,
+				const struct command_spec *cs,
+				struct side_result *sr)
+{
+	unsigned events = perf_plan(in, cs);
+	if (!events || !sr->present || !sr->count)
+		return;
+	for (size_t k = 0; k < NR_COUNTER_METRICS; k++) {
+		enum metric_id m = counter_metrics[k];
+		unsigned need = perf_events_of(m);
+		struct metric_series *ms = &sr->metric[m];
+		if (!execute_metric_asked(cs, m) || (events & need) != need ||
+		    ms->status != MSTATUS_ABSENT)
+			continue;
+		metric_series_set_status(
+			ms, MSTATUS_FAILED,
+			"not counted in any run: the event never got a hardware "
+			"counter (another profiler or the NMI watchdog may hold "
+			"them; see `kagari doctor`)");
 	}
 }
 
@@ -992,6 +1196,11 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	struct child_result res = CHILD_RESULT_INIT;
 	for (size_t i = 0; i < nr_units; i++)
 		plan_units[i] = (struct plan_unit){ units[i].side, units[i].cmd };
+	struct counters pc;
+	counters_init(&pc, runner_pid(o->runner), 0);
+	for (size_t i = 0; i < nr_units; i++)
+		if (units[i].ok)
+			units[i].perf_events = perf_plan(in, &b->commands[units[i].cmd]);
 
 	int warm_rounds = warmup > 0 ? rounds_for(warmup, per_round) : 0;
 	int total_rounds = rounds_for(max_runs, per_round);
@@ -1054,7 +1263,10 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 					interrupted = 1;
 				continue;
 			}
-			if (run_prepared(o, &u->p, 0, &res, &err)) {
+			struct counters_reading reading;
+			int have_reading = 0;
+			if (run_timed(o, in, &pc, u, cs, &cr->side[u->side], !is_warm,
+				      &res, &reading, &have_reading, &err)) {
 				set_error(cr, label, err.buf, NULL);
 				u->ok = 0;
 			} else if (res.interrupted || *o->interrupted) {
@@ -1079,6 +1291,10 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 				u->time_ns += res.wall_ns;
 				record_run(&cr->side[u->side], &cs->settings, &res,
 					   work[u->side], round + 1, u->measured);
+				if (have_reading)
+					perf_record(in, cs, &cr->side[u->side],
+						    u->perf_events, &reading,
+						    round + 1, u->measured);
 			}
 			sbuf_release(&err);
 			if (*o->interrupted)
@@ -1088,6 +1304,10 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			round++;
 	}
 	br->rounds = round;
+	counters_release(&pc);
+	for (size_t i = 0; i < nr_units; i++)
+		perf_mark_uncounted(in, &b->commands[units[i].cmd],
+				    &br->commands[units[i].cmd].side[units[i].side]);
 
 	/* Untimed instrumented runs, planned like the timed ones. */
 	if (!interrupted)
@@ -1183,8 +1403,8 @@ int execute_suite(const struct suite *s, const unsigned char *selected,
 		rc = execute_bench(s, &s->benches[i], i, sides, o, in,
 				   &out->benches[out->nr_benches++]);
 	}
-	if (in->used_valgrind && o->env && !o->env->counters_source)
-		o->env->counters_source = xstrdup("valgrind");
+	if (o->env && !o->env->counters_source && (in->used_perf || in->used_valgrind))
+		o->env->counters_source = xstrdup(in->used_perf ? "perf" : "valgrind");
 	execute_instruments_release(&local);
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "measure/counters.h"
 #include "report/result.h"
 #include "suite/model.h"
 
@@ -36,11 +37,32 @@ struct runner;
 struct sbuf;
 
 /*
- * What instruments this machine has, probed lazily and cached (valgrind on
- * $PATH and its version; the allocation shim). Zero it before first use;
- * execute_instruments_release() frees it.
+ * What instruments this machine has, probed lazily and cached (which
+ * perf_event_open counters open; valgrind on $PATH and its version; the
+ * allocation shim). Zero it before first use; execute_instruments_release()
+ * frees it.
+ *
+ * Counter metrics (instructions, cycles, branch_misses, cache_misses, ipc)
+ * come from one source per command: `instrument: perf` = perf_event_open
+ * (each event that does not open is `unsupported` with the reason);
+ * `instrument: valgrind` = valgrind (instructions only); `auto` = perf when
+ * the hardware `instructions` event opens here, else valgrind. perf
+ * readings are taken in the timed runs themselves (the events are opened on
+ * the runner process for each measured run, counting from the command's
+ * exec; warm-up runs are not counted); valgrind has its own untimed runs.
  */
 struct execute_instruments {
+	/* perf_event_open counters (counters.h), probed on first need. */
+	int perf_probed;
+	struct counters_probe perf;
+	char *perf_fallback_reason; /* auto fell back to valgrind: why, for
+				       the metrics valgrind cannot give */
+	int used_perf;		    /* set when a perf reading was recorded */
+	/* Lowest running/enabled share of a hardware event in a recorded
+	   run: 1 = never multiplexed; < 1 = values were extrapolated (a
+	   report may warn). 0 until a hardware event was counted. */
+	double perf_min_share;
+	size_t perf_not_counted;    /* runs where an asked event never ran */
 	int valgrind_probed;
 	char *valgrind;		/* absolute path, NULL when unavailable */
 	char *valgrind_version;	/* e.g. "3.19.0" */
@@ -96,8 +118,9 @@ struct execute_options {
 	   per execute_suite call); its valgrind_version is what a report
 	   should record when used_valgrind is set. */
 	struct execute_instruments *instruments;
-	/* Optional: counters_source is set to "valgrind" when instruction
-	   counts came from valgrind. */
+	/* Optional: counters_source is set to "perf" when a perf reading
+	   was recorded, else "valgrind" when instruction counts came from
+	   valgrind. */
 	struct environment_info *env;
 };
 

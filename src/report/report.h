@@ -57,8 +57,8 @@ void report_options_init(struct report_options *o);
 
 /*
  * Render r in format f, appending to out. o may be NULL (defaults).
- * Returns 0, or -1 with a reason appended to err (e.g. "format 'html' is
- * not implemented in this version"); on failure `out` may hold a partial
+ * Returns 0, or -1 with a reason appended to err (e.g. an invalid
+ * o->section for `markdown`); on failure `out` may hold a partial
  * rendering that the caller should discard.
  */
 int report_render(const struct run_result *r, enum report_format f,

@@ -351,7 +351,7 @@ static void problem_metric(struct report_problems *p,
 		struct report_problem *x = &p->v[i];
 		if (x->kind == PROBLEM_UNSUPPORTED && !x->budget &&
 		    x->metric == (int)m && str_eq(x->reason, ms->reason) &&
-		    x->weight == (double)ms->status) {
+		    x->failed == (ms->status == MSTATUS_FAILED)) {
 			if (x->cmd != c)
 				x->count++;
 			return;
@@ -360,8 +360,8 @@ static void problem_metric(struct report_problems *p,
 	struct report_problem *x =
 	    problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, (int)m);
 	x->reason = ms->reason;
-	/* weight holds the status: failed ranks above unsupported */
-	x->weight = (double)ms->status;
+	x->failed = ms->status == MSTATUS_FAILED;
+	x->weight = x->failed; /* failed ranks above unsupported */
 }
 
 static void problems_of_command(struct report_problems *p,

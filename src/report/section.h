@@ -123,6 +123,7 @@ struct report_problem {
 	 * merged into one problem: `count` commands (the first is `cmd`).
 	 */
 	size_t count;
+	int failed;    /* a metric whose measuring failed (not unsupported) */
 	double weight; /* larger is worse within a kind */
 	size_t order;  /* report order, the last tie-break */
 };

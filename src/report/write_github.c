@@ -133,7 +133,7 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 		cell(out, "");
 		cell(out, "");
 		if (p->kind == PROBLEM_UNSUPPORTED && p->metric >= 0 &&
-		    p->weight == (double)MSTATUS_FAILED)
+		    p->failed)
 			sbuf_adds(&sb, "measuring failed");
 		if (p->reason)
 			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", p->reason);

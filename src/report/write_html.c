@@ -258,8 +258,7 @@ static void summary_problem_row(struct sbuf *out, struct sbuf *tmp,
 	} else {
 		td(out, NULL, "");
 		td(out, NULL, "");
-		if (p->kind == PROBLEM_UNSUPPORTED &&
-		    p->weight == (double)MSTATUS_FAILED)
+		if (p->kind == PROBLEM_UNSUPPORTED && p->failed)
 			sbuf_adds(tmp, "measuring failed");
 		if (p->reason)
 			sbuf_addf(tmp, "%s%s", tmp->len ? ": " : "", p->reason);
