@@ -36,7 +36,15 @@
 # Environment: REPS (10), SLOWDOWNS ("0 2 5 10 20"), HOG_SLOWDOWNS ("0 5";
 # empty skips the hog phase), HOG_PROCS (1), SIZE (7000), RUNS (20),
 # SEED (1), OUT (a new /tmp/kagari-sensitivity-XXXXXX), ANALYSIS (1; 0 skips
-# bench/analysis), CC (cc).
+# bench/analysis), CC (cc), CELLS (comma-separated "PAIRING T" cells;
+# default "rounds 10,rounds 3,independent 10,independent 3"), METRIC
+# (latency; cpu_total gates CPU time instead: cpu on, latency gate: false,
+# so the Holm family is again one comparison).
+#
+# A second opinion on a finished run (independent re-derivation of every
+# verdict from the raw samples, noise per repetition, why slowdowns were
+# missed, both pairings on the same measurements):
+#   /usr/bin/python3 bench/sensitivity/reanalyse.py OUT [METRIC]
 #
 # Targets: zero false regressions in every A/A cell; +5% found in >= 9/10 at
 # max_percent 3 with pairing: rounds; paired no worse than independent in
@@ -77,7 +85,15 @@ cleanup() { stop_hog; rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cells=("rounds 10" "rounds 3" "independent 10" "independent 3")
+metric=${METRIC:-latency}
+case $metric in
+latency) metrics="{cpu: false, memory: false, counters: false, allocations: false}"
+	gates="" ;;
+cpu_total) metrics="{cpu: true, memory: false, counters: false, allocations: false}"
+	gates="latency: {gate: false}, " ;;
+*) echo "sensitivity: METRIC must be latency or cpu_total" >&2; exit 3 ;;
+esac
+IFS=, read -r -a cells <<< "${CELLS:-rounds 10,rounds 3,independent 10,independent 3}"
 
 # ---- the repository ---------------------------------------------------------
 
@@ -102,10 +118,8 @@ build:
 defaults:
   warmup: 1
   runs: $runs
-  metrics: {cpu: false, memory: false, counters: false, allocations: false}
-  regression:
-    pairing: $1
-    latency: {max_percent: $2}
+  metrics: $metrics
+  regression: {pairing: $1, ${gates}$metric: {max_percent: $2}}
 benchmarks:
   - name: sort
     commands:
@@ -152,10 +166,10 @@ one_compare() { # phase slowdown pairing T rep
 	if [ "$rc" -gt 1 ] || [ ! -s "$json" ]; then
 		line="error	nan	nan	nan	nan	nan	0	exit $rc: $(tail -n 1 "$json.stderr")"
 	else
-		line=$(jq -r '.suites[0].benchmarks[0].commands[0].comparisons.latency
+		line=$(jq -r '.suites[0].benchmarks[0].commands[0].comparisons[$m]
 			| [.verdict, .change_percent, .ci_low_percent, .ci_high_percent,
 			   .p_value, .noise_floor_percent, (.dropped_rounds // [] | length),
-			   .reason] | map(if . == null then "nan" else tostring end) | @tsv' "$json")
+			   .reason] | map(if . == null then "nan" else tostring end) | @tsv' --arg m "$metric" "$json")
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s.%03d\t%s\n' "$phase" "$sd" "$pairing" "$T" \
 		"$rep" "$seed" "$(echo "$line" | cut -f1-7)" "$(( (t1 - t0) / 1000000000 ))" \
@@ -202,7 +216,7 @@ elapsed=$(( $(date +%s) - start ))
 
 cat <<EOF
 kagari sensitivity: $(uname -m), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-workload: demo sort.c, SIZE=$size (one run ~${run_ms} ms), runs: $runs (rounds of 2, warm-up 1), latency only, $reps compares per cell
+workload: demo sort.c, SIZE=$size (one run ~${run_ms} ms), runs: $runs (rounds of 2, warm-up 1), gated metric $metric only, $reps compares per cell
 load average: before $load_before, after the quiet phase $load_mid, at the end $load_after
 runtime: $(fmt_s "$elapsed") for $total compares
 EOF
@@ -210,14 +224,14 @@ EOF
 tables() { # phase title
 	local phase=$1
 	echo
-	echo "== $2: verdicts of the latency comparison (reg = regression, imp = improved, inc = inconclusive, wn = within_noise) =="
-	awk -F'\t' -v phase="$phase" '
+	echo "== $2: verdicts of the $metric comparison (reg = regression, imp = improved, inc = inconclusive, wn = within_noise) =="
+	awk -F'\t' -v phase="$phase" -v cols_list="$cols_list" '
 	NR > 1 && $1 == phase {
 		col = $3 " T=" $4; k = $2 SUBSEP col
 		n[k]++; v[k, $7]++; sd[$2] = 1; cols[col] = 1
 	}
 	END {
-		nc = split("rounds T=10|rounds T=3|independent T=10|independent T=3", c, "|")
+		nc = split(cols_list, c, "|")
 		split("pass improved inconclusive within_noise error", other, " ")
 		split("pass imp inc wn err", abbr, " ")
 		printf "%-9s", "slowdown"
@@ -240,7 +254,7 @@ tables() { # phase title
 	}' "$tsv"
 	echo
 	echo "== $2: median measured change / median noise floor F (percent) =="
-	awk -F'\t' -v phase="$phase" '
+	awk -F'\t' -v phase="$phase" -v cols_list="$cols_list" '
 	function med(s,   a, n, i, j, t) {
 		n = split(s, a, " ")
 		if (!n) return "nan"
@@ -253,7 +267,7 @@ tables() { # phase title
 		ch[k] = ch[k] " " $8; fl[k] = fl[k] " " $12; sd[$2] = 1
 	}
 	END {
-		nc = split("rounds T=10|rounds T=3|independent T=10|independent T=3", c, "|")
+		nc = split(cols_list, c, "|")
 		printf "%-9s", "slowdown"
 		for (i = 1; i <= nc; i++) printf " | %-18s", c[i]
 		printf "\n"
@@ -271,6 +285,8 @@ tables() { # phase title
 	}' "$tsv"
 }
 
+cols_list=$(for cell in "${cells[@]}"; do set -- $cell; printf '%s T=%s|' "$1" "$2"; done)
+cols_list=${cols_list%|}
 tables quiet "shared machine (no extra load)"
 [ -n "$hog_slowdowns" ] && tables hog "with $hog_procs CPU hog(s) running"
 

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """bench/sensitivity/reanalyse.py: a second opinion on bench/sensitivity.sh.
 
-    /usr/bin/python3 bench/sensitivity/reanalyse.py OUT-DIR
+    /usr/bin/python3 bench/sensitivity/reanalyse.py OUT-DIR [METRIC]
+
+METRIC is the gated metric the run compared (latency, or cpu_total for a run
+with METRIC=cpu_total).
 
 Reads OUT-DIR/verdicts.tsv and the JSON reports next to it and, from the raw
 latency samples of every compare:
@@ -14,9 +17,15 @@ latency samples of every compare:
    only cases near a boundary may disagree;
 2. measures the noise: the per-run noise sigma within a round (robust SD of
    ln(base run 2 / base run 1) / sqrt 2), the per-round ratio noise, and the
-   noise floor F, per phase;
+   noise floor F, per phase, and per repetition (the repetitions run one
+   after another, so this shows how the machine's load changed over time)
+   beside the detections of slowdowns above max_percent in it;
 3. says, for every detectable slowdown that was not called a regression,
-   which rule stopped it (within_noise = below F; inconclusive = P or p).
+   which rule stopped it (within_noise = below F; inconclusive = P or p);
+4. analyses every compare's samples both ways, pairing: rounds and
+   pairing: independent at its max_percent, so the two pairings are compared
+   on the same measurements (the run itself measures each cell separately,
+   at different moments of a machine whose load changes).
 
 Needs numpy and scipy (Debian's /usr/bin/python3).
 """
@@ -34,17 +43,17 @@ B = 2000
 CONF = 0.95
 
 
-def load(path):
+def load(path, metric):
     d = json.load(open(path))
     c = d["suites"][0]["benchmarks"][0]["commands"][0]
     out = {}
     for side in ("base", "head"):
         rounds = defaultdict(list)
-        for s in sorted(c[side]["metrics"]["latency"]["samples"],
+        for s in sorted(c[side]["metrics"][metric]["samples"],
                         key=lambda s: (s["round"], s["run"])):
             rounds[s["round"]].append(float(s["value"]))
         out[side] = rounds
-    out["cmp"] = c["comparisons"]["latency"]
+    out["cmp"] = c["comparisons"][metric]
     return out
 
 
@@ -129,6 +138,9 @@ def verdict(data, pairing, T, seed=1):
 
 def main():
     out = sys.argv[1]
+    metric = sys.argv[2] if len(sys.argv) > 2 else "latency"
+    same = defaultdict(Counter)
+    per_rep = defaultdict(lambda: defaultdict(list))
     rows = []
     with open(os.path.join(out, "verdicts.tsv")) as f:
         head = f.readline().rstrip("\n").split("\t")
@@ -144,9 +156,14 @@ def main():
             row["rep"]))
         if row["verdict"] == "error" or not os.path.exists(path):
             continue
-        data = load(path)
+        data = load(path, metric)
         T = float(row["max_percent"])
         v, change, F, p, P = verdict(data, row["pairing"], T)
+        for pairing in ("rounds", "independent"):
+            w = v if pairing == row["pairing"] else \
+                verdict(data, pairing, T)[0]
+            same[(row["phase"], float(row["slowdown"]), T)][
+                (pairing, w)] += 1
         agree[v == row["verdict"]] += 1
         if v != row["verdict"]:
             disagreements.append((row, v, change, F, p, P))
@@ -155,6 +172,10 @@ def main():
         mad = np.median(np.abs(lc - np.median(lc))) * 1.4826
         ph = row["phase"]
         noise[ph]["sigma"].append(mad / math.sqrt(2) * 100)
+        per_rep[(ph, int(row["rep"]))]["sigma"].append(mad / math.sqrt(2) * 100)
+        if float(row["slowdown"]) > T:
+            per_rep[(ph, int(row["rep"]))]["above"].append(
+                row["verdict"] == "regression")
         noise[ph]["F " + row["pairing"]].append(float(row["noise_floor"]))
         lr = [math.log(np.mean(h[k]) / np.mean(b[k])) for k in b if k in h]
         noise[ph]["ratio sd"].append(
@@ -181,10 +202,28 @@ def main():
                   np.median(d["F rounds"] or [math.nan]),
                   np.median(d["F independent"] or [math.nan])))
     print()
+    print("per repetition, in time order (median sigma; slowdowns above "
+          "max_percent called a regression):")
+    for key in sorted(per_rep):
+        d = per_rep[key]
+        print("  %-6s rep %2d  sigma %5.2f%%  %d/%d" % (
+            key + (np.median(d["sigma"]), sum(d["above"]), len(d["above"]))))
+    print()
     print("slowdowns above max_percent that were not called a regression:")
     for key in sorted(stopped, key=lambda k: (k[0], float(k[1]), k[2], k[3])):
         for why, cnt in stopped[key].most_common():
             print("  %-5s +%s%% %-11s T=%-2s %2d x %s" % (key + (cnt, why)))
+    print()
+    print("the same measurements analysed both ways (regressions / compares):")
+    print("  %-6s %-9s %-4s  %-12s %-12s" % ("phase", "slowdown", "T",
+                                             "rounds", "independent"))
+    for key in sorted(same):
+        c = same[key]
+        n = sum(v for (pr, _), v in c.items() if pr == "rounds")
+        print("  %-6s +%-8g %-4g  %-12s %-12s" % (
+            key[0], key[1], key[2],
+            "%d/%d" % (c[("rounds", "regression")], n),
+            "%d/%d" % (c[("independent", "regression")], n)))
 
 
 def short_reason(reason):

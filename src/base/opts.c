@@ -23,6 +23,7 @@ void cli_release(struct cli *c)
 	free(c->format);
 	free(c->output);
 	free(c->summary);
+	free(c->section);
 	free(c->against);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);

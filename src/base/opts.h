@@ -42,6 +42,7 @@ struct cli {
 	char *format;
 	char *output;
 	char *summary;
+	char *section;
 	int have_seed;
 	uint64_t seed;
 	int runs;   /* -1 unset */

@@ -9,7 +9,7 @@
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
-	&cmd_report, &cmd_version, &cmd_help,
+	&cmd_report, &cmd_doctor, &cmd_version, &cmd_help,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -32,6 +32,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
 extern const struct cmd_entry cmd_ci, cmd_report;
+extern const struct cmd_entry cmd_doctor;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
@@ -65,6 +66,8 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	  "write the report to FILE (atomically) instead of stdout", NULL },   \
 	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",        \
 	  "append a GitHub-flavoured Markdown summary to FILE", NULL },        \
+	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",        \
+	  "markdown: rewrite only section NAME of an existing --output page", NULL }, \
 	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",                   \
 	  "seed for run order and resampling (default: random, always recorded)", NULL }, \
 	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",                  \

@@ -19,7 +19,9 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 #include "report/read_json.h"
+#include "report/output.h"
 #include "report/report.h"
+#include "report/section.h"
 
 /* Bigger than any report of a few thousand comparisons with samples. */
 #define REPORT_MAX_BYTES ((size_t)1 << 30)
@@ -30,6 +32,8 @@ static const struct opt report_opts[] = {
 	  "table|markdown|github|html|csv|samples-csv|json" },
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never the input itself", NULL },
+	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
+	  "markdown: rewrite only section NAME of an existing --output page", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -82,6 +86,14 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 	report_options_init(&o);
 	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
 		  !getenv("NO_COLOR");
+	if (cli->section && (f != REPORT_MARKDOWN || !cli->output ||
+			     !report_section_name_valid(cli->section))) {
+		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
+			  cli->section);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	o.section = cli->section;
 	if (report_render(&r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_UNSUPPORTED;
@@ -95,7 +107,8 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 			rc = EXIT_EXEC;
 			goto out;
 		}
-	} else if (fileio_write_atomic(cli->output, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->output, cli->section, out.buf, out.len,
+				       &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 		goto out;

@@ -17,6 +17,8 @@
 #include "cmd/outcome.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
+#include "report/output.h"
+#include "report/section.h"
 #include "suite/vars.h"
 
 #define NOT_IMPLEMENTED "not implemented in this version"
@@ -213,16 +215,21 @@ static void mark_pending(const struct bench_spec *bs, struct bench_result *br)
 
 
 static int add_destination(struct destination **d, size_t *n, size_t *alloc,
-			   const char *format, const char *path)
+			   const char *format, const char *path, const char *section)
 {
 	enum report_format f;
 	if (report_format_parse(format, &f)) {
 		cmd_error("unknown report format '%s'", format);
 		return EXIT_USAGE;
 	}
-	if (f == REPORT_MARKDOWN || f == REPORT_GITHUB || f == REPORT_HTML) {
-		cmd_error("report format '%s' is %s", format, NOT_IMPLEMENTED);
-		return EXIT_UNSUPPORTED;
+	if (section && (f != REPORT_MARKDOWN || !path)) {
+		cmd_error("a section ('%s') needs format markdown and an output file", section);
+		return EXIT_USAGE;
+	}
+	if (section && !report_section_name_valid(section)) {
+		cmd_error("invalid section name '%s': 1-64 of [A-Za-z0-9_.-], starting with a letter or digit",
+			  section);
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < *n; i++) {
 		const char *p = (*d)[i].path;
@@ -236,6 +243,7 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 	ALLOC_GROW(*d, *n + 1, *alloc);
 	(*d)[*n].format = f;
 	(*d)[*n].path = path ? xstrdup(path) : NULL;
+	(*d)[*n].section = section ? xstrdup(section) : NULL;
 	(*n)++;
 	return 0;
 }
@@ -304,6 +312,7 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		report_options_init(&o);
 		o.color = !d[i].path && env->stdout_tty && !cli->no_color &&
 			  !getenv("NO_COLOR");
+		o.section = d[i].section;
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 		if (report_render(r, d[i].format, &o, &out, &err)) {
 			cmd_error("%s", err.buf);
@@ -311,8 +320,22 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		} else if (!d[i].path) {
 			fputs(out.buf, stdout);
 			fflush(stdout);
-		} else if (fileio_write_atomic(d[i].path, out.buf, out.len, &err)) {
+		} else if (report_output_write(d[i].path, d[i].section, out.buf,
+					       out.len, &err)) {
 			cmd_error("%s (the previous report, if any, is untouched)", err.buf);
+			rc = exit_merge(rc, EXIT_EXEC);
+		}
+		sbuf_release(&out);
+		sbuf_release(&err);
+	}
+	if (cli->summary) {
+		/* --summary: GitHub-flavoured Markdown appended to FILE. */
+		struct report_options o;
+		report_options_init(&o);
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		if (report_render(r, REPORT_MARKDOWN, &o, &out, &err) ||
+		    report_output_append(cli->summary, out.buf, out.len, &err)) {
+			cmd_error("--summary: %s", err.buf);
 			rc = exit_merge(rc, EXIT_EXEC);
 		}
 		sbuf_release(&out);
@@ -331,13 +354,10 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
 		rc = common_select(cli, &s->ls);
-	if (!rc && cli->summary) {
-		cmd_error("--summary (Markdown) is %s", NOT_IMPLEMENTED);
-		rc = EXIT_UNSUPPORTED;
-	}
 	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				     cli->format ? cli->format : "table", cli->output);
+				     cli->format ? cli->format : "table", cli->output,
+				     cli->section);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
@@ -345,7 +365,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 					  ? xstrdup(su->outputs[k].path)
 					  : xstrfmt("%s/%s", su->dir, su->outputs[k].path);
 			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-					     su->outputs[k].format, p);
+					     su->outputs[k].format, p, su->outputs[k].section);
 			free(p);
 		}
 	}
@@ -499,8 +519,10 @@ void session_release(struct session *s)
 	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR"))
 		tmpdir_remove(s->tmp);
 	free(s->tmp);
-	for (size_t i = 0; i < s->nr_dest; i++)
+	for (size_t i = 0; i < s->nr_dest; i++) {
 		free(s->dest[i].path);
+		free(s->dest[i].section);
+	}
 	free(s->dest);
 	run_result_release(&s->r);
 	execute_instruments_release(&s->instruments);

@@ -22,6 +22,7 @@
 struct destination {
 	enum report_format format;
 	char *path; /* NULL: stdout */
+	char *section; /* markdown: rewrite only this section of path */
 };
 
 struct progress {

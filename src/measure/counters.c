@@ -174,6 +174,25 @@ double counters_ipc(const struct counters_reading *r)
 	return r->value[COUNTERS_INSTRUCTIONS] / r->value[COUNTERS_CYCLES];
 }
 
+/*
+ * Test hook: with KAGARI_TEST_COUNTERS_SOFTWARE=1 in the environment the
+ * hardware events are stood in for by software ones (cpu-clock,
+ * task-clock, minor faults, context switches), so that kagari's whole perf
+ * path can be tested on machines without a PMU. Never for real use.
+ */
+static int emulated(void)
+{
+	const char *v = getenv("KAGARI_TEST_COUNTERS_SOFTWARE");
+	return v && !strcmp(v, "1");
+}
+
+static const uint64_t stand_in[COUNTERS__COUNT] = {
+	[COUNTERS_CYCLES] = PERF_COUNT_SW_CPU_CLOCK,
+	[COUNTERS_INSTRUCTIONS] = PERF_COUNT_SW_TASK_CLOCK,
+	[COUNTERS_BRANCH_MISSES] = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	[COUNTERS_CACHE_MISSES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
+};
+
 static int open_event(enum counters_event e, pid_t pid, int group_fd,
 		      int group_read, int enable_on_exec)
 {
@@ -182,6 +201,10 @@ static int open_event(enum counters_event e, pid_t pid, int group_fd,
 	a.size = sizeof(a);
 	a.type = events[e].type;
 	a.config = events[e].config;
+	if (a.type == PERF_TYPE_HARDWARE && emulated()) {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = stand_in[e];
+	}
 	a.read_format = TIMES_FORMAT | (group_read ? PERF_FORMAT_GROUP : 0);
 	/* A group's members follow their leader: only the leader waits for
 	 * the exec. */

@@ -39,6 +39,10 @@
  *	counters_probe_release(&p);
  *
  * Nothing here prints; errors are appended to a caller-supplied sbuf.
+ *
+ * Testing: KAGARI_TEST_COUNTERS_SOFTWARE=1 in the environment makes the
+ * hardware events software stand-ins (see counters.c), so that the perf path
+ * of kagari can be exercised end to end on a machine without a PMU.
  */
 #ifndef KAGARI_MEASURE_COUNTERS_H
 #define KAGARI_MEASURE_COUNTERS_H

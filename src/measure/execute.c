@@ -1197,7 +1197,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	for (size_t i = 0; i < nr_units; i++)
 		plan_units[i] = (struct plan_unit){ units[i].side, units[i].cmd };
 	struct counters pc;
-	counters_init(&pc, runner_pid(o->runner), 0);
+	counters_init(&pc, 0, 0); /* pid and events set per run */
 	for (size_t i = 0; i < nr_units; i++)
 		if (units[i].ok)
 			units[i].perf_events = perf_plan(in, &b->commands[units[i].cmd]);

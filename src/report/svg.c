@@ -221,6 +221,27 @@ static double nice_step(double range, int n)
 	return 10 * mag;
 }
 
+/*
+ * Ticks at multiples of step within [lo, hi]: how many (at most 20, none
+ * when the step is lost in the magnitude of the values) and the k-th.
+ */
+static double tick_at(double lo, double step, int k)
+{
+	return (ceil(lo / step) + k) * step;
+}
+
+static int tick_count(double lo, double hi, double step)
+{
+	int n = 0;
+
+	if (!(step > 0) || !isfinite(lo) || !isfinite(hi) ||
+	    tick_at(lo, step, 1) == tick_at(lo, step, 0))
+		return 0;
+	while (n < 20 && tick_at(lo, step, n) <= hi + step * 1e-9)
+		n++;
+	return n;
+}
+
 /* Widen [*lo, *hi] by `pad` of its span (a point gets a span of its own). */
 static void pad_range(double *lo, double *hi, double pad)
 {
@@ -244,8 +265,8 @@ static void y_axis_values(struct sbuf *out, const struct frame *f,
 	double step = nice_step(f->y1 - f->y0, 4);
 	struct sbuf lab = SBUF_INIT;
 
-	for (double v = ceil(f->y0 / step) * step; v <= f->y1 + step * 1e-9;
-	     v += step) {
+	for (int k = 0, nt = tick_count(f->y0, f->y1, step); k < nt; k++) {
+		double v = tick_at(f->y0, step, k);
 		double y = fy(f, v);
 		line(out, PL, y, PR, y, "gr");
 		report_value_text(&lab, c, m, fabs(v) < step * 1e-9 ? 0 : v);
@@ -260,21 +281,24 @@ static void y_axis_values(struct sbuf *out, const struct frame *f,
 static void x_axis_rounds(struct sbuf *out, const struct frame *f, int rmin,
 			  int rmax)
 {
-	int n = rmax - rmin + 1;
-	int step = n <= 20 ? 1 : (int)nice_step(n, 12);
+	long n = (long)rmax - rmin + 1;
+	long step = n <= 20 ? 1 : (long)nice_step((double)n, 12);
 	struct sbuf lab = SBUF_INIT;
 
 	if (step < 1)
 		step = 1;
 	line(out, PL, PB, PR, PB, "ax");
-	for (int r = rmin; r <= rmax; r++) {
-		if ((r - rmin) % step && r != rmax)
-			continue;
+	for (long r = rmin; r <= rmax; r += step) {
+		/* the last round is labelled; a tick too close to it is not */
 		if (r != rmax && rmax - r < step && (rmax - rmin) % step)
-			continue; /* keep the last label clear */
-		sbuf_addf(&lab, "%d", r);
-		text_at(out, fx(f, r), PB + 12, "m", lab.buf);
+			continue;
+		sbuf_addf(&lab, "%ld", r);
+		text_at(out, fx(f, (double)r), PB + 12, "m", lab.buf);
 		sbuf_reset(&lab);
+	}
+	if ((rmax - rmin) % step) {
+		sbuf_addf(&lab, "%d", rmax);
+		text_at(out, fx(f, rmax), PB + 12, "m", lab.buf);
 	}
 	text_at(out, PL - 4, PB + 12, "e", "round");
 	sbuf_release(&lab);
@@ -304,8 +328,9 @@ static void shade_dropped(struct sbuf *out, const struct frame *f,
 
 	if (!cp || !cp->present)
 		return;
-	for (int r = rmin; r <= rmax; r++) {
-		if (!is_dropped(cp, r))
+	for (size_t i = 0; i < cp->nr_dropped_rounds; i++) {
+		int r = cp->dropped_rounds[i];
+		if (r < rmin || r > rmax)
 			continue;
 		sbuf_addf(&tip, "round %d: dropped by the stall filter", r);
 		rect(out, fx(f, r - 0.5), PT, fx(f, r + 0.5) - fx(f, r - 0.5),
@@ -533,8 +558,8 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 	shade_dropped(out, &f, cp, rmin, rmax);
 	/* y axis: ratios */
 	double step = nice_step(hi - lo, 4);
-	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9;
-	     v += step) {
+	for (int k = 0, nt = tick_count(lo, hi, step); k < nt; k++) {
+		double v = tick_at(lo, step, k);
 		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
 		sbuf_addf(&lab, "%.*f",
 			  step >= 0.1	 ? 1
@@ -672,8 +697,8 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 	/* x axis: percent */
 	double step = nice_step(hi - lo, 8);
 	line(out, PL, PB, PR, PB, "ax");
-	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9;
-	     v += step) {
+	for (int k = 0, nt = tick_count(lo, hi, step); k < nt; k++) {
+		double v = tick_at(lo, step, k);
 		line(out, fx(&f, v), PT, fx(&f, v), PB, "gr");
 		percent_label(&lab, v, step);
 		text_at(out, fx(&f, v), PB + 12, "m", lab.buf);

@@ -503,16 +503,20 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	units_format_percent(tmp, cp->ci_high_percent);
 	if (isfinite(cp->confidence))
 		sbuf_addf(tmp, " (%g%%)", cp->confidence * 100);
-	sbuf_addf(tmp, ", tolerance ±%g%%", cp->max_percent);
+	if (isfinite(cp->max_percent))
+		sbuf_addf(tmp, ", tolerance ±%g%%", cp->max_percent);
 	if (!cp->gate)
 		sbuf_adds(tmp, ", not gated");
 	esc_tmp(out, tmp);
 	sbuf_adds(out, "</span></h4>\n<p class=\"reason\">");
 	esc(out, cp->reason);
-	sbuf_addf(tmp,
-		  " · statistic %s, pairing %s · P(regression) %.3f · p %.3g",
+	sbuf_addf(tmp, " · statistic %s, pairing %s",
 		  cp->statistic ? cp->statistic : "n/a",
-		  cp->pairing ? cp->pairing : "n/a", cp->p_reg, cp->p_value);
+		  cp->pairing ? cp->pairing : "n/a");
+	if (isfinite(cp->p_reg))
+		sbuf_addf(tmp, " · P(regression) %.3f", cp->p_reg);
+	if (isfinite(cp->p_value))
+		sbuf_addf(tmp, " · p %.3g", cp->p_value);
 	if (isfinite(cp->p_adjusted) && cp->p_adjusted != cp->p_value)
 		sbuf_addf(tmp, " (adjusted %.3g)", cp->p_adjusted);
 	if (isfinite(cp->noise_floor_percent))

@@ -168,9 +168,11 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 					sbuf_addf(&m->tmp, " (%g%%)",
 						  cp->confidence * 100);
 				cell_tmp(m);
-				sbuf_addf(&m->tmp, "%.3f", cp->p_reg);
+				if (isfinite(cp->p_reg))
+					sbuf_addf(&m->tmp, "%.3f", cp->p_reg);
 				cell_tmp(m);
-				sbuf_addf(&m->tmp, "%.3g", cp->p_value);
+				if (isfinite(cp->p_value))
+					sbuf_addf(&m->tmp, "%.3g", cp->p_value);
 				if (cp->p_adjusted != cp->p_value &&
 				    isfinite(cp->p_adjusted))
 					sbuf_addf(&m->tmp, " (%.3g)",

@@ -140,6 +140,25 @@ run_k run --quiet outputs.yaml; expect_rc 0
 [ -s reports/report.json ] && [ -s reports/samples.csv ] || fail "report.outputs missing"
 ls reports | grep -q kagari-tmp && fail "temporary files left in out/"
 
+case_ "--summary appends Markdown and keeps what the file held"
+printf '# Earlier step\nkept line' > summary.md
+run_k run --quiet ok.yaml --summary summary.md; expect_rc 0
+head -1 summary.md | grep -qx '# Earlier step' || fail "summary lost its earlier content"
+grep -qx 'kept line' summary.md || fail "summary: the earlier last line was changed"
+grep -q 'kagari:begin' summary.md || fail "summary has no kagari section"
+
+case_ "--section rewrites only its own part of a Markdown page"
+printf 'intro\r\n<!-- kagari:begin other -->\nother text\n<!-- kagari:end other -->\noutro\n' > page.md
+cp page.md page.orig
+run_k run --quiet ok.yaml --format markdown --output page.md --section perf; expect_rc 0
+grep -q 'kagari:begin perf' page.md || fail "section perf missing"
+head -c 6 page.md | cmp -s - <(printf 'intro\r') || fail "text before the sections changed"
+grep -q '^other text$' page.md || fail "another section was changed"
+run_k run --quiet ok.yaml --format markdown --output page.md --section perf; expect_rc 0
+[ "$(grep -c 'kagari:begin perf' page.md)" -eq 1 ] || fail "the section was added twice"
+run_k run --quiet ok.yaml --format json --output x.json --section perf; expect_rc 3
+run_k run --quiet ok.yaml --format markdown --output page.md --section 'bad name'; expect_rc 3
+
 case_ "baseline: ratios relative to a named command"
 cat > baseline.yaml <<YAML
 version: "1"

@@ -1,0 +1,391 @@
+/*
+ * kagari doctor: what this machine can measure and how well.
+ *
+ * One line per item, `ok|warn|info  item: value — what to do about it`:
+ * performance counters (perf_event_paranoid, each event tried for real),
+ * where counter metrics would come from, valgrind, the allocation shim, the
+ * CPU, its frequency governor and turbo, ASLR, the load, and whether stdout
+ * is a terminal. Always exits 0: it reports, it does not judge a suite.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/exit.h"
+#include "measure/alloc.h"
+#include "measure/counters.h"
+#include "measure/valgrind.h"
+#include "report/json_emit.h"
+
+enum doctor_status { DOCTOR_OK, DOCTOR_WARN, DOCTOR_INFO };
+
+struct doctor_line {
+	enum doctor_status status;
+	char *item;
+	char *value;
+	char *advice; /* NULL: nothing to do */
+};
+
+struct doctor {
+	struct doctor_line *v;
+	size_t nr, alloc;
+};
+
+static const char *status_name(enum doctor_status s)
+{
+	return s == DOCTOR_OK ? "ok" : s == DOCTOR_WARN ? "warn" : "info";
+}
+
+static void add(struct doctor *d, enum doctor_status st, const char *item,
+		const char *value, const char *advice)
+{
+	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
+	struct doctor_line *l = &d->v[d->nr++];
+	l->status = st;
+	l->item = xstrdup(item);
+	l->value = xstrdup(value);
+	l->advice = advice && *advice ? xstrdup(advice) : NULL;
+}
+
+static void doctor_release(struct doctor *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		free(d->v[i].item);
+		free(d->v[i].value);
+		free(d->v[i].advice);
+	}
+	free(d->v);
+}
+
+/* The first line of a small file, trimmed; -1 when unreadable. */
+static int read_line(const char *path, struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (sbuf_read_file(out, path, 4096) < 0)
+		return -1;
+	char *nl = strchr(out->buf, '\n');
+	if (nl)
+		sbuf_setlen(out, (size_t)(nl - out->buf));
+	sbuf_rtrim(out);
+	return 0;
+}
+
+static void check_counters(struct doctor *d)
+{
+	struct counters_probe p;
+	struct sbuf v = SBUF_INIT;
+	counters_probe(&p);
+
+	if (p.paranoid == INT32_MIN)
+		add(d, DOCTOR_INFO, "perf_event_paranoid", "unreadable",
+		    "no /proc/sys/kernel/perf_event_paranoid: this kernel may "
+		    "lack perf events");
+	else if (p.paranoid > 2) {
+		sbuf_addf(&v, "%d", p.paranoid);
+		add(d, DOCTOR_WARN, "perf_event_paranoid", v.buf,
+		    "unprivileged counting is forbidden; `sudo sysctl "
+		    "kernel.perf_event_paranoid=1` allows counting your own "
+		    "programs");
+	} else {
+		sbuf_addf(&v, "%d", p.paranoid);
+		add(d, DOCTOR_OK, "perf_event_paranoid", v.buf,
+		    "user-space counting of your own programs is allowed");
+	}
+
+	int hw = 0, hw_ok = 0;
+	for (int e = 0; e < COUNTERS__COUNT; e++) {
+		enum counters_event ev = (enum counters_event)e;
+		int ok = !!(p.available & COUNTERS_BIT(e));
+		sbuf_reset(&v);
+		sbuf_addf(&v, "event %s", counters_event_name(ev));
+		if (counters_event_hardware(ev)) {
+			hw++;
+			hw_ok += ok;
+		}
+		add(d, ok ? DOCTOR_OK : DOCTOR_WARN, v.buf,
+		    ok ? "opens" : "does not open", ok ? NULL : p.why[e]);
+	}
+	sbuf_reset(&v);
+	if (hw_ok == hw)
+		add(d, DOCTOR_OK, "PMU", "present: every hardware event opens", NULL);
+	else if (hw_ok)
+		add(d, DOCTOR_WARN, "PMU", "present, but some hardware events do not open",
+		    "the missing ones are reported `unsupported` with the reason above");
+	else if (p.err[COUNTERS_CYCLES] == ENOENT || p.err[COUNTERS_CYCLES] == ENODEV)
+		add(d, DOCTOR_WARN, "PMU",
+		    "absent (a virtual machine or hosted runner)",
+		    "cycles, branch and cache misses cannot be measured here; "
+		    "instruction counts come from valgrind (`instrument: auto`)");
+	else
+		add(d, DOCTOR_WARN, "PMU", "unusable", p.why[COUNTERS_CYCLES]);
+
+	sbuf_reset(&v);
+	sbuf_adds(&v, p.group_read ? "one read per group" : "one read per event");
+	add(d, p.group_read ? DOCTOR_OK : DOCTOR_INFO, "inherited counter groups",
+	    v.buf, p.group_read ? NULL
+				: "the kernel refuses group reads of inherited "
+				  "events; kagari reads each event apart");
+
+	int perf = !!(p.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS));
+	add(d, perf ? DOCTOR_OK : DOCTOR_INFO, "counters source (instrument: auto)",
+	    perf ? "perf" : "valgrind",
+	    perf ? NULL
+		 : "instructions are counted under valgrind in separate, "
+		   "slower runs; `instrument: perf` would report them unsupported");
+	counters_probe_release(&p);
+	sbuf_release(&v);
+}
+
+static void check_valgrind(struct doctor *d)
+{
+	char *path = NULL, *version = NULL;
+	struct sbuf err = SBUF_INIT, v = SBUF_INIT;
+	if (valgrind_probe(NULL, &path, &version, &err) == 0) {
+		sbuf_addf(&v, "%s (%s)", version ? version : "unknown version", path);
+		add(d, DOCTOR_OK, "valgrind", v.buf,
+		    "exact instruction counts with `instrument: valgrind`");
+	} else {
+		add(d, DOCTOR_WARN, "valgrind", "not available", err.buf);
+	}
+	free(path);
+	free(version);
+	sbuf_release(&err);
+	sbuf_release(&v);
+}
+
+static void check_shim(struct doctor *d)
+{
+	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
+	if (alloc_shim_find(&path, &err) == 0)
+		add(d, DOCTOR_OK, "allocation shim", path.buf,
+		    "`allocations: true` counts malloc calls and bytes");
+	else
+		add(d, DOCTOR_WARN, "allocation shim", "not found", err.buf);
+	sbuf_release(&path);
+	sbuf_release(&err);
+}
+
+static void check_cpu(struct doctor *d)
+{
+	struct sbuf sb = SBUF_INIT, v = SBUF_INIT;
+	const char *model = NULL;
+	size_t len = 0;
+	if (sbuf_read_file(&sb, "/proc/cpuinfo", 16 << 20) == 0) {
+		const char *keys[] = { "model name", "Hardware", "cpu model", NULL };
+		for (int k = 0; keys[k] && !model; k++) {
+			const char *p = strstr(sb.buf, keys[k]);
+			const char *colon = p ? strchr(p, ':') : NULL;
+			const char *eol = p ? strchr(p, '\n') : NULL;
+			if (!colon || (eol && colon > eol))
+				continue;
+			for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+				;
+			model = colon;
+			len = eol ? (size_t)(eol - colon) : strlen(colon);
+		}
+	}
+	if (model)
+		sbuf_add(&v, model, len);
+	else
+		sbuf_adds(&v, "unknown");
+	add(d, DOCTOR_INFO, "CPU model", v.buf,
+	    "compare results only between runs on the same CPU model");
+
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	sbuf_reset(&v);
+	sbuf_addf(&v, "%ld online", online);
+	add(d, online > 1 ? DOCTOR_INFO : DOCTOR_WARN, "CPUs", v.buf,
+	    online > 1 ? NULL
+		       : "with one CPU, kagari and the measured program "
+			 "share it; timings are noisier");
+
+	/* Frequency governors: one per CPU, usually all the same. */
+	struct sbuf govs = SBUF_INIT, line = SBUF_INIT, path = SBUF_INIT;
+	int seen = 0, performance = 0;
+	DIR *dir = opendir("/sys/devices/system/cpu");
+	struct dirent *de;
+	while (dir && (de = readdir(dir))) {
+		if (strncmp(de->d_name, "cpu", 3) || !de->d_name[3] ||
+		    strspn(de->d_name + 3, "0123456789") != strlen(de->d_name + 3))
+			continue;
+		sbuf_reset(&path);
+		sbuf_addf(&path, "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
+			  de->d_name);
+		if (read_line(path.buf, &line) < 0)
+			continue;
+		seen++;
+		performance += !strcmp(line.buf, "performance");
+		/* List each distinct governor once. */
+		struct sbuf needle = SBUF_INIT;
+		sbuf_addf(&needle, ",%s,", line.buf);
+		struct sbuf hay = SBUF_INIT;
+		sbuf_addf(&hay, ",%s,", govs.buf);
+		if (!strstr(hay.buf, needle.buf))
+			sbuf_addf(&govs, "%s%s", govs.len ? "," : "", line.buf);
+		sbuf_release(&needle);
+		sbuf_release(&hay);
+	}
+	if (dir)
+		closedir(dir);
+	if (!seen)
+		add(d, DOCTOR_INFO, "frequency governor",
+		    "not exposed (no cpufreq; usual in virtual machines)",
+		    "the host decides the clock speed; expect more run-to-run "
+		    "variation than on a pinned bare-metal machine");
+	else if (performance == seen)
+		add(d, DOCTOR_OK, "frequency governor", govs.buf, NULL);
+	else
+		add(d, DOCTOR_WARN, "frequency governor", govs.buf,
+		    "for steadier timings: `sudo cpupower frequency-set -g "
+		    "performance`");
+
+	/* Turbo: intel_pstate's no_turbo, else cpufreq's boost. */
+	if (read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", &line) == 0) {
+		int off = !strcmp(line.buf, "1");
+		add(d, off ? DOCTOR_OK : DOCTOR_WARN, "turbo",
+		    off ? "off (intel_pstate)" : "on (intel_pstate)",
+		    off ? NULL
+			: "turbo makes the clock depend on temperature and load: "
+			  "`echo 1 | sudo tee "
+			  "/sys/devices/system/cpu/intel_pstate/no_turbo`");
+	} else if (read_line("/sys/devices/system/cpu/cpufreq/boost", &line) == 0) {
+		int off = !strcmp(line.buf, "0");
+		add(d, off ? DOCTOR_OK : DOCTOR_WARN, "turbo",
+		    off ? "off (cpufreq boost)" : "on (cpufreq boost)",
+		    off ? NULL
+			: "boost makes the clock depend on temperature and load: "
+			  "`echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost`");
+	} else {
+		add(d, DOCTOR_INFO, "turbo", "not exposed",
+		    "no intel_pstate/no_turbo or cpufreq/boost here (usual in "
+		    "virtual machines)");
+	}
+	sbuf_release(&govs);
+	sbuf_release(&line);
+	sbuf_release(&path);
+	sbuf_release(&sb);
+	sbuf_release(&v);
+}
+
+static void check_system(struct doctor *d, const struct cmd_env *env)
+{
+	struct sbuf line = SBUF_INIT, v = SBUF_INIT;
+	if (read_line("/proc/sys/kernel/randomize_va_space", &line) == 0) {
+		const char *what = !strcmp(line.buf, "0")   ? "off"
+				   : !strcmp(line.buf, "1") ? "partial"
+							    : "full";
+		sbuf_addf(&v, "%s (%s)", line.buf, what);
+		add(d, DOCTOR_INFO, "ASLR", v.buf,
+		    strcmp(line.buf, "0")
+			    ? "addresses change every run, a small source of "
+			      "timing noise that kagari's repeated, interleaved "
+			      "runs absorb; `setarch -R` turns it off for one command"
+			    : NULL);
+	} else {
+		add(d, DOCTOR_INFO, "ASLR", "unknown", NULL);
+	}
+
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (read_line("/proc/loadavg", &line) == 0) {
+		double l1 = strtod(line.buf, NULL);
+		sbuf_reset(&v);
+		sbuf_add(&v, line.buf, strcspn(line.buf, " ") < line.len
+					       ? strcspn(line.buf, " ")
+					       : line.len);
+		sbuf_adds(&v, " (1 min)");
+		int busy = cpus > 0 && l1 > 0.5 * (double)cpus;
+		add(d, busy ? DOCTOR_WARN : DOCTOR_OK, "load average", v.buf,
+		    busy ? "other work competes with measured runs; stop it "
+			   "or expect wider confidence intervals"
+			 : NULL);
+	} else {
+		add(d, DOCTOR_INFO, "load average", "unknown", NULL);
+	}
+
+	add(d, DOCTOR_INFO, "stdout", env->stdout_tty ? "a terminal" : "not a terminal",
+	    env->stdout_tty ? "progress and colour are shown (--quiet, --no-color)"
+			    : "no colour; write machine-readable reports with "
+			      "--format json --output FILE");
+	sbuf_release(&line);
+	sbuf_release(&v);
+}
+
+static void render_text(const struct doctor *d, struct sbuf *out)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct doctor_line *l = &d->v[i];
+		sbuf_addf(out, "%-4s  %s: %s", status_name(l->status), l->item,
+			  l->value);
+		if (l->advice)
+			sbuf_addf(out, " \xe2\x80\x94 %s", l->advice);
+		sbuf_addch(out, '\n');
+	}
+}
+
+static void render_json(const struct doctor *d, struct sbuf *out)
+{
+	struct json_emit j;
+	json_emit_init(&j, out, 1);
+	json_emit_begin_object(&j);
+	json_emit_key(&j, "checks");
+	json_emit_begin_array(&j);
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct doctor_line *l = &d->v[i];
+		json_emit_begin_object_inline(&j);
+		json_emit_kv_string(&j, "status", status_name(l->status));
+		json_emit_kv_string(&j, "item", l->item);
+		json_emit_kv_string(&j, "value", l->value);
+		if (l->advice)
+			json_emit_kv_string(&j, "advice", l->advice);
+		else
+			json_emit_kv_null(&j, "advice");
+		json_emit_end_object(&j);
+	}
+	json_emit_end_array(&j);
+	json_emit_end_object(&j);
+	json_emit_finish(&j);
+	sbuf_addch(out, '\n');
+}
+
+static const struct opt doctor_opts[] = {
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	  "text (default) or json", "text|json" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static int doctor_exec(struct cli *cli, struct cmd_env *env)
+{
+	if (cli->args.nr) {
+		cmd_error("doctor takes no arguments ('%s')", cli->args.v[0]);
+		return EXIT_USAGE;
+	}
+	struct doctor d = { NULL, 0, 0 };
+	check_counters(&d);
+	check_valgrind(&d);
+	check_shim(&d);
+	check_cpu(&d);
+	check_system(&d, env);
+	struct sbuf out = SBUF_INIT;
+	if (cli->format && !strcmp(cli->format, "json"))
+		render_json(&d, &out);
+	else
+		render_text(&d, &out);
+	fputs(out.buf, stdout);
+	sbuf_release(&out);
+	doctor_release(&d);
+	return EXIT_PASS;
+}
+
+const struct cmd_entry cmd_doctor = {
+	.name = "doctor",
+	.args = "[--format text|json]",
+	.summary = "show what this machine can measure and how well",
+	.opts = doctor_opts,
+	.exec = doctor_exec,
+};

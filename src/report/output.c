@@ -1,0 +1,61 @@
+#include "report/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/sbuf.h"
+#include "report/section.h"
+
+/* Pages to rewrite a section of are small; refuse anything absurd. */
+#define PAGE_MAX_BYTES ((size_t)64 << 20)
+
+int report_output_write(const char *path, const char *section,
+			const char *text, size_t len, struct sbuf *err)
+{
+	if (!section)
+		return fileio_write_atomic(path, text, len, err);
+	struct sbuf page = SBUF_INIT, out = SBUF_INIT;
+	int rc = 0;
+	if (sbuf_read_file(&page, path, PAGE_MAX_BYTES) && errno != ENOENT) {
+		sbuf_addf(err, "cannot read '%s' to update its section '%s': %s", path,
+			  section, strerror(errno));
+		rc = -1;
+	} else if (report_section_update(page.buf, page.len, section, text, &out, err)) {
+		rc = -1;
+	} else {
+		rc = fileio_write_atomic(path, out.buf, out.len, err);
+	}
+	sbuf_release(&page);
+	sbuf_release(&out);
+	return rc;
+}
+
+int report_output_append(const char *path, const char *text, size_t len,
+			 struct sbuf *err)
+{
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		char last = '\n';
+		if (pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
+			rc = fileio_write_all(fd, "\n", 1);
+	}
+	if (rc == 0)
+		rc = fileio_write_all(fd, text, len);
+	if (rc)
+		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
+	if (close(fd) && rc == 0) {
+		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
