@@ -46,6 +46,9 @@
 # missed, both pairings on the same measurements):
 #   /usr/bin/python3 bench/sensitivity/reanalyse.py OUT [METRIC]
 #
+# REPORT=1 OUT=DIR bash bench/sensitivity.sh prints the tables of a finished
+# (or interrupted) run again without measuring.
+#
 # Targets: zero false regressions in every A/A cell; +5% found in >= 9/10 at
 # max_percent 3 with pairing: rounds; paired no worse than independent in
 # any cell (fewer false regressions at 0%, no fewer detections above T).
@@ -95,6 +98,7 @@ cpu_total) metrics="{cpu: true, memory: false, counters: false, allocations: fal
 esac
 IFS=, read -r -a cells <<< "${CELLS:-rounds 10,rounds 3,independent 10,independent 3}"
 
+if [ "${REPORT:-0}" = 0 ]; then
 # ---- the repository ---------------------------------------------------------
 
 repo=$work/repo
@@ -211,15 +215,23 @@ fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 echo 0 > "$repo/slowdown.txt"
 elapsed=$(( $(date +%s) - start ))
-
-# ---- tables -----------------------------------------------------------------
-
-cat <<EOF
+echo "$metric" > "$out/metric"
+cat > "$out/header.txt" <<EOF
 kagari sensitivity: $(uname -m), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 workload: demo sort.c, SIZE=$size (one run ~${run_ms} ms), runs: $runs (rounds of 2, warm-up 1), gated metric $metric only, $reps compares per cell
 load average: before $load_before, after the quiet phase $load_mid, at the end $load_after
 runtime: $(fmt_s "$elapsed") for $total compares
 EOF
+fi
+
+# ---- tables -----------------------------------------------------------------
+
+if [ ! -s "$tsv" ]; then
+	echo "sensitivity: no results in '$tsv'" >&2
+	exit 4
+fi
+cat "$out/header.txt" 2>/dev/null || echo "kagari sensitivity: re-tabulated from $out"
+if [ -s "$out/metric" ]; then metric=$(cat "$out/metric"); fi
 
 tables() { # phase title
 	local phase=$1
@@ -285,10 +297,11 @@ tables() { # phase title
 	}' "$tsv"
 }
 
-cols_list=$(for cell in "${cells[@]}"; do set -- $cell; printf '%s T=%s|' "$1" "$2"; done)
-cols_list=${cols_list%|}
+cols_list=$(awk -F'\t' 'NR > 1 && !seen[$3 " T=" $4]++ { printf "%s%s", sep, $3 " T=" $4; sep = "|" }' "$tsv")
 tables quiet "shared machine (no extra load)"
-[ -n "$hog_slowdowns" ] && tables hog "with $hog_procs CPU hog(s) running"
+if grep -q '^hog	' "$tsv"; then
+	tables hog "with CPU hog(s) running"
+fi
 
 echo
 echo "== targets =="

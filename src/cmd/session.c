@@ -473,6 +473,16 @@ int session_finish(struct session *s)
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
+	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
+	    s->instruments.perf_min_share < 1)
+		strvec_pushf(&r->warnings,
+			     "hardware counters were multiplexed (counted %.0f%% of the time at worst): values are scaled estimates; ask for fewer counters for exact counts",
+			     s->instruments.perf_min_share * 100);
+	if (s->instruments.perf_not_counted)
+		strvec_pushf(&r->warnings,
+			     "%zu run%s had a counter that never ran (not counted)",
+			     s->instruments.perf_not_counted,
+			     s->instruments.perf_not_counted == 1 ? "" : "s");
 	if (s->instruments.used_valgrind && s->instruments.valgrind_version &&
 	    !r->env.valgrind_version)
 		r->env.valgrind_version = xstrdup(s->instruments.valgrind_version);
