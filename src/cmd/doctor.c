@@ -273,7 +273,7 @@ static void check_cpu(struct doctor *d)
 	sbuf_release(&v);
 }
 
-static void check_system(struct doctor *d, const struct cmd_env *env)
+static void check_machine(struct doctor *d, const struct cmd_env *env)
 {
 	struct sbuf line = SBUF_INIT, v = SBUF_INIT;
 	if (read_line("/proc/sys/kernel/randomize_va_space", &line) == 0) {
@@ -370,7 +370,7 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 	check_valgrind(&d);
 	check_shim(&d);
 	check_cpu(&d);
-	check_system(&d, env);
+	check_machine(&d, env);
 	struct sbuf out = SBUF_INIT;
 	if (cli->format && !strcmp(cli->format, "json"))
 		render_json(&d, &out);

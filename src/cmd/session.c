@@ -214,6 +214,22 @@ static void mark_pending(const struct bench_spec *bs, struct bench_result *br)
 }
 
 
+/*
+ * The path with its folder resolved (the file itself may not exist yet), so
+ * that "out/r.json", "./out/r.json" and an absolute spelling compare equal.
+ */
+static char *canonical_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + (slash == path))) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	char *real = realpath(dir, NULL);
+	char *out = real ? xstrfmt("%s/%s", real, base) : xstrdup(path);
+	free(real);
+	free(dir);
+	return out;
+}
+
 static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 			   const char *format, const char *path, const char *section)
 {
@@ -231,9 +247,11 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 			  section);
 		return EXIT_USAGE;
 	}
+	char *canon = path ? canonical_path(path) : NULL;
 	for (size_t i = 0; i < *n; i++) {
-		const char *p = (*d)[i].path;
-		if ((!p && !path) || (p && path && !strcmp(p, path))) {
+		const char *p = (*d)[i].canonical;
+		if ((!p && !canon) || (p && canon && !strcmp(p, canon))) {
+			free(canon);
 			cmd_error("two reports would be written to %s%s%s",
 				  path ? "'" : "", path ? path : "standard output",
 				  path ? "'" : "");
@@ -244,6 +262,7 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 	(*d)[*n].format = f;
 	(*d)[*n].path = path ? xstrdup(path) : NULL;
 	(*d)[*n].section = section ? xstrdup(section) : NULL;
+	(*d)[*n].canonical = canon;
 	(*n)++;
 	return 0;
 }
@@ -532,6 +551,7 @@ void session_release(struct session *s)
 	for (size_t i = 0; i < s->nr_dest; i++) {
 		free(s->dest[i].path);
 		free(s->dest[i].section);
+		free(s->dest[i].canonical);
 	}
 	free(s->dest);
 	run_result_release(&s->r);

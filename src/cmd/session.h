@@ -23,6 +23,7 @@ struct destination {
 	enum report_format format;
 	char *path; /* NULL: stdout */
 	char *section; /* markdown: rewrite only this section of path */
+	char *canonical; /* path with its folder resolved, for conflicts */
 };
 
 struct progress {
