@@ -10,7 +10,8 @@
  * Invariants checked besides memory safety (abort() on violation):
  *   - success: the sha is 40 or 64 hex digits, and the event is one the
  *     contract names (never pull_request_target);
- *   - failure: a non-empty one-line reason and *sha left NULL;
+ *   - failure: a non-empty one-line reason and *sha left NULL (open:
+ *     tests/data/fuzz-regressions/open/github_event/ still break it);
  *   - escaping: github_escape_data()/github_escape_property() of the text
  *     leave no raw CR or LF (no injected workflow command), and the
  *     property form no ':' or ','; unescaping gives the text back.

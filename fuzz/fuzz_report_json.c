@@ -20,7 +20,7 @@
 #include "report/report.h"
 #include "report/result.h"
 
-#define FUZZ_FILE "fuzz.json"
+#define REPORT_FUZZ_FILE "fuzz.json"
 
 static void report_fail(const char *what, const struct sbuf *a,
 			const struct sbuf *b)
@@ -70,11 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run_result r;
 	struct sbuf err = SBUF_INIT;
 	run_result_init(&r);
-	int rc = report_read_json((const char *)data, size, FUZZ_FILE, &r, &err);
+	int rc = report_read_json((const char *)data, size, REPORT_FUZZ_FILE, &r, &err);
 	if (rc) {
 		if (rc != -1 || !err.len)
 			report_fail("rejected without a reason", &err, NULL);
-		if (strncmp(err.buf, FUZZ_FILE ":", sizeof(FUZZ_FILE)))
+		if (strncmp(err.buf, REPORT_FUZZ_FILE ":", sizeof(REPORT_FUZZ_FILE)))
 			report_fail("a reason without FILE:", &err, NULL);
 		run_result_release(&r);
 		sbuf_release(&err);

@@ -42,7 +42,7 @@
 #include "suite/vars.h"
 
 /* A folder that does not exist: no file system state leaks into the run. */
-#define FUZZ_FILE "/nonexistent-kagari-fuzz/dir/suite.yaml"
+#define SUITE_FUZZ_FILE "/nonexistent-kagari-fuzz/dir/suite.yaml"
 
 static void suite_fail(const char *what, const struct sbuf *ctx)
 {
@@ -558,7 +558,7 @@ static void dump_suite(struct sbuf *o, const struct suite *s)
 
 static void check_messages(const struct sbuf *errs)
 {
-	static const char prefix[] = FUZZ_FILE ":";
+	static const char prefix[] = SUITE_FUZZ_FILE ":";
 	if (!errs->len)
 		suite_fail("rejected without a message", NULL);
 	if (errs->buf[errs->len - 1] != '\n')
@@ -589,8 +589,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
 	struct sbuf d1 = SBUF_INIT, d2 = SBUF_INIT;
-	struct suite *s1 = suite_load_mem(FUZZ_FILE, (const char *)data, size, &e1);
-	struct suite *s2 = suite_load_mem(FUZZ_FILE, (const char *)data, size, &e2);
+	struct suite *s1 = suite_load_mem(SUITE_FUZZ_FILE, (const char *)data, size, &e1);
+	struct suite *s2 = suite_load_mem(SUITE_FUZZ_FILE, (const char *)data, size, &e2);
 
 	if (!s1 != !s2)
 		suite_fail("two loads of the same text disagree", NULL);

@@ -14,7 +14,8 @@
 # is kagari's own code and is traced like the parent. Every test must pass,
 # and over all logs there must be zero errors and zero bytes definitely
 # lost. The summary lines are printed at the end; the exit status is 0 only
-# when all of that holds.
+# when all of that holds. Logs and each test's output are kept in
+# BUILD-DIR/memcheck/.
 set -u
 build=${1:-build}
 shift $(($# > 0 ? 1 : 0))
@@ -34,12 +35,14 @@ done
 # Tests that cannot work under memcheck, with the reason. Valgrind slows
 # kagari itself (not the programs it measures) by 20-50x.
 declare -A excluded=(
-	[t_run]="asserts the measured program's peak_rss; under valgrind, posix_spawn's vfork becomes a real fork of the traced process, so the child's ru_maxrss counts valgrind's pages"
+	[t_valgrind]="measures with instrument: valgrind; the traced kagari's environment holds valgrind's own LD_PRELOAD (vgpreload_core, vgpreload_memcheck), which reaches the measured valgrind and makes it exit with status 1"
+	[t_counters]="its instrument: auto case falls back to valgrind here (no perf), which fails under memcheck for the reason given for t_valgrind"
 )
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-memcheck-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# Valgrind logs and test outputs stay in BUILD-DIR/memcheck/ for reading.
+work=$build/memcheck
 logs=$work/logs
+rm -rf "$work"
 mkdir -p "$logs"
 cat >"$work/kagari" <<EOF
 #!/bin/sh
@@ -80,12 +83,19 @@ done
 
 # Sum over every process log.
 nlogs=0
+nexec=0
 errors=0
 lost=0
 bad_logs=""
 for log in "$logs"/*.log; do
 	[ -e "$log" ] || continue
 	nlogs=$((nlogs + 1))
+	# A forked child that exec'd another program (the measured commands,
+	# git, an exec'd runner) leaves a log without a summary: not traced on.
+	if ! grep -q 'ERROR SUMMARY' "$log"; then
+		nexec=$((nexec + 1))
+		continue
+	fi
 	e=$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors.*/\1/p' "$log" | tail -n 1 | tr -d ,)
 	l=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes.*/\1/p' "$log" | tail -n 1 | tr -d ,)
 	e=${e:-0}
@@ -106,8 +116,8 @@ if [ -n "$bad_logs" ]; then
 		grep -E '^==[0-9]+== (Invalid|Conditional|Syscall|Mismatched|Source|Use of|[0-9,]+ bytes in [0-9,]+ blocks are definitely|   (at|by) )' "$log" | head -n 40
 	done <<<"$bad_logs"
 fi
-echo "memcheck: $nlogs kagari processes traced, ERROR SUMMARY: $errors errors, definitely lost: $lost bytes"
-if [ $failed -gt 0 ] || [ $errors -gt 0 ] || [ $lost -gt 0 ] || [ $nlogs -eq 0 ]; then
+echo "memcheck: $((nlogs - nexec)) kagari processes ran to exit under memcheck ($nexec forked children exec'd another program), ERROR SUMMARY: $errors errors, definitely lost: $lost bytes"
+if [ $failed -gt 0 ] || [ $errors -gt 0 ] || [ $lost -gt 0 ] || [ $nlogs -eq $nexec ]; then
 	echo "memcheck: FAILED ($failed test files failed)"
 	exit 1
 fi

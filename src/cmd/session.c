@@ -21,7 +21,6 @@
 #include "report/section.h"
 #include "suite/vars.h"
 
-#define NOT_IMPLEMENTED "not implemented in this version"
 
 /* Metric groups that later issues implement. */
 static int group_pending(enum metric_group g)
@@ -46,11 +45,6 @@ static int check_pending(const struct loaded_suites *ls)
 			const struct bench_spec *bs = &s->benches[b];
 			if (!ls->selected[i][b])
 				continue;
-			if (bs->terminal) {
-				cmd_error("%s:%d:%d: benchmarks[%zu].terminal: running on a pseudo-terminal is %s",
-					  s->file, bs->loc.line, bs->loc.col, b, NOT_IMPLEMENTED);
-				rc = EXIT_UNSUPPORTED;
-			}
 			for (size_t c = 0; c < bs->nr_commands; c++) {
 				const struct command_spec *cs = &bs->commands[c];
 				if (cs->settings.metrics.unsupported_skip)

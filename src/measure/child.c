@@ -10,7 +10,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -548,9 +550,10 @@ static void signal_run(pid_t pid, int own_group, int sig)
  * /dev/null and tail descriptors): building them costs allocations and a
  * getrlimit per action, every run.
  */
-static posix_spawnattr_t spawn_attrs[2];
-static int spawn_attrs_ready[2];
+static posix_spawnattr_t spawn_attrs[3];
+static int spawn_attrs_ready[3];
 
+/* own_group: 0 = our group, 1 = a new group, 2 = a new session (setsid). */
 static posix_spawnattr_t *spawn_attr(int own_group)
 {
 	posix_spawnattr_t *attr = &spawn_attrs[own_group];
@@ -562,7 +565,9 @@ static posix_spawnattr_t *spawn_attr(int own_group)
 		sigfillset(&all);
 		posix_spawnattr_setsigmask(attr, &none);
 		posix_spawnattr_setsigdefault(attr, &all);
-		if (own_group) {
+		if (own_group == 2) {
+			sflags |= POSIX_SPAWN_SETSID;
+		} else if (own_group) {
 			sflags |= POSIX_SPAWN_SETPGROUP;
 			posix_spawnattr_setpgroup(attr, 0);
 		}
@@ -612,6 +617,186 @@ static posix_spawn_file_actions_t *spawn_actions(const struct run_fds *f,
 	return &spawn_fa.fa;
 }
 
+
+/*
+ * A run on a pseudo-terminal (CHILD_TERMINAL). The child is spawned with
+ * POSIX_SPAWN_SETSID and opens the slave by name as its fd 0 (without
+ * O_NOCTTY): on Linux a session leader without a controlling terminal that
+ * opens a terminal acquires it, so the slave becomes its controlling
+ * terminal and the foreground group is the child's (posix_spawn cannot
+ * issue TIOCSCTTY, and needs not). We keep a slave descriptor open for the
+ * run, so the master never reports a hang-up before the child has opened
+ * its side; it is closed once the run is over, after which a read of the
+ * master returns what is left, then EIO.
+ */
+struct term {
+	int master; /* -1: not a terminal run */
+	int slave;  /* our own slave descriptor, held during the run */
+	struct sbuf name;
+	struct sbuf input; /* what to type: stdin content, then VEOF */
+	size_t typed;
+	int ready;	  /* first output seen, or CHILD_TERMINAL_READY_NS */
+	int64_t ready_at; /* when the wait for output ends */
+	int out_fd;	  /* the stdout file, or -1 */
+	int out_mode;	  /* enum child_out of c->out */
+	struct sbuf tail; /* recent output, for res.stderr_tail */
+	int eof;	  /* the master has nothing more to give */
+};
+
+#define TERM_INIT                                                              \
+	{                                                                      \
+		.master = -1, .slave = -1, .name = SBUF_INIT,                  \
+		.input = SBUF_INIT, .out_fd = -1, .tail = SBUF_INIT            \
+	}
+
+static void term_release(struct term *t)
+{
+	close_fd(&t->master);
+	close_fd(&t->slave);
+	close_fd(&t->out_fd);
+	sbuf_release(&t->name);
+	sbuf_release(&t->input);
+	sbuf_release(&t->tail);
+}
+
+/* Open the terminal pair, size it, gather the input and the output file. */
+static int term_open(const struct child *c, struct term *t, struct sbuf *err)
+{
+	t->out_mode = c->out;
+	switch (c->in) {
+	case CHILD_IN_NULL:
+		break;
+	case CHILD_IN_CONTENT:
+		sbuf_add(&t->input, c->in_data ? c->in_data : "", c->in_len);
+		break;
+	case CHILD_IN_FILE:
+		if (sbuf_read_file(&t->input, c->in_path ? c->in_path : "",
+				   CHILD_CAPTURE_MAX)) {
+			sbuf_addf(err, "cannot read stdin file '%s': %s",
+				  c->in_path ? c->in_path : "",
+				  strerror(errno));
+			return -1;
+		}
+		break;
+	default:
+		sbuf_adds(err, "a terminal run takes stdin as content or a "
+			       "file only");
+		return -1;
+	}
+	if (c->err != CHILD_OUT_DISCARD ||
+	    (c->out != CHILD_OUT_DISCARD && c->out != CHILD_OUT_FILE &&
+	     c->out != CHILD_OUT_CAPTURE)) {
+		sbuf_adds(err, "a terminal run writes its output to the "
+			       "terminal: stdout may only be discarded, a "
+			       "file or captured, stderr only discarded");
+		return -1;
+	}
+	if (c->out == CHILD_OUT_FILE) {
+		t->out_fd = open_outfile(c->out_path ? c->out_path : "", 0, err);
+		if (t->out_fd < 0)
+			return -1;
+	}
+	t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t->master < 0 || grantpt(t->master) || unlockpt(t->master)) {
+		sbuf_addf(err, "cannot open a pseudo-terminal: %s",
+			  strerror(errno));
+		return -1;
+	}
+	sbuf_grow(&t->name, 128);
+	if (ptsname_r(t->master, t->name.buf, t->name.alloc - 1)) {
+		sbuf_addf(err, "cannot name the pseudo-terminal: %s",
+			  strerror(errno));
+		return -1;
+	}
+	t->name.len = strlen(t->name.buf);
+	struct winsize ws = {.ws_row = CHILD_TERMINAL_ROWS,
+			     .ws_col = CHILD_TERMINAL_COLS};
+	t->slave = open(t->name.buf, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t->slave < 0 || ioctl(t->master, TIOCSWINSZ, &ws) < 0) {
+		sbuf_addf(err, "cannot set up the pseudo-terminal '%s': %s",
+			  t->name.buf, strerror(errno));
+		return -1;
+	}
+	/* End of input, typed after the content: a partial last line needs
+	 * one VEOF to be delivered and another to read as end of file. */
+	struct termios tio;
+	char veof = 4; /* ^D */
+	if (!tcgetattr(t->slave, &tio) && tio.c_cc[VEOF])
+		veof = (char)tio.c_cc[VEOF];
+	if (t->input.len && t->input.buf[t->input.len - 1] != '\n')
+		sbuf_addch(&t->input, veof);
+	sbuf_addch(&t->input, veof);
+	fcntl(t->master, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* The terminal's file actions: slave on 0 (as the controlling terminal). */
+static void term_actions(posix_spawn_file_actions_t *fa, const struct term *t,
+			 const char *dir)
+{
+	posix_spawn_file_actions_init(fa);
+	posix_spawn_file_actions_addopen(fa, 0, t->name.buf, O_RDWR, 0);
+	posix_spawn_file_actions_adddup2(fa, 0, 1);
+	posix_spawn_file_actions_adddup2(fa, 0, 2);
+	posix_spawn_file_actions_addclosefrom_np(fa, 3);
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(fa, dir);
+}
+
+/* Take what the master has; keep it where c->out says. */
+static void term_drain(struct term *t, struct child_result *r)
+{
+	char buf[16384];
+	while (!t->eof) {
+		ssize_t n = read(t->master, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			t->eof = 1; /* EIO: every slave is closed */
+			return;
+		}
+		t->ready = 1;
+		if (t->out_fd >= 0 &&
+		    fileio_write_all(t->out_fd, buf, (size_t)n) < 0) {
+			/* A full disk loses output, not the run. */
+		}
+		if (t->out_mode == CHILD_OUT_CAPTURE) {
+			size_t room = r->out.len < CHILD_CAPTURE_MAX
+					  ? CHILD_CAPTURE_MAX - r->out.len
+					  : 0;
+			sbuf_add(&r->out, buf, (size_t)n < room ? (size_t)n : room);
+			if ((size_t)n > room)
+				r->out_truncated = 1;
+		}
+		sbuf_add(&t->tail, buf, (size_t)n);
+		if (t->tail.len > 4 * CHILD_TAIL_MAX) {
+			memmove(t->tail.buf,
+				t->tail.buf + t->tail.len - CHILD_TAIL_MAX,
+				CHILD_TAIL_MAX);
+			sbuf_setlen(&t->tail, CHILD_TAIL_MAX);
+		}
+	}
+}
+
+/* Type what the terminal accepts of the input, once the program is ready. */
+static void term_type(struct term *t)
+{
+	while (t->ready && t->typed < t->input.len) {
+		ssize_t n = write(t->master, t->input.buf + t->typed,
+				  t->input.len - t->typed);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN)
+				t->typed = t->input.len; /* give up */
+			return;
+		}
+		t->typed += (size_t)n;
+	}
+}
+
 struct waiter {
 	pid_t pid;
 	int pidfd;
@@ -639,20 +824,26 @@ static void begin_stop(struct waiter *w)
  * pumping capture pipes, enforcing the timeout and reacting to interrupts.
  */
 static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
-		      int64_t t0)
+		      struct term *t, int64_t t0)
 {
 	struct child_result *r = &c->res;
 	int64_t step = 100000; /* fallback polling, grows to 10 ms */
 	w->deadline = c->timeout_ns > 0 ? t0 + c->timeout_ns : -1;
+	t->ready_at = t0 + CHILD_TERMINAL_READY_NS;
 
 	for (;;) {
+		if (t->master >= 0) {
+			if (!t->ready && now_ns() >= t->ready_at)
+				t->ready = 1;
+			term_type(t);
+		}
 		if (!w->stopping && intr_flag) {
 			r->interrupted = 1;
 			begin_stop(w);
 		}
-		struct pollfd pfd[5];
+		struct pollfd pfd[6];
 		int n = 0, i_pid = -1, i_intr = -1, i_watch = -1, i_out = -1,
-		    i_err = -1;
+		    i_err = -1, i_term = -1;
 		if (w->pidfd >= 0) {
 			i_pid = n;
 			pfd[n++] = (struct pollfd){w->pidfd, POLLIN, 0};
@@ -674,12 +865,26 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 			i_err = n;
 			pfd[n++] = (struct pollfd){f->err_pipe, POLLIN, 0};
 		}
+		if (t->master >= 0 && !t->eof) {
+			short ev = POLLIN;
+			if (t->ready && t->typed < t->input.len)
+				ev |= POLLOUT;
+			i_term = n;
+			pfd[n++] = (struct pollfd){t->master, ev, 0};
+		}
 
 		int64_t wait = -1;
 		if (w->deadline >= 0) {
 			wait = w->deadline - now_ns();
 			if (wait < 0)
 				wait = 0;
+		}
+		if (i_term >= 0 && !t->ready) {
+			int64_t left = t->ready_at - now_ns();
+			if (left < 0)
+				left = 0;
+			if (wait < 0 || left < wait)
+				wait = left;
 		}
 		if (w->pidfd < 0) {
 			if (wait < 0 || wait > step)
@@ -698,6 +903,8 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 				pump(&f->out_pipe, &r->out, &r->out_truncated);
 			if (i_err >= 0 && pfd[i_err].revents)
 				pump(&f->err_pipe, &r->err, &r->err_truncated);
+			if (i_term >= 0 && pfd[i_term].revents)
+				term_drain(t, r);
 			if (i_pid >= 0 && pfd[i_pid].revents)
 				return;
 			if (i_intr >= 0 && pfd[i_intr].revents) {
@@ -744,6 +951,9 @@ int child_run_argv(struct child *c, const char *const *argv,
 {
 	struct child_result *r = &c->res;
 	struct run_fds f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+	struct term t = TERM_INIT;
+	posix_spawn_file_actions_t term_fa;
+	int have_term_fa = 0;
 	struct sbuf path = SBUF_INIT;
 	pid_t *keep = NULL;
 	size_t nkeep = 0, keep_alloc = 0;
@@ -758,8 +968,10 @@ int child_run_argv(struct child *c, const char *const *argv,
 		sbuf_adds(err, "empty command");
 		return -1;
 	}
-	if (setup_shared_fds(err) || open_stdin(c, &f, err) ||
-	    open_outputs(c, &f, err)) {
+	if (setup_shared_fds(err) ||
+	    ((c->flags & CHILD_TERMINAL)
+		 ? term_open(c, &t, err)
+		 : (open_stdin(c, &f, err) || open_outputs(c, &f, err)))) {
 		r->status = CHILD_ERROR;
 		goto out;
 	}
@@ -770,8 +982,19 @@ int child_run_argv(struct child *c, const char *const *argv,
 	}
 
 	int own_group = !(c->flags & CHILD_SAME_PGROUP);
-	posix_spawnattr_t *attr = spawn_attr(own_group);
-	posix_spawn_file_actions_t *fa = spawn_actions(&f, c->dir);
+	posix_spawnattr_t *attr;
+	posix_spawn_file_actions_t *fa;
+	if (t.master >= 0) {
+		/* A session of its own: pgid == pid, as with a new group. */
+		own_group = 1;
+		attr = spawn_attr(2);
+		term_actions(&term_fa, &t, c->dir);
+		have_term_fa = 1;
+		fa = &term_fa;
+	} else {
+		attr = spawn_attr(own_group);
+		fa = spawn_actions(&f, c->dir);
+	}
 
 	/* Children we already have are not the run's to kill afterwards. */
 	subreaper = proc_is_subreaper();
@@ -799,7 +1022,7 @@ int child_run_argv(struct child *c, const char *const *argv,
 			   .grace_ns = c->grace_ns};
 	if (!no_pidfd)
 		w.pidfd = proc_pidfd_open(pid);
-	wait_exit(c, &w, &f, t0);
+	wait_exit(c, &w, &f, &t, t0);
 	r->wall_ns = now_ns() - t0;
 	close_fd(&w.pidfd);
 
@@ -816,6 +1039,11 @@ int child_run_argv(struct child *c, const char *const *argv,
 		proc_reap_strays(keep, nkeep);
 
 	/* Every writer is gone: what is left in the pipes is all there is. */
+	if (t.master >= 0) {
+		close_fd(&t.slave); /* the master now ends in EIO */
+		term_drain(&t, r);
+		set_tail(&r->stderr_tail, t.tail.buf, t.tail.len);
+	}
 	if (f.out_pipe >= 0)
 		pump(&f.out_pipe, &r->out, &r->out_truncated);
 	if (f.err_pipe >= 0)
@@ -848,6 +1076,9 @@ out:
 	if (f.tail_is_shared && ftruncate(tail_fd, 0) < 0)
 		tail_dirty = 1; /* the next run tries again */
 	close_run_fds(&f);
+	if (have_term_fa)
+		posix_spawn_file_actions_destroy(&term_fa);
+	term_release(&t);
 	sbuf_release(&path);
 	free(keep);
 	return r->code;

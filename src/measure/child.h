@@ -92,6 +92,24 @@ enum child_out {
 /* c.flags */
 /* Stay in our process group (never for measured runs). */
 #define CHILD_SAME_PGROUP 0x1
+/*
+ * Run on a pseudo-terminal of CHILD_TERMINAL_COLS x CHILD_TERMINAL_ROWS:
+ * the slave is the program's stdin, stdout, stderr and controlling
+ * terminal (it runs in a session of its own; CHILD_SAME_PGROUP is then
+ * ignored). The stdin content or file (in = CONTENT or FILE; NULL: none)
+ * is typed into the terminal once the program is ready — when it has
+ * written its first output, or CHILD_TERMINAL_READY_NS after the start,
+ * whichever comes first — followed by end-of-file (the terminal's VEOF,
+ * Ctrl-D; twice after a last line without a newline, once alone without
+ * stdin). What the terminal shows (output and echoed input) is read as it
+ * comes: discarded, written to out_path (out = FILE) or captured into
+ * res.out (out = CAPTURE); stderr must be DISCARD, and res.stderr_tail is
+ * the last CHILD_TAIL_MAX bytes the terminal showed.
+ */
+#define CHILD_TERMINAL 0x2
+#define CHILD_TERMINAL_COLS 80
+#define CHILD_TERMINAL_ROWS 24
+#define CHILD_TERMINAL_READY_NS INT64_C(100000000)
 
 enum child_status {
 	CHILD_NOT_RUN = 0,

@@ -37,12 +37,14 @@ struct prepared {
 	int64_t timeout_ns;
 	const struct stdin_spec *in; /* NULL: /dev/null */
 	char *stdin_path;	     /* absolute, for STDIN_FILE */
+	int terminal;		     /* on a pseudo-terminal (CHILD_TERMINAL) */
 };
 
 /* Per (side, command): its prepared command and how far it has got. */
 struct unit {
 	int side;
 	size_t cmd;
+	int prepared;	  /* p is complete */
 	int ok;		  /* prepared and still running */
 	int measured;	  /* measured runs so far */
 	int64_t time_ns;  /* sum of measured wall time */
@@ -165,29 +167,36 @@ static void describe_failure(const struct child_result *res,
  * Run a prepared command through the runner. Returns 0 when it ran (how it
  * ended is in res), -1 when it could not start or be set up (reason in why).
  */
+static void fill_request(const struct prepared *p, unsigned flags,
+			 struct runner_request *req)
+{
+	runner_request_init(req);
+	req->argv = p->argv.v;
+	req->envp = p->env.v;
+	req->dir = p->cwd;
+	req->timeout_ns = p->timeout_ns;
+	req->flags = flags | (p->terminal ? CHILD_TERMINAL : 0);
+	req->out = p->stdout_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;
+	req->out_path = p->stdout_path;
+	req->err = p->stderr_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;
+	req->err_path = p->stderr_path;
+	if (p->in && p->in->kind == STDIN_FILE) {
+		req->in = CHILD_IN_FILE;
+		req->in_path = p->stdin_path;
+	} else if (p->in && p->in->kind == STDIN_CONTENT) {
+		req->in = CHILD_IN_CONTENT;
+		req->in_data = p->in->value;
+		req->in_len = strlen(p->in->value);
+	} else {
+		req->in = CHILD_IN_NULL;
+	}
+}
+
 static int run_prepared(const struct execute_options *o, const struct prepared *p,
 			unsigned flags, struct child_result *res, struct sbuf *why)
 {
-	struct runner_request req = RUNNER_REQUEST_INIT;
-	req.argv = p->argv.v;
-	req.envp = p->env.v;
-	req.dir = p->cwd;
-	req.timeout_ns = p->timeout_ns;
-	req.flags = flags;
-	req.out = p->stdout_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;
-	req.out_path = p->stdout_path;
-	req.err = p->stderr_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;
-	req.err_path = p->stderr_path;
-	if (p->in && p->in->kind == STDIN_FILE) {
-		req.in = CHILD_IN_FILE;
-		req.in_path = p->stdin_path;
-	} else if (p->in && p->in->kind == STDIN_CONTENT) {
-		req.in = CHILD_IN_CONTENT;
-		req.in_data = p->in->value;
-		req.in_len = strlen(p->in->value);
-	} else {
-		req.in = CHILD_IN_NULL;
-	}
+	struct runner_request req;
+	fill_request(p, flags, &req);
 	child_result_reset(res);
 	if (runner_run(o->runner, &req, res, why) < 0)
 		return -1;
@@ -205,6 +214,24 @@ static int exit_code_ok(const struct settings *s, const struct child_result *res
 }
 
 /*
+ * Did a run that must exit 0 fail? Then the reason, with the masked stderr
+ * tail, is appended to why.
+ */
+static int must_succeed_failed(const struct child_result *res,
+			       const struct prepared *p, struct sbuf *why)
+{
+	if (res->status == CHILD_EXITED && res->exit_code == 0 &&
+	    !res->timed_out && !res->interrupted)
+		return 0;
+	describe_failure(res, p, why);
+	char *tail = proc_mask_secrets(res->stderr_tail.buf, p->env.v);
+	if (*tail)
+		sbuf_addf(why, "\n--- stderr (last 2 KiB) ---\n%s", tail);
+	free(tail);
+	return 1;
+}
+
+/*
  * Run an untimed command (hook, build) that must exit 0. On failure the
  * reason, with the masked stderr tail, is appended to why.
  */
@@ -214,17 +241,38 @@ static int run_must_succeed(const struct execute_options *o,
 {
 	struct child_result res = CHILD_RESULT_INIT;
 	int rc = run_prepared(o, p, flags, &res, why);
-	if (rc == 0 && !(res.status == CHILD_EXITED && res.exit_code == 0 &&
-			 !res.timed_out && !res.interrupted)) {
-		describe_failure(&res, p, why);
-		char *tail = proc_mask_secrets(res.stderr_tail.buf, p->env.v);
-		if (*tail)
-			sbuf_addf(why, "\n--- stderr (last 2 KiB) ---\n%s", tail);
-		free(tail);
+	if (rc == 0 && must_succeed_failed(&res, p, why))
 		rc = -1;
-	}
 	child_result_release(&res);
 	return rc;
+}
+
+/* Expand hook i of a list into p (always to be released). */
+static int prepare_hook(const char *what, const struct exec_spec *hooks,
+			size_t i, const struct bench_spec *b,
+			const char *suite_dir, const struct vars_context *ctx,
+			struct prepared *p, struct sbuf *err)
+{
+	memset(p, 0, sizeof(*p));
+	strvec_init(&p->argv);
+	strvec_init(&p->env);
+	const struct strvec *layers[] = { &b->settings.env, &hooks[i].env };
+	struct sbuf why = SBUF_INIT;
+	int rc = prepare_exec(&hooks[i], layers, 2, suite_dir, b->settings.cwd,
+			      ctx, p, &why);
+	if (rc)
+		sbuf_addf(err, "%s hook %zu: %s", what, i + 1, why.buf);
+	p->timeout_ns = hooks[i].timeout_ns ? hooks[i].timeout_ns : HOOK_TIMEOUT_NS;
+	sbuf_release(&why);
+	return rc;
+}
+
+static void hook_failed(const char *what, const struct exec_spec *hooks,
+			size_t i, const char *why, struct sbuf *err)
+{
+	char *shown = execute_command_display(&hooks[i]);
+	sbuf_addf(err, "%s hook %zu (%s) failed: %s", what, i + 1, shown, why);
+	free(shown);
 }
 
 /*
@@ -238,26 +286,14 @@ static int run_hooks(const char *what, const struct exec_spec *hooks, size_t n,
 {
 	for (size_t i = 0; i < n; i++) {
 		struct prepared p;
-		memset(&p, 0, sizeof(p));
-		strvec_init(&p.argv);
-		strvec_init(&p.env);
-		const struct strvec *layers[] = { &b->settings.env, &hooks[i].env };
 		struct sbuf why = SBUF_INIT;
-		if (prepare_exec(&hooks[i], layers, 2, suite_dir, b->settings.cwd,
-				 ctx, &p, &why)) {
-			sbuf_addf(err, "%s hook %zu: %s", what, i + 1, why.buf);
-			sbuf_release(&why);
+		if (prepare_hook(what, hooks, i, b, suite_dir, ctx, &p, err)) {
 			prepared_release(&p);
 			return -1;
 		}
-		p.timeout_ns = hooks[i].timeout_ns ? hooks[i].timeout_ns : HOOK_TIMEOUT_NS;
 		int rc = run_must_succeed(o, &p, flags, &why);
-		if (rc) {
-			char *shown = execute_command_display(&hooks[i]);
-			sbuf_addf(err, "%s hook %zu (%s) failed: %s", what, i + 1,
-				  shown, why.buf);
-			free(shown);
-		}
+		if (rc)
+			hook_failed(what, hooks, i, why.buf, err);
 		sbuf_release(&why);
 		prepared_release(&p);
 		if (rc)
@@ -897,6 +933,7 @@ static int instrument_bench(const struct suite *s, const struct bench_spec *b,
 			iu->p.stdout_path = u->p.stdout_path ? xstrdup(u->p.stdout_path) : NULL;
 			iu->p.stderr_path = u->p.stderr_path ? xstrdup(u->p.stderr_path) : NULL;
 			iu->p.in = u->p.in;
+			iu->p.terminal = u->p.terminal;
 			iu->p.stdin_path = u->p.stdin_path ? xstrdup(u->p.stdin_path) : NULL;
 			/* Shells and getcwd users see the link too, on both sides. */
 			strvec_setenv(&iu->p.env, "PWD", iu->p.cwd);
@@ -1073,6 +1110,369 @@ static void perf_mark_uncounted(struct execute_instruments *in,
 	}
 }
 
+
+/* ---- the timed rounds ------------------------------------------------- */
+
+/*
+ * Batches: when no perf counters are read per run (they are opened around
+ * each run from here), consecutive rounds of one phase (warm-up or
+ * measured) go to the runner as one batch (runner.h): the prepare_each
+ * hooks and runs of every planned run, in the planned order, each entry
+ * tagged with its unit. The runner skips the rest of a unit after a failed
+ * hook or run, stops at the next round boundary after any failure, and
+ * stops at an interrupt. The outcomes are then taken in order exactly as
+ * if each run had been made alone; after a failure, the rounds from the
+ * boundary on are planned again (the random stream rewound to that round),
+ * so samples, rounds, order and messages are those of unbatched runs.
+ *
+ * How many rounds a batch holds: as many as fit in BATCH_NS at the pace of
+ * the previous batch (one round for the first), at most BATCH_MAX_ENTRIES
+ * entries; adaptive measured rounds only while every unit is below
+ * min_runs (whether a round happens must not depend on the outcomes).
+ * Runs that ended before an interrupt keep their samples.
+ */
+#define BATCH_NS INT64_C(50000000)
+#define BATCH_MAX_ENTRIES 4096
+
+/* A planned run in a batch: its unit and its first entry (hooks first). */
+struct batch_item {
+	size_t unit;
+	size_t entry;
+};
+
+struct rounds {
+	const struct bench_spec *b;
+	const struct execute_options *o;
+	struct execute_instruments *in;
+	struct bench_result *br;
+	struct unit *units;
+	size_t nr_units;
+	int two_sided;
+	const double *work;
+	char *const *suite_dir;
+	const struct vars_context *ctx;
+	const struct plan_unit *plan_units;
+	int per_round, warmup, fixed, min_runs, max_runs;
+	int warm_rounds, total_rounds;
+	struct counters pc;
+	struct child_result res;
+	int interrupted;
+	int failed; /* a hook or run failed in the current batch */
+	struct plan_unit *seq;
+	size_t seq_alloc;
+	/* Batches: prepare_each hooks per side, prepared once. */
+	int hooks_ok;
+	struct prepared *hooks[SIDE__COUNT];
+	struct runner_batch batch;
+	size_t *unit_req;
+	size_t hook_req[SIDE__COUNT];
+	int *proj; /* runs so far, counting the batch being planned */
+	struct batch_item *items;
+	size_t nr_items, items_alloc;
+	size_t *round_item; /* first item of each round of the batch */
+	size_t round_item_alloc;
+	struct rng *rng_at; /* the random stream before each round */
+	size_t rng_at_alloc;
+	int64_t round_ns; /* wall time per round of the last batch; -1 unknown */
+};
+
+static void rounds_prepare_hooks(struct rounds *R, const int *side_ok)
+{
+	const struct bench_spec *b = R->b;
+	R->hooks_ok = 1;
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		if (!side_ok[sd] || !b->nr_prepare_each)
+			continue;
+		R->hooks[sd] = xcalloc(b->nr_prepare_each, sizeof(*R->hooks[sd]));
+		for (size_t h = 0; h < b->nr_prepare_each; h++) {
+			struct sbuf err = SBUF_INIT;
+			if (prepare_hook("prepare_each", b->prepare_each, h, b,
+					 R->suite_dir[sd], &R->ctx[sd],
+					 &R->hooks[sd][h], &err))
+				R->hooks_ok = 0; /* the unbatched runs say why */
+			sbuf_release(&err);
+		}
+	}
+	R->unit_req = xcalloc(R->nr_units + 1, sizeof(*R->unit_req));
+	R->proj = xcalloc(R->nr_units + 1, sizeof(*R->proj));
+}
+
+static void rounds_release(struct rounds *R)
+{
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		for (size_t h = 0; R->hooks[sd] && h < R->b->nr_prepare_each; h++)
+			prepared_release(&R->hooks[sd][h]);
+		free(R->hooks[sd]);
+	}
+	counters_release(&R->pc);
+	child_result_release(&R->res);
+	runner_batch_release(&R->batch);
+	free(R->seq);
+	free(R->unit_req);
+	free(R->proj);
+	free(R->items);
+	free(R->round_item);
+	free(R->rng_at);
+}
+
+static struct unit *rounds_unit(struct rounds *R, const struct plan_unit *pu)
+{
+	struct unit *u = NULL;
+	for (size_t i = 0; i < R->nr_units; i++)
+		if (R->units[i].side == pu->side && R->units[i].cmd == pu->command)
+			u = &R->units[i];
+	return u;
+}
+
+/*
+ * Take the outcome of a timed run whose hooks passed: rc -1 = it could not
+ * start (why); `stopped`: it was interrupted.
+ */
+static void take_run(struct rounds *R, struct unit *u, int is_warm, int round,
+		     const struct child_result *res, int rc, const char *why,
+		     int stopped, const struct counters_reading *reading,
+		     int have_reading)
+{
+	const struct command_spec *cs = &R->b->commands[u->cmd];
+	struct command_result *cr = &R->br->commands[u->cmd];
+	const char *label = R->two_sided ? side_name(u->side) : NULL;
+	if (rc) {
+		set_error(cr, label, why, NULL);
+		u->ok = 0;
+		R->failed = 1;
+	} else if (stopped) {
+		R->interrupted = 1;
+	} else if (!exit_code_ok(&cs->settings, res)) {
+		struct sbuf msg = SBUF_INIT;
+		describe_failure(res, &u->p, &msg);
+		if (res->status == CHILD_EXITED && !res->timed_out) {
+			sbuf_adds(&msg, " (exit_codes allows");
+			for (size_t e = 0; e < cs->settings.nr_exit_codes; e++)
+				sbuf_addf(&msg, "%s %d", e ? "," : "",
+					  cs->settings.exit_codes[e]);
+			sbuf_addch(&msg, ')');
+		}
+		char *tail = proc_mask_secrets(res->stderr_tail.buf, u->p.env.v);
+		set_error(cr, label, msg.buf, tail);
+		free(tail);
+		sbuf_release(&msg);
+		u->ok = 0;
+		R->failed = 1;
+	} else if (!is_warm) {
+		u->measured++;
+		u->time_ns += res->wall_ns;
+		record_run(&cr->side[u->side], &cs->settings, res,
+			   R->work[u->side], round + 1, u->measured);
+		if (have_reading)
+			perf_record(R->in, cs, &cr->side[u->side], u->perf_events,
+				    reading, round + 1, u->measured);
+	}
+}
+
+/* One planned run on its own: prepare_each hooks, then the timed run. */
+static void rounds_run_one(struct rounds *R, struct unit *u, int is_warm,
+			   int round)
+{
+	const struct execute_options *o = R->o;
+	const struct bench_spec *b = R->b;
+	const struct command_spec *cs = &b->commands[u->cmd];
+	struct command_result *cr = &R->br->commands[u->cmd];
+	struct sbuf err = SBUF_INIT;
+	if (run_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b,
+		      R->suite_dir[u->side], &R->ctx[u->side], o, 0, &err)) {
+		set_error(cr, R->two_sided ? side_name(u->side) : NULL, err.buf,
+			  NULL);
+		u->ok = 0;
+		R->failed = 1;
+		sbuf_release(&err);
+		if (*o->interrupted)
+			R->interrupted = 1;
+		return;
+	}
+	struct counters_reading reading;
+	int have_reading = 0;
+	int rc = run_timed(o, R->in, &R->pc, u, cs, &cr->side[u->side], !is_warm,
+			   &R->res, &reading, &have_reading, &err);
+	take_run(R, u, is_warm, round, &R->res, rc ? -1 : 0, err.buf,
+		 R->res.interrupted || *o->interrupted, &reading, have_reading);
+	sbuf_release(&err);
+	if (*o->interrupted)
+		R->interrupted = 1;
+}
+
+/* The table of a batch: every prepared unit's command, then the hooks. */
+static void batch_table(struct rounds *R)
+{
+	struct runner_request q;
+	runner_batch_reset(&R->batch);
+	for (size_t i = 0; i < R->nr_units; i++) {
+		const struct unit *u = &R->units[i];
+		if (!u->prepared)
+			continue;
+		const struct settings *st = &R->b->commands[u->cmd].settings;
+		fill_request(&u->p, 0, &q);
+		q.ok_codes = st->exit_codes;
+		q.nr_ok_codes = st->nr_exit_codes;
+		R->unit_req[i] = runner_batch_request(&R->batch, &q);
+	}
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		R->hook_req[sd] = R->batch.nr_req;
+		for (size_t h = 0; R->hooks[sd] && h < R->b->nr_prepare_each; h++) {
+			fill_request(&R->hooks[sd][h], 0, &q);
+			runner_batch_request(&R->batch, &q);
+		}
+	}
+}
+
+/*
+ * Plan round wr (and the rounds after it that may join, see above) into
+ * one batch, run it, and take the outcomes. `owed` is round wr's share per
+ * unit. Returns the number of rounds taken (at least 1).
+ */
+static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
+			const int *owed0, struct rng *rng)
+{
+	const struct bench_spec *b = R->b;
+	const struct execute_options *o = R->o;
+	size_t nh = b->nr_prepare_each;
+	int *owed = xcalloc(R->nr_units + 1, sizeof(*owed));
+	int64_t est = 0;
+	int nb = 0;
+
+	batch_table(R);
+	R->nr_items = 0;
+	for (size_t i = 0; i < R->nr_units; i++)
+		R->proj[i] = R->units[i].measured;
+	for (;; nb++) {
+		int r = wr + nb, any = 0;
+		if (nb > 0) {
+			if (r >= R->warm_rounds + R->total_rounds ||
+			    (r < R->warm_rounds) != is_warm ||
+			    R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
+			    est + R->round_ns > BATCH_NS)
+				break;
+			int sure = 1;
+			int floor = R->min_runs < R->max_runs ? R->min_runs : R->max_runs;
+			for (size_t i = 0; i < R->nr_units; i++) {
+				owed[i] = 0;
+				if (!R->units[i].ok)
+					continue;
+				if (is_warm) {
+					int done = r * R->per_round;
+					owed[i] = R->warmup - done < R->per_round
+							  ? R->warmup - done : R->per_round;
+				} else {
+					int left = R->max_runs - R->proj[i];
+					owed[i] = left < R->per_round ? left : R->per_round;
+					if (R->fixed <= 0 && R->proj[i] >= floor)
+						sure = 0;
+				}
+				any |= owed[i] > 0;
+			}
+			if (!any || !sure)
+				break;
+			est += R->round_ns;
+		} else {
+			memcpy(owed, owed0, R->nr_units * sizeof(*owed));
+		}
+		ALLOC_GROW(R->rng_at, (size_t)nb + 1, R->rng_at_alloc);
+		ALLOC_GROW(R->round_item, (size_t)nb + 2, R->round_item_alloc);
+		R->rng_at[nb] = *rng;
+		R->round_item[nb] = R->nr_items;
+		size_t n = plan_round(b->settings.order, R->plan_units, owed,
+				      R->nr_units, is_warm ? r : *round + nb, rng,
+				      &R->seq, &R->seq_alloc);
+		unsigned barrier = nb > 0 ? RUNNER_BARRIER : 0;
+		for (size_t k = 0; k < n; k++) {
+			struct unit *u = rounds_unit(R, &R->seq[k]);
+			if (!u || !u->ok)
+				continue;
+			size_t i = (size_t)(u - R->units);
+			ALLOC_GROW(R->items, R->nr_items + 1, R->items_alloc);
+			R->items[R->nr_items++] = (struct batch_item){ i, R->batch.nr };
+			for (size_t h = 0; h < nh; h++) {
+				runner_batch_add(&R->batch, R->hook_req[u->side] + h,
+						 (unsigned)i, barrier);
+				barrier = 0;
+			}
+			runner_batch_add(&R->batch, R->unit_req[i], (unsigned)i, barrier);
+			barrier = 0;
+			R->proj[i]++;
+		}
+	}
+	R->round_item[nb] = R->nr_items;
+	free(owed);
+
+	struct sbuf err = SBUF_INIT, why = SBUF_INIT, msg = SBUF_INIT;
+	runner_run_batch(o->runner, &R->batch, &err); /* failures: per entry */
+	sbuf_release(&err);
+
+	R->failed = 0;
+	int taken = 0;
+	int64_t wall = 0;
+	for (int rb = 0; rb < nb && !R->interrupted; rb++) {
+		if (rb > 0 && R->failed) {
+			*rng = R->rng_at[rb]; /* plan the rest anew */
+			break;
+		}
+		for (size_t it = R->round_item[rb];
+		     it < R->round_item[rb + 1] && !R->interrupted; it++) {
+			struct unit *u = &R->units[R->items[it].unit];
+			struct command_result *cr = &R->br->commands[u->cmd];
+			const char *label = R->two_sided ? side_name(u->side) : NULL;
+			size_t e = R->items[it].entry;
+			if (!u->ok)
+				continue;
+			int hook_ok = 1;
+			for (size_t h = 0; h < nh && hook_ok; h++, e++) {
+				const struct runner_batch_entry *ent = &R->batch.entry[e];
+				if (ent->res.status == CHILD_NOT_RUN) {
+					R->interrupted = 1;
+					break;
+				}
+				if (ent->res.wall_ns > 0)
+					wall += ent->res.wall_ns;
+				sbuf_reset(&why);
+				if (ent->res.code < 0)
+					sbuf_add(&why, ent->error.buf, ent->error.len);
+				else if (!must_succeed_failed(&ent->res,
+							      &R->hooks[u->side][h], &why))
+					continue;
+				sbuf_reset(&msg);
+				hook_failed("prepare_each", b->prepare_each, h, why.buf, &msg);
+				set_error(cr, label, msg.buf, NULL);
+				u->ok = 0;
+				R->failed = 1;
+				hook_ok = 0;
+				if (ent->res.interrupted)
+					R->interrupted = 1;
+			}
+			if (!hook_ok || R->interrupted)
+				continue;
+			const struct runner_batch_entry *ent = &R->batch.entry[e];
+			if (ent->res.status == CHILD_NOT_RUN) {
+				R->interrupted = 1;
+				break;
+			}
+			if (ent->res.wall_ns > 0)
+				wall += ent->res.wall_ns;
+			take_run(R, u, is_warm, *round, &ent->res,
+				 ent->res.code < 0 ? -1 : 0, ent->error.buf,
+				 ent->res.interrupted, NULL, 0);
+		}
+		if (!is_warm)
+			(*round)++;
+		taken++;
+	}
+	if (*o->interrupted)
+		R->interrupted = 1;
+	if (taken > 0 && wall > 0)
+		R->round_ns = wall / taken;
+	sbuf_release(&why);
+	sbuf_release(&msg);
+	return taken;
+}
+
 /* Measure one benchmark on every present side. */
 static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			 size_t bench_index,
@@ -1141,6 +1541,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	/* Units: (side, command), base before head in the list. */
 	size_t nr_units = 0;
 	struct unit *units = xcalloc(2 * b->nr_commands + 1, sizeof(*units));
+	int setup_interrupted = interrupted;
 	for (size_t c = 0; c < b->nr_commands; c++) {
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			if (!sides[sd].present || !side_ok[sd])
@@ -1155,7 +1556,8 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			struct sbuf err = SBUF_INIT;
 			if (prepare_exec(&cs->exec, layers, 2, suite_dir[sd],
 					 cs->settings.cwd, &ctx[sd], &u->p, &err) == 0) {
-				u->ok = 1;
+				u->ok = u->prepared = 1;
+				u->p.terminal = b->terminal;
 				u->p.timeout_ns = cs->exec.timeout_ns ? cs->exec.timeout_ns
 								      : cs->settings.timeout_ns;
 				if (cs->settings.stdout_path)
@@ -1191,21 +1593,44 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	rng_seed(&rng, rng_seed_from(o->seed, b->name));
 	struct plan_unit *plan_units = xcalloc(nr_units + 1, sizeof(*plan_units));
 	int *owed = xcalloc(nr_units + 1, sizeof(*owed));
-	struct plan_unit *seq = NULL;
-	size_t seq_alloc = 0;
-	struct child_result res = CHILD_RESULT_INIT;
 	for (size_t i = 0; i < nr_units; i++)
 		plan_units[i] = (struct plan_unit){ units[i].side, units[i].cmd };
-	struct counters pc;
-	counters_init(&pc, 0, 0); /* pid and events set per run */
+	struct rounds R;
+	memset(&R, 0, sizeof(R));
+	R.b = b;
+	R.o = o;
+	R.in = in;
+	R.br = br;
+	R.units = units;
+	R.nr_units = nr_units;
+	R.two_sided = two_sided;
+	R.work = work;
+	R.suite_dir = suite_dir;
+	R.ctx = ctx;
+	R.plan_units = plan_units;
+	R.per_round = per_round;
+	R.warmup = warmup;
+	R.fixed = fixed;
+	R.min_runs = min_runs;
+	R.max_runs = max_runs;
+	R.round_ns = -1;
+	R.interrupted = setup_interrupted;
+	child_result_init(&R.res);
+	counters_init(&R.pc, 0, 0); /* pid and events set per run */
+	int perf_any = 0;
 	for (size_t i = 0; i < nr_units; i++)
-		if (units[i].ok)
+		if (units[i].ok) {
 			units[i].perf_events = perf_plan(in, &b->commands[units[i].cmd]);
+			perf_any |= units[i].perf_events != 0;
+		}
+	rounds_prepare_hooks(&R, side_ok);
 
 	int warm_rounds = warmup > 0 ? rounds_for(warmup, per_round) : 0;
 	int total_rounds = rounds_for(max_runs, per_round);
+	R.warm_rounds = warm_rounds;
+	R.total_rounds = total_rounds;
 	int round = 0; /* measured rounds so far */
-	for (int wr = 0; wr < warm_rounds + total_rounds && !interrupted; wr++) {
+	for (int wr = 0; wr < warm_rounds + total_rounds && !R.interrupted;) {
 		int is_warm = wr < warm_rounds;
 		int any = 0;
 		for (size_t i = 0; i < nr_units; i++) {
@@ -1241,70 +1666,26 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			o->progress(o->progress_data, b->name,
 				    is_warm ? wr + 1 : round + 1,
 				    is_warm ? warm_rounds : total_rounds, is_warm);
+		if (R.hooks_ok && (is_warm || !perf_any)) {
+			/* Whole rounds through the runner at once. */
+			wr += rounds_batch(&R, wr, is_warm, &round, owed, &rng);
+			continue;
+		}
 		size_t n = plan_round(bs->order, plan_units, owed, nr_units,
-				      is_warm ? wr : round, &rng, &seq, &seq_alloc);
-		for (size_t k = 0; k < n && !interrupted; k++) {
-			struct unit *u = NULL;
-			for (size_t i = 0; i < nr_units; i++)
-				if (units[i].side == seq[k].side && units[i].cmd == seq[k].command)
-					u = &units[i];
+				      is_warm ? wr : round, &rng, &R.seq, &R.seq_alloc);
+		for (size_t k = 0; k < n && !R.interrupted; k++) {
+			struct unit *u = rounds_unit(&R, &R.seq[k]);
 			if (!u || !u->ok)
 				continue;
-			const struct command_spec *cs = &b->commands[u->cmd];
-			struct command_result *cr = &br->commands[u->cmd];
-			const char *label = two_sided ? side_name(u->side) : NULL;
-			struct sbuf err = SBUF_INIT;
-			if (run_hooks("prepare_each", b->prepare_each, b->nr_prepare_each,
-				      b, suite_dir[u->side], &ctx[u->side], o, 0, &err)) {
-				set_error(cr, label, err.buf, NULL);
-				u->ok = 0;
-				sbuf_release(&err);
-				if (*o->interrupted)
-					interrupted = 1;
-				continue;
-			}
-			struct counters_reading reading;
-			int have_reading = 0;
-			if (run_timed(o, in, &pc, u, cs, &cr->side[u->side], !is_warm,
-				      &res, &reading, &have_reading, &err)) {
-				set_error(cr, label, err.buf, NULL);
-				u->ok = 0;
-			} else if (res.interrupted || *o->interrupted) {
-				interrupted = 1;
-			} else if (!exit_code_ok(&cs->settings, &res)) {
-				struct sbuf msg = SBUF_INIT;
-				describe_failure(&res, &u->p, &msg);
-				if (res.status == CHILD_EXITED && !res.timed_out) {
-					sbuf_adds(&msg, " (exit_codes allows");
-					for (size_t e = 0; e < cs->settings.nr_exit_codes; e++)
-						sbuf_addf(&msg, "%s %d", e ? "," : "",
-							  cs->settings.exit_codes[e]);
-					sbuf_addch(&msg, ')');
-				}
-				char *tail = proc_mask_secrets(res.stderr_tail.buf, u->p.env.v);
-				set_error(cr, label, msg.buf, tail);
-				free(tail);
-				sbuf_release(&msg);
-				u->ok = 0;
-			} else if (!is_warm) {
-				u->measured++;
-				u->time_ns += res.wall_ns;
-				record_run(&cr->side[u->side], &cs->settings, &res,
-					   work[u->side], round + 1, u->measured);
-				if (have_reading)
-					perf_record(in, cs, &cr->side[u->side],
-						    u->perf_events, &reading,
-						    round + 1, u->measured);
-			}
-			sbuf_release(&err);
-			if (*o->interrupted)
-				interrupted = 1;
+			rounds_run_one(&R, u, is_warm, round);
 		}
 		if (!is_warm)
 			round++;
+		wr++;
 	}
+	interrupted = setup_interrupted || R.interrupted;
 	br->rounds = round;
-	counters_release(&pc);
+	rounds_release(&R);
 	for (size_t i = 0; i < nr_units; i++)
 		perf_mark_uncounted(in, &b->commands[units[i].cmd],
 				    &br->commands[units[i].cmd].side[units[i].side]);
@@ -1374,8 +1755,6 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	free(units);
 	free(plan_units);
 	free(owed);
-	free(seq);
-	child_result_release(&res);
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(workdir[sd]);
 		free(suite_dir[sd]);

@@ -12,6 +12,11 @@
  * cannot start) drops out of later rounds; the failure is recorded on the
  * command result with the masked stderr tail. Nothing here prints.
  *
+ * Consecutive rounds go to the runner as one batch (runner.h) unless perf
+ * counters are read per run; the outcomes are taken as if each run had
+ * been made alone, so samples, rounds, order and messages are the same
+ * (see "the timed rounds" in execute.c).
+ *
  * Instrumented runs (allocation counts through the LD_PRELOAD shim of
  * alloc.h, instruction counts through valgrind.h) are separate, untimed
  * runs after the timed rounds of a benchmark, planned the same way (same

@@ -34,11 +34,28 @@
  *           measured runs repeat one command, and the environment alone
  *           makes a request a few KiB)
  * hello:    (runner -> kagari, once) str error (empty: ready)
+ * batch:    u32 BATCH_MAGIC; u32 TABLE_SAME (the table of the previous
+ *           batch) or TABLE_NEW, u32 length, table; u32 n, n entries of
+ *           u32 request index, unit, flags
+ *           table: u32 count, per request: u32 nok, i32 ok codes, u32
+ *           length, a request payload as above (no descriptors)
+ * batch answer: u32 stop (STOP_*), u32 n, n answer payloads as above
+ *           (status CHILD_NOT_RUN for entries not run)
  */
 #define FRAME_MAGIC 0x3152474bU	 /* "KGR1" */
 #define REPEAT_MAGIC 0x3252474bU /* "KGR2" */
+#define BATCH_MAGIC 0x3352474bU	 /* "KGR3" */
+#define TABLE_NEW 1u
+#define TABLE_SAME 2u
+/* batch answer: why the batch stopped early */
+#define STOP_NONE 0u
+#define STOP_BARRIER 1u
+#define STOP_INTERRUPT 2u
+#define STOP_BAD 3u
+/* Unit ids of a batch are below this (the runner keeps a flag per id). */
+#define MAX_UNIT RUNNER_MAX_UNIT
 /* Passed to a kagari-runner program; a different build refuses to serve. */
-#define PROTOCOL_TOKEN "kagari-runner-protocol-2"
+#define PROTOCOL_TOKEN "kagari-runner-protocol-3"
 
 /*
  * After answering, the runner polls its socket this long before it blocks:
@@ -349,13 +366,12 @@ static int setup_runner(int sock, struct sbuf *err)
 }
 
 /* Parse a request into c (+ argv/envp arrays pointing into the frame). */
-static int parse_request(const struct sbuf *frame, struct child *c,
+static int parse_request(const char *p, size_t len, struct child *c,
 			 const char ***argv, size_t *argv_alloc,
 			 const char ***envp, size_t *envp_alloc, int *envp_none,
 			 const int *fds, int nfds, unsigned *flags)
 {
-	struct reader rd = {frame->buf + sizeof(uint32_t),
-			    frame->buf + frame->len, 0};
+	struct reader rd = {p, p + len, 0};
 	if (get_u32(&rd) != FRAME_MAGIC)
 		return -1;
 	*flags = get_u32(&rd);
@@ -365,7 +381,7 @@ static int parse_request(const struct sbuf *frame, struct child *c,
 	uint32_t fdmask = get_u32(&rd);
 	c->timeout_ns = get_i64(&rd);
 	c->grace_ns = get_i64(&rd);
-	c->flags = *flags & CHILD_SAME_PGROUP;
+	c->flags = *flags & (CHILD_SAME_PGROUP | CHILD_TERMINAL);
 
 	uint32_t argc = get_u32(&rd);
 	if (rd.bad || argc > (size_t)(rd.end - rd.p))
@@ -410,10 +426,9 @@ static int parse_request(const struct sbuf *frame, struct child *c,
 	return 0;
 }
 
-static void encode_answer(struct sbuf *b, const struct child_result *res,
-			  const struct sbuf *error)
+static void put_answer(struct sbuf *b, const struct child_result *res,
+		       const char *error, size_t error_len)
 {
-	begin_frame(b);
 	put_u32(b, (uint32_t)res->status);
 	put_u32(b, (uint32_t)res->code);
 	put_u32(b, (uint32_t)res->exit_code);
@@ -426,10 +441,17 @@ static void encode_answer(struct sbuf *b, const struct child_result *res,
 	put_i64(b, res->user_ns);
 	put_i64(b, res->sys_ns);
 	put_i64(b, res->maxrss_bytes);
-	put_bytes(b, error->buf, error->len);
+	put_bytes(b, error, error_len);
 	put_bytes(b, res->stderr_tail.buf, res->stderr_tail.len);
 	put_bytes(b, res->out.buf, res->out.len);
 	put_bytes(b, res->err.buf, res->err.len);
+}
+
+static void encode_answer(struct sbuf *b, const struct child_result *res,
+			  const struct sbuf *error)
+{
+	begin_frame(b);
+	put_answer(b, res, error->buf, error->len);
 	end_frame(b);
 }
 
@@ -466,6 +488,186 @@ static int is_repeat(const struct sbuf *frame)
 	return magic == REPEAT_MAGIC;
 }
 
+
+/* ---- batches, in the runner process ---- */
+
+/* One request of a batch's table, parsed (pointers into the table). */
+struct batch_item {
+	struct child c; /* request fields; c.res is the item's result buffer */
+	const char **argv, **envp;
+	size_t argv_alloc, envp_alloc;
+	int envp_none;
+	unsigned flags;
+	int *ok; /* exit codes that count as success; none: just 0 */
+	size_t nr_ok, ok_alloc;
+};
+
+struct batch_state {
+	struct sbuf table; /* the current table's bytes */
+	int valid;
+	struct batch_item *item;
+	size_t nr_item, item_alloc, item_init;
+	unsigned char *failed; /* per unit id: an entry of it failed */
+	size_t failed_alloc;
+	struct sbuf answer;
+};
+
+static int parse_table(struct batch_state *st)
+{
+	struct reader rd = {st->table.buf, st->table.buf + st->table.len, 0};
+	uint32_t count = get_u32(&rd);
+	if (rd.bad || count > (size_t)(rd.end - rd.p))
+		return -1;
+	ALLOC_GROW(st->item, (size_t)count + 1, st->item_alloc);
+	for (; st->item_init < st->item_alloc; st->item_init++) {
+		struct batch_item *it = &st->item[st->item_init];
+		memset(it, 0, sizeof(*it));
+		child_init(&it->c);
+	}
+	st->nr_item = count;
+	for (uint32_t i = 0; i < count; i++) {
+		struct batch_item *it = &st->item[i];
+		uint32_t nok = get_u32(&rd);
+		if (rd.bad || nok > (size_t)(rd.end - rd.p))
+			return -1;
+		ALLOC_GROW(it->ok, (size_t)nok + 1, it->ok_alloc);
+		for (uint32_t k = 0; k < nok; k++)
+			it->ok[k] = (int)get_u32(&rd);
+		it->nr_ok = nok;
+		uint32_t len = get_u32(&rd);
+		if (rd.bad || len > (size_t)(rd.end - rd.p))
+			return -1;
+		if (parse_request(rd.p, len, &it->c, &it->argv, &it->argv_alloc,
+				  &it->envp, &it->envp_alloc, &it->envp_none,
+				  NULL, 0, &it->flags))
+			return -1;
+		rd.p += len;
+	}
+	return rd.bad || rd.p != rd.end ? -1 : 0;
+}
+
+static int item_failed(const struct batch_item *it,
+		       const struct child_result *r)
+{
+	if (r->code < 0 || r->timed_out || r->interrupted ||
+	    r->status != CHILD_EXITED)
+		return 1;
+	if (!it->nr_ok)
+		return r->exit_code != 0;
+	for (size_t k = 0; k < it->nr_ok; k++)
+		if (it->ok[k] == r->exit_code)
+			return 0;
+	return 1;
+}
+
+/*
+ * Run the entries of a batch frame in order, answering in st->answer. An
+ * entry whose unit failed earlier in the batch is not run; a BARRIER entry
+ * after any failure, a pending interrupt, or a run that was interrupted
+ * stops the batch (the rest are not run).
+ */
+static void serve_batch(int sock, struct batch_state *st,
+			const struct sbuf *frame, int nfds, struct sbuf *err)
+{
+	static const struct child_result blank = CHILD_RESULT_INIT;
+	struct reader rd = {frame->buf + 2 * sizeof(uint32_t),
+			    frame->buf + frame->len, 0};
+	uint32_t stop = STOP_NONE, n = 0;
+	size_t units = 0;
+
+	uint32_t kind = get_u32(&rd);
+	if (kind == TABLE_NEW) {
+		uint32_t len = get_u32(&rd);
+		st->valid = 0;
+		if (!rd.bad && len <= (size_t)(rd.end - rd.p)) {
+			sbuf_reset(&st->table);
+			sbuf_add(&st->table, rd.p, len);
+			rd.p += len;
+			st->valid = !parse_table(st);
+		}
+	} else if (kind != TABLE_SAME) {
+		st->valid = 0;
+	}
+	n = get_u32(&rd);
+	if (rd.bad || !st->valid || nfds ||
+	    (size_t)n * 3 * sizeof(uint32_t) != (size_t)(rd.end - rd.p)) {
+		st->valid = 0;
+		begin_frame(&st->answer);
+		put_u32(&st->answer, STOP_BAD);
+		put_u32(&st->answer, 0);
+		end_frame(&st->answer);
+		return;
+	}
+	/* Check every entry first, and clear the failure flags. */
+	const char *entries = rd.p;
+	for (uint32_t e = 0; e < n; e++) {
+		uint32_t req = get_u32(&rd), unit = get_u32(&rd);
+		get_u32(&rd);
+		if (req >= st->nr_item || unit >= MAX_UNIT) {
+			stop = STOP_BAD;
+			break;
+		}
+		if (unit >= units)
+			units = (size_t)unit + 1;
+	}
+	if (stop == STOP_BAD) {
+		begin_frame(&st->answer);
+		put_u32(&st->answer, STOP_BAD);
+		put_u32(&st->answer, 0);
+		end_frame(&st->answer);
+		return;
+	}
+	ALLOC_GROW(st->failed, units + 1, st->failed_alloc);
+	memset(st->failed, 0, units);
+
+	begin_frame(&st->answer);
+	put_u32(&st->answer, STOP_NONE);
+	put_u32(&st->answer, n);
+	rd.p = entries;
+	int any_failed = 0;
+	for (uint32_t e = 0; e < n; e++) {
+		uint32_t req = get_u32(&rd), unit = get_u32(&rd);
+		uint32_t eflags = get_u32(&rd);
+		struct batch_item *it = &st->item[req];
+		if (stop == STOP_NONE && (eflags & RUNNER_BARRIER) && any_failed)
+			stop = STOP_BARRIER;
+		if (stop == STOP_NONE && child_interrupt_pending() &&
+		    !(it->flags & RUNNER_CLEAR_INTERRUPT)) {
+			/* Consumed, as a run it stopped would have. */
+			child_interrupt_clear();
+			stop = STOP_INTERRUPT;
+		}
+		if (stop != STOP_NONE || st->failed[unit]) {
+			put_answer(&st->answer, &blank, NULL, 0);
+			continue;
+		}
+		if (it->flags & RUNNER_CLEAR_INTERRUPT)
+			child_interrupt_clear();
+		sbuf_reset(err);
+		it->c.watch_fd = sock;
+		child_run_argv(&it->c, it->argv, it->envp_none ? NULL : it->envp,
+			       err);
+		put_answer(&st->answer, &it->c.res, err->buf, err->len);
+		if (item_failed(it, &it->c.res)) {
+			st->failed[unit] = 1;
+			any_failed = 1;
+		}
+		if (it->c.res.interrupted)
+			stop = STOP_INTERRUPT;
+	}
+	memcpy(st->answer.buf + sizeof(uint32_t), &stop, sizeof(stop));
+	end_frame(&st->answer);
+}
+
+static int is_batch(const struct sbuf *frame)
+{
+	uint32_t magic;
+	if (frame->len < 2 * sizeof(uint32_t))
+		return 0;
+	memcpy(&magic, frame->buf + sizeof(uint32_t), sizeof(magic));
+	return magic == BATCH_MAGIC;
+}
+
 static void __attribute__((noreturn)) runner_main(int sock)
 {
 	struct sbuf err = SBUF_INIT, frame = SBUF_INIT, req = SBUF_INIT;
@@ -474,6 +676,8 @@ static void __attribute__((noreturn)) runner_main(int sock)
 	size_t argv_alloc = 0, envp_alloc = 0;
 	int have_req = 0, envp_none = 0;
 	unsigned flags = 0;
+	struct batch_state batch;
+	memset(&batch, 0, sizeof(batch));
 
 	if (setup_runner(sock, &err)) {
 		hello(sock, err.buf);
@@ -487,6 +691,13 @@ static void __attribute__((noreturn)) runner_main(int sock)
 		if (recv_frame(sock, &frame, fds, &nfds) <= 0)
 			break;
 		sbuf_reset(&err);
+		if (is_batch(&frame)) {
+			serve_batch(sock, &batch, &frame, nfds, &err);
+			close_fds(fds, nfds);
+			if (send_frame(sock, &batch.answer, NULL, 0))
+				break;
+			continue;
+		}
 		if (is_repeat(&frame)) {
 			/* c, argv and envp still point into req. */
 			bad = !have_req || nfds;
@@ -497,7 +708,8 @@ static void __attribute__((noreturn)) runner_main(int sock)
 			req = frame;
 			frame = t;
 			have_req = !parse_request(
-			    &req, &c, &argv, &argv_alloc, &envp, &envp_alloc,
+			    req.buf + sizeof(uint32_t), req.len - sizeof(uint32_t),
+			    &c, &argv, &argv_alloc, &envp, &envp_alloc,
 			    &envp_none, fds, nfds, &flags);
 			bad = !have_req;
 			/* Descriptors are closed after the run: a request
@@ -534,6 +746,8 @@ static void runner_reset(struct runner *r)
 	r->fd = -1;
 	sbuf_init(&r->frame);
 	sbuf_init(&r->last);
+	sbuf_init(&r->table);
+	sbuf_init(&r->last_table);
 }
 
 /* Reap a runner that closed its socket, describing how it ended. */
@@ -765,6 +979,9 @@ static void get_sbuf(struct reader *rd, struct sbuf *sb)
 		sbuf_add(sb, p, len);
 }
 
+static const char *get_answer(struct reader *rd_, struct child_result *res,
+			      size_t *elen);
+
 int runner_run(struct runner *r, const struct runner_request *req,
 	       struct child_result *res, struct sbuf *err)
 {
@@ -811,6 +1028,25 @@ int runner_run(struct runner *r, const struct runner_request *req,
 
 	struct reader rd = {r->frame.buf + sizeof(uint32_t),
 			    r->frame.buf + r->frame.len, 0};
+	size_t elen;
+	const char *etext = get_answer(&rd, res, &elen);
+	if (rd.bad || rd.p != rd.end) {
+		child_result_reset(res);
+		res->status = CHILD_ERROR;
+		res->code = -1;
+		sbuf_adds(err, "malformed answer from the runner process");
+		return -1;
+	}
+	if (res->code < 0 && etext)
+		sbuf_add(err, etext, elen);
+	return res->code;
+}
+
+/* Read one answer payload into res; returns its error text (or NULL). */
+static const char *get_answer(struct reader *rd_, struct child_result *res,
+			      size_t *elen)
+{
+	struct reader rd = *rd_;
 	res->status = (enum child_status)get_u32(&rd);
 	res->code = (int)get_u32(&rd);
 	res->exit_code = (int)get_u32(&rd);
@@ -825,21 +1061,12 @@ int runner_run(struct runner *r, const struct runner_request *req,
 	res->user_ns = get_i64(&rd);
 	res->sys_ns = get_i64(&rd);
 	res->maxrss_bytes = get_i64(&rd);
-	size_t elen;
-	const char *etext = get_bytes(&rd, &elen);
+	const char *etext = get_bytes(&rd, elen);
 	get_sbuf(&rd, &res->stderr_tail);
 	get_sbuf(&rd, &res->out);
 	get_sbuf(&rd, &res->err);
-	if (rd.bad) {
-		child_result_reset(res);
-		res->status = CHILD_ERROR;
-		res->code = -1;
-		sbuf_adds(err, "malformed answer from the runner process");
-		return -1;
-	}
-	if (res->code < 0 && etext)
-		sbuf_add(err, etext, elen);
-	return res->code;
+	*rd_ = rd;
+	return etext;
 }
 
 int runner_run_child(struct runner *r, struct child *c, struct sbuf *err)
@@ -865,6 +1092,163 @@ int runner_run_child(struct runner *r, struct child *c, struct sbuf *err)
 	return runner_run(r, &q, &c->res, err);
 }
 
+
+/* ---- batches, kagari's side ---- */
+
+size_t runner_batch_request(struct runner_batch *b,
+			    const struct runner_request *req)
+{
+	ALLOC_GROW(b->req, b->nr_req + 1, b->alloc_req);
+	b->req[b->nr_req] = *req;
+	return b->nr_req++;
+}
+
+void runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
+		      unsigned flags)
+{
+	ALLOC_GROW(b->entry, b->nr + 1, b->alloc);
+	for (; b->init < b->alloc; b->init++) {
+		child_result_init(&b->entry[b->init].res);
+		sbuf_init(&b->entry[b->init].error);
+	}
+	struct runner_batch_entry *e = &b->entry[b->nr++];
+	e->request = request;
+	e->unit = unit;
+	e->flags = flags;
+	child_result_reset(&e->res);
+	sbuf_reset(&e->error);
+}
+
+void runner_batch_reset(struct runner_batch *b)
+{
+	b->nr_req = 0;
+	b->nr = 0;
+	b->stop = RUNNER_STOP_NONE;
+}
+
+void runner_batch_release(struct runner_batch *b)
+{
+	for (size_t i = 0; i < b->init; i++) {
+		child_result_release(&b->entry[i].res);
+		sbuf_release(&b->entry[i].error);
+	}
+	free(b->req);
+	free(b->entry);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Every entry failed with the same reason (also appended to err). */
+static int batch_fail(struct runner_batch *b, const char *why,
+		      struct sbuf *err)
+{
+	for (size_t i = 0; i < b->nr; i++) {
+		struct runner_batch_entry *e = &b->entry[i];
+		child_result_reset(&e->res);
+		e->res.status = CHILD_ERROR;
+		e->res.code = -1;
+		sbuf_reset(&e->error);
+		sbuf_adds(&e->error, why);
+	}
+	sbuf_adds(err, why);
+	return -1;
+}
+
+int runner_run_batch(struct runner *r, struct runner_batch *b,
+		     struct sbuf *err)
+{
+	b->stop = RUNNER_STOP_NONE;
+	if (r->fd < 0)
+		return batch_fail(b, "the runner process is not running", err);
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->entry[i].request >= b->nr_req ||
+		    b->entry[i].unit >= RUNNER_MAX_UNIT)
+			return batch_fail(b, "invalid batch entry", err);
+
+	/* The table: each request with its exit codes. */
+	struct sbuf *t = &r->table;
+	sbuf_reset(t);
+	put_u32(t, (uint32_t)b->nr_req);
+	for (size_t i = 0; i < b->nr_req; i++) {
+		const struct runner_request *q = &b->req[i];
+		int fds[3], nfds;
+		if (!q->argv || !q->argv[0])
+			return batch_fail(b, "empty command", err);
+		if (q->in_len >= NONE)
+			return batch_fail(b, "stdin content is too large", err);
+		if (q->in == CHILD_IN_FD || q->out == CHILD_OUT_FD ||
+		    q->err == CHILD_OUT_FD)
+			return batch_fail(
+			    b, "descriptors cannot be passed in a batch", err);
+		put_u32(t, (uint32_t)(q->ok_codes ? q->nr_ok_codes : 0));
+		for (size_t k = 0; q->ok_codes && k < q->nr_ok_codes; k++)
+			put_u32(t, (uint32_t)q->ok_codes[k]);
+		encode_request(&r->frame, q, fds, &nfds);
+		put_u32(t, (uint32_t)(r->frame.len - sizeof(uint32_t)));
+		sbuf_add(t, r->frame.buf + sizeof(uint32_t),
+			 r->frame.len - sizeof(uint32_t));
+	}
+
+	struct sbuf *f = &r->frame;
+	begin_frame(f);
+	put_u32(f, BATCH_MAGIC);
+	if (r->last_table.len == t->len &&
+	    !memcmp(r->last_table.buf, t->buf, t->len)) {
+		put_u32(f, TABLE_SAME);
+	} else {
+		put_u32(f, TABLE_NEW);
+		put_u32(f, (uint32_t)t->len);
+		sbuf_add(f, t->buf, t->len);
+		sbuf_reset(&r->last_table);
+		sbuf_add(&r->last_table, t->buf, t->len);
+	}
+	put_u32(f, (uint32_t)b->nr);
+	for (size_t i = 0; i < b->nr; i++) {
+		put_u32(f, (uint32_t)b->entry[i].request);
+		put_u32(f, b->entry[i].unit);
+		put_u32(f, b->entry[i].flags);
+	}
+	end_frame(f);
+
+	if (send_frame(r->fd, f, NULL, 0) < 0 ||
+	    recv_frame(r->fd, f, NULL, NULL) <= 0) {
+		struct sbuf why = SBUF_INIT;
+		runner_lost(r, &why);
+		batch_fail(b, why.buf, err);
+		sbuf_release(&why);
+		return -1;
+	}
+	struct reader rd = {f->buf + sizeof(uint32_t), f->buf + f->len, 0};
+	uint32_t stop = get_u32(&rd), n = get_u32(&rd);
+	if (stop == STOP_BAD || rd.bad || n != b->nr) {
+		sbuf_reset(&r->last_table); /* the runner dropped it */
+		return batch_fail(b,
+				  stop == STOP_BAD
+				      ? "malformed request to the runner"
+				      : "malformed answer from the runner "
+					"process",
+				  err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct runner_batch_entry *e = &b->entry[i];
+		size_t elen;
+		const char *etext = get_answer(&rd, &e->res, &elen);
+		if (rd.bad)
+			break;
+		sbuf_reset(&e->error);
+		if (e->res.code < 0 && etext)
+			sbuf_add(&e->error, etext, elen);
+	}
+	if (rd.bad || rd.p != rd.end) {
+		sbuf_reset(&r->last_table);
+		return batch_fail(b, "malformed answer from the runner process",
+				  err);
+	}
+	b->stop = stop == STOP_BARRIER	 ? RUNNER_STOP_BARRIER
+		  : stop == STOP_INTERRUPT ? RUNNER_STOP_INTERRUPT
+					   : RUNNER_STOP_NONE;
+	return 0;
+}
+
 void runner_stop(struct runner *r)
 {
 	if (r->fd >= 0) {
@@ -878,4 +1262,6 @@ void runner_stop(struct runner *r)
 	}
 	sbuf_release(&r->frame);
 	sbuf_release(&r->last);
+	sbuf_release(&r->table);
+	sbuf_release(&r->last_table);
 }

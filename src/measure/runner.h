@@ -24,8 +24,9 @@
  *	struct runner r;
  *	runner_start(&r, &err);           first thing in main, before the
  *	                                  suite is loaded
- *	... runner_run(&r, &req, &res, &err) or runner_run_child(&r, &c, &err),
- *	    any number of times, one at a time ...
+ *	... runner_run(&r, &req, &res, &err), runner_run_child(&r, &c, &err)
+ *	    or runner_run_batch(&r, &batch, &err), any number of times, one
+ *	    at a time ...
  *	runner_stop(&r);                  closes the socket, reaps the runner
  *
  * Protocol: requests and answers are compact binary frames over a private
@@ -40,7 +41,9 @@
  * so that the next request usually finds it awake instead of costing a
  * wake-up from idle. Together with child.c's cached spawn attributes this
  * keeps a run of /bin/true within a few percent of a bare posix_spawn+wait4
- * loop (bench/overhead.sh).
+ * loop (bench/overhead.sh). Whole rounds of runs go as one batch
+ * (runner_run_batch below), so that neither process wakes the other
+ * between the runs of a batch.
  *
  * Lifetime and signals: the runner sits in its own process group, so a
  * Ctrl-C on the terminal reaches only kagari; kagari forwards SIGINT/SIGTERM
@@ -69,6 +72,8 @@ struct runner {
 	int fd;		   /* our end of the socketpair, -1 when closed */
 	struct sbuf frame; /* reused send/receive buffer */
 	struct sbuf last;  /* the last request sent (see the protocol) */
+	struct sbuf table; /* a batch's request table, encoded */
+	struct sbuf last_table; /* the table the runner holds */
 };
 
 /* req.flags */
@@ -97,7 +102,13 @@ struct runner_request {
 	int out_fd, err_fd;
 	int64_t timeout_ns; /* 0 = no limit */
 	int64_t grace_ns;   /* default CHILD_DEFAULT_GRACE_NS */
-	unsigned flags;	    /* RUNNER_CLEAR_INTERRUPT, CHILD_SAME_PGROUP */
+	unsigned flags;	    /* RUNNER_CLEAR_INTERRUPT, CHILD_SAME_PGROUP,
+			       CHILD_TERMINAL */
+	/* Batches only (runner_run_batch): the exit codes that count as
+	   success; none (NULL) = just 0. A run that ends otherwise (or by a
+	   signal, a timeout, an interrupt, or does not start) fails. */
+	const int *ok_codes;
+	size_t nr_ok_codes;
 };
 
 #define RUNNER_REQUEST_INIT                                                    \
@@ -125,6 +136,83 @@ int runner_start(struct runner *r, struct sbuf *err);
  */
 int runner_run(struct runner *r, const struct runner_request *req,
 	       struct child_result *res, struct sbuf *err);
+
+/*
+ * Batches: many runs for one request and one answer, so that kagari sleeps
+ * through them and the runner goes from one run to the next without waiting
+ * for kagari (two process wake-ups saved per run). A batch is a table of
+ * requests (a command, a hook) and a list of entries, each naming a request
+ * and a unit (the caller's id for "one command on one side", below
+ * RUNNER_MAX_UNIT); the runner runs the entries in order, and:
+ *
+ *   - after an entry fails (see ok_codes above), the later entries of the
+ *     same unit are not run;
+ *   - an entry flagged RUNNER_BARRIER (the caller's round boundary) stops
+ *     the batch when any entry before it failed: it and the rest are not
+ *     run (stop = RUNNER_STOP_BARRIER), so that the caller can plan the
+ *     rest anew knowing the failure;
+ *   - a pending interrupt (runner_interrupt()) before an entry, or a run
+ *     that was interrupted, stops the batch (RUNNER_STOP_INTERRUPT); the
+ *     interrupt is consumed as with runner_run(). Entries whose request has
+ *     RUNNER_CLEAR_INTERRUPT drop a pending interrupt and run.
+ *
+ * Entries not run come back with res.status CHILD_NOT_RUN. Descriptors
+ * (CHILD_IN_FD, CHILD_OUT_FD) cannot travel in a batch. The table is sent
+ * only when it differs from the previous batch's.
+ *
+ *	struct runner_batch b = RUNNER_BATCH_INIT;
+ *	size_t q = runner_batch_request(&b, &req);   borrowed until run
+ *	runner_batch_add(&b, q, unit, flags);        any number of times
+ *	runner_run_batch(&r, &b, &err);              outcomes in b.entry[i]
+ *	runner_batch_reset(&b);                      for the next batch
+ *	runner_batch_release(&b);
+ */
+#define RUNNER_BARRIER 0x1 /* runner_batch_add flags */
+#define RUNNER_MAX_UNIT (1u << 20)
+
+enum runner_stop {
+	RUNNER_STOP_NONE = 0,  /* every entry was run or skipped by its unit */
+	RUNNER_STOP_BARRIER,   /* stopped at a barrier after a failure */
+	RUNNER_STOP_INTERRUPT, /* stopped by an interrupt */
+};
+
+struct runner_batch_entry {
+	size_t request; /* index into the batch's requests */
+	unsigned unit;
+	unsigned flags;		/* RUNNER_BARRIER */
+	struct child_result res; /* the outcome (CHILD_NOT_RUN: not run) */
+	struct sbuf error;	 /* the reason when res.code < 0 */
+};
+
+struct runner_batch {
+	struct runner_request *req; /* copies; their pointers are borrowed */
+	size_t nr_req, alloc_req;
+	struct runner_batch_entry *entry;
+	size_t nr, alloc, init; /* init: entries with buffers set up */
+	enum runner_stop stop;	/* set by runner_run_batch */
+};
+
+#define RUNNER_BATCH_INIT {.req = NULL}
+
+/* Add a request to the table; returns its index. */
+size_t runner_batch_request(struct runner_batch *b,
+			    const struct runner_request *req);
+/* Add an entry: run request `request` for `unit`. */
+void runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
+		      unsigned flags);
+/* Forget requests and entries (keeping buffers for the next batch). */
+void runner_batch_reset(struct runner_batch *b);
+void runner_batch_release(struct runner_batch *b);
+
+/*
+ * Run a batch through the runner and wait for all of it. Returns 0 when the
+ * runner answered (outcomes in b->entry, b->stop says whether and why it
+ * stopped early); -1 with a reason in err when the batch could not be run
+ * (an invalid request, or the runner died: then r is no longer usable):
+ * every entry then has res.status CHILD_ERROR and the reason in its error.
+ */
+int runner_run_batch(struct runner *r, struct runner_batch *b,
+		     struct sbuf *err);
 
 /*
  * Convenience: run a struct child (its argv, env, dir, stdio, timeout,

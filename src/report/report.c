@@ -66,7 +66,7 @@ int report_render(const struct run_result *r, enum report_format f,
 	case REPORT_HTML:
 		return report_write_html(r, o, out, err);
 	default:
-		sbuf_addf(err, "format '%s' is not implemented in this version",
+		sbuf_addf(err, "unknown report format '%s'",
 			  report_format_name(f));
 		return -1;
 	}

@@ -38,9 +38,14 @@
  *   pwd              print the working directory and a newline
  *   fds              print the open descriptor numbers, space-separated,
  *                    and a newline (the one used to list them excluded)
+ *   tty              print "tty 0:A 1:B 2:C ctty:D fg:E size:COLSxROWS":
+ *                    isatty() of 0-2, whether /dev/tty (a controlling
+ *                    terminal) opens, whether our group is its foreground
+ *                    group, and the window size of fd 0 (0x0 if none)
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -48,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -385,6 +391,19 @@ int main(int argc, char **argv)
 			free(cwd);
 		} else if (!strcmp(step, "fds")) {
 			print_fds();
+		} else if (!strcmp(step, "tty")) {
+			struct winsize ws;
+			memset(&ws, 0, sizeof(ws));
+			int ctty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+			int fg = isatty(0) && tcgetpgrp(0) == getpgrp();
+			if (ioctl(0, TIOCGWINSZ, &ws) < 0)
+				memset(&ws, 0, sizeof(ws));
+			printf("tty 0:%d 1:%d 2:%d ctty:%d fg:%d size:%dx%d\n",
+			       isatty(0), isatty(1), isatty(2), ctty >= 0, fg,
+			       ws.ws_col, ws.ws_row);
+			fflush(stdout);
+			if (ctty >= 0)
+				close(ctty);
 		} else {
 			die("unknown step '%s'", step);
 		}

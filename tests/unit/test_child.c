@@ -647,6 +647,66 @@ static int teardown(void **state)
 	return rmdir(tmpdir);
 }
 
+
+/* CHILD_TERMINAL: a pseudo-terminal as stdin, stdout, stderr and ctty. */
+static void test_terminal(void **state)
+{
+	(void)state;
+	struct child c = CHILD_INIT;
+	struct sbuf err = SBUF_INIT, sb = SBUF_INIT;
+	char *in = tmp_path("tty-in"), *out = tmp_path("tty-out");
+
+	c.flags = CHILD_TERMINAL;
+	c.out = CHILD_OUT_CAPTURE;
+	set_argv(&c, "tty", "stderr", "on-the-tty", NULL);
+	assert_int_equal(child_run(&c, &err), 0);
+	assert_string_equal(c.res.out.buf, "tty 0:1 1:1 2:1 ctty:1 fg:1 "
+					   "size:80x24\r\non-the-tty\r\n");
+	/* The stderr tail is what the terminal showed last. */
+	assert_string_equal(c.res.stderr_tail.buf,
+			    "tty 0:1 1:1 2:1 ctty:1 fg:1 size:80x24\r\n"
+			    "on-the-tty\r\n");
+
+	/* A stdin file is typed (a last line without newline too), then
+	 * end-of-file; the terminal's output goes to the stdout file. */
+	FILE *fp = fopen(in, "w");
+	assert_non_null(fp);
+	fputs("one\ntwo", fp);
+	fclose(fp);
+	c.in = CHILD_IN_FILE;
+	c.in_path = in;
+	c.out = CHILD_OUT_FILE;
+	c.out_path = out;
+	set_argv(&c, "cat", "exit", "4", NULL);
+	assert_int_equal(child_run(&c, &err), 4);
+	assert_int_equal(sbuf_read_file(&sb, out, 1 << 20), 0);
+	assert_string_equal(sb.buf, "one\r\ntwoone\r\ntwo");
+
+	/* Timeouts stop the session's whole group. */
+	c.in = CHILD_IN_NULL;
+	c.out = CHILD_OUT_DISCARD;
+	c.timeout_ns = 200000000;
+	set_argv(&c, "sleep", "5000", NULL);
+	child_run(&c, &err);
+	assert_true(c.res.timed_out);
+	c.timeout_ns = 0;
+
+	/* stderr has no place of its own on a terminal. */
+	c.err = CHILD_OUT_CAPTURE;
+	set_argv(&c, "exit", "0", NULL);
+	assert_int_equal(child_run(&c, &err), -1);
+	assert_int_equal(c.res.status, CHILD_ERROR);
+	assert_non_null(strstr(err.buf, "terminal"));
+
+	unlink(in);
+	unlink(out);
+	free(in);
+	free(out);
+	sbuf_release(&sb);
+	sbuf_release(&err);
+	child_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +731,7 @@ int main(void)
 	    cmocka_unit_test(test_watch_fd),
 	    cmocka_unit_test(test_without_pidfd),
 	    cmocka_unit_test(test_mask_secrets),
+	    cmocka_unit_test(test_terminal),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -461,6 +461,140 @@ static void test_repeat(void **state)
 	sbuf_release(&err);
 }
 
+
+/* Batches: unit skipping after a failure, barriers, the table kept. */
+static void test_batch(void **state)
+{
+	(void)state;
+	struct runner_batch b = RUNNER_BATCH_INIT;
+	struct sbuf err = SBUF_INIT;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	static const int one[] = {1};
+
+	for (int pass = 0; pass < 2; pass++) {
+		runner_batch_reset(&b);
+		q.argv = (const char *[]){H, "exit", "0", NULL};
+		size_t ok = runner_batch_request(&b, &q);
+		q.argv = (const char *[]){H, "exit", "3", NULL};
+		size_t bad = runner_batch_request(&b, &q);
+		q.argv = (const char *[]){H, "stderr", "tail", "exit", "1", NULL};
+		q.ok_codes = one;
+		q.nr_ok_codes = 1;
+		size_t one_ok = runner_batch_request(&b, &q);
+		q.ok_codes = NULL;
+		q.nr_ok_codes = 0;
+
+		runner_batch_add(&b, ok, 0, 0);
+		runner_batch_add(&b, pass ? ok : bad, 1, 0);
+		runner_batch_add(&b, ok, 1, 0); /* skipped after a failure */
+		runner_batch_add(&b, one_ok, 2, 0);
+		runner_batch_add(&b, ok, 0, RUNNER_BARRIER);
+		runner_batch_add(&b, ok, 2, 0);
+		assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
+		assert_int_equal(err.len, 0);
+		assert_int_equal(b.entry[0].res.status, CHILD_EXITED);
+		assert_int_equal(b.entry[0].res.code, 0);
+		assert_true(b.entry[0].res.wall_ns > 0);
+		assert_int_equal(b.entry[1].res.code, pass ? 0 : 3);
+		assert_int_equal(b.entry[2].res.status,
+				 pass ? CHILD_EXITED : CHILD_NOT_RUN);
+		assert_int_equal(b.entry[3].res.code, 1);
+		assert_string_equal(b.entry[3].res.stderr_tail.buf, "tail\n");
+		for (size_t i = 4; i < 6; i++)
+			assert_int_equal(b.entry[i].res.status,
+					 pass ? CHILD_EXITED : CHILD_NOT_RUN);
+		assert_int_equal(b.stop,
+				 pass ? RUNNER_STOP_NONE : RUNNER_STOP_BARRIER);
+	}
+
+	/* A command that cannot start fails its unit, with the reason. */
+	runner_batch_reset(&b);
+	q.argv = (const char *[]){"kagari-no-such-cmd", NULL};
+	size_t missing = runner_batch_request(&b, &q);
+	runner_batch_add(&b, missing, 5, 0);
+	runner_batch_add(&b, missing, 5, 0);
+	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
+	assert_int_equal(b.entry[0].res.status, CHILD_SPAWN_FAILED);
+	assert_non_null(strstr(b.entry[0].error.buf, "command not found"));
+	assert_int_equal(b.entry[1].res.status, CHILD_NOT_RUN);
+
+	/* Descriptors cannot travel in a batch. */
+	runner_batch_reset(&b);
+	q.argv = (const char *[]){H, "exit", "0", NULL};
+	q.in = CHILD_IN_FD;
+	q.in_fd = 0;
+	runner_batch_add(&b, runner_batch_request(&b, &q), 0, 0);
+	q.in = CHILD_IN_NULL;
+	q.in_fd = -1;
+	assert_int_equal(runner_run_batch(&runner, &b, &err), -1);
+	assert_int_equal(b.entry[0].res.status, CHILD_ERROR);
+	sbuf_reset(&err);
+
+	/* An interrupt stops the batch and is consumed. */
+	runner_batch_reset(&b);
+	q.argv = (const char *[]){H, "exit", "0", NULL};
+	size_t r0 = runner_batch_request(&b, &q);
+	runner_batch_add(&b, r0, 0, 0);
+	runner_batch_add(&b, r0, 1, 0);
+	runner_interrupt(&runner);
+	sleep_ms(50);
+	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
+	assert_int_equal(b.stop, RUNNER_STOP_INTERRUPT);
+	assert_int_equal(b.entry[0].res.status, CHILD_NOT_RUN);
+	assert_int_equal(b.entry[1].res.status, CHILD_NOT_RUN);
+	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
+	assert_int_equal(b.stop, RUNNER_STOP_NONE);
+	assert_int_equal(b.entry[1].res.code, 0);
+
+	/* An interrupt during a run stops it and the rest. */
+	runner_batch_reset(&b);
+	q.argv = (const char *[]){H, "sleep", "5000", NULL};
+	size_t slow = runner_batch_request(&b, &q);
+	runner_batch_add(&b, slow, 0, 0);
+	runner_batch_add(&b, slow, 1, 0);
+	pid_t killer = fork();
+	assert_true(killer >= 0);
+	if (killer == 0) {
+		sleep_ms(300);
+		runner_interrupt(&runner);
+		_exit(0);
+	}
+	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
+	waitpid(killer, NULL, 0);
+	assert_int_equal(b.stop, RUNNER_STOP_INTERRUPT);
+	assert_true(b.entry[0].res.interrupted);
+	assert_true(b.entry[0].res.wall_ns < 4000000000LL);
+	assert_int_equal(b.entry[1].res.status, CHILD_NOT_RUN);
+	assert_int_equal(err.len, 0);
+	runner_batch_release(&b);
+	sbuf_release(&err);
+}
+
+/* A terminal run through the runner: the program sees an 80x24 tty. */
+static void test_terminal(void **state)
+{
+	(void)state;
+	struct runner_request q = RUNNER_REQUEST_INIT;
+	struct child_result res = CHILD_RESULT_INIT;
+	struct sbuf err = SBUF_INIT;
+	q.flags = CHILD_TERMINAL;
+	q.out = CHILD_OUT_CAPTURE;
+	assert_int_equal(run(&q, &res, &err, (const char *[]){H, "tty", NULL}),
+			 0);
+	assert_non_null(strstr(res.out.buf, "tty 0:1 1:1 2:1 ctty:1 fg:1 "
+					    "size:80x24\r\n"));
+	/* Typed input reaches the program, then end-of-file. */
+	q.in = CHILD_IN_CONTENT;
+	q.in_data = "typed\n";
+	q.in_len = 6;
+	assert_int_equal(run(&q, &res, &err, (const char *[]){H, "cat", NULL}),
+			 0);
+	assert_string_equal(res.out.buf, "typed\r\ntyped\r\n");
+	assert_int_equal(err.len, 0);
+	child_result_release(&res);
+	sbuf_release(&err);
+}
+
 /* The executable behind a pid, or "" (caller frees). */
 static char *exe_of(pid_t pid)
 {
@@ -546,6 +680,8 @@ int main(void)
 	    cmocka_unit_test(test_kagari_dies),
 	    cmocka_unit_test(test_runner_death),
 	    cmocka_unit_test(test_repeat),
+	    cmocka_unit_test(test_batch),
+	    cmocka_unit_test(test_terminal),
 	    cmocka_unit_test(test_program_or_fork),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, teardown);
