@@ -119,6 +119,22 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sbuf_add_escaped(struct sbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			sbuf_adds(sb, "\\n");
+		else if (*p == '\r')
+			sbuf_adds(sb, "\\r");
+		else if (*p == '\t')
+			sbuf_adds(sb, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			sbuf_addf(sb, "\\x%02x", *p);
+		else
+			sbuf_addch(sb, *p);
+	}
+}
+
 void sbuf_rtrim(struct sbuf *sb)
 {
 	size_t n = sb->len;

@@ -36,6 +36,11 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 /* Append `n` copies of `c`. */
 void sbuf_addchars(struct sbuf *sb, int c, size_t n);
+/*
+ * Append s with control characters escaped (\n, \r, \t, \xNN), so that a
+ * value quoted in a one-line message stays on one line.
+ */
+void sbuf_add_escaped(struct sbuf *sb, const char *s);
 /* Remove trailing whitespace. */
 void sbuf_rtrim(struct sbuf *sb);
 /* Read a whole file (at most max_bytes; more is an error) into sb.

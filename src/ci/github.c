@@ -99,8 +99,9 @@ int github_event_base_text(const char *event_name, const char *text,
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		sbuf_addf(err, "%s:%d:%d: invalid JSON in the GitHub event file: %s",
-			  label, je.line, je.column, je.text);
+		sbuf_addf(err, "%s:%d:%d: invalid JSON in the GitHub event file: ",
+			  label, je.line, je.column > 0 ? je.column : 1);
+		sbuf_add_escaped(err, je.text);
 		return -1;
 	}
 	int rc = -1;
@@ -114,7 +115,9 @@ int github_event_base_text(const char *event_name, const char *text,
 	} else if (!strcmp(event_name, "push") && all_zeros(v)) {
 		sbuf_adds(err, "the 'push' event has no previous commit ('before' is all zeros: the push created a branch or tag); pass --against REV or set KAGARI_BASE_REF");
 	} else if (!is_hex_sha(v)) {
-		sbuf_addf(err, "'%s': %s is not a commit sha: '%s'", label, field, v);
+		sbuf_addf(err, "'%s': %s is not a commit sha: '", label, field);
+		sbuf_add_escaped(err, v);
+		sbuf_addch(err, '\'');
 	} else {
 		*sha = xstrdup(v);
 		rc = 0;
@@ -494,29 +497,5 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 int github_append_file(const char *path, const char *text, size_t len,
 		       struct sbuf *err)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		sbuf_addf(err, "cannot open '%s' to append: %s", path, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	char last = '\n';
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		int rfd = open(path, O_RDONLY | O_CLOEXEC);
-		if (rfd < 0 || pread(rfd, &last, 1, st.st_size - 1) != 1)
-			last = '\n';
-		if (rfd >= 0)
-			close(rfd);
-	}
-	int rc = 0;
-	if ((last != '\n' && fileio_write_all(fd, "\n", 1)) ||
-	    fileio_write_all(fd, text, len)) {
-		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (close(fd) && !rc) {
-		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	return rc;
+	return fileio_append(path, text, len, 0, err);
 }

@@ -20,8 +20,8 @@ struct loaded_suites {
 };
 
 /*
- * Discover and load every suite of cli->args. On failure prints all errors
- * and returns EXIT_INVALID (or EXIT_USAGE for a missing path); 0 on success.
+ * Discover and load every suite of cli->args. On failure (a missing path
+ * too) prints all errors and returns EXIT_INVALID; 0 on success.
  */
 int common_load(const struct cli *cli, struct loaded_suites *ls);
 /*

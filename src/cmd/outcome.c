@@ -79,11 +79,16 @@ void outcome_judge(struct run_result *r)
 						first_error = cr->name;
 				} else if (r->interrupted && cr->side[SIDE_HEAD].count == 0) {
 					res = RESULT_INTERRUPTED;
-				} else if (any_fail) {
-					res = RESULT_OVER_BUDGET;
-				} else if (unsupported_required(cr)) {
-					res = RESULT_UNSUPPORTED;
-					if (!first_unsup)
+				} else {
+					/* Over budget is what the command shows, but a
+					   required metric that could not be measured
+					   still makes the run exit 6 (precedence 6, 1). */
+					int unsup = unsupported_required(cr);
+					if (any_fail)
+						res = RESULT_OVER_BUDGET;
+					else if (unsup)
+						res = RESULT_UNSUPPORTED;
+					if (unsup && !first_unsup)
 						first_unsup = cr->name;
 				}
 				/* A comparison verdict (compare mode) outranks pass. */

@@ -96,7 +96,7 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 	o.section = cli->section;
 	if (report_render(&r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
-		rc = EXIT_UNSUPPORTED;
+		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
 		goto out;
 	}
 	if (!cli->output) {

@@ -165,12 +165,14 @@ static int preflight(const struct loaded_suites *ls)
 					const char *prog = cs->exec.argv.v[0];
 					char *found = find_program(prog, dir, path_env);
 					if (!found) {
-						cmd_error("benchmark '%s', command '%s': command not found: '%s'",
-							  bs->name, cs->name, prog);
+						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: command not found: '%s'",
+							  s->file, cs->loc.line, cs->loc.col, b, cs->name,
+							  prog);
 						rc = exit_merge(rc, EXIT_EXEC);
 					} else if (!is_executable(found)) {
-						cmd_error("benchmark '%s', command '%s': cannot run '%s': %s",
-							  bs->name, cs->name, prog,
+						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: cannot run '%s': %s",
+							  s->file, cs->loc.line, cs->loc.col, b, cs->name,
+							  prog,
 							  access(found, F_OK) ? "no such file"
 									      : "permission denied (not executable)");
 						rc = exit_merge(rc, EXIT_EXEC);
@@ -332,7 +334,11 @@ static int write_reports(const struct run_result *r, const struct destination *d
 			rc = EXIT_INTERNAL;
 		} else if (!d[i].path) {
 			fputs(out.buf, stdout);
-			fflush(stdout);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				cmd_error("cannot write the report to standard output: %s",
+					  strerror(errno));
+				rc = exit_merge(rc, EXIT_EXEC);
+			}
 		} else if (report_output_write(d[i].path, d[i].section, out.buf,
 					       out.len, &err)) {
 			cmd_error("%s (the previous report, if any, is untouched)", err.buf);
@@ -426,7 +432,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	const struct suite *su = s->ls.suites[i];
 	struct suite_result *sr = &s->r.suites[s->r.nr_suites++];
 	char *artifact[SIDE__COUNT] = { NULL, NULL };
-	int failed = 0, failed_side = SIDE_HEAD;
+	int failed = 0, failed_side = SIDE_HEAD, no_folder = 0;
 	s->prog.suite = su->name;
 	for (int sd = 0; sd < SIDE__COUNT && !failed; sd++) {
 		if (!sides[sd].present)
@@ -437,7 +443,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		struct sbuf err = SBUF_INIT;
 		if (mkdir(sides[sd].tmpdir, 0700) != 0) {
 			cmd_error("cannot create '%s': %s", sides[sd].tmpdir, strerror(errno));
-			failed = 1;
+			failed = no_folder = 1;
 		} else if (execute_build(su, &sides[sd], &s->opts, &err)) {
 			clear_progress(&s->prog);
 			cmd_error("%s%s", sides[SIDE_BASE].present
@@ -458,7 +464,9 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			sr->result = xstrdup(RESULT_ERROR);
 			s->exec_rc = EXIT_EXEC;
 			free(s->r.exit_reason);
-			s->r.exit_reason = xstrfmt("the %sbuild of suite '%s' failed",
+			s->r.exit_reason = xstrfmt(no_folder
+							   ? "the %stemporary folder of suite '%s' could not be created"
+							   : "the %sbuild of suite '%s' failed",
 						   failed_side == SIDE_BASE && sides[SIDE_BASE].present
 							   ? "base " : "",
 						   su->name);
@@ -530,7 +538,11 @@ int session_finish(struct session *s)
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	int rc = exit_merge(r->summary.exit_code, wrc);
-	if (rc && r->exit_reason)
+	/* The last line explains the exit code: the measured outcome's
+	   reason, unless a report that could not be written outranks it. */
+	if (wrc && rc != r->summary.exit_code)
+		cmd_error("a report could not be written");
+	else if (rc && r->exit_reason)
 		cmd_error("%s", r->exit_reason);
 	else if (rc == EXIT_EXEC && wrc)
 		cmd_error("a report could not be written");

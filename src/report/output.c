@@ -37,25 +37,5 @@ int report_output_write(const char *path, const char *section,
 int report_output_append(const char *path, const char *text, size_t len,
 			 struct sbuf *err)
 {
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-	if (fd < 0) {
-		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	int rc = 0;
-	if (fstat(fd, &st) == 0 && st.st_size > 0) {
-		char last = '\n';
-		if (pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
-			rc = fileio_write_all(fd, "\n", 1);
-	}
-	if (rc == 0)
-		rc = fileio_write_all(fd, text, len);
-	if (rc)
-		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
-	if (close(fd) && rc == 0) {
-		sbuf_addf(err, "cannot append to '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	return rc;
+	return fileio_append(path, text, len, 1, err);
 }

@@ -1,0 +1,541 @@
+/*
+ * execute_instrument: the instruments besides the clock and rusage.
+ *
+ * First, what this machine has (struct execute_instruments, probed lazily:
+ * perf_event_open counters, valgrind, the allocation shim) and what each
+ * command asks for (execute_metric_asked/required/unsupported, and where
+ * its counters come from: execute_counter_source()).
+ *
+ * Then the instrumented runs: after a benchmark's timed rounds,
+ * execute_instrument_bench() runs separate, untimed rounds per instrument
+ * (the LD_PRELOAD allocation shim of alloc.h, valgrind's instruction
+ * counts of valgrind.h), planned like the timed rounds (same `order`,
+ * `runs_per_round`, prepare_each before each run), min(timed runs,
+ * regression.min_samples) runs per unit. They see ${root} and the suite's
+ * folder through an equal-length link (<side tmpdir>/root), with PWD set
+ * to their working folder, and write their output files into a private
+ * folder per side (<side tmpdir>/i<bench>), so that both sides of a
+ * compare get argv and environment strings of the same lengths. Last,
+ * execute_mark_unsupported() gives every asked metric that produced
+ * nothing its reason.
+ *
+ * Perf counters are not read here but in the timed runs (execute_perf.c).
+ */
+#include "measure/execute_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/sbuf.h"
+#include "base/strvec.h"
+#include "base/xalloc.h"
+#include "measure/alloc.h"
+#include "measure/counters.h"
+#include "measure/proc.h"
+#include "measure/runner.h"
+#include "measure/valgrind.h"
+#include "plan/plan.h"
+
+enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
+
+#define VALGRIND_ONLY_INSTRUCTIONS                                             \
+	"valgrind counts instructions only; cycles, branch and cache misses " \
+	"need hardware counters (instrument: perf)"
+
+void execute_instruments_release(struct execute_instruments *in)
+{
+	counters_probe_release(&in->perf);
+	free(in->perf_fallback_reason);
+	free(in->valgrind);
+	free(in->valgrind_version);
+	free(in->valgrind_error);
+	free(in->shim);
+	free(in->shim_error);
+	memset(in, 0, sizeof(*in));
+}
+
+static void probe_valgrind(struct execute_instruments *in)
+{
+	if (in->valgrind_probed)
+		return;
+	in->valgrind_probed = 1;
+	struct sbuf err = SBUF_INIT;
+	if (valgrind_probe(NULL, &in->valgrind, &in->valgrind_version, &err))
+		in->valgrind_error = sbuf_detach(&err);
+	sbuf_release(&err);
+}
+
+static void probe_shim(struct execute_instruments *in)
+{
+	if (in->shim_probed)
+		return;
+	in->shim_probed = 1;
+	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
+	if (alloc_shim_find(&path, &err))
+		in->shim_error = sbuf_detach(&err);
+	else
+		in->shim = sbuf_detach(&path);
+	sbuf_release(&path);
+	sbuf_release(&err);
+}
+
+static void probe_perf(struct execute_instruments *in)
+{
+	if (in->perf_probed)
+		return;
+	in->perf_probed = 1;
+	counters_probe(&in->perf);
+	if (!(in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)))
+		in->perf_fallback_reason = xstrfmt(
+			"valgrind counts instructions only, and hardware counters "
+			"are unavailable here: %s",
+			in->perf.why[COUNTERS_INSTRUCTIONS]);
+}
+
+/* Where the counter metrics of this command come from (see execute.h). */
+enum execute_source execute_counter_source(struct execute_instruments *in,
+					   const struct command_spec *cs)
+{
+	switch (cs->settings.metrics.instrument) {
+	case INSTRUMENT_PERF:
+		return EXECUTE_SOURCE_PERF;
+	case INSTRUMENT_VALGRIND:
+		return EXECUTE_SOURCE_VALGRIND;
+	case INSTRUMENT_AUTO:
+		break;
+	}
+	probe_perf(in);
+	return in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)
+		       ? EXECUTE_SOURCE_PERF : EXECUTE_SOURCE_VALGRIND;
+}
+
+/* The perf events a counter metric is made of (0 for other metrics). */
+unsigned execute_perf_events_of(enum metric_id m)
+{
+	switch (m) {
+	case METRIC_INSTRUCTIONS:
+		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS);
+	case METRIC_CYCLES:
+		return COUNTERS_BIT(COUNTERS_CYCLES);
+	case METRIC_BRANCH_MISSES:
+		return COUNTERS_BIT(COUNTERS_BRANCH_MISSES);
+	case METRIC_CACHE_MISSES:
+		return COUNTERS_BIT(COUNTERS_CACHE_MISSES);
+	case METRIC_IPC:
+		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS) |
+		       COUNTERS_BIT(COUNTERS_CYCLES);
+	default:
+		return 0;
+	}
+}
+static int named_in_budget(const struct command_spec *cs, enum metric_id m)
+{
+	for (size_t i = 0; i < cs->nr_budgets; i++)
+		if (cs->budgets[i].metric == m)
+			return 1;
+	return 0;
+}
+
+int execute_metric_required(const struct command_spec *cs, enum metric_id m)
+{
+	const struct metrics_cfg *mc = &cs->settings.metrics;
+	enum metric_group g = metric_get(m)->group;
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS)
+		return 0;
+	if (cs->settings.regression.metric[m].configured || named_in_budget(cs, m))
+		return 1;
+	if (g == GROUP_ALLOCATIONS)
+		return mc->allocations;
+	return mc->counters == COUNTERS_LIST && (mc->counters_list & (1u << m));
+}
+
+int execute_metric_asked(const struct command_spec *cs, enum metric_id m)
+{
+	if (metric_get(m)->group == GROUP_COUNTERS &&
+	    cs->settings.metrics.counters == COUNTERS_AVAILABLE)
+		return 1;
+	return execute_metric_required(cs, m);
+}
+
+const char *execute_metric_unsupported(struct execute_instruments *in,
+				       const struct command_spec *cs,
+				       enum metric_id m)
+{
+	enum metric_group g = metric_get(m)->group;
+	if (g == GROUP_ALLOCATIONS) {
+		probe_shim(in);
+		return in->shim ? NULL : in->shim_error;
+	}
+	if (g != GROUP_COUNTERS)
+		return NULL;
+	if (execute_counter_source(in, cs) == EXECUTE_SOURCE_PERF) {
+		probe_perf(in);
+		unsigned need = execute_perf_events_of(m);
+		for (int e = 0; e < COUNTERS__COUNT; e++)
+			if ((need & COUNTERS_BIT(e)) &&
+			    !(in->perf.available & COUNTERS_BIT(e)))
+				return in->perf.why[e];
+		return NULL;
+	}
+	if (m != METRIC_INSTRUCTIONS)
+		return cs->settings.metrics.instrument == INSTRUMENT_AUTO &&
+				       in->perf_fallback_reason
+			       ? in->perf_fallback_reason
+			       : VALGRIND_ONLY_INSTRUCTIONS;
+	probe_valgrind(in);
+	return in->valgrind ? NULL : in->valgrind_error;
+}
+
+/* Per unit: the instrumented variant of its command and how far it got. */
+struct instr_unit {
+	int want[INSTR__COUNT];
+	int done[INSTR__COUNT];
+	int target;
+	struct execute_prepared p; /* equal-length paths, PWD set; no instrument yet */
+};
+
+struct instr_ctx {
+	const struct suite *s;
+	const struct bench_spec *b;
+	const struct execute_options *o;
+	struct execute_instruments *in;
+	struct bench_result *br;
+	struct execute_unit *units;
+	size_t nr_units;
+	struct instr_unit *iu;
+	const char *suite_dir[SIDE__COUNT]; /* through the link */
+	struct vars_context ctx[SIDE__COUNT];
+	char *dir[SIDE__COUNT];		    /* private output folder per side */
+	int two_sided;
+};
+
+static const enum metric_id alloc_metrics[] = { METRIC_ALLOCS, METRIC_ALLOC_BYTES,
+						METRIC_PEAK_HEAP };
+
+/* Mark the metrics of one mode of one unit failed/unsupported, stop it. */
+static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode,
+		       enum metric_status st, const char *reason)
+{
+	struct execute_unit *u = &ic->units[i];
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	if (mode == INSTR_ALLOC) {
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]))
+				execute_series_fail(&sr->metric[alloc_metrics[k]], st, reason);
+	} else {
+		execute_series_fail(&sr->metric[METRIC_INSTRUCTIONS], st, reason);
+	}
+	ic->iu[i].want[mode] = 0;
+}
+
+/* <dir>/root -> root, so that both sides see paths of the same length. */
+static char *equal_length_root(const char *tmpdir, const char *root)
+{
+	char *link = xstrfmt("%s/root", tmpdir);
+	struct stat st;
+	if (lstat(link, &st) != 0 && symlink(root, link) != 0) {
+		free(link);
+		return xstrdup(root);
+	}
+	return link;
+}
+
+/* Run one instrumented run of unit i; returns 1 when interrupted. */
+static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
+		     int round, struct child_result *res)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	const struct execute_options *o = ic->o;
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	const char *dir = ic->dir[u->side];
+	const char *what = mode == INSTR_ALLOC ? "allocation-counting" : "valgrind";
+	struct sbuf err = SBUF_INIT, msg = SBUF_INIT;
+	int interrupted = 0;
+
+	if (execute_run_hooks("prepare_each", ic->b->prepare_each, ic->b->nr_prepare_each,
+		      ic->b, ic->suite_dir[u->side], &ic->ctx[u->side], o, 0, &err)) {
+		sbuf_addf(&msg, "the %s run could not be prepared: %s", what, err.buf);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+		goto out;
+	}
+	if (*o->interrupted) {
+		interrupted = 1;
+		goto out;
+	}
+	if (valgrind_clear_dir(dir, &err)) {
+		instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		goto out;
+	}
+
+	struct execute_prepared run = iu->p; /* shallow: argv/env replaced below */
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
+	char *out_file = xstrfmt("%s/alloc", dir);
+	strvec_copy(&env, &iu->p.env);
+	if (mode == INSTR_ALLOC) {
+		strvec_copy(&argv, &iu->p.argv);
+		alloc_env_setup(&env, ic->in->shim, out_file);
+		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * 2 : 0;
+	} else {
+		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, &argv);
+		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
+	}
+	run.argv = argv;
+	run.env = env;
+	int rc = execute_run_prepared(o, &run, 0, res, &err);
+	if (rc) {
+		sbuf_addf(&msg, "the %s run could not start: %s", what, err.buf);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+	} else if (res->interrupted || *o->interrupted) {
+		interrupted = 1;
+	} else if (!execute_exit_code_ok(&cs->settings, res)) {
+		sbuf_addf(&msg, "the %s run ", what);
+		execute_describe_failure(res, &run, &msg);
+		char *tail = proc_mask_secrets(res->stderr_tail.buf, run.env.v);
+		if (*tail)
+			sbuf_addf(&msg, "; stderr ends: %s", tail);
+		free(tail);
+		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
+	} else if (mode == INSTR_ALLOC) {
+		struct alloc_totals t;
+		if (alloc_read(out_file, runner_pid(o->runner), &t, &err)) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		} else if (!t.main_seen) {
+			instr_stop(ic, i, mode, MSTATUS_UNSUPPORTED, alloc_unseen_reason());
+		} else {
+			double v[] = { (double)t.allocs, (double)t.bytes, (double)t.peak };
+			iu->done[mode]++;
+			for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+				if (execute_metric_asked(cs, alloc_metrics[k]))
+					metric_series_add(&sr->metric[alloc_metrics[k]], v[k],
+							  round, iu->done[mode]);
+		}
+	} else {
+		uint64_t ir = 0;
+		size_t files = 0;
+		if (valgrind_read_dir(dir, &ir, &files, &err)) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		} else if (!files) {
+			instr_stop(ic, i, mode, MSTATUS_FAILED,
+				   "valgrind wrote no cachegrind output (the program ended through a signal or exec failed)");
+		} else {
+			iu->done[mode]++;
+			ic->in->used_valgrind = 1;
+			metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)ir,
+					  round, iu->done[mode]);
+		}
+	}
+	free(out_file);
+	strvec_clear(&argv);
+	strvec_clear(&env);
+out:
+	if (*o->interrupted)
+		interrupted = 1;
+	sbuf_release(&err);
+	sbuf_release(&msg);
+	return interrupted;
+}
+
+/*
+ * After the timed rounds: the instrumented rounds of every mode some unit
+ * wants. Returns 1 when interrupted.
+ */
+static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units,
+			struct rng *rng)
+{
+	const struct settings *bs = &ic->b->settings;
+	int per_round = bs->runs_per_round > 0 ? bs->runs_per_round : 1;
+	int *owed = xcalloc(ic->nr_units + 1, sizeof(*owed));
+	struct plan_unit *seq = NULL;
+	size_t seq_alloc = 0;
+	struct child_result res = CHILD_RESULT_INIT;
+	int interrupted = 0;
+
+	for (int mode = 0; mode < INSTR__COUNT && !interrupted; mode++) {
+		int most = 0;
+		for (size_t i = 0; i < ic->nr_units; i++)
+			if (ic->iu[i].want[mode] && ic->iu[i].target > most)
+				most = ic->iu[i].target;
+		int total = execute_rounds_for(most, per_round);
+		for (int r = 0; r < total && !interrupted; r++) {
+			int any = 0;
+			for (size_t i = 0; i < ic->nr_units; i++) {
+				struct instr_unit *iu = &ic->iu[i];
+				int left = iu->target - iu->done[mode];
+				owed[i] = iu->want[mode] && ic->units[i].ok && left > 0
+						  ? (left < per_round ? left : per_round) : 0;
+				any |= owed[i] > 0;
+			}
+			if (!any)
+				break;
+			if (ic->o->progress)
+				ic->o->progress(ic->o->progress_data, ic->b->name, r + 1,
+						total, 0);
+			size_t n = plan_round(bs->order, plan_units, owed, ic->nr_units,
+					      r, rng, &seq, &seq_alloc);
+			for (size_t k = 0; k < n && !interrupted; k++) {
+				size_t i = 0;
+				while (i < ic->nr_units &&
+				       !(ic->units[i].side == seq[k].side &&
+					 ic->units[i].cmd == seq[k].command))
+					i++;
+				if (i == ic->nr_units || !ic->iu[i].want[mode])
+					continue;
+				interrupted = instr_run(ic, i, (enum instr_mode)mode, r + 1, &res);
+			}
+		}
+	}
+	free(owed);
+	free(seq);
+	child_result_release(&res);
+	return interrupted;
+}
+
+/*
+ * Decide what each unit wants, prepare its equal-length command, run the
+ * instrumented rounds. Metrics that cannot be measured are marked later
+ * (execute_mark_unsupported). Returns 1 when interrupted.
+ */
+int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
+			     size_t bench_index,
+			     const struct execute_side sides[SIDE__COUNT],
+			     const struct execute_options *o,
+			     struct execute_instruments *in,
+			     struct bench_result *br, struct execute_unit *units,
+			     size_t nr_units,
+			     const struct plan_unit *plan_units,
+			     struct rng *rng,
+			     const char *const workdir[SIDE__COUNT])
+{
+	struct instr_ctx ic;
+	memset(&ic, 0, sizeof(ic));
+	ic.s = s;
+	ic.b = b;
+	ic.o = o;
+	ic.in = in;
+	ic.br = br;
+	ic.units = units;
+	ic.nr_units = nr_units;
+	ic.iu = xcalloc(nr_units + 1, sizeof(*ic.iu));
+	ic.two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
+
+	int any = 0;
+	for (size_t i = 0; i < nr_units; i++) {
+		struct execute_unit *u = &units[i];
+		const struct command_spec *cs = &b->commands[u->cmd];
+		const struct settings *st = &cs->settings;
+		struct instr_unit *iu = &ic.iu[i];
+		strvec_init(&iu->p.argv);
+		strvec_init(&iu->p.env);
+		if (!u->ok || u->measured <= 0)
+			continue;
+		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
+		iu->target = u->measured < cap ? u->measured : cap;
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]) &&
+			    !execute_metric_unsupported(in, cs, alloc_metrics[k]))
+				iu->want[INSTR_ALLOC] = 1;
+		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
+		    execute_counter_source(in, cs) == EXECUTE_SOURCE_VALGRIND &&
+		    !execute_metric_unsupported(in, cs, METRIC_INSTRUCTIONS))
+			iu->want[INSTR_VALGRIND] = 1;
+		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
+	}
+	int interrupted = 0;
+	char *link[SIDE__COUNT] = { NULL, NULL };
+	char *sdir[SIDE__COUNT] = { NULL, NULL };
+	if (!any)
+		goto out;
+
+	struct execute_side eq[SIDE__COUNT];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		eq[sd] = sides[sd];
+		if (!sides[sd].present)
+			continue;
+		link[sd] = equal_length_root(sides[sd].tmpdir, sides[sd].root);
+		eq[sd].root = link[sd];
+		sdir[sd] = execute_side_suite_dir(s, &eq[sd]);
+		ic.suite_dir[sd] = sdir[sd];
+		ic.ctx[sd] = (struct vars_context){
+			.artifact = sides[sd].artifact, .root = link[sd],
+			.head_root = sides[sd].head_root, .workdir = workdir[sd],
+			.env = NULL,
+		};
+		ic.dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
+		if (mkdir(ic.dir[sd], 0700) != 0 && errno != EEXIST) {
+			struct sbuf msg = SBUF_INIT;
+			sbuf_addf(&msg, "cannot create '%s': %s", ic.dir[sd], strerror(errno));
+			for (size_t i = 0; i < nr_units; i++)
+				for (int mode = 0; mode < INSTR__COUNT; mode++)
+					if (units[i].side == sd && ic.iu[i].want[mode])
+						instr_stop(&ic, i, (enum instr_mode)mode,
+							   MSTATUS_FAILED, msg.buf);
+			sbuf_release(&msg);
+		}
+	}
+	for (size_t i = 0; i < nr_units; i++) {
+		struct execute_unit *u = &units[i];
+		struct instr_unit *iu = &ic.iu[i];
+		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
+			continue;
+		const struct command_spec *cs = &b->commands[u->cmd];
+		const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+		struct sbuf err = SBUF_INIT;
+		if (execute_prepare_exec(&cs->exec, layers, 2, sdir[u->side], cs->settings.cwd,
+				 &ic.ctx[u->side], &iu->p, &err)) {
+			for (int mode = 0; mode < INSTR__COUNT; mode++)
+				if (iu->want[mode])
+					instr_stop(&ic, i, (enum instr_mode)mode, MSTATUS_FAILED,
+						   err.buf);
+		} else {
+			iu->p.timeout_ns = u->p.timeout_ns;
+			iu->p.stdout_path = u->p.stdout_path ? xstrdup(u->p.stdout_path) : NULL;
+			iu->p.stderr_path = u->p.stderr_path ? xstrdup(u->p.stderr_path) : NULL;
+			iu->p.in = u->p.in;
+			iu->p.terminal = u->p.terminal;
+			iu->p.stdin_path = u->p.stdin_path ? xstrdup(u->p.stdin_path) : NULL;
+			/* Shells and getcwd users see the link too, on both sides. */
+			strvec_setenv(&iu->p.env, "PWD", iu->p.cwd);
+		}
+		sbuf_release(&err);
+	}
+	interrupted = instr_rounds(&ic, plan_units, rng);
+out:
+	for (size_t i = 0; i < nr_units; i++)
+		execute_prepared_release(&ic.iu[i].p);
+	free(ic.iu);
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		free(link[sd]);
+		free(sdir[sd]);
+		free(ic.dir[sd]);
+	}
+	return interrupted;
+}
+
+/*
+ * Counter and allocation metrics asked for but not measured on a side
+ * that ran: `unsupported` with the reason this machine or instrument gives.
+ */
+void execute_mark_unsupported(struct execute_instruments *in,
+			      const struct command_spec *cs,
+			      struct command_result *cr)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		if (!execute_metric_asked(cs, (enum metric_id)m))
+			continue;
+		const char *why = execute_metric_unsupported(in, cs, (enum metric_id)m);
+		for (int sd = 0; sd < SIDE__COUNT; sd++) {
+			struct side_result *sr = &cr->side[sd];
+			struct metric_series *ms = &sr->metric[m];
+			if (!sr->present || ms->status != MSTATUS_ABSENT || !sr->count)
+				continue;
+			metric_series_set_status(ms, MSTATUS_UNSUPPORTED,
+						 why ? why : "not measured");
+		}
+	}
+}
