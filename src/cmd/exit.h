@@ -23,7 +23,8 @@ static inline int exit_merge(int a, int b)
 		return b;
 	if (b < 0 || b > 6)
 		return a;
-	/* 2, 3 and 5 end a command before measuring; rank them above all. */
+	/* 2, 3 and 5 end a command before measuring: they rank above 6, 1
+	   and 0, and below 4 (a failed write or run still says 4). */
 	return rank[a] >= rank[b] ? a : b;
 }
 

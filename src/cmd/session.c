@@ -22,19 +22,20 @@
 #include "suite/vars.h"
 
 
-/* Metric groups that later issues implement. */
-static int group_pending(enum metric_group g)
+/* Counter and allocation metrics: measured by instruments (perf, valgrind,
+ * the allocation shim) that a machine may lack. */
+static int group_instrumented(enum metric_group g)
 {
 	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
 }
 
 /*
- * A requested metric this version cannot measure fails the run before
- * anything runs (exit 6) when it is required: named in `counters: [..]`,
- * `allocations: true`, under `regression:` or in a budget — unless
- * `unsupported: skip`. `terminal: true` is refused the same way.
+ * A counter or allocation metric this machine cannot measure fails the run
+ * before anything runs (exit 6) when it is required: named in
+ * `counters: [..]`, `allocations: true`, under `regression:` or in a
+ * budget — unless `unsupported: skip`.
  */
-static int check_pending(const struct loaded_suites *ls)
+static int check_instruments(const struct loaded_suites *ls)
 {
 	int rc = 0;
 	struct execute_instruments in;
@@ -57,7 +58,7 @@ static int check_pending(const struct loaded_suites *ls)
 				const char *done[METRIC__COUNT];
 				size_t nr_done = 0;
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					if (!group_pending(metric_get(m)->group) ||
+					if (!group_instrumented(metric_get(m)->group) ||
 					    !execute_metric_required(cs, (enum metric_id)m))
 						continue;
 					const char *why = execute_metric_unsupported(&in, cs, (enum metric_id)m);
@@ -69,7 +70,7 @@ static int check_pending(const struct loaded_suites *ls)
 					done[nr_done++] = why;
 					struct sbuf names = SBUF_INIT;
 					for (int n = m; n < METRIC__COUNT; n++)
-						if (group_pending(metric_get(n)->group) &&
+						if (group_instrumented(metric_get(n)->group) &&
 						    execute_metric_required(cs, (enum metric_id)n) &&
 						    execute_metric_unsupported(&in, cs, (enum metric_id)n) == why)
 							sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
@@ -98,7 +99,8 @@ static char *find_program(const char *prog, const char *cwd, const char *path_en
 {
 	if (strchr(prog, '/'))
 		return prog[0] == '/' ? xstrdup(prog) : xstrfmt("%s/%s", cwd, prog);
-	const char *p = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+	/* The same default as glibc's posix_spawnp (confstr _CS_PATH). */
+	const char *p = path_env ? path_env : "/bin:/usr/bin";
 	while (*p) {
 		const char *colon = strchr(p, ':');
 		size_t len = colon ? (size_t)(colon - p) : strlen(p);
@@ -151,7 +153,7 @@ static int preflight(const struct loaded_suites *ls)
 				struct stat st;
 				if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: folder '%s' does not exist",
-						  s->file, cs->loc.line, cs->loc.col, b, cs->name, cwd);
+						  s->file, cs->loc.line, cs->loc.col, b, cs->name, cwd ? cwd : s->dir);
 					rc = exit_merge(rc, EXIT_INVALID);
 				} else if (!cs->exec.shell && cs->exec.argv.nr &&
 					   !vars_present(cs->exec.argv.v[0])) {
@@ -191,11 +193,11 @@ static int preflight(const struct loaded_suites *ls)
  * left without a status by the engine (it marks what it could not measure
  * with the reason) are `unsupported`, so that none is silently absent.
  */
-static void mark_pending(const struct bench_spec *bs, struct bench_result *br)
+static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br)
 {
 	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
 		for (int m = 0; m < METRIC__COUNT; m++) {
-			if (!group_pending(metric_get(m)->group) ||
+			if (!group_instrumented(metric_get(m)->group) ||
 			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
 				continue;
 			for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -370,6 +372,10 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
+	if (cli->runs == 0) {
+		cmd_error("--runs must be at least 1");
+		return EXIT_USAGE;
+	}
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
 		rc = common_select(cli, &s->ls);
@@ -389,7 +395,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		}
 	}
 	if (!rc)
-		rc = check_pending(&s->ls);
+		rc = check_instruments(&s->ls);
 	if (!rc)
 		rc = preflight(&s->ls);
 	if (!rc) {
@@ -478,7 +484,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		s->r.interrupted = 1;
 	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++)
 		if (s->ls.selected[i][b])
-			mark_pending(&su->benches[b], &sr->benches[k++]);
+			mark_unmeasured(&su->benches[b], &sr->benches[k++]);
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);
 		sides[sd].artifact = NULL;

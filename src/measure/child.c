@@ -1033,8 +1033,16 @@ int child_run_argv(struct child *c, const char *const *argv,
 	int status = 0;
 	struct rusage ru;
 	memset(&ru, 0, sizeof(ru));
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+	pid_t reaped;
+	while ((reaped = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
 		;
+	if (reaped < 0) {
+		/* Never report a run we could not reap as a clean exit. */
+		sbuf_addf(err, "cannot wait for '%s': %s", argv[0], strerror(errno));
+		r->status = CHILD_ERROR;
+		r->code = -1;
+		goto out;
+	}
 	if (subreaper && !proc_has_no_children())
 		proc_reap_strays(keep, nkeep);
 

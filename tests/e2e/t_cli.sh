@@ -25,6 +25,9 @@ run_k run --fliter x; expect_rc 3; expect_err "unknown option '--fliter'"; expec
 case_ "a flag without its value"
 run_k run --runs; expect_rc 3; expect_err "needs a value"
 
+case_ "--runs 0 is a usage error"
+run_k run --runs 0; expect_rc 3; expect_err "--runs must be at least 1"
+
 case_ "a bad --format value"
 run_k run --format yaml; expect_rc 3; expect_err "expected one of"
 
