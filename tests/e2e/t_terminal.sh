@@ -43,12 +43,17 @@ grep -qF 'tty 0:0 1:0 2:0 ctty:0' plain-out.txt ||
 json_check r.json 'all(c["head"]["count"] == 3 for b in r["suites"][0]["benchmarks"] for c in b["commands"])'
 
 case_ "stdin content is typed into the terminal, then end-of-file"
-[ "$(tr -d '\r' < cat-out.txt)" = "$(printf 'typed input\ntyped input')" ] ||
+[ "$(tr -d '\r' < cat-out.txt | grep -o 'typed input' | wc -l)" -eq 2 ] ||
 	fail "unexpected terminal output: $(od -c cat-out.txt | head)"
 
 case_ "a stdin file is typed once the program has written"
-[ "$(tr -d '\r' < file-out.txt)" = "$(printf 'tty 0:1 1:1 2:1 ctty:1 fg:1 size:80x24\nfrom a file\nlast linefrom a file\nlast line')" ] ||
-	fail "unexpected terminal output: $(od -c file-out.txt | head)"
+# The terminal echoes what is typed while the program copies it: how the
+# two interleave depends on scheduling, so count rather than compare.
+out=$(tr -d '\r' < file-out.txt)
+head -1 file-out.txt | tr -d '\r' | grep -qx 'tty 0:1 1:1 2:1 ctty:1 fg:1 size:80x24' ||
+	fail "first line is not the tty report: $(od -c file-out.txt | head)"
+[ "$(grep -o 'from a file' <<<"$out" | wc -l)" -eq 2 ] && [ "$(grep -o 'last line' <<<"$out" | wc -l)" -eq 2 ] ||
+	fail "expected each typed line echoed and copied once: $(od -c file-out.txt | head)"
 
 case_ "a failing command on a terminal quotes what the terminal showed"
 cat > fail.yaml <<YAML
