@@ -26,6 +26,7 @@
  * that the table agrees with budget messages and the other writers.
  */
 #include "report/report.h"
+#include "report/section.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -203,20 +204,11 @@ static void table_format_value(struct sbuf *out,
 			       const struct command_result *c,
 			       enum metric_id m, double v)
 {
-	size_t start = out->len;
-
-	units_format_value(out, m, v);
-	if (m != METRIC_THROUGHPUT || !c || !c->throughput_unit ||
-	    !*c->throughput_unit)
-		return;
-	/* "<n> /s" -> "<n> <unit>/s" */
-	if (out->len - start >= 2 && !strcmp(out->buf + out->len - 2, "/s")) {
-		sbuf_setlen(out, out->len - 2);
-		if (out->len > start && out->buf[out->len - 1] != ' ')
-			sbuf_addch(out, ' ');
-		add_safe(out, c->throughput_unit);
-		sbuf_adds(out, "/s");
-	}
+	/* One formatter for every writer; the table also cleans user text. */
+	struct sbuf text = SBUF_INIT;
+	report_value_text(&text, c, m, v);
+	add_safe(out, text.buf);
+	sbuf_release(&text);
 }
 
 /* ---- lines ------------------------------------------------------------- */
