@@ -3,7 +3,7 @@
 # missing. As root this runs apt-get; otherwise it prints the command to run.
 set -eu
 PKGS="cmake ninja-build pkg-config gcc make git libyaml-dev libjansson-dev \
-libsqlite3-dev libcmocka-dev time"
+libsqlite3-dev libcmocka-dev time procps python3 valgrind"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
