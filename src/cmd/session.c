@@ -15,6 +15,7 @@
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
+#include "measure/child.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
 #include "report/output.h"
@@ -87,34 +88,6 @@ static int check_instruments(const struct loaded_suites *ls)
 	return rc;
 }
 
-/* An existing regular file that we may execute? */
-static int is_executable(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* argv[0] as posix_spawnp would find it, or NULL. */
-static char *find_program(const char *prog, const char *cwd, const char *path_env)
-{
-	if (strchr(prog, '/'))
-		return prog[0] == '/' ? xstrdup(prog) : xstrfmt("%s/%s", cwd, prog);
-	/* The same default as glibc's posix_spawnp (confstr _CS_PATH). */
-	const char *p = path_env ? path_env : "/bin:/usr/bin";
-	while (*p) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand = xstrfmt("%.*s/%s", (int)len, len ? p : ".", prog);
-		if (is_executable(cand))
-			return cand;
-		free(cand);
-		if (!colon)
-			break;
-		p = colon + 1;
-	}
-	return NULL;
-}
-
 /*
  * Checks that need no measuring and would otherwise fail in the middle of a
  * run: a working folder or stdin file that does not exist (exit 2: the suite
@@ -164,22 +137,20 @@ static int preflight(const struct loaded_suites *ls)
 						path_env = NULL;
 					if (!path_env)
 						path_env = getenv("PATH");
-					const char *prog = cs->exec.argv.v[0];
-					char *found = find_program(prog, dir, path_env);
-					if (!found) {
-						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: command not found: '%s'",
+					/* The search child_run() will make, with the same words. */
+					struct strvec env = STRVEC_INIT;
+					struct sbuf why = SBUF_INIT;
+					if (path_env)
+						strvec_setenv(&env, "PATH", path_env);
+					if (child_check_program(cs->exec.argv.v[0], dir,
+								env.nr ? env.v : NULL, &why)) {
+						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: %s",
 							  s->file, cs->loc.line, cs->loc.col, b, cs->name,
-							  prog);
-						rc = exit_merge(rc, EXIT_EXEC);
-					} else if (!is_executable(found)) {
-						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: cannot run '%s': %s",
-							  s->file, cs->loc.line, cs->loc.col, b, cs->name,
-							  prog,
-							  access(found, F_OK) ? "no such file"
-									      : "permission denied (not executable)");
+							  why.buf);
 						rc = exit_merge(rc, EXIT_EXEC);
 					}
-					free(found);
+					sbuf_release(&why);
+					strvec_clear(&env);
 				}
 				free(dir);
 			}

@@ -274,6 +274,33 @@ static void spawn_reason(int eno, const char *prog, const char *dir,
 	sbuf_release(&shown);
 }
 
+int child_check_program(const char *prog, const char *dir,
+			const char *const *envp, struct sbuf *err)
+{
+	struct sbuf path = SBUF_INIT, full = SBUF_INIT;
+	int eno = 0, rc = 0;
+	if (!envp)
+		envp = (const char *const *)environ;
+	if (resolve_program(prog, dir, envp, &path, &eno, err)) {
+		rc = -1;
+	} else if (strchr(prog, '/')) {
+		/* What posix_spawn would find after the child's chdir. */
+		struct stat st;
+		from_dir(&full, dir, prog);
+		if (stat(full.buf, &st) < 0)
+			eno = errno == ENOTDIR ? ENOTDIR : ENOENT;
+		else if (!S_ISREG(st.st_mode) || access(full.buf, X_OK) < 0)
+			eno = EACCES;
+		if (eno) {
+			spawn_reason(eno, prog, dir, err);
+			rc = -1;
+		}
+	}
+	sbuf_release(&path);
+	sbuf_release(&full);
+	return rc;
+}
+
 /* Everything one run holds open; fds are -1 when unused. */
 struct run_fds {
 	int in, out, err; /* the child's 0/1/2 sources (-1: inherit) */

@@ -199,6 +199,16 @@ void child_result_reset(struct child_result *r);
 int child_run(struct child *c, struct sbuf *err);
 
 /*
+ * Would child_run() find and be allowed to execute `prog` in `dir` with
+ * environment envp (NULL: ours)? The same search and the same messages
+ * ("command not found: ...", "cannot run '...': permission denied (not
+ * executable)"), without starting anything. Returns 0, or -1 with the
+ * reason appended to err.
+ */
+int child_check_program(const char *prog, const char *dir,
+			const char *const *envp, struct sbuf *err);
+
+/*
  * The same with argv and envp given as borrowed NULL-terminated arrays
  * (envp NULL = our environ); c->argv and c->env are ignored. Used by the
  * runner to avoid copying each request.
