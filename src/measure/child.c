@@ -1141,7 +1141,7 @@ void child_result_describe(const struct child_result *r, int64_t timeout_ns,
 		return;
 	}
 	if (r->interrupted) {
-		sbuf_adds(out, "was interrupted");
+		sbuf_adds(out, "interrupted");
 		return;
 	}
 	switch (r->status) {
@@ -1149,10 +1149,10 @@ void child_result_describe(const struct child_result *r, int64_t timeout_ns,
 		sbuf_adds(out, "did not run");
 		break;
 	case CHILD_EXITED:
-		sbuf_addf(out, "exited with code %d", r->exit_code);
+		sbuf_addf(out, "exited with status %d", r->exit_code);
 		break;
 	case CHILD_SIGNALED:
-		sbuf_addf(out, "was killed by %s", proc_signal_name(r->signal));
+		sbuf_addf(out, "killed by signal %s", proc_signal_name(r->signal));
 		break;
 	case CHILD_SPAWN_FAILED:
 		sbuf_adds(out, "could not be started");

@@ -228,8 +228,9 @@ void child_interrupt_clear(void);
 int child_interrupt_pending(void);
 
 /*
- * One phrase for how a run ended, appended to out, e.g. "exited with code
- * 3", "killed by SIGSEGV", "timed out after 1.5 s", "was interrupted".
+ * One phrase for how a run ended, appended to out, e.g. "exited with
+ * status 3", "killed by signal SIGSEGV", "timed out after 1.5 s",
+ * "interrupted". The one wording for runs, hooks, builds and git.
  * timeout_ns is the limit to quote for a timeout (0: not quoted).
  */
 void child_result_describe(const struct child_result *r, int64_t timeout_ns,

@@ -132,15 +132,9 @@ void execute_describe_failure(const struct child_result *res,
 			      const struct execute_prepared *p,
 			      struct sbuf *msg)
 {
+	child_result_describe(res, p->timeout_ns, msg);
 	if (res->timed_out)
-		sbuf_addf(msg, "timed out after %.3g s (its process group was killed)",
-			  (double)p->timeout_ns / 1e9);
-	else if (res->interrupted)
-		sbuf_adds(msg, "interrupted");
-	else if (res->status == CHILD_SIGNALED)
-		sbuf_addf(msg, "killed by signal %s", proc_signal_name(res->signal));
-	else
-		sbuf_addf(msg, "exited with status %d", res->exit_code);
+		sbuf_adds(msg, " (its process group was killed)");
 }
 
 void execute_fill_request(const struct execute_prepared *p, unsigned flags,

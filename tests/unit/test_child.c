@@ -93,7 +93,7 @@ static void test_exit_codes(void **state)
 
 	struct sbuf d = SBUF_INIT;
 	child_result_describe(&c.res, 0, &d);
-	assert_string_equal(d.buf, "exited with code 255");
+	assert_string_equal(d.buf, "exited with status 255");
 	sbuf_release(&d);
 	sbuf_release(&err);
 	child_release(&c);
@@ -111,7 +111,7 @@ static void test_signal_death(void **state)
 	assert_int_equal(c.res.signal, SIGSEGV);
 	assert_string_equal(proc_signal_name(c.res.signal), "SIGSEGV");
 	child_result_describe(&c.res, 0, &d);
-	assert_string_equal(d.buf, "was killed by SIGSEGV");
+	assert_string_equal(d.buf, "killed by signal SIGSEGV");
 
 	set_argv(&c, "signal", "KILL", NULL);
 	assert_int_equal(child_run(&c, &err), 128 + SIGKILL);
@@ -534,7 +534,7 @@ static void test_interrupt(void **state)
 	assert_true(c.res.interrupted);
 	assert_false(c.res.timed_out);
 	child_result_describe(&c.res, 0, &d);
-	assert_string_equal(d.buf, "was interrupted");
+	assert_string_equal(d.buf, "interrupted");
 	assert_pids_gone(pidfile, 1);
 	assert_false(child_interrupt_pending());
 	sigaction(SIGALRM, &old, NULL);
