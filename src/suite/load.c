@@ -319,9 +319,10 @@ static const char *const metrics_defaults_keys[] = {
 static const char *const throughput_only[] = { "throughput", NULL };
 static const char *const metric_reg_keys[] = { "statistic", "max_percent",
 					       "min_difference", "gate", NULL };
+/* ipc is derived from instructions and cycles, and may be asked for alike. */
 static const char *const counter_names[] = { "instructions", "cycles",
 					     "branch_misses", "cache_misses",
-					     NULL };
+					     "ipc", NULL };
 static const char *const order_names[] = { "random", "abba", "alternate", NULL };
 static const char *const pairing_names[] = { "rounds", "independent", NULL };
 static const char *const correction_names[] = { "holm", "none", NULL };

@@ -107,6 +107,16 @@ KAGARI_TEST_COUNTERS_SOFTWARE=1 run_k run s6.yaml --quiet --format json --output
 expect_rc 1
 json_check r6.json "r['suites'][0]['benchmarks'][0]['commands'][0]['budgets'][0]['status'] == 'fail'"
 
+case_ "ipc may be listed: derived from instructions and cycles"
+suite s7.yaml "[ipc]" perf
+KAGARI_TEST_COUNTERS_SOFTWARE=1 run_k run s7.yaml --quiet --format json --output r7.json
+expect_rc 0
+json_check r7.json "r['suites'][0]['benchmarks'][0]['commands'][0]['head']['metrics']['ipc']['status'] == 'ok'"
+suite s8.yaml "[ipc]" valgrind
+run_k run s8.yaml --quiet
+expect_rc 6
+expect_err "'ipc'"
+
 case_ "hardware counters for real"
 if [ "$PMU" = 1 ]; then
 	suite s7.yaml "[instructions, cycles, ipc]" perf
