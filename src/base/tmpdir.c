@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/sbuf.h"
@@ -35,10 +36,23 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 	return unlink(path) ? 0 : 0;
 }
 
+/* A measured program may leave folders we cannot read or write into. */
+static int open_up(const char *path, const struct stat *st, int flag,
+		   struct FTW *ftw)
+{
+	(void)ftw;
+	if ((flag == FTW_D || flag == FTW_DNR) && st &&
+	    (st->st_mode & 0700) != 0700)
+		chmod(path, (st->st_mode & 07777) | 0700);
+	return 0;
+}
+
 int tmpdir_remove(const char *path)
 {
 	if (!path)
 		return 0;
+	/* Pre-order first (make every folder ours to empty), then depth-first. */
+	nftw(path, open_up, 16, FTW_PHYS);
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	return access(path, F_OK) == 0 ? -1 : 0;
 }

@@ -88,5 +88,20 @@ YAML
 TMPDIR="$T/tmpd" "$KAGARI" run --quiet keep.yaml >/dev/null 2>"$T/err" || fail "run failed: $(cat "$T/err")"
 [ "$(cat mode.txt 2>/dev/null)" = 700 ] || fail "the temporary folder's mode is $(cat mode.txt 2>/dev/null), expected 700"
 
+# (As root every folder is readable anyway; this bites for normal users.)
+case_ "a folder the measured program made unreadable is still removed"
+mkdir -p tmpd2
+cat > locked.yaml <<YAML
+version: "1"
+name: locked
+defaults: {warmup: 0, runs: 1}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [sh, -c, "mkdir -p \"\$0\"/locked/deeper && touch \"\$0\"/locked/deeper/f && chmod 000 \"\$0\"/locked/deeper \"\$0\"/locked", "\${workdir}"]}
+YAML
+TMPDIR="$T/tmpd2" "$KAGARI" run --quiet locked.yaml >/dev/null 2>"$T/err" || fail "run failed: $(cat "$T/err")"
+[ -z "$(ls -A tmpd2)" ] || fail "temporary folder left: $(ls -A tmpd2)"
+
 no_process_left "$HP"
 finish
