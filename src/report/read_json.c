@@ -120,6 +120,38 @@ static json_t *get_array(struct rd *d, json_t *obj, const char *key,
 	return v;
 }
 
+/* Reads one object of an array into its (zeroed) item. */
+typedef void read_item_fn(struct rd *d, json_t *o, void *item);
+
+/*
+ * obj[key] as an array of objects, read into a new zeroed array of `size`
+ * byte items (the caller owns it; NULL when the key is absent or not an
+ * array). *nr counts every item handed out, the one that failed included,
+ * so that releasing the result frees whatever was read.
+ */
+static void *read_objects(struct rd *d, json_t *obj, const char *key,
+			  int required, size_t size, size_t *nr, read_item_fn *fn)
+{
+	json_t *arr = get_array(d, obj, key, required);
+	if (!arr || d->failed)
+		return NULL;
+	size_t n = json_array_size(arr);
+	char *items = xcalloc(n + 1, size);
+	size_t old = enter_key(d, key);
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *x = json_array_get(arr, i);
+		size_t o2 = enter_index(d, i);
+		(*nr)++;
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			fn(d, x, items + i * size);
+		leave(d, o2);
+	}
+	leave(d, old);
+	return items;
+}
+
 /* A string or null (absent: NULL). *dst is replaced. */
 static void get_string(struct rd *d, json_t *obj, const char *key, char **dst)
 {
@@ -416,6 +448,11 @@ static void read_budget(struct rd *d, json_t *o, struct budget_result *b)
 	free(status);
 }
 
+static void read_budget_item(struct rd *d, json_t *o, void *item)
+{
+	read_budget(d, o, item);
+}
+
 static void read_command(struct rd *d, json_t *o, struct command_result *c)
 {
 	get_string(d, o, "name", &c->name);
@@ -457,23 +494,9 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 		}
 		leave(d, old);
 	}
-	json_t *budgets = get_array(d, o, "budgets", 0);
-	if (budgets && !d->failed) {
-		size_t n = json_array_size(budgets);
-		c->budgets = xcalloc(n + 1, sizeof(*c->budgets));
-		size_t old = enter_key(d, "budgets");
-		for (size_t i = 0; i < n && !d->failed; i++) {
-			json_t *x = json_array_get(budgets, i);
-			size_t o2 = enter_index(d, i);
-			c->nr_budgets++;
-			if (!json_is_object(x))
-				expected(d, NULL, "an object", x);
-			else
-				read_budget(d, x, &c->budgets[i]);
-			leave(d, o2);
-		}
-		leave(d, old);
-	}
+	if (!d->failed)
+		c->budgets = read_objects(d, o, "budgets", 0, sizeof(*c->budgets),
+					  &c->nr_budgets, read_budget_item);
 }
 
 static void read_strings(struct rd *d, json_t *arr, struct strvec *sv)
@@ -491,6 +514,11 @@ static void read_strings(struct rd *d, json_t *arr, struct strvec *sv)
 	}
 }
 
+static void read_command_item(struct rd *d, json_t *o, void *item)
+{
+	read_command(d, o, item);
+}
+
 static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 {
 	get_string(d, o, "name", &b->name);
@@ -505,23 +533,16 @@ static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 	get_string(d, o, "result", &b->result);
 	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
 	get_string(d, o, "baseline", &b->baseline);
-	json_t *cmds = get_array(d, o, "commands", 1);
-	if (!cmds || d->failed)
-		return;
-	size_t n = json_array_size(cmds);
-	b->commands = xcalloc(n + 1, sizeof(*b->commands));
-	size_t old = enter_key(d, "commands");
-	for (size_t i = 0; i < n && !d->failed; i++) {
-		json_t *x = json_array_get(cmds, i);
-		size_t o2 = enter_index(d, i);
-		b->nr_commands++;
-		if (!json_is_object(x))
-			expected(d, NULL, "an object", x);
-		else
-			read_command(d, x, &b->commands[i]);
-		leave(d, o2);
-	}
-	leave(d, old);
+	if (!d->failed)
+		b->commands = read_objects(d, o, "commands", 1, sizeof(*b->commands),
+					   &b->nr_commands, read_command_item);
+}
+
+static void read_bench_item(struct rd *d, json_t *o, void *item)
+{
+	struct bench_result *b = item;
+	strvec_init(&b->tags);
+	read_bench(d, o, b);
 }
 
 static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
@@ -531,24 +552,14 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 		fail(d, "name", "missing");
 	get_string(d, o, "file", &s->file);
 	get_string(d, o, "result", &s->result);
-	json_t *benches = get_array(d, o, "benchmarks", 1);
-	if (!benches || d->failed)
-		return;
-	size_t n = json_array_size(benches);
-	s->benches = xcalloc(n + 1, sizeof(*s->benches));
-	size_t old = enter_key(d, "benchmarks");
-	for (size_t i = 0; i < n && !d->failed; i++) {
-		json_t *x = json_array_get(benches, i);
-		size_t o2 = enter_index(d, i);
-		strvec_init(&s->benches[i].tags);
-		s->nr_benches++;
-		if (!json_is_object(x))
-			expected(d, NULL, "an object", x);
-		else
-			read_bench(d, x, &s->benches[i]);
-		leave(d, o2);
-	}
-	leave(d, old);
+	if (!d->failed)
+		s->benches = read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
+					  &s->nr_benches, read_bench_item);
+}
+
+static void read_suite_item(struct rd *d, json_t *o, void *item)
+{
+	read_suite(d, o, item);
 }
 
 static void read_environment(struct rd *d, json_t *o,
@@ -741,23 +752,10 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 		read_strings(d, a, &r->warnings);
 		leave(d, old);
 	}
-	a = get_array(d, root, "suites", 1);
-	if (a && !d->failed) {
-		size_t n = json_array_size(a);
+	if (!d->failed) {
 		free(r->suites);
-		r->suites = xcalloc(n + 1, sizeof(*r->suites));
-		size_t old = enter_key(d, "suites");
-		for (size_t i = 0; i < n && !d->failed; i++) {
-			json_t *x = json_array_get(a, i);
-			size_t o2 = enter_index(d, i);
-			r->nr_suites++;
-			if (!json_is_object(x))
-				expected(d, NULL, "an object", x);
-			else
-				read_suite(d, x, &r->suites[i]);
-			leave(d, o2);
-		}
-		leave(d, old);
+		r->suites = read_objects(d, root, "suites", 1, sizeof(*r->suites),
+					 &r->nr_suites, read_suite_item);
 	}
 	o = get_object(d, root, "summary", 1);
 	if (o && !d->failed) {
