@@ -2,16 +2,25 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 
+# Which packages scripts/deps.sh installs: `check` and `demo` set a larger
+# set, and GNU make hands a target's variables down to its prerequisites, so
+# `make check` installs everything the tests use in one step before `all`
+# configures. Installing, configuring and building are one recipe, in that
+# order, so `make -jN` cannot configure before the libraries are there.
+DEPS ?= build
+check: DEPS = check
+demo: DEPS = demo
+memcheck: DEPS = check
+
 .PHONY: all deps check demo bench clean format fuzz memcheck
 
-all: deps $(BUILD)/build.ninja
+all:
+	@sh scripts/deps.sh $(DEPS)
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
 	@cmake --build $(BUILD)
 
 deps:
-	@sh scripts/deps.sh
-
-$(BUILD)/build.ninja:
-	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+	@sh scripts/deps.sh $(DEPS)
 
 check: all
 	@bash scripts/check.sh $(BUILD)

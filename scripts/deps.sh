@@ -1,24 +1,77 @@
 #!/bin/sh
-# Install the Debian 12 packages kagari needs to build and test, when they are
-# missing. As root this runs apt-get; otherwise it prints the command to run.
+# Install the Debian 12 packages kagari needs, when they are missing, in one
+# serial step: the Makefile runs this before it configures, builds or starts
+# any test, and no test installs anything itself.
+#
+#   scripts/deps.sh [build|demo|check]     (default: build)
+#
+# build: what compiling kagari and its tests needs; demo: build + what the
+# demo runs; check: demo + every program a test uses (valgrind, chromium, ...).
+# As root this runs apt-get; otherwise it prints the one command to run. A
+# missing build package stops the build (exit 1); a missing test-only package
+# does not: the tests that need it exit 77 and CTest lists them as skipped.
+# With `--list` it prints the package names of a set and exits (scripts that
+# remove them to imitate a fresh machine use this).
 set -eu
-PKGS="cmake ninja-build pkg-config gcc make git libyaml-dev libjansson-dev \
-libsqlite3-dev libcmocka-dev time procps python3 valgrind"
+set_name=build
+list_only=0
+for arg in "$@"; do
+	case $arg in
+	build | demo | check) set_name=$arg ;;
+	--list) list_only=1 ;;
+	*)
+		echo "usage: scripts/deps.sh [build|demo|check] [--list]" >&2
+		exit 2
+		;;
+	esac
+done
+
+# Compiling: the toolchain, CMake + Ninja, and the libraries (headers).
+BUILD_PKGS="cmake ninja-build pkg-config gcc libc6-dev make git libyaml-dev \
+libjansson-dev libsqlite3-dev libcmocka-dev"
+# The demo reads the report with python3.
+DEMO_PKGS="python3"
+# The tests: GNU time and pgrep (procps) in e2e scripts, valgrind for the
+# instruction-count path, chromium for the HTML report in a real browser.
+TEST_PKGS="time procps valgrind chromium"
+
+case $set_name in
+build) want=$BUILD_PKGS ;;
+demo) want="$BUILD_PKGS $DEMO_PKGS" ;;
+check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS" ;;
+esac
+if [ "$list_only" = 1 ]; then
+	echo $want
+	exit 0
+fi
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"
+}
 missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		missing="$missing $p"
-	fi
+for p in $want; do
+	installed "$p" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
+
 if [ "$(id -u)" = 0 ]; then
 	echo "kagari: installing missing packages:$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
+	# Wait for another apt or dpkg to finish instead of failing on its lock.
+	lock="-o DPkg::Lock::Timeout=600"
 	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >&2
-else
-	echo "kagari: missing Debian packages:$missing" >&2
-	echo "run: sudo apt-get install -y$missing" >&2
-	exit 1
+	apt-get $lock update -qq >&2
+	# shellcheck disable=SC2086
+	apt-get $lock install -y -qq --no-install-recommends $missing >&2
+	exit 0
 fi
+
+echo "kagari: missing Debian packages:$missing" >&2
+echo "run: sudo apt-get install -y --no-install-recommends$missing" >&2
+for p in $missing; do
+	case " $BUILD_PKGS $DEMO_PKGS " in
+	*" $p "*) exit 1 ;;
+	esac
+done
+echo "kagari: going on; the tests that need them will be reported as skipped" >&2
+exit 0

@@ -71,7 +71,7 @@ PY
 		fi
 	done
 else
-	echo "SKIP oracle: $MEMUSAGE not found"
+	skip_part "glibc's $MEMUSAGE not found (another architecture?)"
 fi
 
 case_ "threads and fork: the forked child's 200 mallocs are added exactly"
@@ -114,7 +114,7 @@ YAML
 	expect_rc 0
 	json_check "$T/s2.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["allocs"]["status"] == "unsupported"'
 else
-	echo "SKIP static: cc -static failed (no libc.a?)"
+	skip_part "cc -static failed: no libc.a (sudo apt-get install -y libc6-dev)" libc6-dev
 fi
 
 case_ "exact deltas: a head with 1000 more mallocs shows exactly +1000 allocs"

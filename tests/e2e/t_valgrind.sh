@@ -9,10 +9,8 @@
 # `counters: [cycles]`), and a missing valgrind is explained.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v valgrind >/dev/null; then
-	echo "SKIP: valgrind is not installed"
-	exit 0
-fi
+command -v valgrind >/dev/null ||
+	skip_test "valgrind is not installed: sudo apt-get install -y valgrind" valgrind
 export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null

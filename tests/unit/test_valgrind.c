@@ -20,6 +20,7 @@
 #include "base/xalloc.h"
 #include "measure/child.h"
 #include "measure/valgrind.h"
+#include "test_skip.h"
 
 static void test_version(void **state)
 {
@@ -126,9 +127,10 @@ static void test_real(void **state)
 	struct sbuf err = SBUF_INIT;
 	if (valgrind_probe(NULL, &vg, &version, &err)) {
 		assert_non_null(strstr(err.buf, "not installed"));
-		printf("skipped: %s\n", err.buf);
+		char why[512];
+		snprintf(why, sizeof(why), "%s", err.buf);
 		sbuf_release(&err);
-		return;
+		test_skip(why, "valgrind");
 	}
 	assert_non_null(strchr(version, '.'));
 	char *dir = tmpdir_create("kagari-test-vg", &err);
@@ -165,5 +167,5 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_real),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return test_skip_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
