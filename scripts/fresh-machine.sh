@@ -82,6 +82,7 @@ git clone -q "$src" "$work/b"
 step "make demo" "$work/b" make demo
 step "make check" "$work/b" make check
 
+[ "$repeat" -gt 0 ] || { [ "$failures" -eq 0 ]; exit $?; }
 # Another build of kagari, over and over, in its own clone and build folder.
 git clone -q "$src" "$work/load"
 setsid bash -c 'cd "$1" || exit 1
