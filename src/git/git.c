@@ -24,6 +24,8 @@ static void git_env(struct strvec *env)
 static void git_label(const char *const *args, struct sbuf *out)
 {
 	sbuf_adds(out, "git");
+	while (args[0] && !strcmp(args[0], "-c") && args[1])
+		args += 2; /* name the command, not its settings */
 	if (!args[0])
 		return;
 	sbuf_addf(out, " %s", args[0]);
