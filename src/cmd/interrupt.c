@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measure/proc.h"
 #include "measure/runner.h"
 
 volatile sig_atomic_t interrupt_requested;
@@ -27,13 +28,17 @@ void interrupt_install(const struct runner *runner)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* Every signal that would end us by default, not just the terminal's
+	   two: a hang-up, SIGQUIT, a CPU or file-size limit or a stray kill
+	   would otherwise leave temporary folders, a registered worktree and
+	   no report. */
+	for (const int *sig = proc_fatal_signals; *sig; sig++)
+		sigaction(*sig, &sa, NULL);
 }
 
 void interrupt_uninstall(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	for (const int *sig = proc_fatal_signals; *sig; sig++)
+		signal(*sig, SIG_DFL);
 	forward_to = NULL;
 }

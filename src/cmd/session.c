@@ -16,6 +16,7 @@
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
 #include "measure/child.h"
+#include "measure/proc.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
 #include "report/output.h"
@@ -467,7 +468,10 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 int session_finish(struct session *s)
 {
 	struct run_result *r = &s->r;
-	interrupt_uninstall();
+	/* The handlers stay until session_release(): a signal while the
+	   reports are written or the temporary folder is removed must not end
+	   us half-way (see interrupt.h). */
+	int interrupted_before = interrupt_requested != 0;
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
@@ -515,6 +519,13 @@ int session_finish(struct session *s)
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	int rc = exit_merge(r->summary.exit_code, wrc);
+	if (interrupt_requested && !interrupted_before) {
+		/* Too late to mark the reports: they are whole, but the user
+		   asked us to stop. */
+		cmd_error("interrupted by %s while writing the reports",
+			  proc_signal_name(interrupt_requested));
+		rc = exit_merge(rc, EXIT_EXEC);
+	}
 	/* The last line explains the exit code: the measured outcome's
 	   reason, unless a report that could not be written outranks it. */
 	if (wrc && rc != r->summary.exit_code)
@@ -530,6 +541,7 @@ void session_release(struct session *s)
 {
 	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR"))
 		tmpdir_remove(s->tmp);
+	interrupt_uninstall();
 	free(s->tmp);
 	for (size_t i = 0; i < s->nr_dest; i++) {
 		free(s->dest[i].path);

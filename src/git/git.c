@@ -9,39 +9,12 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "measure/child.h"
-
-extern char **environ;
-
-/*
- * Variables that would make git use another repository or index than the
- * one -C finds. Inside a hook (pre-commit sets GIT_INDEX_FILE) they would
- * point a `worktree add` checkout at the user's index.
- */
-static const char *const dropped_env[] = {
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_PREFIX",
-    "GIT_IMPLICIT_WORK_TREE",
-    NULL,
-};
-
-static int env_is_dropped(const char *entry)
-{
-	for (const char *const *d = dropped_env; *d; d++) {
-		size_t n = strlen(*d);
-		if (!strncmp(entry, *d, n) && entry[n] == '=')
-			return 1;
-	}
-	return 0;
-}
+#include "measure/proc.h"
 
 static void git_env(struct strvec *env)
 {
-	for (char **e = environ; e && *e; e++)
-		if (!env_is_dropped(*e))
-			strvec_push(env, *e);
+	/* Not the hook's repository or index (see proc.h). */
+	proc_env_without_git_repo(env, NULL);
 	strvec_setenv(env, "GIT_OPTIONAL_LOCKS", "0");
 	strvec_setenv(env, "LC_ALL", "C");
 	strvec_setenv(env, "GIT_TERMINAL_PROMPT", "0");
@@ -51,6 +24,8 @@ static void git_env(struct strvec *env)
 static void git_label(const char *const *args, struct sbuf *out)
 {
 	sbuf_adds(out, "git");
+	while (args[0] && !strcmp(args[0], "-c") && args[1])
+		args += 2; /* name the command, not its settings */
 	if (!args[0])
 		return;
 	sbuf_addf(out, " %s", args[0]);

@@ -14,8 +14,9 @@
  * LC_ALL=C (messages we can match) and GIT_TERMINAL_PROMPT=0 (never wait for
  * a password). The variables that would point git at another repository or
  * index than REPO's (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_COMMON_DIR,
- * GIT_PREFIX, GIT_IMPLICIT_WORK_TREE) are dropped, so that kagari started
- * from inside a git hook cannot write to the index of the hook's command.
+ * and the rest of proc_env_without_git_repo()'s list, which builds, hooks
+ * and measured commands get too) are dropped, so that kagari started from
+ * inside a git hook cannot write to the index of the hook's command.
  * GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL and the like are left as they are.
  * So no user program runs from these calls except configured content filters
  * (e.g. git-lfs) that a checkout needs.

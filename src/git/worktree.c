@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/sbuf.h"
+#include "base/strvec.h"
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "git/git.h"
@@ -291,6 +292,206 @@ void git_worktree_release(struct git_worktree *wt)
 	wt->repo = wt->path = wt->sha = NULL;
 }
 
+/* 1 when dir is a git directory (it has HEAD and objects/). */
+static int is_git_dir(const char *dir)
+{
+	struct sbuf p = SBUF_INIT;
+	sbuf_addf(&p, "%s/HEAD", dir);
+	int ok = path_exists(p.buf);
+	sbuf_reset(&p);
+	sbuf_addf(&p, "%s/objects", dir);
+	ok = ok && path_exists(p.buf);
+	sbuf_release(&p);
+	return ok;
+}
+
+/* `git rev-parse OPT` in dir, first line, in *out (caller frees). */
+static int rev_parse_path(const char *dir, const char *opt, char **out,
+			  struct sbuf *err)
+{
+	const char *args[] = {"rev-parse", opt, NULL};
+	struct sbuf o = SBUF_INIT;
+	*out = NULL;
+	if (git_run(dir, args, GIT_TIMEOUT_NS, &o, err) < 0) {
+		sbuf_release(&o);
+		return -1;
+	}
+	char *nl = memchr(o.buf, '\n', o.len);
+	if (nl)
+		sbuf_setlen(&o, (size_t)(nl - o.buf));
+	*out = sbuf_detach(&o);
+	return 0;
+}
+
+/*
+ * The user's local copy of submodule `name` (at `path` in the superproject):
+ * <gitdir>/modules/<name>, <commondir>/modules/<name> (git keeps a linked
+ * worktree's submodules under its own git dir), or the git dir of the
+ * user's checkout at <userdir>/<path>. NULL when there is none.
+ */
+static char *local_submodule(const char *gitdir, const char *commondir,
+			     const char *userdir, const char *name,
+			     const char *path)
+{
+	const char *bases[] = {gitdir, commondir};
+	for (size_t i = 0; i < 2; i++) {
+		if (!bases[i])
+			continue;
+		char *cand = xstrfmt("%s/modules/%s", bases[i], name);
+		if (is_git_dir(cand))
+			return cand;
+		free(cand);
+	}
+	if (userdir) {
+		char *dir = xstrfmt("%s/%s", userdir, path);
+		char *dotgit = xstrfmt("%s/.git", dir), *abs = NULL, *top = NULL;
+		struct sbuf ignored = SBUF_INIT;
+		/* Only a checkout of its own: else rev-parse would find the
+		 * superproject. */
+		if (path_exists(dotgit) &&
+		    !rev_parse_path(dir, "--absolute-git-dir", &abs, &ignored) &&
+		    !rev_parse_path(dir, "--show-toplevel", &top, &ignored)) {
+			char *real_dir = realpath(dir, NULL);
+			if (!real_dir || strcmp(real_dir, top) || !is_git_dir(abs)) {
+				free(abs);
+				abs = NULL;
+			}
+			free(real_dir);
+		}
+		free(top);
+		free(dir);
+		free(dotgit);
+		sbuf_release(&ignored);
+		return abs;
+	}
+	return NULL;
+}
+
+/*
+ * Check out the submodules of the worktree folder `wt` (recursively), each
+ * cloned from the user's local copy (local_submodule()) and never from its
+ * URL: `git -c protocol.allow=never -c protocol.file.allow=always -c
+ * submodule.NAME.url=LOCAL ... submodule update -- PATH...`. Without
+ * `--init`, nothing is written to the repository's config (the -c url makes
+ * the submodule active for this one call); the clones live under the
+ * worktree's own git dir and go with it. gitdir/commondir/userdir: where the
+ * local copies of this level's submodules are (see local_submodule()).
+ */
+static int add_submodules(const char *wt, const char *gitdir,
+			  const char *commondir, const char *userdir,
+			  const char *repo, int depth, struct sbuf *err)
+{
+	static const char *const list[] = {
+	    "config", "-z", "-f", ".gitmodules", "--get-regexp",
+	    "^submodule\\..*\\.path$", NULL};
+	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT, stage = SBUF_INIT;
+	struct strvec args = STRVEC_INIT, paths = STRVEC_INIT,
+		      names = STRVEC_INIT, srcs = STRVEC_INIT;
+	int ret = -1;
+
+	if (depth > 16) {
+		sbuf_adds(err, "submodules nested more than 16 deep");
+		goto out;
+	}
+	char *gm = xstrfmt("%s/.gitmodules", wt);
+	int have_gm = path_exists(gm);
+	free(gm);
+	if (!have_gm) {
+		ret = 0;
+		goto out;
+	}
+	int code = git_exec(wt, list, GIT_TIMEOUT_NS, &out, &gerr, err);
+	if (code < 0)
+		goto out;
+	if (code == 1) { /* no submodule paths */
+		ret = 0;
+		goto out;
+	}
+	if (code) {
+		git_add_failure(list, code, &gerr, err);
+		goto out;
+	}
+	/* Entries: "submodule.NAME.path\nPATH\0". */
+	for (const char *p = out.buf; p < out.buf + out.len;
+	     p += strlen(p) + 1) {
+		const char *nl = strchr(p, '\n');
+		size_t klen = nl ? (size_t)(nl - p) : 0;
+		if (!nl || klen <= strlen("submodule..path"))
+			continue;
+		char *name = xstrndup(p + strlen("submodule."),
+				      klen - strlen("submodule..path"));
+		const char *path = nl + 1;
+		/* Only gitlinks of this commit: .gitmodules may list more. */
+		char *spec = xstrfmt(":(literal)%s", path);
+		const char *ls[] = {"ls-files", "--stage", "--", spec, NULL};
+		sbuf_reset(&stage);
+		int lrc = git_run(wt, ls, GIT_TIMEOUT_NS, &stage, err);
+		free(spec);
+		if (lrc < 0) {
+			free(name);
+			goto out;
+		}
+		if (strncmp(stage.buf, "160000 ", 7)) {
+			free(name);
+			continue;
+		}
+		char *src =
+		    local_submodule(gitdir, commondir, userdir, name, path);
+		if (!src) {
+			sbuf_addf(err,
+				  "submodule '%s' (%s) of the base revision is "
+				  "not available locally, and kagari never "
+				  "fetches: run 'git -C %s submodule update "
+				  "--init --recursive' and try again",
+				  name, path, repo);
+			free(name);
+			goto out;
+		}
+		strvec_push_take(&names, name);
+		strvec_push(&paths, path);
+		strvec_push_take(&srcs, src);
+	}
+	if (!paths.nr) {
+		ret = 0;
+		goto out;
+	}
+	strvec_pushv(&args, (const char *const[]){"-c", "protocol.allow=never",
+						  "-c",
+						  "protocol.file.allow=always",
+						  NULL});
+	for (size_t i = 0; i < paths.nr; i++) {
+		strvec_push(&args, "-c");
+		strvec_pushf(&args, "submodule.%s.url=%s", names.v[i],
+			     srcs.v[i]);
+	}
+	strvec_pushv(&args, (const char *const[]){"submodule", "update",
+						  "--quiet", "--", NULL});
+	strvec_pushv(&args, paths.v);
+	if (git_run(wt, args.v, GIT_SLOW_TIMEOUT_NS, NULL, err) < 0)
+		goto out;
+	for (size_t i = 0; i < paths.nr; i++) {
+		char *sub = xstrfmt("%s/%s", wt, paths.v[i]);
+		char *user = userdir ? xstrfmt("%s/%s", userdir, paths.v[i])
+				     : NULL;
+		int rc = add_submodules(sub, srcs.v[i], NULL, user, repo,
+					depth + 1, err);
+		free(sub);
+		free(user);
+		if (rc)
+			goto out;
+	}
+	ret = 0;
+out:
+	sbuf_release(&out);
+	sbuf_release(&gerr);
+	sbuf_release(&stage);
+	strvec_clear(&args);
+	strvec_clear(&paths);
+	strvec_clear(&names);
+	strvec_clear(&srcs);
+	return ret;
+}
+
 int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		     struct git_worktree *wt, struct sbuf *err)
 {
@@ -357,6 +558,29 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 						   "--refresh", NULL};
 		if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) <
 		    0) {
+			remove_worktree(wt->repo, wt->path, &scratch);
+			goto out;
+		}
+	}
+	{
+		/* A build may need the base's submodules. */
+		char *gitdir = NULL, *common = NULL;
+		int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir,
+					err);
+		if (!rc)
+			rc = rev_parse_path(wt->repo, "--git-common-dir",
+					    &common, err);
+		if (!rc && common[0] != '/') {
+			char *abs = xstrfmt("%s/%s", wt->repo, common);
+			free(common);
+			common = abs;
+		}
+		if (!rc)
+			rc = add_submodules(wt->path, gitdir, common, wt->repo,
+					    wt->repo, 0, err);
+		free(gitdir);
+		free(common);
+		if (rc) {
 			remove_worktree(wt->repo, wt->path, &scratch);
 			goto out;
 		}

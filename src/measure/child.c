@@ -26,17 +26,24 @@ extern char **environ;
  * Process-wide state. The interrupt pair is a self-pipe: child_interrupt()
  * (called from a signal handler) sets the flag and writes a byte, which wakes
  * the ppoll() of a waiting run without the lost-wakeup race a bare flag has.
- * /dev/null and the stderr-tail memfd are opened once and reused by every
- * run (the memfd is emptied after a run that wrote to it, so the next run
- * only rewinds it), which keeps the per-run cost of the runner close to a
- * bare spawn.
+ * /dev/null and the stderr pipe are opened once and reused by every run,
+ * which keeps the per-run cost of the runner close to a bare spawn.
+ *
+ * A discarded stderr goes into a pipe that the waiting process (the runner,
+ * asleep in wait_exit() anyway) drains as it fills: whatever is beyond the
+ * last CHILD_TAIL_MAX bytes waiting in it is spliced to /dev/null without
+ * being copied to us, and the rest is kept in err_keep, so memory stays
+ * bounded whatever the program writes. (It used to be a memfd read after
+ * the run: a program writing 500 MB to stderr grew shared memory by 500 MB
+ * and ran 5x slower than with a discarded stdout; see bench/chatty.sh.)
  */
+#define ERR_PIPE_SIZE (1 << 20) /* fewer wake-ups for a flood */
 static volatile sig_atomic_t intr_flag;
 static volatile sig_atomic_t intr_wfd = -1;
 static int intr_rfd = -1;
 static int devnull_fd = -1;
-static int tail_fd = -1;
-static int tail_dirty; /* tail_fd may hold bytes of an earlier run */
+static int err_rfd = -1, err_wfd = -1;
+static struct sbuf err_keep = SBUF_INIT; /* the recent stderr of a run */
 static int no_pidfd;
 
 void child_debug_no_pidfd(int on)
@@ -308,7 +315,7 @@ struct run_fds {
 	int out_pipe, err_pipe;		    /* read ends of capture pipes */
 	int tail;	    /* where to read the stderr tail from */
 	int own_tail;	    /* tail when it is ours to close */
-	int tail_is_shared; /* tail is the cached memfd */
+	int err_sink;	    /* read end of the stderr pipe (DISCARD) */
 };
 
 static void close_fd(int *fd)
@@ -391,6 +398,47 @@ static int open_outfile(const char *path, int for_tail, struct sbuf *err)
 	return fd;
 }
 
+/*
+ * Empty the stderr pipe: all but the last CHILD_TAIL_MAX bytes waiting go
+ * to /dev/null by splice (no copy to us; read into a scratch buffer where
+ * splice is refused), the rest into err_keep, which is cut back to its last
+ * CHILD_TAIL_MAX bytes whenever it grows past 4 times that.
+ */
+static void drain_err(int fd)
+{
+	char buf[4 * CHILD_TAIL_MAX];
+	for (;;) {
+		int avail = 0;
+		if (ioctl(fd, FIONREAD, &avail) < 0)
+			avail = 0;
+		if (avail > CHILD_TAIL_MAX) {
+			size_t skip = (size_t)avail - CHILD_TAIL_MAX;
+			ssize_t n = splice(fd, NULL, devnull_fd, NULL, skip,
+					   SPLICE_F_NONBLOCK);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n > 0) {
+				/* What went before the skipped bytes is no
+				 * longer the tail. */
+				sbuf_reset(&err_keep);
+				continue;
+			}
+		}
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return; /* EAGAIN: empty (we hold a writer: no EOF) */
+		sbuf_add(&err_keep, buf, (size_t)n);
+		if (err_keep.len > 4 * CHILD_TAIL_MAX) {
+			memmove(err_keep.buf,
+				err_keep.buf + err_keep.len - CHILD_TAIL_MAX,
+				CHILD_TAIL_MAX);
+			sbuf_setlen(&err_keep, CHILD_TAIL_MAX);
+		}
+	}
+}
+
 static int open_outputs(const struct child *c, struct run_fds *f,
 			struct sbuf *err)
 {
@@ -432,25 +480,28 @@ static int open_outputs(const struct child *c, struct run_fds *f,
 
 	switch (c->err) {
 	case CHILD_OUT_DISCARD:
-		/* Not /dev/null: a memfd we can read the tail of, for the
-		 * error message of a failing command. */
-		if (tail_fd < 0) {
-			tail_fd = memfd_create("kagari-stderr", MFD_CLOEXEC);
-			if (tail_fd < 0) {
+		/* Not /dev/null: a pipe we drain while the program runs,
+		 * keeping the tail for the error message of a failing
+		 * command (see the top of this file). */
+		if (err_rfd < 0) {
+			int p[2];
+			if (pipe2(p, O_CLOEXEC) < 0) {
 				f->err = devnull_fd;
 				break;
 			}
+			/* Only our end is non-blocking; the program sees an
+			 * ordinary pipe. A smaller pipe only costs wake-ups. */
+			fcntl(p[0], F_SETFL, O_NONBLOCK);
+			(void)!fcntl(p[0], F_SETPIPE_SZ, ERR_PIPE_SIZE);
+			err_rfd = p[0];
+			err_wfd = p[1];
 		}
-		/* Left empty by the previous run (see child_run_argv); only
-		 * the offset needs resetting. */
-		if ((tail_dirty && ftruncate(tail_fd, 0) < 0) ||
-		    lseek(tail_fd, 0, SEEK_SET) < 0) {
-			f->err = devnull_fd;
-			break;
-		}
-		tail_dirty = 0;
-		f->err = f->tail = tail_fd;
-		f->tail_is_shared = 1;
+		/* Anything an earlier run's leftovers wrote is not ours. */
+		sbuf_reset(&err_keep);
+		drain_err(err_rfd);
+		sbuf_reset(&err_keep);
+		f->err = err_wfd;
+		f->err_sink = err_rfd;
 		break;
 	case CHILD_OUT_INHERIT:
 		break;
@@ -868,9 +919,9 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 			r->interrupted = 1;
 			begin_stop(w);
 		}
-		struct pollfd pfd[6];
+		struct pollfd pfd[7];
 		int n = 0, i_pid = -1, i_intr = -1, i_watch = -1, i_out = -1,
-		    i_err = -1, i_term = -1;
+		    i_err = -1, i_term = -1, i_sink = -1;
 		if (w->pidfd >= 0) {
 			i_pid = n;
 			pfd[n++] = (struct pollfd){w->pidfd, POLLIN, 0};
@@ -891,6 +942,10 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 		if (f->err_pipe >= 0) {
 			i_err = n;
 			pfd[n++] = (struct pollfd){f->err_pipe, POLLIN, 0};
+		}
+		if (f->err_sink >= 0) {
+			i_sink = n;
+			pfd[n++] = (struct pollfd){f->err_sink, POLLIN, 0};
 		}
 		if (t->master >= 0 && !t->eof) {
 			short ev = POLLIN;
@@ -930,6 +985,8 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 				pump(&f->out_pipe, &r->out, &r->out_truncated);
 			if (i_err >= 0 && pfd[i_err].revents)
 				pump(&f->err_pipe, &r->err, &r->err_truncated);
+			if (i_sink >= 0 && pfd[i_sink].revents)
+				drain_err(f->err_sink);
 			if (i_term >= 0 && pfd[i_term].revents)
 				term_drain(t, r);
 			if (i_pid >= 0 && pfd[i_pid].revents)
@@ -977,7 +1034,7 @@ int child_run_argv(struct child *c, const char *const *argv,
 		   const char *const *envp, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
-	struct run_fds f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+	struct run_fds f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 	struct term t = TERM_INIT;
 	posix_spawn_file_actions_t term_fa;
 	int have_term_fa = 0;
@@ -1083,6 +1140,8 @@ int child_run_argv(struct child *c, const char *const *argv,
 		pump(&f.out_pipe, &r->out, &r->out_truncated);
 	if (f.err_pipe >= 0)
 		pump(&f.err_pipe, &r->err, &r->err_truncated);
+	if (f.err_sink >= 0)
+		drain_err(f.err_sink);
 
 	r->user_ns = tv_ns(&ru.ru_utime);
 	r->sys_ns = tv_ns(&ru.ru_stime);
@@ -1098,18 +1157,16 @@ int child_run_argv(struct child *c, const char *const *argv,
 	}
 	if (c->err == CHILD_OUT_CAPTURE)
 		set_tail(&r->stderr_tail, r->err.buf, r->err.len);
-	else if (f.tail >= 0 && !read_tail(f.tail, &r->stderr_tail) &&
-		 f.tail_is_shared)
-		f.tail_is_shared = 0; /* nothing written: still empty */
+	else if (f.err_sink >= 0)
+		set_tail(&r->stderr_tail, err_keep.buf, err_keep.len);
+	else if (f.tail >= 0)
+		read_tail(f.tail, &r->stderr_tail);
 	if (r->interrupted) {
 		/* Consumed; a second signal during the stop is absorbed. */
 		child_interrupt_clear();
 	}
 
 out:
-	/* Leave the shared tail file empty for the next run. */
-	if (f.tail_is_shared && ftruncate(tail_fd, 0) < 0)
-		tail_dirty = 1; /* the next run tries again */
 	close_run_fds(&f);
 	if (have_term_fa)
 		posix_spawn_file_actions_destroy(&term_fa);

@@ -24,8 +24,6 @@
 #include "measure/runner.h"
 #include "suite/vars.h"
 
-extern char **environ;
-
 #define HOOK_TIMEOUT_NS (5LL * 60 * 1000000000)
 #define BUILD_TIMEOUT_NS (10LL * 60 * 1000000000)
 
@@ -79,7 +77,10 @@ int execute_prepare_exec(const struct exec_spec *e,
 	struct sbuf tmp = SBUF_INIT;
 	int rc = 0;
 
-	strvec_pushv(&p->env, (const char *const *)environ);
+	/* Builds, hooks and commands are not tied to the repository or index
+	   of a git hook kagari runs in (a base build would see the head's);
+	   the suite's env: can still set GIT_DIR and the like. */
+	proc_env_without_git_repo(&p->env, NULL);
 	struct vars_context envctx = *ctx;
 	for (size_t l = 0; l < nr_layers && !rc; l++) {
 		const struct strvec *layer = layers[l];

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/sbuf.h"
+#include "base/strvec.h"
 #include "base/xalloc.h"
 
 extern char **environ;
@@ -385,3 +386,46 @@ char *proc_mask_secrets(const char *text, const char *const *envp)
 	free(sec);
 	return sbuf_detach(&out);
 }
+
+/* git's `rev-parse --local-env-vars` without the configuration ones. */
+static const char *const git_repo_env[] = {
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_QUARANTINE_PATH",
+    "GIT_GRAFT_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_SHALLOW_FILE",
+    "GIT_INTERNAL_SUPER_PREFIX",
+    NULL,
+};
+
+static int is_git_repo_var(const char *entry)
+{
+	for (const char *const *d = git_repo_env; *d; d++) {
+		size_t n = strlen(*d);
+		if (!strncmp(entry, *d, n) && entry[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+void proc_env_without_git_repo(struct strvec *env, const char *const *envp)
+{
+	if (!envp)
+		envp = (const char *const *)environ;
+	for (; *envp; envp++)
+		if (!is_git_repo_var(*envp))
+			strvec_push(env, *envp);
+}
+
+const int proc_fatal_signals[] = {
+    SIGHUP,  SIGINT,  SIGQUIT,	 SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+    SIGPROF, SIGXCPU, SIGXFSZ,	 SIGIO,	  SIGPWR,  SIGSTKFLT, 0,
+};

@@ -12,6 +12,8 @@
  *   - listing this process's children, and killing and reaping the ones that
  *     are not ours;
  *   - pidfd_open (a pollable handle on a child's exit);
+ *   - the environment without git's repository variables;
+ *   - the signals that end a process by default;
  *   - masking secret environment values in text shown to users.
  *
  * Nothing here prints. Functions that can fail return -1 with errno set or
@@ -24,6 +26,7 @@
 #include <sys/types.h>
 
 struct sbuf;
+struct strvec;
 
 /*
  * The conventional name of a signal: "SIGSEGV", "SIGRTMIN+3". Never NULL: an
@@ -87,5 +90,29 @@ int proc_pidfd_open(pid_t pid);
  * hidden whole.
  */
 char *proc_mask_secrets(const char *text, const char *const *envp);
+
+/*
+ * Append to env every NAME=VALUE of envp (NULL: this process's environ)
+ * except the variables that tie git to one repository or index: git's own
+ * list (`git rev-parse --local-env-vars`: GIT_DIR, GIT_WORK_TREE,
+ * GIT_INDEX_FILE, GIT_COMMON_DIR, GIT_OBJECT_DIRECTORY, ...) and
+ * GIT_QUARANTINE_PATH, minus the configuration ones (GIT_CONFIG_PARAMETERS,
+ * GIT_CONFIG_COUNT: settings such as safe.directory, not a repository).
+ * Started from a git hook, kagari would otherwise point every git call,
+ * build and hook at the hook's repository and index (a base build would
+ * see the head's index and commit). The one list for kagari's own git
+ * calls (git/git.c) and for the commands, hooks and builds of a suite.
+ */
+void proc_env_without_git_repo(struct strvec *env, const char *const *envp);
+
+/*
+ * The signals whose default action ends a process and that come from
+ * outside (a terminal, kill, a resource limit) rather than from a fault
+ * of our own code: SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+ * SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT.
+ * SIGPIPE is not in it: kagari ignores it, and a write to a closed pipe
+ * fails with EPIPE instead. Terminated by 0.
+ */
+extern const int proc_fatal_signals[];
 
 #endif

@@ -332,10 +332,8 @@ static int setup_runner(int sock, struct sbuf *err)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	for (const int *sig = proc_fatal_signals; *sig; sig++)
+		sigaction(*sig, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sa.sa_flags = 0;
 	sigaction(SIGPIPE, &sa, NULL);
@@ -744,14 +742,37 @@ static void runner_reset(struct runner *r)
 {
 	r->pid = -1;
 	r->fd = -1;
+	r->lost = 0;
 	sbuf_init(&r->frame);
 	sbuf_init(&r->last);
 	sbuf_init(&r->table);
 	sbuf_init(&r->last_table);
 }
 
-/* Reap a runner that closed its socket, describing how it ended. */
-static void runner_lost(struct runner *r, struct sbuf *err)
+/*
+ * The runners this process started and has not reaped: the children a dead
+ * runner's orphans must be told apart from (runner_lost()).
+ */
+static pid_t live[16];
+
+static void live_set(pid_t old, pid_t now)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i] == old) {
+			live[i] = now;
+			return;
+		}
+}
+
+/*
+ * Reap a runner that closed its socket, describing how it ended. A runner
+ * that died (a measured command or hook may kill it: `kill -9 $PPID`) left
+ * the command it was running, and whatever that started, orphaned; they were
+ * reparented to us (runner_start() made us a child subreaper) and are killed
+ * and reaped here, so that nothing keeps running. The next request starts a
+ * fresh runner (runner_revive()).
+ */
+static void runner_lost(struct runner *r, int mid_run, struct sbuf *err)
 {
 	int status = 0;
 	if (r->fd >= 0)
@@ -762,6 +783,7 @@ static void runner_lost(struct runner *r, struct sbuf *err)
 		while ((got = waitpid(r->pid, &status, 0)) < 0 &&
 		       errno == EINTR)
 			;
+		live_set(r->pid, 0);
 		if (got == r->pid && WIFSIGNALED(status))
 			sbuf_addf(err, "the runner process was killed by %s",
 				  proc_signal_name(WTERMSIG(status)));
@@ -770,10 +792,46 @@ static void runner_lost(struct runner *r, struct sbuf *err)
 				  WEXITSTATUS(status));
 		else
 			sbuf_adds(err, "the runner process is gone");
+		if (mid_run) {
+			sbuf_adds(err, " during the run (did the command or a "
+				       "hook kill it?); what the run started "
+				       "was stopped");
+			/* Our other children are runners and runs of
+			 * child_run(), which never outlive their call: every
+			 * other child now is an orphan of the runner's run. */
+			proc_reap_strays(live, sizeof(live) / sizeof(live[0]));
+			r->lost = 1;
+		}
 	} else {
 		sbuf_adds(err, "the runner process is not running");
 	}
 	r->pid = -1;
+}
+
+/*
+ * Before a request: when the runner died during an earlier request, start
+ * a fresh one (the next benchmark, and the cleanup hooks of the one whose
+ * runner died, still run). Returns 0 when a runner is there.
+ */
+static int runner_revive(struct runner *r, struct sbuf *err)
+{
+	if (r->fd >= 0)
+		return 0;
+	if (!r->lost) {
+		sbuf_adds(err, "the runner process is not running");
+		return -1;
+	}
+	/* The new runner knows no earlier request or table. */
+	runner_stop(r);
+	struct sbuf why = SBUF_INIT;
+	int rc = runner_start(r, &why);
+	if (rc) {
+		sbuf_addf(err, "the runner process died and could not be "
+			       "restarted: %s", why.buf);
+		r->lost = 1;
+	}
+	sbuf_release(&why);
+	return rc;
 }
 
 static int no_exec;
@@ -866,11 +924,12 @@ static int start_one(struct runner *r, const char *program, struct sbuf *err)
 	close(sv[1]);
 	r->pid = pid;
 	r->fd = sv[0];
+	live_set(0, pid);
 
 	int rc = recv_frame(r->fd, &r->frame, NULL, NULL);
 	if (rc <= 0) {
 		struct sbuf why = SBUF_INIT;
-		runner_lost(r, &why);
+		runner_lost(r, 0, &why);
 		sbuf_addf(err, "the runner process did not start (%s)",
 			  why.buf);
 		sbuf_release(&why);
@@ -893,6 +952,12 @@ static int start_one(struct runner *r, const char *program, struct sbuf *err)
 int runner_start(struct runner *r, struct sbuf *err)
 {
 	struct sbuf program = SBUF_INIT, ignored = SBUF_INIT;
+	/* Should the runner die mid-run, what it was running comes back to
+	   us to be stopped (runner_lost()); without it, only the orphans
+	   would be left running. */
+	struct sbuf no_subreaper = SBUF_INIT;
+	proc_become_subreaper(&no_subreaper);
+	sbuf_release(&no_subreaper);
 	find_program(&program);
 	/* A kagari-runner that cannot serve us (another build's, broken)
 	 * only costs the peak RSS floor: fall back to a plain fork. */
@@ -992,9 +1057,8 @@ int runner_run(struct runner *r, const struct runner_request *req,
 
 	child_result_reset(res);
 	res->code = -1;
-	if (r->fd < 0) {
+	if (runner_revive(r, err)) {
 		res->status = CHILD_ERROR;
-		sbuf_adds(err, "the runner process is not running");
 		return -1;
 	}
 	if (!req->argv || !req->argv[0]) {
@@ -1025,7 +1089,7 @@ int runner_run(struct runner *r, const struct runner_request *req,
 	if (send_frame(r->fd, out, fds, nfds) < 0 ||
 	    recv_frame(r->fd, &r->frame, NULL, NULL) <= 0) {
 		res->status = CHILD_ERROR;
-		runner_lost(r, err);
+		runner_lost(r, 1, err);
 		return -1;
 	}
 
@@ -1160,8 +1224,12 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		     struct sbuf *err)
 {
 	b->stop = RUNNER_STOP_NONE;
-	if (r->fd < 0)
-		return batch_fail(b, "the runner process is not running", err);
+	struct sbuf dead = SBUF_INIT;
+	if (runner_revive(r, &dead)) {
+		batch_fail(b, dead.buf, err);
+		sbuf_release(&dead);
+		return -1;
+	}
 	for (size_t i = 0; i < b->nr; i++)
 		if (b->entry[i].request >= b->nr_req ||
 		    b->entry[i].unit >= RUNNER_MAX_UNIT)
@@ -1215,7 +1283,7 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 	if (send_frame(r->fd, f, NULL, 0) < 0 ||
 	    recv_frame(r->fd, f, NULL, NULL) <= 0) {
 		struct sbuf why = SBUF_INIT;
-		runner_lost(r, &why);
+		runner_lost(r, 1, &why);
 		batch_fail(b, why.buf, err);
 		sbuf_release(&why);
 		return -1;
@@ -1261,10 +1329,12 @@ void runner_stop(struct runner *r)
 	if (r->pid > 0) {
 		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		live_set(r->pid, 0);
 		r->pid = -1;
 	}
 	sbuf_release(&r->frame);
 	sbuf_release(&r->last);
 	sbuf_release(&r->table);
 	sbuf_release(&r->last_table);
+	r->lost = 0;
 }

@@ -54,6 +54,14 @@
  * cleanup hooks run after an interrupt). When kagari dies, the socket
  * closes: the runner stops the running command the same way and exits.
  *
+ * When the runner dies (a measured command may `kill -9 $PPID`), the
+ * request it was serving fails with a reason that says so; kagari, a child
+ * subreaper since runner_start(), kills and reaps what the run left behind
+ * (the command, its group, escaped descendants), and the next request
+ * starts a fresh runner (from kagari-runner when there is one, else a fork
+ * of kagari as it is then, whose larger RSS becomes the floor of later peak
+ * RSS readings).
+ *
  * The runner's environment and working directory are kagari's at
  * runner_start(): relative paths in requests are resolved against that
  * directory, and a NULL envp means that environment.
@@ -74,6 +82,7 @@ struct runner {
 	struct sbuf last;  /* the last request sent (see the protocol) */
 	struct sbuf table; /* a batch's request table, encoded */
 	struct sbuf last_table; /* the table the runner holds */
+	int lost; /* the runner died mid-request: restart at the next one */
 };
 
 /* req.flags */
@@ -132,7 +141,7 @@ int runner_start(struct runner *r, struct sbuf *err);
  * child_result_init; its buffers are reused). Returns what child_run()
  * would: the exit code, 128+signal, or -1 with a reason in err, where
  * res->status is CHILD_SPAWN_FAILED (could not start) or CHILD_ERROR (could
- * not set up, or the runner itself died: then r is no longer usable).
+ * not set up, or the runner itself died: the next call starts a new one).
  */
 int runner_run(struct runner *r, const struct runner_request *req,
 	       struct child_result *res, struct sbuf *err);
@@ -208,7 +217,7 @@ void runner_batch_release(struct runner_batch *b);
  * Run a batch through the runner and wait for all of it. Returns 0 when the
  * runner answered (outcomes in b->entry, b->stop says whether and why it
  * stopped early); -1 with a reason in err when the batch could not be run
- * (an invalid request, or the runner died: then r is no longer usable):
+ * (an invalid request, or the runner died: the next call starts a new one):
  * every entry then has res.status CHILD_ERROR and the reason in its error.
  */
 int runner_run_batch(struct runner *r, struct runner_batch *b,
