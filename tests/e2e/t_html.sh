@@ -8,7 +8,7 @@
 # Content-Security-Policy violation or an error would be logged there),
 # that every comparison of the JSON report has its three plots in the
 # rendered DOM, that user text is shown as text and never becomes markup,
-# and writes a screenshot to $KAGARI_BUILD_DIR/report-screenshot.png.
+# and writes a screenshot to $KAGARI_BUILD_DIR/report-screenshot-<kagari>.png.
 . "$(dirname "$0")/lib.sh"
 
 export TMPDIR="$T/tmp"
@@ -176,16 +176,19 @@ if errs:
 PYEOF
 
 case_ "headless Chromium: screenshot"
-rm -f "$OUTDIR/report-screenshot.png"
-chrome --screenshot="$OUTDIR/report-screenshot.png" --window-size=1280,2000 \
+# One file per kagari binary: the plain and the ASan run of this test run at
+# the same time under CTest, and a shared name let one remove the other's.
+SHOT="$OUTDIR/report-screenshot-$(basename "$KAGARI").png"
+rm -f "$SHOT"
+chrome --screenshot="$SHOT" --window-size=1280,2000 \
 	--hide-scrollbars "file://$T/report.html" >/dev/null 2>"$T/shot.err"
 crc=$?
 [ "$crc" -eq 0 ] || fail "chromium --screenshot exited $crc: $(grep -v dbus "$T/shot.err" | tail -5)"
-if [ -s "$OUTDIR/report-screenshot.png" ] &&
-	[ "$(head -c 8 "$OUTDIR/report-screenshot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-	echo "t_html: screenshot written to $OUTDIR/report-screenshot.png"
+if [ -s "$SHOT" ] &&
+	[ "$(head -c 8 "$SHOT" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+	echo "t_html: screenshot written to $SHOT"
 else
-	fail "no PNG screenshot at $OUTDIR/report-screenshot.png"
+	fail "no PNG screenshot at $SHOT"
 fi
 echo "t_html: chromium took $(($(date +%s) - start)) s"
 
