@@ -28,7 +28,7 @@ done
 
 # Compiling: the toolchain, CMake + Ninja, and the libraries (headers).
 BUILD_PKGS="cmake ninja-build pkg-config gcc libc6-dev make git libyaml-dev \
-libjansson-dev libsqlite3-dev libcmocka-dev"
+libjansson-dev libsqlite3-dev libcmocka-dev libelf-dev"
 # The demo reads the report with python3.
 DEMO_PKGS="python3"
 # The tests: GNU time and pgrep (procps) in e2e scripts, valgrind for the
