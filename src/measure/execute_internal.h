@@ -87,6 +87,17 @@ char *execute_side_suite_dir(const struct suite *s,
 char *execute_join_path(const char *dir, const char *rel);
 
 /*
+ * A suite path (cwd, stdin file, file_size) for one side: its variables
+ * expanded with ctx like a command's, a relative result joined to dir.
+ * The result must stay, lexically, inside one of ctx's root, head_root or
+ * workdir: the loader checked the unexpanded text, this checks what the
+ * variables became. Returns a new string, or NULL with a reason in err
+ * (naming `what`, e.g. "stdin").
+ */
+char *execute_side_path(const char *what, const char *in, const char *dir,
+			const struct vars_context *ctx, struct sbuf *err);
+
+/*
  * Expand an exec spec into p's argv/env/cwd (p initialised as above).
  * `layers` are environment override vectors applied in order over the
  * inherited environment; cwd is e's, else settings_cwd, relative to

@@ -551,35 +551,80 @@ static int dir_depth(const char *rel)
 	return d;
 }
 
+/* 1 if a '/'-separated component of p is "..". */
+static int has_dotdot(const char *p)
+{
+	while (*p) {
+		const char *e = strchrnul(p, '/');
+		if (e - p == 2 && p[0] == '.' && p[1] == '.')
+			return 1;
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
 /*
- * A suite-relative path (cwd, stdin file, file_size): relative, inside the
- * repository; it may begin with a path variable (${root}/...).
+ * A suite-relative path (cwd, stdin file, file_size): relative to the suite's
+ * folder and inside the repository, or beginning with ${root}, ${head_root}
+ * or (outside `build`) ${workdir}. No other variable may appear in a path:
+ * ${env:HOME} or ${artifact} would point anywhere. No ".." may follow
+ * ${workdir}, a fresh folder the path must stay in. The runner expands the
+ * variables per side and checks the result again (execute_prepare.c).
  */
 static int check_suite_path(struct loader *L, const yaml_node_t *n,
 			    const char *path, const char *value,
-			    unsigned allowed)
+			    int allow_workdir)
 {
 	if (!*value) {
 		ywalk_error(&L->w, n, path, "must not be empty");
 		return -1;
 	}
-	if (check_vars(L, n, path, value, allowed, 0))
+	if (check_vars(L, n, path, value, VAR_ALL, 0))
 		return -1;
 	if (value[0] == '~') {
 		ywalk_error(&L->w, n, path,
 			    "'~' is not expanded; use a path relative to the suite's folder or ${root}/...");
 		return -1;
 	}
-	size_t vlen;
+	size_t vlen = 0;
 	unsigned var = vars_path_prefix(value, &vlen);
+	if (var == VAR_ARTIFACT)
+		var = 0, vlen = 0;
+	const char *rest = value + vlen;
+	/* Any variable left after the leading one is not a path variable in
+	 * first position: ${env:..}, ${exe}, ${artifact} or a second one. */
+	for (size_t i = 0; rest[i]; i++) {
+		if (rest[i] == '$' && rest[i + 1] == '$' && rest[i + 2] == '{') {
+			i += 2;
+			continue;
+		}
+		if (rest[i] == '$' && rest[i + 1] == '{') {
+			const char *close = strchr(rest + i, '}');
+			int len = close ? (int)(close - (rest + i)) + 1 : 2;
+			ywalk_error(&L->w, n, path,
+				    "'%.*s' is not allowed in a path (a path may begin with ${root}, ${head_root} or ${workdir}, or be relative to the suite's folder)",
+				    len, rest + i);
+			return -1;
+		}
+	}
 	if (var) {
-		const char *rest = value + vlen;
 		if (*rest && *rest != '/') {
 			ywalk_error(&L->w, n, path, "'%.*s' must be followed by '/' or end the path",
 				    (int)vlen, value);
 			return -1;
 		}
-		if (var != VAR_ARTIFACT && climbs_out(rest, 0)) {
+		if (var == VAR_WORKDIR && !allow_workdir) {
+			ywalk_error(&L->w, n, path,
+				    "'${workdir}' is not available in build (the build runs before any benchmark folder exists; use ${root})");
+			return -1;
+		}
+		if (var == VAR_WORKDIR && has_dotdot(rest)) {
+			ywalk_error(&L->w, n, path,
+				    "'%s' must not contain '..' after ${workdir} (write the path inside it)",
+				    value);
+			return -1;
+		}
+		if (climbs_out(rest, 0)) {
 			ywalk_error(&L->w, n, path, "'%s' leaves %.*s", value,
 				    (int)vlen, value);
 			return -1;
@@ -672,19 +717,12 @@ static void load_env(struct loader *L, yaml_node_t *n, const char *path,
 				    p->key);
 			continue;
 		}
-		const char *value;
-		if (ywalk_is_null(p->value)) {
-			value = "";
-		} else if (p->value->type != YAML_SCALAR_NODE) {
-			ywalk_error(&L->w, p->value, kpath, "expected a string, got %s",
-				    ywalk_kind(p->value));
+		char *value;
+		if (ywalk_str(&L->w, p->value, kpath, &value))
 			continue;
-		} else {
-			value = ywalk_text(p->value);
-		}
-		if (check_vars(L, p->value, kpath, value, allowed, 0))
-			continue;
-		strvec_setenv(env, p->key, value);
+		if (!check_vars(L, p->value, kpath, value, allowed, 0))
+			strvec_setenv(env, p->key, value);
+		free(value);
 	}
 	ywalk_map_close(&m);
 }
@@ -800,7 +838,8 @@ static void load_exec(struct loader *L, yaml_node_t *n, const char *path,
 	load_command_fields(L, &m, e, allowed);
 	yaml_node_t *cwd;
 	if (get_str(L, &m, "cwd", &e->cwd, &cwd) > 0 &&
-	    check_suite_path(L, cwd, ywalk_key(&L->w, path, "cwd"), e->cwd, allowed)) {
+	    check_suite_path(L, cwd, ywalk_key(&L->w, path, "cwd"), e->cwd,
+			     (allowed & VAR_WORKDIR) != 0)) {
 		free(e->cwd);
 		e->cwd = NULL;
 	}
@@ -880,7 +919,7 @@ static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 		char *f;
 		const char *fpath = ywalk_key(&L->w, wpath, "file_size");
 		if (!ywalk_nonempty_str(&L->w, file, fpath, &f)) {
-			check_suite_path(L, file, fpath, f, base_vars(L) & ~VAR_WORKDIR);
+			check_suite_path(L, file, fpath, f, 1);
 			t->kind = WORK_FILE_SIZE;
 			t->file = f;
 		}
@@ -1075,7 +1114,7 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 	get_duration(L, m, "timeout", 1, &s->timeout_ns);
 	char *cwd = NULL;
 	if (get_str(L, m, "cwd", &cwd, &n) > 0) {
-		if (check_suite_path(L, n, ywalk_key(&L->w, path, "cwd"), cwd, vars)) {
+		if (check_suite_path(L, n, ywalk_key(&L->w, path, "cwd"), cwd, 1)) {
 			free(cwd);
 		} else {
 			free(s->cwd);
@@ -1208,14 +1247,13 @@ static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
 		       struct stdin_spec *in)
 {
 	static const char *const stdin_keys[] = { "file", "content", NULL };
-	unsigned vars = base_vars(L) & ~VAR_WORKDIR;
 	if (n->type == YAML_SCALAR_NODE && !ywalk_is_null(n)) {
 		char *f;
 		if (ywalk_nonempty_str(&L->w, n, path, &f))
 			return;
 		in->kind = STDIN_FILE;
 		in->value = f;
-		check_suite_path(L, n, path, f, vars);
+		check_suite_path(L, n, path, f, 1);
 		return;
 	}
 	if (n->type != YAML_MAPPING_NODE) {
@@ -1236,7 +1274,7 @@ static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
 		const char *fpath = ywalk_key(&L->w, path, "file");
 		if (!ywalk_nonempty_str(&L->w, f, fpath, &in->value)) {
 			in->kind = STDIN_FILE;
-			check_suite_path(L, f, fpath, in->value, vars);
+			check_suite_path(L, f, fpath, in->value, 1);
 		}
 	} else if (c) {
 		/* Content is data, not a command: variables are not expanded. */
@@ -1462,6 +1500,11 @@ static void load_top(struct loader *L, yaml_node_t *root)
 	v = ywalk_map_get(&m, "version");
 	if (!v) {
 		missing(L, &m, "version", " (write version: \"1\")");
+	} else if (v->type == YAML_SCALAR_NODE && !strcmp(ywalk_text(v), "1") &&
+		   strcmp(ywalk_kind(v), "a string")) {
+		ywalk_error(&L->w, v, "version",
+			    "expected the string \"1\", got %s (write version: \"1\")",
+			    ywalk_kind(v));
 	} else if (v->type != YAML_SCALAR_NODE || strcmp(ywalk_text(v), "1")) {
 		ywalk_error(&L->w, v, "version",
 			    "unsupported version %s%s%s (only \"1\" is supported)",

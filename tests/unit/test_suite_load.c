@@ -460,13 +460,24 @@ static void test_yaml_structure(void **state)
 		      "t.yaml:7:38: benchmarks[0].commands.y.command: expected an argv list",
 		      "t.yaml:7:71: benchmarks[0].commands.z.env: expected a mapping, got a list",
 		      NULL);
-	/* version as an integer 1 is accepted, 2 is not */
-	s = expect_valid("version: 1\nname: n\nbenchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n");
-	suite_free(s);
-	/* numbers and booleans in env and argv are taken as written */
+	/* As in himorime, strings are strings: version 1, numbers, booleans
+	 * and null in name, env and argv are errors naming the type. */
+	expect_errors("version: 1\nname: n\nbenchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:1:10: version: expected the string \"1\", got an integer", NULL);
+	expect_errors("version: \"1\"\nname: 5\nbenchmarks:\n  - name: a\n"
+		      "    env: {N: 10, B: true, E: }\n"
+		      "    commands: {x: {command: [sleep, 0.5, true]}}\n",
+		      "t.yaml:2:7: name: expected a string, got an integer (quote it: \"5\")",
+		      "t.yaml:5:14: benchmarks[0].env.N: expected a string, got an integer",
+		      "t.yaml:5:21: benchmarks[0].env.B: expected a string, got a boolean",
+		      "t.yaml:5:30: benchmarks[0].env.E: expected a string, got null",
+		      "t.yaml:6:37: benchmarks[0].commands.x.command[1]: expected a string, got a number",
+		      "t.yaml:6:42: benchmarks[0].commands.x.command[2]: expected a string, got a boolean",
+		      NULL);
+	/* Quoted, the same values are taken as written. */
 	s = expect_valid("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
-			 "    env: {N: 10, B: true, F: 1.50, E: }\n"
-			 "    commands: {x: {command: [sleep, 0.5]}}\n");
+			 "    env: {N: \"10\", B: \"true\", F: \"1.50\", E: \"\"}\n"
+			 "    commands: {x: {command: [sleep, \"0.5\"]}}\n");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "N"), "10");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "B"), "true");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "F"), "1.50");
@@ -494,9 +505,23 @@ static void test_variables_and_paths(void **state)
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
 		      "    cwd: \"${root}/../x\"\n    commands: {x: {command: [ls]}}\n",
 		      "t.yaml:5:10: benchmarks[0].cwd: '${root}/../x' leaves ${root}", NULL);
+	/* himorime allows ${workdir} in every benchmark path but build's: a
+	 * stdin or a file_size that setup wrote. */
+	s = expect_valid("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
+			 "    stdin: {file: \"${workdir}/in\"}\n"
+			 "    metrics: {throughput: {work: {file_size: \"${workdir}/in\"}}}\n"
+			 "    commands: {x: {command: [ls]}}\n");
+	assert_string_equal(s->benches[0].stdin_spec.value, "${workdir}/in");
+	assert_string_equal(s->benches[0].settings.metrics.throughput.file, "${workdir}/in");
+	suite_free(s);
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
-		      "    stdin: {file: \"${workdir}/in\"}\n    commands: {x: {command: [ls]}}\n",
-		      "benchmarks[0].stdin.file: '${workdir}' is not available here", NULL);
+		      "    stdin: \"${workdir}/a/../b\"\n    cwd: \"${env:HOME}\"\n"
+		      "    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:5:12: benchmarks[0].stdin: '${workdir}/a/../b' must not contain '..' after ${workdir}",
+		      "t.yaml:6:10: benchmarks[0].cwd: '${env:HOME}' is not allowed in a path", NULL);
+	expect_errors("version: \"1\"\nname: n\nbuild: {command: [make], cwd: \"${workdir}\"}\n"
+		      "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:3:31: build.cwd: '${workdir}' is not available in build", NULL);
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
 		      "    commands: {x: {command: \"a \\\"${root}\\\"\", shell: true}}\n",
 		      "benchmarks[0].commands.x.command: '${root}' is inside quotes", NULL);
