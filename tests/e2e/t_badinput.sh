@@ -520,14 +520,15 @@ YAML
 
 # ---- report destinations ---------------------------------------------------
 
-bad two_outputs_same_path 3 "two reports would be written to" "r.json" <<'YAML'
+# As in himorime, two outputs naming one file are a load error (exit 2).
+bad two_outputs_same_path 2 "two_outputs_same_path.yaml:7:27: report.outputs[1].path:" "conflicts with report.outputs[0]" <<'YAML'
 version: "1"
 name: x
 defaults: {runs: 1, warmup: 0}
 report:
   outputs:
     - {format: json, path: r.json}
-    - {format: csv, path: r.json}
+    - {format: csv, path: ./r.json}
 benchmarks:
   - name: b
     commands: {c: {command: ["true"]}}
@@ -552,7 +553,9 @@ expect_err "two reports would be written to"
 untouched
 cp keep.json report.json # keep later cases independent of this one
 
-mkdir -p sub
+# Spellings the loader cannot see through (a link to the suite's folder)
+# are caught before anything is written.
+ln -s . same
 cat >outputs_dotdot.yaml <<'YAML'
 version: "1"
 name: x
@@ -560,7 +563,7 @@ defaults: {runs: 1, warmup: 0}
 report:
   outputs:
     - {format: json, path: report.json}
-    - {format: csv, path: sub/../report.json}
+    - {format: csv, path: same/report.json}
 benchmarks:
   - name: b
     commands: {c: {command: ["true"]}}

@@ -256,7 +256,7 @@ static void test_himorime_full(void **state)
 
 	assert_int_equal(s->nr_outputs, 2);
 	assert_string_equal(s->outputs[1].format, "markdown");
-	assert_string_equal(s->outputs[1].section, "Performance");
+	assert_string_equal(s->outputs[1].section, "performance");
 	assert_null(s->outputs[0].section);
 	assert_int_equal(s->nr_versions, 1);
 	assert_string_equal(s->versions[0].tool, "cc");
@@ -281,7 +281,12 @@ static void test_defaults_and_ext(void **state)
 	assert_int_equal(st->order, ORDER_RANDOM);
 	assert_int_equal(st->nr_exit_codes, 1);
 	assert_int_equal(st->exit_codes[0], 0);
-	assert_true(st->metrics.cpu && st->metrics.memory);
+	/* himorime measures latency only unless a suite asks for more, and
+	 * compares nothing it does not measure. */
+	assert_false(st->metrics.cpu);
+	assert_false(st->metrics.memory);
+	assert_false(st->regression.metric[METRIC_CPU_TOTAL].compare);
+	assert_false(st->regression.metric[METRIC_PEAK_RSS].compare);
 	assert_int_equal(st->metrics.counters, COUNTERS_OFF);
 	assert_int_equal(st->regression.pairing, PAIRING_ROUNDS);
 	assert_int_equal(st->regression.resamples, 2000);
