@@ -2,9 +2,10 @@
  * Tests for suite/load: the valid and invalid corpora under
  * tests/data/suites, inheritance, encoding checks, paths and discovery.
  *
- * Each tests/data/suites/invalid/NAME.yaml has NAME.expect: one fragment
- * per line ("LINE:COL: field.path: message") that must appear in the
- * errors, and the suite must be rejected.
+ * Each tests/data/suites/invalid/NAME.yaml names what it must be rejected
+ * with: either its first line is "# expect: LINE:COL: field.path: message"
+ * (the style of himorime's semantic corpus), or NAME.expect holds one such
+ * fragment per line. Every fragment must appear in the errors.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,31 @@ static void test_valid_corpus(void **state)
 	strvec_clear(&files);
 }
 
+/* A tolerance from defaults for a metric one benchmark does not measure is
+ * dropped there (no comparison, no verdict), kept where it is measured. */
+static void test_himorime_compat(void **state)
+{
+	(void)state;
+	struct sbuf errs = SBUF_INIT;
+	struct suite *s = suite_load(SUITES "/valid/himorime-compat.yaml", &errs);
+	if (!s)
+		fail_msg("%s", errs.buf);
+	const struct regression_cfg *off = &s->benches[0].commands[0].settings.regression;
+	const struct regression_cfg *on = &s->benches[1].commands[0].settings.regression;
+	assert_false(s->benches[0].commands[0].settings.metrics.memory);
+	assert_false(off->metric[METRIC_PEAK_RSS].compare);
+	assert_false(off->metric[METRIC_PEAK_RSS].configured);
+	assert_false(off->metric[METRIC_CPU_TOTAL].compare);
+	assert_true(off->metric[METRIC_LATENCY].compare);
+	assert_true(on->metric[METRIC_PEAK_RSS].compare && on->metric[METRIC_PEAK_RSS].configured);
+	assert_string_equal(s->benches[0].stdin_spec.value, "${workdir}/in.txt");
+	assert_true(s->benches[1].commands[0].budgets[0].limit == 65536);
+	assert_string_equal(s->benches[1].settings.metrics.throughput.unit, "text-lines");
+	assert_true(s->defaults.min_time_ns == 500);
+	suite_free(s);
+	sbuf_release(&errs);
+}
+
 static void test_invalid_corpus(void **state)
 {
 	(void)state;
@@ -117,8 +143,18 @@ static void test_invalid_corpus(void **state)
 			fail_msg("%s: unexpectedly valid", f);
 		}
 		char *exp = xstrfmt("%.*s.expect", (int)(strlen(f) - 5), f);
-		if (sbuf_read_file(&expect, exp, 65536))
-			fail_msg("%s: cannot read", exp);
+		struct sbuf first = SBUF_INIT;
+		if (sbuf_read_file(&first, f, 65536))
+			fail_msg("%s: cannot read", f);
+		if (!strncmp(first.buf, "# expect: ", 10)) {
+			const char *nl = strchrnul(first.buf, '\n');
+			sbuf_add(&expect, first.buf + 10, (size_t)(nl - first.buf) - 10);
+			if (!access(exp, F_OK))
+				fail_msg("%s: both '# expect:' and %s", f, exp);
+		} else if (sbuf_read_file(&expect, exp, 65536)) {
+			fail_msg("%s: cannot read (and no '# expect:' first line)", exp);
+		}
+		sbuf_release(&first);
 		/* Every error line names the file first. */
 		for (const char *p = errs.buf; *p;) {
 			const char *nl = strchr(p, '\n');
@@ -653,6 +689,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_corpus),
 		cmocka_unit_test(test_invalid_corpus),
+		cmocka_unit_test(test_himorime_compat),
 		cmocka_unit_test(test_himorime_full),
 		cmocka_unit_test(test_defaults_and_ext),
 		cmocka_unit_test(test_three_mistakes_at_once),
