@@ -531,6 +531,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	/* Per side: workdir, variables, setup hooks. */
 	char *workdir[SIDE__COUNT] = { NULL, NULL };
 	char *suite_dir[SIDE__COUNT] = { NULL, NULL };
+	char *head_dir[SIDE__COUNT] = { NULL, NULL };
 	struct vars_context ctx[SIDE__COUNT];
 	int side_ok[SIDE__COUNT] = { 0, 0 };
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -538,10 +539,12 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			continue;
 		suite_dir[sd] = execute_side_suite_dir(s, &sides[sd]);
 		workdir[sd] = xstrfmt("%s/bench-%zu", sides[sd].tmpdir, bench_index);
+		head_dir[sd] = execute_suite_dir_in(s, sides[sd].head_root);
 		ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = sides[sd].root,
-			.head_root = sides[sd].head_root, .workdir = workdir[sd],
-			.env = NULL,
+			.artifact = sides[sd].artifact, .root = suite_dir[sd],
+			.head_root = head_dir[sd], .workdir = workdir[sd],
+			.env = NULL, .repo = sides[sd].root,
+			.head_repo = sides[sd].head_root,
 		};
 		for (size_t c = 0; c < b->nr_commands; c++)
 			br->commands[c].side[sd].present = 1;
@@ -797,6 +800,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(workdir[sd]);
 		free(suite_dir[sd]);
+		free(head_dir[sd]);
 	}
 	return interrupted ? -1 : 0;
 }

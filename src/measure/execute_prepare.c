@@ -50,6 +50,12 @@ char *execute_side_suite_dir(const struct suite *s,
 	return xstrdup(s->dir);
 }
 
+char *execute_suite_dir_in(const struct suite *s, const char *root)
+{
+	struct execute_side side = { .root = root };
+	return execute_side_suite_dir(s, &side);
+}
+
 char *execute_join_path(const char *dir, const char *rel)
 {
 	if (!rel || !*rel)
@@ -113,7 +119,7 @@ char *execute_side_path(const char *what, const char *in, const char *dir,
 	char *joined = execute_join_path(dir, tmp.buf);
 	sbuf_release(&tmp);
 	char *norm = normalize_path(joined);
-	int ok = inside(norm, ctx->root) || inside(norm, ctx->head_root) ||
+	int ok = inside(norm, ctx->repo) || inside(norm, ctx->head_repo) ||
 		 inside(norm, ctx->workdir);
 	free(norm);
 	if (!ok) {
@@ -372,11 +378,13 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 {
 	if (!s->build)
 		return 0;
-	struct vars_context ctx = {
-		.artifact = side->artifact, .root = side->root,
-		.head_root = side->head_root, .workdir = NULL, .env = NULL,
-	};
 	char *dir = execute_side_suite_dir(s, side);
+	char *head_dir = execute_suite_dir_in(s, side->head_root);
+	struct vars_context ctx = {
+		.artifact = side->artifact, .root = dir, .head_root = head_dir,
+		.workdir = NULL, .env = NULL, .repo = side->root,
+		.head_repo = side->head_root,
+	};
 	struct execute_prepared p;
 	memset(&p, 0, sizeof(p));
 	strvec_init(&p.argv);
@@ -400,5 +408,6 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 	}
 	execute_prepared_release(&p);
 	free(dir);
+	free(head_dir);
 	return rc;
 }

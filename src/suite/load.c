@@ -628,7 +628,8 @@ static int has_dotdot(const char *p)
 /*
  * A suite-relative path (cwd, stdin file, file_size): relative to the suite's
  * folder and inside the repository, or beginning with ${root}, ${head_root}
- * or (outside `build`) ${workdir}. No other variable may appear in a path:
+ * or (outside `build`) ${workdir} (${root} being the suite's folder in the
+ * side measured). No other variable may appear in a path:
  * ${env:HOME} or ${artifact} would point anywhere. No ".." may follow
  * ${workdir}, a fresh folder the path must stay in. The runner expands the
  * variables per side and checks the result again (execute_prepare.c).
@@ -686,9 +687,10 @@ static int check_suite_path(struct loader *L, const yaml_node_t *n,
 				    value);
 			return -1;
 		}
-		if (climbs_out(rest, 0)) {
-			ywalk_error(&L->w, n, path, "'%s' leaves %.*s", value,
-				    (int)vlen, value);
+		/* ${root} and ${head_root} are the suite's folder in their tree:
+		 * a ".." after them may climb as far as a relative path may. */
+		if (climbs_out(rest, dir_depth(L->rel_dir))) {
+			ywalk_error(&L->w, n, path, "'%s' leaves the repository", value);
 			return -1;
 		}
 		return 0;

@@ -63,6 +63,32 @@ run_k run --quiet paths.yaml --format json --output p.json; expect_rc 0
 json_check p.json 'all(c["head"]["metrics"]["throughput"]["status"] == "ok" and c["head"]["metrics"]["throughput"]["stats"]["median"] > 0 for b in r["suites"][0]["benchmarks"] for c in b["commands"])'
 json_check p.json 'r["summary"]["pass"] == 2'
 
+# himorime's layout: a suite in a subfolder of its repository, its fixtures
+# beside it. ${root} and ${head_root} are the suite's folder in the tree
+# measured, so "${head_root}/testdata/x.txt" is bench/testdata/x.txt.
+mkdir -p repo/bench/testdata repo/shared
+git -C repo init -q
+printf 'abc\n' > repo/bench/testdata/x.txt
+printf 'abc\n' > repo/shared/x.txt
+cat > repo/bench/kagari.yaml <<'YAML'
+version: "1"
+name: subfolder
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: beside the suite
+    stdin: "${head_root}/testdata/x.txt"
+    metrics:
+      throughput:
+        work: {file_size: "${root}/../shared/x.txt"}
+    commands:
+      same: {command: [cmp, -s, "-", testdata/x.txt]}
+      root: {command: [test, -f, "${root}/kagari.yaml"]}
+YAML
+case_ "\${root} and \${head_root} are the suite's folder, as in himorime"
+run_k run --quiet repo/bench/kagari.yaml --format json --output s.json; expect_rc 0
+json_check s.json 'r["summary"]["pass"] == 2'
+json_check s.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["throughput"]["stats"]["median"] > 0'
+
 cat > only-latency.yaml <<YAML
 version: "1"
 name: latency only
