@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!vars_check(in, VAR_ALL, shell, &off2, &e2)) {
 		struct strvec env = STRVEC_INIT;
 		collect_env(in, &env);
-		struct vars_context ctx = { V_ARTIFACT, V_ROOT, V_HEAD, V_WORKDIR, &env };
+		struct vars_context ctx = { V_ARTIFACT, V_ROOT, V_HEAD, V_WORKDIR, &env, NULL, NULL };
 		struct sbuf plain = SBUF_INIT, quoted = SBUF_INIT, err3 = SBUF_INIT;
 		if (vars_expand(in, &ctx, 0, &plain, &err3))
 			vars_fail("a checked string did not expand", in, &err3, NULL);

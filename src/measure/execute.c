@@ -99,16 +99,20 @@ static void record_run(struct side_result *sr, const struct settings *st,
 	sr->count++;
 }
 
-static double throughput_work(const struct bench_spec *b, const char *suite_dir)
+/* The work of one run; NAN when file_size names no readable file (yet). */
+static double throughput_work(const struct bench_spec *b, const char *suite_dir,
+			      const struct vars_context *ctx)
 {
 	const struct throughput_work *w = &b->settings.metrics.throughput;
 	if (w->kind == WORK_VALUE)
 		return w->value;
 	if (w->kind == WORK_FILE_SIZE) {
-		char *path = execute_join_path(suite_dir, w->file);
+		struct sbuf err = SBUF_INIT;
+		char *path = execute_side_path("file_size", w->file, suite_dir, ctx, &err);
 		struct stat st;
-		double v = stat(path, &st) == 0 ? (double)st.st_size : NAN;
+		double v = path && stat(path, &st) == 0 ? (double)st.st_size : NAN;
 		free(path);
+		sbuf_release(&err);
 		return v;
 	}
 	return NAN;
@@ -170,7 +174,7 @@ struct rounds {
 	struct execute_unit *units;
 	size_t nr_units;
 	int two_sided;
-	const double *work;
+	double *work; /* per side; a file_size is read again while NAN */
 	char *const *suite_dir;
 	const struct vars_context *ctx;
 	const struct plan_unit *plan_units;
@@ -283,6 +287,11 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 	} else if (!is_warm) {
 		u->measured++;
 		u->time_ns += res->wall_ns;
+		/* A file_size under ${workdir} may be written by prepare_each,
+		 * after the benchmark's setup. */
+		if (isnan(R->work[u->side]))
+			R->work[u->side] = throughput_work(R->b, R->suite_dir[u->side],
+							   &R->ctx[u->side]);
 		record_run(&cr->side[u->side], &cs->settings, res,
 			   R->work[u->side], round + 1, u->measured);
 		if (have_reading)
@@ -522,6 +531,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	/* Per side: workdir, variables, setup hooks. */
 	char *workdir[SIDE__COUNT] = { NULL, NULL };
 	char *suite_dir[SIDE__COUNT] = { NULL, NULL };
+	char *head_dir[SIDE__COUNT] = { NULL, NULL };
 	struct vars_context ctx[SIDE__COUNT];
 	int side_ok[SIDE__COUNT] = { 0, 0 };
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -529,10 +539,12 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 			continue;
 		suite_dir[sd] = execute_side_suite_dir(s, &sides[sd]);
 		workdir[sd] = xstrfmt("%s/bench-%zu", sides[sd].tmpdir, bench_index);
+		head_dir[sd] = execute_suite_dir_in(s, sides[sd].head_root);
 		ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = sides[sd].root,
-			.head_root = sides[sd].head_root, .workdir = workdir[sd],
-			.env = NULL,
+			.artifact = sides[sd].artifact, .root = suite_dir[sd],
+			.head_root = head_dir[sd], .workdir = workdir[sd],
+			.env = NULL, .repo = sides[sd].root,
+			.head_repo = sides[sd].head_root,
 		};
 		for (size_t c = 0; c < b->nr_commands; c++)
 			br->commands[c].side[sd].present = 1;
@@ -589,7 +601,15 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 				if (b->stdin_spec.kind != STDIN_NONE) {
 					u->p.in = &b->stdin_spec;
 					if (b->stdin_spec.kind == STDIN_FILE)
-						u->p.stdin_path = execute_join_path(suite_dir[sd], b->stdin_spec.value);
+						u->p.stdin_path = execute_side_path(
+							"stdin", b->stdin_spec.value,
+							suite_dir[sd], &ctx[sd], &err);
+					if (b->stdin_spec.kind == STDIN_FILE && !u->p.stdin_path) {
+						u->ok = 0;
+						set_error(&br->commands[c],
+							  two_sided ? side_name(sd) : NULL,
+							  err.buf, NULL);
+					}
 				}
 			} else {
 				set_error(&br->commands[c], two_sided ? side_name(sd) : NULL,
@@ -609,7 +629,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	double work[SIDE__COUNT] = { NAN, NAN };
 	for (int sd = 0; sd < SIDE__COUNT; sd++)
 		if (suite_dir[sd])
-			work[sd] = throughput_work(b, suite_dir[sd]);
+			work[sd] = throughput_work(b, suite_dir[sd], &ctx[sd]);
 
 	struct rng rng;
 	rng_seed(&rng, rng_seed_from(o->seed, b->name));
@@ -780,6 +800,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(workdir[sd]);
 		free(suite_dir[sd]);
+		free(head_dir[sd]);
 	}
 	return interrupted ? -1 : 0;
 }

@@ -449,6 +449,7 @@ int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
 	int interrupted = 0;
 	char *link[SIDE__COUNT] = { NULL, NULL };
 	char *sdir[SIDE__COUNT] = { NULL, NULL };
+	char *hdir[SIDE__COUNT] = { NULL, NULL };
 	if (!any)
 		goto out;
 
@@ -461,10 +462,11 @@ int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
 		eq[sd].root = link[sd];
 		sdir[sd] = execute_side_suite_dir(s, &eq[sd]);
 		ic.suite_dir[sd] = sdir[sd];
+		hdir[sd] = execute_suite_dir_in(s, sides[sd].head_root);
 		ic.ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = link[sd],
-			.head_root = sides[sd].head_root, .workdir = workdir[sd],
-			.env = NULL,
+			.artifact = sides[sd].artifact, .root = sdir[sd],
+			.head_root = hdir[sd], .workdir = workdir[sd],
+			.env = NULL, .repo = link[sd], .head_repo = sides[sd].head_root,
 		};
 		ic.dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
 		if (mkdir(ic.dir[sd], 0700) != 0 && errno != EEXIST) {
@@ -512,6 +514,7 @@ out:
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(link[sd]);
 		free(sdir[sd]);
+		free(hdir[sd]);
 		free(ic.dir[sd]);
 	}
 	return interrupted;

@@ -82,9 +82,24 @@ void execute_prepared_release(struct execute_prepared *p);
 char *execute_side_suite_dir(const struct suite *s,
 			     const struct execute_side *side);
 
+/* The suite's folder inside another checkout rooted at `root` (caller
+   frees): what ${head_root} is for a side. */
+char *execute_suite_dir_in(const struct suite *s, const char *root);
+
 /* rel resolved against dir: dir when rel is NULL or empty, rel when
    absolute (caller frees). */
 char *execute_join_path(const char *dir, const char *rel);
+
+/*
+ * A suite path (cwd, stdin file, file_size) for one side: its variables
+ * expanded with ctx like a command's, a relative result joined to dir.
+ * The result must stay, lexically, inside ctx's repo, head_repo or
+ * workdir: the loader checked the unexpanded text, this checks what the
+ * variables became. Returns a new string, or NULL with a reason in err
+ * (naming `what`, e.g. "stdin").
+ */
+char *execute_side_path(const char *what, const char *in, const char *dir,
+			const struct vars_context *ctx, struct sbuf *err);
 
 /*
  * Expand an exec spec into p's argv/env/cwd (p initialised as above).

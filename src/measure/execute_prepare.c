@@ -48,6 +48,12 @@ char *execute_side_suite_dir(const struct suite *s,
 	return xstrdup(s->dir);
 }
 
+char *execute_suite_dir_in(const struct suite *s, const char *root)
+{
+	struct execute_side side = { .root = root };
+	return execute_side_suite_dir(s, &side);
+}
+
 char *execute_join_path(const char *dir, const char *rel)
 {
 	if (!rel || !*rel)
@@ -55,6 +61,72 @@ char *execute_join_path(const char *dir, const char *rel)
 	if (rel[0] == '/')
 		return xstrdup(rel);
 	return xstrfmt("%s/%s", dir, rel);
+}
+
+/* p with "." and empty components dropped and ".." applied, lexically. */
+static char *normalize_path(const char *p)
+{
+	struct strvec parts = STRVEC_INIT;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (parts.nr) {
+				free((char *)parts.v[--parts.nr]);
+				parts.v[parts.nr] = NULL;
+			}
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			strvec_push_take(&parts, xstrndup(p, n));
+		}
+		p = e;
+	}
+	struct sbuf out = SBUF_INIT;
+	for (size_t i = 0; i < parts.nr; i++)
+		sbuf_addf(&out, "/%s", parts.v[i]);
+	if (!out.len)
+		sbuf_addch(&out, '/');
+	strvec_clear(&parts);
+	return sbuf_detach(&out);
+}
+
+static int inside(const char *path, const char *dir)
+{
+	if (!dir)
+		return 0;
+	char *d = normalize_path(dir);
+	size_t n = strlen(d);
+	int in = !strcmp(d, "/") || (!strncmp(path, d, n) && (!path[n] || path[n] == '/'));
+	free(d);
+	return in;
+}
+
+char *execute_side_path(const char *what, const char *in, const char *dir,
+			const struct vars_context *ctx, struct sbuf *err)
+{
+	struct sbuf tmp = SBUF_INIT;
+	struct sbuf why = SBUF_INIT;
+	if (vars_expand(in, ctx, 0, &tmp, &why)) {
+		sbuf_addf(err, "%s '%s': %s", what, in, why.buf);
+		sbuf_release(&tmp);
+		sbuf_release(&why);
+		return NULL;
+	}
+	sbuf_release(&why);
+	char *joined = execute_join_path(dir, tmp.buf);
+	sbuf_release(&tmp);
+	char *norm = normalize_path(joined);
+	int ok = inside(norm, ctx->repo) || inside(norm, ctx->head_repo) ||
+		 inside(norm, ctx->workdir);
+	free(norm);
+	if (!ok) {
+		sbuf_addf(err, "%s '%s' is '%s', which leaves the repository and ${workdir}",
+			  what, in, joined);
+		free(joined);
+		return NULL;
+	}
+	return joined;
 }
 
 static int expand(const char *in, const struct vars_context *ctx, int quote,
@@ -117,10 +189,9 @@ int execute_prepare_exec(const struct exec_spec *e,
 	}
 	const char *cwd = e->cwd ? e->cwd : settings_cwd;
 	if (!rc && cwd) {
-		if (expand(cwd, &cmdctx, 0, &tmp, err))
+		p->cwd = execute_side_path("cwd", cwd, default_cwd, &cmdctx, err);
+		if (!p->cwd)
 			rc = -1;
-		else
-			p->cwd = execute_join_path(default_cwd, tmp.buf);
 	} else if (!rc) {
 		p->cwd = xstrdup(default_cwd);
 	}
@@ -308,11 +379,13 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 {
 	if (!s->build)
 		return 0;
-	struct vars_context ctx = {
-		.artifact = side->artifact, .root = side->root,
-		.head_root = side->head_root, .workdir = NULL, .env = NULL,
-	};
 	char *dir = execute_side_suite_dir(s, side);
+	char *head_dir = execute_suite_dir_in(s, side->head_root);
+	struct vars_context ctx = {
+		.artifact = side->artifact, .root = dir, .head_root = head_dir,
+		.workdir = NULL, .env = NULL, .repo = side->root,
+		.head_repo = side->head_root,
+	};
 	struct execute_prepared p;
 	memset(&p, 0, sizeof(p));
 	strvec_init(&p.argv);
@@ -336,5 +409,6 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 	}
 	execute_prepared_release(&p);
 	free(dir);
+	free(head_dir);
 	return rc;
 }

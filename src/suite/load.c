@@ -35,6 +35,10 @@ struct loader {
 	 * its commands are known) */
 	yaml_node_t *reg_commands;
 	const char *reg_commands_path;
+	/* regression.<metric> written on the benchmark being loaded (a metric
+	 * it does not measure is an error there, not in defaults) */
+	yaml_node_t *reg_metric[METRIC__COUNT];
+	const char *reg_metric_path[METRIC__COUNT];
 };
 
 enum level { LV_DEFAULTS, LV_BENCH, LV_COMMAND };
@@ -495,6 +499,64 @@ static int column_in(const yaml_node_t *n, size_t off)
 	return col + quotes / 2 + (int)prefix;
 }
 
+/*
+ * Names and text that reach reports and terminals. A name (the suite's or a
+ * benchmark's) may hold no control character but tab, also when written
+ * as a YAML escape ("\u0007"), which the byte check of the file cannot
+ * see; a description may also hold newlines. Neither, nor a command that
+ * reports display, may hold the bidirectional embedding, override or
+ * isolate controls (U+202A..U+202E, U+2066..U+2069) that make displayed
+ * text read differently from what runs ("Trojan Source").
+ */
+enum text_kind { TEXT_NAME, TEXT_DESCRIPTION, TEXT_COMMAND };
+
+static int check_text(struct loader *L, const yaml_node_t *n, const char *path,
+		      const char *text, enum text_kind kind)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	for (size_t i = 0; p[i];) {
+		/* libyaml hands over valid UTF-8 (escapes included). */
+		uint32_t cp;
+		size_t len = utf8_decode(p + i, strlen(text + i), &cp);
+		if (!len)
+			len = 1, cp = p[i];
+		i += len;
+		if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+			ywalk_error(&L->w, n, path,
+				    "must not contain the bidirectional control U+%04X (it makes displayed text read differently from what it is)",
+				    (unsigned)cp);
+			return -1;
+		}
+		int control = (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) && cp != '\t' &&
+			      !(kind == TEXT_DESCRIPTION && cp == '\n');
+		if (control && kind != TEXT_COMMAND) {
+			ywalk_error(&L->w, n, path,
+				    "must not contain control characters (U+%04X)", (unsigned)cp);
+			return -1;
+		}
+	}
+	if (kind == TEXT_NAME && !text[strspn(text, " \t")]) {
+		ywalk_error(&L->w, n, path, "must not be blank");
+		return -1;
+	}
+	return 0;
+}
+
+/* himorime's name pattern [A-Za-z0-9][A-Za-z0-9_.-]* (commands, tags,
+ * tools in report.versions). */
+static int name_ok(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	      (*s >= '0' && *s <= '9')))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
+		      *s == '-'))
+			return 0;
+	return 1;
+}
+
 /* vars_check() with the error placed at the variable. */
 static int check_vars(struct loader *L, const yaml_node_t *n, const char *path,
 		      const char *text, unsigned allowed, int shell)
@@ -551,37 +613,84 @@ static int dir_depth(const char *rel)
 	return d;
 }
 
+/* 1 if a '/'-separated component of p is "..". */
+static int has_dotdot(const char *p)
+{
+	while (*p) {
+		const char *e = strchrnul(p, '/');
+		if (e - p == 2 && p[0] == '.' && p[1] == '.')
+			return 1;
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
 /*
- * A suite-relative path (cwd, stdin file, file_size): relative, inside the
- * repository; it may begin with a path variable (${root}/...).
+ * A suite-relative path (cwd, stdin file, file_size): relative to the suite's
+ * folder and inside the repository, or beginning with ${root}, ${head_root}
+ * or (outside `build`) ${workdir} (${root} being the suite's folder in the
+ * side measured). No other variable may appear in a path:
+ * ${env:HOME} or ${artifact} would point anywhere. No ".." may follow
+ * ${workdir}, a fresh folder the path must stay in. The runner expands the
+ * variables per side and checks the result again (execute_prepare.c).
  */
 static int check_suite_path(struct loader *L, const yaml_node_t *n,
 			    const char *path, const char *value,
-			    unsigned allowed)
+			    int allow_workdir)
 {
 	if (!*value) {
 		ywalk_error(&L->w, n, path, "must not be empty");
 		return -1;
 	}
-	if (check_vars(L, n, path, value, allowed, 0))
+	if (check_vars(L, n, path, value, VAR_ALL, 0))
 		return -1;
 	if (value[0] == '~') {
 		ywalk_error(&L->w, n, path,
 			    "'~' is not expanded; use a path relative to the suite's folder or ${root}/...");
 		return -1;
 	}
-	size_t vlen;
+	size_t vlen = 0;
 	unsigned var = vars_path_prefix(value, &vlen);
+	if (var == VAR_ARTIFACT)
+		var = 0, vlen = 0;
+	const char *rest = value + vlen;
+	/* Any variable left after the leading one is not a path variable in
+	 * first position: ${env:..}, ${exe}, ${artifact} or a second one. */
+	for (size_t i = 0; rest[i]; i++) {
+		if (rest[i] == '$' && rest[i + 1] == '$' && rest[i + 2] == '{') {
+			i += 2;
+			continue;
+		}
+		if (rest[i] == '$' && rest[i + 1] == '{') {
+			const char *close = strchr(rest + i, '}');
+			int len = close ? (int)(close - (rest + i)) + 1 : 2;
+			ywalk_error(&L->w, n, path,
+				    "'%.*s' is not allowed in a path (a path may begin with ${root}, ${head_root} or ${workdir}, or be relative to the suite's folder)",
+				    len, rest + i);
+			return -1;
+		}
+	}
 	if (var) {
-		const char *rest = value + vlen;
 		if (*rest && *rest != '/') {
 			ywalk_error(&L->w, n, path, "'%.*s' must be followed by '/' or end the path",
 				    (int)vlen, value);
 			return -1;
 		}
-		if (var != VAR_ARTIFACT && climbs_out(rest, 0)) {
-			ywalk_error(&L->w, n, path, "'%s' leaves %.*s", value,
-				    (int)vlen, value);
+		if (var == VAR_WORKDIR && !allow_workdir) {
+			ywalk_error(&L->w, n, path,
+				    "'${workdir}' is not available in build (the build runs before any benchmark folder exists; use ${root})");
+			return -1;
+		}
+		if (var == VAR_WORKDIR && has_dotdot(rest)) {
+			ywalk_error(&L->w, n, path,
+				    "'%s' must not contain '..' after ${workdir} (write the path inside it)",
+				    value);
+			return -1;
+		}
+		/* ${root} and ${head_root} are the suite's folder in their tree:
+		 * a ".." after them may climb as far as a relative path may. */
+		if (climbs_out(rest, dir_depth(L->rel_dir))) {
+			ywalk_error(&L->w, n, path, "'%s' leaves the repository", value);
 			return -1;
 		}
 		return 0;
@@ -672,19 +781,12 @@ static void load_env(struct loader *L, yaml_node_t *n, const char *path,
 				    p->key);
 			continue;
 		}
-		const char *value;
-		if (ywalk_is_null(p->value)) {
-			value = "";
-		} else if (p->value->type != YAML_SCALAR_NODE) {
-			ywalk_error(&L->w, p->value, kpath, "expected a string, got %s",
-				    ywalk_kind(p->value));
+		char *value;
+		if (ywalk_str(&L->w, p->value, kpath, &value))
 			continue;
-		} else {
-			value = ywalk_text(p->value);
-		}
-		if (check_vars(L, p->value, kpath, value, allowed, 0))
-			continue;
-		strvec_setenv(env, p->key, value);
+		if (!check_vars(L, p->value, kpath, value, allowed, 0))
+			strvec_setenv(env, p->key, value);
+		free(value);
 	}
 	ywalk_map_close(&m);
 }
@@ -761,6 +863,7 @@ static void load_command_fields(struct loader *L, struct ywalk_map *m,
 				continue;
 			}
 			check_vars(L, it, ipath, arg, allowed, 0);
+			check_text(L, it, ipath, arg, TEXT_COMMAND);
 			strvec_push_take(&e->argv, arg);
 		}
 		return;
@@ -781,6 +884,7 @@ static void load_command_fields(struct loader *L, struct ywalk_map *m,
 		return;
 	}
 	check_vars(L, n, path, ywalk_text(n), allowed, 1);
+	check_text(L, n, path, ywalk_text(n), TEXT_COMMAND);
 	free(e->script);
 	e->script = xstrdup(ywalk_text(n));
 }
@@ -800,7 +904,8 @@ static void load_exec(struct loader *L, yaml_node_t *n, const char *path,
 	load_command_fields(L, &m, e, allowed);
 	yaml_node_t *cwd;
 	if (get_str(L, &m, "cwd", &e->cwd, &cwd) > 0 &&
-	    check_suite_path(L, cwd, ywalk_key(&L->w, path, "cwd"), e->cwd, allowed)) {
+	    check_suite_path(L, cwd, ywalk_key(&L->w, path, "cwd"), e->cwd,
+			     (allowed & VAR_WORKDIR) != 0)) {
 		free(e->cwd);
 		e->cwd = NULL;
 	}
@@ -865,7 +970,7 @@ static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 	t->kind = WORK_NONE;
 	if (value && file) {
 		ywalk_error(&L->w, file, ywalk_key(&L->w, wpath, "file_size"),
-			    "give either 'value' or 'file_size', not both");
+			    "work declares both value and file_size; give exactly one");
 	} else if (value) {
 		double v;
 		if (!ywalk_number(&L->w, value, ywalk_key(&L->w, wpath, "value"), 0,
@@ -880,14 +985,38 @@ static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 		char *f;
 		const char *fpath = ywalk_key(&L->w, wpath, "file_size");
 		if (!ywalk_nonempty_str(&L->w, file, fpath, &f)) {
-			check_suite_path(L, file, fpath, f, base_vars(L) & ~VAR_WORKDIR);
+			check_suite_path(L, file, fpath, f, 1);
 			t->kind = WORK_FILE_SIZE;
 			t->file = f;
 		}
 	} else {
 		missing(L, &wm, "value", " (or 'file_size')");
 	}
-	if (get_str(L, &wm, "unit", &t->unit, NULL) <= 0 && !t->unit)
+	yaml_node_t *un;
+	if (get_str(L, &wm, "unit", &t->unit, &un) > 0) {
+		const char *upath = ywalk_key(&L->w, wpath, "unit");
+		const char *u = t->unit;
+		int ok = (*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z');
+		for (const char *c = u; ok && *c; c++)
+			ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
+		int64_t b;
+		struct sbuf tmp = SBUF_INIT;
+		char *one = xstrfmt("1%s", u);
+		int byte_unit = units_parse_size(one, &b, &tmp) == 0;
+		free(one);
+		sbuf_release(&tmp);
+		if (!ok)
+			ywalk_error(&L->w, un, upath,
+				    "invalid work unit '%s' (letters, digits, '_' and '-', starting with a letter)", u);
+		else if (t->kind == WORK_FILE_SIZE && strcmp(u, "bytes"))
+			ywalk_error(&L->w, un, upath,
+				    "file_size measures bytes, so its unit must be bytes, not '%s' (remove unit or write unit: bytes)", u);
+		else if (t->kind == WORK_VALUE && byte_unit && strcmp(u, "bytes"))
+			ywalk_error(&L->w, un, upath,
+				    "work unit '%s' is a byte size multiple (convert the value to bytes and write unit: bytes)", u);
+	}
+	if (!t->unit)
 		t->unit = xstrdup(t->kind == WORK_FILE_SIZE ? "bytes" : "operations");
 	ywalk_map_close(&wm);
 }
@@ -1031,6 +1160,10 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 		if (mn)
 			load_metric_regression(L, mn, ywalk_key(&L->w, path, mi->name),
 					       id, &r->metric[id]);
+		if (mn && lv == LV_BENCH) {
+			L->reg_metric[id] = mn;
+			L->reg_metric_path[id] = ywalk_key(&L->w, path, mi->name);
+		}
 	}
 	ywalk_map_close(&m);
 }
@@ -1075,7 +1208,7 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 	get_duration(L, m, "timeout", 1, &s->timeout_ns);
 	char *cwd = NULL;
 	if (get_str(L, m, "cwd", &cwd, &n) > 0) {
-		if (check_suite_path(L, n, ywalk_key(&L->w, path, "cwd"), cwd, vars)) {
+		if (check_suite_path(L, n, ywalk_key(&L->w, path, "cwd"), cwd, 1)) {
 			free(cwd);
 		} else {
 			free(s->cwd);
@@ -1094,6 +1227,17 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 
 /* ------------------------------------------------------------------ */
 /* Commands and budgets.                                                */
+
+/* cpu and memory (himorime's groups) are measured only when asked for. */
+static int group_measured(const struct metrics_cfg *mc, enum metric_group g)
+{
+	if (g == GROUP_CPU)
+		return mc->cpu;
+	if (g == GROUP_MEMORY)
+		return mc->memory;
+	return 1; /* latency; throughput, counters and allocations say so
+		     themselves (work, instrumented runs) */
+}
 
 static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 			const struct bench_spec *b, struct command_spec *c)
@@ -1123,6 +1267,13 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 		    b->settings.metrics.throughput.kind == WORK_NONE)
 			ywalk_error(&L->w, p->key_node, mpath,
 				    "a throughput budget needs the benchmark's metrics.throughput.work");
+		enum metric_group g = metric_get(id)->group;
+		if (!group_measured(&b->settings.metrics, g)) {
+			const char *grp = g == GROUP_CPU ? "cpu" : "memory";
+			ywalk_error(&L->w, p->key_node, mpath,
+				    "a budget on %s needs the benchmark to measure %s (enable it with metrics: {%s: true})",
+				    p->key, grp, grp);
+		}
 		for (size_t k = 0; k < am.nr; k++) {
 			struct ywalk_pair *q = &am.pairs[k];
 			const char *apath = ywalk_key(&L->w, mpath, q->key);
@@ -1158,19 +1309,6 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 	ywalk_map_close(&m);
 }
 
-static int command_name_ok(const char *s)
-{
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-	      (*s >= '0' && *s <= '9')))
-		return 0;
-	for (s++; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
-		      *s == '-'))
-			return 0;
-	return 1;
-}
-
 static void load_command(struct loader *L, struct ywalk_pair *p,
 			 const char *path, struct bench_spec *b,
 			 struct command_spec *c)
@@ -1180,7 +1318,7 @@ static void load_command(struct loader *L, struct ywalk_pair *p,
 	c->loc = loc_of(p->key_node);
 	c->exec.loc = loc_of(p->value);
 	settings_copy(&c->settings, &b->settings);
-	if (!command_name_ok(p->key))
+	if (!name_ok(p->key))
 		ywalk_error(&L->w, p->key_node, path,
 			    "invalid command name '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
 			    p->key);
@@ -1208,14 +1346,13 @@ static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
 		       struct stdin_spec *in)
 {
 	static const char *const stdin_keys[] = { "file", "content", NULL };
-	unsigned vars = base_vars(L) & ~VAR_WORKDIR;
 	if (n->type == YAML_SCALAR_NODE && !ywalk_is_null(n)) {
 		char *f;
 		if (ywalk_nonempty_str(&L->w, n, path, &f))
 			return;
 		in->kind = STDIN_FILE;
 		in->value = f;
-		check_suite_path(L, n, path, f, vars);
+		check_suite_path(L, n, path, f, 1);
 		return;
 	}
 	if (n->type != YAML_MAPPING_NODE) {
@@ -1236,7 +1373,7 @@ static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
 		const char *fpath = ywalk_key(&L->w, path, "file");
 		if (!ywalk_nonempty_str(&L->w, f, fpath, &in->value)) {
 			in->kind = STDIN_FILE;
-			check_suite_path(L, f, fpath, in->value, vars);
+			check_suite_path(L, f, fpath, in->value, 1);
 		}
 	} else if (c) {
 		/* Content is data, not a command: variables are not expanded. */
@@ -1254,11 +1391,34 @@ static void load_tags(struct loader *L, yaml_node_t *n, const char *path,
 	if (ywalk_str_list(&L->w, n, path, tags))
 		return;
 	for (size_t i = 0; i < tags->nr; i++)
-		if (strpbrk(tags->v[i], ", \t\r\n"))
+		if (!name_ok(tags->v[i]))
 			ywalk_error(&L->w, ywalk_seq_item(&L->w, n, i),
 				    ywalk_index(&L->w, path, i),
-				    "tag '%s' may not contain commas or blanks",
+				    "invalid tag '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
 				    tags->v[i]);
+}
+
+/*
+ * A benchmark's regression setting for a metric it does not measure would
+ * silently do nothing: an error, as in himorime. One inherited from
+ * `defaults` is dropped for this benchmark instead, so that no comparison
+ * or verdict comes from a metric the benchmark did not ask for.
+ */
+static void check_measured(struct loader *L, struct bench_spec *b)
+{
+	struct regression_cfg *r = &b->settings.regression;
+	for (int id = 0; id < METRIC__COUNT; id++) {
+		enum metric_group g = metric_get(id)->group;
+		if (group_measured(&b->settings.metrics, g))
+			continue;
+		if (L->reg_metric[id])
+			ywalk_error(&L->w, L->reg_metric[id], L->reg_metric_path[id],
+				    "regression.%s is set but this benchmark does not measure %s (enable it with metrics: {%s: true})",
+				    metric_get(id)->name, g == GROUP_CPU ? "cpu" : "memory",
+				    g == GROUP_CPU ? "cpu" : "memory");
+		r->metric[id].configured = 0;
+		r->metric[id].compare = 0;
+	}
 }
 
 static const struct command_spec *find_command(const struct bench_spec *b,
@@ -1297,12 +1457,14 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 	b->loc = loc_of(n);
 	settings_copy(&b->settings, &s->defaults);
 	L->reg_commands = NULL;
+	memset(L->reg_metric, 0, sizeof(L->reg_metric));
 	if (ywalk_map_open(&L->w, n, path, bench_keys,
 			   "it belongs to a command under 'commands'",
 			   bench_elsewhere, &m))
 		return;
 
 	if (get_str(L, &m, "name", &b->name, &v) > 0) {
+		check_text(L, v, ywalk_key(&L->w, path, "name"), b->name, TEXT_NAME);
 		for (size_t i = 0; i < index; i++)
 			if (s->benches[i].name && !strcmp(s->benches[i].name, b->name))
 				ywalk_error(&L->w, v, ywalk_key(&L->w, path, "name"),
@@ -1311,7 +1473,9 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 	} else if (!v) {
 		missing(L, &m, "name", NULL);
 	}
-	get_str(L, &m, "description", &b->description, NULL);
+	if (get_str(L, &m, "description", &b->description, &v) > 0)
+		check_text(L, v, ywalk_key(&L->w, path, "description"),
+			   b->description, TEXT_DESCRIPTION);
 	if ((v = ywalk_map_get(&m, "tags")))
 		load_tags(L, v, ywalk_key(&L->w, path, "tags"), &b->tags);
 	if ((v = ywalk_map_get(&m, "stdin")))
@@ -1324,6 +1488,7 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 	load_hooks(L, &m, "prepare_each", &b->prepare_each, &b->nr_prepare_each);
 	load_hooks(L, &m, "cleanup", &b->cleanup, &b->nr_cleanup);
 	load_settings(L, &m, &b->settings, LV_BENCH);
+	check_measured(L, b);
 
 	yaml_node_t *cmds = ywalk_map_get(&m, "commands");
 	const char *cpath = ywalk_key(&L->w, path, "commands");
@@ -1373,6 +1538,76 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 /* ------------------------------------------------------------------ */
 /* report, top level.                                                   */
 
+static int section_name_ok(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* path without "." components and repeated slashes (it holds no ".."). */
+static char *clean_output_path(const char *path)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		const char *e = strchrnul(p, '/');
+		if (e > p && !(e - p == 1 && *p == '.'))
+			sbuf_addf(&sb, "%s%.*s", sb.len ? "/" : "", (int)(e - p), p);
+		p = e;
+	}
+	return sbuf_detach(&sb);
+}
+
+/*
+ * A report file: relative to the suite's folder and inside it (no "..",
+ * no absolute path, no '~', no variable), and not a file an earlier output
+ * writes too, however spelled, unless both fill distinct Markdown sections.
+ */
+static void check_output_path(struct loader *L, const yaml_node_t *n,
+			      const char *path, const struct report_output *o,
+			      size_t index)
+{
+	const char *v = o->path;
+	if (v[0] == '/' || v[0] == '~' || v[0] == '\\') {
+		ywalk_error(&L->w, n, path,
+			    "'%s' must be a path relative to the suite's folder", v);
+		return;
+	}
+	if (has_dotdot(v)) {
+		ywalk_error(&L->w, n, path,
+			    "'%s' leaves the suite's folder; report files stay inside it", v);
+		return;
+	}
+	if (strstr(v, "${")) {
+		ywalk_error(&L->w, n, path,
+			    "'%s': report paths take no variables (write a path relative to the suite's folder)",
+			    v);
+		return;
+	}
+	char *mine = clean_output_path(v);
+	for (size_t j = 0; j < index; j++) {
+		const struct report_output *prev = &L->s->outputs[j];
+		if (!prev->path)
+			continue;
+		char *theirs = clean_output_path(prev->path);
+		int same = !strcmp(mine, theirs);
+		free(theirs);
+		if (same && (!prev->section || !o->section ||
+			     !strcmp(prev->section, o->section))) {
+			ywalk_error(&L->w, n, path,
+				    "report output '%s' conflicts with report.outputs[%zu] ('%s'); use different files or distinct Markdown sections",
+				    v, j, prev->path);
+			break;
+		}
+	}
+	free(mine);
+}
+
 static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 {
 	static const char *const report_keys[] = { "outputs", "versions", NULL };
@@ -1406,13 +1641,25 @@ static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 				o->format = xstrdup(format_names[f]);
 			else if (!got)
 				missing(L, &om, "format", NULL);
+			yaml_node_t *sec = ywalk_map_get(&om, "section");
+			if (sec && sec->type == YAML_SCALAR_NODE && !ywalk_is_null(sec))
+				o->section = xstrdup(ywalk_text(sec));
 			got = get_str(L, &om, "path", &o->path, &v);
 			if (got > 0)
-				check_vars(L, v, ywalk_key(&L->w, ipath, "path"), o->path,
-					   VAR_ROOT | VAR_ENV, 0);
+				check_output_path(L, v, ywalk_key(&L->w, ipath, "path"), o, i);
 			else if (!got)
 				missing(L, &om, "path", NULL);
-			get_str(L, &om, "section", &o->section, NULL);
+			if (get_str(L, &om, "section", &o->section, &v) > 0) {
+				const char *spath = ywalk_key(&L->w, ipath, "section");
+				if (!section_name_ok(o->section))
+					ywalk_error(&L->w, v, spath,
+						    "invalid section name '%s' (lowercase letters, digits and '-', starting with a letter or digit)",
+						    o->section);
+				else if (o->format && strcmp(o->format, "markdown"))
+					ywalk_error(&L->w, v, spath,
+						    "section is only allowed with format: markdown, not %s (a section replaces part of a Markdown file)",
+						    o->format);
+			}
 			ywalk_map_close(&om);
 		}
 	}
@@ -1428,6 +1675,10 @@ static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 			s->nr_versions = i + 1;
 			t->tool = xstrdup(vm.pairs[i].key);
 			strvec_init(&t->argv);
+			if (!name_ok(t->tool))
+				ywalk_error(&L->w, vm.pairs[i].key_node, tpath,
+					    "invalid tool name '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
+					    t->tool);
 			if (ywalk_str_list(&L->w, argv, tpath, &t->argv))
 				continue;
 			if (!t->argv.nr)
@@ -1462,6 +1713,11 @@ static void load_top(struct loader *L, yaml_node_t *root)
 	v = ywalk_map_get(&m, "version");
 	if (!v) {
 		missing(L, &m, "version", " (write version: \"1\")");
+	} else if (v->type == YAML_SCALAR_NODE && !strcmp(ywalk_text(v), "1") &&
+		   strcmp(ywalk_kind(v), "a string")) {
+		ywalk_error(&L->w, v, "version",
+			    "expected the string \"1\", got %s (write version: \"1\")",
+			    ywalk_kind(v));
 	} else if (v->type != YAML_SCALAR_NODE || strcmp(ywalk_text(v), "1")) {
 		ywalk_error(&L->w, v, "version",
 			    "unsupported version %s%s%s (only \"1\" is supported)",
@@ -1471,9 +1727,12 @@ static void load_top(struct loader *L, yaml_node_t *root)
 	} else {
 		s->version = xstrdup("1");
 	}
-	if (!get_str(L, &m, "name", &s->name, NULL))
+	if (!get_str(L, &m, "name", &s->name, &v))
 		missing(L, &m, "name", NULL);
-	get_str(L, &m, "description", &s->description, NULL);
+	else if (s->name)
+		check_text(L, v, "name", s->name, TEXT_NAME);
+	if (get_str(L, &m, "description", &s->description, &v) > 0)
+		check_text(L, v, "description", s->description, TEXT_DESCRIPTION);
 
 	/* build first: ${artifact} elsewhere depends on it. */
 	v = ywalk_map_get(&m, "build");

@@ -56,8 +56,8 @@ struct throughput_work {
 };
 
 struct metrics_cfg {
-	int cpu;		  /* default 1 */
-	int memory;		  /* default 1 */
+	int cpu;		  /* default 0: latency only unless asked */
+	int memory;		  /* default 0 */
 	enum counters_mode counters;	/* default COUNTERS_OFF */
 	unsigned counters_list;	  /* bit (1u << metric_id) for COUNTERS_LIST */
 	enum instrument instrument;	/* default INSTRUMENT_AUTO */

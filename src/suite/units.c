@@ -103,6 +103,7 @@ static const struct unit_def duration_units[] = {
 
 static const struct unit_def size_units[] = {
 	{ "B", 1.0L },
+	{ "bytes", 1.0L },
 	{ "KB", 1e3L },
 	{ "MB", 1e6L },
 	{ "GB", 1e9L },
@@ -156,6 +157,38 @@ static size_t unit_len(const char *p)
 	return n;
 }
 
+/*
+ * 1 if the decimal number num (digits, maybe a fraction) times factor
+ * (ns per unit: 1, 1e3, ..., 60e9, 3600e9) is a whole number, decided on
+ * the digits rather than on a rounded float.
+ */
+static int whole_nanoseconds(const char *num, size_t n, long double factor)
+{
+	const char *dot = memchr(num, '.', n);
+	if (!dot)
+		return 1;
+	size_t frac = n - (size_t)(dot - num) - 1;
+	while (frac && dot[frac] == '0')
+		frac--; /* trailing zeros do not count */
+	/* factor = mult * 10^exp with mult in {1, 6, 36}. */
+	int exp = 0;
+	long double f = factor;
+	while (f >= 10 && fmodl(f, 10) == 0)
+		f /= 10, exp++;
+	unsigned mult = (unsigned)f;
+	if (frac <= (size_t)exp)
+		return 1;
+	size_t k = frac - (size_t)exp; /* need (digits * mult) % 10^k == 0 */
+	if (k > 3)
+		return 0; /* the last fraction digit is not 0: impossible for mult <= 36 */
+	unsigned long last = 0, mod = 1;
+	for (size_t i = 0; i < k; i++)
+		mod *= 10;
+	for (size_t i = frac - k + 1; i <= frac; i++)
+		last = last * 10 + (unsigned long)(dot[i] - '0');
+	return (last * mult) % mod == 0;
+}
+
 #define DURATION_UNITS "ns, us, \xc2\xb5s, ms, s, m, h"
 #define SIZE_UNITS "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB"
 
@@ -176,17 +209,21 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 		sbuf_addf(err, "duration '%s' is negative", s);
 		goto out;
 	}
-	if (*p == '+')
-		p++;
 	do {
 		size_t n = scan_number(p, 0);
-		if (!n) {
-			sbuf_addf(err, "'%s' is not a duration (write e.g. '2s' or '300ms')", s);
+		if (!n || *p == '.' || p[n - 1] == '.') {
+			sbuf_addf(err, "'%s' is not a duration (write e.g. '2s', '1.5s' or '300ms')", s);
 			goto out;
 		}
 		long double v = number_value(p, n);
+		const char *num = p;
 		p += n;
 		const char *u = skip_space(p);
+		if (u != p && unit_len(u)) {
+			sbuf_addf(err, "'%s' is not a duration: write the unit right after the number, e.g. '%.*s%.*s'",
+				  s, (int)n, num, (int)unit_len(u), u);
+			goto out;
+		}
 		size_t ulen = unit_len(u);
 		if (!ulen) {
 			if (!*u && total == 0 && p == t + strlen(t))
@@ -205,6 +242,11 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 			else
 				unknown_unit(err, duration_units, "duration", u, ulen, s,
 					     DURATION_UNITS);
+			goto out;
+		}
+		if (!whole_nanoseconds(num, n, d->factor)) {
+			sbuf_addf(err, "duration '%s' is a fraction of a nanosecond (the smallest step is 1ns)",
+				  s);
 			goto out;
 		}
 		total += v * d->factor;
@@ -365,8 +407,9 @@ int units_parse_rate(const char *s, double *per_second, char **unit,
 	}
 	for (size_t i = 0; i < ulen; i++) {
 		char c = u[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-		      (i && c >= '0' && c <= '9'))) {
+		/* himorime's work unit: [A-Za-z][A-Za-z0-9_-]* */
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (i && ((c >= '0' && c <= '9') || c == '_' || c == '-')))) {
 			sbuf_addf(err, "'%s' has an invalid unit '%.*s' (a size unit or a name such as 'ops')",
 				  s, (int)ulen, u);
 			goto out;
@@ -574,6 +617,11 @@ int units_parse_budget(enum metric_id metric, const char *aggregation,
 		return -1;
 	}
 	sbuf_release(&inner);
+	if (!(limit > 0)) {
+		sbuf_addf(err, "budget '%s': the limit must be greater than zero", text);
+		free(unit);
+		return -1;
+	}
 	memset(out, 0, sizeof(*out));
 	out->metric = metric;
 	out->aggregation = agg;

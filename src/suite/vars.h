@@ -2,8 +2,9 @@
  * suite/vars: the ${...} variables of suite strings.
  *
  *   ${artifact}   the build output (only when the suite has `build`)
- *   ${root}       the repository root of the side being measured
- *   ${head_root}  the head side's repository root (for shared inputs)
+ *   ${root}       the suite's folder in the side being measured (himorime's
+ *                 meaning; the repository root for a suite at its top)
+ *   ${head_root}  the suite's folder in the head side (for shared inputs)
  *   ${workdir}    a fresh folder per benchmark and side (not in `build`)
  *   ${exe}        the platform's executable suffix (empty on Linux)
  *   ${env:NAME}   an environment variable
@@ -63,6 +64,10 @@ struct vars_context {
 	const char *head_root;
 	const char *workdir;
 	const struct strvec *env; /* NAME=VALUE for ${env:NAME}; NULL: getenv */
+	/* Not variables: the repositories holding root and head_root, which
+	 * an expanded path may not leave (measure/execute_side_path()). */
+	const char *repo;
+	const char *head_repo;
 };
 
 /*

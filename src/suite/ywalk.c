@@ -505,9 +505,27 @@ int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path,
 	return 0;
 }
 
-int ywalk_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out)
+/*
+ * A string value: a quoted scalar, or a plain one that does not read as a
+ * number, a boolean or null. himorime's schema types these fields as
+ * strings, so `name: 5` or `[sleep, 1]` are errors there and here alike.
+ */
+static int expect_string(struct ywalk *w, yaml_node_t *n, const char *path)
 {
 	if (ywalk_expect_scalar(w, n, path, "a string"))
+		return -1;
+	const char *kind = ywalk_kind(n);
+	if (strcmp(kind, "a string")) {
+		ywalk_error(w, n, path, "expected a string, got %s (quote it: \"%s\")",
+			    kind, ywalk_text(n));
+		return -1;
+	}
+	return 0;
+}
+
+int ywalk_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out)
+{
+	if (expect_string(w, n, path))
 		return -1;
 	*out = xstrdup(ywalk_text(n));
 	return 0;
@@ -516,7 +534,7 @@ int ywalk_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out)
 int ywalk_nonempty_str(struct ywalk *w, yaml_node_t *n, const char *path,
 		       char **out)
 {
-	if (ywalk_expect_scalar(w, n, path, "a string"))
+	if (expect_string(w, n, path))
 		return -1;
 	if (!*ywalk_text(n)) {
 		ywalk_error(w, n, path, "must not be empty");

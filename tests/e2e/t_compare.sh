@@ -51,6 +51,7 @@ build:
 defaults:
   warmup: 1
   runs: 30
+  metrics: {cpu: true, memory: true}
   regression:
     latency: {max_percent: 10}
 benchmarks:

@@ -51,6 +51,7 @@ defaults:
   warmup: 0
   runs: 20
   runs_per_round: 2
+  metrics: {cpu: true, memory: true}
   regression:
     latency: {max_percent: 10}
     peak_rss: {max_percent: 10}

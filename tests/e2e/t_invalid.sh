@@ -38,7 +38,7 @@ benchmarks:
   - name: b
     commands:
       c:
-        command: [true]
+        command: ["true"]
         budget: {latency: {p95: "<= 64MiB"}}
 YAML
 
@@ -49,7 +49,7 @@ defaults: {runs: -3}
 benchmarks:
   - name: b
     commands:
-      c: {command: [true]}
+      c: {command: ["true"]}
 YAML
 
 bad string_without_shell 2 "string_without_shell.yaml:" "shell: true" <<'YAML'
@@ -69,7 +69,7 @@ benchmarks:
   - name: b
     cwd: missing-folder
     commands:
-      c: {command: [true]}
+      c: {command: ["true"]}
 YAML
 
 bad several_errors 2 "several_errors.yaml:2:" "several_errors.yaml:5:" "several_errors.yaml:8:" <<'YAML'

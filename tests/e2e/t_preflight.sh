@@ -24,7 +24,7 @@ name: x
 benchmarks:
   - name: first
     commands:
-      ok: {command: [true]}
+      ok: {command: ["true"]}
   - name: b
     commands:
       c: {command: [./noexec.sh]}

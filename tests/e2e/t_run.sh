@@ -8,6 +8,7 @@ name: e2e
 defaults:
   warmup: 1
   runs: 4
+  metrics: {cpu: true, memory: true}
 benchmarks:
   - name: basic
     tags: [fast]
@@ -61,7 +62,7 @@ case_ "budgets: exceeded is exit 1 naming the budget, value and limit"
 cat > budget.yaml <<YAML
 version: "1"
 name: budgets
-defaults: {warmup: 0, runs: 3}
+defaults: {warmup: 0, runs: 3, metrics: {memory: true}}
 benchmarks:
   - name: b
     commands:
@@ -77,7 +78,7 @@ json_check b.json '[x["status"] for x in r["suites"][0]["benchmarks"][0]["comman
 json_check b.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["actual"] >= 30000000 and r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["limit"] == 5000000'
 json_check b.json 'r["summary"]["over_budget"] == 1 and r["summary"]["exit_code"] == 1'
 
-case_ "budgets: a metric that is not measured cannot be assessed (exit 6)"
+case_ "budgets: a budget on a metric the suite does not measure is a load error"
 cat > unassessable.yaml <<YAML
 version: "1"
 name: unassessable
@@ -89,13 +90,14 @@ benchmarks:
         command: ["$H", "sleep", "1"]
         budget: {cpu_total: {max: "<= 10s"}}
 YAML
-run_k run --quiet unassessable.yaml; expect_rc 6
+run_k run --quiet unassessable.yaml; expect_rc 2
+expect_err "unassessable.yaml:9:18: benchmarks[0].commands.c.budget.cpu_total: a budget on cpu_total needs the benchmark to measure cpu"
 
 case_ "budgets: a percentile passes when within the limit"
 cat > ok.yaml <<YAML
 version: "1"
 name: ok
-defaults: {warmup: 0, runs: 5}
+defaults: {warmup: 0, runs: 5, metrics: {cpu: true}}
 benchmarks:
   - name: b
     commands:

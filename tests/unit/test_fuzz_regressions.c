@@ -134,7 +134,7 @@ static void test_messages_stay_on_one_line(void **state)
 				   "  - name: b\n"
 				   "    timeout: \"1\\nzz\"\n"
 				   "    \"k\\ry\": 1\n"
-				   "    commands: {c: {command: [true]}}\n";
+				   "    commands: {c: {command: [\"true\"]}}\n";
 	struct sbuf errs = SBUF_INIT;
 	struct suite *s = suite_load_mem("t.yaml", text, sizeof(text) - 1, &errs);
 	assert_null(s);

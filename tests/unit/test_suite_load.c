@@ -2,9 +2,10 @@
  * Tests for suite/load: the valid and invalid corpora under
  * tests/data/suites, inheritance, encoding checks, paths and discovery.
  *
- * Each tests/data/suites/invalid/NAME.yaml has NAME.expect: one fragment
- * per line ("LINE:COL: field.path: message") that must appear in the
- * errors, and the suite must be rejected.
+ * Each tests/data/suites/invalid/NAME.yaml names what it must be rejected
+ * with: either its first line is "# expect: LINE:COL: field.path: message"
+ * (the style of himorime's semantic corpus), or NAME.expect holds one such
+ * fragment per line. Every fragment must appear in the errors.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,31 @@ static void test_valid_corpus(void **state)
 	strvec_clear(&files);
 }
 
+/* A tolerance from defaults for a metric one benchmark does not measure is
+ * dropped there (no comparison, no verdict), kept where it is measured. */
+static void test_himorime_compat(void **state)
+{
+	(void)state;
+	struct sbuf errs = SBUF_INIT;
+	struct suite *s = suite_load(SUITES "/valid/himorime-compat.yaml", &errs);
+	if (!s)
+		fail_msg("%s", errs.buf);
+	const struct regression_cfg *off = &s->benches[0].commands[0].settings.regression;
+	const struct regression_cfg *on = &s->benches[1].commands[0].settings.regression;
+	assert_false(s->benches[0].commands[0].settings.metrics.memory);
+	assert_false(off->metric[METRIC_PEAK_RSS].compare);
+	assert_false(off->metric[METRIC_PEAK_RSS].configured);
+	assert_false(off->metric[METRIC_CPU_TOTAL].compare);
+	assert_true(off->metric[METRIC_LATENCY].compare);
+	assert_true(on->metric[METRIC_PEAK_RSS].compare && on->metric[METRIC_PEAK_RSS].configured);
+	assert_string_equal(s->benches[0].stdin_spec.value, "${workdir}/in.txt");
+	assert_true(s->benches[1].commands[0].budgets[0].limit == 65536);
+	assert_string_equal(s->benches[1].settings.metrics.throughput.unit, "text-lines");
+	assert_true(s->defaults.min_time_ns == 500);
+	suite_free(s);
+	sbuf_release(&errs);
+}
+
 static void test_invalid_corpus(void **state)
 {
 	(void)state;
@@ -117,8 +143,18 @@ static void test_invalid_corpus(void **state)
 			fail_msg("%s: unexpectedly valid", f);
 		}
 		char *exp = xstrfmt("%.*s.expect", (int)(strlen(f) - 5), f);
-		if (sbuf_read_file(&expect, exp, 65536))
-			fail_msg("%s: cannot read", exp);
+		struct sbuf first = SBUF_INIT;
+		if (sbuf_read_file(&first, f, 65536))
+			fail_msg("%s: cannot read", f);
+		if (!strncmp(first.buf, "# expect: ", 10)) {
+			const char *nl = strchrnul(first.buf, '\n');
+			sbuf_add(&expect, first.buf + 10, (size_t)(nl - first.buf) - 10);
+			if (!access(exp, F_OK))
+				fail_msg("%s: both '# expect:' and %s", f, exp);
+		} else if (sbuf_read_file(&expect, exp, 65536)) {
+			fail_msg("%s: cannot read (and no '# expect:' first line)", exp);
+		}
+		sbuf_release(&first);
 		/* Every error line names the file first. */
 		for (const char *p = errs.buf; *p;) {
 			const char *nl = strchr(p, '\n');
@@ -256,7 +292,7 @@ static void test_himorime_full(void **state)
 
 	assert_int_equal(s->nr_outputs, 2);
 	assert_string_equal(s->outputs[1].format, "markdown");
-	assert_string_equal(s->outputs[1].section, "Performance");
+	assert_string_equal(s->outputs[1].section, "performance");
 	assert_null(s->outputs[0].section);
 	assert_int_equal(s->nr_versions, 1);
 	assert_string_equal(s->versions[0].tool, "cc");
@@ -281,7 +317,12 @@ static void test_defaults_and_ext(void **state)
 	assert_int_equal(st->order, ORDER_RANDOM);
 	assert_int_equal(st->nr_exit_codes, 1);
 	assert_int_equal(st->exit_codes[0], 0);
-	assert_true(st->metrics.cpu && st->metrics.memory);
+	/* himorime measures latency only unless a suite asks for more, and
+	 * compares nothing it does not measure. */
+	assert_false(st->metrics.cpu);
+	assert_false(st->metrics.memory);
+	assert_false(st->regression.metric[METRIC_CPU_TOTAL].compare);
+	assert_false(st->regression.metric[METRIC_PEAK_RSS].compare);
 	assert_int_equal(st->metrics.counters, COUNTERS_OFF);
 	assert_int_equal(st->regression.pairing, PAIRING_ROUNDS);
 	assert_int_equal(st->regression.resamples, 2000);
@@ -460,13 +501,24 @@ static void test_yaml_structure(void **state)
 		      "t.yaml:7:38: benchmarks[0].commands.y.command: expected an argv list",
 		      "t.yaml:7:71: benchmarks[0].commands.z.env: expected a mapping, got a list",
 		      NULL);
-	/* version as an integer 1 is accepted, 2 is not */
-	s = expect_valid("version: 1\nname: n\nbenchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n");
-	suite_free(s);
-	/* numbers and booleans in env and argv are taken as written */
+	/* As in himorime, strings are strings: version 1, numbers, booleans
+	 * and null in name, env and argv are errors naming the type. */
+	expect_errors("version: 1\nname: n\nbenchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:1:10: version: expected the string \"1\", got an integer", NULL);
+	expect_errors("version: \"1\"\nname: 5\nbenchmarks:\n  - name: a\n"
+		      "    env: {N: 10, B: true, E: }\n"
+		      "    commands: {x: {command: [sleep, 0.5, true]}}\n",
+		      "t.yaml:2:7: name: expected a string, got an integer (quote it: \"5\")",
+		      "t.yaml:5:14: benchmarks[0].env.N: expected a string, got an integer",
+		      "t.yaml:5:21: benchmarks[0].env.B: expected a string, got a boolean",
+		      "t.yaml:5:30: benchmarks[0].env.E: expected a string, got null",
+		      "t.yaml:6:37: benchmarks[0].commands.x.command[1]: expected a string, got a number",
+		      "t.yaml:6:42: benchmarks[0].commands.x.command[2]: expected a string, got a boolean",
+		      NULL);
+	/* Quoted, the same values are taken as written. */
 	s = expect_valid("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
-			 "    env: {N: 10, B: true, F: 1.50, E: }\n"
-			 "    commands: {x: {command: [sleep, 0.5]}}\n");
+			 "    env: {N: \"10\", B: \"true\", F: \"1.50\", E: \"\"}\n"
+			 "    commands: {x: {command: [sleep, \"0.5\"]}}\n");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "N"), "10");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "B"), "true");
 	assert_string_equal(strvec_getenv(&s->benches[0].settings.env, "F"), "1.50");
@@ -492,11 +544,25 @@ static void test_variables_and_paths(void **state)
 	suite_free(s);
 
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
-		      "    cwd: \"${root}/../x\"\n    commands: {x: {command: [ls]}}\n",
-		      "t.yaml:5:10: benchmarks[0].cwd: '${root}/../x' leaves ${root}", NULL);
+		      "    cwd: \"${root}/../../../../../../../../../../../../../x\"\n    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:5:10: benchmarks[0].cwd: '${root}/../../../../../../../../../../../../../x' leaves the repository", NULL);
+	/* himorime allows ${workdir} in every benchmark path but build's: a
+	 * stdin or a file_size that setup wrote. */
+	s = expect_valid("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
+			 "    stdin: {file: \"${workdir}/in\"}\n"
+			 "    metrics: {throughput: {work: {file_size: \"${workdir}/in\"}}}\n"
+			 "    commands: {x: {command: [ls]}}\n");
+	assert_string_equal(s->benches[0].stdin_spec.value, "${workdir}/in");
+	assert_string_equal(s->benches[0].settings.metrics.throughput.file, "${workdir}/in");
+	suite_free(s);
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
-		      "    stdin: {file: \"${workdir}/in\"}\n    commands: {x: {command: [ls]}}\n",
-		      "benchmarks[0].stdin.file: '${workdir}' is not available here", NULL);
+		      "    stdin: \"${workdir}/a/../b\"\n    cwd: \"${env:HOME}\"\n"
+		      "    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:5:12: benchmarks[0].stdin: '${workdir}/a/../b' must not contain '..' after ${workdir}",
+		      "t.yaml:6:10: benchmarks[0].cwd: '${env:HOME}' is not allowed in a path", NULL);
+	expect_errors("version: \"1\"\nname: n\nbuild: {command: [make], cwd: \"${workdir}\"}\n"
+		      "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "t.yaml:3:31: build.cwd: '${workdir}' is not available in build", NULL);
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
 		      "    commands: {x: {command: \"a \\\"${root}\\\"\", shell: true}}\n",
 		      "benchmarks[0].commands.x.command: '${root}' is inside quotes", NULL);
@@ -623,6 +689,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_corpus),
 		cmocka_unit_test(test_invalid_corpus),
+		cmocka_unit_test(test_himorime_compat),
 		cmocka_unit_test(test_himorime_full),
 		cmocka_unit_test(test_defaults_and_ext),
 		cmocka_unit_test(test_three_mistakes_at_once),

@@ -47,8 +47,18 @@ static void test_durations(void **state)
 	dur_ok("1h30m", INT64_C(5400000000000));
 	dur_ok("24h", INT64_C(86400000000000));
 	dur_ok("0s", 0);
-	dur_ok(".5s", 500000000);
-	dur_ok("1 s", 1000000000);
+	dur_ok("0.5us", 500);
+	dur_ok("1.000000001s", 1000000001);
+	dur_ok("0.5m", INT64_C(30000000000));
+	/* himorime's grammar: digits, an optional fraction, the unit right
+	 * after; whole nanoseconds only. */
+	dur_bad(".5s", "not a duration");
+	dur_bad("1.s", "not a duration");
+	dur_bad("+1s", "not a duration");
+	dur_bad("1 s", "write the unit right after the number");
+	dur_bad("0.9ns", "a fraction of a nanosecond");
+	dur_bad("0.0000000001s", "a fraction of a nanosecond");
+	dur_bad("1.5ns", "a fraction of a nanosecond");
 	dur_bad("5", "needs a unit");
 	dur_bad("0", "needs a unit");
 	dur_bad("", "empty duration");
@@ -103,7 +113,8 @@ static void test_sizes(void **state)
 	size_bad("64", "needs a unit");
 	size_bad("64mib", "did you mean 'MiB'?");
 	size_bad("64kb", "did you mean 'KB'?");
-	size_bad("64 bytes", "unknown size unit 'bytes'");
+	size_ok("64 bytes", 64); /* himorime spells B also "bytes" */
+	size_bad("64 Bytes", "did you mean");
 	size_bad("-1MB", "negative");
 	size_bad("5ms", "is a duration");
 	size_bad("99999999TiB", "too large");
@@ -154,7 +165,13 @@ static void test_percent_number_rate(void **state)
 	assert_int_equal(units_parse_rate("100 MB/min", &v, &unit, &err), -1);
 	assert_int_equal(units_parse_rate("100/s", &v, &unit, &err), -1);
 	assert_int_equal(units_parse_rate("fast ops/s", &v, &unit, &err), -1);
-	assert_int_equal(units_parse_rate("1 o-p/s", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("1 -op/s", &v, &unit, &err), -1);
+	assert_int_equal(units_parse_rate("1 _op/s", &v, &unit, &err), -1);
+	/* himorime's unit pattern [A-Za-z][A-Za-z0-9_-]* */
+	assert_int_equal(units_parse_rate("1 req-s/s", &v, &unit, &err), 0);
+	assert_string_equal(unit, "req-s");
+	free(unit);
+	unit = NULL;
 	assert_null(unit);
 	sbuf_release(&err);
 }

@@ -105,7 +105,7 @@ static void test_expand(void **state)
 	struct strvec env = STRVEC_INIT;
 	strvec_push(&env, "NAME=it's");
 	strvec_push(&env, "EMPTY=");
-	struct vars_context ctx = { "/b/sort", "/repo", "/head", "/tmp/w d", &env };
+	struct vars_context ctx = { "/b/sort", "/repo", "/head", "/tmp/w d", &env, NULL, NULL };
 	expand_ok("", &ctx, 0, "");
 	expand_ok("${artifact}${exe} --n 5", &ctx, 0, "/b/sort --n 5");
 	expand_ok("${root}:${head_root}", &ctx, 0, "/repo:/head");
@@ -123,7 +123,7 @@ static void test_expand(void **state)
 	assert_int_equal(vars_expand("${env:UNSET_X}", &ctx, 0, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "environment variable 'UNSET_X' is not set"));
 	sbuf_reset(&err);
-	struct vars_context none = { NULL, "/r", NULL, NULL, &env };
+	struct vars_context none = { NULL, "/r", NULL, NULL, &env, NULL, NULL };
 	assert_int_equal(vars_expand("${artifact}", &none, 0, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "'${artifact}' has no value here"));
 	sbuf_reset(&err);
@@ -131,7 +131,7 @@ static void test_expand(void **state)
 	sbuf_reset(&err);
 	/* NULL env: the process environment. */
 	setenv("KAGARI_TEST_VAR", "v a", 1);
-	struct vars_context genv = { NULL, NULL, NULL, NULL, NULL };
+	struct vars_context genv = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	sbuf_reset(&out);
 	assert_int_equal(vars_expand("${env:KAGARI_TEST_VAR}", &genv, 1, &out, &err), 0);
 	assert_string_equal(out.buf, "'v a'");
