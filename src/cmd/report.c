@@ -33,7 +33,7 @@ static const struct opt report_opts[] = {
 	  "output format: table (default), markdown, github, html, csv, samples-csv, json",
 	  "table|markdown|github|html|csv|samples-csv|json" },
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never the input itself", NULL },
+	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
