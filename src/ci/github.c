@@ -12,6 +12,7 @@
 #include "analyze/format.h"
 #include "base/fileio.h"
 #include "base/xalloc.h"
+#include "report/section.h"
 
 /* Event files are small; anything bigger is not one. */
 #define EVENT_MAX_BYTES (64u << 20)
@@ -405,32 +406,6 @@ void github_annotations(struct sbuf *out, const struct run_result *r,
 	problems_release(&p);
 }
 
-/* User text inside Markdown: no markup, no HTML, one line. */
-static void md_escape(struct sbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			sbuf_adds(out, "&amp;");
-			break;
-		case '<':
-			sbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			sbuf_adds(out, "&gt;");
-			break;
-		case '\n':
-		case '\r':
-			sbuf_addch(out, ' ');
-			break;
-		default:
-			if (strchr("\\`*_[]|~#!", *s))
-				sbuf_addch(out, '\\');
-			sbuf_addch(out, *s);
-		}
-	}
-}
-
 static void count_part(struct sbuf *t, int n, const char *one, const char *many)
 {
 	if (n <= 0)
@@ -461,14 +436,14 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 		  sm->exit_code);
 	if (r->exit_reason && *r->exit_reason) {
 		sbuf_adds(out, ": ");
-		md_escape(out, r->exit_reason);
+		report_md_escape(out, r->exit_reason);
 	}
 	sbuf_addf(out, ". Seed %" PRIu64 ".\n", r->seed);
 	if (r->git.base_sha || r->git.head_sha) {
 		const char *ref = r->git.base_ref, *sha = r->git.base_sha;
 		sbuf_adds(out, "\nBase ");
 		if (ref && (!sha || strcmp(ref, sha)))
-			md_escape(out, ref);
+			report_md_escape(out, ref);
 		if (sha)
 			sbuf_addf(out, "%s`%.12s`%s", ref && strcmp(ref, sha) ? " (" : "",
 				  sha, ref && strcmp(ref, sha) ? ")" : "");
@@ -486,7 +461,7 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 		sbuf_addch(out, '\n');
 	for (size_t i = 0; i < p.nr; i++) {
 		sbuf_addf(out, "- **%s** (%s): ", p.v[i].title, level_name(p.v[i].level));
-		md_escape(out, p.v[i].message);
+		report_md_escape(out, p.v[i].message);
 		sbuf_addch(out, '\n');
 	}
 	sbuf_addch(out, '\n');

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "ci/github.h"
@@ -38,14 +38,6 @@ static const char *nonempty_env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* Two paths naming the same file? */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* The session hook: annotations, then the step summary. */
 static int ci_after_measure(struct session *s, void *data)
 {
@@ -62,7 +54,7 @@ static int ci_after_measure(struct session *s, void *data)
 
 	const char *summary = nonempty_env("GITHUB_STEP_SUMMARY");
 	/* --summary to the same file already holds this Markdown. */
-	if (summary && !same_file(summary, s->cli->summary)) {
+	if (summary && !fileio_same_file(summary, s->cli->summary)) {
 		sbuf_reset(&out);
 		struct report_options o;
 		report_options_init(&o);

@@ -63,7 +63,8 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	  "report format: table (default), json, csv, samples-csv, markdown, github, html", \
 	  "table|json|csv|samples-csv|markdown|github|html" },                 \
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
-	  "write the report to FILE (atomically) instead of stdout", NULL },   \
+	  "write the report to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", \
+	  NULL },							       \
 	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",        \
 	  "append a GitHub-flavoured Markdown summary to FILE", NULL },        \
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",        \

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/opts.h"
+#include "base/strvec.h"
 #include "suite/model.h"
 
 struct loaded_suites {
@@ -30,5 +31,30 @@ int common_load(const struct cli *cli, struct loaded_suites *ls);
  */
 int common_select(const struct cli *cli, struct loaded_suites *ls);
 void common_release(struct loaded_suites *ls);
+
+/*
+ * The files a command reads (suite files, stdin files, a saved report), so
+ * that no output overwrites one. what[i] describes paths[i] for messages:
+ * "the suite file 'kagari.yaml'".
+ */
+struct input_files {
+	struct strvec paths;
+	struct strvec what;
+};
+#define INPUT_FILES_INIT { STRVEC_INIT, STRVEC_INIT }
+void input_files_add(struct input_files *in, const char *path, const char *what);
+/* Every suite file of ls, and every stdin file its benchmarks name. */
+void input_files_add_suites(struct input_files *in, const struct loaded_suites *ls);
+void input_files_release(struct input_files *in);
+/*
+ * Check an output before anything is measured: a path no report can go to
+ * (report_output_check(): a directory, a socket, a section in a FIFO ...)
+ * or one that names an input (the same file however spelled or linked, or
+ * the same resolved path when one does not exist yet) is refused. label
+ * starts the message ("--output", "FILE:L:C: report.outputs[0].path:").
+ * Prints the error and returns code; 0 when the output may be written.
+ */
+int common_check_output(const char *label, const char *path, const char *section,
+			const struct input_files *in, int code);
 
 #endif

@@ -4,8 +4,9 @@
  * anything. The exit code is the saved report's own (summary.exit_code),
  * with its exit_reason as the last line on stderr, so a pipeline can gate
  * on a report made elsewhere. Invalid JSON or an unknown schema_version is
- * exit 2; an output path that is the input (same file, however named) is
- * exit 3.
+ * exit 2; an output path that is the input (same file, however named), a
+ * directory, a socket or a block device is exit 3. A FIFO or character
+ * device is written in place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "base/fileio.h"
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/exit.h"
 #include "report/read_json.h"
 #include "report/output.h"
@@ -31,7 +33,7 @@ static const struct opt report_opts[] = {
 	  "output format: table (default), markdown, github, html, csv, samples-csv, json",
 	  "table|markdown|github|html|csv|samples-csv|json" },
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never the input itself", NULL },
+	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
@@ -50,7 +52,7 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("unknown report format '%s'", cli->format);
 		return EXIT_USAGE;
 	}
-	struct stat in_st, out_st;
+	struct stat in_st;
 	if (stat(input, &in_st) != 0) {
 		cmd_error("cannot read '%s': %s", input, strerror(errno));
 		return EXIT_USAGE;
@@ -60,11 +62,17 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		return EXIT_USAGE;
 	}
 	/* By identity, not by name: ./r.json, r.json and links are one file. */
-	if (cli->output && stat(cli->output, &out_st) == 0 &&
-	    out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino) {
-		cmd_error("--output '%s' is the input report '%s'; refusing to overwrite it",
-			  cli->output, input);
-		return EXIT_USAGE;
+	if (cli->output) {
+		struct input_files in = INPUT_FILES_INIT;
+		struct sbuf what = SBUF_INIT;
+		sbuf_addf(&what, "the input report '%s'", input);
+		input_files_add(&in, input, what.buf);
+		int bad = common_check_output("--output", cli->output, cli->section, &in,
+					      EXIT_USAGE);
+		input_files_release(&in);
+		sbuf_release(&what);
+		if (bad)
+			return bad;
 	}
 
 	struct sbuf text = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;

@@ -184,24 +184,9 @@ static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br
 }
 
 
-/*
- * The path with its folder resolved (the file itself may not exist yet), so
- * that "out/r.json", "./out/r.json" and an absolute spelling compare equal.
- */
-static char *canonical_path(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path + (slash == path))) : xstrdup(".");
-	const char *base = slash ? slash + 1 : path;
-	char *real = realpath(dir, NULL);
-	char *out = real ? xstrfmt("%s/%s", real, base) : xstrdup(path);
-	free(real);
-	free(dir);
-	return out;
-}
-
 static int add_destination(struct destination **d, size_t *n, size_t *alloc,
-			   const char *format, const char *path, const char *section)
+			   const char *format, const char *path, const char *section,
+			   const char *label, int bad_code)
 {
 	enum report_format f;
 	if (report_format_parse(format, &f)) {
@@ -217,7 +202,7 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 			  section);
 		return EXIT_USAGE;
 	}
-	char *canon = path ? canonical_path(path) : NULL;
+	char *canon = path ? fileio_canonical_path(path) : NULL;
 	for (size_t i = 0; i < *n; i++) {
 		const char *p = (*d)[i].canonical;
 		if ((!p && !canon) || (p && canon && !strcmp(p, canon))) {
@@ -233,10 +218,36 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 	(*d)[*n].path = path ? xstrdup(path) : NULL;
 	(*d)[*n].section = section ? xstrdup(section) : NULL;
 	(*d)[*n].canonical = canon;
+	(*d)[*n].label = xstrdup(label);
+	(*d)[*n].bad_code = bad_code;
 	(*n)++;
 	return 0;
 }
 
+/*
+ * Before measuring: every output (--output, --summary, report.outputs, a
+ * --section page) must be something a report can go to and none of the
+ * run's inputs (`run --output kagari.yaml` would overwrite the suite).
+ * Every problem is printed; a flag is a usage error, a suite's own output
+ * makes the suite invalid.
+ */
+static int check_destinations(struct session *s)
+{
+	struct input_files in = INPUT_FILES_INIT;
+	int rc = 0;
+	input_files_add_suites(&in, &s->ls);
+	for (size_t i = 0; i < s->nr_dest; i++)
+		if (s->dest[i].path)
+			rc = exit_merge(rc, common_check_output(s->dest[i].label,
+								s->dest[i].path,
+								s->dest[i].section, &in,
+								s->dest[i].bad_code));
+	if (s->cli->summary)
+		rc = exit_merge(rc, common_check_output("--summary", s->cli->summary,
+							NULL, &in, EXIT_USAGE));
+	input_files_release(&in);
+	return rc;
+}
 
 static void show_progress(void *data, const char *bench, int round, int total,
 			  int warmup)
@@ -354,18 +365,24 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,
-				     cli->section);
+				     cli->section, "--output", EXIT_USAGE);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
-			char *p = su->outputs[k].path[0] == '/'
-					  ? xstrdup(su->outputs[k].path)
-					  : xstrfmt("%s/%s", su->dir, su->outputs[k].path);
+			const struct report_output *o = &su->outputs[k];
+			char *p = o->path[0] == '/' ? xstrdup(o->path)
+						    : xstrfmt("%s/%s", su->dir, o->path);
+			/* An output the suite names is part of the suite: exit 2. */
+			char *label = xstrfmt("%s:%d:%d: report.outputs[%zu].path:", su->file,
+					      o->loc.line, o->loc.col, k);
 			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-					     su->outputs[k].format, p, su->outputs[k].section);
+					     o->format, p, o->section, label, EXIT_INVALID);
+			free(label);
 			free(p);
 		}
 	}
+	if (!rc)
+		rc = check_destinations(s);
 	if (!rc)
 		rc = check_instruments(&s->ls);
 	if (!rc)
@@ -547,6 +564,7 @@ void session_release(struct session *s)
 		free(s->dest[i].path);
 		free(s->dest[i].section);
 		free(s->dest[i].canonical);
+		free(s->dest[i].label);
 	}
 	free(s->dest);
 	run_result_release(&s->r);

@@ -24,6 +24,8 @@ struct destination {
 	char *path; /* NULL: stdout */
 	char *section; /* markdown: rewrite only this section of path */
 	char *canonical; /* path with its folder resolved, for conflicts */
+	char *label;	 /* "--output" or "FILE:L:C: report.outputs[K].path:" */
+	int bad_code;	 /* exit code when path cannot take a report */
 };
 
 struct progress {

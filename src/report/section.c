@@ -189,6 +189,26 @@ out:
 	return ret;
 }
 
+/*
+ * GitHub turns `@name` into a mention (a notification to that person or
+ * team) and `#123`, `GH-123` into a link to an issue (a cross-reference
+ * shown in that issue) wherever they appear in text, backslash-escaped or
+ * not: the markup is added after Markdown is rendered, on text outside
+ * code and links. A benchmark named "@octocat #1" must do neither.
+ * A zero-width joiner (U+200D) goes between the sign and what follows:
+ * GitHub's patterns no longer match, the text reads and renders the same,
+ * and, unlike a zero-width space, it is no line-break opportunity inside
+ * a table cell. A code span would be inert too but changes how every such
+ * name looks and nests badly inside the escaped text.
+ */
+#define ZWJ "\xE2\x80\x8D"
+
+static int ascii_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
 void report_md_escape(struct sbuf *out, const char *s)
 {
 	size_t n;
@@ -199,6 +219,25 @@ void report_md_escape(struct sbuf *out, const char *s)
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
 		size_t k = json_utf8_next(s + i, n - i, &cp);
+		char next = i + k < n ? s[i + k] : '\0';
+
+		if (cp == '@' && ascii_alnum(next)) {
+			sbuf_adds(out, "@" ZWJ);
+			i += k;
+			continue;
+		}
+		if (cp == '#' && next >= '0' && next <= '9') {
+			sbuf_adds(out, "\\#" ZWJ);
+			i += k;
+			continue;
+		}
+		if (cp == '-' && i >= 2 && (s[i - 2] == 'G' || s[i - 2] == 'g') &&
+		    (s[i - 1] == 'H' || s[i - 1] == 'h') && next >= '0' && next <= '9' &&
+		    (i == 2 || !ascii_alnum(s[i - 3]))) {
+			sbuf_adds(out, "-" ZWJ);
+			i += k;
+			continue;
+		}
 
 		switch (cp) {
 		case '\\':

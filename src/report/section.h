@@ -75,7 +75,10 @@ int report_section_update(const char *existing, size_t len, const char *name,
  * `` ` ``, `*`, `_`, `[`, `]`, `~`, `#` and `!` get a backslash; `<`, `>`,
  * `&` and `"` become entities (so HTML in a name is shown, never
  * interpreted); line breaks and tabs become a space, other control
- * characters `?`, invalid UTF-8 U+FFFD. NULL appends nothing.
+ * characters `?`, invalid UTF-8 U+FFFD. `@name`, `#123` and `GH-123` get a
+ * zero-width joiner after the sign so that GitHub neither mentions anyone
+ * nor links an issue. NULL appends nothing. The one Markdown escaper: the
+ * markdown and github formats and the CI step summary all use it.
  */
 void report_md_escape(struct sbuf *out, const char *s);
 

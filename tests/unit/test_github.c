@@ -378,12 +378,15 @@ static void test_summary_fallback(void **state)
 	build_result(&r, 1);
 	free(r.suites[0].benches[0].name);
 	r.suites[0].benches[0].name = xstrdup("<script>|*x*");
+	free(r.exit_reason);
+	r.exit_reason = xstrdup("ask @octocat about #12");
 	struct sbuf out = SBUF_INIT;
 	github_summary_fallback(&out, &r, 0);
 	const char *t = out.buf;
 	const char *title = "## kagari: 1 regression, 1 error\n\n";
 	assert_true(!strncmp(t, title, strlen(title)));
-	assert_non_null(strstr(t, "Exit code 4: 1 command failed to run (see the error above). Seed 42.\n"));
+	/* The shared Markdown escaper: no mention, no issue link. */
+	assert_non_null(strstr(t, "Exit code 4: ask @" "\xE2\x80\x8D" "octocat about \\#" "\xE2\x80\x8D" "12. Seed 42.\n"));
 	assert_non_null(strstr(t, "Base main (`111111111111`), head `222222222222`.\n"));
 	assert_non_null(strstr(t, "- **regression** (error): &lt;script&gt;\\|\\*x\\*/fast latency:"));
 	assert_non_null(strstr(t, "- **benchmark failed** (error): &lt;script&gt;\\|\\*x\\*/crash: killed by signal SIGSEGV second line\n"));

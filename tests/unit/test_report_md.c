@@ -471,6 +471,20 @@ static void test_markdown_escaping(void **state)
 	release(&r);
 }
 
+/* GitHub must neither mention anyone nor link an issue from a name. */
+static void test_md_escape_no_mentions(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	report_md_escape(&sb, "@octocat @org/team #123 gh-7 GH-8 xGH-9 a#b # 1 @ x a@b");
+#define ZWJ "\xE2\x80\x8D"
+	assert_string_equal(sb.buf, "@" ZWJ "octocat @" ZWJ "org/team \\#" ZWJ
+				    "123 gh-" ZWJ "7 GH-" ZWJ "8 xGH-9 a\\#b \\# 1 @ x a@" ZWJ
+				    "b");
+#undef ZWJ
+	sbuf_release(&sb);
+}
+
 /* ---- github ------------------------------------------------------------ */
 
 /* Rows of the first problems table (before any <details>). */
@@ -614,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_markdown_section_roundtrip),
 	    cmocka_unit_test(test_markdown_every_comparison_and_budget),
 	    cmocka_unit_test(test_markdown_escaping),
+	    cmocka_unit_test(test_md_escape_no_mentions),
 	    cmocka_unit_test(test_github_no_problems),
 	    cmocka_unit_test(test_github_three_problems),
 	    cmocka_unit_test(test_github_fifteen_problems),
