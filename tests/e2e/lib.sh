@@ -42,6 +42,12 @@ expect_out() {
 	grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1'; stdout: $(head -c 1500 "$T/out")"
 }
 
+# last_err_has TEXT: the last line on stderr (the one that explains a
+# non-zero exit) contains TEXT (case-insensitive).
+last_err_has() {
+	tail -n 1 "$T/err" | grep -qiF -- "$1" || fail "last stderr line lacks '$1': $(tail -n 1 "$T/err")"
+}
+
 # json_check FILE PYTHON-EXPR: assert a Python expression over `r` (the
 # parsed report) is true.
 json_check() {

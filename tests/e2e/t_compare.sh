@@ -255,10 +255,6 @@ C = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["cpu_total"]
 print(eval(sys.argv[2]))' "$1" "$2" 2>&1
 }
 
-last_err_has() {
-	tail -n 1 "$T/err" | grep -qiF -- "$1" || fail "last stderr line lacks '$1': $(tail -n 1 "$T/err")"
-}
-
 case_ "A/A: head identical to the committed base gives no regression"
 compare --against HEAD --quiet --format json --output "$T/aa.json" --seed 7
 expect_rc 0
