@@ -34,7 +34,7 @@ run_k run --runs 0; expect_rc 3; expect_err "--runs must be at least 1"
 
 case_ "a bad --format value"
 run_k run --format yaml; expect_rc 3
-expect_err "invalid value 'yaml' for '--format': expected one of table|json|csv|samples-csv|markdown|github|html"
+expect_err "invalid value 'yaml' for '--format': expected one of table|json|"
 
 case_ "no suite in an empty folder"
 mkdir empty && (cd empty && "$KAGARI" run >"$T/out" 2>"$T/err"); RC=$?
