@@ -42,6 +42,12 @@ expect_out() {
 	grep -qF -- "$1" "$T/out" || fail "stdout lacks '$1'; stdout: $(head -c 1500 "$T/out")"
 }
 
+# last_err_has TEXT: the last line on stderr (the one that explains a
+# non-zero exit) contains TEXT (case-insensitive).
+last_err_has() {
+	tail -n 1 "$T/err" | grep -qiF -- "$1" || fail "last stderr line lacks '$1': $(tail -n 1 "$T/err")"
+}
+
 # json_check FILE PYTHON-EXPR: assert a Python expression over `r` (the
 # parsed report) is true.
 json_check() {
@@ -55,12 +61,44 @@ if not ok:
 PYEOF
 }
 
+# wait_until TIMEOUT_S CMD...: run CMD every 20 ms until it succeeds; after
+# TIMEOUT_S seconds, fail naming CMD and return 1. Tests wait on the
+# condition they need (a pid file, a process, a line) instead of sleeping
+# a fixed time: fast on a quiet machine, not flaky on a loaded one.
+wait_until() {
+	local limit=$1 start now
+	shift
+	start=${EPOCHREALTIME/./}
+	until "$@"; do
+		now=${EPOCHREALTIME/./}
+		if [ $((now - start)) -ge $((limit * 1000000)) ]; then
+			fail "gave up after ${limit} s waiting for: $*"
+			return 1
+		fi
+		sleep 0.02
+	done
+}
+
+# Conditions for wait_until.
+# has_lines FILE N: FILE exists and has at least N lines.
+has_lines() {
+	[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]
+}
+# running PATTERN / none_running PATTERN: a process whose command line
+# contains PATTERN runs / none does.
+running() {
+	pgrep -f -- "$1" >/dev/null
+}
+none_running() {
+	! pgrep -f -- "$1" >/dev/null
+}
+
 # no_process_left PATTERN: nothing matching PATTERN (a unique marker in the
-# command line) is still running.
+# command line) is still running, once the processes kagari stopped have
+# had time to go.
 no_process_left() {
-	sleep 0.2
-	if pgrep -f -- "$1" >/dev/null; then
-		fail "processes left running: $(pgrep -af -- "$1" | head -5)"
+	if ! wait_until 10 none_running "$1"; then
+		echo "  left running: $(pgrep -af -- "$1" | head -5)" >&2
 		pkill -9 -f -- "$1"
 	fi
 }

@@ -230,9 +230,12 @@ expect_rc 2
 expect_err "bad.json:3:"
 run_k report "$T/missing.json"
 expect_rc 3
+expect_err "cannot read '$T/missing.json': No such file or directory"
 run_k report
 expect_rc 3
+expect_err "report needs exactly one INPUT.json (a report saved with --format json), not 0"
 run_k report "$T/ci.json" --format yaml
 expect_rc 3
+expect_err "invalid value 'yaml' for '--format': expected one of "
 
 finish

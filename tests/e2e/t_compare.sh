@@ -61,7 +61,8 @@ benchmarks:
         command: ["${artifact}"]
 YAML
 # A slow command (300 ms per run, plus a child that sleeps 300 s and must be
-# killed with the run's process group) to interrupt while measuring.
+# killed with the run's process group) to interrupt while measuring. Each run
+# appends its child's pid to cmp-runs.pids, which tells how far it got.
 cat > slow.kagari.yaml <<YAML
 version: "1"
 name: slow
@@ -71,7 +72,7 @@ defaults: {warmup: 0, runs: 50, runs_per_round: 1}
 benchmarks:
   - name: s
     commands:
-      slow: {command: ["$HP", "spawn", "1", "sleep", "300"]}
+      slow: {command: ["$HP", "--pidfile", "$T/cmp-runs.pids", "spawn", "1", "sleep", "300"]}
 YAML
 # A build that takes 30 s, to interrupt while building.
 cat > slowbuild.kagari.yaml <<YAML
@@ -255,21 +256,6 @@ C = r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["cpu_total"]
 print(eval(sys.argv[2]))' "$1" "$2" 2>&1
 }
 
-last_err_has() {
-	tail -n 1 "$T/err" | grep -qiF -- "$1" || fail "last stderr line lacks '$1': $(tail -n 1 "$T/err")"
-}
-
-# wait_for PATTERN: until a process matching PATTERN runs (10 s at most).
-wait_for() {
-	local _
-	for _ in $(seq 100); do
-		pgrep -f -- "$1" >/dev/null && return 0
-		sleep 0.1
-	done
-	fail "no process matching '$1' started"
-	return 1
-}
-
 case_ "A/A: head identical to the committed base gives no regression"
 compare --against HEAD --quiet --format json --output "$T/aa.json" --seed 7
 expect_rc 0
@@ -448,12 +434,13 @@ jc "$T/ln.json" "r['git']['base_sha'] == '$MAIN_SHA' and c['base']['count'] == 2
 
 for sig in INT TERM; do
 	case_ "SIG$sig while measuring: exit 4, partial report, worktree removed"
-	rm -f "$T/int.json"
+	rm -f "$T/int.json" "$T/cmp-runs.pids"
 	state "$T/before-int"
 	"$KAGARI" compare --against HEAD slow.kagari.yaml --quiet --format json \
 		--output "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
 	pid=$!
-	wait_for "$HP" && sleep 1.5
+	# A second line: the first measured run is over, the next under way.
+	wait_until 60 has_lines "$T/cmp-runs.pids" 2
 	if [ "$sig" = INT ]; then
 		# A second compare meanwhile must neither disturb this one nor
 		# take its worktree for an orphan.
@@ -472,6 +459,10 @@ for sig in INT TERM; do
 	expect_err "interrupted"
 	if [ -s "$T/int.json" ]; then
 		jc "$T/int.json" 'r["interrupted"] is True and r["summary"]["exit_code"] == 4'
+		# The runs that ended are in the report, the one stopped is not
+		# (or, had it just ended when the signal came, it is).
+		started=$(wc -l <"$T/cmp-runs.pids")
+		jc "$T/int.json" "$started - 1 <= c['base']['count'] + c['head']['count'] <= $started"
 		jc "$T/int.json" 'c["base"]["count"] + c["head"]["count"] >= 1'
 		jc "$T/int.json" "r['git']['base_sha'] == '$MAIN_SHA'"
 	else
@@ -484,7 +475,7 @@ case_ "SIGTERM during the build: exit 4, worktree removed"
 state "$T/before"
 "$KAGARI" compare --against HEAD slowbuild.kagari.yaml --quiet >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$HP" && sleep 0.3
+wait_until 60 running "$HP"      # the build command runs
 kill -s TERM "$pid"
 wait "$pid"; RC=$?
 state "$T/after"
@@ -505,12 +496,13 @@ case_ "a compare killed with SIGKILL is cleaned up by the next one"
 state "$T/before-kill"
 "$KAGARI" compare --against HEAD kill.kagari.yaml --quiet >"$T/out" 2>"$T/err" &
 pid=$!
-wait_for "$HK" && sleep 0.5
+wait_until 60 running "$HK"      # a measured run is in flight
 exec 3>&2 2>/dev/null           # no "Killed" job message
 kill -s KILL "$pid"
 wait "$pid"
 exec 2>&3 3>&-
-sleep 0.5                       # the run in flight ends by itself
+# The runner stops the run in flight once kagari is gone.
+wait_until 10 none_running "$HK"
 g worktree list --porcelain | grep -q "kagari" || fail "expected the killed compare's worktree to be left"
 compgen -G "$TMPDIR/kagari-compare-*" >/dev/null || fail "expected the killed compare's folder to be left"
 "$KAGARI" compare --against HEAD --runs 2 --quiet >"$T/out" 2>"$T/err"

@@ -13,22 +13,26 @@ name: hookint
 defaults: {warmup: 0, runs: 3}
 benchmarks:
   - name: b
-    setup: [{command: ["$HP", "spawn", "1", "sleep", "300000"]}]
+    setup: [{command: ["$HP", "--pidfile", "$T/hook.pids", "spawn", "1", "sleep", "300000"]}]
     commands:
       c: {command: ["$HP", "sleep", "1"]}
 YAML
 
 for sig in INT TERM; do
 	case_ "SIG$sig during a setup hook"
-	rm -f r.json
+	rm -f r.json hook.pids
 	"$KAGARI" run --quiet hook.yaml --format json --output r.json >"$T/out" 2>"$T/err" &
 	pid=$!
-	sleep 1.5
+	# The hook writes its child's pid once it runs.
+	wait_until 30 has_lines hook.pids 1
 	kill -s "$sig" "$pid"
 	wait "$pid"; RC=$?
 	expect_rc 4
 	expect_err "interrupted"
+	expect_err "setup hook 1"
 	[ -s r.json ] && json_check r.json 'r["interrupted"] is True and r["summary"]["exit_code"] == 4'
+	# The hook was stopped before any run: the command reports the hook.
+	[ -s r.json ] && json_check r.json '(c := r["suites"][0]["benchmarks"][0]["commands"][0])["result"] == "error" and c["head"]["count"] == 0 and "setup hook 1" in c["error"] and c["error"].endswith("interrupted")'
 	[ -s r.json ] || fail "no partial report"
 	no_process_left "$HP"
 done

@@ -36,9 +36,31 @@ json_check r.json 'r["suites"][0]["benchmarks"][0]["commands"][1]["head"]["metri
 json_check r.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["peak_rss"]["stats"]["max"] < 32*1024*1024'
 json_check r.json 'all(m in r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"] for m in ["cpu_user","cpu_system","cpu_total","cpu_utilization"])'
 
-case_ "the same seed gives the same run order"
+case_ "the same seed gives the same run order, another seed another one"
 run_k run --quiet --format json --output r2.json --seed 42; expect_rc 0
 json_check r2.json 'r["seed"] == 42'
+# Each command logs its name when it runs: the log is the order. 2 rounds
+# of 8 units each: two seeds agree by chance with odds of 1 in 2520^2.
+cat > order.yaml <<YAML
+version: "1"
+name: order
+defaults: {warmup: 0, runs: 4}
+benchmarks:
+  - name: b
+    commands:
+      a: {command: [sh, -c, "echo a >> $T/order.log"]}
+      b: {command: [sh, -c, "echo b >> $T/order.log"]}
+      c: {command: [sh, -c, "echo c >> $T/order.log"]}
+      d: {command: [sh, -c, "echo d >> $T/order.log"]}
+YAML
+for seed in 7 7 8; do
+	rm -f order.log
+	run_k run --quiet order.yaml --seed $seed; expect_rc 0
+	mv order.log "order.$seed.$(ls order.$seed.* 2>/dev/null | wc -l)"
+done
+[ "$(wc -l <order.7.0)" -eq 16 ] || fail "expected 16 runs in the order log: $(cat order.7.0)"
+cmp -s order.7.0 order.7.1 || fail "seed 7 gave two run orders: $(paste -sd' ' order.7.0) / $(paste -sd' ' order.7.1)"
+cmp -s order.7.0 order.8.0 && fail "seeds 7 and 8 gave the same run order: $(paste -sd' ' order.7.0)"
 
 case_ "table is the default and shows commands and the seed"
 run_k run --quiet --runs 2 --no-color; expect_rc 0
@@ -51,6 +73,8 @@ head -1 s.csv | grep -qx 'suite,benchmark,command,side,round,run,metric,unit,val
 [ "$(grep -c ',sleep,head,.*,latency,' s.csv)" -eq 2 ] || fail "samples-csv: expected 2 latency samples for sleep"
 run_k run --quiet --runs 2 --format csv --output c.csv; expect_rc 0
 head -1 c.csv | grep -q '^suite,benchmark,command,side,metric' || fail "csv header: $(head -1 c.csv)"
+grep -q '^e2e,basic,sleep,head,latency,' c.csv || fail "csv: no latency row for sleep: $(head -c 600 c.csv)"
+grep -q '^e2e,basic,alloc,head,peak_rss,' c.csv || fail "csv: no peak_rss row for alloc: $(head -c 600 c.csv)"
 
 case_ "--filter selecting nothing is a usage error and overwrites no report"
 cp r.json keep.json
@@ -105,7 +129,17 @@ benchmarks:
         command: ["$H", "sleep", "1"]
         budget: {latency: {p95: "< 10s", median: "<= 10s"}, cpu_utilization: {max: "<= 100%"}}
 YAML
-run_k run --quiet ok.yaml; expect_rc 0
+run_k run --quiet ok.yaml --format json --output ok.json; expect_rc 0
+# Each budget passes with the measured value of its own statistic (a run
+# that ignored budgets would exit 0 too).
+json_check ok.json '[(x["metric"], x["aggregation"], x["limit_text"], x["status"]) for x in r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"]] == [("latency", "p95", "< 10s", "pass"), ("latency", "median", "<= 10s", "pass"), ("cpu_utilization", "max", "<= 100%", "pass")]'
+json_check ok.json '(lambda c: [x["actual"] for x in c["budgets"]] == [c["head"]["metrics"]["latency"]["stats"]["p95"], c["head"]["metrics"]["latency"]["stats"]["median"], c["head"]["metrics"]["cpu_utilization"]["stats"]["max"]])(r["suites"][0]["benchmarks"][0]["commands"][0])'
+json_check ok.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["actual"] >= 1000000 and r["suites"][0]["benchmarks"][0]["commands"][0]["budgets"][0]["limit"] == 10000000000'
+json_check ok.json 'r["suites"][0]["benchmarks"][0]["commands"][0]["result"] == "pass" and r["summary"]["over_budget"] == 0 and r["summary"]["pass"] == 1'
+run_k run --quiet --no-color ok.yaml; expect_rc 0
+expect_out "budget latency p95 < 10s: pass (actual "
+expect_out "budget latency median <= 10s: pass (actual "
+expect_out "budget cpu_utilization max <= 100%: pass (actual "
 
 case_ "adaptive runs stay between min_runs and max_runs"
 cat > adaptive.yaml <<YAML
@@ -140,6 +174,8 @@ YAML
 mkdir -p reports
 run_k run --quiet outputs.yaml; expect_rc 0
 [ -s reports/report.json ] && [ -s reports/samples.csv ] || fail "report.outputs missing"
+[ -s reports/report.json ] && json_check reports/report.json 'r["suites"][0]["name"] == "outputs" and r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] == 2'
+[ "$(grep -c '^outputs,b,c,head,[0-9]*,[0-9]*,latency,ns,' reports/samples.csv)" -eq 2 ] || fail "samples.csv: expected 2 latency samples: $(head -c 600 reports/samples.csv)"
 ls reports | grep -q kagari-tmp && fail "temporary files left in out/"
 
 case_ "--summary appends Markdown and keeps what the file held"
@@ -158,8 +194,13 @@ head -c 6 page.md | cmp -s - <(printf 'intro\r') || fail "text before the sectio
 grep -q '^other text$' page.md || fail "another section was changed"
 run_k run --quiet ok.yaml --format markdown --output page.md --section perf; expect_rc 0
 [ "$(grep -c 'kagari:begin perf' page.md)" -eq 1 ] || fail "the section was added twice"
+cp page.md page.keep
 run_k run --quiet ok.yaml --format json --output x.json --section perf; expect_rc 3
+expect_err "a section ('perf') needs format markdown and an output file"
+[ -e x.json ] && fail "a report was written despite the usage error"
 run_k run --quiet ok.yaml --format markdown --output page.md --section 'bad name'; expect_rc 3
+expect_err "invalid section name 'bad name'"
+cmp -s page.md page.keep || fail "the page changed despite the usage error"
 
 case_ "baseline: ratios relative to a named command"
 cat > baseline.yaml <<YAML

@@ -37,8 +37,12 @@ tail -n 1 "$T/err" | grep -q "could not be written\|could not write" ||
 	fail "the last line does not explain exit 4: $(tail -n 1 "$T/err")"
 "$KAGARI" run --quiet ok.yaml >/dev/full 2>"$T/err"; RC=$?
 expect_rc 4
+expect_err "cannot write the report to standard output: No space left on device"
+last_err_has "a report could not be written"
 "$KAGARI" run --quiet over.yaml --format json >/dev/full 2>"$T/err"; RC=$?
 expect_rc 4
+expect_err "cannot write the report to standard output: No space left on device"
+last_err_has "a report could not be written"
 
 case_ "a --summary file over the file-size limit is exit 4, not death by SIGXFSZ"
 head -c 1000 /dev/zero | tr '\0' x > big.md

@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,31 +54,181 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Pids listed in the file; asserts there are `expect` of them. */
-static void read_pids(const char *pidfile, pid_t *pids, int expect)
+static long elapsed_ms(const struct timespec *since)
 {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000L +
+	       (now.tv_nsec - since->tv_nsec) / 1000000L;
+}
+
+/*
+ * Poll cond(arg) every 5 ms until it holds (1) or timeout_ms have passed
+ * (0, with a message naming what we waited for). The tests wait on the
+ * condition they need (a pid file, a process in /proc, a signal taken)
+ * instead of sleeping a fixed time: quick on a quiet machine, not flaky on
+ * a loaded one. Usable in a forked child: it does not assert.
+ */
+#define WAIT_MS 20000
+static int wait_until(long timeout_ms, int (*cond)(void *), void *arg,
+		      const char *what)
+{
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!cond(arg)) {
+		if (elapsed_ms(&start) >= timeout_ms) {
+			fprintf(stderr, "gave up after %ld ms waiting for %s\n",
+				timeout_ms, what);
+			return 0;
+		}
+		sleep_ms(5);
+	}
+	return 1;
+}
+
+struct pid_list {
+	const char *file;
+	pid_t *pids;
+	int expect;
+};
+
+/* The file lists (at least) l->expect pids; they are put in l->pids. */
+static int pids_listed(void *arg)
+{
+	struct pid_list *l = arg;
 	struct sbuf sb = SBUF_INIT;
 	int n = 0;
-	/* The writer may still be running (test_kagari_dies): wait. */
-	for (int tries = 0; tries < 500; tries++) {
-		sbuf_reset(&sb);
-		if (!sbuf_read_file(&sb, pidfile, 1 << 20)) {
-			n = 0;
-			for (char *p = sb.buf; *p && n < expect;) {
-				char *end;
-				long v = strtol(p, &end, 10);
-				if (end == p)
-					break;
-				pids[n++] = (pid_t)v;
-				p = end;
-			}
-			if (n == expect)
+	if (!sbuf_read_file(&sb, l->file, 1 << 20))
+		for (char *p = sb.buf; *p && n < l->expect;) {
+			char *end;
+			long v = strtol(p, &end, 10);
+			if (end == p)
 				break;
+			l->pids[n++] = (pid_t)v;
+			p = end;
 		}
-		sleep_ms(10);
-	}
-	assert_int_equal(n, expect);
 	sbuf_release(&sb);
+	return n == l->expect;
+}
+
+/* Pids listed in the file; asserts there are `expect` of them. The writer
+ * may still be running (test_kagari_dies): wait for them. */
+static void read_pids(const char *pidfile, pid_t *pids, int expect)
+{
+	struct pid_list l = {pidfile, pids, expect};
+	assert_true(wait_until(WAIT_MS, pids_listed, &l, "the pid file"));
+}
+
+/* The runner has taken the SIGINT of runner_interrupt(): it is no longer
+ * pending, so its handler has set the flag the next request will see. */
+static int runner_took_sigint(void *arg)
+{
+	pid_t pid = *(pid_t *)arg;
+	char path[64];
+	struct sbuf sb = SBUF_INIT;
+	int pending = 1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!sbuf_read_file(&sb, path, 1 << 20)) {
+		pending = 0;
+		static const char *const fields[] = {"SigPnd:", "ShdPnd:"};
+		for (size_t i = 0; i < 2; i++) {
+			const char *f = fields[i];
+			const char *line = strstr(sb.buf, f);
+			unsigned long long mask = 0;
+			if (!line ||
+			    sscanf(line + strlen(f), " %llx", &mask) != 1)
+				pending = 1; /* cannot tell: keep waiting */
+			else if (mask & (1ULL << (SIGINT - 1)))
+				pending = 1;
+		}
+	}
+	sbuf_release(&sb);
+	return !pending;
+}
+
+static void interrupt_runner(void)
+{
+	pid_t pid = runner_pid(&runner);
+	runner_interrupt(&runner);
+	assert_true(wait_until(WAIT_MS, runner_took_sigint, &pid,
+			       "the runner to take SIGINT"));
+}
+
+/* A child of the runner has exec'd `H STEP ...`: the command runs. */
+struct command_of {
+	pid_t parent;
+	const char *step;
+};
+
+static int command_runs(void *arg)
+{
+	const struct command_of *w = arg;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct sbuf sb = SBUF_INIT;
+	char path[64];
+	int found = 0;
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		int ppid;
+		char state;
+		if (*end || pid <= 0)
+			continue;
+		sbuf_reset(&sb);
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (sbuf_read_file(&sb, path, 1 << 16))
+			continue;
+		const char *p = strrchr(sb.buf, ')');
+		if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2 ||
+		    ppid != w->parent)
+			continue;
+		/* argv is NUL-separated: H, then the first step. */
+		sbuf_reset(&sb);
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		if (sbuf_read_file(&sb, path, 1 << 16))
+			continue;
+		size_t hl = strlen(H);
+		found = sb.len > hl + 1 && !strcmp(sb.buf, H) &&
+			!strcmp(sb.buf + hl + 1, w->step);
+	}
+	closedir(d);
+	sbuf_release(&sb);
+	return found;
+}
+
+/*
+ * Fork a process that waits until the runner's command `H STEP ...` runs,
+ * then interrupts: through SIGALRM to us when `via_handler` (whose handler
+ * calls runner_interrupt(), as kagari's own signal handler does), else by
+ * calling runner_interrupt() itself. reap_interrupter() checks it saw the
+ * command.
+ */
+static pid_t interrupt_when_running(const char *step, int via_handler)
+{
+	pid_t self = getpid();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct command_of w = {runner_pid(&runner), step};
+		int ok = wait_until(WAIT_MS, command_runs, &w,
+				    "the runner's command to run");
+		if (via_handler)
+			kill(self, SIGALRM);
+		else
+			runner_interrupt(&runner);
+		_exit(ok ? 0 : 1);
+	}
+	return pid;
+}
+
+static void reap_interrupter(pid_t pid)
+{
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static int pid_gone(pid_t pid)
@@ -297,32 +447,46 @@ static void test_interrupt(void **state)
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, &old);
-	struct itimerval it = {{0, 0}, {0, 200000}};
-	setitimer(ITIMER_REAL, &it, NULL);
+	pid_t killer = interrupt_when_running("sleep", 1);
 	assert_int_equal(
 	    run(&q, &res, &err, (const char *[]){H, "sleep", "100000", NULL}),
 	    128 + SIGTERM);
 	assert_true(res.interrupted);
 	assert_false(res.timed_out);
+	reap_interrupter(killer);
 	sigaction(SIGALRM, &old, NULL);
 
 	/* Between runs: pending for the next run... */
-	runner_interrupt(&runner);
-	sleep_ms(100);
+	interrupt_runner();
 	assert_int_equal(
 	    run(&q, &res, &err, (const char *[]){H, "sleep", "100000", NULL}),
 	    128 + SIGTERM);
 	assert_true(res.interrupted);
 
 	/* ...unless the request clears it (cleanup after an interrupt). */
-	runner_interrupt(&runner);
-	sleep_ms(100);
+	interrupt_runner();
 	q.flags = RUNNER_CLEAR_INTERRUPT;
 	assert_int_equal(
 	    run(&q, &res, &err, (const char *[]){H, "exit", "0", NULL}), 0);
 	assert_false(res.interrupted);
 	child_result_release(&res);
 	sbuf_release(&err);
+}
+
+struct orphans {
+	const pid_t *pids; /* runner, spawned child, escapee */
+	int runner_exited, status;
+};
+
+/* The runner has exited (reaped here) and the command's processes are gone. */
+static int orphans_done(void *arg)
+{
+	struct orphans *o = arg;
+	if (!o->runner_exited &&
+	    waitpid(o->pids[0], &o->status, WNOHANG) == o->pids[0])
+		o->runner_exited = 1;
+	return o->runner_exited && pid_gone(o->pids[1]) &&
+	       pid_gone(o->pids[2]);
 }
 
 /* kagari dies mid-run: the runner stops the command tree and exits. */
@@ -363,18 +527,10 @@ static void test_kagari_dies(void **state)
 	assert_true(WIFSIGNALED(status));
 
 	/* The runner sees its socket close, stops everything, exits. */
-	int gone = 0, runner_exited = 0;
-	for (int tries = 0; tries < 500 && !(gone && runner_exited); tries++) {
-		if (!runner_exited &&
-		    waitpid(pids[0], &status, WNOHANG) == pids[0])
-			runner_exited = 1;
-		gone = pid_gone(pids[1]) && pid_gone(pids[2]);
-		if (!(gone && runner_exited))
-			sleep_ms(10);
-	}
-	assert_true(gone);
-	assert_true(runner_exited);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	struct orphans o = {pids, 0, 0};
+	assert_true(wait_until(WAIT_MS, orphans_done, &o,
+			       "the runner to stop the command and exit"));
+	assert_true(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	unlink(pidfile);
 	free(pidfile);
@@ -540,8 +696,7 @@ static void test_batch(void **state)
 	size_t r0 = runner_batch_request(&b, &q);
 	runner_batch_add(&b, r0, 0, 0);
 	runner_batch_add(&b, r0, 1, 0);
-	runner_interrupt(&runner);
-	sleep_ms(50);
+	interrupt_runner();
 	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
 	assert_int_equal(b.stop, RUNNER_STOP_INTERRUPT);
 	assert_int_equal(b.entry[0].res.status, CHILD_NOT_RUN);
@@ -556,15 +711,9 @@ static void test_batch(void **state)
 	size_t slow = runner_batch_request(&b, &q);
 	runner_batch_add(&b, slow, 0, 0);
 	runner_batch_add(&b, slow, 1, 0);
-	pid_t killer = fork();
-	assert_true(killer >= 0);
-	if (killer == 0) {
-		sleep_ms(300);
-		runner_interrupt(&runner);
-		_exit(0);
-	}
+	pid_t killer = interrupt_when_running("sleep", 0);
 	assert_int_equal(runner_run_batch(&runner, &b, &err), 0);
-	waitpid(killer, NULL, 0);
+	reap_interrupter(killer);
 	assert_int_equal(b.stop, RUNNER_STOP_INTERRUPT);
 	assert_true(b.entry[0].res.interrupted);
 	assert_true(b.entry[0].res.wall_ns < 4000000000LL);
