@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/model.h"
 
 /* "<", "<=", ">", ">=". */

@@ -7,7 +7,7 @@
 
 #include "analyze/exact.h"
 #include "analyze/format.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"

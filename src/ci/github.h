@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /*
  * The base commit of a GitHub Actions event, in *sha (caller frees):

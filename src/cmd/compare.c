@@ -14,7 +14,7 @@
 
 #include "analyze/compare.h"
 #include "analyze/holm.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"

@@ -6,7 +6,7 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/exit.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* Severity order of result strings, for rolling commands up into suites. */
 static int severity(const char *result)

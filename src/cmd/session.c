@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/tmpdir.h"

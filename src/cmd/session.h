@@ -17,7 +17,7 @@
 #include "cmd/common.h"
 #include "measure/execute.h"
 #include "report/report.h"
-#include "report/result.h"
+#include "model/result.h"
 
 struct destination {
 	enum report_format format;

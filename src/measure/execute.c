@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 
 #include "analyze/budget.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -33,7 +33,7 @@
 #include "measure/proc.h"
 #include "measure/runner.h"
 #include "plan/plan.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/vars.h"
 
 /* Which metrics a command records, per the resolved `metrics:` settings. */

@@ -34,10 +34,10 @@
 #include "measure/child.h"
 #include "measure/counters.h"
 #include "measure/execute.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 #include "measure/runner.h"
 #include "plan/plan.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/model.h"
 #include "suite/vars.h"
 

@@ -9,7 +9,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "report/result.h"
+#include "model/result.h"
 
 static char *cpu_model(void)
 {

@@ -1,6 +1,6 @@
 #include "plan/plan.h"
 
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/xalloc.h"
 
 const char *plan_order_name(enum run_order order)

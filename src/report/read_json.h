@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* The only schema_version this reader accepts. */
 #define REPORT_SCHEMA_VERSION "1"

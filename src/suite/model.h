@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "base/strvec.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 
 struct src_loc {
 	int line; /* 1-based; 0 = not from the file (a default) */

@@ -13,7 +13,7 @@
 #include "base/xalloc.h"
 #include "cmd/exit.h"
 #include "cmd/outcome.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* One suite, one benchmark, one command measured on the head side. */
 static struct command_result *one_command(struct run_result *r)

@@ -17,7 +17,7 @@
 
 #include "analyze/summary.h"
 #include "base/strvec.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 
 enum side { SIDE_BASE, SIDE_HEAD, SIDE__COUNT };
 

@@ -1,4 +1,4 @@
-#include "analyze/rng.h"
+#include "model/rng.h"
 
 #include <sys/random.h>
 #include <time.h>

@@ -1,4 +1,4 @@
-#include "measure/metric.h"
+#include "model/metric.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "report/result.h"
+#include "model/result.h"
 
 #include <math.h>
 #include <stdlib.h>
