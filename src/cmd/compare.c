@@ -24,7 +24,7 @@
 #include "cmd/session.h"
 #include "git/git.h"
 #include "git/worktree.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 static const struct opt compare_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",

@@ -15,7 +15,7 @@
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
 #include "report/output.h"

@@ -8,7 +8,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 extern char **environ;
 

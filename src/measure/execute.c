@@ -30,7 +30,7 @@
 #include "base/xalloc.h"
 #include "measure/counters.h"
 #include "measure/execute_internal.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "plan/plan.h"
 #include "model/result.h"

@@ -34,7 +34,7 @@
 #include "base/xalloc.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "measure/valgrind.h"
 #include "plan/plan.h"

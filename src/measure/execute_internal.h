@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "base/strvec.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/counters.h"
 #include "measure/execute.h"
 #include "model/metric.h"

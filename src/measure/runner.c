@@ -14,7 +14,7 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 
 /*
  * Frames: a u32 payload length, then the payload. Integers are native

@@ -65,7 +65,7 @@
 #include <sys/types.h>
 
 #include "base/sbuf.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 struct runner {
 	pid_t pid;	   /* -1 when not running */

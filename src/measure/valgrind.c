@@ -9,7 +9,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 #define PROBE_TIMEOUT_NS (INT64_C(30) * 1000000000)
 /* cachegrind files with per-line costs can be large; only summed here. */

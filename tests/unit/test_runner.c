@@ -27,8 +27,8 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
-#include "measure/proc.h"
+#include "proc/child.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 
 #ifndef KAGARI_HELPER

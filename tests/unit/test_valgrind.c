@@ -18,7 +18,7 @@
 #include "base/strvec.h"
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/valgrind.h"
 
 static void test_version(void **state)

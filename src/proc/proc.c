@@ -1,4 +1,4 @@
-#include "measure/proc.h"
+#include "proc/proc.h"
 
 #include <ctype.h>
 #include <dirent.h>

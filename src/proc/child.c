@@ -1,4 +1,4 @@
-#include "measure/child.h"
+#include "proc/child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 
 extern char **environ;
 
