@@ -64,6 +64,15 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
  */
 void budget_describe(const struct budget_result *r, struct sbuf *out);
 
+/*
+ * Evaluate again the budget that *r describes — metric, aggregation, op,
+ * limit and limit_text, as budget_evaluate() filled them or a saved report
+ * holds them — on `series`, replacing the rest of *r. An aggregation or
+ * operator this version cannot read makes it unassessable with the reason.
+ */
+void budget_reevaluate(struct budget_result *r,
+		       const struct metric_series *series);
+
 /* Free the strings of a standalone result and zero it. */
 void budget_result_release(struct budget_result *r);
 

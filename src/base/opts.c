@@ -13,6 +13,7 @@ void cli_init(struct cli *c)
 	strvec_init(&c->tags);
 	strvec_init(&c->skip_tags);
 	strvec_init(&c->args);
+	strvec_init(&c->max_percent);
 	c->runs = -1;
 	c->warmup = -1;
 }
@@ -25,6 +26,8 @@ void cli_release(struct cli *c)
 	free(c->summary);
 	free(c->section);
 	free(c->against);
+	free(c->confidence);
+	strvec_clear(&c->max_percent);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);
 	strvec_clear(&c->args);

@@ -52,6 +52,9 @@ struct cli {
 	int force;
 	int fail_on_inconclusive;
 	char *against;
+	int reanalyze;		 /* report: analyse the saved samples again */
+	struct strvec max_percent; /* report --reanalyze: METRIC=P */
+	char *confidence;	 /* report --reanalyze */
 	int help;
 	struct strvec args; /* positional arguments */
 };

@@ -6,6 +6,12 @@
  * on a report made elsewhere. Invalid JSON or an unknown schema_version is
  * exit 2; an output path that is the input (same file, however named) is
  * exit 3.
+ *
+ * With --reanalyze the saved samples go through the analysis again
+ * (analyze_result(), the code compare runs) with the settings saved beside
+ * them, the report's own seed, and any --max-percent METRIC=P or
+ * --confidence C given: "what if the tolerance had been P?" without
+ * measuring. The exit code is then the one compare would have given.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +20,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "base/fileio.h"
 #include "base/sbuf.h"
+#include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
+#include "cmd/outcome.h"
+#include "suite/units.h"
 #include "report/read_json.h"
 #include "report/output.h"
 #include "report/report.h"
@@ -34,8 +44,159 @@ static const struct opt report_opts[] = {
 	  "write to FILE (atomically) instead of stdout; never the input itself", NULL },
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
+	{ "reanalyze", OPT_BOOL, offsetof(struct cli, reanalyze), NULL,
+	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
+	{ "max-percent", OPT_LIST, offsetof(struct cli, max_percent), "METRIC=P",
+	  "with --reanalyze: judge METRIC with tolerance P percent (repeatable)", NULL },
+	{ "confidence", OPT_STRING, offsetof(struct cli, confidence), "C",
+	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+
+/* --max-percent and --confidence into ov; returns 0 or EXIT_USAGE. */
+static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
+{
+	memset(ov, 0, sizeof(*ov));
+	if (!cli->reanalyze && (cli->max_percent.nr || cli->confidence ||
+				cli->fail_on_inconclusive)) {
+		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < cli->max_percent.nr; i++) {
+		const char *arg = cli->max_percent.v[i];
+		const char *eq = strchr(arg, '=');
+		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
+		int m = name ? metric_lookup(name) : -1;
+		struct sbuf err = SBUF_INIT;
+		int rc = 0;
+		if (!eq) {
+			cmd_error("--max-percent '%s': expected METRIC=P, e.g. latency=5", arg);
+			rc = EXIT_USAGE;
+		} else if (m < 0 || !metric_get(m)->comparable) {
+			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
+				  arg, name);
+			rc = EXIT_USAGE;
+		} else if (units_parse_percent(eq + 1, &ov->max_percent[m], &err)) {
+			cmd_error("--max-percent '%s': %s", arg, err.buf);
+			rc = EXIT_USAGE;
+		} else {
+			ov->have_max_percent[m] = 1;
+		}
+		free(name);
+		sbuf_release(&err);
+		if (rc)
+			return rc;
+	}
+	if (cli->confidence) {
+		char *end;
+		double c = strtod(cli->confidence, &end);
+		if (end == cli->confidence || *end || !(c >= 0.5 && c <= 0.999)) {
+			cmd_error("--confidence '%s': expected a number from 0.5 to 0.999",
+				  cli->confidence);
+			return EXIT_USAGE;
+		}
+		ov->have_confidence = 1;
+		ov->confidence = c;
+	}
+	return 0;
+}
+
+/*
+ * Can r be analysed again as asked? Comparisons saved without the settings
+ * they were made with (a report from an older kagari) cannot be remade
+ * (exit 2); a --max-percent for a metric no command compared would change
+ * nothing (exit 3).
+ */
+static int check_reanalyzable(const struct run_result *r,
+			      const struct analyze_overrides *ov, const char *input)
+{
+	int compared[METRIC__COUNT] = { 0 }, any = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct analysis_settings *a = &br->commands[c].analysis;
+				for (int m = 0; m < METRIC__COUNT && !a->present; m++)
+					if (br->commands[c].comparison[m].present) {
+						cmd_error("%s: benchmark '%s', command '%s' has comparisons but no `analysis` settings (saved by an older kagari): it cannot be analysed again",
+							  input, br->name, br->commands[c].name);
+						return EXIT_INVALID;
+					}
+				any |= a->present;
+				for (int m = 0; m < METRIC__COUNT && a->present; m++)
+					compared[m] |= a->metric[m].compare;
+			}
+		}
+	for (int m = 0; m < METRIC__COUNT; m++)
+		if (ov->have_max_percent[m] && !compared[m]) {
+			cmd_error("--max-percent: no command of '%s' compares '%s'", input,
+				  metric_get(m)->name);
+			return EXIT_USAGE;
+		}
+	if (ov->have_confidence && !any) {
+		cmd_error("--confidence: '%s' holds no comparison settings (a report of `run`, or one saved by a kagari without them)",
+			  input);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * Analyse r again. Warnings the saved analysis made about comparisons that
+ * are made again ("BENCH/COMMAND METRIC: ...") give way to the new ones;
+ * failures outside the analysis (a build, the worktree) keep their exit 4
+ * and reason. Returns the exit code compare would have given.
+ */
+static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
+		     const struct cli *cli)
+{
+	struct strvec kept = STRVEC_INIT;
+	for (size_t w = 0; w < r->warnings.nr; w++) {
+		int ours = 0;
+		for (size_t i = 0; i < r->nr_suites && !ours; i++)
+			for (size_t b = 0; b < r->suites[i].nr_benches && !ours; b++) {
+				const struct bench_result *br = &r->suites[i].benches[b];
+				for (size_t c = 0; c < br->nr_commands && !ours; c++)
+					for (int m = 0; m < METRIC__COUNT && !ours; m++) {
+						if (!br->commands[c].comparison[m].present)
+							continue;
+						char *label = xstrfmt("%s/%s %s: ", br->name,
+								      br->commands[c].name,
+								      metric_get(m)->name);
+						ours = !strncmp(r->warnings.v[w], label, strlen(label));
+						free(label);
+					}
+			}
+		if (!ours)
+			strvec_push(&kept, r->warnings.v[w]);
+	}
+	strvec_clear(&r->warnings);
+	r->warnings = kept;
+
+	int saved = r->summary.exit_code;
+	char *saved_reason = r->exit_reason;
+	r->exit_reason = NULL;
+	analyze_result(r, ov);
+	outcome_judge(r);
+	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
+	    r->summary.exit_code == EXIT_PASS) {
+		r->summary.exit_code = EXIT_FAIL;
+		free(r->exit_reason);
+		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+					 r->summary.inconclusive,
+					 r->summary.inconclusive == 1 ? " is" : "s are");
+	}
+	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
+		r->summary.exit_code = EXIT_EXEC;
+		free(r->exit_reason);
+		r->exit_reason = saved_reason;
+		saved_reason = NULL;
+	}
+	free(saved_reason);
+	return r->summary.exit_code;
+}
 
 static int report_exec(struct cli *cli, struct cmd_env *env)
 {
@@ -50,6 +211,10 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("unknown report format '%s'", cli->format);
 		return EXIT_USAGE;
 	}
+	struct analyze_overrides ov;
+	int orc = parse_overrides(cli, &ov);
+	if (orc)
+		return orc;
 	struct stat in_st, out_st;
 	if (stat(input, &in_st) != 0) {
 		cmd_error("cannot read '%s': %s", input, strerror(errno));
@@ -81,6 +246,12 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("%s", err.buf);
 		rc = EXIT_INVALID;
 		goto out;
+	}
+	if (cli->reanalyze) {
+		rc = check_reanalyzable(&r, &ov, input);
+		if (rc)
+			goto out;
+		reanalyze(&r, &ov, cli);
 	}
 	struct report_options o;
 	report_options_init(&o);
@@ -128,8 +299,8 @@ out:
 
 const struct cmd_entry cmd_report = {
 	.name = "report",
-	.args = "INPUT.json [--format FMT] [--output FILE]",
-	.summary = "re-render a saved JSON report without measuring; exits with its exit code",
+	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent METRIC=P]... [--confidence C]]",
+	.summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
 	.opts = report_opts,
 	.needs_runner = 0,
 	.exec = report_exec,

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "model/rng.h"
 #include "base/fileio.h"
 #include "base/sbuf.h"
@@ -453,9 +454,15 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	}
 	if (interrupt_requested)
 		s->r.interrupted = 1;
-	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++)
-		if (s->ls.selected[i][b])
-			mark_unmeasured(&su->benches[b], &sr->benches[k++]);
+	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++) {
+		if (!s->ls.selected[i][b])
+			continue;
+		struct bench_result *br = &sr->benches[k++];
+		mark_unmeasured(&su->benches[b], br);
+		/* The rules the samples are judged by travel with them. */
+		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
+			analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
+	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);
 		sides[sd].artifact = NULL;
@@ -471,6 +478,7 @@ int session_finish(struct session *s)
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
+	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)
 		strvec_pushf(&r->warnings,

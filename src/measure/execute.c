@@ -9,8 +9,8 @@
  * throughput; perf readings through execute_perf.c). After the timed
  * rounds come the untimed instrumented rounds (execute_instrument.c),
  * then `cleanup` on every side that was set up (also after a failure or
- * an interrupt), the statuses of metrics that produced nothing, the
- * summaries, and the budgets of the head side.
+ * an interrupt), and the statuses of metrics that produced nothing.
+ * Summaries, budgets and comparisons are analyze/'s (analyze.h).
  *
  * Commands and hooks are expanded and run by execute_prepare.c; the files'
  * shared declarations are in execute_internal.h.
@@ -23,7 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analyze/budget.h"
 #include "model/rng.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
@@ -731,7 +730,8 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		sbuf_release(&err);
 	}
 
-	/* Statuses of requested metrics that produced nothing, and summaries. */
+	/* Statuses of requested metrics that produced nothing. Summaries,
+	   budgets and comparisons come later, from analyze/ (analyze.h). */
 	for (size_t c = 0; c < b->nr_commands; c++) {
 		struct command_result *cr = &br->commands[c];
 		const struct command_spec *cs = &b->commands[c];
@@ -743,33 +743,13 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 					!cs->settings.metrics.unsupported_skip &&
 					execute_metric_required(cs, (enum metric_id)m);
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
-			struct side_result *sr = &cr->side[sd];
-			if (!sr->present)
-				continue;
-			for (int m = 0; m < METRIC__COUNT; m++) {
-				struct metric_series *ms = &sr->metric[m];
-				if (ms->status == MSTATUS_OK) {
-					double *v = xcalloc(ms->nr + 1, sizeof(*v));
-					for (size_t i = 0; i < ms->nr; i++)
-						v[i] = ms->samples[i].value;
-					summary_compute(&ms->summary, v, ms->nr);
-					ms->have_summary = 1;
-					free(v);
-				} else if (m == METRIC_THROUGHPUT &&
-					   metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
-					   isnan(work[sd])) {
-					metric_series_set_status(ms, MSTATUS_FAILED,
-								 "the throughput work file could not be read");
-				}
-			}
+			struct metric_series *ms = &cr->side[sd].metric[METRIC_THROUGHPUT];
+			if (cr->side[sd].present && ms->status != MSTATUS_OK &&
+			    metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
+			    isnan(work[sd]))
+				metric_series_set_status(ms, MSTATUS_FAILED,
+							 "the throughput work file could not be read");
 		}
-		/* Budgets apply to the head side (the side `run` measures). */
-		cr->nr_budgets = cs->nr_budgets;
-		cr->budgets = xcalloc(cs->nr_budgets + 1, sizeof(*cr->budgets));
-		for (size_t i = 0; i < cs->nr_budgets; i++)
-			budget_evaluate(&cs->budgets[i],
-					&cr->side[SIDE_HEAD].metric[cs->budgets[i].metric],
-					&cr->budgets[i]);
 	}
 
 	for (size_t i = 0; i < nr_units; i++)

@@ -7,8 +7,8 @@
  * second); integral metrics hold exact integers (below 2^53) and are printed
  * as integers.
  */
-#ifndef KAGARI_MEASURE_METRIC_H
-#define KAGARI_MEASURE_METRIC_H
+#ifndef KAGARI_MODEL_METRIC_H
+#define KAGARI_MODEL_METRIC_H
 
 enum metric_id {
 	METRIC_LATENCY,

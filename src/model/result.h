@@ -1,5 +1,7 @@
 /*
- * report/result: the result model every stage after measuring reads.
+ * model/result: the result model every stage after measuring reads (runs,
+ * series, summaries, comparisons, budgets, and the analysis settings of
+ * model/settings.h).
  *
  * It is built for two sides (base and head) and numbered rounds from the
  * start: `run` is the one-sided case (only the head side is present), and
@@ -9,15 +11,15 @@
  * Ownership: a `struct run_result` owns everything reachable from it;
  * run_result_release() frees it all.
  */
-#ifndef KAGARI_REPORT_RESULT_H
-#define KAGARI_REPORT_RESULT_H
+#ifndef KAGARI_MODEL_RESULT_H
+#define KAGARI_MODEL_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/summary.h"
 #include "base/strvec.h"
 #include "model/metric.h"
+#include "model/settings.h"
 
 enum side { SIDE_BASE, SIDE_HEAD, SIDE__COUNT };
 
@@ -26,6 +28,16 @@ enum metric_status {
 	MSTATUS_OK,	     /* measured */
 	MSTATUS_UNSUPPORTED, /* requested, cannot be measured here (reason) */
 	MSTATUS_FAILED,	     /* requested, measuring failed (reason) */
+};
+
+/* Descriptive statistics of one series (analyze/summary.h computes them). */
+struct summary {
+	size_t count;
+	double min, max, mean, median;
+	double stddev;	  /* sample standard deviation (n - 1); 0 when n == 1 */
+	double cv;	  /* stddev / mean; NAN when mean == 0 */
+	double robust_cv; /* IQR / 1.349 / median; NAN when median == 0 */
+	double p90, p95, p99;
 };
 
 struct sample {
@@ -94,14 +106,9 @@ struct comparison {
 
 #define COMPARISON_BOOT_QUANTILES 101
 
-/*
- * The 0th, 1st, ..., 100th percentiles (R type 7) of the finite values of
- * c->boot into q[0..101). With boot_is_quantiles the values are read as
- * given (so a report re-rendered from JSON reproduces them exactly).
- * Returns 1, or 0 when there is nothing to summarise (q untouched).
- */
-int comparison_boot_quantiles(const struct comparison *c,
-			      double q[COMPARISON_BOOT_QUANTILES]);
+/* Free what c holds and zero it (present = 0): ready to be filled again. */
+void comparison_clear(struct comparison *c);
+
 
 /* Result strings used for command, benchmark and suite `result` fields. */
 #define RESULT_PASS "pass"
@@ -123,6 +130,7 @@ struct command_result {
 	char *error;	   /* failure message (exit status / signal), or NULL */
 	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
+	struct analysis_settings analysis; /* how comparisons are made */
 };
 
 struct bench_result {
@@ -160,6 +168,9 @@ struct git_info {
 struct run_summary {
 	int benchmarks, commands;
 	int pass, improved, inconclusive, regression, over_budget, error;
+	/* Commands whose required metric could not be measured or whose
+	   budget could not be assessed (exit 6; not in the JSON report). */
+	int unsupported;
 	int exit_code;
 };
 
