@@ -7,33 +7,6 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
-void cli_init(struct cli *c)
-{
-	memset(c, 0, sizeof(*c));
-	strvec_init(&c->tags);
-	strvec_init(&c->skip_tags);
-	strvec_init(&c->args);
-	strvec_init(&c->max_percent);
-	c->runs = -1;
-	c->warmup = -1;
-}
-
-void cli_release(struct cli *c)
-{
-	free(c->filter);
-	free(c->format);
-	free(c->output);
-	free(c->summary);
-	free(c->section);
-	free(c->against);
-	free(c->confidence);
-	strvec_clear(&c->max_percent);
-	strvec_clear(&c->tags);
-	strvec_clear(&c->skip_tags);
-	strvec_clear(&c->args);
-	cli_init(c);
-}
-
 size_t opts_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -99,10 +72,10 @@ static int choice_ok(const char *choices, const char *v)
 	return 0;
 }
 
-static int set_value(const struct opt *o, const char *v, struct cli *c,
-		     struct sbuf *err)
+static int set_value(const struct opt *o, const char *v, void *dest,
+		     const struct opts_layout *layout, struct sbuf *err)
 {
-	char *base = (char *)c + o->offset;
+	char *base = (char *)dest + o->offset;
 	switch (o->type) {
 	case OPT_BOOL:
 		*(int *)base = 1;
@@ -160,22 +133,23 @@ static int set_value(const struct opt *o, const char *v, struct cli *c,
 				  v, o->name);
 			return -1;
 		}
-		c->seed = (uint64_t)n;
-		c->have_seed = 1;
+		*(uint64_t *)((char *)dest + layout->seed) = (uint64_t)n;
+		*(int *)((char *)dest + layout->have_seed) = 1;
 		return 0;
 	}
 	}
 	return -1;
 }
 
-int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
-	       struct sbuf *err)
+int opts_parse(const struct opt *table, const struct opts_layout *layout,
+	       int argc, char **argv, void *dest, struct sbuf *err)
 {
+	struct strvec *args = (struct strvec *)((char *)dest + layout->args);
 	int flags_done = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (flags_done || a[0] != '-' || !strcmp(a, "-")) {
-			strvec_push(&c->args, a);
+			strvec_push(args, a);
 			continue;
 		}
 		if (!strcmp(a, "--")) {
@@ -183,7 +157,7 @@ int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			c->help = 1;
+			*(int *)((char *)dest + layout->help) = 1;
 			continue;
 		}
 		if (a[1] != '-') {
@@ -216,7 +190,7 @@ int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
 				  o->arg ? o->arg : "VALUE");
 			return -1;
 		}
-		if (set_value(o, value, c, err))
+		if (set_value(o, value, dest, layout, err))
 			return -1;
 	}
 	return 0;

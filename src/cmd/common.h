@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "base/opts.h"
+#include "cmd/cmd.h"
 #include "suite/model.h"
 
 struct loaded_suites {

@@ -904,20 +904,13 @@ int runner_start(struct runner *r, struct sbuf *err)
 	return rc;
 }
 
-int runner_program_main(int argc, char **argv)
+int runner_serve(int fd, const char *token)
 {
-	char *end;
-	long fd = argc == 4 ? strtol(argv[2], &end, 10) : -1;
-	if (argc != 4 || strcmp(argv[1], "--serve") || *end || fd < 0 ||
-	    fd > INT32_MAX || strcmp(argv[3], PROTOCOL_TOKEN)) {
-		/* Not for people: kagari starts us. A different build's
-		 * kagari gets EOF instead of a hello and forks its own. */
-		fputs(RUNNER_PROGRAM ": internal helper of kagari, not to be "
-				     "run by hand\n",
-		      stderr);
-		return 2;
-	}
-	runner_main((int)fd);
+	/* A different build's kagari gets EOF instead of a hello and forks
+	 * its own runner. */
+	if (fd < 0 || !token || strcmp(token, PROTOCOL_TOKEN))
+		return -1;
+	runner_main(fd);
 }
 
 static void encode_request(struct sbuf *b, const struct runner_request *q,
