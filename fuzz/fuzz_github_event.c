@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "base/sbuf.h"
-#include "ci/github.h"
+#include "report/annotations.h"
 
 static const char *const events[] = {
 	"pull_request",	       "push", "merge_group", "pull_request_target",

@@ -1,4 +1,4 @@
-#include "ci/github.h"
+#include "report/annotations.h"
 
 #include <errno.h>
 #include <fcntl.h>
