@@ -1,54 +1,26 @@
 /*
- * ci/github: what `kagari ci` needs from GitHub Actions — the base commit
- * named by the workflow's event file, workflow-command annotations, and the
- * step summary file.
+ * report/annotations: GitHub Actions workflow-command annotations and the
+ * short fallback step summary of a judged run (`kagari ci`).
  *
- * Call order (cmd/ci.c):
+ * Call order (cmd/ci.c), with ci/github.h reading the event:
  *
  *	github_event_base(getenv("GITHUB_EVENT_NAME"),
  *			  getenv("GITHUB_EVENT_PATH"), &sha, &err);
- *	... compare, judge, write the reports ...
+ *	... compare, analyse, write the reports ...
  *	github_annotations(&out, &result, fail_on_inconclusive, workspace);
  *	... print `out` (cmd/ci.c prints it on standard error) ...
  *	github_summary_fallback(&md, &result, fail_on_inconclusive);
  *	github_append_file(getenv("GITHUB_STEP_SUMMARY"), md.buf, md.len, &err);
  *
- * Nothing here prints or exits: functions append to a caller's sbuf and
- * return 0 or -1 with a reason appended to err.
+ * Nothing here prints or exits: functions append to a caller's sbuf.
  */
-#ifndef KAGARI_CI_GITHUB_H
-#define KAGARI_CI_GITHUB_H
+#ifndef KAGARI_REPORT_ANNOTATIONS_H
+#define KAGARI_REPORT_ANNOTATIONS_H
 
 #include <stddef.h>
 
 #include "base/sbuf.h"
 #include "model/result.h"
-
-/*
- * The base commit of a GitHub Actions event, in *sha (caller frees):
- *
- *	pull_request, pull_request_review, pull_request_review_comment
- *	                     .pull_request.base.sha
- *	merge_group          .merge_group.base_sha
- *	push                 .before (refused when all zeros: a new branch
- *	                     or tag has no previous commit)
- *	pull_request_target  refused: it runs with a write token and the
- *	                     repository's secrets, so building and running the
- *	                     pull request's code there would hand both to
- *	                     untrusted code
- *	anything else        refused, asking for --against
- *
- * event_name and event_path are $GITHUB_EVENT_NAME and $GITHUB_EVENT_PATH;
- * either may be NULL or empty (an error that says which is missing). The
- * file must be a JSON object and the sha 40 or 64 hex digits. Returns 0, or
- * -1 with a one-line reason in err.
- */
-int github_event_base(const char *event_name, const char *event_path,
-		      char **sha, struct sbuf *err);
-/* The same on the event's text; `label` names it in messages. */
-int github_event_base_text(const char *event_name, const char *text,
-			   size_t len, const char *label, char **sha,
-			   struct sbuf *err);
 
 /*
  * Escaping that GitHub requires inside workflow commands: data (the
@@ -104,13 +76,5 @@ void github_annotations(struct sbuf *out, const struct run_result *r,
  */
 void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 			     int fail_on_inconclusive);
-
-/*
- * Append text to the file at path (created 0666 & ~umask when missing),
- * starting on a new line when the file is not empty and does not end with
- * one; existing content is kept. Returns 0 or -1 with the reason.
- */
-int github_append_file(const char *path, const char *text, size_t len,
-		       struct sbuf *err);
 
 #endif
