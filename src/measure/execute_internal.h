@@ -150,18 +150,6 @@ int execute_run_hooks(const char *what, const struct exec_spec *hooks,
 		      const struct execute_options *o, unsigned flags,
 		      struct sbuf *err);
 
-/* ---- results (execute.c) ----------------------------------------------- */
-
-/* Drop a series' samples and set its status and reason. */
-void execute_series_fail(struct metric_series *ms, enum metric_status st,
-			 const char *reason);
-
-/* Rounds needed for `runs` runs at per_round runs per round. */
-static inline int execute_rounds_for(int runs, int per_round)
-{
-	return (runs + per_round - 1) / per_round;
-}
-
 /* ---- instrument probes and instrumented runs (execute_instrument.c) ---- */
 
 enum execute_source { EXECUTE_SOURCE_PERF, EXECUTE_SOURCE_VALGRIND };

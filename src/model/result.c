@@ -108,6 +108,15 @@ void metric_series_set_status(struct metric_series *m, enum metric_status st,
 	m->reason = reason ? xstrdup(reason) : NULL;
 }
 
+void metric_series_fail(struct metric_series *m, enum metric_status st,
+			const char *reason)
+{
+	free(m->samples);
+	m->samples = NULL;
+	m->nr = m->alloc = 0;
+	metric_series_set_status(m, st, reason);
+}
+
 const char *side_name(enum side s)
 {
 	return s == SIDE_BASE ? "base" : "head";

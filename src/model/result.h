@@ -195,6 +195,9 @@ void metric_series_add(struct metric_series *m, double value, int round, int run
 /* Mark requested-but-missing with a reason (copied). */
 void metric_series_set_status(struct metric_series *m, enum metric_status st,
 			      const char *reason);
+/* Drop a series' samples and set its status and reason (copied). */
+void metric_series_fail(struct metric_series *m, enum metric_status st,
+			const char *reason);
 const char *side_name(enum side s); /* "base" | "head" */
 const char *budget_status_name(enum budget_status s); /* pass fail unassessable */
 /* "absent" | "ok" | "unsupported" | "failed" (the JSON report's `status`). */
