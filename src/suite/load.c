@@ -13,7 +13,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 #include "suite/ywalk.h"

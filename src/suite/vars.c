@@ -6,7 +6,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 
 static const struct {
 	const char *name;

@@ -9,7 +9,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 
 /* More keys than this in one mapping is not a suite anybody wrote. */
 #define YWALK_MAX_KEYS 10000

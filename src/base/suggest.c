@@ -1,4 +1,4 @@
-#include "suite/suggest.h"
+#include "base/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
