@@ -5,32 +5,8 @@
 #include <string.h>
 
 #include "base/sbuf.h"
+#include "base/suggest.h"
 #include "base/xalloc.h"
-
-size_t opts_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xcalloc(lb + 1, sizeof(*row));
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	size_t d = row[lb];
-	free(row);
-	return d;
-}
 
 static const struct opt *find_opt(const struct opt *table, const char *name,
 				  size_t len)
@@ -46,7 +22,7 @@ static void suggest(const struct opt *table, const char *name, struct sbuf *err)
 	const char *best = NULL;
 	size_t best_d = 3;
 	for (; table->name; table++) {
-		size_t d = opts_edit_distance(name, table->name);
+		size_t d = suggest_distance(name, table->name);
 		if (d < best_d) {
 			best_d = d;
 			best = table->name;

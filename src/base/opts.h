@@ -54,7 +54,5 @@ int opts_parse(const struct opt *table, const struct opts_layout *layout,
 	       int argc, char **argv, void *dest, struct sbuf *err);
 /* Append the option list, one aligned line per option, to out. */
 void opts_help(const struct opt *table, struct sbuf *out);
-/* Levenshtein distance, for "did you mean" hints. */
-size_t opts_edit_distance(const char *a, const char *b);
 
 #endif
