@@ -1,3 +1,9 @@
+/*
+ * analyze/budget: a command's budgets against its samples (budget.h):
+ * the operator and aggregation helpers, budget_evaluate() on the suite's
+ * budget, budget_reevaluate() on a result's own budget fields (a saved
+ * report analysed again), then the one-sentence budget_describe().
+ */
 #include "analyze/budget.h"
 
 #include <math.h>

@@ -1,3 +1,8 @@
+/*
+ * analyze/summary: descriptive statistics of a series (summary.h): R type-7
+ * quantiles, long-double means, the summary of one series, and the 101
+ * bootstrap quantiles a comparison keeps for reports.
+ */
 #include "analyze/summary.h"
 
 #include <float.h>

@@ -1,3 +1,8 @@
+/*
+ * base/opts: command-line option tables (opts.h) — lookup with a "did you
+ * mean" hint, value parsing per type, the parser itself, and the aligned
+ * help lines. It knows no command's flags: cmd/ passes its struct cli.
+ */
 #include "base/opts.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * cmd/interrupt: SIGINT/SIGTERM while measuring — the handler sets a flag
+ * and forwards the interrupt to the runner (interrupt.h).
+ */
 #include "cmd/interrupt.h"
 
 #include <string.h>

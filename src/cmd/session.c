@@ -1,3 +1,11 @@
+/*
+ * cmd/session: the pipeline `run`, `compare` and `ci` share (session.h).
+ * Laid out in call order: refusals before anything runs (instruments a
+ * machine lacks, preflight of folders and programs), report destinations,
+ * progress, then session_prepare(), session_measure_suite() (build,
+ * measure, copy the analysis settings), session_finish() (analyze_result(),
+ * exit code, errors, warnings, reports) and session_release().
+ */
 #include "cmd/session.h"
 
 #include <errno.h>

@@ -1,3 +1,11 @@
+/*
+ * measure/runner: the runner process (runner.h). Laid out in sections: the
+ * frame encoding of the protocol; the transport (frames and fds over a
+ * socket); the runner process itself (its loop, one request at a time);
+ * batches, in the runner process; and kagari's side (starting the runner
+ * as kagari-runner or a fork, requests, answers, stopping it).
+ * src/runner_main.c is the kagari-runner program's main.
+ */
 #include "measure/runner.h"
 
 #include <errno.h>

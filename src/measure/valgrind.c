@@ -1,3 +1,8 @@
+/*
+ * measure/valgrind: instruction counts under valgrind (valgrind.h): finding
+ * valgrind and its version, wrapping a command's argv, and reading the
+ * counts from the files it wrote into a folder.
+ */
 #include "measure/valgrind.h"
 
 #include <dirent.h>

@@ -1,3 +1,6 @@
+/*
+ * model/metric: the metric registry's table and lookups (metric.h).
+ */
 #include "model/metric.h"
 
 #include <string.h>

@@ -1,3 +1,7 @@
+/*
+ * model/result: the result model's lifecycle and small accessors
+ * (result.h): init and release, adding samples, statuses, names.
+ */
 #include "model/result.h"
 
 #include <math.h>

@@ -8,8 +8,17 @@
  * `compare` fills both. It copies what it needs from the suite (names,
  * budgets) so that a saved JSON report can be re-rendered without the suite.
  *
+ * Who fills what, in pipeline order: measure/ creates the suites,
+ * benchmarks and commands, the samples and each series' status (and
+ * `required`); the pipeline copies each command's analysis settings and
+ * budgets (analyze_settings_from_suite()); analyze_result() then fills the
+ * summaries, budgets' outcomes, comparisons, result strings and counts;
+ * cmd/ sets summary.exit_code and exit_reason. A result read back from
+ * JSON (report/read_json.h) holds all of it and may be analysed again.
+ *
  * Ownership: a `struct run_result` owns everything reachable from it;
- * run_result_release() frees it all.
+ * run_result_release() frees it all. Strings are never shared between
+ * two fields.
  */
 #ifndef KAGARI_MODEL_RESULT_H
 #define KAGARI_MODEL_RESULT_H

@@ -1,3 +1,12 @@
+/*
+ * proc/child: the one module that starts processes (child.h). Laid out in
+ * call order: interrupts and shared fds; results; resolving a program on
+ * PATH (child_check_program()); stdin and output plumbing; posix_spawn
+ * attributes and actions; the pseudo-terminal for `terminal: true`;
+ * waiting with timeouts, the TERM-then-KILL stop of the process group and
+ * the stderr tail; child_run(); and child_result_describe(), the one
+ * wording of how a run ended.
+ */
 #include "proc/child.h"
 
 #include <errno.h>

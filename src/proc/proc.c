@@ -1,3 +1,9 @@
+/*
+ * proc/proc: the Linux-specific process plumbing behind child.c and
+ * runner.c (proc.h): signal names, the child subreaper, children listed
+ * through /proc and stray descendants reaped, pidfds, and masking secrets
+ * in captured text.
+ */
 #include "proc/proc.h"
 
 #include <ctype.h>

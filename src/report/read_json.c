@@ -1,3 +1,11 @@
+/*
+ * report/read_json: a saved JSON report back into a run_result
+ * (read_json.h). Laid out bottom-up: the field path kept for messages;
+ * typed getters; readers per level (stats, samples, metric, side,
+ * comparison, analysis settings, budget, command, benchmark, suite,
+ * environment, git, summary); the exact seed read from its text; then the
+ * root and report_read_json().
+ */
 #include "report/read_json.h"
 
 #include <errno.h>

@@ -1,3 +1,8 @@
+/*
+ * suite/vars: ${...} variables (vars.h): checking names when a suite
+ * loads, and expanding them per side (artifact, root, head_root, workdir,
+ * env:NAME) when a command runs.
+ */
 #include "suite/vars.h"
 
 #include <stdlib.h>

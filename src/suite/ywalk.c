@@ -1,3 +1,8 @@
+/*
+ * suite/ywalk: walking a libyaml document with line and column kept
+ * (ywalk.h): errors sorted by position, keys and indices in paths, scalars
+ * by kind, merge keys, unknown-key reports with hints, typed getters.
+ */
 #include "suite/ywalk.h"
 
 #include <errno.h>
