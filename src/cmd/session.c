@@ -168,28 +168,6 @@ static int preflight(const struct loaded_suites *ls)
 	return rc;
 }
 
-/*
- * After measuring: counter and allocation metrics that were asked for but
- * left without a status by the engine (it marks what it could not measure
- * with the reason) are `unsupported`, so that none is silently absent.
- */
-static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br)
-{
-	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
-		for (int m = 0; m < METRIC__COUNT; m++) {
-			if (!group_instrumented(metric_get(m)->group) ||
-			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
-				continue;
-			for (int sd = 0; sd < SIDE__COUNT; sd++) {
-				struct side_result *sr = &br->commands[c].side[sd];
-				if (sr->present && sr->count &&
-				    sr->metric[m].status == MSTATUS_ABSENT)
-					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
-								 "not measured");
-			}
-		}
-	}
-}
 
 
 /*
@@ -466,7 +444,6 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		if (!s->ls.selected[i][b])
 			continue;
 		struct bench_result *br = &sr->benches[k++];
-		mark_unmeasured(&su->benches[b], br);
 		/* The rules the samples are judged by travel with them. */
 		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
 			analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);

@@ -774,6 +774,31 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	return B.interrupted ? -1 : 0;
 }
 
+/*
+ * After measuring: counter and allocation metrics that were asked for but
+ * left without a status (execute_mark_unsupported() marks what it could
+ * not measure with the reason) are `unsupported`, so that none is silently
+ * absent. The metric status policy is measure/'s, not cmd/'s.
+ */
+static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br)
+{
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
+		for (int m = 0; m < METRIC__COUNT; m++) {
+			if (!(metric_get(m)->group == GROUP_COUNTERS ||
+			     metric_get(m)->group == GROUP_ALLOCATIONS) ||
+			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
+				continue;
+			for (int sd = 0; sd < SIDE__COUNT; sd++) {
+				struct side_result *sr = &br->commands[c].side[sd];
+				if (sr->present && sr->count &&
+				    sr->metric[m].status == MSTATUS_ABSENT)
+					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
+								 "not measured");
+			}
+		}
+	}
+}
+
 int execute_suite(const struct suite *s, const unsigned char *selected,
 		  const struct execute_side sides[SIDE__COUNT],
 		  const struct execute_options *o, struct suite_result *out)
@@ -794,6 +819,9 @@ int execute_suite(const struct suite *s, const unsigned char *selected,
 		rc = execute_bench(s, &s->benches[i], i, sides, o, in,
 				   &out->benches[out->nr_benches++]);
 	}
+	for (size_t i = 0, k = 0; i < s->nr_benches && k < out->nr_benches; i++)
+		if (selected[i])
+			mark_unmeasured(&s->benches[i], &out->benches[k++]);
 	if (o->env && !o->env->counters_source && (in->used_perf || in->used_valgrind))
 		o->env->counters_source = xstrdup(in->used_perf ? "perf" : "valgrind");
 	execute_instruments_release(&local);
