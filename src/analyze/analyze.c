@@ -227,8 +227,41 @@ static void apply_overrides(struct command_result *cr, const struct analyze_over
 			a->metric[m].max_percent = ov->max_percent[m];
 }
 
+/*
+ * Warnings an earlier analysis made about the comparisons that are about to
+ * be made again ("BENCHMARK/COMMAND METRIC: ..."): they give way to the new
+ * ones, so that analysing twice gives what analysing once does.
+ */
+static void drop_comparison_warnings(struct run_result *r)
+{
+	struct strvec kept = STRVEC_INIT;
+	struct sbuf label = SBUF_INIT;
+	for (size_t w = 0; w < r->warnings.nr; w++) {
+		int ours = 0;
+		for (size_t i = 0; i < r->nr_suites && !ours; i++)
+			for (size_t b = 0; b < r->suites[i].nr_benches && !ours; b++) {
+				const struct bench_result *br = &r->suites[i].benches[b];
+				for (size_t c = 0; c < br->nr_commands && !ours; c++)
+					for (int m = 0; m < METRIC__COUNT && !ours; m++) {
+						if (!br->commands[c].comparison[m].present)
+							continue;
+						sbuf_reset(&label);
+						sbuf_addf(&label, "%s/%s %s: ", br->name,
+							  br->commands[c].name, metric_get(m)->name);
+						ours = !strncmp(r->warnings.v[w], label.buf, label.len);
+					}
+			}
+		if (!ours)
+			strvec_push(&kept, r->warnings.v[w]);
+	}
+	sbuf_release(&label);
+	strvec_clear(&r->warnings);
+	r->warnings = kept;
+}
+
 void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 {
+	drop_comparison_warnings(r);
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		struct suite_result *sr = &r->suites[i];
 		for (size_t b = 0; b < sr->nr_benches; b++) {

@@ -15,7 +15,8 @@
  *   3. cmd/ maps r->summary to an exit code (cmd/outcome.h).
  * Nothing here prints or exits. Warnings about comparisons (stall filter,
  * control, power) are appended to r->warnings, one per line, prefixed with
- * "BENCHMARK/COMMAND METRIC: ".
+ * "BENCHMARK/COMMAND METRIC: "; analysing again first drops the warnings
+ * of the comparisons it remakes, so two calls give what one gives.
  */
 #ifndef KAGARI_ANALYZE_ANALYZE_H
 #define KAGARI_ANALYZE_ANALYZE_H

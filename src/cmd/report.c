@@ -144,37 +144,14 @@ static int check_reanalyzable(const struct run_result *r,
 }
 
 /*
- * Analyse r again. Warnings the saved analysis made about comparisons that
- * are made again ("BENCH/COMMAND METRIC: ...") give way to the new ones;
- * failures outside the analysis (a build, the worktree) keep their exit 4
- * and reason. Returns the exit code compare would have given.
+ * Analyse r again (analyze_result() replaces the saved comparisons and
+ * their warnings); failures outside the analysis (a build, the worktree)
+ * keep their exit 4 and reason. Returns the exit code compare would have
+ * given.
  */
 static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 		     const struct cli *cli)
 {
-	struct strvec kept = STRVEC_INIT;
-	for (size_t w = 0; w < r->warnings.nr; w++) {
-		int ours = 0;
-		for (size_t i = 0; i < r->nr_suites && !ours; i++)
-			for (size_t b = 0; b < r->suites[i].nr_benches && !ours; b++) {
-				const struct bench_result *br = &r->suites[i].benches[b];
-				for (size_t c = 0; c < br->nr_commands && !ours; c++)
-					for (int m = 0; m < METRIC__COUNT && !ours; m++) {
-						if (!br->commands[c].comparison[m].present)
-							continue;
-						char *label = xstrfmt("%s/%s %s: ", br->name,
-								      br->commands[c].name,
-								      metric_get(m)->name);
-						ours = !strncmp(r->warnings.v[w], label, strlen(label));
-						free(label);
-					}
-			}
-		if (!ours)
-			strvec_push(&kept, r->warnings.v[w]);
-	}
-	strvec_clear(&r->warnings);
-	r->warnings = kept;
-
 	int saved = r->summary.exit_code;
 	char *saved_reason = r->exit_reason;
 	r->exit_reason = NULL;
