@@ -9,9 +9,9 @@
  * Build (from the repository root):
  *   gcc -std=gnu11 -D_GNU_SOURCE -O2 -Isrc -o /tmp/bench-analysis \
  *     bench/analysis.c src/analyze/compare.c src/analyze/exact.c \
- *     src/analyze/holm.c src/analyze/rng.c src/analyze/summary.c \
+ *     src/analyze/holm.c src/model/rng.c src/analyze/summary.c \
  *     src/analyze/format.c src/base/sbuf.c src/base/strvec.c \
- *     src/base/xalloc.c src/measure/metric.c -lm
+ *     src/base/xalloc.c src/model/metric.c -lm
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 
 #include "analyze/compare.h"
 #include "analyze/holm.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/xalloc.h"
 
 #define COMPARISONS 1000

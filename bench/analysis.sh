@@ -14,8 +14,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 gcc -std=gnu11 -D_GNU_SOURCE -O2 -Isrc -o "$work/analysis" \
 	bench/analysis.c src/analyze/compare.c src/analyze/exact.c \
-	src/analyze/holm.c src/analyze/rng.c src/analyze/summary.c \
+	src/analyze/holm.c src/model/rng.c src/analyze/summary.c \
 	src/analyze/format.c src/base/sbuf.c src/base/strvec.c \
-	src/base/xalloc.c src/measure/metric.c -lm
+	src/base/xalloc.c src/model/metric.c -lm
 echo "== bench/analysis: cost of the comparison engine (compare_compute + holm_adjust + compare_decide) =="
 "$work/analysis"

@@ -1,7 +1,7 @@
 /*
  * fuzz/fuzz_github_event: libFuzzer target for the GitHub Actions event
  * reader (ci/github.h: github_event_base_text) and the workflow-command
- * escaping.
+ * escaping (report/annotations.h).
  *
  * Input layout: byte 0 picks the event name (pull_request, push,
  * merge_group, pull_request_target, pull_request_review, workflow_dispatch,
@@ -23,6 +23,7 @@
 
 #include "base/sbuf.h"
 #include "ci/github.h"
+#include "report/annotations.h"
 
 static const char *const events[] = {
 	"pull_request",	       "push", "merge_group", "pull_request_target",

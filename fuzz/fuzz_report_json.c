@@ -18,7 +18,7 @@
 #include "base/sbuf.h"
 #include "report/read_json.h"
 #include "report/report.h"
-#include "report/result.h"
+#include "model/result.h"
 
 #define REPORT_FUZZ_FILE "fuzz.json"
 

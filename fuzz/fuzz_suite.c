@@ -35,7 +35,7 @@
 #include <yaml.h>
 
 #include "base/sbuf.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 #include "suite/load.h"
 #include "suite/model.h"
 #include "suite/units.h"

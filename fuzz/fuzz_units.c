@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "base/sbuf.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 #include "suite/model.h"
 #include "suite/units.h"
 

@@ -1,3 +1,9 @@
+/*
+ * analyze/budget: a command's budgets against its samples (budget.h):
+ * the operator and aggregation helpers, budget_evaluate() on the suite's
+ * budget, budget_reevaluate() on a result's own budget fields (a saved
+ * report analysed again), then the one-sentence budget_describe().
+ */
 #include "analyze/budget.h"
 
 #include <math.h>
@@ -7,6 +13,7 @@
 #include "analyze/format.h"
 #include "analyze/summary.h"
 #include "base/xalloc.h"
+#include "suite/units.h"
 
 const char *budget_op_text(enum budget_op op)
 {
@@ -174,6 +181,42 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
 	out->status =
 	    op_holds(b->op, out->actual, b->limit) ? BUDGET_PASS : BUDGET_FAIL;
 	free(vals);
+}
+
+void budget_reevaluate(struct budget_result *r,
+		       const struct metric_series *series)
+{
+	struct budget b;
+	struct sbuf err = SBUF_INIT;
+	memset(&b, 0, sizeof(b));
+	b.metric = r->metric;
+	b.aggregation_name = r->aggregation;
+	b.limit = r->limit;
+	b.limit_text = r->limit_text;
+	int op_ok = 0;
+	for (int op = BUDGET_LT; op <= BUDGET_GE && r->op; op++)
+		if (!strcmp(r->op, budget_op_text((enum budget_op)op))) {
+			b.op = (enum budget_op)op;
+			op_ok = 1;
+		}
+	if (!op_ok)
+		sbuf_addf(&err, "unknown budget operator '%s'", r->op ? r->op : "");
+	else if (!r->aggregation)
+		sbuf_adds(&err, "the budget has no aggregation");
+	else
+		units_parse_aggregation(r->aggregation, &b.aggregation,
+					&b.percentile, &err);
+	if (err.len) {
+		free(r->reason);
+		r->reason = sbuf_detach(&err);
+		r->status = BUDGET_UNASSESSABLE;
+		r->have_actual = 0;
+		return;
+	}
+	struct budget_result out;
+	budget_evaluate(&b, series, &out);
+	budget_result_release(r);
+	*r = out;
 }
 
 static int op_is_upper_bound(const char *op)

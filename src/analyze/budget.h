@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/model.h"
 
 /* "<", "<=", ">", ">=". */
@@ -63,6 +63,15 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
  * and left out when the limit is 0.
  */
 void budget_describe(const struct budget_result *r, struct sbuf *out);
+
+/*
+ * Evaluate again the budget that *r describes — metric, aggregation, op,
+ * limit and limit_text, as budget_evaluate() filled them or a saved report
+ * holds them — on `series`, replacing the rest of *r. An aggregation or
+ * operator this version cannot read makes it unassessable with the reason.
+ */
+void budget_reevaluate(struct budget_result *r,
+		       const struct metric_series *series);
 
 /* Free the strings of a standalone result and zero it. */
 void budget_result_release(struct budget_result *r);

@@ -1,3 +1,13 @@
+/*
+ * analyze/compare: the comparison engine of compare.h, exactly as
+ * STATISTICS.md defines it. Laid out bottom-up, in sections: small helpers
+ * (valid samples, statistics, spreads); the bootstrap (paired over rounds,
+ * independent per side) and its percentile interval; rounds and the stall
+ * filter; the within-round A/A control and noise floor; the estimate,
+ * interval and exact tests per pairing; warnings (stall, control, power);
+ * then the public phases: compare_compute() (phase 1) and the nine verdict
+ * rules of compare_decide() (phase 3). Holm (phase 2) is holm.c.
+ */
 #include "analyze/compare.h"
 
 #include <float.h>
@@ -7,7 +17,7 @@
 
 #include "analyze/exact.h"
 #include "analyze/format.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"

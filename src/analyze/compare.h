@@ -55,8 +55,8 @@
 #include <stdint.h>
 
 #include "base/strvec.h"
-#include "measure/metric.h"
-#include "report/result.h"
+#include "model/metric.h"
+#include "model/result.h"
 #include "suite/model.h"
 
 struct compare_input {

@@ -1,3 +1,9 @@
+/*
+ * analyze/exact: the exact tests of exact.h — the sign-flip permutation
+ * test (exact enumeration, Monte Carlo beyond), Mann-Whitney U (exact
+ * without ties, normal with tie and continuity correction otherwise), the
+ * Hodges-Lehmann shift and the selection helpers they share.
+ */
 #include "analyze/exact.h"
 
 #include <math.h>

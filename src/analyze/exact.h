@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "analyze/rng.h"
+#include "model/rng.h"
 
 /* Largest n for which the sign-flip test enumerates all 2^n patterns. */
 #define EXACT_SIGNFLIP_MAX_N 20

@@ -1,3 +1,8 @@
+/*
+ * analyze/format: how values of each metric and percentages read in every
+ * report and message (format.h): units chosen per magnitude, integral
+ * metrics as integers, signed percentages and deltas.
+ */
 #include "analyze/format.h"
 
 #include <math.h>

@@ -20,7 +20,7 @@
 #define KAGARI_ANALYZE_FORMAT_H
 
 #include "base/sbuf.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 
 /* Append v (base unit of metric m) with its unit. */
 void units_format_value(struct sbuf *out, enum metric_id m, double v);

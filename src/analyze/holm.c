@@ -1,3 +1,7 @@
+/*
+ * analyze/holm: Holm's step-down correction (holm.h), on raw p-values and
+ * over a family of compare_result.
+ */
 #include "analyze/holm.h"
 
 #include <math.h>

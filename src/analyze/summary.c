@@ -1,3 +1,8 @@
+/*
+ * analyze/summary: descriptive statistics of a series (summary.h): R type-7
+ * quantiles, long-double means, the summary of one series, and the 101
+ * bootstrap quantiles a comparison keeps for reports.
+ */
 #include "analyze/summary.h"
 
 #include <float.h>
@@ -171,4 +176,40 @@ void summary_compute(struct summary *s, const double *x, size_t n)
 	s->cv = s->mean != 0 ? s->stddev / s->mean : NAN;
 	s->robust_cv = s->median != 0 ? (q3 - q1) / 1.349 / s->median : NAN;
 	free(c);
+}
+
+int comparison_boot_quantiles(const struct comparison *c,
+			      double q[COMPARISON_BOOT_QUANTILES])
+{
+	double *v;
+	size_t n = 0;
+
+	if (!c->boot || !c->nr_boot)
+		return 0;
+	v = xreallocarray(NULL, c->nr_boot, sizeof(*v));
+	for (size_t i = 0; i < c->nr_boot; i++)
+		if (isfinite(c->boot[i]))
+			v[n++] = c->boot[i];
+	if (!n) {
+		free(v);
+		return 0;
+	}
+	/*
+	 * R type 7 with h = (n - 1) k / 100 in integers, so that 101 values
+	 * read back (already sorted) come out exactly as they went in.
+	 */
+	summary_sort(v, n);
+	for (size_t k = 0; k < COMPARISON_BOOT_QUANTILES; k++) {
+		size_t num = (n - 1) * k, lo = num / 100, rem = num % 100;
+		double a = v[lo];
+
+		if (!rem || lo + 1 >= n || v[lo + 1] == a) {
+			q[k] = a;
+		} else {
+			double x = a + (double)rem / 100.0 * (v[lo + 1] - a);
+			q[k] = x > v[lo + 1] ? v[lo + 1] : x;
+		}
+	}
+	free(v);
+	return 1;
 }

@@ -19,14 +19,9 @@
 
 #include <stddef.h>
 
-struct summary {
-	size_t count;
-	double min, max, mean, median;
-	double stddev;	  /* sample standard deviation (n - 1); 0 when n == 1 */
-	double cv;	  /* stddev / mean; NAN when mean == 0 */
-	double robust_cv; /* IQR / 1.349 / median; NAN when median == 0 */
-	double p90, p95, p99;
-};
+#include "model/result.h"
+
+/* struct summary is part of the result model (model/result.h). */
 
 /*
  * R type-7 quantile of x[0..n) at probability p in [0, 1]. `sorted` must be
@@ -46,5 +41,14 @@ void summary_sort(double *x, size_t n);
 double summary_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1, two-pass): 0 when n == 1, NAN when n == 0 */
 double summary_stddev(const double *x, size_t n);
+
+/*
+ * The 0th, 1st, ..., 100th percentiles (R type 7) of the finite values of
+ * c->boot into q[0..101). With boot_is_quantiles the values are read as
+ * given (so a report re-rendered from JSON reproduces them exactly).
+ * Returns 1, or 0 when there is nothing to summarise (q untouched).
+ */
+int comparison_boot_quantiles(const struct comparison *c,
+			      double q[COMPARISON_BOOT_QUANTILES]);
 
 #endif

@@ -1,3 +1,8 @@
+/*
+ * base/fileio: writing all of a buffer (a file-size limit is an error,
+ * not a signal), appending, and atomic replacement of a file through a
+ * temporary file and rename (fileio.h).
+ */
 #include "base/fileio.h"
 
 #include <errno.h>

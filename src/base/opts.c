@@ -1,3 +1,8 @@
+/*
+ * base/opts: command-line option tables (opts.h) — lookup with a "did you
+ * mean" hint, value parsing per type, the parser itself, and the aligned
+ * help lines. It knows no command's flags: cmd/ passes its struct cli.
+ */
 #include "base/opts.h"
 
 #include <errno.h>
@@ -5,56 +10,8 @@
 #include <string.h>
 
 #include "base/sbuf.h"
+#include "base/suggest.h"
 #include "base/xalloc.h"
-
-void cli_init(struct cli *c)
-{
-	memset(c, 0, sizeof(*c));
-	strvec_init(&c->tags);
-	strvec_init(&c->skip_tags);
-	strvec_init(&c->args);
-	c->runs = -1;
-	c->warmup = -1;
-}
-
-void cli_release(struct cli *c)
-{
-	free(c->filter);
-	free(c->format);
-	free(c->output);
-	free(c->summary);
-	free(c->section);
-	free(c->against);
-	strvec_clear(&c->tags);
-	strvec_clear(&c->skip_tags);
-	strvec_clear(&c->args);
-	cli_init(c);
-}
-
-size_t opts_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xcalloc(lb + 1, sizeof(*row));
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	size_t d = row[lb];
-	free(row);
-	return d;
-}
 
 static const struct opt *find_opt(const struct opt *table, const char *name,
 				  size_t len)
@@ -70,7 +27,7 @@ static void suggest(const struct opt *table, const char *name, struct sbuf *err)
 	const char *best = NULL;
 	size_t best_d = 3;
 	for (; table->name; table++) {
-		size_t d = opts_edit_distance(name, table->name);
+		size_t d = suggest_distance(name, table->name);
 		if (d < best_d) {
 			best_d = d;
 			best = table->name;
@@ -96,10 +53,10 @@ static int choice_ok(const char *choices, const char *v)
 	return 0;
 }
 
-static int set_value(const struct opt *o, const char *v, struct cli *c,
-		     struct sbuf *err)
+static int set_value(const struct opt *o, const char *v, void *dest,
+		     const struct opts_layout *layout, struct sbuf *err)
 {
-	char *base = (char *)c + o->offset;
+	char *base = (char *)dest + o->offset;
 	switch (o->type) {
 	case OPT_BOOL:
 		*(int *)base = 1;
@@ -157,22 +114,23 @@ static int set_value(const struct opt *o, const char *v, struct cli *c,
 				  v, o->name);
 			return -1;
 		}
-		c->seed = (uint64_t)n;
-		c->have_seed = 1;
+		*(uint64_t *)((char *)dest + layout->seed) = (uint64_t)n;
+		*(int *)((char *)dest + layout->have_seed) = 1;
 		return 0;
 	}
 	}
 	return -1;
 }
 
-int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
-	       struct sbuf *err)
+int opts_parse(const struct opt *table, const struct opts_layout *layout,
+	       int argc, char **argv, void *dest, struct sbuf *err)
 {
+	struct strvec *args = (struct strvec *)((char *)dest + layout->args);
 	int flags_done = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (flags_done || a[0] != '-' || !strcmp(a, "-")) {
-			strvec_push(&c->args, a);
+			strvec_push(args, a);
 			continue;
 		}
 		if (!strcmp(a, "--")) {
@@ -180,7 +138,7 @@ int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			c->help = 1;
+			*(int *)((char *)dest + layout->help) = 1;
 			continue;
 		}
 		if (a[1] != '-') {
@@ -213,7 +171,7 @@ int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
 				  o->arg ? o->arg : "VALUE");
 			return -1;
 		}
-		if (set_value(o, value, c, err))
+		if (set_value(o, value, dest, layout, err))
 			return -1;
 	}
 	return 0;

@@ -3,7 +3,8 @@
  *
  * Each subcommand declares a NULL-terminated array of `struct opt`; the same
  * table drives parsing, `--help` and the man page synopsis, so they cannot
- * drift. Parsed values land in one `struct cli` at the field's offset.
+ * drift. Parsed values land in the caller's struct (cmd/'s `struct cli`)
+ * at each field's offset; this module knows no command's flags.
  * Flags may come before or after positional arguments; `--` ends flags.
  */
 #ifndef KAGARI_BASE_OPTS_H
@@ -28,47 +29,30 @@ enum opt_type {
 struct opt {
 	const char *name; /* long name without "--" */
 	enum opt_type type;
-	size_t offset;	  /* into struct cli */
+	size_t offset;	  /* into the caller's struct */
 	const char *arg;  /* placeholder in help, e.g. "RE" */
 	const char *help;
 	const char *choices; /* OPT_ENUM: "table|json|csv" */
 };
 
-/* Every flag any command takes. Unset values are NULL / 0 / -1. */
-struct cli {
-	char *filter;
-	struct strvec tags;
-	struct strvec skip_tags;
-	char *format;
-	char *output;
-	char *summary;
-	char *section;
-	int have_seed;
-	uint64_t seed;
-	int runs;   /* -1 unset */
-	int warmup; /* -1 unset */
-	int quiet;
-	int no_color;
-	int force;
-	int fail_on_inconclusive;
-	char *against;
-	int help;
-	struct strvec args; /* positional arguments */
+/*
+ * Where the fields every command has lie in the caller's struct (cmd/cmd.h's
+ * `struct cli`): positional arguments (struct strvec), -h/--help (int),
+ * and the OPT_SEED value (uint64_t) with its "was given" flag (int).
+ */
+struct opts_layout {
+	size_t args, help, seed, have_seed;
 };
 
-void cli_init(struct cli *c);
-void cli_release(struct cli *c);
 
 /*
  * Parse argv[0..argc) (the arguments after the subcommand name) against the
- * NULL-name-terminated table. Returns 0, or -1 with a message in err (and a
+ * NULL-name-terminated table into dest (laid out as `layout` says). Returns 0, or -1 with a message in err (and a
  * "did you mean" hint for a misspelled flag).
  */
-int opts_parse(const struct opt *table, int argc, char **argv, struct cli *c,
-	       struct sbuf *err);
+int opts_parse(const struct opt *table, const struct opts_layout *layout,
+	       int argc, char **argv, void *dest, struct sbuf *err);
 /* Append the option list, one aligned line per option, to out. */
 void opts_help(const struct opt *table, struct sbuf *out);
-/* Levenshtein distance, for "did you mean" hints. */
-size_t opts_edit_distance(const char *a, const char *b);
 
 #endif

@@ -1,3 +1,7 @@
+/*
+ * base/sbuf: the growable string every piece of text is built in (sbuf.h):
+ * growth, formatted appends, detaching, file reads.
+ */
 #include "base/sbuf.h"
 
 #include <errno.h>

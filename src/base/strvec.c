@@ -1,3 +1,7 @@
+/*
+ * base/strvec: a NULL-terminated vector of owned strings (strvec.h), with
+ * the NAME=VALUE environment helpers.
+ */
 #include "base/strvec.h"
 
 #include <stdarg.h>

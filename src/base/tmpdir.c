@@ -1,3 +1,7 @@
+/*
+ * base/tmpdir: private 0700 temporary folders under $TMPDIR and their
+ * removal, also when a measured program left unreadable folders (tmpdir.h).
+ */
 #include "base/tmpdir.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * base/xalloc: allocation that checks for overflow and aborts on
+ * exhaustion, so callers never handle NULL (xalloc.h).
+ */
 #include "base/xalloc.h"
 
 #include <stdarg.h>

@@ -16,6 +16,7 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "ci/github.h"
+#include "report/annotations.h"
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "cmd/exit.h"

@@ -1,7 +1,14 @@
+/*
+ * cmd/cmd: the table of subcommands, `struct cli` (every flag), option
+ * parsing into it, usage text, and the message helpers (cmd_error(),
+ * cmd_warning()) every command prints through.
+ */
 #include "cmd/cmd.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sbuf.h"
@@ -80,6 +87,40 @@ void cmd_overview(struct sbuf *out)
 		  "3 usage error, 4 execution failure, 5 internal error, 6 unsupported metric\n");
 }
 
+void cli_init(struct cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	strvec_init(&c->tags);
+	strvec_init(&c->skip_tags);
+	strvec_init(&c->args);
+	strvec_init(&c->max_percent);
+	c->runs = -1;
+	c->warmup = -1;
+}
+
+void cli_release(struct cli *c)
+{
+	free(c->filter);
+	free(c->format);
+	free(c->output);
+	free(c->summary);
+	free(c->section);
+	free(c->against);
+	free(c->confidence);
+	strvec_clear(&c->max_percent);
+	strvec_clear(&c->tags);
+	strvec_clear(&c->skip_tags);
+	strvec_clear(&c->args);
+	cli_init(c);
+}
+
+static const struct opts_layout cli_layout = {
+	.args = offsetof(struct cli, args),
+	.help = offsetof(struct cli, help),
+	.seed = offsetof(struct cli, seed),
+	.have_seed = offsetof(struct cli, have_seed),
+};
+
 int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	     struct cmd_env *env)
 {
@@ -88,7 +129,7 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	struct sbuf err = SBUF_INIT;
 	cli_init(&cli);
 	int rc;
-	if (opts_parse(e->opts ? e->opts : none, argc, argv, &cli, &err)) {
+	if (opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
 		cmd_error("%s", err.buf);
 		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
 			e->name, e->args, e->name);

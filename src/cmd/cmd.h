@@ -9,10 +9,45 @@
 #ifndef KAGARI_CMD_CMD_H
 #define KAGARI_CMD_CMD_H
 
+#include <stdint.h>
+
 #include "base/opts.h"
+#include "base/strvec.h"
 
 struct runner;
 struct sbuf;
+
+/*
+ * Every flag any command takes (the option tables of the cmd/ files point into
+ * it). Unset values are NULL / 0 / -1. cli_init() before parsing,
+ * cli_release() after; the strings belong to the struct.
+ */
+struct cli {
+	char *filter;
+	struct strvec tags;
+	struct strvec skip_tags;
+	char *format;
+	char *output;
+	char *summary;
+	char *section;
+	int have_seed;
+	uint64_t seed;
+	int runs;   /* -1 unset */
+	int warmup; /* -1 unset */
+	int quiet;
+	int no_color;
+	int force;
+	int fail_on_inconclusive;
+	char *against;
+	int reanalyze;		 /* report: analyse the saved samples again */
+	struct strvec max_percent; /* report --reanalyze: METRIC=P */
+	char *confidence;	 /* report --reanalyze */
+	int help;
+	struct strvec args; /* positional arguments */
+};
+
+void cli_init(struct cli *c);
+void cli_release(struct cli *c);
 
 struct cmd_env {
 	struct runner *runner; /* started before anything was loaded, or NULL */

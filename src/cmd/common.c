@@ -1,3 +1,7 @@
+/*
+ * cmd/common: finding and loading the suites named on the command line and
+ * selecting benchmarks by --filter and --tag (common.h). Prints its errors.
+ */
 #include "cmd/common.h"
 
 #include <regex.h>

@@ -10,6 +10,7 @@
 
 #include "base/opts.h"
 #include "base/strvec.h"
+#include "cmd/cmd.h"
 #include "suite/model.h"
 
 struct loaded_suites {

@@ -1,7 +1,7 @@
 /*
  * cmd/compare: the engine of `compare` and `ci` — base worktree, both
- * sides measured interleaved, every comparison through the statistics of
- * analyze/compare.h with Holm across the run.
+ * sides measured interleaved; session_finish() analyses the result
+ * (analyze/analyze.h: every comparison, Holm across the run).
  */
 #ifndef KAGARI_CMD_COMPARE_H
 #define KAGARI_CMD_COMPARE_H
@@ -20,7 +20,5 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		const char *base_ref,
 		int (*after_measure)(struct session *s, void *data),
 		void *after_data);
-/* Fill the comparisons of every measured command of s (after measuring). */
-void compare_all(struct session *s);
 
 #endif

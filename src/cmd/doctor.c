@@ -20,6 +20,7 @@
 #include "cmd/exit.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"
+#include "measure/sysinfo.h"
 #include "measure/valgrind.h"
 #include "report/json_emit.h"
 
@@ -173,27 +174,10 @@ static void check_shim(struct doctor *d)
 
 static void check_cpu(struct doctor *d)
 {
-	struct sbuf sb = SBUF_INIT, v = SBUF_INIT;
-	const char *model = NULL;
-	size_t len = 0;
-	if (sbuf_read_file(&sb, "/proc/cpuinfo", 16 << 20) == 0) {
-		const char *keys[] = { "model name", "Hardware", "cpu model", NULL };
-		for (int k = 0; keys[k] && !model; k++) {
-			const char *p = strstr(sb.buf, keys[k]);
-			const char *colon = p ? strchr(p, ':') : NULL;
-			const char *eol = p ? strchr(p, '\n') : NULL;
-			if (!colon || (eol && colon > eol))
-				continue;
-			for (colon++; *colon == ' ' || *colon == '\t'; colon++)
-				;
-			model = colon;
-			len = eol ? (size_t)(eol - colon) : strlen(colon);
-		}
-	}
-	if (model)
-		sbuf_add(&v, model, len);
-	else
-		sbuf_adds(&v, "unknown");
+	struct sbuf v = SBUF_INIT;
+	char *model = sysinfo_cpu_model();
+	sbuf_adds(&v, model ? model : "unknown");
+	free(model);
 	add(d, DOCTOR_INFO, "CPU model", v.buf,
 	    "compare results only between runs on the same CPU model");
 
@@ -269,7 +253,6 @@ static void check_cpu(struct doctor *d)
 	sbuf_release(&govs);
 	sbuf_release(&line);
 	sbuf_release(&path);
-	sbuf_release(&sb);
 	sbuf_release(&v);
 }
 

@@ -1,9 +1,13 @@
+/*
+ * cmd/interrupt: SIGINT/SIGTERM while measuring — the handler sets a flag
+ * and forwards the interrupt to the runner (interrupt.h).
+ */
 #include "cmd/interrupt.h"
 
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 
 volatile sig_atomic_t interrupt_requested;

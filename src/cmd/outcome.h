@@ -1,14 +1,18 @@
 /*
- * cmd/outcome: from a measured run_result to result strings, the summary
- * counts, the exit code (CONTRACT precedence 4, 6, 1, 0) and the one
- * sentence that explains a non-zero exit.
+ * cmd/outcome: from an analysed run_result to the exit code (CONTRACT
+ * precedence 4, 6, 1, 0) and the one sentence that explains a non-zero
+ * exit.
+ *
+ * Call order: analyze_result() (or at least analyze_rollup(), which fills
+ * the result strings and r->summary's counts), then outcome_judge(). On an
+ * unanalysed result the counts are zero and the exit code says pass.
  */
 #ifndef KAGARI_CMD_OUTCOME_H
 #define KAGARI_CMD_OUTCOME_H
 
 struct run_result;
 
-/* Fill every `result` field, r->summary and r->exit_reason. */
+/* Set r->summary.exit_code and r->exit_reason (replaced, or NULL on 0). */
 void outcome_judge(struct run_result *r);
 
 #endif

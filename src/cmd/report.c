@@ -7,6 +7,12 @@
  * exit 2; an output path that is the input (same file, however named), a
  * directory, a socket or a block device is exit 3. A FIFO or character
  * device is written in place.
+ *
+ * With --reanalyze the saved samples go through the analysis again
+ * (analyze_result(), the code compare runs) with the settings saved beside
+ * them, the report's own seed, and any --max-percent METRIC=P or
+ * --confidence C given: "what if the tolerance had been P?" without
+ * measuring. The exit code is then the one compare would have given.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,11 +21,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "base/fileio.h"
 #include "base/sbuf.h"
+#include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/outcome.h"
+#include "suite/units.h"
 #include "report/read_json.h"
 #include "report/output.h"
 #include "report/report.h"
@@ -36,8 +46,136 @@ static const struct opt report_opts[] = {
 	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
+	{ "reanalyze", OPT_BOOL, offsetof(struct cli, reanalyze), NULL,
+	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
+	{ "max-percent", OPT_LIST, offsetof(struct cli, max_percent), "METRIC=P",
+	  "with --reanalyze: judge METRIC with tolerance P percent (repeatable)", NULL },
+	{ "confidence", OPT_STRING, offsetof(struct cli, confidence), "C",
+	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+
+/* --max-percent and --confidence into ov; returns 0 or EXIT_USAGE. */
+static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
+{
+	memset(ov, 0, sizeof(*ov));
+	if (!cli->reanalyze && (cli->max_percent.nr || cli->confidence ||
+				cli->fail_on_inconclusive)) {
+		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < cli->max_percent.nr; i++) {
+		const char *arg = cli->max_percent.v[i];
+		const char *eq = strchr(arg, '=');
+		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
+		int m = name ? metric_lookup(name) : -1;
+		struct sbuf err = SBUF_INIT;
+		int rc = 0;
+		if (!eq) {
+			cmd_error("--max-percent '%s': expected METRIC=P, e.g. latency=5", arg);
+			rc = EXIT_USAGE;
+		} else if (m < 0 || !metric_get(m)->comparable) {
+			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
+				  arg, name);
+			rc = EXIT_USAGE;
+		} else if (units_parse_percent(eq + 1, &ov->max_percent[m], &err)) {
+			cmd_error("--max-percent '%s': %s", arg, err.buf);
+			rc = EXIT_USAGE;
+		} else {
+			ov->have_max_percent[m] = 1;
+		}
+		free(name);
+		sbuf_release(&err);
+		if (rc)
+			return rc;
+	}
+	if (cli->confidence) {
+		char *end;
+		double c = strtod(cli->confidence, &end);
+		if (end == cli->confidence || *end || !(c >= 0.5 && c <= 0.999)) {
+			cmd_error("--confidence '%s': expected a number from 0.5 to 0.999",
+				  cli->confidence);
+			return EXIT_USAGE;
+		}
+		ov->have_confidence = 1;
+		ov->confidence = c;
+	}
+	return 0;
+}
+
+/*
+ * Can r be analysed again as asked? Comparisons saved without the settings
+ * they were made with (a report from an older kagari) cannot be remade
+ * (exit 2); a --max-percent for a metric no command compared would change
+ * nothing (exit 3).
+ */
+static int check_reanalyzable(const struct run_result *r,
+			      const struct analyze_overrides *ov, const char *input)
+{
+	int compared[METRIC__COUNT] = { 0 }, any = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct analysis_settings *a = &br->commands[c].analysis;
+				for (int m = 0; m < METRIC__COUNT && !a->present; m++)
+					if (br->commands[c].comparison[m].present) {
+						cmd_error("%s: benchmark '%s', command '%s' has comparisons but no `analysis` settings (saved by an older kagari): it cannot be analysed again",
+							  input, br->name, br->commands[c].name);
+						return EXIT_INVALID;
+					}
+				any |= a->present;
+				for (int m = 0; m < METRIC__COUNT && a->present; m++)
+					compared[m] |= a->metric[m].compare;
+			}
+		}
+	for (int m = 0; m < METRIC__COUNT; m++)
+		if (ov->have_max_percent[m] && !compared[m]) {
+			cmd_error("--max-percent: no command of '%s' compares '%s'", input,
+				  metric_get(m)->name);
+			return EXIT_USAGE;
+		}
+	if (ov->have_confidence && !any) {
+		cmd_error("--confidence: '%s' holds no comparison settings (a report of `run`, or one saved by a kagari without them)",
+			  input);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * Analyse r again (analyze_result() replaces the saved comparisons and
+ * their warnings); failures outside the analysis (a build, the worktree)
+ * keep their exit 4 and reason. Returns the exit code compare would have
+ * given.
+ */
+static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
+		     const struct cli *cli)
+{
+	int saved = r->summary.exit_code;
+	char *saved_reason = r->exit_reason;
+	r->exit_reason = NULL;
+	analyze_result(r, ov);
+	outcome_judge(r);
+	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
+	    r->summary.exit_code == EXIT_PASS) {
+		r->summary.exit_code = EXIT_FAIL;
+		free(r->exit_reason);
+		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+					 r->summary.inconclusive,
+					 r->summary.inconclusive == 1 ? " is" : "s are");
+	}
+	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
+		r->summary.exit_code = EXIT_EXEC;
+		free(r->exit_reason);
+		r->exit_reason = saved_reason;
+		saved_reason = NULL;
+	}
+	free(saved_reason);
+	return r->summary.exit_code;
+}
 
 static int report_exec(struct cli *cli, struct cmd_env *env)
 {
@@ -52,6 +190,10 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("unknown report format '%s'", cli->format);
 		return EXIT_USAGE;
 	}
+	struct analyze_overrides ov;
+	int orc = parse_overrides(cli, &ov);
+	if (orc)
+		return orc;
 	struct stat in_st;
 	if (stat(input, &in_st) != 0) {
 		cmd_error("cannot read '%s': %s", input, strerror(errno));
@@ -89,6 +231,12 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("%s", err.buf);
 		rc = EXIT_INVALID;
 		goto out;
+	}
+	if (cli->reanalyze) {
+		rc = check_reanalyzable(&r, &ov, input);
+		if (rc)
+			goto out;
+		reanalyze(&r, &ov, cli);
 	}
 	struct report_options o;
 	report_options_init(&o);
@@ -136,8 +284,8 @@ out:
 
 const struct cmd_entry cmd_report = {
 	.name = "report",
-	.args = "INPUT.json [--format FMT] [--output FILE]",
-	.summary = "re-render a saved JSON report without measuring; exits with its exit code",
+	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent METRIC=P]... [--confidence C]]",
+	.summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
 	.opts = report_opts,
 	.needs_runner = 0,
 	.exec = report_exec,

@@ -1,3 +1,11 @@
+/*
+ * cmd/session: the pipeline `run`, `compare` and `ci` share (session.h).
+ * Laid out in call order: refusals before anything runs (instruments a
+ * machine lacks, preflight of folders and programs), report destinations,
+ * progress, then session_prepare(), session_measure_suite() (build,
+ * measure, copy the analysis settings), session_finish() (analyze_result(),
+ * exit code, errors, warnings, reports) and session_release().
+ */
 #include "cmd/session.h"
 
 #include <errno.h>
@@ -7,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/rng.h"
+#include "analyze/analyze.h"
+#include "model/rng.h"
 #include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/tmpdir.h"
@@ -15,8 +24,8 @@
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
-#include "measure/child.h"
-#include "measure/proc.h"
+#include "proc/child.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
 #include "report/output.h"
@@ -160,28 +169,6 @@ static int preflight(const struct loaded_suites *ls)
 	return rc;
 }
 
-/*
- * After measuring: counter and allocation metrics that were asked for but
- * left without a status by the engine (it marks what it could not measure
- * with the reason) are `unsupported`, so that none is silently absent.
- */
-static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br)
-{
-	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
-		for (int m = 0; m < METRIC__COUNT; m++) {
-			if (!group_instrumented(metric_get(m)->group) ||
-			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
-				continue;
-			for (int sd = 0; sd < SIDE__COUNT; sd++) {
-				struct side_result *sr = &br->commands[c].side[sd];
-				if (sr->present && sr->count &&
-				    sr->metric[m].status == MSTATUS_ABSENT)
-					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
-								 "not measured");
-			}
-		}
-	}
-}
 
 
 static int add_destination(struct destination **d, size_t *n, size_t *alloc,
@@ -471,9 +458,14 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	}
 	if (interrupt_requested)
 		s->r.interrupted = 1;
-	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++)
-		if (s->ls.selected[i][b])
-			mark_unmeasured(&su->benches[b], &sr->benches[k++]);
+	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++) {
+		if (!s->ls.selected[i][b])
+			continue;
+		struct bench_result *br = &sr->benches[k++];
+		/* The rules the samples are judged by travel with them. */
+		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
+			analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
+	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);
 		sides[sd].artifact = NULL;
@@ -492,6 +484,7 @@ int session_finish(struct session *s)
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
+	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)
 		strvec_pushf(&r->warnings,

@@ -5,8 +5,10 @@
  *   session_prepare()        load and select suites, check destinations,
  *                            refuse what this version cannot do, preflight,
  *                            make the private temporary folder, seed
- *   session_measure_suite()  once per suite, with one or two sides
- *   session_finish()         verdicts into exit code, errors, reports
+ *   session_measure_suite()  once per suite, with one or two sides; copies
+ *                            each command's analysis settings into the result
+ *   session_finish()         analyze_result() (analyze/analyze.h), then the
+ *                            exit code (cmd/outcome.h), errors, reports
  *   session_release()
  * Everything here prints its own messages (this is cmd/).
  */
@@ -17,7 +19,7 @@
 #include "cmd/common.h"
 #include "measure/execute.h"
 #include "report/report.h"
-#include "report/result.h"
+#include "model/result.h"
 
 struct destination {
 	enum report_format format;
@@ -67,7 +69,8 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
  */
 struct suite_result *session_measure_suite(struct session *s, size_t i,
 					   struct execute_side sides[SIDE__COUNT]);
-/* Judge, print command errors, write every report; returns the exit code. */
+/* Analyse, map to the exit code, print command errors, write every report;
+   returns the exit code. */
 int session_finish(struct session *s);
 void session_release(struct session *s);
 

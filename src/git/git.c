@@ -1,3 +1,9 @@
+/*
+ * git/git: the git calls kagari makes (git.h), all through proc/child.h
+ * with a clean environment and no hooks: running git and describing its
+ * failures, the repository top, revision checks with hints (shallow
+ * clones, unknown names), HEAD and its dirtiness, files in a commit.
+ */
 #include "git/git.h"
 
 #include <errno.h>
@@ -8,8 +14,8 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
-#include "measure/proc.h"
+#include "proc/child.h"
+#include "proc/proc.h"
 
 static void git_env(struct strvec *env)
 {

@@ -1,3 +1,9 @@
+/*
+ * git/worktree: the temporary detached worktree of the base revision
+ * (worktree.h) — adding it under kagari's private folder with a lock that
+ * names its owner, removing it, and pruning worktrees orphaned by a kagari
+ * that died.
+ */
 #include "git/worktree.h"
 
 #include <errno.h>

@@ -1,3 +1,8 @@
+/*
+ * measure/alloc: the allocation-counting shim's client side (alloc.h):
+ * finding libkagari-alloc.so, the LD_PRELOAD environment, and reading the
+ * counts the shim wrote for a run.
+ */
 #include "measure/alloc.h"
 
 #include <errno.h>

@@ -1,3 +1,8 @@
+/*
+ * measure/counters: hardware and software counters through perf_event_open
+ * (counters.h): probing which events open, opening a group per run on the
+ * runner, reading and scaling for multiplexing, explaining failures.
+ */
 #include "measure/counters.h"
 
 #include <errno.h>

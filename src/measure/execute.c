@@ -9,8 +9,8 @@
  * throughput; perf readings through execute_perf.c). After the timed
  * rounds come the untimed instrumented rounds (execute_instrument.c),
  * then `cleanup` on every side that was set up (also after a failure or
- * an interrupt), the statuses of metrics that produced nothing, the
- * summaries, and the budgets of the head side.
+ * an interrupt), and the statuses of metrics that produced nothing.
+ * Summaries, budgets and comparisons are analyze/'s (analyze.h).
  *
  * Commands and hooks are expanded and run by execute_prepare.c; the files'
  * shared declarations are in execute_internal.h.
@@ -23,17 +23,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analyze/budget.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "measure/counters.h"
 #include "measure/execute_internal.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "plan/plan.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/vars.h"
 
 /* Which metrics a command records, per the resolved `metrics:` settings. */
@@ -128,14 +127,6 @@ static void set_error(struct command_result *cr, const char *side_label,
 		cr->stderr_tail = xstrdup(tail);
 }
 
-void execute_series_fail(struct metric_series *ms, enum metric_status st,
-			 const char *reason)
-{
-	free(ms->samples);
-	ms->samples = NULL;
-	ms->nr = ms->alloc = 0;
-	metric_series_set_status(ms, st, reason);
-}
 
 /* ---- the timed rounds ------------------------------------------------- */
 
@@ -178,8 +169,7 @@ struct rounds {
 	char *const *suite_dir;
 	const struct vars_context *ctx;
 	const struct plan_unit *plan_units;
-	int per_round, warmup, fixed, min_runs, max_runs;
-	int warm_rounds, total_rounds;
+	struct plan_schedule sched;
 	struct counters pc;
 	struct child_result res;
 	int interrupted;
@@ -377,27 +367,19 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 	for (;; nb++) {
 		int r = wr + nb, any = 0;
 		if (nb > 0) {
-			if (r >= R->warm_rounds + R->total_rounds ||
-			    (r < R->warm_rounds) != is_warm ||
+			if (r >= R->sched.warm_rounds + R->sched.total_rounds ||
+			    (r < R->sched.warm_rounds) != is_warm ||
 			    R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
 			    est + R->round_ns > BATCH_NS)
 				break;
 			int sure = 1;
-			int floor = R->min_runs < R->max_runs ? R->min_runs : R->max_runs;
 			for (size_t i = 0; i < R->nr_units; i++) {
 				owed[i] = 0;
 				if (!R->units[i].ok)
 					continue;
-				if (is_warm) {
-					int done = r * R->per_round;
-					owed[i] = R->warmup - done < R->per_round
-							  ? R->warmup - done : R->per_round;
-				} else {
-					int left = R->max_runs - R->proj[i];
-					owed[i] = left < R->per_round ? left : R->per_round;
-					if (R->fixed <= 0 && R->proj[i] >= floor)
-						sure = 0;
-				}
+				owed[i] = plan_owed(&R->sched, r, R->proj[i]);
+				if (!is_warm && !plan_round_certain(&R->sched, R->proj[i]))
+					sure = 0;
 				any |= owed[i] > 0;
 			}
 			if (!any || !sure)
@@ -410,7 +392,7 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 		ALLOC_GROW(R->round_item, (size_t)nb + 2, R->round_item_alloc);
 		R->rng_at[nb] = *rng;
 		R->round_item[nb] = R->nr_items;
-		size_t n = plan_round(b->settings.order, R->plan_units, owed,
+		size_t n = plan_round(R->sched.order, R->plan_units, owed,
 				      R->nr_units, is_warm ? r : *round + nb, rng,
 				      &R->seq, &R->seq_alloc);
 		unsigned barrier = nb > 0 ? RUNNER_BARRIER : 0;
@@ -504,15 +486,41 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 	return taken;
 }
 
-/* Measure one benchmark on every present side. */
-static int execute_bench(const struct suite *s, const struct bench_spec *b,
-			 size_t bench_index,
-			 const struct execute_side sides[SIDE__COUNT],
-			 const struct execute_options *o,
-			 struct execute_instruments *in, struct bench_result *br)
+/* ---- one benchmark ---------------------------------------------------- */
+
+/* What the steps of execute_bench() share. */
+struct bench_run {
+	const struct suite *s;
+	const struct bench_spec *b;
+	const struct execute_side *sides;
+	const struct execute_options *o;
+	struct execute_instruments *in;
+	struct bench_result *br;
+	int two_sided;
+	char *workdir[SIDE__COUNT];
+	char *suite_dir[SIDE__COUNT];
+	char *head_dir[SIDE__COUNT]; /* the suite's folder in the head tree */
+	struct vars_context ctx[SIDE__COUNT];
+	int side_ok[SIDE__COUNT];
+	struct execute_unit *units; /* (side, command), base before head */
+	size_t nr_units;
+	struct plan_unit *plan_units;
+	double work[SIDE__COUNT];
+	int interrupted;
+};
+
+static void bench_fail_all(struct bench_run *B, int sd, const char *msg)
 {
-	int interrupted = 0;
-	int two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
+	for (size_t c = 0; c < B->b->nr_commands; c++)
+		set_error(&B->br->commands[c], B->two_sided ? side_name(sd) : NULL,
+			  msg, NULL);
+}
+
+/* The result's names, commands and throughput unit. */
+static void bench_result_start(struct bench_run *B)
+{
+	const struct bench_spec *b = B->b;
+	struct bench_result *br = B->br;
 	br->name = xstrdup(b->name);
 	br->baseline = b->baseline ? xstrdup(b->baseline) : NULL;
 	strvec_copy(&br->tags, &b->tags);
@@ -527,282 +535,289 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 							      ? b->settings.metrics.throughput.unit
 							      : "operations");
 	}
+}
 
-	/* Per side: workdir, variables, setup hooks. */
-	char *workdir[SIDE__COUNT] = { NULL, NULL };
-	char *suite_dir[SIDE__COUNT] = { NULL, NULL };
-	char *head_dir[SIDE__COUNT] = { NULL, NULL };
-	struct vars_context ctx[SIDE__COUNT];
-	int side_ok[SIDE__COUNT] = { 0, 0 };
+/* Per side: workdir, variables, setup hooks. */
+static void bench_setup_sides(struct bench_run *B, size_t bench_index)
+{
+	const struct bench_spec *b = B->b;
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
-		if (!sides[sd].present)
+		if (!B->sides[sd].present)
 			continue;
-		suite_dir[sd] = execute_side_suite_dir(s, &sides[sd]);
-		workdir[sd] = xstrfmt("%s/bench-%zu", sides[sd].tmpdir, bench_index);
-		head_dir[sd] = execute_suite_dir_in(s, sides[sd].head_root);
-		ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = suite_dir[sd],
-			.head_root = head_dir[sd], .workdir = workdir[sd],
-			.env = NULL, .repo = sides[sd].root,
-			.head_repo = sides[sd].head_root,
+		B->suite_dir[sd] = execute_side_suite_dir(B->s, &B->sides[sd]);
+		B->workdir[sd] = xstrfmt("%s/bench-%zu", B->sides[sd].tmpdir, bench_index);
+		B->head_dir[sd] = execute_suite_dir_in(B->s, B->sides[sd].head_root);
+		B->ctx[sd] = (struct vars_context){
+			.artifact = B->sides[sd].artifact, .root = B->suite_dir[sd],
+			.head_root = B->head_dir[sd], .workdir = B->workdir[sd],
+			.env = NULL, .repo = B->sides[sd].root,
+			.head_repo = B->sides[sd].head_root,
 		};
 		for (size_t c = 0; c < b->nr_commands; c++)
-			br->commands[c].side[sd].present = 1;
-		if (mkdir(workdir[sd], 0700) != 0) {
+			B->br->commands[c].side[sd].present = 1;
+		if (mkdir(B->workdir[sd], 0700) != 0) {
 			struct sbuf msg = SBUF_INIT;
-			sbuf_addf(&msg, "cannot create workdir '%s': %s", workdir[sd],
+			sbuf_addf(&msg, "cannot create workdir '%s': %s", B->workdir[sd],
 				  strerror(errno));
-			for (size_t c = 0; c < b->nr_commands; c++)
-				set_error(&br->commands[c], two_sided ? side_name(sd) : NULL,
-					  msg.buf, NULL);
+			bench_fail_all(B, sd, msg.buf);
 			sbuf_release(&msg);
 			continue;
 		}
 		struct sbuf err = SBUF_INIT;
-		if (execute_run_hooks("setup", b->setup, b->nr_setup, b, suite_dir[sd],
-			      &ctx[sd], o, 0, &err)) {
-			for (size_t c = 0; c < b->nr_commands; c++)
-				set_error(&br->commands[c], two_sided ? side_name(sd) : NULL,
-					  err.buf, NULL);
-		} else {
-			side_ok[sd] = 1;
-		}
+		if (execute_run_hooks("setup", b->setup, b->nr_setup, b, B->suite_dir[sd],
+			      &B->ctx[sd], B->o, 0, &err))
+			bench_fail_all(B, sd, err.buf);
+		else
+			B->side_ok[sd] = 1;
 		sbuf_release(&err);
-		if (*o->interrupted)
-			interrupted = 1;
+		if (*B->o->interrupted)
+			B->interrupted = 1;
 	}
+}
 
-	/* Units: (side, command), base before head in the list. */
-	size_t nr_units = 0;
-	struct execute_unit *units = xcalloc(2 * b->nr_commands + 1, sizeof(*units));
-	int setup_interrupted = interrupted;
+/* Expand one unit's command; 0, or -1 with the reason in err. */
+static int unit_prepare(struct bench_run *B, struct execute_unit *u, struct sbuf *err)
+{
+	const struct bench_spec *b = B->b;
+	const struct command_spec *cs = &b->commands[u->cmd];
+	int sd = u->side;
+	const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+	strvec_init(&u->p.argv);
+	strvec_init(&u->p.env);
+	if (execute_prepare_exec(&cs->exec, layers, 2, B->suite_dir[sd],
+			 cs->settings.cwd, &B->ctx[sd], &u->p, err))
+		return -1;
+	u->ok = u->prepared = 1;
+	u->p.terminal = b->terminal;
+	u->p.timeout_ns = cs->exec.timeout_ns ? cs->exec.timeout_ns
+					      : cs->settings.timeout_ns;
+	if (cs->settings.stdout_path)
+		u->p.stdout_path = execute_join_path(B->workdir[sd], cs->settings.stdout_path);
+	if (cs->settings.stderr_path)
+		u->p.stderr_path = execute_join_path(B->workdir[sd], cs->settings.stderr_path);
+	if (b->stdin_spec.kind != STDIN_NONE) {
+		u->p.in = &b->stdin_spec;
+		if (b->stdin_spec.kind == STDIN_FILE) {
+			/* Variables expand per side; the result must stay inside
+			   the repository or ${workdir}. */
+			u->p.stdin_path = execute_side_path("stdin", b->stdin_spec.value,
+							    B->suite_dir[sd], &B->ctx[sd], err);
+			if (!u->p.stdin_path) {
+				u->ok = 0;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Units: (side, command) of every side that was set up, base first. */
+static void bench_prepare_units(struct bench_run *B)
+{
+	const struct bench_spec *b = B->b;
+	B->units = xcalloc(2 * b->nr_commands + 1, sizeof(*B->units));
+	B->plan_units = xcalloc(2 * b->nr_commands + 1, sizeof(*B->plan_units));
 	for (size_t c = 0; c < b->nr_commands; c++) {
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
-			if (!sides[sd].present || !side_ok[sd])
+			if (!B->sides[sd].present || !B->side_ok[sd])
 				continue;
-			struct execute_unit *u = &units[nr_units++];
-			const struct command_spec *cs = &b->commands[c];
+			struct execute_unit *u = &B->units[B->nr_units];
+			B->plan_units[B->nr_units++] = (struct plan_unit){ sd, c };
 			u->side = sd;
 			u->cmd = c;
-			strvec_init(&u->p.argv);
-			strvec_init(&u->p.env);
-			const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
 			struct sbuf err = SBUF_INIT;
-			if (execute_prepare_exec(&cs->exec, layers, 2, suite_dir[sd],
-					 cs->settings.cwd, &ctx[sd], &u->p, &err) == 0) {
-				u->ok = u->prepared = 1;
-				u->p.terminal = b->terminal;
-				u->p.timeout_ns = cs->exec.timeout_ns ? cs->exec.timeout_ns
-								      : cs->settings.timeout_ns;
-				if (cs->settings.stdout_path)
-					u->p.stdout_path = execute_join_path(workdir[sd], cs->settings.stdout_path);
-				if (cs->settings.stderr_path)
-					u->p.stderr_path = execute_join_path(workdir[sd], cs->settings.stderr_path);
-				if (b->stdin_spec.kind != STDIN_NONE) {
-					u->p.in = &b->stdin_spec;
-					if (b->stdin_spec.kind == STDIN_FILE)
-						u->p.stdin_path = execute_side_path(
-							"stdin", b->stdin_spec.value,
-							suite_dir[sd], &ctx[sd], &err);
-					if (b->stdin_spec.kind == STDIN_FILE && !u->p.stdin_path) {
-						u->ok = 0;
-						set_error(&br->commands[c],
-							  two_sided ? side_name(sd) : NULL,
-							  err.buf, NULL);
-					}
-				}
-			} else {
-				set_error(&br->commands[c], two_sided ? side_name(sd) : NULL,
+			if (unit_prepare(B, u, &err))
+				set_error(&B->br->commands[c], B->two_sided ? side_name(sd) : NULL,
 					  err.buf, NULL);
-			}
 			sbuf_release(&err);
 		}
 	}
-
-	/* Round plan: warm-up runs, then fixed or adaptive measured runs. */
-	const struct settings *bs = &b->settings;
-	int per_round = bs->runs_per_round > 0 ? bs->runs_per_round : 1;
-	int warmup = o->warmup_override >= 0 ? o->warmup_override : bs->warmup;
-	int fixed = o->runs_override > 0 ? o->runs_override : bs->runs;
-	int max_runs = fixed > 0 ? fixed : bs->max_runs;
-	int min_runs = fixed > 0 ? fixed : bs->min_runs;
-	double work[SIDE__COUNT] = { NAN, NAN };
 	for (int sd = 0; sd < SIDE__COUNT; sd++)
-		if (suite_dir[sd])
-			work[sd] = throughput_work(b, suite_dir[sd], &ctx[sd]);
+		if (B->suite_dir[sd])
+			B->work[sd] = throughput_work(b, B->suite_dir[sd], &B->ctx[sd]);
+}
 
-	struct rng rng;
-	rng_seed(&rng, rng_seed_from(o->seed, b->name));
-	struct plan_unit *plan_units = xcalloc(nr_units + 1, sizeof(*plan_units));
-	int *owed = xcalloc(nr_units + 1, sizeof(*owed));
-	for (size_t i = 0; i < nr_units; i++)
-		plan_units[i] = (struct plan_unit){ units[i].side, units[i].cmd };
+/*
+ * The runs each unit owes round wr (plan.h); 0 when the schedule is over:
+ * nothing owed, or (adaptive) no unit wants another measured round.
+ */
+static int rounds_owed(struct rounds *R, int wr, int round, int *owed)
+{
+	int is_warm = wr < R->sched.warm_rounds, any = 0, more = 0;
+	for (size_t i = 0; i < R->nr_units; i++) {
+		const struct execute_unit *u = &R->units[i];
+		owed[i] = u->ok ? plan_owed(&R->sched, wr, u->measured) : 0;
+		any |= owed[i] > 0;
+		more |= u->ok && plan_wants_more(&R->sched, u->measured, u->time_ns);
+	}
+	if (!is_warm && R->sched.fixed <= 0 && round > 0 && !more)
+		return 0;
+	return any;
+}
+
+/* The timed rounds, warm-up first; returns the measured rounds made. */
+static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
+{
+	const struct execute_options *o = B->o;
 	struct rounds R;
 	memset(&R, 0, sizeof(R));
-	R.b = b;
-	R.o = o;
-	R.in = in;
-	R.br = br;
-	R.units = units;
-	R.nr_units = nr_units;
-	R.two_sided = two_sided;
-	R.work = work;
-	R.suite_dir = suite_dir;
-	R.ctx = ctx;
-	R.plan_units = plan_units;
-	R.per_round = per_round;
-	R.warmup = warmup;
-	R.fixed = fixed;
-	R.min_runs = min_runs;
-	R.max_runs = max_runs;
-	R.round_ns = -1;
-	R.interrupted = setup_interrupted;
+	R = (struct rounds){ .b = B->b, .o = o, .in = B->in, .br = B->br,
+			     .units = B->units, .nr_units = B->nr_units,
+			     .two_sided = B->two_sided, .work = B->work,
+			     .suite_dir = B->suite_dir, .ctx = B->ctx,
+			     .plan_units = B->plan_units, .round_ns = -1,
+			     .interrupted = B->interrupted };
+	plan_schedule_init(&R.sched, &B->b->settings, o->runs_override, o->warmup_override);
 	child_result_init(&R.res);
 	counters_init(&R.pc, 0, 0); /* pid and events set per run */
 	int perf_any = 0;
-	for (size_t i = 0; i < nr_units; i++)
-		if (units[i].ok) {
-			units[i].perf_events = execute_perf_plan(in, &b->commands[units[i].cmd]);
-			perf_any |= units[i].perf_events != 0;
+	for (size_t i = 0; i < B->nr_units; i++)
+		if (B->units[i].ok) {
+			B->units[i].perf_events = execute_perf_plan(B->in, &B->b->commands[B->units[i].cmd]);
+			perf_any |= B->units[i].perf_events != 0;
 		}
-	rounds_prepare_hooks(&R, side_ok);
-
-	int warm_rounds = warmup > 0 ? execute_rounds_for(warmup, per_round) : 0;
-	int total_rounds = execute_rounds_for(max_runs, per_round);
-	R.warm_rounds = warm_rounds;
-	R.total_rounds = total_rounds;
-	int round = 0; /* measured rounds so far */
-	for (int wr = 0; wr < warm_rounds + total_rounds && !R.interrupted;) {
-		int is_warm = wr < warm_rounds;
-		int any = 0;
-		for (size_t i = 0; i < nr_units; i++) {
-			struct execute_unit *u = &units[i];
-			owed[i] = 0;
-			if (!u->ok)
-				continue;
-			if (is_warm) {
-				int done = wr * per_round;
-				owed[i] = warmup - done < per_round ? warmup - done : per_round;
-			} else {
-				int left = max_runs - u->measured;
-				owed[i] = left < per_round ? left : per_round;
-			}
-			if (owed[i] > 0)
-				any = 1;
-		}
-		if (!any)
-			break;
-		if (!is_warm && fixed <= 0 && round > 0) {
-			/* Adaptive: stop once every unit has min_runs and min_time. */
-			int need_more = 0;
-			for (size_t i = 0; i < nr_units; i++) {
-				struct execute_unit *u = &units[i];
-				if (u->ok && u->measured < max_runs &&
-				    (u->measured < min_runs || u->time_ns < bs->min_time_ns))
-					need_more = 1;
-			}
-			if (!need_more)
-				break;
-		}
+	rounds_prepare_hooks(&R, B->side_ok);
+	int *owed = xcalloc(B->nr_units + 1, sizeof(*owed));
+	int round = 0, last = R.sched.warm_rounds + R.sched.total_rounds;
+	for (int wr = 0; wr < last && !R.interrupted && rounds_owed(&R, wr, round, owed);) {
+		int is_warm = wr < R.sched.warm_rounds;
 		if (o->progress)
-			o->progress(o->progress_data, b->name,
-				    is_warm ? wr + 1 : round + 1,
-				    is_warm ? warm_rounds : total_rounds, is_warm);
+			o->progress(o->progress_data, B->b->name, is_warm ? wr + 1 : round + 1,
+				    is_warm ? R.sched.warm_rounds : R.sched.total_rounds, is_warm);
 		if (R.hooks_ok && (is_warm || !perf_any)) {
 			/* Whole rounds through the runner at once. */
-			wr += rounds_batch(&R, wr, is_warm, &round, owed, &rng);
+			wr += rounds_batch(&R, wr, is_warm, &round, owed, rng);
 			continue;
 		}
-		size_t n = plan_round(bs->order, plan_units, owed, nr_units,
-				      is_warm ? wr : round, &rng, &R.seq, &R.seq_alloc);
+		size_t n = plan_round(R.sched.order, B->plan_units, owed, B->nr_units,
+				      is_warm ? wr : round, rng, &R.seq, &R.seq_alloc);
 		for (size_t k = 0; k < n && !R.interrupted; k++) {
 			struct execute_unit *u = rounds_unit(&R, &R.seq[k]);
-			if (!u || !u->ok)
-				continue;
-			rounds_run_one(&R, u, is_warm, round);
+			if (u && u->ok)
+				rounds_run_one(&R, u, is_warm, round);
 		}
-		if (!is_warm)
-			round++;
+		round += !is_warm;
 		wr++;
 	}
-	interrupted = setup_interrupted || R.interrupted;
-	br->rounds = round;
+	B->interrupted |= R.interrupted;
+	free(owed);
 	rounds_release(&R);
-	for (size_t i = 0; i < nr_units; i++)
-		execute_perf_mark_uncounted(in, &b->commands[units[i].cmd],
-				    &br->commands[units[i].cmd].side[units[i].side]);
+	return round;
+}
 
-	/* Untimed instrumented runs, planned like the timed ones. */
-	if (!interrupted)
-		interrupted = execute_instrument_bench(s, b, bench_index, sides, o, in, br,
-					       units, nr_units, plan_units, &rng,
-					       (const char *const *)workdir);
-
-	/* Cleanup runs whatever happened, on every side that was set up. */
+/* Cleanup runs whatever happened, on every side that was set up. */
+static void bench_cleanup(struct bench_run *B)
+{
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
-		if (!side_ok[sd])
+		if (!B->side_ok[sd])
 			continue;
 		struct sbuf err = SBUF_INIT;
-		if (execute_run_hooks("cleanup", b->cleanup, b->nr_cleanup, b, suite_dir[sd],
-			      &ctx[sd], o, RUNNER_CLEAR_INTERRUPT, &err))
-			for (size_t c = 0; c < b->nr_commands; c++)
-				set_error(&br->commands[c], two_sided ? side_name(sd) : NULL,
-					  err.buf, NULL);
+		if (execute_run_hooks("cleanup", B->b->cleanup, B->b->nr_cleanup, B->b,
+			      B->suite_dir[sd], &B->ctx[sd], B->o,
+			      RUNNER_CLEAR_INTERRUPT, &err))
+			bench_fail_all(B, sd, err.buf);
 		sbuf_release(&err);
 	}
+}
 
-	/* Statuses of requested metrics that produced nothing, and summaries. */
-	for (size_t c = 0; c < b->nr_commands; c++) {
-		struct command_result *cr = &br->commands[c];
-		const struct command_spec *cs = &b->commands[c];
+/*
+ * Statuses of requested metrics that produced nothing. Summaries, budgets
+ * and comparisons come later, from analyze/ (analyze.h).
+ */
+static void bench_statuses(struct bench_run *B, int round)
+{
+	for (size_t c = 0; c < B->b->nr_commands; c++) {
+		struct command_result *cr = &B->br->commands[c];
+		const struct command_spec *cs = &B->b->commands[c];
 		cr->rounds = round;
-		execute_mark_unsupported(in, cs, cr);
+		execute_mark_unsupported(B->in, cs, cr);
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
 			for (int m = 0; m < METRIC__COUNT; m++)
 				cr->side[sd].metric[m].required =
 					!cs->settings.metrics.unsupported_skip &&
 					execute_metric_required(cs, (enum metric_id)m);
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
-			struct side_result *sr = &cr->side[sd];
-			if (!sr->present)
+			struct metric_series *ms = &cr->side[sd].metric[METRIC_THROUGHPUT];
+			if (cr->side[sd].present && ms->status != MSTATUS_OK &&
+			    metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
+			    isnan(B->work[sd]))
+				metric_series_set_status(ms, MSTATUS_FAILED,
+							 "the throughput work file could not be read");
+		}
+	}
+}
+
+static void bench_release(struct bench_run *B)
+{
+	for (size_t i = 0; i < B->nr_units; i++)
+		execute_prepared_release(&B->units[i].p);
+	free(B->units);
+	free(B->plan_units);
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		free(B->workdir[sd]);
+		free(B->suite_dir[sd]);
+		free(B->head_dir[sd]);
+	}
+}
+
+/* Measure one benchmark on every present side. */
+static int execute_bench(const struct suite *s, const struct bench_spec *b,
+			 size_t bench_index,
+			 const struct execute_side sides[SIDE__COUNT],
+			 const struct execute_options *o,
+			 struct execute_instruments *in, struct bench_result *br)
+{
+	struct bench_run B = {
+		.s = s, .b = b, .sides = sides, .o = o, .in = in, .br = br,
+		.two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present,
+		.work = { NAN, NAN },
+	};
+	bench_result_start(&B);
+	bench_setup_sides(&B, bench_index);
+	bench_prepare_units(&B);
+
+	struct rng rng;
+	rng_seed(&rng, rng_seed_from(o->seed, b->name));
+	int round = bench_timed_rounds(&B, &rng);
+	br->rounds = round;
+	for (size_t i = 0; i < B.nr_units; i++)
+		execute_perf_mark_uncounted(in, &b->commands[B.units[i].cmd],
+				    &br->commands[B.units[i].cmd].side[B.units[i].side]);
+
+	/* Untimed instrumented runs, planned like the timed ones. */
+	if (!B.interrupted)
+		B.interrupted = execute_instrument_bench(s, b, bench_index, sides, o, in, br,
+					       B.units, B.nr_units, B.plan_units, &rng,
+					       (const char *const *)B.workdir);
+	bench_cleanup(&B);
+	bench_statuses(&B, round);
+	bench_release(&B);
+	return B.interrupted ? -1 : 0;
+}
+
+/*
+ * After measuring: counter and allocation metrics that were asked for but
+ * left without a status (execute_mark_unsupported() marks what it could
+ * not measure with the reason) are `unsupported`, so that none is silently
+ * absent. The metric status policy is measure/'s, not cmd/'s.
+ */
+static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br)
+{
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
+		for (int m = 0; m < METRIC__COUNT; m++) {
+			if (!(metric_get(m)->group == GROUP_COUNTERS ||
+			     metric_get(m)->group == GROUP_ALLOCATIONS) ||
+			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
 				continue;
-			for (int m = 0; m < METRIC__COUNT; m++) {
-				struct metric_series *ms = &sr->metric[m];
-				if (ms->status == MSTATUS_OK) {
-					double *v = xcalloc(ms->nr + 1, sizeof(*v));
-					for (size_t i = 0; i < ms->nr; i++)
-						v[i] = ms->samples[i].value;
-					summary_compute(&ms->summary, v, ms->nr);
-					ms->have_summary = 1;
-					free(v);
-				} else if (m == METRIC_THROUGHPUT &&
-					   metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
-					   isnan(work[sd])) {
-					metric_series_set_status(ms, MSTATUS_FAILED,
-								 "the throughput work file could not be read");
-				}
+			for (int sd = 0; sd < SIDE__COUNT; sd++) {
+				struct side_result *sr = &br->commands[c].side[sd];
+				if (sr->present && sr->count &&
+				    sr->metric[m].status == MSTATUS_ABSENT)
+					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
+								 "not measured");
 			}
 		}
-		/* Budgets apply to the head side (the side `run` measures). */
-		cr->nr_budgets = cs->nr_budgets;
-		cr->budgets = xcalloc(cs->nr_budgets + 1, sizeof(*cr->budgets));
-		for (size_t i = 0; i < cs->nr_budgets; i++)
-			budget_evaluate(&cs->budgets[i],
-					&cr->side[SIDE_HEAD].metric[cs->budgets[i].metric],
-					&cr->budgets[i]);
 	}
-
-	for (size_t i = 0; i < nr_units; i++)
-		execute_prepared_release(&units[i].p);
-	free(units);
-	free(plan_units);
-	free(owed);
-	for (int sd = 0; sd < SIDE__COUNT; sd++) {
-		free(workdir[sd]);
-		free(suite_dir[sd]);
-		free(head_dir[sd]);
-	}
-	return interrupted ? -1 : 0;
 }
 
 int execute_suite(const struct suite *s, const unsigned char *selected,
@@ -825,6 +840,9 @@ int execute_suite(const struct suite *s, const unsigned char *selected,
 		rc = execute_bench(s, &s->benches[i], i, sides, o, in,
 				   &out->benches[out->nr_benches++]);
 	}
+	for (size_t i = 0, k = 0; i < s->nr_benches && k < out->nr_benches; i++)
+		if (selected[i])
+			mark_unmeasured(&s->benches[i], &out->benches[k++]);
 	if (o->env && !o->env->counters_source && (in->used_perf || in->used_valgrind))
 		o->env->counters_source = xstrdup(in->used_perf ? "perf" : "valgrind");
 	execute_instruments_release(&local);

@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #include "measure/counters.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/model.h"
 
 struct environment_info;

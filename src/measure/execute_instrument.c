@@ -34,7 +34,7 @@
 #include "base/xalloc.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "measure/valgrind.h"
 #include "plan/plan.h"
@@ -225,9 +225,9 @@ static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode,
 	if (mode == INSTR_ALLOC) {
 		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
 			if (execute_metric_asked(cs, alloc_metrics[k]))
-				execute_series_fail(&sr->metric[alloc_metrics[k]], st, reason);
+				metric_series_fail(&sr->metric[alloc_metrics[k]], st, reason);
 	} else {
-		execute_series_fail(&sr->metric[METRIC_INSTRUCTIONS], st, reason);
+		metric_series_fail(&sr->metric[METRIC_INSTRUCTIONS], st, reason);
 	}
 	ic->iu[i].want[mode] = 0;
 }
@@ -361,14 +361,13 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 		for (size_t i = 0; i < ic->nr_units; i++)
 			if (ic->iu[i].want[mode] && ic->iu[i].target > most)
 				most = ic->iu[i].target;
-		int total = execute_rounds_for(most, per_round);
+		int total = plan_rounds_for(most, per_round);
 		for (int r = 0; r < total && !interrupted; r++) {
 			int any = 0;
 			for (size_t i = 0; i < ic->nr_units; i++) {
 				struct instr_unit *iu = &ic->iu[i];
-				int left = iu->target - iu->done[mode];
-				owed[i] = iu->want[mode] && ic->units[i].ok && left > 0
-						  ? (left < per_round ? left : per_round) : 0;
+				owed[i] = iu->want[mode] && ic->units[i].ok
+						  ? plan_share(iu->target - iu->done[mode], per_round) : 0;
 				any |= owed[i] > 0;
 			}
 			if (!any)

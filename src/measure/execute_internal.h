@@ -31,13 +31,13 @@
 #include <stdint.h>
 
 #include "base/strvec.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/counters.h"
 #include "measure/execute.h"
-#include "measure/metric.h"
+#include "model/metric.h"
 #include "measure/runner.h"
 #include "plan/plan.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "suite/model.h"
 #include "suite/vars.h"
 
@@ -164,18 +164,6 @@ int execute_run_hooks(const char *what, const struct exec_spec *hooks,
 		      const char *suite_dir, const struct vars_context *ctx,
 		      const struct execute_options *o, unsigned flags,
 		      struct sbuf *err);
-
-/* ---- results (execute.c) ----------------------------------------------- */
-
-/* Drop a series' samples and set its status and reason. */
-void execute_series_fail(struct metric_series *ms, enum metric_status st,
-			 const char *reason);
-
-/* Rounds needed for `runs` runs at per_round runs per round. */
-static inline int execute_rounds_for(int runs, int per_round)
-{
-	return (runs + per_round - 1) / per_round;
-}
 
 /* ---- instrument probes and instrumented runs (execute_instrument.c) ---- */
 

@@ -55,7 +55,7 @@ static void perf_fail(const struct command_spec *cs, struct side_result *sr,
 		enum metric_id m = counter_metrics[k];
 		unsigned need = execute_perf_events_of(m);
 		if (execute_metric_asked(cs, m) && (events & need) == need)
-			execute_series_fail(&sr->metric[m], MSTATUS_FAILED, msg.buf);
+			metric_series_fail(&sr->metric[m], MSTATUS_FAILED, msg.buf);
 	}
 	sbuf_release(&msg);
 }

@@ -20,7 +20,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 #include "suite/vars.h"
 

@@ -1,3 +1,11 @@
+/*
+ * measure/runner: the runner process (runner.h). Laid out in sections: the
+ * frame encoding of the protocol; the transport (frames and fds over a
+ * socket); the runner process itself (its loop, one request at a time);
+ * batches, in the runner process; and kagari's side (starting the runner
+ * as kagari-runner or a fork, requests, answers, stopping it).
+ * src/runner_main.c is the kagari-runner program's main.
+ */
 #include "measure/runner.h"
 
 #include <errno.h>
@@ -14,7 +22,7 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 
 /*
  * Frames: a u32 payload length, then the payload. Integers are native
@@ -969,20 +977,13 @@ int runner_start(struct runner *r, struct sbuf *err)
 	return rc;
 }
 
-int runner_program_main(int argc, char **argv)
+int runner_serve(int fd, const char *token)
 {
-	char *end;
-	long fd = argc == 4 ? strtol(argv[2], &end, 10) : -1;
-	if (argc != 4 || strcmp(argv[1], "--serve") || *end || fd < 0 ||
-	    fd > INT32_MAX || strcmp(argv[3], PROTOCOL_TOKEN)) {
-		/* Not for people: kagari starts us. A different build's
-		 * kagari gets EOF instead of a hello and forks its own. */
-		fputs(RUNNER_PROGRAM ": internal helper of kagari, not to be "
-				     "run by hand\n",
-		      stderr);
-		return 2;
-	}
-	runner_main((int)fd);
+	/* A different build's kagari gets EOF instead of a hello and forks
+	 * its own runner. */
+	if (fd < 0 || !token || strcmp(token, PROTOCOL_TOKEN))
+		return -1;
+	runner_main(fd);
 }
 
 static void encode_request(struct sbuf *b, const struct runner_request *q,

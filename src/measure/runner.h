@@ -73,7 +73,7 @@
 #include <sys/types.h>
 
 #include "base/sbuf.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 struct runner {
 	pid_t pid;	   /* -1 when not running */
@@ -246,11 +246,11 @@ pid_t runner_pid(const struct runner *r);
 #define RUNNER_PROGRAM "kagari-runner"
 
 /*
- * main() of the kagari-runner program (src/runner_main.c): serves the
- * socket runner_start() passed on its command line until it closes, then
- * exits; returns only (2) when started any other way.
+ * The body of the kagari-runner program (src/runner_main.c, which parses
+ * `--serve FD TOKEN`): serve socket fd until it closes, then exit. Returns
+ * -1 (without serving) only when token is not this build's protocol token.
  */
-int runner_program_main(int argc, char **argv);
+int runner_serve(int fd, const char *token);
 
 /* Test hook: 1 = never exec kagari-runner (the runner is a plain fork). */
 void runner_debug_no_exec(int on);

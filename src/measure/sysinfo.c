@@ -1,3 +1,8 @@
+/*
+ * sysinfo: the machine (uname, /proc/cpuinfo, $CI) and the clocks
+ * (sysinfo.h). The one reader of /proc/cpuinfo: `kagari doctor` asks
+ * sysinfo_cpu_model() too.
+ */
 #include "measure/sysinfo.h"
 
 #include <stdio.h>
@@ -9,9 +14,9 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "report/result.h"
+#include "model/result.h"
 
-static char *cpu_model(void)
+char *sysinfo_cpu_model(void)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *model = NULL;
@@ -43,7 +48,7 @@ void sysinfo_collect(struct environment_info *env)
 		env->kernel = xstrdup(u.release);
 		env->arch = xstrdup(u.machine);
 	}
-	env->cpu_model = cpu_model();
+	env->cpu_model = sysinfo_cpu_model();
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	env->logical_cpus = n > 0 ? (int)n : 0;
 	const char *ci = getenv("CI");

@@ -1,6 +1,10 @@
 /*
  * sysinfo: what machine this is, for the report's `environment` and for
  * the timestamps of a run. Reads uname(2), /proc/cpuinfo and $CI.
+ *
+ * Call order: sysinfo_collect() once per run, into the run_result's
+ * environment (run_result_init() first; the strings then belong to the
+ * result). The clocks may be read at any time.
  */
 #ifndef KAGARI_MEASURE_SYSINFO_H
 #define KAGARI_MEASURE_SYSINFO_H
@@ -11,6 +15,9 @@ struct environment_info;
 
 /* Fill env (its strings are allocated; run_result_release frees them). */
 void sysinfo_collect(struct environment_info *env);
+/* The CPU model from /proc/cpuinfo ("model name", "Hardware" or "cpu
+   model"), or NULL when it cannot be told. The caller frees it. */
+char *sysinfo_cpu_model(void);
 /* Now as RFC 3339 UTC with milliseconds, e.g. 2026-11-30T01:20:32.123Z. */
 char *sysinfo_now_rfc3339(void);
 /* CLOCK_MONOTONIC in nanoseconds. */

@@ -1,3 +1,8 @@
+/*
+ * measure/valgrind: instruction counts under valgrind (valgrind.h): finding
+ * valgrind and its version, wrapping a command's argv, and reading the
+ * counts from the files it wrote into a folder.
+ */
 #include "measure/valgrind.h"
 
 #include <dirent.h>
@@ -9,7 +14,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 #define PROBE_TIMEOUT_NS (INT64_C(30) * 1000000000)
 /* cachegrind files with per-line costs can be large; only summed here. */

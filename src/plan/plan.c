@@ -1,6 +1,10 @@
+/*
+ * plan: the schedule of plan.h — the sequence of one round (plan_round(),
+ * the three orders), then the counts: rounds, runs owed, the adaptive stop.
+ */
 #include "plan/plan.h"
 
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "base/xalloc.h"
 
 const char *plan_order_name(enum run_order order)
@@ -55,4 +59,49 @@ size_t plan_round(enum run_order order, const struct plan_unit *units,
 		}
 	}
 	return len;
+}
+
+void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
+			int runs_override, int warmup_override)
+{
+	s->order = st->order;
+	s->per_round = st->runs_per_round > 0 ? st->runs_per_round : 1;
+	s->warmup = warmup_override >= 0 ? warmup_override : st->warmup;
+	s->fixed = runs_override > 0 ? runs_override : st->runs;
+	s->max_runs = s->fixed > 0 ? s->fixed : st->max_runs;
+	s->min_runs = s->fixed > 0 ? s->fixed : st->min_runs;
+	s->min_time_ns = st->min_time_ns;
+	s->warm_rounds = s->warmup > 0 ? plan_rounds_for(s->warmup, s->per_round) : 0;
+	s->total_rounds = plan_rounds_for(s->max_runs, s->per_round);
+}
+
+int plan_rounds_for(int runs, int per_round)
+{
+	return (runs + per_round - 1) / per_round;
+}
+
+int plan_share(int left, int per_round)
+{
+	if (left <= 0)
+		return 0;
+	return left < per_round ? left : per_round;
+}
+
+int plan_owed(const struct plan_schedule *s, int r, int measured)
+{
+	if (r < s->warm_rounds)
+		return plan_share(s->warmup - r * s->per_round, s->per_round);
+	return plan_share(s->max_runs - measured, s->per_round);
+}
+
+int plan_wants_more(const struct plan_schedule *s, int measured, int64_t time_ns)
+{
+	return measured < s->max_runs &&
+	       (measured < s->min_runs || time_ns < s->min_time_ns);
+}
+
+int plan_round_certain(const struct plan_schedule *s, int measured)
+{
+	int floor = s->min_runs < s->max_runs ? s->min_runs : s->max_runs;
+	return s->fixed > 0 || measured < floor;
 }

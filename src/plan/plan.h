@@ -1,5 +1,19 @@
 /*
- * plan: which unit runs when.
+ * plan: which unit runs when — the one schedule of the timed and the
+ * instrumented rounds: warm-up, rounds, the order inside a round, how many
+ * runs each unit owes a round, and the adaptive stop. measure/ executes
+ * what these functions say and decides nothing about the schedule itself.
+ *
+ * Call order for one benchmark (measure/execute.c):
+ *   plan_schedule_init(&s, &settings, runs_override, warmup_override);
+ *   for each round r from 0 (the warm-up rounds come first, then measured
+ *   rounds, at most s.warm_rounds + s.total_rounds):
+ *     owed[i] = unit ok ? plan_owed(&s, r, measured[i]) : 0;  (none: stop)
+ *     in a measured round after the first, adaptive (s.fixed <= 0): stop
+ *       unless some ok unit plan_wants_more(&s, measured, time_ns);
+ *     plan_round(s.order, units, owed, n, ...) is the round's sequence.
+ *   Rounds may be batched ahead only while plan_round_certain() holds for
+ *   every unit: whether they happen must not depend on outcomes.
  *
  * A unit is one (side, command) pair of a benchmark. A round runs every
  * active unit `runs_per_round` times, in an order set by the suite's `order`
@@ -14,6 +28,7 @@
 #define KAGARI_PLAN_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "suite/model.h"
 
@@ -36,5 +51,53 @@ size_t plan_round(enum run_order order, const struct plan_unit *units,
 		  struct plan_unit **seq, size_t *seq_alloc);
 
 const char *plan_order_name(enum run_order order);
+
+/* ---- the schedule ------------------------------------------------------ */
+
+struct plan_schedule {
+	enum run_order order;
+	int per_round;	     /* runs of each unit per round, >= 1 */
+	int warmup;	     /* unmeasured runs per unit, before the measured */
+	int fixed;	     /* > 0: exactly this many measured runs; else adaptive */
+	int min_runs, max_runs; /* adaptive bounds (both `fixed` when fixed) */
+	int64_t min_time_ns; /* adaptive: measured wall time a unit needs */
+	int warm_rounds;     /* rounds 0 .. warm_rounds-1 are warm-up */
+	int total_rounds;    /* measured rounds at most */
+};
+
+/*
+ * The schedule of settings `st` (runs_per_round, order, warmup, runs,
+ * min_runs, max_runs, min_time); runs_override > 0 and warmup_override
+ * >= 0 replace the suite's `runs` and `warmup` (--runs, --warmup).
+ */
+void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
+			int runs_override, int warmup_override);
+
+/* Rounds needed for `runs` runs at per_round runs per round (0 for 0). */
+int plan_rounds_for(int runs, int per_round);
+
+/* A unit's share of one round when it still owes `left` runs: 0..per_round. */
+int plan_share(int left, int per_round);
+
+/*
+ * Runs a unit owes in round r (0-based, warm-up rounds first) when it has
+ * made `measured` measured runs so far.
+ */
+int plan_owed(const struct plan_schedule *s, int r, int measured);
+
+/*
+ * The adaptive stop, per unit: does a unit with `measured` measured runs
+ * and `time_ns` of measured wall time need another round? (Below max_runs,
+ * and below min_runs or min_time.) A fixed schedule never asks.
+ */
+int plan_wants_more(const struct plan_schedule *s, int measured,
+		    int64_t time_ns);
+
+/*
+ * Is it settled before any outcome is known that a unit with `measured`
+ * runs takes part in the next measured round? True for a fixed schedule,
+ * and below min(min_runs, max_runs) for an adaptive one.
+ */
+int plan_round_certain(const struct plan_schedule *s, int measured);
 
 #endif

@@ -1,3 +1,8 @@
+/*
+ * report/json_emit: a streaming JSON writer into an sbuf (json_emit.h):
+ * quoting with UTF-8 checks, the shortest round-trip doubles, nesting and
+ * indentation, and the key/value helpers.
+ */
 #include "report/json_emit.h"
 
 #include <inttypes.h>

@@ -1,3 +1,7 @@
+/*
+ * report/output: writing a rendered report to its destination (output.h):
+ * atomically replacing a file, or one Markdown section of it, or appending.
+ */
 #include "report/output.h"
 
 #include <errno.h>

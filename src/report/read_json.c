@@ -1,3 +1,11 @@
+/*
+ * report/read_json: a saved JSON report back into a run_result
+ * (read_json.h). Laid out bottom-up: the field path kept for messages;
+ * typed getters; readers per level (stats, samples, metric, side,
+ * comparison, analysis settings, budget, command, benchmark, suite,
+ * environment, git, summary); the exact seed read from its text; then the
+ * root and report_read_json().
+ */
 #include "report/read_json.h"
 
 #include <errno.h>
@@ -315,6 +323,7 @@ static void read_metric(struct rd *d, json_t *o, enum metric_id m,
 		expected(d, "reason", "a string", reason);
 	metric_series_set_status(ms, st, json_is_string(reason)
 						 ? json_string_value(reason) : NULL);
+	get_bool(d, o, "required", &ms->required);
 	/* Throughput with a work unit is written "<unit>/s". */
 	if (m == METRIC_THROUGHPUT && unit && !cr->throughput_unit) {
 		size_t n = strlen(unit);
@@ -414,6 +423,91 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	}
 }
 
+/* One of names[0..n) into *dst; absent leaves *dst as it is. */
+static void get_choice(struct rd *d, json_t *o, const char *key,
+		       const char *const *names, int n, int *dst)
+{
+	char *v = NULL;
+	get_string(d, o, key, &v);
+	if (!v)
+		return;
+	int found = -1;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			found = i;
+	if (found < 0)
+		fail(d, key, "unknown value '%s'", v);
+	else
+		*dst = found;
+	free(v);
+}
+
+static void read_metric_rule(struct rd *d, json_t *o, struct metric_rule *mr)
+{
+	static const char *const statistics[] = { [STATISTIC_MEDIAN] = "median",
+						  [STATISTIC_MEAN] = "mean" };
+	int st = STATISTIC_MEDIAN;
+	mr->compare = 1;
+	get_choice(d, o, "statistic", statistics, 2, &st);
+	mr->statistic = (enum statistic)st;
+	mr->max_percent = get_number(d, o, "max_percent");
+	if (!d->failed && !(mr->max_percent >= 0))
+		fail(d, "max_percent", "expected a number >= 0");
+	mr->min_difference = get_number(d, o, "min_difference");
+	if (isnan(mr->min_difference))
+		mr->min_difference = -1;
+	mr->gate = 1;
+	get_bool(d, o, "gate", &mr->gate);
+	get_bool(d, o, "configured", &mr->configured);
+}
+
+/* A command's `analysis` settings (write_json.c's emit_analysis()). */
+static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
+{
+	static const char *const pairings[] = { [PAIRING_ROUNDS] = "rounds",
+						[PAIRING_INDEPENDENT] = "independent" };
+	static const char *const corrections[] = { [CORRECTION_HOLM] = "holm",
+						   [CORRECTION_NONE] = "none" };
+	int v = PAIRING_ROUNDS;
+	a->present = 1;
+	get_choice(d, o, "pairing", pairings, 2, &v);
+	a->pairing = (enum pairing)v;
+	v = CORRECTION_HOLM;
+	get_choice(d, o, "correction", corrections, 2, &v);
+	a->correction = (enum correction)v;
+	a->resamples = 2000;
+	get_int(d, o, "resamples", &a->resamples, 1, INT_MAX);
+	a->confidence = get_number(d, o, "confidence");
+	if (!d->failed && !(a->confidence > 0 && a->confidence < 1))
+		fail(d, "confidence", "expected a number between 0 and 1");
+	get_int(d, o, "min_samples", &a->min_samples, 0, INT_MAX);
+	a->max_cv = get_number(d, o, "max_cv");
+	if (!d->failed && !(a->max_cv >= 0))
+		fail(d, "max_cv", "expected a number >= 0");
+	a->runs_per_round = 1;
+	get_int(d, o, "runs_per_round", &a->runs_per_round, 1, INT_MAX);
+	json_t *mo = get_object(d, o, "metrics", 0);
+	if (!mo || d->failed)
+		return;
+	size_t old = enter_key(d, "metrics");
+	const char *key;
+	json_t *x;
+	json_object_foreach(mo, key, x) {
+		int m = get_metric(d, key, key);
+		if (d->failed)
+			break;
+		size_t o2 = enter_key(d, key);
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			read_metric_rule(d, x, &a->metric[m]);
+		leave(d, o2);
+		if (d->failed)
+			break;
+	}
+	leave(d, old);
+}
+
 static void read_budget(struct rd *d, json_t *o, struct budget_result *b)
 {
 	char *metric = NULL, *status = NULL;
@@ -497,6 +591,12 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	if (!d->failed)
 		c->budgets = read_objects(d, o, "budgets", 0, sizeof(*c->budgets),
 					  &c->nr_budgets, read_budget_item);
+	json_t *an = d->failed ? NULL : get_object(d, o, "analysis", 0);
+	if (an) {
+		size_t old = enter_key(d, "analysis");
+		read_analysis(d, an, &c->analysis);
+		leave(d, old);
+	}
 }
 
 static void read_strings(struct rd *d, json_t *arr, struct strvec *sv)

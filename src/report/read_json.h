@@ -17,7 +17,9 @@
  * baseline), commands (error, stderr_tail), both sides with every metric's
  * unit, status, reason, stats and samples, comparisons (with the evidence
  * fields and `bootstrap_quantiles`), budgets, environment, git, warnings,
- * summary (exit_code included), exit_reason, interrupted and the seed. The
+ * summary (exit_code included), exit_reason, interrupted, the seed, each
+ * metric's `required` and each command's `analysis` settings (what
+ * analyze_result() needs to analyse the samples again). The
  * seed is read from the number's own text, so every value up to 2^64-1 is
  * exact. Numbers that were null (not measured) come back as NAN; other
  * numbers are doubles, as in the result model. Fields this version does not
@@ -36,7 +38,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* The only schema_version this reader accepts. */
 #define REPORT_SCHEMA_VERSION "1"

@@ -1,3 +1,7 @@
+/*
+ * report/report: the format table and report_render(), which hands a
+ * run_result to the writer of the format asked for (report.h).
+ */
 #include "report/report.h"
 
 #include <math.h>

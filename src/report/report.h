@@ -21,7 +21,7 @@
 #define KAGARI_REPORT_REPORT_H
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 enum report_format {
 	REPORT_TABLE,	    /* for humans; the default */

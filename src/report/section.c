@@ -1,3 +1,9 @@
+/*
+ * report/section: what several writers share (section.h): Markdown
+ * sections of a page and their markers, the Markdown escaper and code
+ * blocks, value text with the work unit, and the problems of a run (the
+ * collector the Markdown, GitHub and HTML writers list).
+ */
 #include "report/section.h"
 
 #include <math.h>

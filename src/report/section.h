@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* The section name used when none is given. */
 #define REPORT_SECTION_DEFAULT "kagari"

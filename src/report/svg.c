@@ -1,3 +1,8 @@
+/*
+ * report/svg: inline SVG plots for the HTML and GitHub reports (svg.h): the
+ * frame and axes, then the three plots — samples per round (strip), per
+ * round ratios head/base, and the bootstrap distribution of the change.
+ */
 #include "report/svg.h"
 
 #include <math.h>

@@ -34,7 +34,7 @@
 #define KAGARI_REPORT_SVG_H
 
 #include "base/sbuf.h"
-#include "report/result.h"
+#include "model/result.h"
 
 #define SVG_WIDTH 600
 #define SVG_HEIGHT 160

@@ -2,12 +2,14 @@
  * The JSON report (CONTRACT.md "The JSON report"). Field order follows the
  * contract; fields it does not list (interrupted, warnings, exit_reason,
  * per-command rounds/error/stderr_tail, budget limit_text/reason, metric
- * reason, stats count/robust_cv/p90/p95/p99) are additions it allows.
+ * reason, stats count/robust_cv/p90/p95/p99, a metric's `required`, the
+ * command's `analysis` settings) are additions it allows.
  */
 #include "report/report.h"
 
 #include <math.h>
 
+#include "analyze/summary.h"
 #include "report/json_emit.h"
 
 #ifndef KAGARI_VERSION
@@ -69,6 +71,8 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 				    metric_status_name(ms->status));
 		if (ms->reason)
 			json_emit_kv_string(j, "reason", ms->reason);
+		if (ms->required)
+			json_emit_kv_bool(j, "required", 1);
 		if (ms->status == MSTATUS_OK || ms->have_summary) {
 			json_emit_key(j, "stats");
 			if (ms->have_summary)
@@ -154,6 +158,43 @@ static void emit_budget(struct json_emit *j, const struct budget_result *b)
 	json_emit_end_object(j);
 }
 
+/* The settings comparisons are made with, for `report --reanalyze`. */
+static void emit_analysis(struct json_emit *j, const struct analysis_settings *a)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_string(j, "pairing",
+			    a->pairing == PAIRING_INDEPENDENT ? "independent" : "rounds");
+	json_emit_kv_string(j, "correction",
+			    a->correction == CORRECTION_NONE ? "none" : "holm");
+	json_emit_kv_int(j, "resamples", a->resamples);
+	json_emit_kv_double(j, "confidence", a->confidence);
+	json_emit_kv_int(j, "min_samples", a->min_samples);
+	json_emit_kv_double(j, "max_cv", a->max_cv);
+	json_emit_kv_int(j, "runs_per_round", a->runs_per_round);
+	json_emit_key(j, "metrics");
+	json_emit_begin_object(j);
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_rule *mr = &a->metric[m];
+		if (!mr->compare)
+			continue;
+		json_emit_key(j, metric_get(m)->name);
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "statistic",
+				    mr->statistic == STATISTIC_MEAN ? "mean" : "median");
+		json_emit_kv_double(j, "max_percent", mr->max_percent);
+		json_emit_key(j, "min_difference");
+		if (mr->min_difference >= 0)
+			emit_value(j, m, mr->min_difference);
+		else
+			json_emit_null(j);
+		json_emit_kv_bool(j, "gate", mr->gate);
+		json_emit_kv_bool(j, "configured", mr->configured);
+		json_emit_end_object(j);
+	}
+	json_emit_end_object(j);
+	json_emit_end_object(j);
+}
+
 static void emit_command(struct json_emit *j, const struct command_result *c,
 			 struct sbuf *tmp)
 {
@@ -191,6 +232,10 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	for (size_t i = 0; i < c->nr_budgets; i++)
 		emit_budget(j, &c->budgets[i]);
 	json_emit_end_array(j);
+	if (c->analysis.present) {
+		json_emit_key(j, "analysis");
+		emit_analysis(j, &c->analysis);
+	}
 	json_emit_end_object(j);
 }
 

@@ -1,3 +1,8 @@
+/*
+ * suite/discover: the suite files a command line names — files as given,
+ * folders searched for suite file names (kagari.yaml, *.kagari.yaml, ...)
+ * (discover.h).
+ */
 #include "suite/discover.h"
 
 #include <dirent.h>

@@ -1,3 +1,12 @@
+/*
+ * suite/load: a suite file into a validated struct suite (load.h). Laid
+ * out in sections, in the order a file meets them: encoding and parser
+ * errors with line:col; anchors, aliases and merge keys; the key lists of
+ * each mapping; typed getters and path and variable checks; commands and
+ * hooks; metrics and regression settings; budgets; commands, stdin and
+ * tags; benchmarks; report outputs and the top level; then suite_load()
+ * and suite_load_mem().
+ */
 #include "suite/load.h"
 
 #include <errno.h>
@@ -13,7 +22,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 #include "suite/ywalk.h"

@@ -1,3 +1,7 @@
+/*
+ * suite/model: defaults of the resolved settings and freeing a suite
+ * (model.h).
+ */
 #include "suite/model.h"
 
 #include <stdlib.h>

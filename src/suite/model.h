@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 #include "base/strvec.h"
-#include "measure/metric.h"
+#include "model/metric.h"
+#include "model/settings.h"
 
 struct src_loc {
 	int line; /* 1-based; 0 = not from the file (a default) */
@@ -37,9 +38,6 @@ struct exec_spec {
 };
 
 enum run_order { ORDER_RANDOM, ORDER_ABBA, ORDER_ALTERNATE };
-enum pairing { PAIRING_ROUNDS, PAIRING_INDEPENDENT };
-enum correction { CORRECTION_HOLM, CORRECTION_NONE };
-enum statistic { STATISTIC_MEDIAN, STATISTIC_MEAN };
 enum instrument { INSTRUMENT_AUTO, INSTRUMENT_PERF, INSTRUMENT_VALGRIND };
 enum counters_mode {
 	COUNTERS_OFF,

@@ -1,3 +1,8 @@
+/*
+ * suite/units: numbers with units as a suite writes them (units.h):
+ * durations, sizes, percentages, rates, aggregations and budgets, each into
+ * the metric's base unit, with messages that name the expected form.
+ */
 #include "suite/units.h"
 
 #include <math.h>

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "measure/metric.h"
+#include "model/metric.h"
 #include "suite/model.h"
 
 struct sbuf;

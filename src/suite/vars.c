@@ -1,3 +1,8 @@
+/*
+ * suite/vars: ${...} variables (vars.h): checking names when a suite
+ * loads, and expanding them per side (artifact, root, head_root, workdir,
+ * env:NAME) when a command runs.
+ */
 #include "suite/vars.h"
 
 #include <stdlib.h>
@@ -6,7 +11,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 
 static const struct {
 	const char *name;

@@ -1,3 +1,8 @@
+/*
+ * suite/ywalk: walking a libyaml document with line and column kept
+ * (ywalk.h): errors sorted by position, keys and indices in paths, scalars
+ * by kind, merge keys, unknown-key reports with hints, typed getters.
+ */
 #include "suite/ywalk.h"
 
 #include <errno.h>
@@ -9,7 +14,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "suite/suggest.h"
+#include "base/suggest.h"
 
 /* More keys than this in one mapping is not a suite anybody wrote. */
 #define YWALK_MAX_KEYS 10000

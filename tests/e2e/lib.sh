@@ -93,6 +93,22 @@ none_running() {
 	! pgrep -f -- "$1" >/dev/null
 }
 
+# fifo_has_reader PATH: some process holds the FIFO at PATH open for
+# reading, or is blocked opening it (the kernel counts a reader from the
+# moment its open starts; it gets its descriptor only once a writer comes).
+fifo_has_reader() {
+	local want fd d
+	want=$(readlink -f -- "$1")
+	for d in /proc/[0-9]*; do
+		for fd in "$d"/fd/*; do
+			[ "$(readlink -- "$fd" 2>/dev/null)" = "$want" ] && return 0
+		done
+		[ "$(cat "$d/wchan" 2>/dev/null)" = wait_for_partner ] &&
+			tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -qF -- "$1" && return 0
+	done
+	return 1
+}
+
 # no_process_left PATTERN: nothing matching PATTERN (a unique marker in the
 # command line) is still running, once the processes kagari stopped have
 # had time to go.

@@ -33,6 +33,10 @@ benchmarks:
         budget: {latency: {max: "<= 1ns"}}
   - name: quick
     tags: [quick]
+    # The cases filtered to 'quick' check how the base is chosen, not a
+    # verdict: a 1 ms sleep on both sides at runs: 12 (six rounds) can lose
+    # all six rounds to load on a busy 2-core machine, so it does not gate.
+    regression: {latency: {max_percent: 10, gate: false}}
     commands:
       q: {command: ["$H", "sleep", "1"]}
 YAML

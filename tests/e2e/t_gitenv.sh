@@ -22,7 +22,7 @@ benchmarks:
   - name: b
     setup: [{command: [sh, -c, "echo hook idx=\$(printenv GIT_INDEX_FILE || echo unset) >> $T/hook.log"]}]
     commands:
-      c: {command: [true]}
+      c: {command: ["true"]}
 YAML
 git add kagari.yaml && git commit -qm base
 echo 1 > f && git add f && git commit -qm head

@@ -85,6 +85,7 @@ mkfifo fifo1
 # (A reader of a FIFO that was replaced would wait forever: timeout.)
 timeout 120 cat fifo1 > got.json &
 reader=$!
+wait_until 20 fifo_has_reader fifo1
 run_k run --quiet ok.yaml --format json --output fifo1; expect_rc 0
 [ -p fifo1 ] || { fail "fifo1 is no longer a FIFO: $(ls -l fifo1)"; kill "$reader"; }
 wait "$reader"
@@ -94,6 +95,7 @@ no_tmp_left
 case_ "--summary onto a FIFO with a reader"
 timeout 120 cat fifo1 > got.md &
 reader=$!
+wait_until 20 fifo_has_reader fifo1
 run_k run --quiet ok.yaml --summary fifo1; expect_rc 0
 [ -p fifo1 ] || { fail "fifo1 is no longer a FIFO"; kill "$reader"; }
 wait "$reader"

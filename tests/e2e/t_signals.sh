@@ -53,7 +53,7 @@ defaults: {warmup: 0, runs: 50, runs_per_round: 1}
 benchmarks:
   - name: quick
     commands:
-      ok: {command: [true]}
+      ok: {command: ["true"]}
   - name: b
     cleanup: [{command: [sh, -c, "echo cleaned > $T/cleanup.log"]}]
     commands:
@@ -149,7 +149,7 @@ benchmarks:
   - name: b
     cleanup: [{command: [sh, -c, "echo cleaned > $T/cleanup.log"]}]
     commands:
-      ok: {command: [true]}
+      ok: {command: ["true"]}
 YAML
 case_ "run: the report to a closed pipe fails cleanly with 4"
 rm -f cleanup.log
@@ -182,7 +182,7 @@ benchmarks:
       k: {command: [sh, -c, "$HP setsid-escape; kill -9 \$PPID; exec $HP sleep 300000"]}
   - name: after
     commands:
-      ok: {command: [true]}
+      ok: {command: ["true"]}
 YAML
 case_ "a command that kills the runner: its benchmark fails, the next is measured"
 rm -f cleanup.log r.json

@@ -19,7 +19,7 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "measure/alloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 static void test_parse(void **state)
 {

@@ -26,7 +26,7 @@
 
 #include "analyze/compare.h"
 #include "analyze/holm.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 
 #define TRIALS 200
 #define ROUNDS 10

@@ -23,8 +23,8 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
-#include "measure/proc.h"
+#include "proc/child.h"
+#include "proc/proc.h"
 
 #ifndef KAGARI_HELPER
 #define KAGARI_HELPER "kagari-helper"

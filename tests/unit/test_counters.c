@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "base/sbuf.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/counters.h"
 #include "measure/runner.h"
 #include "test_skip.h"

@@ -17,7 +17,7 @@
 
 #include "analyze/exact.h"
 #include "analyze/holm.h"
-#include "analyze/rng.h"
+#include "model/rng.h"
 #include "../data/reference/exact_ref.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

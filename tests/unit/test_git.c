@@ -30,7 +30,7 @@
 #include "base/xalloc.h"
 #include "git/git.h"
 #include "git/worktree.h"
-#include "measure/child.h"
+#include "proc/child.h"
 
 static char *test_root;
 static int repo_counter;

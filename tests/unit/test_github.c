@@ -20,6 +20,7 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "ci/github.h"
+#include "report/annotations.h"
 
 #ifndef KAGARI_SOURCE_DIR
 #define KAGARI_SOURCE_DIR "."

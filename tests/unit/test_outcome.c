@@ -10,10 +10,11 @@
 
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "base/xalloc.h"
 #include "cmd/exit.h"
 #include "cmd/outcome.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* One suite, one benchmark, one command measured on the head side. */
 static struct command_result *one_command(struct run_result *r)
@@ -61,6 +62,7 @@ static void test_pass(void **state)
 	(void)state;
 	struct run_result r;
 	one_command(&r);
+	analyze_rollup(&r);
 	outcome_judge(&r);
 	assert_int_equal(r.summary.exit_code, EXIT_PASS);
 	assert_int_equal(r.summary.pass, 1);
@@ -74,6 +76,7 @@ static void test_over_budget_is_1(void **state)
 	(void)state;
 	struct run_result r;
 	add_budget(one_command(&r), BUDGET_FAIL);
+	analyze_rollup(&r);
 	outcome_judge(&r);
 	assert_int_equal(r.summary.exit_code, EXIT_FAIL);
 	assert_int_equal(r.summary.over_budget, 1);
@@ -86,6 +89,7 @@ static void test_required_failed_is_6(void **state)
 	(void)state;
 	struct run_result r;
 	require_failed(one_command(&r), METRIC_ALLOCS);
+	analyze_rollup(&r);
 	outcome_judge(&r);
 	assert_int_equal(r.summary.exit_code, EXIT_UNSUPPORTED);
 	assert_string_equal(r.suites[0].benches[0].commands[0].result,
@@ -102,6 +106,7 @@ static void test_over_budget_and_required_failed_is_6(void **state)
 	struct command_result *cr = one_command(&r);
 	add_budget(cr, BUDGET_FAIL);
 	require_failed(cr, METRIC_ALLOCS);
+	analyze_rollup(&r);
 	outcome_judge(&r);
 	assert_int_equal(r.summary.exit_code, EXIT_UNSUPPORTED);
 	assert_string_equal(cr->result, RESULT_OVER_BUDGET);
@@ -118,6 +123,7 @@ static void test_error_wins(void **state)
 	struct command_result *cr = one_command(&r);
 	require_failed(cr, METRIC_ALLOCS);
 	cr->error = xstrdup("exited with status 3");
+	analyze_rollup(&r);
 	outcome_judge(&r);
 	assert_int_equal(r.summary.exit_code, EXIT_EXEC);
 	assert_int_equal(r.summary.error, 1);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/summary.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "report/read_json.h"

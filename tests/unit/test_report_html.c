@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/summary.h"
 #include "base/xalloc.h"
 #include "report/report.h"
 #include "report/svg.h"

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/rng.h"
+#include "model/rng.h"
 
 static void test_xoshiro_reference(void **state)
 {

@@ -27,8 +27,8 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
-#include "measure/proc.h"
+#include "proc/child.h"
+#include "proc/proc.h"
 #include "measure/runner.h"
 
 #ifndef KAGARI_HELPER
@@ -792,9 +792,22 @@ static void test_program_or_fork(void **state)
 	assert_true(res.maxrss_bytes > 0);
 	runner_stop(&r2);
 
-	/* Run by hand, the program refuses. */
-	char *bad[] = {(char *)RUNNER_PROGRAM, NULL};
-	assert_int_equal(runner_program_main(1, bad), 2);
+	/* Run by hand, the program refuses; a wrong token is not served. */
+	assert_int_equal(runner_serve(0, "kagari-runner-protocol-0"), -1);
+	if (access(program, X_OK) == 0) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+			dup2(null, 2);
+			execl(program, RUNNER_PROGRAM, (char *)NULL);
+			_exit(127);
+		}
+		int status = 0;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 2);
+	}
 
 	free(program);
 	free(self);

@@ -18,7 +18,7 @@
 #include "base/strvec.h"
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
-#include "measure/child.h"
+#include "proc/child.h"
 #include "measure/valgrind.h"
 #include "test_skip.h"
 

@@ -1,23 +1,34 @@
 /*
- * report/result: the result model every stage after measuring reads.
+ * model/result: the result model every stage after measuring reads (runs,
+ * series, summaries, comparisons, budgets, and the analysis settings of
+ * model/settings.h).
  *
  * It is built for two sides (base and head) and numbered rounds from the
  * start: `run` is the one-sided case (only the head side is present), and
  * `compare` fills both. It copies what it needs from the suite (names,
  * budgets) so that a saved JSON report can be re-rendered without the suite.
  *
+ * Who fills what, in pipeline order: measure/ creates the suites,
+ * benchmarks and commands, the samples and each series' status (and
+ * `required`); the pipeline copies each command's analysis settings and
+ * budgets (analyze_settings_from_suite()); analyze_result() then fills the
+ * summaries, budgets' outcomes, comparisons, result strings and counts;
+ * cmd/ sets summary.exit_code and exit_reason. A result read back from
+ * JSON (report/read_json.h) holds all of it and may be analysed again.
+ *
  * Ownership: a `struct run_result` owns everything reachable from it;
- * run_result_release() frees it all.
+ * run_result_release() frees it all. Strings are never shared between
+ * two fields.
  */
-#ifndef KAGARI_REPORT_RESULT_H
-#define KAGARI_REPORT_RESULT_H
+#ifndef KAGARI_MODEL_RESULT_H
+#define KAGARI_MODEL_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/summary.h"
 #include "base/strvec.h"
-#include "measure/metric.h"
+#include "model/metric.h"
+#include "model/settings.h"
 
 enum side { SIDE_BASE, SIDE_HEAD, SIDE__COUNT };
 
@@ -26,6 +37,16 @@ enum metric_status {
 	MSTATUS_OK,	     /* measured */
 	MSTATUS_UNSUPPORTED, /* requested, cannot be measured here (reason) */
 	MSTATUS_FAILED,	     /* requested, measuring failed (reason) */
+};
+
+/* Descriptive statistics of one series (analyze/summary.h computes them). */
+struct summary {
+	size_t count;
+	double min, max, mean, median;
+	double stddev;	  /* sample standard deviation (n - 1); 0 when n == 1 */
+	double cv;	  /* stddev / mean; NAN when mean == 0 */
+	double robust_cv; /* IQR / 1.349 / median; NAN when median == 0 */
+	double p90, p95, p99;
 };
 
 struct sample {
@@ -94,14 +115,9 @@ struct comparison {
 
 #define COMPARISON_BOOT_QUANTILES 101
 
-/*
- * The 0th, 1st, ..., 100th percentiles (R type 7) of the finite values of
- * c->boot into q[0..101). With boot_is_quantiles the values are read as
- * given (so a report re-rendered from JSON reproduces them exactly).
- * Returns 1, or 0 when there is nothing to summarise (q untouched).
- */
-int comparison_boot_quantiles(const struct comparison *c,
-			      double q[COMPARISON_BOOT_QUANTILES]);
+/* Free what c holds and zero it (present = 0): ready to be filled again. */
+void comparison_clear(struct comparison *c);
+
 
 /* Result strings used for command, benchmark and suite `result` fields. */
 #define RESULT_PASS "pass"
@@ -123,6 +139,7 @@ struct command_result {
 	char *error;	   /* failure message (exit status / signal), or NULL */
 	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
+	struct analysis_settings analysis; /* how comparisons are made */
 };
 
 struct bench_result {
@@ -160,6 +177,9 @@ struct git_info {
 struct run_summary {
 	int benchmarks, commands;
 	int pass, improved, inconclusive, regression, over_budget, error;
+	/* Commands whose required metric could not be measured or whose
+	   budget could not be assessed (exit 6; not in the JSON report). */
+	int unsupported;
 	int exit_code;
 };
 
@@ -184,6 +204,9 @@ void metric_series_add(struct metric_series *m, double value, int round, int run
 /* Mark requested-but-missing with a reason (copied). */
 void metric_series_set_status(struct metric_series *m, enum metric_status st,
 			      const char *reason);
+/* Drop a series' samples and set its status and reason (copied). */
+void metric_series_fail(struct metric_series *m, enum metric_status st,
+			const char *reason);
 const char *side_name(enum side s); /* "base" | "head" */
 const char *budget_status_name(enum budget_status s); /* pass fail unassessable */
 /* "absent" | "ok" | "unsupported" | "failed" (the JSON report's `status`). */

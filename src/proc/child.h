@@ -54,8 +54,8 @@
  * Not thread-safe: one run at a time per process (the interrupt hook and the
  * cached /dev/null and stderr-tail descriptors are process-wide).
  */
-#ifndef KAGARI_MEASURE_CHILD_H
-#define KAGARI_MEASURE_CHILD_H
+#ifndef KAGARI_PROC_CHILD_H
+#define KAGARI_PROC_CHILD_H
 
 #include <stddef.h>
 #include <stdint.h>

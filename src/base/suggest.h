@@ -1,8 +1,9 @@
 /*
- * suite/suggest: "did you mean ...?" by edit distance.
+ * base/suggest: "did you mean ...?" by edit distance, for suite keys,
+ * variables and command-line flags alike.
  */
-#ifndef KAGARI_SUITE_SUGGEST_H
-#define KAGARI_SUITE_SUGGEST_H
+#ifndef KAGARI_BASE_SUGGEST_H
+#define KAGARI_BASE_SUGGEST_H
 
 #include <stddef.h>
 

@@ -1,4 +1,9 @@
-#include "suite/suggest.h"
+/*
+ * base/suggest: "did you mean" — the optimal-string-alignment edit
+ * distance and the closest plausible candidate (suggest.h). The one edit
+ * distance of kagari: suite keys, variables and --flags use it.
+ */
+#include "base/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>

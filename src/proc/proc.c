@@ -1,4 +1,10 @@
-#include "measure/proc.h"
+/*
+ * proc/proc: the Linux-specific process plumbing behind child.c and
+ * runner.c (proc.h): signal names, the child subreaper, children listed
+ * through /proc and stray descendants reaped, pidfds, and masking secrets
+ * in captured text.
+ */
+#include "proc/proc.h"
 
 #include <ctype.h>
 #include <dirent.h>

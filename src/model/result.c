@@ -1,4 +1,8 @@
-#include "report/result.h"
+/*
+ * model/result: the result model's lifecycle and small accessors
+ * (result.h): init and release, adding samples, statuses, names.
+ */
+#include "model/result.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +25,7 @@ static void side_release(struct side_result *s)
 	}
 }
 
-static void comparison_release(struct comparison *c)
+void comparison_clear(struct comparison *c)
 {
 	free(c->statistic);
 	free(c->pairing);
@@ -29,6 +33,7 @@ static void comparison_release(struct comparison *c)
 	free(c->reason);
 	free(c->dropped_rounds);
 	free(c->boot);
+	memset(c, 0, sizeof(*c));
 }
 
 static void command_release(struct command_result *c)
@@ -39,7 +44,7 @@ static void command_release(struct command_result *c)
 	for (int s = 0; s < SIDE__COUNT; s++)
 		side_release(&c->side[s]);
 	for (int m = 0; m < METRIC__COUNT; m++)
-		comparison_release(&c->comparison[m]);
+		comparison_clear(&c->comparison[m]);
 	for (size_t i = 0; i < c->nr_budgets; i++) {
 		free(c->budgets[i].aggregation);
 		free(c->budgets[i].op);
@@ -107,6 +112,15 @@ void metric_series_set_status(struct metric_series *m, enum metric_status st,
 	m->reason = reason ? xstrdup(reason) : NULL;
 }
 
+void metric_series_fail(struct metric_series *m, enum metric_status st,
+			const char *reason)
+{
+	free(m->samples);
+	m->samples = NULL;
+	m->nr = m->alloc = 0;
+	metric_series_set_status(m, st, reason);
+}
+
 const char *side_name(enum side s)
 {
 	return s == SIDE_BASE ? "base" : "head";
@@ -136,40 +150,4 @@ const char *metric_status_name(enum metric_status s)
 	default:
 		return "absent";
 	}
-}
-
-int comparison_boot_quantiles(const struct comparison *c,
-			      double q[COMPARISON_BOOT_QUANTILES])
-{
-	double *v;
-	size_t n = 0;
-
-	if (!c->boot || !c->nr_boot)
-		return 0;
-	v = xreallocarray(NULL, c->nr_boot, sizeof(*v));
-	for (size_t i = 0; i < c->nr_boot; i++)
-		if (isfinite(c->boot[i]))
-			v[n++] = c->boot[i];
-	if (!n) {
-		free(v);
-		return 0;
-	}
-	/*
-	 * R type 7 with h = (n - 1) k / 100 in integers, so that 101 values
-	 * read back (already sorted) come out exactly as they went in.
-	 */
-	summary_sort(v, n);
-	for (size_t k = 0; k < COMPARISON_BOOT_QUANTILES; k++) {
-		size_t num = (n - 1) * k, lo = num / 100, rem = num % 100;
-		double a = v[lo];
-
-		if (!rem || lo + 1 >= n || v[lo + 1] == a) {
-			q[k] = a;
-		} else {
-			double x = a + (double)rem / 100.0 * (v[lo + 1] - a);
-			q[k] = x > v[lo + 1] ? v[lo + 1] : x;
-		}
-	}
-	free(v);
-	return 1;
 }

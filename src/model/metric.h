@@ -1,14 +1,21 @@
 /*
- * metric: the one registry of everything kagari can measure.
+ * model/metric: the one registry of everything kagari can measure.
  *
  * Collection, statistics, budgets and every report loop over this table
  * instead of naming metrics one by one. Values are stored as doubles in the
  * metric's base unit (nanoseconds, bytes, counts, a ratio, or units per
  * second); integral metrics hold exact integers (below 2^53) and are printed
  * as integers.
+ *
+ * Ownership and order: metric_get() returns an entry of a static table —
+ * never freed, valid for the whole program — and takes only ids below
+ * METRIC__COUNT (a value read from outside, e.g. a name, goes through
+ * metric_lookup() first, which returns -1 for an unknown name). The enum's
+ * order is the order every report lists metrics in; adding a metric means
+ * adding it here, in metric.c's table, and to its collector.
  */
-#ifndef KAGARI_MEASURE_METRIC_H
-#define KAGARI_MEASURE_METRIC_H
+#ifndef KAGARI_MODEL_METRIC_H
+#define KAGARI_MODEL_METRIC_H
 
 enum metric_id {
 	METRIC_LATENCY,

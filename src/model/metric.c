@@ -1,4 +1,7 @@
-#include "measure/metric.h"
+/*
+ * model/metric: the metric registry's table and lookups (metric.h).
+ */
+#include "model/metric.h"
 
 #include <string.h>
 

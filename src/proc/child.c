@@ -1,4 +1,13 @@
-#include "measure/child.h"
+/*
+ * proc/child: the one module that starts processes (child.h). Laid out in
+ * call order: interrupts and shared fds; results; resolving a program on
+ * PATH (child_check_program()); stdin and output plumbing; posix_spawn
+ * attributes and actions; the pseudo-terminal for `terminal: true`;
+ * waiting with timeouts, the TERM-then-KILL stop of the process group and
+ * the stderr tail; child_run(); and child_result_describe(), the one
+ * wording of how a run ended.
+ */
+#include "proc/child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +27,7 @@
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
-#include "measure/proc.h"
+#include "proc/proc.h"
 
 extern char **environ;
 

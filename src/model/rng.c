@@ -1,4 +1,9 @@
-#include "analyze/rng.h"
+/*
+ * model/rng: xoshiro256** seeded through splitmix64 (rng.h): bounded
+ * draws, uniform doubles, shuffles, seeds derived from names, and the
+ * random seed of a run that was given none.
+ */
+#include "model/rng.h"
 
 #include <sys/random.h>
 #include <time.h>

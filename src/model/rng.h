@@ -1,5 +1,5 @@
 /*
- * analyze/rng: the seeded pseudo-random generator behind every resample and
+ * model/rng: the seeded pseudo-random generator behind every resample and
  * every shuffled round order.
  *
  * xoshiro256** (Blackman and Vigna, 2018), its state filled from the seed by
@@ -13,8 +13,8 @@
  * rng_uniform/rng_shuffle calls. A `struct rng` owns no memory; copying it
  * forks an identical stream.
  */
-#ifndef KAGARI_ANALYZE_RNG_H
-#define KAGARI_ANALYZE_RNG_H
+#ifndef KAGARI_MODEL_RNG_H
+#define KAGARI_MODEL_RNG_H
 
 #include <stddef.h>
 #include <stdint.h>

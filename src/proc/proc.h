@@ -19,8 +19,8 @@
  * Nothing here prints. Functions that can fail return -1 with errno set or
  * with a reason appended to `err`, as documented per function.
  */
-#ifndef KAGARI_MEASURE_PROC_H
-#define KAGARI_MEASURE_PROC_H
+#ifndef KAGARI_PROC_PROC_H
+#define KAGARI_PROC_PROC_H
 
 #include <stddef.h>
 #include <sys/types.h>

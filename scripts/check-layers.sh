@@ -1,0 +1,123 @@
+#!/bin/bash
+# check-layers.sh [SRC-DIR] — kagari's layering, checked (run by `make check`
+# as the CTest test `layers`; `--self-test` shows it catches violations).
+#
+# The shape (docs/architecture.md has the long form):
+#
+#   argv -> cmd/ -> suite/ -> plan/ -> measure/ -> analyze/ -> report/ -> exit
+#                    \------ git/ (base worktree, builds) -----/
+#
+# A stage may include its own headers, the headers of the stages before it,
+# and the shared layers below every stage — never a later stage:
+#
+#   base/     sbuf, strvec, xalloc, opts, fileio, tmpdir, suggest: nothing
+#             but base/.
+#   model/    the metric registry, the result model with its analysis
+#             settings, the seeded RNG: base/ only. Every stage may use it.
+#   proc/     child processes and /proc readers: base/ only. measure/ and
+#             git/ start processes through it.
+#   suite/    YAML to a validated suite: base/, model/.
+#   git/      revisions, worktrees: base/, proc/.
+#   plan/     the schedule (rounds, order, runs owed, stop): base/,
+#             model/, suite/.
+#   measure/  runs commands and records samples: base/, model/, proc/,
+#             suite/, plan/.
+#   analyze/  summaries, budgets, comparisons, verdicts (one entry point,
+#             analyze.h): base/, model/, suite/.
+#   report/   writers and the JSON reader: base/, model/, suite/, analyze/.
+#   ci/       the GitHub event: base/, model/.
+#   cmd/      the commands: anything. The top, with src/main.c.
+#   src/main.c and src/runner_main.c (the kagari-runner program): anything.
+#
+# Who may print and exit: only cmd/, src/main.c and src/runner_main.c write
+# to standard output or standard error (printf, puts, perror, or fprintf/
+# fputs/fputc/fwrite to stdout/stderr) or call exit(). Everything below
+# returns -1 with a reason in a caller's `struct sbuf *err`. A forked child
+# that failed to exec ends with _exit(), which is allowed anywhere.
+set -u
+
+allowed() {
+	case $1 in
+	base) echo "base" ;;
+	model) echo "base model" ;;
+	proc) echo "base proc" ;;
+	suite) echo "base model suite" ;;
+	git) echo "base proc git" ;;
+	plan) echo "base model suite plan" ;;
+	measure) echo "base model proc suite plan measure" ;;
+	analyze) echo "base model suite analyze" ;;
+	report) echo "base model suite analyze report" ;;
+	ci) echo "base model ci" ;;
+	cmd | top) echo "*" ;;
+	*) echo "" ;;
+	esac
+}
+
+# check SRC-DIR: print every violation; exit 1 when there is one.
+check() {
+	local src=$1 bad=0 f rel layer ok line inc dir
+	[ -d "$src" ] || { echo "check-layers: no folder '$src'" >&2; return 2; }
+	while IFS= read -r f; do
+		rel=${f#"$src"/}
+		case $rel in
+		*/*) layer=${rel%%/*} ;;
+		*) layer=top ;;
+		esac
+		ok=$(allowed "$layer")
+		if [ -z "$ok" ]; then
+			echo "$f: folder '$layer/' is not in the layer matrix of scripts/check-layers.sh"
+			bad=1
+			continue
+		fi
+		if [ "$ok" != "*" ]; then
+			while IFS=: read -r line inc; do
+				inc=${inc#*\"}
+				inc=${inc%%\"*}
+				dir=${inc%%/*}
+				[ "$dir" = "$inc" ] && continue # a system-style local name
+				case " $ok " in
+				*" $dir "*) ;;
+				*)
+					echo "$f:$line: $layer/ includes \"$inc\" ($layer/ may include: $ok)"
+					bad=1
+					;;
+				esac
+			done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
+			# Printing and exiting belong to cmd/ and the programs' mains.
+			while IFS= read -r hit; do
+				echo "$f:${hit%%:*}: only cmd/ and the mains print or exit: ${hit#*:}"
+				bad=1
+			done < <(sed 's@//.*@@' "$f" | grep -nE '(^|[^_a-z])(printf|puts|perror|exit)[[:space:]]*\(|f(printf|puts|putc|write)[[:space:]]*\(.*\b(stdout|stderr)\b' |
+				grep -vE '^[0-9]+:[[:space:]]*(\*|/\*)')
+		fi
+	done < <(find "$src" -name '*.[ch]' | LC_ALL=C sort)
+	return $bad
+}
+
+if [ "${1:-}" = "--self-test" ]; then
+	# A tree with one backward include and one print must fail, a clean
+	# one must pass.
+	t=$(mktemp -d "${TMPDIR:-/tmp}/check-layers-XXXXXX")
+	trap 'rm -rf "$t"' EXIT
+	mkdir -p "$t/src/model" "$t/src/analyze" "$t/src/cmd"
+	printf '#include "base/sbuf.h"\n' > "$t/src/model/ok.c"
+	printf '#include "model/result.h"\n#include "cmd/cmd.h"\nint f(void) { printf("x"); return 0; }\n' > "$t/src/cmd/top.c"
+	check "$t/src" >/dev/null || { echo "self-test: a clean tree failed"; exit 1; }
+	printf '#include "analyze/analyze.h"\n' > "$t/src/model/bad.c"
+	out=$(check "$t/src") && { echo "self-test: a backward include passed"; exit 1; }
+	case $out in *'bad.c:1: model/ includes "analyze/analyze.h"'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	rm "$t/src/model/bad.c"
+	printf 'void g(void) { fprintf(stderr, "no"); }\n' > "$t/src/analyze/p.c"
+	out=$(check "$t/src") && { echo "self-test: a print in analyze/ passed"; exit 1; }
+	case $out in *'p.c:1: only cmd/'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	echo "check-layers self-test: ok"
+	exit 0
+fi
+
+src=${1:-$(dirname "$0")/../src}
+if check "$src"; then
+	echo "check-layers: $(find "$src" -name '*.[ch]' | wc -l) files follow the layer matrix"
+else
+	echo "check-layers: include or print/exit rules broken (see above and scripts/check-layers.sh)"
+	exit 1
+fi

@@ -1,0 +1,407 @@
+/*
+ * analyze/analyze: the analysis entry point (analyze.h). Laid out in the
+ * order analyze_result() runs: settings copied from the suite, summaries,
+ * budgets, comparisons (compute, Holm, decide — compare.h's call order),
+ * then the roll-up of verdicts into result strings and counts.
+ */
+#include "analyze/analyze.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/budget.h"
+#include "analyze/compare.h"
+#include "analyze/holm.h"
+#include "analyze/summary.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "model/rng.h"
+
+void analyze_settings_from_suite(const struct command_spec *cs,
+				 struct command_result *cr)
+{
+	const struct regression_cfg *rc = &cs->settings.regression;
+	struct analysis_settings *a = &cr->analysis;
+	int listed = !rc->commands.nr || strvec_contains(&rc->commands, cs->name);
+	a->present = 1;
+	a->pairing = rc->pairing;
+	a->correction = rc->correction;
+	a->resamples = rc->resamples;
+	a->confidence = rc->confidence;
+	a->min_samples = rc->min_samples;
+	a->max_cv = rc->max_cv;
+	a->runs_per_round = cs->settings.runs_per_round;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_regression *mr = &rc->metric[m];
+		struct metric_rule *rule = &a->metric[m];
+		rule->compare = listed && mr->compare;
+		rule->configured = listed && mr->configured;
+		rule->statistic = mr->statistic;
+		rule->max_percent = mr->max_percent;
+		rule->min_difference = mr->min_difference;
+		rule->gate = mr->gate;
+	}
+	/* Budgets apply to the head side (the side `run` measures). */
+	cr->nr_budgets = cs->nr_budgets;
+	cr->budgets = xcalloc(cs->nr_budgets + 1, sizeof(*cr->budgets));
+	for (size_t i = 0; i < cs->nr_budgets; i++)
+		budget_evaluate(&cs->budgets[i], NULL, &cr->budgets[i]);
+}
+
+static void summarise(struct metric_series *ms)
+{
+	double *v = xcalloc(ms->nr + 1, sizeof(*v));
+	for (size_t i = 0; i < ms->nr; i++)
+		v[i] = ms->samples[i].value;
+	summary_compute(&ms->summary, v, ms->nr);
+	ms->have_summary = 1;
+	free(v);
+}
+
+/* ---- comparisons -------------------------------------------------------- */
+
+/* One comparison waiting for Holm and the verdict rules. */
+struct pending {
+	struct compare_input in;
+	struct compare_result res;
+	struct comparison *out;
+	int holm;
+	char *label; /* "benchmark/command metric", for warnings */
+};
+
+static void fill_comparison(struct pending *p)
+{
+	struct comparison *c = p->out;
+	const struct compare_result *r = &p->res;
+	c->present = 1;
+	c->statistic = xstrdup(p->in.statistic == STATISTIC_MEAN ? "mean" : "median");
+	c->pairing = xstrdup(p->in.pairing == PAIRING_INDEPENDENT ? "independent" : "rounds");
+	c->base = r->base_stat;
+	c->head = r->head_stat;
+	c->change_percent = r->change_percent;
+	c->ci_low_percent = r->ci_low_percent;
+	c->ci_high_percent = r->ci_high_percent;
+	c->confidence = p->in.confidence;
+	c->max_percent = p->in.max_percent;
+	c->p_value = r->p_value;
+	c->p_adjusted = r->p_adjusted;
+	c->p_reg = r->p_reg;
+	c->p_imp = r->p_imp;
+	c->hl_shift_percent = r->hl_shift_percent;
+	c->noise_floor_percent = r->noise_floor_percent;
+	c->verdict = xstrdup(r->verdict ? r->verdict : "inconclusive");
+	c->reason = xstrdup(r->reason ? r->reason : "");
+	c->gate = p->in.gate;
+	c->control_failed = r->control_failed;
+	c->nr_dropped_rounds = r->nr_dropped;
+	c->dropped_rounds = xcalloc(r->nr_dropped + 1, sizeof(int));
+	for (size_t i = 0; i < r->nr_dropped; i++)
+		c->dropped_rounds[i] = r->dropped[i].round;
+	c->nr_boot = r->nr_boot;
+	c->boot = xcalloc(r->nr_boot + 1, sizeof(double));
+	if (r->nr_boot)
+		memcpy(c->boot, r->boot, r->nr_boot * sizeof(double));
+}
+
+static void skip_comparison(struct comparison *c, const struct metric_rule *mr,
+			    const char *why)
+{
+	c->present = 1;
+	c->statistic = xstrdup(mr->statistic == STATISTIC_MEAN ? "mean" : "median");
+	c->pairing = xstrdup("rounds");
+	c->base = c->head = c->change_percent = NAN;
+	c->ci_low_percent = c->ci_high_percent = c->p_value = NAN;
+	c->hl_shift_percent = c->noise_floor_percent = NAN;
+	c->p_reg = c->p_imp = c->p_adjusted = NAN;
+	c->confidence = NAN;
+	c->max_percent = mr->max_percent;
+	c->verdict = xstrdup("skipped");
+	c->reason = xstrdup(why);
+	c->gate = mr->gate;
+}
+
+/* Queue the comparisons of one command (skipped ones are filled now). */
+static void queue_command(const struct run_result *r, const struct suite_result *sr,
+			  const struct bench_result *br, struct command_result *cr,
+			  struct pending **pend, size_t *nr, size_t *alloc)
+{
+	const struct analysis_settings *a = &cr->analysis;
+	if (!a->present || !cr->side[SIDE_BASE].present || !cr->side[SIDE_HEAD].present)
+		return; /* new in head: measured like run */
+	if (cr->error)
+		return;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_rule *mr = &a->metric[m];
+		if (!mr->compare)
+			continue;
+		const struct metric_series *bm = &cr->side[SIDE_BASE].metric[m];
+		const struct metric_series *hm = &cr->side[SIDE_HEAD].metric[m];
+		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
+			if (mr->configured)
+				skip_comparison(&cr->comparison[m], mr,
+						"not measured on both sides");
+			continue;
+		}
+		ALLOC_GROW(*pend, *nr + 1, *alloc);
+		struct pending *p = &(*pend)[(*nr)++];
+		memset(p, 0, sizeof(*p));
+		compare_input_init(&p->in);
+		p->in.base = bm->samples;
+		p->in.nr_base = bm->nr;
+		p->in.head = hm->samples;
+		p->in.nr_head = hm->nr;
+		p->in.metric = (enum metric_id)m;
+		p->in.higher_is_better = metric_get(m)->better == BETTER_HIGHER;
+		p->in.statistic = mr->statistic;
+		p->in.max_percent = mr->max_percent;
+		p->in.min_difference = mr->min_difference;
+		p->in.pairing = a->pairing;
+		p->in.resamples = a->resamples;
+		p->in.confidence = a->confidence;
+		p->in.min_samples = a->min_samples;
+		p->in.max_cv = a->max_cv;
+		p->in.runs_per_round = a->runs_per_round;
+		p->in.gate = mr->gate;
+		char *label = xstrfmt("%s/%s/%s/%s", sr->name, br->name, cr->name,
+				      metric_get(m)->name);
+		p->in.seed = rng_seed_from(r->seed, label);
+		free(label);
+		p->out = &cr->comparison[m];
+		p->label = xstrfmt("%s/%s %s", br->name, cr->name, metric_get(m)->name);
+		p->holm = a->correction == CORRECTION_HOLM;
+	}
+}
+
+static void compare_run_all(struct run_result *r)
+{
+	struct pending *pend = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		struct suite_result *sr = &r->suites[i];
+		for (size_t b = 0; b < sr->nr_benches; b++) {
+			struct bench_result *br = &sr->benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++)
+				queue_command(r, sr, br, &br->commands[c], &pend, &nr, &alloc);
+		}
+	}
+
+	for (size_t i = 0; i < nr; i++)
+		compare_compute(&pend[i].in, &pend[i].res);
+	/* Holm over every gated comparison that asks for it; the rest alone. */
+	struct compare_result **family = xcalloc(nr + 1, sizeof(*family));
+	size_t nf = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (pend[i].in.gate && pend[i].holm)
+			family[nf++] = &pend[i].res;
+	holm_adjust(family, nf, 1);
+	for (size_t i = 0; i < nr; i++) {
+		if (pend[i].in.gate && pend[i].holm)
+			continue;
+		struct compare_result *one = &pend[i].res;
+		holm_adjust(&one, 1, 0);
+	}
+	free(family);
+	for (size_t i = 0; i < nr; i++) {
+		compare_decide(&pend[i].in, &pend[i].res);
+		fill_comparison(&pend[i]);
+		for (size_t w = 0; w < pend[i].res.warnings.nr; w++)
+			strvec_pushf(&r->warnings, "%s: %s", pend[i].label,
+				     pend[i].res.warnings.v[w]);
+		compare_result_release(&pend[i].res);
+		free(pend[i].label);
+	}
+	free(pend);
+}
+
+static void apply_overrides(struct command_result *cr, const struct analyze_overrides *ov)
+{
+	struct analysis_settings *a = &cr->analysis;
+	if (!ov || !a->present)
+		return;
+	if (ov->have_confidence)
+		a->confidence = ov->confidence;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		if (ov->have_max_percent[m])
+			a->metric[m].max_percent = ov->max_percent[m];
+}
+
+/*
+ * Warnings an earlier analysis made about the comparisons that are about to
+ * be made again ("BENCHMARK/COMMAND METRIC: ..."): they give way to the new
+ * ones, so that analysing twice gives what analysing once does.
+ */
+static void drop_comparison_warnings(struct run_result *r)
+{
+	struct strvec kept = STRVEC_INIT;
+	struct sbuf label = SBUF_INIT;
+	for (size_t w = 0; w < r->warnings.nr; w++) {
+		int ours = 0;
+		for (size_t i = 0; i < r->nr_suites && !ours; i++)
+			for (size_t b = 0; b < r->suites[i].nr_benches && !ours; b++) {
+				const struct bench_result *br = &r->suites[i].benches[b];
+				for (size_t c = 0; c < br->nr_commands && !ours; c++)
+					for (int m = 0; m < METRIC__COUNT && !ours; m++) {
+						if (!br->commands[c].comparison[m].present)
+							continue;
+						sbuf_reset(&label);
+						sbuf_addf(&label, "%s/%s %s: ", br->name,
+							  br->commands[c].name, metric_get(m)->name);
+						ours = !strncmp(r->warnings.v[w], label.buf, label.len);
+					}
+			}
+		if (!ours)
+			strvec_push(&kept, r->warnings.v[w]);
+	}
+	sbuf_release(&label);
+	strvec_clear(&r->warnings);
+	r->warnings = kept;
+}
+
+void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
+{
+	drop_comparison_warnings(r);
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		struct suite_result *sr = &r->suites[i];
+		for (size_t b = 0; b < sr->nr_benches; b++) {
+			struct bench_result *br = &sr->benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				struct command_result *cr = &br->commands[c];
+				apply_overrides(cr, ov);
+				for (int sd = 0; sd < SIDE__COUNT; sd++)
+					for (int m = 0; m < METRIC__COUNT && cr->side[sd].present; m++)
+						if (cr->side[sd].metric[m].status == MSTATUS_OK)
+							summarise(&cr->side[sd].metric[m]);
+				for (size_t k = 0; k < cr->nr_budgets; k++)
+					budget_reevaluate(&cr->budgets[k],
+							  &cr->side[SIDE_HEAD].metric[cr->budgets[k].metric]);
+				for (int m = 0; m < METRIC__COUNT; m++)
+					comparison_clear(&cr->comparison[m]);
+			}
+		}
+	}
+	compare_run_all(r);
+	analyze_rollup(r);
+}
+
+/* ---- the roll-up --------------------------------------------------------- */
+
+/* Severity order of result strings, for rolling commands up into suites. */
+static int severity(const char *result)
+{
+	static const char *order[] = { RESULT_PASS, "improved", "within_noise",
+				       "inconclusive", RESULT_UNSUPPORTED,
+				       RESULT_OVER_BUDGET, "regression",
+				       RESULT_INTERRUPTED, RESULT_ERROR };
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (result && !strcmp(result, order[i]))
+			return (int)i;
+	return 0;
+}
+
+static void set_result(char **dst, const char *v)
+{
+	if (*dst == v)
+		return;
+	char *copy = xstrdup(v);
+	free(*dst);
+	*dst = copy;
+}
+
+/* Does a requested metric of this command fail the run (exit 6)? */
+static int unsupported_required(const struct command_result *c)
+{
+	for (size_t i = 0; i < c->nr_budgets; i++)
+		if (c->budgets[i].status == BUDGET_UNASSESSABLE)
+			return 1;
+	for (int sd = 0; sd < SIDE__COUNT; sd++)
+		for (int m = 0; m < METRIC__COUNT && c->side[sd].present; m++)
+			if (c->side[sd].metric[m].required &&
+			    (c->side[sd].metric[m].status == MSTATUS_UNSUPPORTED ||
+			     c->side[sd].metric[m].status == MSTATUS_FAILED))
+				return 1;
+	return 0;
+}
+
+static const char *command_outcome(const struct run_result *r,
+				   const struct command_result *cr,
+				   struct run_summary *sm)
+{
+	const char *res = RESULT_PASS;
+	int any_fail = 0;
+	for (size_t k = 0; k < cr->nr_budgets; k++)
+		any_fail |= cr->budgets[k].status == BUDGET_FAIL;
+	if (cr->error) {
+		res = RESULT_ERROR;
+	} else if (r->interrupted && cr->side[SIDE_HEAD].count == 0) {
+		res = RESULT_INTERRUPTED;
+	} else {
+		/* Over budget is what the command shows, but a required
+		   metric that could not be measured still makes the run exit 6
+		   (precedence 6, 1). */
+		int unsup = unsupported_required(cr);
+		if (any_fail)
+			res = RESULT_OVER_BUDGET;
+		else if (unsup)
+			res = RESULT_UNSUPPORTED;
+		sm->unsupported += unsup;
+	}
+	/* A comparison verdict (compare mode) outranks pass. */
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct comparison *cmp = &cr->comparison[m];
+		if (cmp->present && cmp->verdict && cmp->gate &&
+		    severity(cmp->verdict) > severity(res))
+			res = cmp->verdict;
+	}
+	return res;
+}
+
+void analyze_rollup(struct run_result *r)
+{
+	struct run_summary *sm = &r->summary;
+	int exit_code = sm->exit_code;
+	memset(sm, 0, sizeof(*sm));
+	sm->exit_code = exit_code; /* cmd/outcome.h's to set */
+
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		struct suite_result *s = &r->suites[i];
+		int suite_sev = -1;
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			struct bench_result *br = &s->benches[b];
+			int bench_sev = -1;
+			sm->benchmarks++;
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				struct command_result *cr = &br->commands[c];
+				const char *res = command_outcome(r, cr, sm);
+				set_result(&cr->result, res);
+				res = cr->result;
+				sm->commands++;
+				if (!strcmp(res, RESULT_PASS) || !strcmp(res, "within_noise"))
+					sm->pass++;
+				else if (!strcmp(res, "improved"))
+					sm->improved++;
+				else if (!strcmp(res, "inconclusive"))
+					sm->inconclusive++;
+				else if (!strcmp(res, "regression"))
+					sm->regression++;
+				else if (!strcmp(res, RESULT_OVER_BUDGET))
+					sm->over_budget++;
+				else if (!strcmp(res, RESULT_ERROR) || !strcmp(res, RESULT_INTERRUPTED))
+					sm->error++;
+				if (severity(res) > bench_sev) {
+					bench_sev = severity(res);
+					set_result(&br->result, res);
+				}
+			}
+			if (!br->nr_commands || !br->result)
+				set_result(&br->result, RESULT_PASS);
+			if (severity(br->result) > suite_sev) {
+				suite_sev = severity(br->result);
+				set_result(&s->result, br->result);
+			}
+		}
+		if (!s->result)
+			set_result(&s->result, RESULT_PASS);
+	}
+}

@@ -1,0 +1,47 @@
+/*
+ * model/settings: what analysis needs besides the samples, as part of the
+ * result model.
+ *
+ * The suite (suite/model.h) resolves these per command; the pipeline copies
+ * them into each `struct command_result` (analyze_settings_from_suite() in
+ * analyze/analyze.h) so that a result holds its samples *and* the rules
+ * they are judged by. A saved JSON report carries them (`analysis` on each
+ * command), and `kagari report --reanalyze` runs the same analysis on it.
+ *
+ * No functions and no allocation: plain values, copied by assignment.
+ */
+#ifndef KAGARI_MODEL_SETTINGS_H
+#define KAGARI_MODEL_SETTINGS_H
+
+#include "model/metric.h"
+
+enum pairing { PAIRING_ROUNDS, PAIRING_INDEPENDENT };
+enum correction { CORRECTION_HOLM, CORRECTION_NONE };
+enum statistic { STATISTIC_MEDIAN, STATISTIC_MEAN };
+
+/* How one metric of one command is compared (`regression.METRIC`). */
+struct metric_rule {
+	int compare;	       /* compared at all (after regression.commands) */
+	int configured;	       /* written in the suite: a comparison that
+				  cannot be made is reported as `skipped` */
+	enum statistic statistic;
+	double max_percent;    /* T */
+	double min_difference; /* base unit; < 0: unset */
+	int gate;
+};
+
+/* The regression settings of one command (STATISTICS.md's parameters). */
+struct analysis_settings {
+	int present; /* set when copied from a suite or read from a report;
+			without it the command is never compared */
+	enum pairing pairing;
+	enum correction correction;
+	int resamples;
+	double confidence;
+	int min_samples;
+	double max_cv;
+	int runs_per_round; /* as planned: the stall filter needs >= 2 */
+	struct metric_rule metric[METRIC__COUNT];
+};
+
+#endif

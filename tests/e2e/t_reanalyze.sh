@@ -1,0 +1,162 @@
+#!/bin/bash
+# kagari report SAVED.json --reanalyze: the saved samples go through the
+# analysis again with the saved settings. With the report's own seed every
+# statistic and verdict comes back exactly (the `suites` JSON compares
+# equal); --max-percent METRIC=P and --confidence C answer "what if" without
+# measuring, with compare's exit code. Allocation counts are exact, so the
+# verdicts here do not depend on the machine's timing.
+. "$(dirname "$0")/lib.sh"
+
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
+# same_suites A B: the `suites` of two reports are equal.
+same_suites() {
+	"$PY" - "$1" "$2" <<'PYEOF' || fail "suites of $1 and $2 differ"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+if a["suites"] != b["suites"]:
+    sys.exit(1)
+PYEOF
+}
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+cat > prog.c <<'C'
+#include <stdlib.h>
+#include "n.h"
+int main(void)
+{
+	for (int i = 0; i < N; i++) {
+		volatile char *p = malloc(48);
+		p[0] = 1;
+		free((void *)p);
+	}
+	return 0;
+}
+C
+echo '#define N 2000' > n.h
+# Timing comparisons cannot reach a verdict in two rounds; allocs (+50% in
+# the head) is the one that decides, and passes at T = 60.
+cat > kagari.yaml <<'YAML'
+version: "1"
+name: re
+build:
+  command: [cc, -O1, -o, "${artifact}", prog.c]
+defaults:
+  warmup: 0
+  runs: 4
+  metrics: {allocations: true}
+  regression:
+    min_samples: 4
+    latency: {max_percent: 50, gate: false}
+    allocs: {max_percent: 60}
+benchmarks:
+  - name: m
+    commands:
+      prog:
+        command: ["${artifact}"]
+        budget: {allocs: {max: "<= 100000"}}
+YAML
+g add -A && g commit -qm base
+echo '#define N 3000' > n.h
+A='r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["allocs"]'
+
+case_ "compare at T = 60: +50% allocs passes, exit 0; the settings are saved"
+run_k compare --against HEAD --format json --output "$T/c.json" --quiet --seed 11
+expect_rc 0
+json_check "$T/c.json" "$A['verdict'] == 'pass' and $A['max_percent'] == 60"
+json_check "$T/c.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["metrics"]["allocs"]["max_percent"] == 60'
+json_check "$T/c.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["min_samples"] == 4'
+sum_before=$(sha256sum "$T/c.json")
+
+case_ "--reanalyze with the report's own seed reproduces suites exactly"
+run_k report "$T/c.json" --reanalyze --format json --output "$T/same.json"
+expect_rc 0
+same_suites "$T/c.json" "$T/same.json"
+json_check "$T/same.json" 'r["seed"] == 11 and r["summary"]["exit_code"] == 0'
+
+case_ "a tighter tolerance turns the pass into a gated regression, exit 1"
+run_k report "$T/c.json" --reanalyze --max-percent allocs=10 --format json --output "$T/tight.json"
+expect_rc 1
+expect_err "1 gated regression found"
+json_check "$T/tight.json" "$A['verdict'] == 'regression' and $A['max_percent'] == 10"
+json_check "$T/tight.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["metrics"]["allocs"]["max_percent"] == 10'
+json_check "$T/tight.json" 'r["summary"]["regression"] == 1 and r["summary"]["exit_code"] == 1 and r["suites"][0]["result"] == "regression"'
+# The samples are the saved ones: nothing was measured again.
+json_check "$T/tight.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"] == json.load(open("'"$T"'/c.json"))["suites"][0]["benchmarks"][0]["commands"][0]["head"]'
+[ "$(sha256sum "$T/c.json")" = "$sum_before" ] || fail "the saved report was modified"
+
+case_ "the table of a what-if shows the regression; the saved report's own exit code is unchanged"
+run_k report "$T/c.json" --reanalyze --max-percent allocs=10
+expect_rc 1
+expect_out "regression"
+run_k report "$T/c.json"
+expect_rc 0
+
+case_ "a what-if report analysed again with its seed reproduces itself"
+run_k report "$T/tight.json" --reanalyze --format json --output "$T/tight2.json"
+expect_rc 1
+same_suites "$T/tight.json" "$T/tight2.json"
+
+case_ "--max-percent is repeatable and takes a percent sign; --confidence applies to every comparison"
+run_k report "$T/c.json" --reanalyze --max-percent latency=20 --max-percent 'allocs=70%' --confidence 0.9 --format json --output "$T/conf.json"
+expect_rc 0
+json_check "$T/conf.json" "$A['max_percent'] == 70 and $A['verdict'] == 'pass'"
+json_check "$T/conf.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["max_percent"] == 20'
+json_check "$T/conf.json" 'all(c["confidence"] == 0.9 for c in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+
+case_ "--fail-on-inconclusive with --reanalyze: exit 1 exactly when a gated comparison is inconclusive"
+# Two rounds cannot decide the timing metrics, so some gated one (cpu_total,
+# peak_rss) is inconclusive unless every one of them passed.
+want=$("$PY" -c 'import json,sys; print(1 if json.load(open(sys.argv[1]))["summary"]["inconclusive"] else 0)' "$T/c.json")
+run_k report "$T/c.json" --reanalyze --fail-on-inconclusive
+expect_rc "$want"
+[ "$want" = 1 ] && expect_err "inconclusive (--fail-on-inconclusive)"
+
+case_ "bad --reanalyze arguments are usage errors (exit 3)"
+for args in "--max-percent allocs=10" "--confidence 0.9" "--reanalyze --max-percent allocs" \
+	"--reanalyze --max-percent nosuch=5" "--reanalyze --max-percent allocs=abc" \
+	"--reanalyze --confidence 2" "--reanalyze --max-percent instructions=5"; do
+	# shellcheck disable=SC2086
+	run_k report "$T/c.json" $args
+	expect_rc 3
+done
+run_k report "$T/c.json" --reanalyze --max-percent nosuch=5
+expect_err "'nosuch' is not a metric that can be compared"
+run_k report "$T/c.json" --reanalyze --max-percent instructions=5
+expect_err "no command of"
+run_k report "$T/c.json" --max-percent allocs=10
+expect_err "need --reanalyze"
+
+case_ "a report saved without analysis settings cannot be analysed again (exit 2)"
+"$PY" - "$T/c.json" "$T/old.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s in r["suites"]:
+    for b in s["benchmarks"]:
+        for c in b["commands"]:
+            c.pop("analysis", None)
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k report "$T/old.json" --reanalyze
+expect_rc 2
+expect_err "no \`analysis\` settings"
+run_k report "$T/old.json"
+expect_rc 0
+
+case_ "a run report: budgets and summaries are analysed again, same suites, same exit code"
+sed -i 's/<= 100000/<= 1000/' kagari.yaml
+run_k run --format json --output "$T/run.json" --quiet --seed 5
+expect_rc 1
+run_k report "$T/run.json" --reanalyze --format json --output "$T/run2.json"
+expect_rc 1
+expect_err "over budget"
+same_suites "$T/run.json" "$T/run2.json"
+
+finish

@@ -1,0 +1,211 @@
+/*
+ * analyze/analyze: the one analysis entry point on a result that holds
+ * samples and settings. A result written to JSON, read back and analysed
+ * again comes out byte-identical; overrides change the verdicts they
+ * should ("what if T had been 10?"); budgets are evaluated again from the
+ * result's own fields; and a malformed `analysis` object in a saved report
+ * is an error naming the field.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "report/read_json.h"
+#include "report/report.h"
+
+/*
+ * One compare-mode result: command `c` with 10 rounds of two runs per
+ * side; allocs exact (100 base, 150 head: +50%), latency noisy around
+ * 1 ms on both sides. allocs compared at T = 60, latency at T = 10; one
+ * budget on head allocs (max <= 120, fails).
+ */
+static void make_result(struct run_result *r)
+{
+	run_result_init(r);
+	r->mode = xstrdup("compare");
+	r->seed = 12345;
+	r->nr_suites = 1;
+	r->suites = xcalloc(1, sizeof(*r->suites));
+	struct suite_result *s = &r->suites[0];
+	s->name = xstrdup("s");
+	s->file = xstrdup("s.yaml");
+	s->nr_benches = 1;
+	s->benches = xcalloc(1, sizeof(*s->benches));
+	struct bench_result *b = &s->benches[0];
+	b->name = xstrdup("b");
+	strvec_init(&b->tags);
+	b->rounds = 10;
+	b->nr_commands = 1;
+	b->commands = xcalloc(1, sizeof(*b->commands));
+	struct command_result *c = &b->commands[0];
+	c->name = xstrdup("c");
+	c->command = xstrdup("prog");
+	c->rounds = 10;
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		c->side[sd].present = 1;
+		c->side[sd].count = 20;
+		for (int k = 0; k < 20; k++) {
+			double noise = (double)((k * 7919 + sd * 104729) % 97) * 1000.0;
+			metric_series_add(&c->side[sd].metric[METRIC_LATENCY],
+					  1000000.0 + noise, k / 2 + 1, k + 1);
+			metric_series_add(&c->side[sd].metric[METRIC_ALLOCS],
+					  sd == SIDE_BASE ? 100 : 150, k / 2 + 1, k + 1);
+		}
+	}
+	struct analysis_settings *a = &c->analysis;
+	a->present = 1;
+	a->pairing = PAIRING_ROUNDS;
+	a->correction = CORRECTION_HOLM;
+	a->resamples = 500;
+	a->confidence = 0.95;
+	a->min_samples = 10;
+	a->max_cv = 0.5;
+	a->runs_per_round = 2;
+	a->metric[METRIC_LATENCY] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 10, -1, 1 };
+	a->metric[METRIC_ALLOCS] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 60, -1, 1 };
+	c->nr_budgets = 1;
+	c->budgets = xcalloc(1, sizeof(*c->budgets));
+	c->budgets[0].metric = METRIC_ALLOCS;
+	c->budgets[0].aggregation = xstrdup("max");
+	c->budgets[0].op = xstrdup("<=");
+	c->budgets[0].limit = 120;
+	c->budgets[0].limit_text = xstrdup("<= 120");
+}
+
+static char *to_json(const struct run_result *r)
+{
+	struct report_options o;
+	report_options_init(&o);
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	assert_int_equal(report_write_json(r, &o, &out, &err), 0);
+	sbuf_release(&err);
+	return sbuf_detach(&out);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct run_result r, back;
+	make_result(&r);
+	analyze_result(&r, NULL);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	assert_string_equal(c->comparison[METRIC_ALLOCS].verdict, "pass");
+	assert_true(c->side[SIDE_HEAD].metric[METRIC_ALLOCS].have_summary);
+	assert_int_equal(c->budgets[0].status, BUDGET_FAIL);
+	assert_true(c->budgets[0].have_actual && c->budgets[0].actual == 150);
+	assert_string_equal(c->result, RESULT_OVER_BUDGET);
+	assert_int_equal(r.summary.over_budget, 1);
+	char *first = to_json(&r);
+
+	/* Read back and analysed again: the same JSON, byte for byte. */
+	struct sbuf err = SBUF_INIT;
+	run_result_init(&back);
+	assert_int_equal(report_read_json(first, strlen(first), "r.json", &back, &err), 0);
+	analyze_result(&back, NULL);
+	char *second = to_json(&back);
+	assert_string_equal(first, second);
+
+	/* Analysing twice in place changes nothing either. */
+	analyze_result(&back, NULL);
+	char *third = to_json(&back);
+	assert_string_equal(first, third);
+
+	free(first);
+	free(second);
+	free(third);
+	sbuf_release(&err);
+	run_result_release(&r);
+	run_result_release(&back);
+}
+
+static void test_overrides(void **state)
+{
+	(void)state;
+	struct run_result r;
+	make_result(&r);
+	struct analyze_overrides ov;
+	memset(&ov, 0, sizeof(ov));
+	ov.have_max_percent[METRIC_ALLOCS] = 1;
+	ov.max_percent[METRIC_ALLOCS] = 10;
+	ov.have_confidence = 1;
+	ov.confidence = 0.9;
+	analyze_result(&r, &ov);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	const struct comparison *cp = &c->comparison[METRIC_ALLOCS];
+	assert_string_equal(cp->verdict, "regression");
+	assert_true(cp->max_percent == 10);
+	assert_true(cp->confidence == 0.9);
+	assert_true(c->comparison[METRIC_LATENCY].max_percent == 10); /* untouched */
+	assert_true(c->analysis.metric[METRIC_ALLOCS].max_percent == 10);
+	assert_string_equal(c->result, "regression");
+	assert_int_equal(r.summary.regression, 1);
+	run_result_release(&r);
+}
+
+/* A metric not measured on both sides but configured is `skipped`. */
+static void test_skipped(void **state)
+{
+	(void)state;
+	struct run_result r;
+	make_result(&r);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	c->analysis.metric[METRIC_PEAK_RSS] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 10, -1, 1 };
+	c->analysis.metric[METRIC_CPU_TOTAL] = (struct metric_rule){ 1, 0, STATISTIC_MEDIAN, 10, -1, 1 };
+	analyze_result(&r, NULL);
+	assert_string_equal(c->comparison[METRIC_PEAK_RSS].verdict, "skipped");
+	assert_false(c->comparison[METRIC_CPU_TOTAL].present);
+	run_result_release(&r);
+}
+
+static void test_bad_analysis(void **state)
+{
+	(void)state;
+	struct run_result r;
+	make_result(&r);
+	analyze_result(&r, NULL);
+	char *json = to_json(&r);
+	run_result_release(&r);
+	static const struct { const char *from, *to, *msg; } cases[] = {
+		{ "\"confidence\": 0.95,\n", "\"confidence\": 2,\n", "analysis.confidence" },
+		{ "\"correction\": \"holm\"", "\"correction\": \"sometimes\"", "analysis.correction" },
+		{ "\"resamples\": 500", "\"resamples\": \"many\"", "analysis.resamples" },
+		{ "\"allocs\": {\"statistic\"", "\"nosuch\": {\"statistic\"", "analysis.metrics.nosuch" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *at = strstr(strstr(json, "\"analysis\": {"), cases[i].from);
+		if (!at)
+			fail_msg("case %zu: '%s' not in the report", i, cases[i].from);
+		struct sbuf bad = SBUF_INIT, err = SBUF_INIT;
+		sbuf_add(&bad, json, (size_t)(at - json));
+		sbuf_adds(&bad, cases[i].to);
+		sbuf_adds(&bad, at + strlen(cases[i].from));
+		run_result_init(&r);
+		assert_int_equal(report_read_json(bad.buf, bad.len, "r.json", &r, &err), -1);
+		if (!strstr(err.buf, cases[i].msg))
+			fail_msg("case %zu: '%s' does not name '%s'", i, err.buf, cases[i].msg);
+		run_result_release(&r);
+		sbuf_release(&bad);
+		sbuf_release(&err);
+	}
+	free(json);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_skipped),
+		cmocka_unit_test(test_bad_analysis),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
