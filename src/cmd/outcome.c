@@ -69,3 +69,14 @@ void outcome_judge(struct run_result *r)
 	}
 	r->summary.exit_code = code;
 }
+
+void outcome_fail_on_inconclusive(struct run_result *r)
+{
+	if (!r->summary.inconclusive || r->summary.exit_code != EXIT_PASS)
+		return;
+	r->summary.exit_code = EXIT_FAIL;
+	free(r->exit_reason);
+	r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+				 r->summary.inconclusive,
+				 r->summary.inconclusive == 1 ? " is" : "s are");
+}

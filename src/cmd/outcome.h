@@ -15,4 +15,10 @@ struct run_result;
 /* Set r->summary.exit_code and r->exit_reason (replaced, or NULL on 0). */
 void outcome_judge(struct run_result *r);
 
+/*
+ * --fail-on-inconclusive, after outcome_judge(): a run that would pass but
+ * has inconclusive comparisons exits 1 with a reason that counts them.
+ */
+void outcome_fail_on_inconclusive(struct run_result *r);
+
 #endif

@@ -159,14 +159,8 @@ static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 	r->exit_reason = NULL;
 	analyze_result(r, ov);
 	outcome_judge(r);
-	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
-	    r->summary.exit_code == EXIT_PASS) {
-		r->summary.exit_code = EXIT_FAIL;
-		free(r->exit_reason);
-		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
-					 r->summary.inconclusive,
-					 r->summary.inconclusive == 1 ? " is" : "s are");
-	}
+	if (cli->fail_on_inconclusive)
+		outcome_fail_on_inconclusive(r);
 	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
 		r->summary.exit_code = EXIT_EXEC;
 		free(r->exit_reason);

@@ -507,14 +507,8 @@ int session_finish(struct session *s)
 		build_reason = NULL;
 	}
 	free(build_reason);
-	if (s->cli->fail_on_inconclusive && r->summary.inconclusive &&
-	    r->summary.exit_code == EXIT_PASS) {
-		r->summary.exit_code = EXIT_FAIL;
-		free(r->exit_reason);
-		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
-					 r->summary.inconclusive,
-					 r->summary.inconclusive == 1 ? " is" : "s are");
-	}
+	if (s->cli->fail_on_inconclusive)
+		outcome_fail_on_inconclusive(r);
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
 	/* The table shows warnings; anything else would hide them from a reader of stderr. */
