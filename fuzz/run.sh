@@ -4,10 +4,14 @@
 #   fuzz/run.sh BUILD-DIR SECONDS [TARGET...]     (make fuzz FUZZ_SECONDS=N)
 #
 # BUILD-DIR is a tree configured with -DKAGARI_FUZZ=ON (targets in
-# BUILD-DIR/fuzz/fuzz_<name>). Each target works on a copy of its committed
-# seed corpus (fuzz/corpus/<name>/ -> BUILD-DIR/fuzz/corpus/<name>/), so the
-# committed corpus stays small while the working one grows from run to run;
-# fuzz/<name>.dict is used when it exists. Crashing inputs land in
+# BUILD-DIR/fuzz/fuzz_<name>). Each target works on a copy of its seeds in
+# BUILD-DIR/fuzz/corpus/<name>/, so the committed files stay small while the
+# working corpus grows from run to run. The seeds are fuzz/corpus/<name>/
+# (inputs no test uses), the test data of the same parser (seeds_of below:
+# the suites of tests/data/suites/ and tests/data/cases/, the GitHub events
+# of tests/data/events/) and the replayed crashes of
+# tests/data/fuzz-regressions/<name>/, copied at run time rather than kept
+# twice. fuzz/<name>.dict is used when it exists. Crashing inputs land in
 # BUILD-DIR/fuzz/artifacts/<name>/; minimise one with
 #   BUILD-DIR/fuzz/fuzz_<name> -minimize_crash=1 -runs=100000 CRASH-FILE
 # and keep it under tests/data/fuzz-regressions/<name>/.
@@ -42,6 +46,34 @@ if [ $# -eq 0 ]; then
 	exit 1
 fi
 
+# seeds_of NAME: the test data files that are seeds of target NAME.
+seeds_of() {
+	local name=$1 f
+	case $name in
+	suite) set -- "$src"/../tests/data/suites/*/*.yaml \
+		"$src"/../tests/data/cases/*/*.yaml ;;
+	github_event) set -- "$src"/../tests/data/events/*.json ;;
+	*) set -- ;;
+	esac
+	set -- "$@" "$src"/../tests/data/fuzz-regressions/"$name"/*
+	for f in "$@"; do
+		[ -f "$f" ] && printf '%s\n' "$f" # links in a loop, folders: not seeds
+	done
+}
+
+# seed NAME CORPUS: copy the seeds of NAME into CORPUS, each file named after
+# the folder it comes from (two folders may hold the same file name).
+seed() {
+	local f d
+	if [ -d "$src/corpus/$1" ]; then
+		cp "$src/corpus/$1"/* "$2"/ 2>/dev/null
+	fi
+	seeds_of "$1" | while IFS= read -r f; do
+		d=${f%/*}
+		cp "$f" "$2/${d##*/}-${f##*/}"
+	done
+}
+
 status=0
 summary=""
 for name in "$@"; do
@@ -55,9 +87,7 @@ for name in "$@"; do
 		continue
 	fi
 	mkdir -p "$corpus" "$art"
-	if [ -d "$src/corpus/$name" ]; then
-		cp "$src/corpus/$name"/* "$corpus"/ 2>/dev/null
-	fi
+	seed "$name" "$corpus"
 	set -- -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
 		-artifact_prefix="$art/"
 	[ -f "$src/$name.dict" ] && set -- "$@" -dict="$src/$name.dict"

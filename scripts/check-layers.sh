@@ -34,6 +34,11 @@
 # fputs/fputc/fwrite to stdout/stderr) or call exit(). Everything below
 # returns -1 with a reason in a caller's `struct sbuf *err`. A forked child
 # that failed to exec ends with _exit(), which is allowed anywhere.
+#
+# Who reads kagari's switches: only cmd/ and the mains call getenv() on a
+# KAGARI_* name (test switches such as KAGARI_RUNNER_FORK and
+# KAGARI_TEST_COUNTERS_SOFTWARE, KAGARI_ALLOC_SHIM); they pass the values
+# down as options, so the library behaves the same whatever the environment.
 set -u
 
 allowed() {
@@ -89,6 +94,11 @@ check() {
 				bad=1
 			done < <(sed 's@//.*@@' "$f" | grep -nE '(^|[^_a-z])(printf|puts|perror|exit)[[:space:]]*\(|f(printf|puts|putc|write)[[:space:]]*\(.*\b(stdout|stderr)\b' |
 				grep -vE '^[0-9]+:[[:space:]]*(\*|/\*)')
+			# kagari's own switches are read by cmd/ and the mains only.
+			while IFS= read -r hit; do
+				echo "$f:${hit%%:*}: only cmd/ and the mains read KAGARI_* switches: ${hit#*:}"
+				bad=1
+			done < <(grep -nE 'getenv[[:space:]]*\([[:space:]]*"KAGARI_' "$f")
 		fi
 	done < <(find "$src" -name '*.[ch]' | LC_ALL=C sort)
 	return $bad
@@ -110,6 +120,11 @@ if [ "${1:-}" = "--self-test" ]; then
 	printf 'void g(void) { fprintf(stderr, "no"); }\n' > "$t/src/analyze/p.c"
 	out=$(check "$t/src") && { echo "self-test: a print in analyze/ passed"; exit 1; }
 	case $out in *'p.c:1: only cmd/'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	rm "$t/src/analyze/p.c"
+	mkdir -p "$t/src/measure"
+	printf 'int h(void) { return !!getenv("KAGARI_X"); }\n' > "$t/src/measure/e.c"
+	out=$(check "$t/src") && { echo "self-test: a switch read in measure/ passed"; exit 1; }
+	case $out in *'e.c:1: only cmd/ and the mains read KAGARI_'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
 	echo "check-layers self-test: ok"
 	exit 0
 fi

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,15 +51,21 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	const char *sw = getenv("KAGARI_TEST_COUNTERS_SOFTWARE");
 	struct cmd_env env = {
 		.runner = NULL,
 		.stdout_tty = isatty(1),
 		.stderr_tty = isatty(2),
+		.counters_software = sw && !strcmp(sw, "1"),
+		.alloc_shim = getenv("KAGARI_ALLOC_SHIM"),
 	};
 	struct runner runner;
 	int have_runner = 0;
 	if (e->needs_runner) {
 		struct sbuf err = SBUF_INIT;
+		/* KAGARI_RUNNER_FORK: the runner stays a fork of kagari, so
+		   that `make memcheck` traces its code too. */
+		runner_debug_no_exec(getenv("KAGARI_RUNNER_FORK") != NULL);
 		if (runner_start(&runner, &err)) {
 			cmd_error("cannot start the runner process: %s", err.buf);
 			sbuf_release(&err);

@@ -53,6 +53,15 @@ struct cmd_env {
 	struct runner *runner; /* started before anything was loaded, or NULL */
 	int stdout_tty;
 	int stderr_tty;
+	/*
+	 * Switches main() reads from the environment, passed down as options
+	 * (the library below cmd/ reads none of them): software stand-ins
+	 * for the hardware counters (KAGARI_TEST_COUNTERS_SOFTWARE=1, for
+	 * kagari's own tests), the allocation shim's path (KAGARI_ALLOC_SHIM,
+	 * NULL when unset). KAGARI_RUNNER_FORK goes to runner_debug_no_exec().
+	 */
+	int counters_software;
+	const char *alloc_shim;
 };
 
 struct cmd_entry {

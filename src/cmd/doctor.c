@@ -77,11 +77,11 @@ static int read_line(const char *path, struct sbuf *out)
 	return 0;
 }
 
-static void check_counters(struct doctor *d)
+static void check_counters(struct doctor *d, const struct cmd_env *env)
 {
 	struct counters_probe p;
 	struct sbuf v = SBUF_INIT;
-	counters_probe(&p);
+	counters_probe(&p, env->counters_software);
 
 	if (p.paranoid == INT32_MIN)
 		add(d, DOCTOR_INFO, "perf_event_paranoid", "unreadable",
@@ -160,10 +160,10 @@ static void check_valgrind(struct doctor *d)
 	sbuf_release(&v);
 }
 
-static void check_shim(struct doctor *d)
+static void check_shim(struct doctor *d, const struct cmd_env *env)
 {
 	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
-	if (alloc_shim_find(&path, &err) == 0)
+	if (alloc_shim_find(env->alloc_shim, &path, &err) == 0)
 		add(d, DOCTOR_OK, "allocation shim", path.buf,
 		    "`allocations: true` counts malloc calls and bytes");
 	else
@@ -349,9 +349,9 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 		return EXIT_USAGE;
 	}
 	struct doctor d = { NULL, 0, 0 };
-	check_counters(&d);
+	check_counters(&d, env);
 	check_valgrind(&d);
-	check_shim(&d);
+	check_shim(&d, env);
 	check_cpu(&d);
 	check_machine(&d, env);
 	struct sbuf out = SBUF_INIT;

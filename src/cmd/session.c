@@ -46,11 +46,14 @@ static int group_instrumented(enum metric_group g)
  * `counters: [..]`, `allocations: true`, under `regression:` or in a
  * budget — unless `unsupported: skip`.
  */
-static int check_instruments(const struct loaded_suites *ls)
+static int check_instruments(const struct loaded_suites *ls,
+			     const struct cmd_env *env)
 {
 	int rc = 0;
 	struct execute_instruments in;
 	memset(&in, 0, sizeof(in));
+	in.counters_software = env->counters_software;
+	in.shim_override = env->alloc_shim;
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		for (size_t b = 0; b < s->nr_benches; b++) {
@@ -267,6 +270,7 @@ static void print_command_errors(const struct run_result *r)
 {
 	int fence = r->mode && !strcmp(r->mode, "ci");
 	char token[32] = "";
+	struct sbuf msg = SBUF_INIT;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
@@ -280,14 +284,19 @@ static void print_command_errors(const struct run_result *r)
 						 (unsigned long long)rng_random_seed());
 					fprintf(stderr, "::stop-commands::%s\n", token);
 				}
-				cmd_error("benchmark '%s', command '%s': %s%s%s", br->name,
-					  cr->name, cr->error,
-					  tail ? "\n--- stderr (last 2 KiB) ---\n" : "",
-					  tail ? cr->stderr_tail : "");
+				sbuf_reset(&msg);
+				sbuf_adds(&msg, cr->error);
+				if (tail)
+					child_add_stderr_tail(&msg, cr->stderr_tail,
+							      strlen(cr->stderr_tail),
+							      CHILD_TAIL_BLOCK);
+				cmd_error("benchmark '%s', command '%s': %s", br->name,
+					  cr->name, msg.buf);
 				if (fence && tail)
 					fprintf(stderr, "::%s::\n", token);
 			}
 		}
+	sbuf_release(&msg);
 }
 
 static int write_reports(const struct run_result *r, const struct destination *d,
@@ -371,7 +380,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = check_destinations(s);
 	if (!rc)
-		rc = check_instruments(&s->ls);
+		rc = check_instruments(&s->ls, env);
 	if (!rc)
 		rc = preflight(&s->ls);
 	if (!rc) {
@@ -393,6 +402,8 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	sysinfo_collect(&s->r.env);
 	s->r.suites = xcalloc(s->ls.nr + 1, sizeof(*s->r.suites));
 	s->prog.enabled = env->stderr_tty && !cli->quiet;
+	s->instruments.counters_software = env->counters_software;
+	s->instruments.shim_override = env->alloc_shim;
 	s->opts = (struct execute_options){
 		.runner = env->runner,
 		.seed = s->r.seed,

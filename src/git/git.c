@@ -39,52 +39,6 @@ static void git_label(const char *const *args, struct sbuf *out)
 		sbuf_addf(out, " %s", args[1]);
 }
 
-/*
- * The last few meaningful lines of git's stderr joined with "; " (hints
- * and blank lines dropped): enough to say why, short enough for one line.
- */
-static void stderr_tail(const struct sbuf *gerr, struct sbuf *out)
-{
-	const char *lines[3];
-	size_t lens[3], n = 0;
-	const char *p = gerr->buf, *end = gerr->buf + gerr->len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *s = p;
-		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
-			s++;
-		const char *e = le;
-		while (e > s &&
-		       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-			e--;
-		if (e > s && strncmp(s, "hint:", 5)) {
-			if (n == 3) {
-				memmove(lines, lines + 1, 2 * sizeof(*lines));
-				memmove(lens, lens + 1, 2 * sizeof(*lens));
-				n = 2;
-			}
-			lines[n] = s;
-			lens[n] = (size_t)(e - s);
-			n++;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			sbuf_adds(out, "; ");
-		/* Keep the message on one line and printable. */
-		for (size_t k = 0; k < lens[i] && k < 400; k++) {
-			unsigned char ch = (unsigned char)lines[i][k];
-			if (ch < 0x20 || ch == 0x7f)
-				sbuf_addch(out, ' ');
-			else
-				sbuf_addch(out, ch);
-		}
-	}
-}
-
 int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
 {
@@ -116,10 +70,8 @@ int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 			sbuf_addf(err, "could not be run: %s", why.buf);
 		} else {
 			child_result_describe(&c.res, timeout_ns, err);
-			if (c.res.err.len) {
-				sbuf_adds(err, ": ");
-				stderr_tail(&c.res.err, err);
-			}
+			child_add_stderr_tail(err, c.res.err.buf, c.res.err.len,
+					      CHILD_TAIL_LINE);
 		}
 		code = -1;
 	} else {
@@ -139,10 +91,7 @@ void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
 	sbuf_adds(err, "'");
 	git_label(args, err);
 	sbuf_addf(err, "' failed (exited with code %d)", code);
-	if (gerr->len) {
-		sbuf_adds(err, ": ");
-		stderr_tail(gerr, err);
-	}
+	child_add_stderr_tail(err, gerr->buf, gerr->len, CHILD_TAIL_LINE);
 }
 
 int git_run(const char *repo, const char *const *args, int64_t timeout_ns,

@@ -50,15 +50,14 @@ static char *exe_dir(void)
 	return buf;
 }
 
-int alloc_shim_find(struct sbuf *path, struct sbuf *err)
+int alloc_shim_find(const char *override, struct sbuf *path, struct sbuf *err)
 {
 	struct strvec tried = STRVEC_INIT;
-	const char *env = getenv("KAGARI_ALLOC_SHIM");
 	char *dir = exe_dir();
 	int rc = -1;
 
-	if (env && *env)
-		strvec_push(&tried, env);
+	if (override && *override)
+		strvec_push(&tried, override);
 	if (dir) {
 		strvec_pushf(&tried, "%s/%s", dir, ALLOC_SHIM_NAME);
 		strvec_pushf(&tried, "%s/../lib/kagari/%s", dir, ALLOC_SHIM_NAME);

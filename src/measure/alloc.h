@@ -10,7 +10,7 @@
  * bound on the tree's live heap at any one time).
  *
  * Call order, per run:
- *   alloc_shim_find(&path, &err)                once (cache the path)
+ *   alloc_shim_find(override, &path, &err)      once (cache the path)
  *   alloc_env_setup(&env, path, out_file)       before spawning
  *   ... run the program with env (out_file must not exist yet) ...
  *   alloc_read(out_file, parent_pid, &totals, &err)
@@ -42,13 +42,15 @@ struct alloc_totals {
 };
 
 /*
- * Find the shim: $KAGARI_ALLOC_SHIM when set, else next to this program's
+ * Find the shim: `override` when not NULL or empty (cmd/ passes
+ * $KAGARI_ALLOC_SHIM: nothing below cmd/ reads the environment for it),
+ * else next to this program's
  * executable (/proc/self/exe), else <exe dir>/../lib/kagari/, else the
  * build-time path KAGARI_ALLOC_SHIM_PATH when defined. On success the
  * absolute path is appended to `path` and 0 returned; else -1 with the
  * places tried in err.
  */
-int alloc_shim_find(struct sbuf *path, struct sbuf *err);
+int alloc_shim_find(const char *override, struct sbuf *path, struct sbuf *err);
 
 /*
  * Set LD_PRELOAD (the shim first, any existing value kept after it) and

@@ -180,17 +180,12 @@ double counters_ipc(const struct counters_reading *r)
 }
 
 /*
- * Test hook: with KAGARI_TEST_COUNTERS_SOFTWARE=1 in the environment the
- * hardware events are stood in for by software ones (cpu-clock,
- * task-clock, minor faults, context switches), so that kagari's whole perf
- * path can be tested on machines without a PMU. Never for real use.
+ * Test hook: with `stand_ins` (the caller's switch, from
+ * KAGARI_TEST_COUNTERS_SOFTWARE=1, which only cmd/ reads) the hardware
+ * events are stood in for by software ones (cpu-clock, task-clock, minor
+ * faults, context switches), so that kagari's whole perf path can be tested
+ * on machines without a PMU. Never for real use.
  */
-static int emulated(void)
-{
-	const char *v = getenv("KAGARI_TEST_COUNTERS_SOFTWARE");
-	return v && !strcmp(v, "1");
-}
-
 static const uint64_t stand_in[COUNTERS__COUNT] = {
 	[COUNTERS_CYCLES] = PERF_COUNT_SW_CPU_CLOCK,
 	[COUNTERS_INSTRUCTIONS] = PERF_COUNT_SW_TASK_CLOCK,
@@ -199,14 +194,14 @@ static const uint64_t stand_in[COUNTERS__COUNT] = {
 };
 
 static int open_event(enum counters_event e, pid_t pid, int group_fd,
-		      int group_read, int enable_on_exec)
+		      int group_read, int enable_on_exec, int stand_ins)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = events[e].type;
 	a.config = events[e].config;
-	if (a.type == PERF_TYPE_HARDWARE && emulated()) {
+	if (a.type == PERF_TYPE_HARDWARE && stand_ins) {
 		a.type = PERF_TYPE_SOFTWARE;
 		a.config = stand_in[e];
 	}
@@ -226,10 +221,10 @@ static int open_event(enum counters_event e, pid_t pid, int group_fd,
 /* Can an inherited group be read in one go on this kernel? */
 static int probe_group_read(void)
 {
-	int leader = open_event(COUNTERS_TASK_CLOCK, 0, -1, 1, 0);
+	int leader = open_event(COUNTERS_TASK_CLOCK, 0, -1, 1, 0, 0);
 	if (leader < 0)
 		return 0;
-	int member = open_event(COUNTERS_PAGE_FAULTS, 0, leader, 1, 0);
+	int member = open_event(COUNTERS_PAGE_FAULTS, 0, leader, 1, 0, 0);
 	int ok = 0;
 	if (member >= 0) {
 		uint64_t buf[3 + 2];
@@ -241,12 +236,14 @@ static int probe_group_read(void)
 	return ok;
 }
 
-void counters_probe(struct counters_probe *p)
+void counters_probe(struct counters_probe *p, int software_stand_ins)
 {
 	memset(p, 0, sizeof(*p));
+	p->software_stand_ins = software_stand_ins;
 	p->paranoid = counters_paranoid();
 	for (int e = 0; e < COUNTERS__COUNT; e++) {
-		int fd = open_event((enum counters_event)e, 0, -1, 0, 1);
+		int fd = open_event((enum counters_event)e, 0, -1, 0, 1,
+				    software_stand_ins);
 		if (fd >= 0) {
 			close(fd);
 			p->available |= COUNTERS_BIT(e);
@@ -272,6 +269,7 @@ void counters_init(struct counters *c, pid_t pid, unsigned events_mask)
 	c->pid = pid;
 	c->events = events_mask & COUNTERS_ALL;
 	c->group_read = 1;
+	c->software_stand_ins = 0;
 	for (int e = 0; e < COUNTERS__COUNT; e++)
 		c->fd[e] = -1;
 }
@@ -307,7 +305,8 @@ static int open_all(struct counters *c, int *failed)
 			int e = list[i];
 			int fd = open_event((enum counters_event)e, c->pid,
 					    c->group_read ? leader : -1,
-					    c->group_read, 1);
+					    c->group_read, 1,
+					    c->software_stand_ins);
 			if (fd < 0) {
 				*failed = e;
 				return -1;

@@ -27,7 +27,7 @@
  * Call order:
  *
  *	struct counters_probe p;
- *	counters_probe(&p);                   once: which events open here,
+ *	counters_probe(&p, 0);                once: which events open here,
  *	                                      and why the others do not
  *	struct counters c;
  *	counters_init(&c, runner_pid(r), COUNTERS_ALL & ~unavailable);
@@ -40,9 +40,11 @@
  *
  * Nothing here prints; errors are appended to a caller-supplied sbuf.
  *
- * Testing: KAGARI_TEST_COUNTERS_SOFTWARE=1 in the environment makes the
- * hardware events software stand-ins (see counters.c), so that the perf path
- * of kagari can be exercised end to end on a machine without a PMU.
+ * Testing: counters_probe(&p, 1) and `software_stand_ins` set in struct
+ * counters make the hardware events software stand-ins (see counters.c), so
+ * that the perf path of kagari can be exercised end to end on a machine
+ * without a PMU. Only cmd/ reads the switch (KAGARI_TEST_COUNTERS_SOFTWARE=1)
+ * from the environment and passes it down.
  */
 #ifndef KAGARI_MEASURE_COUNTERS_H
 #define KAGARI_MEASURE_COUNTERS_H
@@ -100,10 +102,15 @@ struct counters_probe {
 	char *why[COUNTERS__COUNT];    /* counters_explain() text, else NULL */
 	int paranoid;		       /* counters_paranoid() */
 	int group_read;		       /* 1: inherited group reads work */
+	int software_stand_ins;	       /* as given to counters_probe() */
 };
 
-/* Fill p (allocates the why strings). Never fails: results are in p. */
-void counters_probe(struct counters_probe *p);
+/*
+ * Fill p (allocates the why strings). Never fails: results are in p.
+ * software_stand_ins: 1 = probe software stand-ins for the hardware events
+ * (a test switch, see above), else 0.
+ */
+void counters_probe(struct counters_probe *p, int software_stand_ins);
 void counters_probe_release(struct counters_probe *p);
 
 /* What one run counted. */
@@ -121,6 +128,7 @@ struct counters {
 	unsigned events;  /* COUNTERS_BIT set of events to open */
 	int fd[COUNTERS__COUNT]; /* -1 when not open */
 	int group_read;	  /* read each group with PERF_FORMAT_GROUP */
+	int software_stand_ins; /* test switch (see above); counters_init: 0 */
 };
 
 /*

@@ -57,6 +57,12 @@ struct sbuf;
  * exec; warm-up runs are not counted); valgrind has its own untimed runs.
  */
 struct execute_instruments {
+	/* Set by the caller before first use (cmd/ reads them from the
+	   environment; nothing below it does): */
+	int counters_software;	 /* software stand-ins for the hardware
+				    events (counters.h), a test switch */
+	const char *shim_override; /* the allocation shim's path, or NULL
+				      (alloc_shim_find) */
 	/* perf_event_open counters (counters.h), probed on first need. */
 	int perf_probed;
 	struct counters_probe perf;

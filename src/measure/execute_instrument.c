@@ -74,7 +74,7 @@ static void probe_shim(struct execute_instruments *in)
 		return;
 	in->shim_probed = 1;
 	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
-	if (alloc_shim_find(&path, &err))
+	if (alloc_shim_find(in->shim_override, &path, &err))
 		in->shim_error = sbuf_detach(&err);
 	else
 		in->shim = sbuf_detach(&path);
@@ -87,7 +87,7 @@ static void probe_perf(struct execute_instruments *in)
 	if (in->perf_probed)
 		return;
 	in->perf_probed = 1;
-	counters_probe(&in->perf);
+	counters_probe(&in->perf, in->counters_software);
 	if (!(in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)))
 		in->perf_fallback_reason = xstrfmt(
 			"valgrind counts instructions only, and hardware counters "

@@ -116,6 +116,7 @@ int execute_run_timed(const struct execute_options *o,
 	if (counting) {
 		pc->pid = runner_pid(o->runner);
 		pc->events = u->perf_events;
+		pc->software_stand_ins = in->perf.software_stand_ins;
 		if (counters_begin(pc, &perr)) {
 			perf_fail(cs, sr, u->perf_events, perr.buf);
 			u->perf_events = 0;

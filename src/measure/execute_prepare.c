@@ -20,6 +20,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
+#include "proc/child.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
 #include "suite/vars.h"
@@ -270,8 +271,7 @@ int execute_must_succeed_failed(const struct child_result *res,
 		return 0;
 	execute_describe_failure(res, p, why);
 	char *tail = proc_mask_secrets(res->stderr_tail.buf, p->env.v);
-	if (*tail)
-		sbuf_addf(why, "\n--- stderr (last 2 KiB) ---\n%s", tail);
+	child_add_stderr_tail(why, tail, strlen(tail), CHILD_TAIL_BLOCK);
 	free(tail);
 	return 1;
 }

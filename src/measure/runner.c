@@ -877,10 +877,10 @@ static void find_program(struct sbuf *path)
 					  "/../libexec/kagari/" RUNNER_PROGRAM};
 	struct sbuf exe = SBUF_INIT;
 	sbuf_reset(path);
-	/* KAGARI_RUNNER_FORK=1: keep the runner a fork of kagari, e.g. so that
-	   `make memcheck` traces the runner's code along with kagari's. */
-	if (no_exec || getenv("KAGARI_RUNNER_FORK") ||
-	    read_link("/proc/self/exe", &exe) < 0)
+	/* runner_debug_no_exec(1) (main() sets it for KAGARI_RUNNER_FORK):
+	   keep the runner a fork of kagari, e.g. so that `make memcheck`
+	   traces the runner's code along with kagari's. */
+	if (no_exec || read_link("/proc/self/exe", &exe) < 0)
 		goto out;
 	char *slash = strrchr(exe.buf, '/');
 	if (!slash)

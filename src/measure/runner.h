@@ -252,7 +252,11 @@ pid_t runner_pid(const struct runner *r);
  */
 int runner_serve(int fd, const char *token);
 
-/* Test hook: 1 = never exec kagari-runner (the runner is a plain fork). */
+/*
+ * Test hook: 1 = never exec kagari-runner (the runner is a plain fork).
+ * main() sets it from KAGARI_RUNNER_FORK before runner_start(); nothing
+ * below cmd/ reads the environment for it.
+ */
 void runner_debug_no_exec(int on);
 
 #endif

@@ -1228,3 +1228,63 @@ void child_result_describe(const struct child_result *r, int64_t timeout_ns,
 		break;
 	}
 }
+
+/* The last three meaningful lines of tail, on one line (CHILD_TAIL_LINE). */
+static void add_tail_line(struct sbuf *out, const char *tail, size_t len)
+{
+	const char *lines[3];
+	size_t lens[3], n = 0;
+	const char *p = tail, *end = tail + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *s = p;
+		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
+		const char *e = le;
+		while (e > s &&
+		       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (e > s && strncmp(s, "hint:", 5)) {
+			if (n == 3) {
+				memmove(lines, lines + 1, 2 * sizeof(*lines));
+				memmove(lens, lens + 1, 2 * sizeof(*lens));
+				n = 2;
+			}
+			lines[n] = s;
+			lens[n] = (size_t)(e - s);
+			n++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sbuf_adds(out, "; ");
+		/* Keep the message on one line and printable. */
+		for (size_t k = 0; k < lens[i] && k < 400; k++) {
+			unsigned char ch = (unsigned char)lines[i][k];
+			if (ch < 0x20 || ch == 0x7f)
+				sbuf_addch(out, ' ');
+			else
+				sbuf_addch(out, ch);
+		}
+	}
+}
+
+void child_add_stderr_tail(struct sbuf *out, const char *tail, size_t len,
+			   enum child_tail_style style)
+{
+	if (style == CHILD_TAIL_LINE) {
+		if (!len)
+			return;
+		sbuf_adds(out, ": ");
+		add_tail_line(out, tail, len);
+		return;
+	}
+	len = strnlen(tail, len);
+	if (!len)
+		return;
+	sbuf_addf(out, "\n--- stderr (last %d KiB) ---\n", CHILD_TAIL_MAX / 1024);
+	sbuf_add(out, tail, len);
+}

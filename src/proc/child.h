@@ -236,6 +236,23 @@ int child_interrupt_pending(void);
 void child_result_describe(const struct child_result *r, int64_t timeout_ns,
 			   struct sbuf *out);
 
+/*
+ * The stderr tail of a failed run, appended to a failure text (after
+ * child_result_describe() or an error message): the one format for measured
+ * runs, hooks and builds, cmd/'s messages, and git. `tail` holds `len`
+ * bytes (stderr_tail, masked by the caller where it may hold secrets).
+ *   CHILD_TAIL_BLOCK: "\n--- stderr (last 2 KiB) ---\n" and the tail as it
+ *	is, up to a NUL byte (messages for a terminal, a command's error);
+ *	nothing when the tail is empty.
+ *   CHILD_TAIL_LINE: ": " and the last three meaningful lines (blank lines
+ *	and git's "hint:" lines dropped) joined by "; ", each cut at 400
+ *	bytes, control characters as spaces (a message that must stay one
+ *	line); nothing when len is 0.
+ */
+enum child_tail_style { CHILD_TAIL_BLOCK, CHILD_TAIL_LINE };
+void child_add_stderr_tail(struct sbuf *out, const char *tail, size_t len,
+			   enum child_tail_style style);
+
 /* Test hook: 1 = never use pidfds (exercise the polling fallback). */
 void child_debug_no_pidfd(int on);
 

@@ -1,8 +1,9 @@
 /*
  * report/annotations: GitHub workflow-command annotations and the short
  * fallback step summary of a judged run (annotations.h). Laid out as: the
- * workflow-command escaping, the problems of a run (one per annotation, in
- * report order), then the two writers over them. User text in the summary
+ * workflow-command escaping, the problems of a run (report_problems_list()
+ * of report/section.c, one annotation each, in report order), then the two
+ * writers over them. User text in the summary
  * goes through report_md_escape(), the escaper every Markdown writer uses.
  */
 #include "report/annotations.h"
@@ -141,25 +142,29 @@ static void budget_limit(struct sbuf *msg, const struct budget_result *bu)
 	units_format_value(msg, bu->metric, bu->limit);
 }
 
-static void collect_command(struct problems *p, const struct run_result *r,
-			    const struct suite_result *s,
-			    const struct bench_result *b,
-			    const struct command_result *c, const char *file,
-			    int fail_on_inconclusive)
+/* The annotation of one problem of report_problems_list(), or none (an
+   interruption without an error: the run's summary tells it). */
+static void annotate(struct problems *p, const struct run_result *r,
+		     const struct report_problem *x, const char *file,
+		     int fail_on_inconclusive)
 {
+	const struct command_result *c = x->cmd;
 	struct sbuf msg = SBUF_INIT;
-	if (c->error) {
-		subject(&msg, r, s, b, c);
+	enum github_level lvl = GITHUB_WARNING;
+	const char *title = GITHUB_TITLE_UNSUPPORTED;
+
+	if (x->kind == PROBLEM_ERROR && !c->error)
+		return;
+	subject(&msg, r, x->suite, x->bench, c);
+	if (x->kind == PROBLEM_ERROR) {
 		sbuf_addf(&msg, ": %s", c->error);
-		add_problem(p, GITHUB_ERROR, GITHUB_TITLE_FAILED, file, &msg);
-	}
-	for (size_t k = 0; k < c->nr_budgets; k++) {
-		const struct budget_result *bu = &c->budgets[k];
-		if (bu->status == BUDGET_PASS)
-			continue;
-		subject(&msg, r, s, b, c);
+		lvl = GITHUB_ERROR;
+		title = GITHUB_TITLE_FAILED;
+	} else if (x->budget) {
+		const struct budget_result *bu = x->budget;
 		sbuf_addf(&msg, ": %s %s", metric_get(bu->metric)->name,
 			  bu->aggregation ? bu->aggregation : "");
+		lvl = GITHUB_ERROR;
 		if (bu->status == BUDGET_FAIL) {
 			sbuf_adds(&msg, " ");
 			if (bu->have_actual)
@@ -168,61 +173,37 @@ static void collect_command(struct problems *p, const struct run_result *r,
 				sbuf_adds(&msg, "n/a");
 			sbuf_adds(&msg, ", budget ");
 			budget_limit(&msg, bu);
-			add_problem(p, GITHUB_ERROR, GITHUB_TITLE_BUDGET, file, &msg);
+			title = GITHUB_TITLE_BUDGET;
 		} else {
 			sbuf_adds(&msg, " ");
 			budget_limit(&msg, bu);
 			sbuf_adds(&msg, " could not be assessed");
 			if (bu->reason && *bu->reason)
 				sbuf_addf(&msg, ": %s", bu->reason);
-			add_problem(p, GITHUB_ERROR, GITHUB_TITLE_UNSUPPORTED, file, &msg);
 		}
-	}
-	for (int m = 0; m < METRIC__COUNT; m++) {
-		const struct comparison *cp = &c->comparison[m];
-		if (!cp->present || !cp->verdict)
-			continue;
-		enum github_level lvl;
-		const char *title;
-		if (!strcmp(cp->verdict, "regression")) {
-			title = GITHUB_TITLE_REGRESSION;
-			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
-		} else if (!strcmp(cp->verdict, "inconclusive")) {
+	} else if (x->cmp) {
+		const struct comparison *cp = x->cmp;
+		if (x->kind == PROBLEM_INCONCLUSIVE) {
 			title = GITHUB_TITLE_INCONCLUSIVE;
 			lvl = !cp->gate ? GITHUB_NOTICE
 			      : fail_on_inconclusive ? GITHUB_ERROR : GITHUB_WARNING;
 		} else {
-			continue;
+			title = GITHUB_TITLE_REGRESSION;
+			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
 		}
-		subject(&msg, r, s, b, c);
-		comparison_text(&msg, (enum metric_id)m, cp);
+		comparison_text(&msg, (enum metric_id)x->metric, cp);
 		if (!cp->gate)
 			sbuf_adds(&msg, " (not gated)");
-		add_problem(p, lvl, title, file, &msg);
+	} else { /* a metric unsupported or failed */
+		sbuf_addf(&msg, ": %s %s", metric_get(x->metric)->name,
+			  metric_status_name(x->failed ? MSTATUS_FAILED
+						       : MSTATUS_UNSUPPORTED));
+		if (c->side[SIDE_BASE].present && x->side >= 0)
+			sbuf_addf(&msg, " on %s", side_name((enum side)x->side));
+		if (x->reason && *x->reason)
+			sbuf_addf(&msg, ": %s", x->reason);
 	}
-	for (int m = 0; m < METRIC__COUNT; m++) {
-		const struct metric_series *h = &c->side[SIDE_HEAD].metric[m];
-		const struct metric_series *bs = &c->side[SIDE_BASE].metric[m];
-		int hbad = c->side[SIDE_HEAD].present &&
-			   (h->status == MSTATUS_UNSUPPORTED || h->status == MSTATUS_FAILED);
-		int bbad = c->side[SIDE_BASE].present &&
-			   (bs->status == MSTATUS_UNSUPPORTED || bs->status == MSTATUS_FAILED);
-		int same = hbad && bbad && h->status == bs->status &&
-			   !strcmp(h->reason ? h->reason : "", bs->reason ? bs->reason : "");
-		for (int sd = SIDE_BASE; sd < SIDE__COUNT; sd++) {
-			const struct metric_series *ms = sd == SIDE_HEAD ? h : bs;
-			if (!(sd == SIDE_HEAD ? hbad : bbad) || (same && sd == SIDE_BASE))
-				continue;
-			subject(&msg, r, s, b, c);
-			sbuf_addf(&msg, ": %s %s", metric_get(m)->name,
-				  metric_status_name(ms->status));
-			if (c->side[SIDE_BASE].present && !same)
-				sbuf_addf(&msg, " on %s", side_name((enum side)sd));
-			if (ms->reason && *ms->reason)
-				sbuf_addf(&msg, ": %s", ms->reason);
-			add_problem(p, GITHUB_WARNING, GITHUB_TITLE_UNSUPPORTED, file, &msg);
-		}
-	}
+	add_problem(p, lvl, title, file, &msg);
 	sbuf_release(&msg);
 }
 
@@ -243,18 +224,17 @@ static const char *annotation_file(const char *file, const char *workspace)
 	return file + n + 1;
 }
 
+/* The annotations of r, in report order (report_problems_list()). */
 static void collect(struct problems *p, const struct run_result *r,
 		    int fail_on_inconclusive, const char *workspace)
 {
-	for (size_t i = 0; i < r->nr_suites; i++) {
-		const struct suite_result *s = &r->suites[i];
-		const char *file = annotation_file(s->file, workspace);
-		for (size_t b = 0; b < s->nr_benches; b++)
-			for (size_t c = 0; c < s->benches[b].nr_commands; c++)
-				collect_command(p, r, s, &s->benches[b],
-						&s->benches[b].commands[c], file,
-						fail_on_inconclusive);
-	}
+	struct report_problems all;
+	report_problems_list(&all, r);
+	for (size_t i = 0; i < all.nr; i++)
+		annotate(p, r, &all.v[i],
+			 annotation_file(all.v[i].suite->file, workspace),
+			 fail_on_inconclusive);
+	report_problems_release(&all);
 }
 
 void github_annotations(struct sbuf *out, const struct run_result *r,

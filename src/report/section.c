@@ -375,6 +375,7 @@ problem_add(struct report_problems *p, enum report_problem_kind kind,
 	x->cmd_index = cmd_index;
 	x->metric = metric;
 	x->count = 1;
+	x->side = -1;
 	x->order = p->nr++;
 	p->count[kind]++;
 	return x;
@@ -385,64 +386,23 @@ static int str_eq(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* An unsupported/failed metric: merged with an earlier one alike. */
-static void problem_metric(struct report_problems *p,
-			   const struct suite_result *s,
-			   const struct bench_result *b,
-			   const struct command_result *c, size_t idx,
-			   enum metric_id m, const struct metric_series *ms)
+static int bad_status(const struct command_result *c, int sd, int m)
 {
-	for (size_t i = 0; i < p->nr; i++) {
-		struct report_problem *x = &p->v[i];
-		if (x->kind == PROBLEM_UNSUPPORTED && !x->budget &&
-		    x->metric == (int)m && str_eq(x->reason, ms->reason) &&
-		    x->failed == (ms->status == MSTATUS_FAILED)) {
-			if (x->cmd != c)
-				x->count++;
-			return;
-		}
-	}
-	struct report_problem *x =
-	    problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, (int)m);
-	x->reason = ms->reason;
-	x->failed = ms->status == MSTATUS_FAILED;
-	x->weight = x->failed; /* failed ranks above unsupported */
+	const struct metric_series *ms = &c->side[sd].metric[m];
+	return c->side[sd].present && (ms->status == MSTATUS_UNSUPPORTED ||
+				       ms->status == MSTATUS_FAILED);
 }
 
-static void problems_of_command(struct report_problems *p,
-				const struct run_result *r,
-				const struct suite_result *s,
-				const struct bench_result *b,
-				const struct command_result *c, size_t idx)
+static void list_command(struct report_problems *p,
+			 const struct suite_result *s,
+			 const struct bench_result *b,
+			 const struct command_result *c, size_t idx)
 {
 	struct report_problem *x;
 
 	if (c->error || (c->result && !strcmp(c->result, RESULT_INTERRUPTED))) {
 		x = problem_add(p, PROBLEM_ERROR, s, b, c, idx, -1);
 		x->reason = c->error ? c->error : "interrupted";
-	}
-	for (int m = 0; m < METRIC__COUNT; m++) {
-		const struct comparison *cp = &c->comparison[m];
-		if (!cp->present)
-			continue;
-		p->nr_comparisons++;
-		if (!cp->verdict)
-			continue;
-		if (!strcmp(cp->verdict, "regression")) {
-			x = problem_add(p,
-					cp->gate ? PROBLEM_REGRESSION
-						 : PROBLEM_NOT_GATED,
-					s, b, c, idx, m);
-			x->cmp = cp;
-			x->weight = isfinite(cp->change_percent)
-					? fabs(cp->change_percent)
-					: 0;
-		} else if (!strcmp(cp->verdict, "inconclusive") && cp->gate) {
-			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
-					m);
-			x->cmp = cp;
-			x->weight = cp->p_reg;
-		}
 	}
 	for (size_t i = 0; i < c->nr_budgets; i++) {
 		const struct budget_result *bu = &c->budgets[i];
@@ -462,18 +422,70 @@ static void problems_of_command(struct report_problems *p,
 			x->weight = 10; /* decides the exit code: first */
 	}
 	for (int m = 0; m < METRIC__COUNT; m++) {
-		for (int sd = 0; sd < SIDE__COUNT; sd++) {
-			const struct metric_series *ms = &c->side[sd].metric[m];
-			if (!c->side[sd].present)
-				continue;
-			if (ms->status == MSTATUS_UNSUPPORTED ||
-			    ms->status == MSTATUS_FAILED) {
-				problem_metric(p, s, b, c, idx, m, ms);
-				break;
-			}
+		const struct comparison *cp = &c->comparison[m];
+		if (!cp->present)
+			continue;
+		p->nr_comparisons++;
+		if (!cp->verdict)
+			continue;
+		if (!strcmp(cp->verdict, "regression")) {
+			x = problem_add(p,
+					cp->gate ? PROBLEM_REGRESSION
+						 : PROBLEM_NOT_GATED,
+					s, b, c, idx, m);
+			x->cmp = cp;
+			x->weight = isfinite(cp->change_percent)
+					? fabs(cp->change_percent)
+					: 0;
+		} else if (!strcmp(cp->verdict, "inconclusive")) {
+			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
+					m);
+			x->cmp = cp;
+			x->weight = cp->p_reg;
 		}
 	}
-	(void)r;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_series *h = &c->side[SIDE_HEAD].metric[m];
+		const struct metric_series *bs = &c->side[SIDE_BASE].metric[m];
+		int hbad = bad_status(c, SIDE_HEAD, m);
+		int bbad = bad_status(c, SIDE_BASE, m);
+		int same = hbad && bbad && h->status == bs->status &&
+			   str_eq(h->reason ? h->reason : "",
+				  bs->reason ? bs->reason : "");
+		for (int sd = SIDE_BASE; sd < SIDE__COUNT; sd++) {
+			const struct metric_series *ms = sd == SIDE_HEAD ? h : bs;
+			if (!(sd == SIDE_HEAD ? hbad : bbad) ||
+			    (same && sd == SIDE_BASE))
+				continue;
+			x = problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, m);
+			x->reason = ms->reason;
+			x->failed = ms->status == MSTATUS_FAILED;
+			x->weight = x->failed; /* failed ranks above unsupported */
+			x->side = same ? -1 : sd;
+		}
+	}
+}
+
+void report_problems_list(struct report_problems *p,
+			  const struct run_result *r)
+{
+	size_t idx = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		for (size_t b = 0; b < s->nr_benches; b++) {
+			const struct bench_result *br = &s->benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++)
+				list_command(p, s, br, &br->commands[c], idx++);
+		}
+	}
+	p->nr_commands = idx;
+}
+
+static int is_metric(const struct report_problem *x)
+{
+	return x->kind == PROBLEM_UNSUPPORTED && !x->budget;
 }
 
 static int problem_cmp(const void *pa, const void *pb)
@@ -490,19 +502,48 @@ static int problem_cmp(const void *pa, const void *pb)
 void report_problems_collect(struct report_problems *p,
 			     const struct run_result *r)
 {
-	size_t idx = 0;
+	struct report_problems all;
 
+	report_problems_list(&all, r);
 	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < r->nr_suites; i++) {
-		const struct suite_result *s = &r->suites[i];
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			const struct bench_result *br = &s->benches[b];
-			for (size_t c = 0; c < br->nr_commands; c++)
-				problems_of_command(p, r, s, br,
-						    &br->commands[c], idx++);
+	p->nr_commands = all.nr_commands;
+	p->nr_comparisons = all.nr_comparisons;
+	for (size_t i = 0; i < all.nr; i++) {
+		const struct report_problem *x = &all.v[i];
+		size_t j;
+		if (x->kind == PROBLEM_INCONCLUSIVE && !x->cmp->gate)
+			continue;
+		if (is_metric(x)) {
+			/* The head side of a metric bad on both sides: the
+			   command's problem is the base side's, listed just
+			   before. */
+			if (i && is_metric(&all.v[i - 1]) &&
+			    all.v[i - 1].cmd == x->cmd &&
+			    all.v[i - 1].metric == x->metric)
+				continue;
+			/* Alike in another command: merged. */
+			for (j = 0; j < p->nr; j++) {
+				struct report_problem *y = &p->v[j];
+				if (is_metric(y) && y->metric == x->metric &&
+				    str_eq(y->reason, x->reason) &&
+				    y->failed == x->failed)
+					break;
+			}
+			if (j < p->nr) {
+				if (p->v[j].cmd != x->cmd)
+					p->v[j].count++;
+				continue;
+			}
 		}
+		struct report_problem *y = problem_add(p, x->kind, x->suite,
+						       x->bench, x->cmd,
+						       x->cmd_index, x->metric);
+		size_t order = y->order;
+		*y = *x;
+		y->order = order;
+		y->side = -1;
 	}
-	p->nr_commands = idx;
+	report_problems_release(&all);
 	if (p->nr)
 		qsort(p->v, p->nr, sizeof(*p->v), problem_cmp);
 }

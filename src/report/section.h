@@ -127,6 +127,9 @@ struct report_problem {
 	 */
 	size_t count;
 	int failed;    /* a metric whose measuring failed (not unsupported) */
+	/* An unsupported or failed metric in report_problems_list(): the
+	   side (enum side), or -1 when both sides have it alike. */
+	int side;
 	double weight; /* larger is worse within a kind */
 	size_t order;  /* report order, the last tie-break */
 };
@@ -140,10 +143,26 @@ struct report_problems {
 };
 
 /*
- * Collect the problems of r, sorted: by kind, then weight (regressions by
- * the size of the change, budgets by how far over), then report order.
- * report_problems_release() frees the list (not what it points into).
+ * The one walk over the problems of a result. report_problems_list(): every
+ * problem of r in report order, unmerged and unsorted (the GitHub
+ * annotations, report/annotations.c): per command its error (or
+ * interruption: reason "interrupted", cmd->error NULL), the budgets that did
+ * not pass, the comparisons judged regression (PROBLEM_NOT_GATED when not
+ * gated) or inconclusive (gated or not: cmp->gate), then each metric
+ * unsupported or failed, per side (`side`; one problem with side -1 when
+ * both sides have it with the same status and reason; base before head).
+ *
+ * report_problems_collect(): that list folded for the summaries: without
+ * the inconclusive comparisons that are not gated, one unsupported or
+ * failed metric per command (the base side's when both), merged across
+ * commands when metric, status and reason are alike (`count`), sorted by
+ * kind, then weight (regressions by the size of the change, budgets by how
+ * far over), then report order.
+ *
+ * report_problems_release() frees either list (not what it points into).
  */
+void report_problems_list(struct report_problems *p,
+			  const struct run_result *r);
 void report_problems_collect(struct report_problems *p,
 			     const struct run_result *r);
 void report_problems_release(struct report_problems *p);

@@ -78,7 +78,7 @@ static void test_missing_file(void **state)
 static void run_shim(const char *const *args, struct alloc_totals *t)
 {
 	struct sbuf shim = SBUF_INIT, err = SBUF_INIT;
-	if (alloc_shim_find(&shim, &err))
+	if (alloc_shim_find(NULL, &shim, &err))
 		fail_msg("%s", err.buf);
 	char *dir = tmpdir_create("kagari-test-alloc", &err);
 	assert_non_null(dir);

@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sbuf_release(&err);
-	counters_probe(&probe);
+	counters_probe(&probe, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_explain),
