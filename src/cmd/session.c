@@ -30,6 +30,7 @@
 #include "measure/sysinfo.h"
 #include "report/output.h"
 #include "report/section.h"
+#include "suite/units.h"
 #include "suite/vars.h"
 
 
@@ -335,6 +336,27 @@ static int write_reports(const struct run_result *r, const struct destination *d
 	return rc;
 }
 
+/*
+ * The look of the sequential rounds (execute.h): the benchmark's commands
+ * get their analysis settings now (session_measure_suite() leaves them),
+ * and analyze_look() says which are decided.
+ */
+static void session_look(void *data, struct bench_result *br, unsigned char *decided)
+{
+	struct session *s = data;
+	const struct suite *su = s->ls.suites[s->r.nr_suites - 1];
+	const struct bench_spec *bs = NULL;
+	for (size_t b = 0; b < su->nr_benches && !bs; b++)
+		if (br->name && !strcmp(su->benches[b].name, br->name))
+			bs = &su->benches[b];
+	if (!bs)
+		return;
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++)
+		if (!br->commands[c].analysis.present)
+			analyze_settings_from_suite(&bs->commands[c], &br->commands[c]);
+	analyze_look(s->r.seed, su->name, br, decided);
+}
+
 int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
@@ -345,6 +367,18 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (cli->runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
+	}
+	int64_t max_time_ns = 0;
+	if (cli->max_time) {
+		struct sbuf err = SBUF_INIT;
+		if (units_parse_duration(cli->max_time, &max_time_ns, &err) ||
+		    max_time_ns <= 0) {
+			cmd_error("--max-time '%s': %s", cli->max_time,
+				  err.len ? err.buf : "must be longer than 0s");
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		sbuf_release(&err);
 	}
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
@@ -403,6 +437,11 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.progress_data = &s->prog,
 		.instruments = &s->instruments,
 		.env = &s->r.env,
+		/* compare and ci: sequential rounds unless --runs fixes them */
+		.sequential = strcmp(mode, "run") != 0 && cli->runs < 0,
+		.look = session_look,
+		.look_data = s,
+		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
 	};
 	interrupt_install(env->runner);
 	return 0;
@@ -464,7 +503,8 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		struct bench_result *br = &sr->benches[k++];
 		/* The rules the samples are judged by travel with them. */
 		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
-			analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
+			if (!br->commands[c].analysis.present)
+				analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
 	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);
