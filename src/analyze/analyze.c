@@ -12,6 +12,7 @@
 
 #include "analyze/budget.h"
 #include "analyze/compare.h"
+#include "analyze/format.h"
 #include "analyze/holm.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
@@ -98,6 +99,12 @@ static void fill_comparison(struct pending *p)
 	c->pairing = xstrdup(p->in.pairing == PAIRING_INDEPENDENT ? "independent" : "rounds");
 	c->base = r->base_stat;
 	c->head = r->head_stat;
+	/* Paired: the head value shown is the base statistic times the
+	   median per-round ratio, so that the two values shown beside the
+	   change are the ones whose ratio it is. */
+	if (p->in.pairing == PAIRING_ROUNDS && isfinite(r->change_percent) &&
+	    isfinite(r->base_stat))
+		c->head = r->base_stat * (1 + r->change_percent / 100);
 	c->change_percent = r->change_percent;
 	c->ci_low_percent = r->ci_low_percent;
 	c->ci_high_percent = r->ci_high_percent;
@@ -428,6 +435,98 @@ static void compare_run_all(struct run_result *r)
 	free(pend);
 }
 
+/* ---- what the verdicts say beyond the rules -------------------------------- */
+
+static void set_reason(struct comparison *cp, char *reason)
+{
+	free(cp->reason);
+	cp->reason = reason;
+}
+
+/*
+ * Identical builds: with byte-identical base and head artifacts a compare
+ * is an A/A, so a regression or improvement there is the machine's, not
+ * the change's: reported as within_noise (exit 0) with that reason.
+ */
+static void identical_artifact_guard(struct command_result *cr)
+{
+	if (!cr->identical_artifact)
+		return;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct comparison *cp = &cr->comparison[m];
+		if (!cp->present || !cp->verdict ||
+		    (strcmp(cp->verdict, "regression") && strcmp(cp->verdict, "improved")))
+			continue;
+		set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
+				       "${artifact} are byte-identical, yet %s", cp->reason ? cp->reason : ""));
+		free(cp->verdict);
+		cp->verdict = xstrdup("within_noise");
+	}
+}
+
+static int resolved(const struct comparison *cp)
+{
+	return cp->present && cp->verdict && isfinite(cp->ci_low_percent) &&
+	       (!strcmp(cp->verdict, "regression") || !strcmp(cp->verdict, "improved") ||
+		!strcmp(cp->verdict, "pass"));
+}
+
+/*
+ * Say what the machine can resolve: a gated metric left inconclusive or
+ * within_noise whose noise floor or interval is wider than its tolerance
+ * says so, and names the command's metrics that did resolve, e.g.
+ * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
+ * [+4.4%, +5.3%] did".
+ */
+static void resolution_notes(struct command_result *cr)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct comparison *cp = &cr->comparison[m];
+		if (!cp->present || !cp->gate || !cp->verdict ||
+		    (strcmp(cp->verdict, "inconclusive") && strcmp(cp->verdict, "within_noise")))
+			continue;
+		double T = cp->max_percent, F = cp->noise_floor_percent;
+		double W = cp->ci_high_percent - cp->ci_low_percent;
+		if (!(F > T) && !(W > T))
+			continue;
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "%s; %s cannot resolve %g%% here (", cp->reason ? cp->reason : "",
+			  metric_get(m)->name, T);
+		if (F > T)
+			sbuf_addf(&sb, "noise floor %.1f%%)", F);
+		else
+			sbuf_addf(&sb, "interval %.1f%% wide)", W);
+		int named = 0;
+		for (int o = 0; o < METRIC__COUNT; o++) {
+			const struct comparison *op = &cr->comparison[o];
+			if (o == m || !resolved(op))
+				continue;
+			sbuf_addf(&sb, "%s %s ", named ? "," : ";", metric_get(o)->name);
+			units_format_percent(&sb, op->change_percent);
+			sbuf_adds(&sb, " [");
+			units_format_percent(&sb, op->ci_low_percent);
+			sbuf_adds(&sb, ", ");
+			units_format_percent(&sb, op->ci_high_percent);
+			sbuf_addch(&sb, ']');
+			named = 1;
+		}
+		if (named)
+			sbuf_adds(&sb, " did");
+		set_reason(cp, sbuf_detach(&sb));
+	}
+}
+
+static void explain_verdicts(struct run_result *r)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			for (size_t c = 0; c < r->suites[i].benches[b].nr_commands; c++) {
+				struct command_result *cr = &r->suites[i].benches[b].commands[c];
+				identical_artifact_guard(cr);
+				resolution_notes(cr);
+			}
+}
+
 static void apply_overrides(struct command_result *cr, const struct analyze_overrides *ov)
 {
 	struct analysis_settings *a = &cr->analysis;
@@ -495,6 +594,7 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 		}
 	}
 	compare_run_all(r);
+	explain_verdicts(r);
 	analyze_rollup(r);
 }
 

@@ -447,6 +447,22 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	return 0;
 }
 
+/*
+ * Are the two sides' built artifacts byte-identical? Then a compare of the
+ * commands that run ${artifact} is really an A/A (analyze.c reports a
+ * change there as a measurement artefact).
+ */
+static int same_artifacts(const char *a, const char *b)
+{
+	struct sbuf x = SBUF_INIT, y = SBUF_INIT;
+	int same = a && b && sbuf_read_file(&x, a, (size_t)1 << 30) >= 0 &&
+		   sbuf_read_file(&y, b, (size_t)1 << 30) >= 0 && x.len == y.len &&
+		   !memcmp(x.buf, y.buf, x.len);
+	sbuf_release(&x);
+	sbuf_release(&y);
+	return same;
+}
+
 struct suite_result *session_measure_suite(struct session *s, size_t i,
 					   struct execute_side sides[SIDE__COUNT])
 {
@@ -495,6 +511,13 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	} else if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr)) {
 		s->r.interrupted = 1;
 	}
+	int identical = !failed && sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
+			same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
+	for (size_t b = 0; identical && b < sr->nr_benches; b++)
+		for (size_t c = 0; c < sr->benches[b].nr_commands; c++) {
+			struct command_result *cr = &sr->benches[b].commands[c];
+			cr->identical_artifact = cr->command && strstr(cr->command, "${artifact}");
+		}
 	if (interrupt_requested)
 		s->r.interrupted = 1;
 	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++) {
