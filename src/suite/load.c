@@ -294,8 +294,7 @@ static int check_expansion(struct loader *L, yaml_document_t *doc)
 #define SETTINGS_KEYS                                                          \
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "timeout", "cwd", \
 		"env", "stdout", "stderr", "exit_codes", "metrics",             \
-		"regression", "runs_per_round", "order", "max_time",            \
-		"layout_noise"
+		"regression", "runs_per_round", "order", "max_time"
 #define BENCH_ONLY_KEYS                                                        \
 	"name", "description", "tags", "stdin", "terminal", "setup",           \
 		"prepare_each", "cleanup", "baseline", "commands"
@@ -321,7 +320,7 @@ static const char *const command_keys[] = { "command", "shell", "cwd", "env",
 					    "exit_codes", "budget", NULL };
 static const char *const command_elsewhere[] = {
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "metrics",
-	"regression", "runs_per_round", "order", "max_time", "layout_noise",
+	"regression", "runs_per_round", "order", "max_time",
 	BENCH_ONLY_KEYS, NULL
 };
 static const char *const metrics_keys[] = { "cpu", "memory", "counters",
@@ -1201,7 +1200,6 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 		else
 			get_int(L, m, "runs", 1, 100000000, &s->runs, NULL);
 		get_duration(L, m, "max_time", 0, &s->max_time_ns);
-		get_bool(L, m, "layout_noise", &s->layout_noise);
 		int a = get_int(L, m, "min_runs", 1, 100000000, &s->min_runs, &min_n);
 		int b = get_int(L, m, "max_runs", 1, 100000000, &s->max_runs, &max_n);
 		if ((a > 0 || b > 0) && s->min_runs > s->max_runs) {

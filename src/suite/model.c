@@ -18,7 +18,6 @@ void settings_init_defaults(struct settings *s)
 	s->max_runs = 100;
 	s->min_time_ns = INT64_C(2000000000);
 	s->max_time_ns = 0;
-	s->layout_noise = 1;
 	s->timeout_ns = INT64_C(60000000000);
 	s->cwd = NULL;
 	strvec_init(&s->env);

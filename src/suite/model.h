@@ -92,7 +92,6 @@ struct settings {
 	int runs;		/* 0 (unset or `auto`): sequential in a
 				   compare, adaptive in a run */
 	int64_t max_time_ns;	/* sequential: measured time cap; 0: none */
-	int layout_noise;	/* default 1: a random-length variable per run */
 	int min_runs;		/* default 10 */
 	int max_runs;		/* default 100 */
 	int64_t min_time_ns;	/* default 2 s */
