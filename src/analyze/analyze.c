@@ -12,11 +12,13 @@
 
 #include "analyze/budget.h"
 #include "analyze/compare.h"
+#include "analyze/format.h"
 #include "analyze/holm.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "model/rng.h"
+#include "model/sequential.h"
 
 void analyze_settings_from_suite(const struct command_spec *cs,
 				 struct command_result *cr)
@@ -32,6 +34,16 @@ void analyze_settings_from_suite(const struct command_spec *cs,
 	a->min_samples = rc->min_samples;
 	a->max_cv = rc->max_cv;
 	a->runs_per_round = cs->settings.runs_per_round;
+	/*
+	 * A metric gates when the suite gave it a tolerance (regression.METRIC);
+	 * with none given, latency gates at the default. The other compared
+	 * metrics are reported but neither gate nor enter Holm's family: a
+	 * metric nobody set a tolerance for must not multiply the p of the
+	 * one somebody did.
+	 */
+	int any_configured = 0;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		any_configured |= listed && rc->metric[m].configured;
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct metric_regression *mr = &rc->metric[m];
 		struct metric_rule *rule = &a->metric[m];
@@ -40,7 +52,8 @@ void analyze_settings_from_suite(const struct command_spec *cs,
 		rule->statistic = mr->statistic;
 		rule->max_percent = mr->max_percent;
 		rule->min_difference = mr->min_difference;
-		rule->gate = mr->gate;
+		rule->gate = mr->gate &&
+			     (mr->configured || (!any_configured && m == METRIC_LATENCY));
 	}
 	/* Budgets apply to the head side (the side `run` measures). */
 	cr->nr_budgets = cs->nr_budgets;
@@ -68,6 +81,13 @@ struct pending {
 	struct comparison *out;
 	int holm;
 	char *label; /* "benchmark/command metric", for warnings */
+	/* The sequential design: */
+	const struct command_result *cr;
+	size_t cmd;	    /* index in its benchmark */
+	int seq;	    /* decided at looks (a gated timed metric) */
+	int frozen;	    /* decided at look decided_at */
+	int decided_at;
+	int spent_at;	    /* the last look that spent error */
 };
 
 static void fill_comparison(struct pending *p)
@@ -79,6 +99,12 @@ static void fill_comparison(struct pending *p)
 	c->pairing = xstrdup(p->in.pairing == PAIRING_INDEPENDENT ? "independent" : "rounds");
 	c->base = r->base_stat;
 	c->head = r->head_stat;
+	/* Paired: the head value shown is the base statistic times the
+	   median per-round ratio, so that the two values shown beside the
+	   change are the ones whose ratio it is. */
+	if (p->in.pairing == PAIRING_ROUNDS && isfinite(r->change_percent) &&
+	    isfinite(r->base_stat))
+		c->head = r->base_stat * (1 + r->change_percent / 100);
 	c->change_percent = r->change_percent;
 	c->ci_low_percent = r->ci_low_percent;
 	c->ci_high_percent = r->ci_high_percent;
@@ -98,6 +124,7 @@ static void fill_comparison(struct pending *p)
 	c->dropped_rounds = xcalloc(r->nr_dropped + 1, sizeof(int));
 	for (size_t i = 0; i < r->nr_dropped; i++)
 		c->dropped_rounds[i] = r->dropped[i].round;
+	c->decided_at_rounds = p->decided_at;
 	c->nr_boot = r->nr_boot;
 	c->boot = xcalloc(r->nr_boot + 1, sizeof(double));
 	if (r->nr_boot)
@@ -122,8 +149,8 @@ static void skip_comparison(struct comparison *c, const struct metric_rule *mr,
 }
 
 /* Queue the comparisons of one command (skipped ones are filled now). */
-static void queue_command(const struct run_result *r, const struct suite_result *sr,
-			  const struct bench_result *br, struct command_result *cr,
+static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
+			  size_t cmd, struct command_result *cr,
 			  struct pending **pend, size_t *nr, size_t *alloc)
 {
 	const struct analysis_settings *a = &cr->analysis;
@@ -163,15 +190,202 @@ static void queue_command(const struct run_result *r, const struct suite_result 
 		p->in.max_cv = a->max_cv;
 		p->in.runs_per_round = a->runs_per_round;
 		p->in.gate = mr->gate;
-		char *label = xstrfmt("%s/%s/%s/%s", sr->name, br->name, cr->name,
+		char *label = xstrfmt("%s/%s/%s/%s", suite, br->name, cr->name,
 				      metric_get(m)->name);
-		p->in.seed = rng_seed_from(r->seed, label);
+		p->in.seed = rng_seed_from(seed, label);
 		free(label);
 		p->out = &cr->comparison[m];
 		p->label = xstrfmt("%s/%s %s", br->name, cr->name, metric_get(m)->name);
 		p->holm = a->correction == CORRECTION_HOLM;
+		p->cr = cr;
+		p->cmd = cmd;
 	}
 }
+
+/* ---- the sequential design ---------------------------------------------- */
+
+/*
+ * Metrics of the timed rounds, the ones a look can see while the rounds
+ * run. Counter and allocation metrics (valgrind's and the shim's runs come
+ * after the timed rounds) keep the fixed design.
+ */
+static int timed_metric(enum metric_id m)
+{
+	enum metric_group g = metric_get(m)->group;
+	return g == GROUP_TIME || g == GROUP_CPU || g == GROUP_MEMORY ||
+	       g == GROUP_THROUGHPUT;
+}
+
+/* The samples of rounds up to `rounds`, into a fresh array. */
+static struct sample *samples_upto(const struct sample *s, size_t n, int rounds,
+				   size_t *out)
+{
+	struct sample *v = xcalloc(n + 1, sizeof(*v));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].round <= rounds)
+			v[k++] = s[i];
+	*out = k;
+	return v;
+}
+
+static int decisive(const char *verdict)
+{
+	return verdict && (!strcmp(verdict, "regression") || !strcmp(verdict, "improved") ||
+			   !strcmp(verdict, "pass"));
+}
+
+/*
+ * The looks of one benchmark's sequential commands (STATISTICS.md
+ * "Sequential rounds"), replayed from the samples: at each look n (the
+ * schedule of model/sequential.h up to the rounds measured, the last one
+ * at the rounds measured) every gated timed comparison is computed on the
+ * rounds up to n (a command that stopped earlier on all it has), Holm runs
+ * over them all at the look's level, and each comparison not yet decided
+ * is decided when its verdict is regression, improved or pass. The first
+ * such verdict stands (decided_at); at the last look the undecided keep
+ * the verdict they got there. `decided` (may be NULL; one per command of
+ * br) is set for commands with nothing left undecided. Measuring calls
+ * this after each look (analyze_look()), analyze_result() once at the
+ * end: the same code gives the same verdicts.
+ */
+static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
+			     unsigned char *decided)
+{
+	int N = 0, R = 0, m = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct pending *p = &pend[i];
+		if (!p->cr->analysis.sequential)
+			continue;
+		p->seq = p->in.gate && timed_metric(p->in.metric);
+		if (!p->seq)
+			continue;
+		m += p->holm;
+		if (p->cr->analysis.max_rounds > N)
+			N = p->cr->analysis.max_rounds;
+		if (p->cr->rounds > R)
+			R = p->cr->rounds;
+	}
+	struct compare_result *look = xcalloc(np + 1, sizeof(*look));
+	struct compare_result **family = xcalloc(np + 1, sizeof(*family));
+	double *level = xcalloc(np + 1, sizeof(*level));
+	int n = 0;
+	while (n < R) {
+		n = seq_next_look(n, N);
+		if (n > R)
+			n = R;
+		int final = n >= R, any = 0, open = 0;
+		for (size_t i = 0; i < np; i++) {
+			struct pending *p = &pend[i];
+			if (!p->seq)
+				continue;
+			level[i] = seq_level(1 - p->in.confidence, n, p->spent_at,
+					     N > 0 ? N : R, p->holm ? m : 1);
+			any |= level[i] > 0;
+		}
+		if (!any && !final)
+			continue; /* nothing can be shown: the share moves on */
+		size_t nf = 0;
+		for (size_t i = 0; i < np; i++) {
+			struct pending *p = &pend[i];
+			if (!p->seq)
+				continue;
+			struct compare_input in = p->in;
+			int upto = n < p->cr->rounds ? n : p->cr->rounds;
+			struct sample *tb = samples_upto(p->in.base, p->in.nr_base, upto, &in.nr_base);
+			struct sample *th = samples_upto(p->in.head, p->in.nr_head, upto, &in.nr_head);
+			in.base = tb;
+			in.head = th;
+			in.sequential = 1;
+			in.level = level[i];
+			compare_compute(&in, &look[i]);
+			free(tb);
+			free(th);
+			if (p->holm)
+				family[nf++] = &look[i];
+			else {
+				struct compare_result *one = &look[i];
+				holm_adjust(&one, 1, 0);
+			}
+		}
+		holm_adjust(family, nf, 1);
+		for (size_t i = 0; i < np; i++) {
+			struct pending *p = &pend[i];
+			if (!p->seq)
+				continue;
+			if (!p->frozen) {
+				struct compare_input in = p->in;
+				in.sequential = 1;
+				in.level = level[i];
+				compare_decide(&in, &look[i]);
+				if (decisive(look[i].verdict) || final) {
+					compare_result_release(&p->res);
+					p->res = look[i];
+					memset(&look[i], 0, sizeof(look[i]));
+					p->res.decided = 1;
+					if (decisive(p->res.verdict)) {
+						p->frozen = 1;
+						p->decided_at = n;
+					}
+				}
+				open |= !p->frozen;
+			}
+			if (level[i] > 0)
+				p->spent_at = n;
+			compare_result_release(&look[i]);
+		}
+		if (!open)
+			break;
+	}
+	if (decided) {
+		for (size_t c = 0; c < br->nr_commands; c++)
+			decided[c] = 1;
+		for (size_t i = 0; i < np; i++)
+			if (pend[i].seq && !pend[i].frozen)
+				decided[pend[i].cmd] = 0;
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct pending *p = &pend[i];
+		if (!p->seq)
+			continue;
+		if (!p->res.decided) { /* no look at all (no rounds) */
+			p->seq = 0;
+			continue;
+		}
+		if (!p->frozen && p->res.reason) {
+			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
+					  p->cr->rounds,
+					  p->cr->rounds >= N ? "max_runs reached"
+							     : "max_time reached or interrupted");
+			free(p->res.reason);
+			p->res.reason = r;
+		}
+	}
+	free(look);
+	free(family);
+	free(level);
+}
+
+static void pending_release(struct pending *p)
+{
+	compare_result_release(&p->res);
+	free(p->label);
+}
+
+void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br,
+		  unsigned char *decided)
+{
+	struct pending *pend = NULL;
+	size_t nr = 0, alloc = 0;
+	for (size_t c = 0; c < br->nr_commands; c++)
+		queue_command(seed, suite_name, br, c, &br->commands[c], &pend, &nr, &alloc);
+	sequential_bench(pend, nr, br, decided);
+	for (size_t i = 0; i < nr; i++)
+		pending_release(&pend[i]);
+	free(pend);
+}
+
+/* ---- the run's comparisons ------------------------------------------------ */
 
 static void compare_run_all(struct run_result *r)
 {
@@ -182,37 +396,135 @@ static void compare_run_all(struct run_result *r)
 		struct suite_result *sr = &r->suites[i];
 		for (size_t b = 0; b < sr->nr_benches; b++) {
 			struct bench_result *br = &sr->benches[b];
+			size_t first = nr;
 			for (size_t c = 0; c < br->nr_commands; c++)
-				queue_command(r, sr, br, &br->commands[c], &pend, &nr, &alloc);
+				queue_command(r->seed, sr->name, br, c, &br->commands[c],
+					      &pend, &nr, &alloc);
+			/* pend may move while queueing: the benchmark's part now */
+			sequential_bench(pend + first, nr - first, br, NULL);
 		}
 	}
 
+	/* The fixed design for the rest. */
 	for (size_t i = 0; i < nr; i++)
-		compare_compute(&pend[i].in, &pend[i].res);
+		if (!pend[i].seq)
+			compare_compute(&pend[i].in, &pend[i].res);
 	/* Holm over every gated comparison that asks for it; the rest alone. */
 	struct compare_result **family = xcalloc(nr + 1, sizeof(*family));
 	size_t nf = 0;
 	for (size_t i = 0; i < nr; i++)
-		if (pend[i].in.gate && pend[i].holm)
+		if (!pend[i].seq && pend[i].in.gate && pend[i].holm)
 			family[nf++] = &pend[i].res;
 	holm_adjust(family, nf, 1);
 	for (size_t i = 0; i < nr; i++) {
-		if (pend[i].in.gate && pend[i].holm)
+		if (pend[i].seq || (pend[i].in.gate && pend[i].holm))
 			continue;
 		struct compare_result *one = &pend[i].res;
 		holm_adjust(&one, 1, 0);
 	}
 	free(family);
 	for (size_t i = 0; i < nr; i++) {
-		compare_decide(&pend[i].in, &pend[i].res);
+		if (!pend[i].seq)
+			compare_decide(&pend[i].in, &pend[i].res);
 		fill_comparison(&pend[i]);
 		for (size_t w = 0; w < pend[i].res.warnings.nr; w++)
 			strvec_pushf(&r->warnings, "%s: %s", pend[i].label,
 				     pend[i].res.warnings.v[w]);
-		compare_result_release(&pend[i].res);
-		free(pend[i].label);
+		pending_release(&pend[i]);
 	}
 	free(pend);
+}
+
+/* ---- what the verdicts say beyond the rules -------------------------------- */
+
+static void set_reason(struct comparison *cp, char *reason)
+{
+	free(cp->reason);
+	cp->reason = reason;
+}
+
+/*
+ * Identical builds: with byte-identical base and head artifacts a compare
+ * is an A/A, so a regression or improvement there is the machine's, not
+ * the change's: reported as within_noise (exit 0) with that reason.
+ */
+static void identical_artifact_guard(struct command_result *cr)
+{
+	if (!cr->identical_artifact)
+		return;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct comparison *cp = &cr->comparison[m];
+		if (!cp->present || !cp->verdict ||
+		    (strcmp(cp->verdict, "regression") && strcmp(cp->verdict, "improved")))
+			continue;
+		set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
+				       "${artifact} are byte-identical, yet %s", cp->reason ? cp->reason : ""));
+		free(cp->verdict);
+		cp->verdict = xstrdup("within_noise");
+	}
+}
+
+static int resolved(const struct comparison *cp)
+{
+	return cp->present && cp->verdict && isfinite(cp->ci_low_percent) &&
+	       (!strcmp(cp->verdict, "regression") || !strcmp(cp->verdict, "improved") ||
+		!strcmp(cp->verdict, "pass"));
+}
+
+/*
+ * Say what the machine can resolve: a gated metric left inconclusive or
+ * within_noise whose noise floor or interval is wider than its tolerance
+ * says so, and names the command's metrics that did resolve, e.g.
+ * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
+ * [+4.4%, +5.3%] did".
+ */
+static void resolution_notes(struct command_result *cr)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct comparison *cp = &cr->comparison[m];
+		if (!cp->present || !cp->gate || !cp->verdict ||
+		    (strcmp(cp->verdict, "inconclusive") && strcmp(cp->verdict, "within_noise")))
+			continue;
+		double T = cp->max_percent, F = cp->noise_floor_percent;
+		double W = cp->ci_high_percent - cp->ci_low_percent;
+		if (!(F > T) && !(W > T))
+			continue;
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "%s; %s cannot resolve %g%% here (", cp->reason ? cp->reason : "",
+			  metric_get(m)->name, T);
+		if (F > T)
+			sbuf_addf(&sb, "noise floor %.1f%%)", F);
+		else
+			sbuf_addf(&sb, "interval %.1f%% wide)", W);
+		int named = 0;
+		for (int o = 0; o < METRIC__COUNT; o++) {
+			const struct comparison *op = &cr->comparison[o];
+			if (o == m || !resolved(op))
+				continue;
+			sbuf_addf(&sb, "%s %s ", named ? "," : ";", metric_get(o)->name);
+			units_format_percent(&sb, op->change_percent);
+			sbuf_adds(&sb, " [");
+			units_format_percent(&sb, op->ci_low_percent);
+			sbuf_adds(&sb, ", ");
+			units_format_percent(&sb, op->ci_high_percent);
+			sbuf_addch(&sb, ']');
+			named = 1;
+		}
+		if (named)
+			sbuf_adds(&sb, " did");
+		set_reason(cp, sbuf_detach(&sb));
+	}
+}
+
+static void explain_verdicts(struct run_result *r)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			for (size_t c = 0; c < r->suites[i].benches[b].nr_commands; c++) {
+				struct command_result *cr = &r->suites[i].benches[b].commands[c];
+				identical_artifact_guard(cr);
+				resolution_notes(cr);
+			}
 }
 
 static void apply_overrides(struct command_result *cr, const struct analyze_overrides *ov)
@@ -282,6 +594,7 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 		}
 	}
 	compare_run_all(r);
+	explain_verdicts(r);
 	analyze_rollup(r);
 }
 

@@ -55,6 +55,18 @@ struct analyze_overrides {
 void analyze_result(struct run_result *r, const struct analyze_overrides *ov);
 
 /*
+ * The look of the sequential design while a benchmark is measured
+ * (measure/execute.h's look callback): the comparisons of br's sequential
+ * commands on the rounds so far, exactly as analyze_result() will replay
+ * them at the end; decided[c] (one per command) is set for every command
+ * with no gated timed metric left undecided. Needs each command's
+ * analysis settings (analyze_settings_from_suite()); changes nothing in br.
+ * `suite_name` and `seed` seed the comparisons as analyze_result() does.
+ */
+void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br,
+		  unsigned char *decided);
+
+/*
  * Every command's, benchmark's and suite's `result` string (the worst of
  * its parts; a gated comparison's verdict outranks pass) and the counts of
  * r->summary except exit_code. A suite without benchmarks keeps the result

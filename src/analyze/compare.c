@@ -645,6 +645,15 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 		}
 		out->p_test_reg = in->higher_is_better ? p_down : p_up;
 		out->p_test_imp = in->higher_is_better ? p_up : p_down;
+		/* The mirror of the regression test: the degradation is
+		   below T (ln r below ln(1 + T), or above ln(1 - T) when
+		   higher is better). */
+		if (in->sequential && (!in->higher_is_better || in->max_percent < 100)) {
+			double lim = in->higher_is_better ? log1p(-in->max_percent / 100) : up;
+			for (size_t k = 0; k < n; k++)
+				d[k] = in->higher_is_better ? lr[k] - lim : lim - lr[k];
+			out->p_test_pass = exact_signflip_p(d, n, w->B, test_rng, NULL);
+		}
 	}
 	out->test = exact_method_name(method);
 	out->min_possible_p = ldexp(1.0, -(int)(n < 1000 ? n : 1000));
@@ -723,6 +732,17 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 		}
 		out->p_test_reg = in->higher_is_better ? p_down : p_up;
 		out->p_test_imp = in->higher_is_better ? p_up : p_down;
+		if (in->sequential && !in->higher_is_better) {
+			/* base above head / (1 + T): "less". */
+			for (size_t i = 0; i < w->nkh; i++)
+				xs[i] = x[i] - up;
+			out->p_test_pass = exact_mann_whitney_p(y, w->nkb, xs, w->nkh, NULL);
+		} else if (in->sequential && in->max_percent < 100) {
+			double down = log1p(-in->max_percent / 100);
+			for (size_t i = 0; i < w->nkh; i++)
+				xs[i] = x[i] - down;
+			out->p_test_pass = exact_mann_whitney_p(xs, w->nkh, y, w->nkb, NULL);
+		}
 	}
 	out->test = exact_method_name(method);
 	out->min_possible_p = mw_min_p(w->nkh, w->nkb, method);
@@ -804,7 +824,7 @@ static void result_reset(struct compare_result *out)
 	out->change_percent = out->degradation_percent = NAN;
 	out->ci_low_percent = out->ci_high_percent = NAN;
 	out->p_reg = out->p_imp = NAN;
-	out->p_test_reg = out->p_test_imp = NAN;
+	out->p_test_reg = out->p_test_imp = out->p_test_pass = NAN;
 	out->p_value = out->p_adjusted = NAN;
 	out->min_possible_p = NAN;
 	out->holm_m = 1;
@@ -876,6 +896,9 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 		out->p_value = out->degradation_percent >= 0
 				       ? out->p_test_reg
 				       : out->p_test_imp;
+		if (in->sequential &&
+		    fabs(out->degradation_percent) <= in->max_percent)
+			out->p_value = out->p_test_pass;
 		out->p_adjusted = out->p_value;
 		if (out->exact_data) {
 			/* No sampling noise: the interval is the estimate. */
@@ -950,7 +973,7 @@ static void warn_power(const struct compare_input *in,
 	int rpr = in->runs_per_round > 0 ? in->runs_per_round : 1;
 	struct sbuf sb = SBUF_INIT;
 
-	if (r->exact_data || isnan(r->min_possible_p) ||
+	if (in->sequential || r->exact_data || isnan(r->min_possible_p) ||
 	    r->min_possible_p < thr)
 		return;
 	if (in->pairing == PAIRING_INDEPENDENT) {
@@ -1001,7 +1024,8 @@ static void warn_power(const struct compare_input *in,
 void compare_decide(const struct compare_input *in, struct compare_result *r)
 {
 	struct sbuf sb = SBUF_INIT;
-	double T = in->max_percent, conf = in->confidence, alpha = 1 - conf;
+	double T = in->max_percent, conf = in->confidence;
+	double alpha = in->sequential ? in->level : 1 - conf;
 	double deg = r->degradation_percent;
 	double F = isnan(r->noise_floor_percent) ? 0 : r->noise_floor_percent;
 	int hib = in->higher_is_better;
@@ -1100,7 +1124,23 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 		set_verdict(r, V_WITHIN_NOISE, 7, &sb);
 		return;
 	}
-	/* 8. confidently no regression beyond T */
+	/* 8. confidently no regression beyond T (sequential: and the mirror
+	   test shows the degradation below T at this look's level) */
+	double p_pass = NAN;
+	if (in->sequential && !r->exact_data) {
+		p_pass = fabs(deg) <= T
+				 ? r->p_adjusted
+				 : fmin(1, r->p_test_pass * (double)(r->holm_m ? r->holm_m : 1));
+		if (1 - r->p_reg >= conf && !(p_pass < alpha)) {
+			sbuf_addf(&sb, "within %g%% but the mirror test p=%.2g", T,
+				  r->p_test_pass);
+			if (r->holm_applied)
+				sbuf_addf(&sb, " (Holm %.2g)", p_pass);
+			sbuf_addf(&sb, " is not below this look's level %.2g", alpha);
+			set_verdict(r, V_INCONCLUSIVE, 9, &sb);
+			return;
+		}
+	}
 	if (1 - r->p_reg >= conf) {
 		if (r->exact_data) {
 			sbuf_addf(&sb, "within %g%% (exact data: no spread on "
@@ -1123,7 +1163,10 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 		} else {
 			sbuf_addf(&sb, "within %g%% (", T);
 			add_interval(&sb, in, r);
-			sbuf_addf(&sb, ", P(regression)=%.2f)", r->p_reg);
+			sbuf_addf(&sb, ", P(regression)=%.2f", r->p_reg);
+			if (!isnan(p_pass))
+				sbuf_addf(&sb, ", mirror test p=%.2g", p_pass);
+			sbuf_addch(&sb, ')');
 		}
 		set_verdict(r, V_PASS, 8, &sb);
 		return;

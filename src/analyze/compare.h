@@ -78,6 +78,18 @@ struct compare_input {
 	int runs_per_round;	  /* as planned; the stall filter needs >= 2 */
 	uint64_t seed;		  /* per comparison */
 	int gate;
+	/*
+	 * The sequential design (STATISTICS.md "Sequential rounds"): a
+	 * regression or improvement needs its adjusted p below `level` (the
+	 * look's spent error, model/sequential.h; 0: nothing can be shown at
+	 * this look) instead of 1 - confidence, and a pass needs the mirror
+	 * test ("the degradation is below T") below it too. The reported
+	 * p_value is the test of the direction the estimate points to: beyond
+	 * +T the regression test, beyond -T the improvement test, else the
+	 * mirror test.
+	 */
+	int sequential;
+	double level;
 };
 
 /* A round removed by the stall filter, with its values in run order. */
@@ -106,6 +118,7 @@ struct compare_result {
 	 * (= p_value until holm_adjust()).
 	 */
 	double p_test_reg, p_test_imp, p_value, p_adjusted;
+	double p_test_pass; /* the mirror test: "the degradation is below T" */
 	const char *test;     /* exact_method_name() of the test used */
 	double min_possible_p; /* smallest p the test can give with this n */
 	size_t holm_m;	       /* Holm family size (1 without correction) */

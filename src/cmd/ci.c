@@ -28,6 +28,7 @@ static const struct opt ci_opts[] = {
 	  "the base revision (default: $KAGARI_BASE_REF, else the GitHub event's base)",
 	  NULL },
 	OPT_COMMON_MEASURE,
+	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },

@@ -39,6 +39,7 @@ struct cli {
 	int force;
 	int fail_on_inconclusive;
 	char *against;
+	char *max_time;		 /* compare, ci: --max-time DURATION */
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
@@ -100,6 +101,12 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	  "only benchmarks with tag T (repeatable, comma-separated)", NULL },  \
 	{ "skip-tag", OPT_LIST, offsetof(struct cli, skip_tags), "T",          \
 	  "skip benchmarks with tag T (repeatable; skip wins)", NULL }
+
+/* compare and ci: the cap of the sequential rounds. */
+#define OPT_MAX_TIME                                                           \
+	{ "max-time", OPT_STRING, offsetof(struct cli, max_time), "DURATION",  \
+	  "stop measuring after DURATION (e.g. 10m) in all; undecided comparisons end inconclusive", \
+	  NULL }
 
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \

@@ -25,6 +25,7 @@ static const struct opt compare_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
 	OPT_COMMON_MEASURE,
+	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },

@@ -30,6 +30,7 @@
 #include "measure/sysinfo.h"
 #include "report/output.h"
 #include "report/section.h"
+#include "suite/units.h"
 #include "suite/vars.h"
 
 
@@ -344,6 +345,27 @@ static int write_reports(const struct run_result *r, const struct destination *d
 	return rc;
 }
 
+/*
+ * The look of the sequential rounds (execute.h): the benchmark's commands
+ * get their analysis settings now (session_measure_suite() leaves them),
+ * and analyze_look() says which are decided.
+ */
+static void session_look(void *data, struct bench_result *br, unsigned char *decided)
+{
+	struct session *s = data;
+	const struct suite *su = s->ls.suites[s->r.nr_suites - 1];
+	const struct bench_spec *bs = NULL;
+	for (size_t b = 0; b < su->nr_benches && !bs; b++)
+		if (br->name && !strcmp(su->benches[b].name, br->name))
+			bs = &su->benches[b];
+	if (!bs)
+		return;
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++)
+		if (!br->commands[c].analysis.present)
+			analyze_settings_from_suite(&bs->commands[c], &br->commands[c]);
+	analyze_look(s->r.seed, su->name, br, decided);
+}
+
 int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
@@ -354,6 +376,18 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (cli->runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
+	}
+	int64_t max_time_ns = 0;
+	if (cli->max_time) {
+		struct sbuf err = SBUF_INIT;
+		if (units_parse_duration(cli->max_time, &max_time_ns, &err) ||
+		    max_time_ns <= 0) {
+			cmd_error("--max-time '%s': %s", cli->max_time,
+				  err.len ? err.buf : "must be longer than 0s");
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		sbuf_release(&err);
 	}
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
@@ -414,9 +448,30 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.progress_data = &s->prog,
 		.instruments = &s->instruments,
 		.env = &s->r.env,
+		/* compare and ci: sequential rounds unless --runs fixes them */
+		.sequential = strcmp(mode, "run") != 0 && cli->runs < 0,
+		.look = session_look,
+		.look_data = s,
+		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
 	};
 	interrupt_install(env->runner);
 	return 0;
+}
+
+/*
+ * Are the two sides' built artifacts byte-identical? Then a compare of the
+ * commands that run ${artifact} is really an A/A (analyze.c reports a
+ * change there as a measurement artefact).
+ */
+static int same_artifacts(const char *a, const char *b)
+{
+	struct sbuf x = SBUF_INIT, y = SBUF_INIT;
+	int same = a && b && sbuf_read_file(&x, a, (size_t)1 << 30) >= 0 &&
+		   sbuf_read_file(&y, b, (size_t)1 << 30) >= 0 && x.len == y.len &&
+		   !memcmp(x.buf, y.buf, x.len);
+	sbuf_release(&x);
+	sbuf_release(&y);
+	return same;
 }
 
 struct suite_result *session_measure_suite(struct session *s, size_t i,
@@ -467,6 +522,13 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	} else if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr)) {
 		s->r.interrupted = 1;
 	}
+	int identical = !failed && sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
+			same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
+	for (size_t b = 0; identical && b < sr->nr_benches; b++)
+		for (size_t c = 0; c < sr->benches[b].nr_commands; c++) {
+			struct command_result *cr = &sr->benches[b].commands[c];
+			cr->identical_artifact = cr->command && strstr(cr->command, "${artifact}");
+		}
 	if (interrupt_requested)
 		s->r.interrupted = 1;
 	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++) {
@@ -475,7 +537,8 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		struct bench_result *br = &sr->benches[k++];
 		/* The rules the samples are judged by travel with them. */
 		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
-			analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
+			if (!br->commands[c].analysis.present)
+				analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
 	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);

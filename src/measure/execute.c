@@ -31,6 +31,7 @@
 #include "measure/execute_internal.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
+#include "measure/sysinfo.h"
 #include "plan/plan.h"
 #include "model/result.h"
 #include "suite/vars.h"
@@ -369,13 +370,14 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 		if (nb > 0) {
 			if (r >= R->sched.warm_rounds + R->sched.total_rounds ||
 			    (r < R->sched.warm_rounds) != is_warm ||
+			    (!is_warm && plan_look_due(&R->sched, *round + nb)) ||
 			    R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
 			    est + R->round_ns > BATCH_NS)
 				break;
 			int sure = 1;
 			for (size_t i = 0; i < R->nr_units; i++) {
 				owed[i] = 0;
-				if (!R->units[i].ok)
+				if (!R->units[i].ok || R->units[i].stopped)
 					continue;
 				owed[i] = plan_owed(&R->sched, r, R->proj[i]);
 				if (!is_warm && !plan_round_certain(&R->sched, R->proj[i]))
@@ -646,13 +648,54 @@ static int rounds_owed(struct rounds *R, int wr, int round, int *owed)
 	int is_warm = wr < R->sched.warm_rounds, any = 0, more = 0;
 	for (size_t i = 0; i < R->nr_units; i++) {
 		const struct execute_unit *u = &R->units[i];
-		owed[i] = u->ok ? plan_owed(&R->sched, wr, u->measured) : 0;
+		int on = u->ok && !u->stopped;
+		owed[i] = on ? plan_owed(&R->sched, wr, u->measured) : 0;
 		any |= owed[i] > 0;
-		more |= u->ok && plan_wants_more(&R->sched, u->measured, u->time_ns);
+		more |= on && plan_wants_more(&R->sched, u->measured, u->time_ns);
 	}
 	if (!is_warm && R->sched.fixed <= 0 && round > 0 && !more)
 		return 0;
 	return any;
+}
+
+/*
+ * Sequential rounds, after `round` measured rounds: the running commands'
+ * rounds, then at a look the analysis (o->look) stops the decided
+ * commands. Past max_time (measured time of the benchmark) or the
+ * deadline of the whole compare, every command stops. Returns 1 when
+ * nothing runs on.
+ */
+static int rounds_look(struct rounds *R, int round)
+{
+	const struct execute_options *o = R->o;
+	size_t nc = R->br->nr_commands;
+	int64_t spent = 0;
+	if (!R->sched.sequential || round <= 0)
+		return 0;
+	for (size_t i = 0; i < R->nr_units; i++) {
+		spent += R->units[i].time_ns;
+		if (R->units[i].ok && !R->units[i].stopped)
+			R->br->commands[R->units[i].cmd].rounds = round;
+	}
+	if ((R->sched.max_time_ns > 0 && spent >= R->sched.max_time_ns) ||
+	    (o->deadline_ns > 0 && sysinfo_monotonic_ns() >= o->deadline_ns)) {
+		for (size_t i = 0; i < R->nr_units; i++)
+			R->units[i].stopped = 1;
+		return 1;
+	}
+	if (!plan_look_due(&R->sched, round) || !o->look)
+		return 0;
+	unsigned char *decided = xcalloc(nc + 1, 1);
+	o->look(o->look_data, R->br, decided);
+	int running = 0;
+	for (size_t i = 0; i < R->nr_units; i++) {
+		struct execute_unit *u = &R->units[i];
+		if (decided[u->cmd])
+			u->stopped = 1;
+		running |= u->ok && !u->stopped;
+	}
+	free(decided);
+	return !running;
 }
 
 /* The timed rounds, warm-up first; returns the measured rounds made. */
@@ -668,6 +711,12 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 			     .plan_units = B->plan_units, .round_ns = -1,
 			     .interrupted = B->interrupted };
 	plan_schedule_init(&R.sched, &B->b->settings, o->runs_override, o->warmup_override);
+	if (o->sequential && B->two_sided)
+		plan_make_sequential(&R.sched, &B->b->settings);
+	for (size_t c = 0; c < B->br->nr_commands; c++) {
+		B->br->commands[c].analysis.sequential = R.sched.sequential;
+		B->br->commands[c].analysis.max_rounds = R.sched.total_rounds;
+	}
 	child_result_init(&R.res);
 	counters_init(&R.pc, 0, 0); /* pid and events set per run */
 	int perf_any = 0;
@@ -687,6 +736,8 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 		if (R.hooks_ok && (is_warm || !perf_any)) {
 			/* Whole rounds through the runner at once. */
 			wr += rounds_batch(&R, wr, is_warm, &round, owed, rng);
+			if (!is_warm && rounds_look(&R, round))
+				break;
 			continue;
 		}
 		size_t n = plan_round(R.sched.order, B->plan_units, owed, B->nr_units,
@@ -698,6 +749,8 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 		}
 		round += !is_warm;
 		wr++;
+		if (!is_warm && rounds_look(&R, round))
+			break;
 	}
 	B->interrupted |= R.interrupted;
 	free(owed);
@@ -729,7 +782,8 @@ static void bench_statuses(struct bench_run *B, int round)
 	for (size_t c = 0; c < B->b->nr_commands; c++) {
 		struct command_result *cr = &B->br->commands[c];
 		const struct command_spec *cs = &B->b->commands[c];
-		cr->rounds = round;
+		if (!cr->analysis.sequential || !cr->rounds)
+			cr->rounds = round;
 		execute_mark_unsupported(B->in, cs, cr);
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
 			for (int m = 0; m < METRIC__COUNT; m++)

@@ -117,6 +117,15 @@ struct execute_side {
 typedef void execute_progress_fn(void *data, const char *bench,
 				 int round, int total_rounds, int warmup);
 
+/*
+ * The sequential design's look (plan.h, plan_look_due()): called after a
+ * look's round with the benchmark's result so far (every running
+ * command's `rounds` set); sets decided[c] for each command whose verdict
+ * is known (its units then stop).
+ */
+typedef void execute_look_fn(void *data, struct bench_result *br,
+			     unsigned char *decided);
+
 struct execute_options {
 	struct runner *runner;
 	uint64_t seed;
@@ -125,6 +134,13 @@ struct execute_options {
 	volatile sig_atomic_t *interrupted; /* set by the signal handler */
 	execute_progress_fn *progress;
 	void *progress_data;
+	/* Sequential rounds (compare, `runs` unset or `auto`, no --runs):
+	   two-sided benchmarks stop at looks where `look` says so. */
+	int sequential;
+	execute_look_fn *look;
+	void *look_data;
+	int64_t deadline_ns; /* sysinfo_monotonic_ns() cap of the whole
+				compare (--max-time); 0: none */
 	/* Optional: a probe cache shared with the caller (NULL: a private one
 	   per execute_suite call); its valgrind_version is what a report
 	   should record when used_valgrind is set. */

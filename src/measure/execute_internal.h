@@ -69,6 +69,7 @@ struct execute_unit {
 	size_t cmd;
 	int prepared;	  /* p is complete */
 	int ok;		  /* prepared and still running */
+	int stopped;	  /* sequential: its command is decided */
 	int measured;	  /* measured runs so far */
 	int64_t time_ns;  /* sum of measured wall time */
 	struct execute_prepared p;

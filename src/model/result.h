@@ -111,6 +111,9 @@ struct comparison {
 	 * a report read back from JSON ("bootstrap_quantiles").
 	 */
 	int boot_is_quantiles;
+	/* Sequential design: the rounds of the look that decided the verdict
+	   (0: not decided at a look, or the fixed design). */
+	int decided_at_rounds;
 };
 
 #define COMPARISON_BOOT_QUANTILES 101
@@ -131,7 +134,8 @@ struct command_result {
 	char *name;
 	char *command;	   /* display form of the command (argv joined) */
 	char *result;	   /* one of the RESULT_* strings (or a verdict) */
-	int rounds;	   /* measured rounds */
+	int rounds;	   /* measured rounds (sequential: this command's) */
+	int identical_artifact; /* base and head ${artifact} byte-identical */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;

@@ -41,6 +41,14 @@ struct analysis_settings {
 	int min_samples;
 	double max_cv;
 	int runs_per_round; /* as planned: the stall filter needs >= 2 */
+	/*
+	 * The sequential design (`runs: auto` in compare, STATISTICS.md
+	 * "Sequential rounds"): the verdicts are decided at looks after
+	 * model/sequential.h's rounds, spending the error up to max_rounds
+	 * (the planned cap, N). 0: the fixed design.
+	 */
+	int sequential;
+	int max_rounds;
 	struct metric_rule metric[METRIC__COUNT];
 };
 

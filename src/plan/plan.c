@@ -5,6 +5,7 @@
 #include "plan/plan.h"
 
 #include "model/rng.h"
+#include "model/sequential.h"
 #include "base/xalloc.h"
 
 const char *plan_order_name(enum run_order order)
@@ -71,8 +72,25 @@ void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
 	s->max_runs = s->fixed > 0 ? s->fixed : st->max_runs;
 	s->min_runs = s->fixed > 0 ? s->fixed : st->min_runs;
 	s->min_time_ns = st->min_time_ns;
+	s->sequential = 0;
+	s->max_time_ns = 0;
 	s->warm_rounds = s->warmup > 0 ? plan_rounds_for(s->warmup, s->per_round) : 0;
 	s->total_rounds = plan_rounds_for(s->max_runs, s->per_round);
+}
+
+void plan_make_sequential(struct plan_schedule *s, const struct settings *st)
+{
+	if (s->fixed > 0)
+		return;
+	s->sequential = 1;
+	s->min_runs = s->max_runs; /* the looks stop it, not min_time */
+	s->min_time_ns = 0;
+	s->max_time_ns = st->max_time_ns;
+}
+
+int plan_look_due(const struct plan_schedule *s, int rounds)
+{
+	return s->sequential && seq_is_look(rounds, s->total_rounds);
 }
 
 int plan_rounds_for(int runs, int per_round)
@@ -103,5 +121,5 @@ int plan_wants_more(const struct plan_schedule *s, int measured, int64_t time_ns
 int plan_round_certain(const struct plan_schedule *s, int measured)
 {
 	int floor = s->min_runs < s->max_runs ? s->min_runs : s->max_runs;
-	return s->fixed > 0 || measured < floor;
+	return s->fixed > 0 || s->sequential || measured < floor;
 }

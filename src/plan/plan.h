@@ -61,6 +61,9 @@ struct plan_schedule {
 	int fixed;	     /* > 0: exactly this many measured runs; else adaptive */
 	int min_runs, max_runs; /* adaptive bounds (both `fixed` when fixed) */
 	int64_t min_time_ns; /* adaptive: measured wall time a unit needs */
+	int sequential;	     /* compare with `runs: auto`: looks (below) */
+	int64_t max_time_ns; /* sequential: stop at a round after this much
+				measured time; 0: no cap */
 	int warm_rounds;     /* rounds 0 .. warm_rounds-1 are warm-up */
 	int total_rounds;    /* measured rounds at most */
 };
@@ -72,6 +75,21 @@ struct plan_schedule {
  */
 void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
 			int runs_override, int warmup_override);
+
+/*
+ * Make an adaptive schedule sequential (a compare whose `runs` is unset or
+ * `auto`, STATISTICS.md "Sequential rounds"): every unit runs up to
+ * max_runs, and the analysis after each look (model/sequential.h) says
+ * which commands are decided and stop; `max_time` caps the measured time.
+ * A fixed schedule stays fixed.
+ */
+void plan_make_sequential(struct plan_schedule *s, const struct settings *st);
+
+/*
+ * Sequential: is there a look after `rounds` measured rounds? Batches of
+ * rounds end at a look, since what follows depends on its outcome.
+ */
+int plan_look_due(const struct plan_schedule *s, int rounds);
 
 /* Rounds needed for `runs` runs at per_round runs per round (0 for 0). */
 int plan_rounds_for(int runs, int per_round);
@@ -96,7 +114,8 @@ int plan_wants_more(const struct plan_schedule *s, int measured,
 /*
  * Is it settled before any outcome is known that a unit with `measured`
  * runs takes part in the next measured round? True for a fixed schedule,
- * and below min(min_runs, max_runs) for an adaptive one.
+ * below min(min_runs, max_runs) for an adaptive one, and for a sequential
+ * one (its batches end at looks instead).
  */
 int plan_round_certain(const struct plan_schedule *s, int measured);
 

@@ -396,6 +396,7 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->p_imp = get_number(d, o, "p_improvement");
 	c->p_adjusted = get_number(d, o, "p_adjusted");
 	get_bool(d, o, "control_failed", &c->control_failed);
+	get_int(d, o, "decided_at_rounds", &c->decided_at_rounds, 0, INT_MAX);
 	if (!c->verdict)
 		fail(d, "verdict", "missing");
 	json_t *dr = get_array(d, o, "dropped_rounds", 0);
@@ -486,6 +487,8 @@ static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 		fail(d, "max_cv", "expected a number >= 0");
 	a->runs_per_round = 1;
 	get_int(d, o, "runs_per_round", &a->runs_per_round, 1, INT_MAX);
+	get_bool(d, o, "sequential", &a->sequential);
+	get_int(d, o, "max_rounds", &a->max_rounds, 0, INT_MAX);
 	json_t *mo = get_object(d, o, "metrics", 0);
 	if (!mo || d->failed)
 		return;
@@ -555,6 +558,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	get_string(d, o, "command", &c->command);
 	get_string(d, o, "result", &c->result);
 	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
+	get_bool(d, o, "identical_artifact", &c->identical_artifact);
 	get_string(d, o, "error", &c->error);
 	get_string(d, o, "stderr_tail", &c->stderr_tail);
 	static const char *const side_keys[SIDE__COUNT] = {

@@ -186,6 +186,9 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 								   : "n/a");
 					if (!cp->gate)
 						sbuf_adds(&sb, " (not gated)");
+					if (cp->decided_at_rounds > 0)
+						sbuf_addf(&sb, " (decided after %d rounds)",
+							  cp->decided_at_rounds);
 					cell(out, sb.buf);
 					sbuf_reset(&sb);
 					sbuf_addch(out, '\n');

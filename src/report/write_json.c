@@ -122,6 +122,8 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	json_emit_kv_double(j, "p_improvement", cp->p_imp);
 	json_emit_kv_double(j, "p_adjusted", cp->p_adjusted);
 	json_emit_kv_bool(j, "control_failed", cp->control_failed);
+	if (cp->decided_at_rounds > 0)
+		json_emit_kv_int(j, "decided_at_rounds", cp->decided_at_rounds);
 	json_emit_key(j, "dropped_rounds");
 	json_emit_begin_array_inline(j);
 	for (size_t i = 0; i < cp->nr_dropped_rounds; i++)
@@ -171,6 +173,9 @@ static void emit_analysis(struct json_emit *j, const struct analysis_settings *a
 	json_emit_kv_int(j, "min_samples", a->min_samples);
 	json_emit_kv_double(j, "max_cv", a->max_cv);
 	json_emit_kv_int(j, "runs_per_round", a->runs_per_round);
+	json_emit_kv_bool(j, "sequential", a->sequential);
+	if (a->sequential)
+		json_emit_kv_int(j, "max_rounds", a->max_rounds);
 	json_emit_key(j, "metrics");
 	json_emit_begin_object(j);
 	for (int m = 0; m < METRIC__COUNT; m++) {
@@ -203,6 +208,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_kv_string(j, "command", c->command);
 	json_emit_kv_string(j, "result", c->result);
 	json_emit_kv_int(j, "rounds", c->rounds);
+	if (c->identical_artifact)
+		json_emit_kv_bool(j, "identical_artifact", 1);
 	json_emit_kv_string(j, "error", c->error);
 	json_emit_kv_string(j, "stderr_tail", c->stderr_tail);
 	if (c->side[SIDE_HEAD].present) {

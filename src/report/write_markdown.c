@@ -186,6 +186,9 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 					  cp->verdict ? cp->verdict : "n/a");
 				if (!cp->gate)
 					sbuf_adds(&m->tmp, " (not gated)");
+				if (cp->decided_at_rounds > 0)
+					sbuf_addf(&m->tmp, " (decided after %d rounds)",
+						  cp->decided_at_rounds);
 				cell_open(m);
 				sbuf_adds(m->out, "**");
 				report_md_escape(m->out, m->tmp.buf);

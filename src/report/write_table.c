@@ -380,6 +380,8 @@ static void comparison_row(struct table *t, size_t indent,
 	tline_cell_sb(l, TC_NONE, &sb);
 	tline_cell(l, result_color(cp->verdict),
 		   cp->verdict ? cp->verdict : "n/a");
+	if (cp->decided_at_rounds > 0)
+		sbuf_addf(&sb, "decided after %d rounds: ", cp->decided_at_rounds);
 	if (cp->reason && *cp->reason)
 		sbuf_adds(&sb, cp->reason);
 	if (!cp->gate)

@@ -294,7 +294,7 @@ static int check_expansion(struct loader *L, yaml_document_t *doc)
 #define SETTINGS_KEYS                                                          \
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "timeout", "cwd", \
 		"env", "stdout", "stderr", "exit_codes", "metrics",             \
-		"regression", "runs_per_round", "order"
+		"regression", "runs_per_round", "order", "max_time"
 #define BENCH_ONLY_KEYS                                                        \
 	"name", "description", "tags", "stdin", "terminal", "setup",           \
 		"prepare_each", "cleanup", "baseline", "commands"
@@ -307,7 +307,7 @@ static const char *const top_elsewhere[] = { SETTINGS_KEYS, "commands",
 static const char *const exec_keys[] = { "command", "shell", "cwd", "env",
 					 "timeout", NULL };
 static const char *const exec_elsewhere[] = { "warmup", "runs", "min_runs",
-					      "max_runs", "stdout", "stderr",
+					      "max_runs", "max_time", "stdout", "stderr",
 					      "exit_codes", "budget", NULL };
 static const char *const defaults_keys[] = { SETTINGS_KEYS, NULL };
 static const char *const defaults_elsewhere[] = { BENCH_ONLY_KEYS, "command",
@@ -320,7 +320,8 @@ static const char *const command_keys[] = { "command", "shell", "cwd", "env",
 					    "exit_codes", "budget", NULL };
 static const char *const command_elsewhere[] = {
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "metrics",
-	"regression", "runs_per_round", "order", BENCH_ONLY_KEYS, NULL
+	"regression", "runs_per_round", "order", "max_time",
+	BENCH_ONLY_KEYS, NULL
 };
 static const char *const metrics_keys[] = { "cpu", "memory", "counters",
 					    "instrument", "allocations",
@@ -1190,7 +1191,15 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 	if (lv != LV_COMMAND) {
 		yaml_node_t *min_n, *max_n;
 		get_int(L, m, "warmup", 0, 1000000, &s->warmup, NULL);
-		get_int(L, m, "runs", 1, 100000000, &s->runs, NULL);
+		/* `runs: auto` is the unset value: sequential rounds in a
+		   compare, the adaptive count in a run. */
+		yaml_node_t *rn = ywalk_map_get(m, "runs");
+		const char *rt = rn && rn->type == YAML_SCALAR_NODE ? ywalk_text(rn) : NULL;
+		if (rt && !strcmp(rt, "auto"))
+			s->runs = 0;
+		else
+			get_int(L, m, "runs", 1, 100000000, &s->runs, NULL);
+		get_duration(L, m, "max_time", 0, &s->max_time_ns);
 		int a = get_int(L, m, "min_runs", 1, 100000000, &s->min_runs, &min_n);
 		int b = get_int(L, m, "max_runs", 1, 100000000, &s->max_runs, &max_n);
 		if ((a > 0 || b > 0) && s->min_runs > s->max_runs) {

@@ -17,6 +17,7 @@ void settings_init_defaults(struct settings *s)
 	s->min_runs = 10;
 	s->max_runs = 100;
 	s->min_time_ns = INT64_C(2000000000);
+	s->max_time_ns = 0;
 	s->timeout_ns = INT64_C(60000000000);
 	s->cwd = NULL;
 	strvec_init(&s->env);

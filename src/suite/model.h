@@ -89,7 +89,9 @@ struct regression_cfg {
 /* Everything `defaults` and a benchmark may set, resolved per command. */
 struct settings {
 	int warmup;		/* default 1 */
-	int runs;		/* 0: adaptive */
+	int runs;		/* 0 (unset or `auto`): sequential in a
+				   compare, adaptive in a run */
+	int64_t max_time_ns;	/* sequential: measured time cap; 0: none */
 	int min_runs;		/* default 10 */
 	int max_runs;		/* default 100 */
 	int64_t min_time_ns;	/* default 2 s */

@@ -1,0 +1,38 @@
+/*
+ * model/sequential: the look schedule and the error spending of the
+ * sequential design (`runs: auto` in compare; STATISTICS.md "Sequential
+ * rounds"). plan/ uses the looks to know where a batch of rounds ends;
+ * analyze/ uses them and the levels to decide at each look. Pure.
+ *
+ * Looks are after 5, 8, 12, 16, 24, 32, 48, 64, 96, 128, ... rounds (each
+ * about 1.5 times the one before, so a look costs at most half the rounds
+ * measured so far), the last one at the cap N (max_rounds) itself.
+ *
+ * Spending: alpha_k = alpha * ((n_k / N)^SEQ_SPEND_POWER -
+ * (n_j / N)^SEQ_SPEND_POWER), n_j the last look that spent. A look whose
+ * smallest possible p (2^-n_k for the sign-flip test over n_k rounds,
+ * times the family size m for Holm) cannot pass its level spends nothing
+ * and hands its share on to the next. The sum over all looks is at most
+ * alpha whatever the correlation between looks (union bound), and every
+ * level depends on n_k, N and m only, never on the data.
+ */
+#ifndef KAGARI_MODEL_SEQUENTIAL_H
+#define KAGARI_MODEL_SEQUENTIAL_H
+
+#define SEQ_SPEND_POWER 1.0
+
+/* The first look after `n` rounds (> n), capped at N; N when n >= N. */
+int seq_next_look(int n, int N);
+
+/* Is `n` rounds a scheduled look (n == N included)? */
+int seq_is_look(int n, int N);
+
+/*
+ * The level of a look after n rounds when the last look that spent was
+ * after `spent_at` rounds (0: none), for a family of m gated comparisons;
+ * 0 when no p could pass it (the share moves on). A final look at n < N
+ * (the time cap ended the rounds) spends by the same rule.
+ */
+double seq_level(double alpha, int n, int spent_at, int N, int m);
+
+#endif

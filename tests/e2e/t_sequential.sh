@@ -1,0 +1,129 @@
+#!/bin/bash
+# kagari compare with sequential rounds (`runs` unset or `auto`): a command
+# stops at the look where its gated metrics are decided, `runs: N` keeps
+# the fixed design, `--max-time` caps the rounds. Structure and direction
+# only: the commands sleep (20 ms against 24 ms for +20%), which a loaded
+# machine delays but does not make equal.
+. "$(dirname "$0")/lib.sh"
+
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+echo 20 > ms
+# suite SETTINGS [T]: the command sleeps as long as ${root}/ms says.
+suite() {
+	cat > kagari.yaml <<YAML
+version: "1"
+name: seq
+defaults:
+  warmup: 1
+  $1
+  regression:
+    latency: {max_percent: ${2:-10}}
+benchmarks:
+  - name: s
+    commands:
+      nap:
+        command: [sh, -c, 'exec "\$0" sleep "\$(cat "\$1")"', "$H", "\${root}/ms"]
+YAML
+}
+suite "max_runs: 100"
+g add -A && g commit -qm base
+
+compare() { run_k compare --against HEAD --quiet --seed 7 "$@"; }
+
+case_ "+50% head: regression, decided before the cap, exit 1"
+echo 30 > ms
+compare --format json --output "$T/reg.json"
+expect_rc 1
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "regression"'
+json_check "$T/reg.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50'
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["decided_at_rounds"] == r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"]'
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["sequential"] is True and r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["max_rounds"] == 50'
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] == 2 * r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"]'
+
+case_ "the table says after how many rounds it was decided"
+compare
+expect_rc 1
+expect_out "decided after"
+
+case_ "A/A: pass with fewer than the most rounds, exit 0"
+echo 20 > ms
+suite "max_runs: 100" 25
+g commit -qam aa
+compare --format json --output "$T/aa.json"
+expect_rc 0
+json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "pass"'
+json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50'
+
+case_ "runs: 20 keeps the fixed design: exactly 10 rounds"
+suite "runs: 20"
+g commit -qam fixed
+compare --format json --output "$T/fixed.json"
+json_check "$T/fixed.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 10'
+json_check "$T/fixed.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["sequential"] is False'
+json_check "$T/fixed.json" '"decided_at_rounds" not in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]'
+
+case_ "--runs fixes the design too"
+suite "runs: auto"
+g commit -qam auto
+compare --runs 6 --format json --output "$T/runs.json"
+json_check "$T/runs.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 3'
+
+case_ "--max-time caps the rounds: undecided ends inconclusive and says why"
+# A tolerance of 0.01% cannot be decided: only the cap ends the rounds.
+suite "max_runs: 100000" 0.01
+g commit -qam cap
+compare --max-time 2s --format json --output "$T/cap.json"
+json_check "$T/cap.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50000'
+json_check "$T/cap.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] in ("inconclusive", "within_noise")'
+json_check "$T/cap.json" '"undecided after" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+
+case_ "--max-time needs a duration"
+compare --max-time soon
+expect_rc 3
+expect_err "--max-time"
+
+case_ "max_time in the suite caps the measured time"
+suite "max_runs: 100000
+  max_time: 1s" 0.01
+g commit -qam maxtime
+compare --format json --output "$T/mt.json"
+json_check "$T/mt.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50000'
+
+case_ "identical builds: a change there is a measurement artefact, exit 0"
+# The artifact is a copy of the same script on both sides; only the
+# sleep time outside it differs, so a regression is measured but the
+# builds are byte-identical.
+printf '#!/bin/sh\nexec "$1" sleep "$(cat "$2")"\n' > nap.sh
+cat > kagari.yaml <<YAML
+version: "1"
+name: seq
+build: {command: [sh, -c, 'cp nap.sh "\$0" && chmod +x "\$0"', "\${artifact}"]}
+defaults:
+  warmup: 1
+  max_runs: 100
+  regression:
+    latency: {max_percent: 10}
+benchmarks:
+  - name: s
+    commands:
+      nap:
+        command: ["\${artifact}", "$H", "\${root}/ms"]
+YAML
+echo 20 > ms
+g add -A && g commit -qm build
+echo 40 > ms
+compare --format json --output "$T/same.json"
+expect_rc 0
+json_check "$T/same.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["identical_artifact"] is True'
+json_check "$T/same.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "within_noise" and "measurement artefact" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+
+finish
