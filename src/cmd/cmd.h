@@ -42,6 +42,13 @@ struct cli {
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
+	char *history;		 /* --history FILE (cmd/record.c) */
+	int no_history;		 /* --no-history */
+	char *shard;		 /* --shard K/N */
+	int replicate;		 /* --replicate: every shard measures all */
+	char *metric;		 /* history, bisect: --metric M */
+	char *min_change;	 /* history: --min-change P */
+	char *good, *bad;	 /* bisect */
 	int help;
 	struct strvec args; /* positional arguments */
 };
@@ -68,6 +75,7 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
+extern const struct cmd_entry cmd_history, cmd_merge;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
@@ -113,6 +121,10 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,                \
 	  "no progress line", NULL },                                          \
 	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL,          \
-	  "no colour (NO_COLOR is honoured too)", NULL }
+	  "no colour (NO_COLOR is honoured too)", NULL },                     \
+	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",        \
+	  "append the run to the SQLite history FILE (default: .kagari/history.sqlite beside the suite)", NULL }, \
+	{ "no-history", OPT_BOOL, offsetof(struct cli, no_history), NULL,      \
+	  "do not record the run in the history", NULL }
 
 #endif
