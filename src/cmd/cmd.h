@@ -46,6 +46,7 @@ struct cli {
 	int no_history;		 /* --no-history */
 	char *shard;		 /* --shard K/N */
 	int replicate;		 /* --replicate: every shard measures all */
+	int annotations;	 /* merge: GitHub annotations on stderr */
 	char *metric;		 /* history, bisect: --metric M */
 	char *min_change;	 /* history: --min-change P */
 	char *good, *bad;	 /* bisect */
@@ -125,6 +126,10 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",        \
 	  "append the run to the SQLite history FILE (default: .kagari/history.sqlite beside the suite)", NULL }, \
 	{ "no-history", OPT_BOOL, offsetof(struct cli, no_history), NULL,      \
-	  "do not record the run in the history", NULL }
+	  "neither record the run in the history nor read it (for --shard)", NULL },                     \
+	{ "shard", OPT_STRING, offsetof(struct cli, shard), "K/N",             \
+	  "measure only shard K of N of the selected benchmarks (merge the reports with kagari merge)", NULL }, \
+	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,        \
+	  "with --shard: measure every benchmark in every shard; merge --replicate pools the rounds", NULL }
 
 #endif

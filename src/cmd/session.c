@@ -25,6 +25,7 @@
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
 #include "cmd/record.h"
+#include "cmd/shard.h"
 #include "proc/child.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
@@ -350,6 +351,8 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
 		rc = common_select(cli, &s->ls);
+	if (!rc)
+		rc = shard_select(cli, &s->ls);
 	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,

@@ -148,10 +148,17 @@ static int make_folder(const char *path, struct sbuf *err)
 	if (stat(dir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
 			sbuf_addf(err, "history '%s': '%s' is not a folder", path, dir);
-			rc = -1;
+			free(dir);
+			return -1;
 		}
-		free(dir);
-		return rc;
+		/* Kagari's own `.kagari` gets its .gitignore even when someone
+		   else made the folder; any other folder is the user's. */
+		const char *base = strrchr(dir, '/');
+		if (strcmp(base ? base + 1 : dir, ".kagari")) {
+			free(dir);
+			return 0;
+		}
+		goto ignore;
 	}
 	for (char *p = dir + 1; *p; p++) {
 		if (*p != '/')
@@ -171,6 +178,7 @@ static int make_folder(const char *path, struct sbuf *err)
 		free(dir);
 		return -1;
 	}
+ignore:;
 	/* A folder kagari made is kagari's: git ignores all of it. */
 	char *ign = xstrfmt("%s/.gitignore", dir);
 	int fd = open(ign, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
