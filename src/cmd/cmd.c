@@ -16,7 +16,7 @@
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
-	&cmd_report, &cmd_history, &cmd_merge, &cmd_doctor, &cmd_version, &cmd_help,
+	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

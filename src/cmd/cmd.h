@@ -76,7 +76,7 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
-extern const struct cmd_entry cmd_history, cmd_merge;
+extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
