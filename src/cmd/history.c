@@ -53,6 +53,7 @@ static const struct opt history_opts[] = {
 
 struct commit_point {
 	const char *sha, *time;
+	size_t first; /* index of its first run in the query's points */
 	double median;
 	size_t runs;
 	double *vals;
@@ -73,6 +74,24 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+struct by_sha {
+	const char *sha;
+	size_t pos;
+};
+
+static int cmp_by_sha(const void *a, const void *b)
+{
+	const struct by_sha *x = a, *y = b;
+	int c = strcmp(x->sha, y->sha);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct commit_point *x = a, *y = b;
+	return (x->first > y->first) - (x->first < y->first);
 }
 
 static int same_series(const struct history_point *a, const struct history_point *b)
@@ -119,27 +138,34 @@ static struct series *build_series(const struct history_points *p,
 		s->key = &p->v[i];
 		s->metric = (enum metric_id)m;
 		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
-		for (size_t k = i; k < j; k++) {
-			struct commit_point *c = NULL;
-			for (size_t q = 0; q < s->nr && !c; q++)
-				if (!strcmp(s->pts[q].sha, p->v[k].sha))
-					c = &s->pts[q];
-			if (!c) {
-				if (s->nr == s->alloc) {
-					s->alloc = s->alloc ? 2 * s->alloc : 16;
-					s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
-				}
-				c = &s->pts[s->nr++];
-				memset(c, 0, sizeof(*c));
-				c->sha = p->v[k].sha;
-				c->time = p->v[k].time;
+		/* One point per commit, placed at its first run: the series'
+		   points sorted by (sha, position) group each commit's runs in
+		   O(n log n); the commits are then put back in time order. */
+		struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
+		for (size_t k = i; k < j; k++)
+			ix[k - i] = (struct by_sha){ p->v[k].sha, k };
+		qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
+		for (size_t k = 0; k < j - i;) {
+			size_t e = k;
+			while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
+				e++;
+			if (s->nr == s->alloc) {
+				s->alloc = s->alloc ? 2 * s->alloc : 16;
+				s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
 			}
-			if (c->nr_vals == c->alloc_vals) {
-				c->alloc_vals = c->alloc_vals ? 2 * c->alloc_vals : 4;
-				c->vals = xreallocarray(c->vals, c->alloc_vals, sizeof(*c->vals));
-			}
-			c->vals[c->nr_vals++] = p->v[k].median;
+			struct commit_point *c = &s->pts[s->nr++];
+			memset(c, 0, sizeof(*c));
+			c->sha = p->v[ix[k].pos].sha;
+			c->time = p->v[ix[k].pos].time;
+			c->first = ix[k].pos;
+			c->alloc_vals = c->nr_vals = e - k;
+			c->vals = xcalloc(e - k, sizeof(*c->vals));
+			for (size_t q = k; q < e; q++)
+				c->vals[q - k] = p->v[ix[q].pos].median;
+			k = e;
 		}
+		free(ix);
+		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_first);
 		double *y = xcalloc(s->nr ? s->nr : 1, sizeof(*y));
 		for (size_t q = 0; q < s->nr; q++) {
 			struct commit_point *c = &s->pts[q];

@@ -552,7 +552,7 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 			struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	/* The last 5 runs' mean latency times their sample count: the
+	/* The last 5 runs' (by id: appended last) mean latency times their sample count: the
 	   command's share of a job's time. */
 	if (sqlite3_prepare_v2(h->db,
 			       "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
@@ -560,7 +560,7 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 			       " JOIN machines m ON m.id = u.machine"
 			       " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
 			       " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
-			       " ORDER BY u.time DESC, u.id DESC LIMIT 5)",
+			       " ORDER BY r.rowid DESC LIMIT 5)",
 			       -1, &st, NULL) != SQLITE_OK) {
 		db_error(h, "cannot query", err);
 		return -1;
