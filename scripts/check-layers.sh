@@ -26,6 +26,10 @@
 #             analyze.h): base/, model/, suite/.
 #   report/   writers and the JSON reader: base/, model/, suite/, analyze/.
 #   ci/       the GitHub event: base/, model/.
+#   history/  the SQLite results store and step detection: base/, model/.
+#             It stores the result model as analysed and reads series
+#             back; it never analyses (cmd/ re-runs analyze_result() on
+#             what it reads) and never measures, so it needs no stage.
 #   cmd/      the commands: anything. The top, with src/main.c.
 #   src/main.c and src/runner_main.c (the kagari-runner program): anything.
 #
@@ -53,6 +57,7 @@ allowed() {
 	analyze) echo "base model suite analyze" ;;
 	report) echo "base model suite analyze report" ;;
 	ci) echo "base model ci" ;;
+	history) echo "base model history" ;;
 	cmd | top) echo "*" ;;
 	*) echo "" ;;
 	esac

@@ -16,7 +16,7 @@
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
-	&cmd_report, &cmd_doctor, &cmd_version, &cmd_help,
+	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -108,6 +108,12 @@ void cli_release(struct cli *c)
 	free(c->against);
 	free(c->max_time);
 	free(c->confidence);
+	free(c->history);
+	free(c->shard);
+	free(c->metric);
+	free(c->min_change);
+	free(c->good);
+	free(c->bad);
 	strvec_clear(&c->max_percent);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);

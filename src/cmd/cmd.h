@@ -43,6 +43,14 @@ struct cli {
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
+	char *history;		 /* --history FILE (cmd/record.c) */
+	int no_history;		 /* --no-history */
+	char *shard;		 /* --shard K/N */
+	int replicate;		 /* --replicate: every shard measures all */
+	int annotations;	 /* merge: GitHub annotations on stderr */
+	char *metric;		 /* history, bisect: --metric M */
+	char *min_change;	 /* history: --min-change P */
+	char *good, *bad;	 /* bisect */
 	int help;
 	struct strvec args; /* positional arguments */
 };
@@ -78,6 +86,7 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
+extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;
 
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
@@ -129,6 +138,14 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,                \
 	  "no progress line", NULL },                                          \
 	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL,          \
-	  "no colour (NO_COLOR is honoured too)", NULL }
+	  "no colour (NO_COLOR is honoured too)", NULL },                     \
+	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",        \
+	  "append the run to the SQLite history FILE (default: .kagari/history.sqlite beside the suite)", NULL }, \
+	{ "no-history", OPT_BOOL, offsetof(struct cli, no_history), NULL,      \
+	  "neither record the run in the history nor read it (for --shard)", NULL },                     \
+	{ "shard", OPT_STRING, offsetof(struct cli, shard), "K/N",             \
+	  "measure only shard K of N of the selected benchmarks (merge the reports with kagari merge)", NULL }, \
+	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,        \
+	  "with --shard: measure every benchmark in every shard; merge --replicate pools the rounds", NULL }
 
 #endif

@@ -24,6 +24,8 @@
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/outcome.h"
+#include "cmd/record.h"
+#include "cmd/shard.h"
 #include "proc/child.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
@@ -393,6 +395,8 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = common_select(cli, &s->ls);
 	if (!rc)
+		rc = shard_select(cli, &s->ls);
+	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,
 				     cli->section, "--output", EXIT_USAGE);
@@ -596,7 +600,9 @@ int session_finish(struct session *s)
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
-	int rc = exit_merge(r->summary.exit_code, wrc);
+	/* After the reports: a history that cannot be written costs no report. */
+	int hrc = record_session(s);
+	int rc = exit_merge(exit_merge(r->summary.exit_code, wrc), hrc);
 	if (interrupt_requested && !interrupted_before) {
 		/* Too late to mark the reports: they are whole, but the user
 		   asked us to stop. */
@@ -608,6 +614,8 @@ int session_finish(struct session *s)
 	   reason, unless a report that could not be written outranks it. */
 	if (wrc && rc != r->summary.exit_code)
 		cmd_error("a report could not be written");
+	else if (hrc && rc != r->summary.exit_code)
+		cmd_error("the run could not be recorded in the history");
 	else if (rc && r->exit_reason)
 		cmd_error("%s", r->exit_reason);
 	else if (rc == EXIT_EXEC && wrc)

@@ -8,7 +8,9 @@
  *   session_measure_suite()  once per suite, with one or two sides; copies
  *                            each command's analysis settings into the result
  *   session_finish()         analyze_result() (analyze/analyze.h), then the
- *                            exit code (cmd/outcome.h), errors, reports
+ *                            exit code (cmd/outcome.h), errors, reports,
+ *                            then the history (cmd/record.h: after the
+ *                            reports, so it never costs one)
  *   session_release()
  * Everything here prints its own messages (this is cmd/).
  */

@@ -784,3 +784,63 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 	sbuf_release(&title);
 	sbuf_release(&lab);
 }
+
+/* ---- trend (kagari history) ------------------------------------------ */
+
+void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
+		    const double *y, size_t n, const char *const *labels,
+		    const size_t *steps, size_t nr_steps)
+{
+	if (!n) {
+		empty_plot(out, title, "no commits recorded");
+		return;
+	}
+	struct frame f = { 0, n > 1 ? (double)(n - 1) : 1, y[0], y[0] };
+	for (size_t i = 0; i < n; i++) {
+		if (y[i] < f.y0)
+			f.y0 = y[i];
+		if (y[i] > f.y1)
+			f.y1 = y[i];
+	}
+	pad_range(&f.y0, &f.y1, 0.08);
+	if (n == 1) {
+		f.x0 = -1;
+		f.x1 = 1;
+	}
+	svg_open(out, title);
+	text_at(out, 8, 14, "t", title);
+	struct sbuf lab = SBUF_INIT;
+	double step = nice_step(f.y1 - f.y0, 4);
+	for (int k = 0, nt = tick_count(f.y0, f.y1, step); k < nt; k++) {
+		double v = tick_at(f.y0, step, k);
+		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
+		units_format_value(&lab, m, fabs(v) < step * 1e-9 ? 0 : v);
+		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	line(out, PL, PT, PL, PB, "ax");
+	line(out, PL, PB, PR, PB, "ax");
+	/* Each step: a dashed line between the last old and first new commit. */
+	for (size_t s = 0; s < nr_steps; s++) {
+		if (steps[s] == 0 || steps[s] >= n)
+			continue;
+		double x = fx(&f, (double)steps[s] - 0.5);
+		line(out, x, PT, x, PB, "tol");
+		sbuf_addf(&lab, "step at %s", labels && labels[steps[s]] ? labels[steps[s]] : "?");
+		text_at(out, x + 3, PT + 9, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		line(out, fx(&f, (double)i), fy(&f, y[i]), fx(&f, (double)i + 1),
+		     fy(&f, y[i + 1]), "one");
+	for (size_t i = 0; i < n; i++)
+		dot(out, fx(&f, (double)i), fy(&f, y[i]), 2.5, "h");
+	/* First and last commit under the axis. */
+	if (labels) {
+		text_at(out, fx(&f, 0), PB + 12, n > 1 ? "" : "m", labels[0]);
+		if (n > 1)
+			text_at(out, fx(&f, (double)(n - 1)), PB + 12, "e", labels[n - 1]);
+	}
+	svg_close(out);
+	sbuf_release(&lab);
+}

@@ -55,6 +55,14 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 		    enum metric_id m);
 void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 		    enum metric_id m);
+/*
+ * The trend of one metric over commits (`kagari history --format html`):
+ * y[0..n) in commit order, labels[i] the commit's short name (may be
+ * NULL), and a dashed marker before each index in steps[0..nr_steps).
+ */
+void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
+		    const double *y, size_t n, const char *const *labels,
+		    const size_t *steps, size_t nr_steps);
 void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 		   enum metric_id m);
 

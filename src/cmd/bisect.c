@@ -1,0 +1,527 @@
+/*
+ * kagari bisect --good REV --bad REV [--metric M] [filters] [PATH...]:
+ * the first commit on the first-parent path from GOOD to BAD whose
+ * selected commands regress beyond the suite's tolerance against GOOD
+ * (docs/bisect.md).
+ *
+ * Every commit it looks at is checked out into a temporary detached
+ * worktree (git/worktree.h) and built once, into its own folder; GOOD is
+ * built first and its build serves every comparison. BAD is compared
+ * first: when it is not a regression there is nothing to find. Then a
+ * binary search: a commit that regresses is "bad", one whose comparisons
+ * all pass (or improve, or stay within noise) is "good", and one whose
+ * build fails, whose command fails, or whose verdict is inconclusive is
+ * skipped, as `git bisect` does with exit 125, and the search tries the
+ * nearest untested commit instead. The user's working tree, index,
+ * branches and HEAD are never touched; the suite is the working tree's
+ * (as for compare), run in each commit's checkout.
+ *
+ * Exit 0: the first bad commit is named. Exit 1: it could not be (BAD is
+ * not a regression against GOOD, or skipped commits leave a range). 3:
+ * usage; 4: GOOD's build or git failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/analyze.h"
+#include "analyze/format.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/exit.h"
+#include "cmd/interrupt.h"
+#include "cmd/session.h"
+#include "git/git.h"
+#include "git/worktree.h"
+#include "measure/execute.h"
+#include "proc/child.h"
+#include "report/json_emit.h"
+
+static const struct opt bisect_opts[] = {
+	{ "good", OPT_STRING, offsetof(struct cli, good), "REV",
+	  "a commit without the regression (required)", NULL },
+	{ "bad", OPT_STRING, offsetof(struct cli, bad), "REV",
+	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
+	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
+	  "judge only metric M (default: every gated metric)", NULL },
+	OPT_COMMON_SELECTION,
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	  "output format: table (default) or json", "table|json" },
+	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",
+	  "seed for run order and resampling (default: random, always printed)", NULL },
+	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",
+	  "measured runs per command and side (overrides the suite)", NULL },
+	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",
+	  "unmeasured warm-up runs per command and side", NULL },
+	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress lines", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+enum outcome { OUT_UNTESTED, OUT_GOOD, OUT_BAD, OUT_SKIP };
+
+struct commit {
+	char *sha;
+	enum outcome out;
+	char *reason;	   /* skip: why; bad: which comparison */
+	int have_change;
+	double change, low, high;
+	char *what;	   /* "suite/benchmark/command metric" of the change */
+	char *dir;	   /* private folder: worktree at dir/base, builds */
+	struct git_worktree wt;
+	int built;	   /* 1 built, -1 failed */
+	char **artifact;   /* per suite, when it has `build` */
+};
+
+struct bisect {
+	struct session s;
+	char *repo;
+	struct commit good;
+	struct commit *path; /* first-parent path after GOOD; last is BAD */
+	size_t n;
+	int metric;	     /* -1: every gated metric */
+	size_t steps;	     /* measurements so far */
+	size_t *order;	     /* indexes into path (SIZE_MAX: good) in test order */
+	size_t nr_order;
+};
+
+/* `path` relative to `root` when it lies inside it, else NULL. */
+static const char *inside(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+	if (strncmp(path, root, n) || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+/* Check out and build commit c once; 0, or -1 (c->reason says why). */
+static int prepare_commit(struct bisect *b, struct commit *c, size_t id)
+{
+	if (c->built)
+		return c->built > 0 ? 0 : -1;
+	struct sbuf err = SBUF_INIT;
+	c->dir = xstrfmt("%s/c%03zu", b->s.tmp, id);
+	c->artifact = xcalloc(b->s.ls.nr + 1, sizeof(*c->artifact));
+	c->built = -1;
+	if (mkdir(c->dir, 0700)) {
+		c->reason = xstrfmt("cannot create '%s'", c->dir);
+		goto out;
+	}
+	if (git_worktree_add(b->repo, c->sha, c->dir, &c->wt, &err)) {
+		c->reason = xstrfmt("cannot check it out: %s", err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < b->s.ls.nr; i++) {
+		const struct suite *su = b->s.ls.suites[i];
+		if (!su->build)
+			continue;
+		const char *rel = inside(su->root, b->repo);
+		char *root = xstrfmt("%s%s%s", c->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
+		char *tmp = xstrfmt("%s/b%zu", c->dir, i);
+		c->artifact[i] = xstrfmt("%s/artifact", tmp);
+		struct execute_side side = { .present = 1, .root = root, .head_root = root,
+					     .artifact = c->artifact[i], .tmpdir = tmp };
+		int bad = mkdir(tmp, 0700) || execute_build(su, &side, &b->s.opts, &err);
+		free(root);
+		free(tmp);
+		if (bad) {
+			c->reason = xstrfmt("the build failed: %s", err.len ? err.buf : "cannot create its folder");
+			goto out;
+		}
+	}
+	c->built = 1;
+out:
+	sbuf_release(&err);
+	return c->built > 0 ? 0 : -1;
+}
+
+/* Measure c against GOOD and judge it. */
+static void test_commit(struct bisect *b, struct commit *c, size_t id)
+{
+	if (!b->s.cli->quiet)
+		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
+	if (prepare_commit(b, c, id)) {
+		c->out = OUT_SKIP;
+		return;
+	}
+	b->steps++;
+	struct run_result rr;
+	run_result_init(&rr);
+	rr.mode = xstrdup("compare");
+	rr.seed = b->s.r.seed;
+	rr.suites = xcalloc(b->s.ls.nr + 1, sizeof(*rr.suites));
+	int failed = 0;
+	for (size_t i = 0; i < b->s.ls.nr && !interrupt_requested; i++) {
+		const struct suite *su = b->s.ls.suites[i];
+		const char *rel = inside(su->root, b->repo);
+		char *groot = xstrfmt("%s%s%s", b->good.wt.path, rel && *rel ? "/" : "", rel ? rel : "");
+		char *hroot = xstrfmt("%s%s%s", c->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
+		char *tb = xstrfmt("%s/m%03zu-%zu-base", b->s.tmp, b->steps, i);
+		char *th = xstrfmt("%s/m%03zu-%zu-head", b->s.tmp, b->steps, i);
+		mkdir(tb, 0700);
+		mkdir(th, 0700);
+		struct execute_side sides[SIDE__COUNT] = {
+			[SIDE_BASE] = { .present = 1, .root = groot, .head_root = hroot,
+					.artifact = b->good.artifact[i], .tmpdir = tb },
+			[SIDE_HEAD] = { .present = 1, .root = hroot, .head_root = hroot,
+					.artifact = c->artifact[i], .tmpdir = th },
+		};
+		struct suite_result *sr = &rr.suites[rr.nr_suites++];
+		if (execute_suite(su, b->s.ls.selected[i], sides, &b->s.opts, sr))
+			failed = 1;
+		for (size_t bi = 0, k = 0; bi < su->nr_benches && k < sr->nr_benches; bi++) {
+			if (!b->s.ls.selected[i][bi])
+				continue;
+			struct bench_result *br = &sr->benches[k++];
+			for (size_t cc = 0; cc < br->nr_commands && cc < su->benches[bi].nr_commands; cc++)
+				analyze_settings_from_suite(&su->benches[bi].commands[cc], &br->commands[cc]);
+		}
+		free(groot);
+		free(hroot);
+		free(tb);
+		free(th);
+	}
+	if (failed || interrupt_requested) {
+		c->out = OUT_SKIP;
+		c->reason = xstrdup("interrupted");
+		run_result_release(&rr);
+		return;
+	}
+	analyze_result(&rr, NULL);
+	int any_bad = 0, any_unclear = 0, judged = 0;
+	const char *unclear = NULL;
+	for (size_t i = 0; i < rr.nr_suites; i++)
+		for (size_t bi = 0; bi < rr.suites[i].nr_benches; bi++) {
+			const struct bench_result *br = &rr.suites[i].benches[bi];
+			for (size_t cc = 0; cc < br->nr_commands; cc++) {
+				const struct command_result *cr = &br->commands[cc];
+				if (cr->error) {
+					any_unclear = 1;
+					unclear = "a command failed";
+				}
+				for (int m = 0; m < METRIC__COUNT; m++) {
+					const struct comparison *cp = &cr->comparison[m];
+					if (!cp->present || (b->metric >= 0 ? m != b->metric : !cp->gate))
+						continue;
+					judged++;
+					if (!strcmp(cp->verdict, "regression")) {
+						if (!any_bad) {
+							c->have_change = 1;
+							c->change = cp->change_percent;
+							c->low = cp->ci_low_percent;
+							c->high = cp->ci_high_percent;
+							c->what = xstrfmt("%s/%s/%s %s", rr.suites[i].name,
+									  br->name, cr->name,
+									  metric_get(m)->name);
+						}
+						any_bad = 1;
+					} else if (!strcmp(cp->verdict, "inconclusive") ||
+						   !strcmp(cp->verdict, "skipped")) {
+						any_unclear = 1;
+						unclear = "a comparison is inconclusive";
+					}
+				}
+			}
+		}
+	if (any_bad)
+		c->out = OUT_BAD;
+	else if (any_unclear || !judged) {
+		c->out = OUT_SKIP;
+		c->reason = xstrdup(judged ? unclear : "no comparison of the selected metric");
+	} else {
+		c->out = OUT_GOOD;
+	}
+	run_result_release(&rr);
+}
+
+static const char *outcome_name(enum outcome o)
+{
+	return o == OUT_GOOD ? "good" : o == OUT_BAD ? "bad" : o == OUT_SKIP ? "skip" : "untested";
+}
+
+static void record_order(struct bisect *b, size_t idx)
+{
+	b->order = xreallocarray(b->order, b->nr_order + 1, sizeof(*b->order));
+	b->order[b->nr_order++] = idx;
+}
+
+/*
+ * The search. path[n-1] is BAD. lo: index of the last known good (-1 is
+ * GOOD itself), hi: the first known bad. Returns hi, or -1 when BAD is not
+ * bad; *ambiguous when skipped commits leave more than one candidate.
+ */
+static long search(struct bisect *b, int *ambiguous)
+{
+	long lo = -1, hi = (long)b->n - 1;
+	*ambiguous = 0;
+	record_order(b, (size_t)hi);
+	test_commit(b, &b->path[hi], (size_t)hi + 1);
+	if (b->path[hi].out != OUT_BAD)
+		return -1;
+	while (hi - lo > 1 && !interrupt_requested) {
+		long mid = lo + (hi - lo) / 2, pick = -1;
+		/* The untested commit nearest the middle (skips are tried around). */
+		for (long d = 0; d < hi - lo && pick < 0; d++) {
+			if (mid - d > lo && b->path[mid - d].out == OUT_UNTESTED)
+				pick = mid - d;
+			else if (mid + d < hi && b->path[mid + d].out == OUT_UNTESTED)
+				pick = mid + d;
+		}
+		if (pick < 0) {
+			*ambiguous = 1;
+			break;
+		}
+		record_order(b, (size_t)pick);
+		test_commit(b, &b->path[pick], (size_t)pick + 1);
+		if (b->path[pick].out == OUT_BAD)
+			hi = pick;
+		else if (b->path[pick].out == OUT_GOOD)
+			lo = pick;
+	}
+	return hi;
+}
+
+static void print_commit_line(struct sbuf *out, const struct commit *c)
+{
+	sbuf_addf(out, "  %.12s  %-4s", c->sha, outcome_name(c->out));
+	if (c->have_change) {
+		sbuf_adds(out, "  ");
+		units_format_percent(out, c->change);
+		sbuf_adds(out, " [");
+		units_format_percent(out, c->low);
+		sbuf_adds(out, ", ");
+		units_format_percent(out, c->high);
+		sbuf_addf(out, "] %s", c->what);
+	}
+	if (c->reason)
+		sbuf_addf(out, "  (%s)", c->reason);
+	sbuf_addch(out, '\n');
+}
+
+static void release_commit(struct commit *c, size_t nr_suites, int *rc)
+{
+	if (c->wt.path || c->wt.repo) {
+		struct sbuf err = SBUF_INIT;
+		if (git_worktree_remove(&c->wt, &err)) {
+			cmd_error("could not remove the temporary worktree '%s': %s",
+				  c->wt.path ? c->wt.path : "", err.buf);
+			*rc = exit_merge(*rc, EXIT_EXEC);
+		}
+		sbuf_release(&err);
+	}
+	git_worktree_release(&c->wt);
+	for (size_t i = 0; c->artifact && i < nr_suites; i++)
+		free(c->artifact[i]);
+	free(c->artifact);
+	free(c->sha);
+	free(c->reason);
+	free(c->what);
+	free(c->dir);
+}
+
+static int bisect_exec(struct cli *cli, struct cmd_env *env)
+{
+	if (!cli->good || !cli->bad) {
+		cmd_error("bisect needs --good REV and --bad REV");
+		return EXIT_USAGE;
+	}
+	int metric = -1;
+	if (cli->metric) {
+		metric = metric_lookup(cli->metric);
+		if (metric < 0 || !metric_get(metric)->comparable) {
+			cmd_error("--metric '%s': not a metric that can be compared", cli->metric);
+			return EXIT_USAGE;
+		}
+	}
+	const char *fmt = cli->format ? cli->format : "table";
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT, revs = SBUF_INIT;
+	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
+		cmd_error("%s", err.buf);
+		sbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	/* session_prepare() wants the measuring flags; bisect writes no report. */
+	cli->no_history = 1;
+	struct bisect b;
+	memset(&b, 0, sizeof(b));
+	b.metric = metric;
+	int rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
+	char *bad_sha = NULL;
+	if (!rc && git_toplevel(b.s.ls.suites[0]->dir, &b.repo, &err)) {
+		cmd_error("%s (bisect needs a git repository)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	if (!rc) {
+		sbuf_reset(&err);
+		if (git_prune_orphans(b.repo, &err))
+			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
+		sbuf_reset(&err);
+		if (git_resolve_commit(b.repo, cli->good, &b.good.sha, &err) ||
+		    git_resolve_commit(b.repo, cli->bad, &bad_sha, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (!rc) {
+		char *range = xstrfmt("%s..%s", b.good.sha, bad_sha);
+		const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
+		sbuf_reset(&err);
+		if (git_run(b.repo, args, GIT_SLOW_TIMEOUT_NS, &revs, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+		free(range);
+	}
+	for (char *p = revs.buf, *nl; !rc && p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p) - 1;
+		if (nl - p >= 40) {
+			b.path = xreallocarray(b.path, b.n + 1, sizeof(*b.path));
+			memset(&b.path[b.n], 0, sizeof(b.path[b.n]));
+			b.path[b.n].sha = xstrndup(p, (size_t)(nl - p));
+			b.path[b.n].wt = (struct git_worktree)GIT_WORKTREE_INIT;
+			b.n++;
+		}
+		if (!nl[1])
+			break;
+	}
+	if (!rc && !b.n) {
+		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
+			  cli->bad, cli->good);
+		rc = EXIT_USAGE;
+	}
+	if (!rc) {
+		/* GOOD must be on BAD's first-parent path: the first commit's parent. */
+		char *parent = xstrfmt("%s^1", b.path[0].sha), *psha = NULL;
+		sbuf_reset(&err);
+		if (git_resolve_commit(b.repo, parent, &psha, &err) || strcmp(psha, b.good.sha)) {
+			cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
+				  cli->good, cli->bad);
+			rc = EXIT_USAGE;
+		}
+		free(parent);
+		free(psha);
+	}
+	if (!rc && prepare_commit(&b, &b.good, 0)) {
+		cmd_error("--good %.12s: %s", b.good.sha, b.good.reason);
+		rc = EXIT_EXEC;
+	}
+	long first = -1;
+	int ambiguous = 0;
+	if (!rc) {
+		if (!cli->quiet)
+			fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
+				b.n, b.n == 1 ? "" : "s", b.good.sha, bad_sha,
+				(unsigned long long)b.s.r.seed);
+		first = search(&b, &ambiguous);
+		if (interrupt_requested) {
+			cmd_error("interrupted");
+			rc = EXIT_EXEC;
+		}
+	}
+	if (!rc) {
+		const struct commit *fb = first >= 0 && !ambiguous ? &b.path[first] : NULL;
+		if (!strcmp(fmt, "json")) {
+			struct json_emit j;
+			json_emit_init(&j, &out, 1);
+			json_emit_begin_object(&j);
+			json_emit_kv_string(&j, "good", b.good.sha);
+			json_emit_kv_string(&j, "bad", bad_sha);
+			json_emit_kv_uint(&j, "seed", b.s.r.seed);
+			json_emit_kv_int(&j, "commits", (int64_t)b.n);
+			json_emit_key(&j, "first_bad");
+			if (fb)
+				json_emit_string(&j, fb->sha);
+			else
+				json_emit_null(&j);
+			json_emit_key(&j, "change_percent");
+			if (fb && fb->have_change) {
+				json_emit_double(&j, fb->change);
+				json_emit_kv_double(&j, "ci_low_percent", fb->low);
+				json_emit_kv_double(&j, "ci_high_percent", fb->high);
+				json_emit_kv_string(&j, "what", fb->what);
+			} else {
+				json_emit_null(&j);
+			}
+			json_emit_key(&j, "tested");
+			json_emit_begin_array(&j);
+			for (size_t k = 0; k < b.nr_order; k++) {
+				const struct commit *c = &b.path[b.order[k]];
+				json_emit_begin_object_inline(&j);
+				json_emit_kv_string(&j, "sha", c->sha);
+				json_emit_kv_string(&j, "outcome", outcome_name(c->out));
+				if (c->have_change)
+					json_emit_kv_double(&j, "change_percent", c->change);
+				if (c->reason)
+					json_emit_kv_string(&j, "reason", c->reason);
+				json_emit_end_object(&j);
+			}
+			json_emit_end_array(&j);
+			json_emit_end_object(&j);
+			json_emit_finish(&j);
+		} else {
+			sbuf_addf(&out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n",
+				  b.good.sha, bad_sha, b.n, b.n == 1 ? "" : "s", b.steps);
+			for (size_t k = 0; k < b.nr_order; k++)
+				print_commit_line(&out, &b.path[b.order[k]]);
+			if (fb) {
+				sbuf_addf(&out, "first bad commit: %s\n", fb->sha);
+				if (fb->have_change) {
+					sbuf_addf(&out, "  %s ", fb->what);
+					units_format_percent(&out, fb->change);
+					sbuf_adds(&out, " against good, interval [");
+					units_format_percent(&out, fb->low);
+					sbuf_adds(&out, ", ");
+					units_format_percent(&out, fb->high);
+					sbuf_adds(&out, "]\n");
+				}
+			}
+		}
+		fputs(out.buf, stdout);
+		fflush(stdout);
+		size_t skipped = 0;
+		for (size_t k = 0; k < b.n; k++)
+			skipped += b.path[k].out == OUT_SKIP;
+		if (skipped)
+			cmd_warning("%zu commit%s skipped (a failed build, a failed command or an inconclusive verdict), as git bisect skips",
+				    skipped, skipped == 1 ? " was" : "s were");
+		if (first < 0) {
+			cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
+				  bad_sha, b.good.sha,
+				  b.path[b.n - 1].reason ? b.path[b.n - 1].reason : outcome_name(b.path[b.n - 1].out));
+			rc = EXIT_FAIL;
+		} else if (ambiguous) {
+			long lo = first - 1;
+			while (lo >= 0 && b.path[lo].out != OUT_GOOD)
+				lo--;
+			cmd_error("skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
+				  first - lo, b.path[lo + 1].sha, b.path[first].sha);
+			rc = EXIT_FAIL;
+		}
+	}
+	/* A pending interrupt would stop the git calls of the cleanup. */
+	child_interrupt_clear();
+	release_commit(&b.good, b.s.ls.nr, &rc);
+	for (size_t k = 0; k < b.n; k++)
+		release_commit(&b.path[k], b.s.ls.nr, &rc);
+	free(b.path);
+	free(b.order);
+	free(b.repo);
+	free(bad_sha);
+	session_release(&b.s);
+	sbuf_release(&err);
+	sbuf_release(&out);
+	sbuf_release(&revs);
+	return rc;
+}
+
+const struct cmd_entry cmd_bisect = {
+	.name = "bisect",
+	.args = "--good REV --bad REV [--metric M] [options] [PATH...]",
+	.summary = "find the first commit between GOOD and BAD that regresses beyond the tolerance",
+	.opts = bisect_opts,
+	.needs_runner = 1,
+	.exec = bisect_exec,
+};

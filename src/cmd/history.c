@@ -1,0 +1,512 @@
+/*
+ * kagari history [options] [PATH...]: the stored history of the selected
+ * benchmarks (the filters of `run`) as one series per command, metric and
+ * machine over commits, with the steps binary segmentation finds
+ * (history/steps.h, docs/history.md). A series holds the points of one
+ * machine fingerprint only: this machine's series come first, other
+ * machines' are listed apart, never mixed in.
+ *
+ * A commit measured several times is one point, the median of its runs'
+ * medians, placed at its first run. Runs of a dirty working tree or outside
+ * a repository stand for no commit and are not shown.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/format.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/exit.h"
+#include "cmd/record.h"
+#include "history/history.h"
+#include "history/steps.h"
+#include "measure/sysinfo.h"
+#include "model/result.h"
+#include "report/json_emit.h"
+#include "report/output.h"
+#include "report/svg.h"
+
+/* A step must keep this many commits on either side (docs/history.md). */
+#define HISTORY_MIN_SEGMENT 2
+
+static const struct opt history_opts[] = {
+	OPT_COMMON_SELECTION,
+	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
+	  "only metric M (default: every metric stored)", NULL },
+	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
+	  "report only steps of at least P percent (default 1)", NULL },
+	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
+	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	  "write to FILE (atomically) instead of stdout", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+struct commit_point {
+	const char *sha, *time;
+	size_t first; /* index of its first run in the query's points */
+	double median;
+	size_t runs;
+	double *vals;
+	size_t nr_vals, alloc_vals;
+};
+
+struct series {
+	const struct history_point *key; /* suite..fingerprint of the first point */
+	int this_machine;
+	enum metric_id metric;
+	struct commit_point *pts;
+	size_t nr, alloc;
+	struct step *steps;
+	size_t nr_steps;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct by_sha {
+	const char *sha;
+	size_t pos;
+};
+
+static int cmp_by_sha(const void *a, const void *b)
+{
+	const struct by_sha *x = a, *y = b;
+	int c = strcmp(x->sha, y->sha);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct commit_point *x = a, *y = b;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static int same_series(const struct history_point *a, const struct history_point *b)
+{
+	return !strcmp(a->suite, b->suite) && !strcmp(a->benchmark, b->benchmark) &&
+	       !strcmp(a->command, b->command) && !strcmp(a->metric, b->metric) &&
+	       !strcmp(a->fingerprint, b->fingerprint);
+}
+
+static int selected(const struct loaded_suites *ls, const char *suite, const char *bench)
+{
+	for (size_t i = 0; i < ls->nr; i++) {
+		if (strcmp(ls->suites[i]->name, suite))
+			continue;
+		for (size_t b = 0; b < ls->suites[i]->nr_benches; b++)
+			if (ls->selected[i][b] && !strcmp(ls->suites[i]->benches[b].name, bench))
+				return 1;
+	}
+	return 0;
+}
+
+/* Group the points (ordered by series, then time) into series of commits. */
+static struct series *build_series(const struct history_points *p,
+				   const struct loaded_suites *ls, const char *fp,
+				   double min_change, size_t *nr_out)
+{
+	struct series *v = NULL;
+	size_t nr = 0, alloc = 0;
+	for (size_t i = 0; i < p->nr;) {
+		size_t j = i;
+		while (j < p->nr && same_series(&p->v[i], &p->v[j]))
+			j++;
+		int m = metric_lookup(p->v[i].metric);
+		if (m < 0 || !selected(ls, p->v[i].suite, p->v[i].benchmark)) {
+			i = j;
+			continue;
+		}
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			v = xreallocarray(v, alloc, sizeof(*v));
+		}
+		struct series *s = &v[nr++];
+		memset(s, 0, sizeof(*s));
+		s->key = &p->v[i];
+		s->metric = (enum metric_id)m;
+		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
+		/* One point per commit, placed at its first run: the series'
+		   points sorted by (sha, position) group each commit's runs in
+		   O(n log n); the commits are then put back in time order. */
+		struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
+		for (size_t k = i; k < j; k++)
+			ix[k - i] = (struct by_sha){ p->v[k].sha, k };
+		qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
+		for (size_t k = 0; k < j - i;) {
+			size_t e = k;
+			while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
+				e++;
+			if (s->nr == s->alloc) {
+				s->alloc = s->alloc ? 2 * s->alloc : 16;
+				s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
+			}
+			struct commit_point *c = &s->pts[s->nr++];
+			memset(c, 0, sizeof(*c));
+			c->sha = p->v[ix[k].pos].sha;
+			c->time = p->v[ix[k].pos].time;
+			c->first = ix[k].pos;
+			c->alloc_vals = c->nr_vals = e - k;
+			c->vals = xcalloc(e - k, sizeof(*c->vals));
+			for (size_t q = k; q < e; q++)
+				c->vals[q - k] = p->v[ix[q].pos].median;
+			k = e;
+		}
+		free(ix);
+		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_first);
+		double *y = xcalloc(s->nr ? s->nr : 1, sizeof(*y));
+		for (size_t q = 0; q < s->nr; q++) {
+			struct commit_point *c = &s->pts[q];
+			qsort(c->vals, c->nr_vals, sizeof(*c->vals), cmp_double);
+			size_t n = c->nr_vals;
+			c->median = n % 2 ? c->vals[n / 2] : (c->vals[n / 2 - 1] + c->vals[n / 2]) / 2;
+			c->runs = n;
+			y[q] = c->median;
+		}
+		steps_find(y, s->nr, HISTORY_MIN_SEGMENT, min_change, &s->steps, &s->nr_steps);
+		free(y);
+		i = j;
+	}
+	*nr_out = nr;
+	return v;
+}
+
+static void series_free(struct series *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t q = 0; q < v[i].nr; q++)
+			free(v[i].pts[q].vals);
+		free(v[i].pts);
+		free(v[i].steps);
+	}
+	free(v);
+}
+
+static void short_sha(struct sbuf *out, const char *sha)
+{
+	sbuf_add(out, sha, strnlen(sha, 10));
+}
+
+static void series_name(struct sbuf *out, const struct series *s)
+{
+	sbuf_addf(out, "%s / %s / %s — %s", s->key->suite, s->key->benchmark,
+		  s->key->command, s->key->metric);
+}
+
+static void step_line(struct sbuf *out, const struct series *s, const struct step *st)
+{
+	short_sha(out, s->pts[st->at - 1].sha);
+	sbuf_adds(out, " → ");
+	short_sha(out, s->pts[st->at].sha);
+	sbuf_adds(out, "  ");
+	units_format_percent(out, st->change_percent);
+	sbuf_adds(out, "  (");
+	units_format_value(out, s->metric, st->before);
+	sbuf_adds(out, " → ");
+	units_format_value(out, s->metric, st->after);
+	sbuf_adds(out, ")");
+}
+
+static void render_table(struct sbuf *out, const struct series *v, size_t nr,
+			 const char *db, const char *fp, int64_t runs)
+{
+	sbuf_addf(out, "history %s: %lld run%s; this machine %s\n", db, (long long)runs,
+		  runs == 1 ? "" : "s", fp);
+	for (int pass = 1; pass >= 0; pass--) {
+		int any = 0;
+		for (size_t i = 0; i < nr; i++) {
+			const struct series *s = &v[i];
+			if (s->this_machine != pass)
+				continue;
+			if (!any && !pass)
+				sbuf_adds(out, "\nother machines (apart, never mixed with this one):\n");
+			any = 1;
+			sbuf_addch(out, '\n');
+			series_name(out, s);
+			if (!pass)
+				sbuf_addf(out, "  [machine %s, %s]", s->key->fingerprint,
+					  s->key->cpu_model ? s->key->cpu_model : "?");
+			sbuf_addf(out, "\n  %zu commit%s, ", s->nr, s->nr == 1 ? "" : "s");
+			short_sha(out, s->pts[0].sha);
+			sbuf_adds(out, " .. ");
+			short_sha(out, s->pts[s->nr - 1].sha);
+			sbuf_adds(out, ", latest ");
+			units_format_value(out, s->metric, s->pts[s->nr - 1].median);
+			sbuf_addch(out, '\n');
+			if (!s->nr_steps)
+				sbuf_adds(out, "  no steps\n");
+			for (size_t k = 0; k < s->nr_steps; k++) {
+				sbuf_adds(out, "  step ");
+				step_line(out, s, &s->steps[k]);
+				sbuf_addch(out, '\n');
+			}
+		}
+		if (!any && pass)
+			sbuf_adds(out, "\nno series of this machine for the selected benchmarks\n");
+	}
+}
+
+static void render_json(struct sbuf *out, const struct series *v, size_t nr,
+			const char *db, const char *fp, int64_t runs)
+{
+	struct json_emit j;
+	json_emit_init(&j, out, 1);
+	json_emit_begin_object(&j);
+	json_emit_kv_int(&j, "schema_version", 1);
+	json_emit_kv_string(&j, "database", db);
+	json_emit_kv_string(&j, "machine", fp);
+	json_emit_kv_int(&j, "runs", runs);
+	json_emit_key(&j, "series");
+	json_emit_begin_array(&j);
+	for (int pass = 1; pass >= 0; pass--)
+		for (size_t i = 0; i < nr; i++) {
+			const struct series *s = &v[i];
+			if (s->this_machine != pass)
+				continue;
+			json_emit_begin_object(&j);
+			json_emit_kv_string(&j, "suite", s->key->suite);
+			json_emit_kv_string(&j, "benchmark", s->key->benchmark);
+			json_emit_kv_string(&j, "command", s->key->command);
+			json_emit_kv_string(&j, "metric", s->key->metric);
+			json_emit_kv_string(&j, "unit", metric_get(s->metric)->unit_name);
+			json_emit_kv_string(&j, "machine", s->key->fingerprint);
+			json_emit_key(&j, "this_machine");
+			json_emit_bool(&j, s->this_machine);
+			json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
+			json_emit_key(&j, "points");
+			json_emit_begin_array(&j);
+			for (size_t q = 0; q < s->nr; q++) {
+				json_emit_begin_object_inline(&j);
+				json_emit_kv_string(&j, "sha", s->pts[q].sha);
+				json_emit_kv_string(&j, "time", s->pts[q].time);
+				json_emit_kv_double(&j, "median", s->pts[q].median);
+				json_emit_kv_int(&j, "runs", (int64_t)s->pts[q].runs);
+				json_emit_end_object(&j);
+			}
+			json_emit_end_array(&j);
+			json_emit_key(&j, "steps");
+			json_emit_begin_array(&j);
+			for (size_t k = 0; k < s->nr_steps; k++) {
+				const struct step *st = &s->steps[k];
+				json_emit_begin_object_inline(&j);
+				json_emit_kv_string(&j, "from_sha", s->pts[st->at - 1].sha);
+				json_emit_kv_string(&j, "to_sha", s->pts[st->at].sha);
+				json_emit_kv_double(&j, "before", st->before);
+				json_emit_kv_double(&j, "after", st->after);
+				json_emit_kv_double(&j, "change_percent", st->change_percent);
+				json_emit_end_object(&j);
+			}
+			json_emit_end_array(&j);
+			json_emit_end_object(&j);
+		}
+	json_emit_end_array(&j);
+	json_emit_end_object(&j);
+	json_emit_finish(&j);
+}
+
+static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
+			    const char *fp)
+{
+	sbuf_addf(out, "## kagari history\n\nThis machine: `%s`.\n", fp);
+	for (int pass = 1; pass >= 0; pass--) {
+		int any = 0;
+		for (size_t i = 0; i < nr; i++) {
+			const struct series *s = &v[i];
+			if (s->this_machine != pass)
+				continue;
+			if (!any && !pass)
+				sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this machine's series.\n");
+			any = 1;
+			sbuf_adds(out, "\n### ");
+			series_name(out, s);
+			if (!pass)
+				sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
+			sbuf_addf(out, "\n\n%zu commits. ", s->nr);
+			if (!s->nr_steps)
+				sbuf_adds(out, "No steps.\n");
+			else
+				sbuf_adds(out, "Steps:\n\n| from | to | change | before | after |\n|---|---|---:|---:|---:|\n");
+			for (size_t k = 0; k < s->nr_steps; k++) {
+				const struct step *st = &s->steps[k];
+				sbuf_adds(out, "| `");
+				short_sha(out, s->pts[st->at - 1].sha);
+				sbuf_adds(out, "` | `");
+				short_sha(out, s->pts[st->at].sha);
+				sbuf_adds(out, "` | ");
+				units_format_percent(out, st->change_percent);
+				sbuf_adds(out, " | ");
+				units_format_value(out, s->metric, st->before);
+				sbuf_adds(out, " | ");
+				units_format_value(out, s->metric, st->after);
+				sbuf_adds(out, " |\n");
+			}
+		}
+	}
+}
+
+static void render_html(struct sbuf *out, const struct series *v, size_t nr,
+			const char *fp)
+{
+	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+		       "<title>kagari history</title><style>body{font:14px system-ui,sans-serif;margin:24px}\n");
+	sbuf_adds(out, SVG_STYLESHEET);
+	sbuf_adds(out, "</style></head><body>\n<h1>kagari history</h1>\n<p>This machine: <code>");
+	report_html_escape(out, fp, 0);
+	sbuf_adds(out, "</code></p>\n");
+	struct sbuf title = SBUF_INIT;
+	for (int pass = 1; pass >= 0; pass--) {
+		int any = 0;
+		for (size_t i = 0; i < nr; i++) {
+			const struct series *s = &v[i];
+			if (s->this_machine != pass)
+				continue;
+			if (!any && !pass)
+				sbuf_adds(out, "<h2>Other machines</h2>\n<p>Shown apart, never mixed with this machine's series.</p>\n");
+			any = 1;
+			sbuf_reset(&title);
+			series_name(&title, s);
+			if (!pass)
+				sbuf_addf(&title, " (machine %s)", s->key->fingerprint);
+			sbuf_adds(out, "<section><h3>");
+			report_html_escape(out, title.buf, 0);
+			sbuf_adds(out, "</h3>\n");
+			double *y = xcalloc(s->nr, sizeof(*y));
+			char **lab = xcalloc(s->nr, sizeof(*lab));
+			size_t *at = xcalloc(s->nr_steps + 1, sizeof(*at));
+			for (size_t q = 0; q < s->nr; q++) {
+				y[q] = s->pts[q].median;
+				lab[q] = xstrndup(s->pts[q].sha, 10);
+			}
+			for (size_t k = 0; k < s->nr_steps; k++)
+				at[k] = s->steps[k].at;
+			svg_trend_plot(out, title.buf, s->metric, y, s->nr,
+				       (const char *const *)lab, at, s->nr_steps);
+			sbuf_adds(out, "<ul>\n");
+			if (!s->nr_steps)
+				sbuf_adds(out, "<li>no steps</li>\n");
+			for (size_t k = 0; k < s->nr_steps; k++) {
+				struct sbuf t = SBUF_INIT;
+				step_line(&t, s, &s->steps[k]);
+				sbuf_adds(out, "<li class=\"step\">step ");
+				report_html_escape(out, t.buf, 0);
+				sbuf_adds(out, "</li>\n");
+				sbuf_release(&t);
+			}
+			sbuf_adds(out, "</ul></section>\n");
+			for (size_t q = 0; q < s->nr; q++)
+				free(lab[q]);
+			free(lab);
+			free(y);
+			free(at);
+		}
+	}
+	sbuf_release(&title);
+	sbuf_adds(out, "</body></html>\n");
+}
+
+static int history_exec(struct cli *cli, struct cmd_env *env)
+{
+	(void)env;
+	double min_change = 1;
+	if (cli->min_change) {
+		char *end;
+		min_change = strtod(cli->min_change, &end);
+		if (end == cli->min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
+			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
+				  cli->min_change);
+			return EXIT_USAGE;
+		}
+	}
+	if (cli->metric && metric_lookup(cli->metric) < 0) {
+		cmd_error("--metric '%s': no such metric", cli->metric);
+		return EXIT_USAGE;
+	}
+	struct loaded_suites ls;
+	int rc = common_load(cli, &ls);
+	if (!rc)
+		rc = common_select(cli, &ls);
+	if (rc) {
+		common_release(&ls);
+		return rc;
+	}
+	char *path = record_history_path(cli, &ls);
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	struct history *h = NULL;
+	struct history_points pts = { 0 };
+	struct series *v = NULL;
+	size_t nr = 0;
+	struct stat st;
+	if (stat(path, &st)) {
+		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
+			  path, strerror(errno));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (history_open(path, record_timeout_ms(), &h, &err) ||
+	    history_query(h, NULL, cli->metric, &pts, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_EXEC;
+		goto out;
+	}
+	int64_t runs = history_count_runs(h, &err);
+	struct environment_info envi = { 0 };
+	envi.cpu_model = sysinfo_cpu_model();
+	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct history_machine m;
+	history_machine_detect(&envi, &m);
+	free(envi.cpu_model);
+	v = build_series(&pts, &ls, m.fingerprint, min_change, &nr);
+	const char *f = cli->format ? cli->format : "table";
+	if (!strcmp(f, "json"))
+		render_json(&out, v, nr, path, m.fingerprint, runs);
+	else if (!strcmp(f, "markdown"))
+		render_markdown(&out, v, nr, m.fingerprint);
+	else if (!strcmp(f, "html"))
+		render_html(&out, v, nr, m.fingerprint);
+	else
+		render_table(&out, v, nr, path, m.fingerprint, runs);
+	history_machine_release(&m);
+	if (cli->output) {
+		if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+	} else {
+		fputs(out.buf, stdout);
+		if (fflush(stdout)) {
+			cmd_error("cannot write to standard output: %s", strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	}
+out:
+	series_free(v, nr);
+	history_points_release(&pts);
+	history_close(h);
+	free(path);
+	sbuf_release(&err);
+	sbuf_release(&out);
+	common_release(&ls);
+	return rc;
+}
+
+const struct cmd_entry cmd_history = {
+	.name = "history",
+	.args = "[options] [PATH...]",
+	.summary = "show the recorded series per command and metric over commits, with their steps",
+	.opts = history_opts,
+	.needs_runner = 0,
+	.exec = history_exec,
+};

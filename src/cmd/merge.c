@@ -1,0 +1,348 @@
+/*
+ * kagari merge REPORT.json... [--replicate] [--format FMT] [--output FILE]:
+ * join the JSON reports of the jobs of a CI matrix (`--shard K/N`) into one
+ * report and judge it as one job would have: analyze_result() over the
+ * merged set (so Holm's correction runs across every comparison of every
+ * shard), then the exit code of compare (cmd/outcome.c). docs/sharding.md.
+ *
+ * Refused, exit 2, with the reason: reports of different modes, base or
+ * head commits (or dirtiness); the same suite from different files; the
+ * same command in two reports without --replicate, or with different
+ * analysis settings. With --replicate the same command's samples are
+ * pooled: each report's rounds become a block of rounds after the ones
+ * before (pairs stay within their round), so N jobs give N times the
+ * rounds. The merged report keeps the first report's seed (the analysis is
+ * seeded with it, so merging the same files again gives the same output).
+ * A shard whose build or measuring failed (exit 4) keeps the merged exit
+ * code at 4 with its reason.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/exit.h"
+#include "cmd/outcome.h"
+#include "report/output.h"
+#include "report/annotations.h"
+#include "report/read_json.h"
+#include "report/report.h"
+
+#define MERGE_MAX_BYTES ((size_t)1 << 30)
+
+static const struct opt merge_opts[] = {
+	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,
+	  "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL },
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	  "output format: table (default), markdown, github, html, csv, samples-csv, json",
+	  "table|markdown|github|html|csv|samples-csv|json" },
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	  "write to FILE (atomically) instead of stdout; never an input", NULL },
+	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",
+	  "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL },
+	{ "annotations", OPT_BOOL, offsetof(struct cli, annotations), NULL,
+	  "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL },
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static int streq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Append src's samples of one side after dst's: rounds and runs follow on. */
+static void pool_side(struct side_result *dst, struct side_result *src)
+{
+	if (!src->present)
+		return;
+	dst->present = 1;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct metric_series *d = &dst->metric[m], *s = &src->metric[m];
+		if (s->status != MSTATUS_OK)
+			continue;
+		int max_round = 0, max_run = 0;
+		for (size_t i = 0; i < d->nr; i++) {
+			if (d->samples[i].round > max_round)
+				max_round = d->samples[i].round;
+			if (d->samples[i].run > max_run)
+				max_run = d->samples[i].run;
+		}
+		if (d->status != MSTATUS_OK) {
+			free(d->reason);
+			d->reason = NULL;
+		}
+		for (size_t i = 0; i < s->nr; i++)
+			metric_series_add(d, s->samples[i].value, s->samples[i].round + max_round,
+					  s->samples[i].run + max_run);
+	}
+	dst->count += src->count;
+}
+
+/* Move src (zeroed after) into dst's array of n items. */
+#define APPEND_MOVE(arr, n, src)                                               \
+	do {                                                                   \
+		(arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr)));          \
+		(arr)[(n)++] = *(src);                                         \
+		memset((src), 0, sizeof(*(src)));                              \
+	} while (0)
+
+static int merge_commands(struct bench_result *db, struct bench_result *sb,
+			  const char *suite, const char *dname, const char *sname,
+			  int replicate, struct sbuf *err)
+{
+	for (size_t c = 0; c < sb->nr_commands; c++) {
+		struct command_result *sc = &sb->commands[c], *dc = NULL;
+		for (size_t k = 0; k < db->nr_commands && !dc; k++)
+			if (streq(db->commands[k].name, sc->name))
+				dc = &db->commands[k];
+		if (!dc) {
+			APPEND_MOVE(db->commands, db->nr_commands, sc);
+			continue;
+		}
+		if (!replicate) {
+			sbuf_addf(err, "'%s' and '%s' both measured suite '%s', benchmark '%s', command '%s': shards split the benchmarks, so these are not shards of one run (jobs run with --replicate are merged with --replicate)",
+				  dname, sname, suite, db->name, sc->name);
+			return -1;
+		}
+		if (dc->analysis.present != sc->analysis.present ||
+		    memcmp(&dc->analysis, &sc->analysis, sizeof(dc->analysis))) {
+			sbuf_addf(err, "'%s' and '%s' judge suite '%s', benchmark '%s', command '%s' with different analysis settings: they were not run from the same suite",
+				  dname, sname, suite, db->name, sc->name);
+			return -1;
+		}
+		if (!streq(dc->command, sc->command)) {
+			sbuf_addf(err, "'%s' and '%s' ran different command lines as suite '%s', benchmark '%s', command '%s'",
+				  dname, sname, suite, db->name, sc->name);
+			return -1;
+		}
+		for (int sd = 0; sd < SIDE__COUNT; sd++)
+			pool_side(&dc->side[sd], &sc->side[sd]);
+		dc->rounds += sc->rounds;
+		if (!dc->error && sc->error) {
+			dc->error = sc->error;
+			sc->error = NULL;
+			free(dc->stderr_tail);
+			dc->stderr_tail = sc->stderr_tail;
+			sc->stderr_tail = NULL;
+		}
+	}
+	db->rounds = 0;
+	for (size_t k = 0; k < db->nr_commands; k++)
+		if (db->commands[k].rounds > db->rounds)
+			db->rounds = db->commands[k].rounds;
+	return 0;
+}
+
+/* Merge src (consumed) into dst; -1 with the reason when they do not fit. */
+static int merge_into(struct run_result *dst, struct run_result *src, const char *dname,
+		      const char *sname, int replicate, struct sbuf *err)
+{
+	if (!streq(dst->mode, src->mode)) {
+		sbuf_addf(err, "'%s' is a report of `%s`, '%s' of `%s`", dname,
+			  dst->mode ? dst->mode : "?", sname, src->mode ? src->mode : "?");
+		return -1;
+	}
+	if (!streq(dst->git.base_sha, src->git.base_sha) ||
+	    !streq(dst->git.head_sha, src->git.head_sha) || dst->git.dirty != src->git.dirty) {
+		sbuf_addf(err, "'%s' measured base %.12s and head %.12s%s, '%s' base %.12s and head %.12s%s: shards of one run measure the same commits",
+			  dname, dst->git.base_sha ? dst->git.base_sha : "-",
+			  dst->git.head_sha ? dst->git.head_sha : "-",
+			  dst->git.dirty == 1 ? " (dirty)" : "", sname,
+			  src->git.base_sha ? src->git.base_sha : "-",
+			  src->git.head_sha ? src->git.head_sha : "-",
+			  src->git.dirty == 1 ? " (dirty)" : "");
+		return -1;
+	}
+	for (size_t i = 0; i < src->nr_suites; i++) {
+		struct suite_result *ss = &src->suites[i], *ds = NULL;
+		for (size_t k = 0; k < dst->nr_suites && !ds; k++)
+			if (streq(dst->suites[k].name, ss->name))
+				ds = &dst->suites[k];
+		if (!ds) {
+			APPEND_MOVE(dst->suites, dst->nr_suites, ss);
+			continue;
+		}
+		if (!streq(ds->file, ss->file)) {
+			sbuf_addf(err, "suite '%s' comes from '%s' in '%s' but from '%s' in '%s'",
+				  ss->name, ds->file ? ds->file : "?", dname,
+				  ss->file ? ss->file : "?", sname);
+			return -1;
+		}
+		for (size_t b = 0; b < ss->nr_benches; b++) {
+			struct bench_result *sb = &ss->benches[b], *db = NULL;
+			for (size_t k = 0; k < ds->nr_benches && !db; k++)
+				if (streq(ds->benches[k].name, sb->name))
+					db = &ds->benches[k];
+			if (!db)
+				APPEND_MOVE(ds->benches, ds->nr_benches, sb);
+			else if (merge_commands(db, sb, ss->name, dname, sname, replicate, err))
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < src->warnings.nr; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < dst->warnings.nr && !seen; k++)
+			seen = !strcmp(dst->warnings.v[k], src->warnings.v[i]);
+		if (!seen)
+			strvec_push(&dst->warnings, src->warnings.v[i]);
+	}
+	if (src->started_at && (!dst->started_at || strcmp(src->started_at, dst->started_at) < 0)) {
+		free(dst->started_at);
+		dst->started_at = xstrdup(src->started_at);
+	}
+	if (src->finished_at && (!dst->finished_at || strcmp(src->finished_at, dst->finished_at) > 0)) {
+		free(dst->finished_at);
+		dst->finished_at = xstrdup(src->finished_at);
+	}
+	dst->interrupted |= src->interrupted;
+	return 0;
+}
+
+static int read_report(const char *path, struct run_result *r)
+{
+	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
+	int rc = 0;
+	run_result_init(r);
+	if (sbuf_read_file(&text, path, MERGE_MAX_BYTES)) {
+		cmd_error("cannot read '%s': %s", path,
+			  errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
+		rc = EXIT_INVALID;
+	} else if (report_read_json(text.buf, text.len, path, r, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INVALID;
+	}
+	sbuf_release(&text);
+	sbuf_release(&err);
+	return rc;
+}
+
+static int merge_exec(struct cli *cli, struct cmd_env *env)
+{
+	if (cli->args.nr < 1) {
+		cmd_error("merge needs the JSON reports of the shards (kagari merge shard-*.json)");
+		return EXIT_USAGE;
+	}
+	enum report_format f = REPORT_TABLE;
+	if (cli->format && report_format_parse(cli->format, &f)) {
+		cmd_error("unknown report format '%s'", cli->format);
+		return EXIT_USAGE;
+	}
+	if (cli->output) {
+		struct input_files in = INPUT_FILES_INIT;
+		for (size_t i = 0; i < cli->args.nr; i++) {
+			char *what = xstrfmt("the input report '%s'", cli->args.v[i]);
+			input_files_add(&in, cli->args.v[i], what);
+			free(what);
+		}
+		int bad = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+		input_files_release(&in);
+		if (bad)
+			return bad;
+	}
+	struct run_result r, next;
+	int rc = read_report(cli->args.v[0], &r);
+	int exec_failed = !rc && r.summary.exit_code == EXIT_EXEC;
+	char *exec_reason = exec_failed && r.exit_reason ? xstrdup(r.exit_reason) : NULL;
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	for (size_t i = 1; i < cli->args.nr && !rc; i++) {
+		rc = read_report(cli->args.v[i], &next);
+		if (!rc && next.summary.exit_code == EXIT_EXEC && !exec_failed) {
+			exec_failed = 1;
+			exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
+		}
+		if (!rc && merge_into(&r, &next, cli->args.v[0], cli->args.v[i], cli->replicate,
+				      &err)) {
+			cmd_error("cannot merge: %s", err.buf);
+			rc = EXIT_INVALID;
+		}
+		run_result_release(&next);
+	}
+	if (rc)
+		goto out;
+	/* The one analysis, over the whole merged set: Holm across all shards. */
+	free(r.exit_reason);
+	r.exit_reason = NULL;
+	analyze_result(&r, NULL);
+	outcome_judge(&r);
+	if (cli->fail_on_inconclusive && r.summary.inconclusive &&
+	    r.summary.exit_code == EXIT_PASS) {
+		r.summary.exit_code = EXIT_FAIL;
+		free(r.exit_reason);
+		r.exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+					r.summary.inconclusive,
+					r.summary.inconclusive == 1 ? " is" : "s are");
+	}
+	if (exec_failed && r.summary.exit_code != EXIT_EXEC) {
+		r.summary.exit_code = EXIT_EXEC;
+		free(r.exit_reason);
+		r.exit_reason = exec_reason ? exec_reason : xstrdup("a shard failed to measure");
+		exec_reason = NULL;
+	}
+	struct report_options o;
+	report_options_init(&o);
+	o.color = !cli->output && env->stdout_tty && !cli->no_color && !getenv("NO_COLOR");
+	if (report_render(&r, f, &o, &out, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	if (!cli->output) {
+		fputs(out.buf, stdout);
+		if (fflush(stdout) || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s", strerror(errno));
+			rc = EXIT_EXEC;
+			goto out;
+		}
+	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
+		rc = EXIT_EXEC;
+		goto out;
+	}
+	rc = r.summary.exit_code;
+	if (cli->summary) {
+		struct sbuf md = SBUF_INIT;
+		sbuf_reset(&err);
+		report_options_init(&o);
+		if (report_render(&r, REPORT_MARKDOWN, &o, &md, &err) ||
+		    report_output_append(cli->summary, md.buf, md.len, &err)) {
+			cmd_error("--summary: %s", err.buf);
+			rc = exit_merge(rc, EXIT_EXEC);
+		}
+		sbuf_release(&md);
+	}
+	if (cli->annotations) {
+		struct sbuf an = SBUF_INIT;
+		const char *ws = getenv("GITHUB_WORKSPACE");
+		github_annotations(&an, &r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
+		fflush(stdout);
+		fputs(an.buf, stderr);
+		fflush(stderr);
+		sbuf_release(&an);
+	}
+	if (rc && rc != r.summary.exit_code)
+		cmd_error("the summary could not be written");
+	else if (rc && r.exit_reason)
+		cmd_error("%s", r.exit_reason);
+out:
+	free(exec_reason);
+	run_result_release(&r);
+	sbuf_release(&err);
+	sbuf_release(&out);
+	return rc;
+}
+
+const struct cmd_entry cmd_merge = {
+	.name = "merge",
+	.args = "REPORT.json... [--replicate] [--format FMT] [--output FILE]",
+	.summary = "join the JSON reports of --shard jobs into one, analysed as one run",
+	.opts = merge_opts,
+	.needs_runner = 0,
+	.exec = merge_exec,
+};

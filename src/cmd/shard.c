@@ -1,0 +1,166 @@
+/*
+ * cmd/shard: the deterministic split of the selected benchmarks over N
+ * jobs (shard.h).
+ *
+ * The unit is the benchmark, not the command: a benchmark's commands are
+ * measured interleaved round by round and its ratios are relative to its
+ * `baseline:` command, so they belong in one job.
+ *
+ * By count: the selected benchmarks in suite order, the i-th to shard
+ * i mod N. Balanced: when the history (record.h) knows the recent wall
+ * time of every selected command on this machine, longest first to the
+ * least loaded shard (ties: the lower index), so every job gets about the
+ * same time. Every job computes the same split from the same suites and
+ * the same history; a job whose history differs (none at all, say) falls
+ * back to the split by count, so jobs of one matrix should share the
+ * history or have none.
+ */
+#include "cmd/shard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "cmd/exit.h"
+#include "cmd/record.h"
+#include "history/history.h"
+#include "measure/sysinfo.h"
+
+int shard_parse(const char *text, int *k, int *n)
+{
+	char *end;
+	if (!text || !*text)
+		return -1;
+	long a = strtol(text, &end, 10);
+	if (end == text || *end != '/')
+		return -1;
+	const char *p = end + 1;
+	long b = strtol(p, &end, 10);
+	if (end == p || *end || a < 1 || b < 1 || a > b || b > 1024)
+		return -1;
+	*k = (int)a;
+	*n = (int)b;
+	return 0;
+}
+
+struct item {
+	size_t suite, bench;
+	double ms;
+	size_t order;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+	if (x->ms != y->ms)
+		return x->ms > y->ms ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Expected time of every item from the history; 0 when one is unknown. */
+static int expected_times(const struct cli *cli, const struct loaded_suites *ls,
+			  struct item *it, size_t n)
+{
+	char *path = record_history_path(cli, ls);
+	struct stat st;
+	int ok = 0;
+	struct history *h = NULL;
+	struct sbuf err = SBUF_INIT;
+	if (cli->no_history || stat(path, &st) || history_open(path, record_timeout_ms(), &h, &err))
+		goto out;
+	struct environment_info env = { 0 };
+	env.cpu_model = sysinfo_cpu_model();
+	env.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct history_machine m;
+	history_machine_detect(&env, &m);
+	free(env.cpu_model);
+	ok = 1;
+	for (size_t i = 0; i < n && ok; i++) {
+		const struct suite *su = ls->suites[it[i].suite];
+		const struct bench_spec *bs = &su->benches[it[i].bench];
+		it[i].ms = 0;
+		for (size_t c = 0; c < bs->nr_commands && ok; c++) {
+			const char *s1 = su->name, *b1 = bs->name, *c1 = bs->commands[c].name;
+			double ms;
+			if (history_expected_ms(h, m.fingerprint, &s1, &b1, &c1, 1, &ms, &err) ||
+			    !isfinite(ms))
+				ok = 0;
+			else
+				it[i].ms += ms;
+		}
+	}
+	history_machine_release(&m);
+out:
+	history_close(h);
+	sbuf_release(&err);
+	free(path);
+	return ok;
+}
+
+int shard_select(const struct cli *cli, struct loaded_suites *ls)
+{
+	int k, n;
+	if (!cli->shard) {
+		if (cli->replicate) {
+			cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (shard_parse(cli->shard, &k, &n)) {
+		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", cli->shard);
+		return EXIT_USAGE;
+	}
+	if (cli->replicate)
+		return 0;
+	struct item *it = xcalloc(ls->nr_selected + 1, sizeof(*it));
+	size_t nr = 0;
+	for (size_t i = 0; i < ls->nr; i++)
+		for (size_t b = 0; b < ls->suites[i]->nr_benches; b++)
+			if (ls->selected[i][b]) {
+				it[nr] = (struct item){ i, b, 0, nr };
+				nr++;
+			}
+	if ((size_t)n > nr) {
+		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most %zu shards",
+			  cli->shard, nr, nr == 1 ? " is" : "s are", n, nr);
+		free(it);
+		return EXIT_USAGE;
+	}
+	int balanced = expected_times(cli, ls, it, nr);
+	int *shard_of = xcalloc(nr, sizeof(*shard_of));
+	if (balanced) {
+		double *load = xcalloc((size_t)n, sizeof(*load));
+		qsort(it, nr, sizeof(*it), by_time);
+		for (size_t i = 0; i < nr; i++) {
+			int best = 0;
+			for (int s = 1; s < n; s++)
+				if (load[s] < load[best])
+					best = s;
+			load[best] += it[i].ms;
+			shard_of[i] = best;
+		}
+		free(load);
+	} else {
+		for (size_t i = 0; i < nr; i++)
+			shard_of[i] = (int)(i % (size_t)n);
+	}
+	size_t mine = 0;
+	for (size_t i = 0; i < nr; i++) {
+		int keep = shard_of[i] == k - 1;
+		ls->selected[it[i].suite][it[i].bench] = (unsigned char)keep;
+		mine += (size_t)keep;
+	}
+	ls->nr_selected = mine;
+	if (!cli->quiet)
+		fprintf(stderr, "kagari: shard %d/%d: %zu of %zu benchmarks (%s)\n", k, n, mine,
+			nr, balanced ? "balanced by expected time from the history" : "split by count");
+	free(shard_of);
+	free(it);
+	return 0;
+}

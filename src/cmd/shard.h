@@ -1,0 +1,21 @@
+/*
+ * cmd/shard: `--shard K/N` on run, compare and ci — this job measures its
+ * share of the selected benchmarks (docs/sharding.md). `kagari merge`
+ * joins the shards' JSON reports.
+ */
+#ifndef KAGARI_CMD_SHARD_H
+#define KAGARI_CMD_SHARD_H
+
+#include "cmd/cmd.h"
+#include "cmd/common.h"
+
+/* "K/N" with 1 <= K <= N <= 1024; 0, or -1 (nothing printed). */
+int shard_parse(const char *text, int *k, int *n);
+/*
+ * Narrow ls->selected to shard K of N (cli->shard; nothing without it, or
+ * with --replicate, where every job measures everything). Returns 0, or
+ * EXIT_USAGE with the error printed.
+ */
+int shard_select(const struct cli *cli, struct loaded_suites *ls);
+
+#endif

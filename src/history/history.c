@@ -1,0 +1,611 @@
+/*
+ * history: the SQLite results store (history.h; docs/history.md has the
+ * schema and the policies).
+ */
+#include "history/history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+
+struct history {
+	sqlite3 *db;
+	char *path;
+};
+
+/*
+ * The forward migrations: migrations[i] takes a database from schema
+ * version i to i + 1 (PRAGMA user_version). Never edit a shipped step;
+ * add one.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1: runs, machines, per-metric results. */
+	"CREATE TABLE machines ("
+	"  id INTEGER PRIMARY KEY,"
+	"  fingerprint TEXT NOT NULL UNIQUE,"
+	"  machine_id TEXT, cpu_model TEXT, cores INTEGER, arch TEXT);"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  time TEXT NOT NULL, started TEXT, kind TEXT NOT NULL,"
+	"  head_sha TEXT, base_sha TEXT, base_ref TEXT, dirty INTEGER,"
+	"  branch TEXT, seed INTEGER, version TEXT, exit_code INTEGER,"
+	"  machine INTEGER NOT NULL REFERENCES machines(id),"
+	"  kernel TEXT, counters_source TEXT, report TEXT);"
+	"CREATE TABLE results ("
+	"  run INTEGER NOT NULL REFERENCES runs(id),"
+	"  suite TEXT NOT NULL, benchmark TEXT NOT NULL, command TEXT NOT NULL,"
+	"  side TEXT NOT NULL, metric TEXT NOT NULL, result TEXT,"
+	"  count INTEGER, median REAL, mean REAL, min REAL, max REAL,"
+	"  stddev REAL, p95 REAL,"
+	"  verdict TEXT, change_percent REAL, ci_low_percent REAL,"
+	"  ci_high_percent REAL);",
+	/* 1 -> 2: the indexes the history and shard queries use. */
+	"CREATE INDEX results_series ON results(suite, benchmark, command, metric, side);"
+	"CREATE INDEX results_run ON results(run);"
+	"CREATE INDEX runs_machine ON runs(machine, time);",
+};
+#define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
+_Static_assert(NR_MIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per version");
+
+static void db_error(struct history *h, const char *what, struct sbuf *err)
+{
+	int code = sqlite3_extended_errcode(h->db);
+	sbuf_addf(err, "history '%s': %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
+		sbuf_adds(err, " (another process holds it; waited for the busy timeout)");
+	else if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
+		sbuf_adds(err, " (move the file aside to start a new history)");
+}
+
+static int exec_sql(struct history *h, const char *sql, const char *what,
+		    struct sbuf *err)
+{
+	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	db_error(h, what, err);
+	return -1;
+}
+
+/* 64-bit FNV-1a: a stable, short, non-reversible machine id. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	if (!h)
+		h = UINT64_C(14695981039346656037);
+	for (; s && *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(1099511628211);
+	}
+	h ^= 0xff; /* field separator */
+	h *= UINT64_C(1099511628211);
+	return h;
+}
+
+void history_machine_detect(const struct environment_info *env,
+			    struct history_machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	struct sbuf id = SBUF_INIT;
+	const char *forced = getenv("KAGARI_MACHINE_ID");
+	if (forced && *forced)
+		sbuf_adds(&id, forced);
+	else if (sbuf_read_file(&id, "/etc/machine-id", 4096) || !id.len) {
+		char host[256] = "";
+		sbuf_reset(&id);
+		gethostname(host, sizeof(host) - 1);
+		sbuf_addf(&id, "host:%s", host);
+	}
+	sbuf_rtrim(&id);
+	m->machine_id = xstrfmt("%016llx", (unsigned long long)fnv1a(0, id.buf));
+	m->cpu_model = xstrdup(env->cpu_model ? env->cpu_model : "unknown");
+	m->cores = env->logical_cpus;
+	m->arch = xstrdup(env->arch ? env->arch : "unknown");
+	/* The series of one machine: same box, same CPU, same core count. */
+	uint64_t h = fnv1a(0, m->machine_id);
+	h = fnv1a(h, m->cpu_model);
+	char cores[32];
+	snprintf(cores, sizeof(cores), "%d", m->cores);
+	h = fnv1a(h, cores);
+	m->fingerprint = xstrfmt("%016llx", (unsigned long long)h);
+	sbuf_release(&id);
+}
+
+void history_machine_release(struct history_machine *m)
+{
+	free(m->fingerprint);
+	free(m->machine_id);
+	free(m->cpu_model);
+	free(m->arch);
+	memset(m, 0, sizeof(*m));
+}
+
+/* mkdir -p of the folder holding path; a .gitignore with `*` in the last. */
+static int make_folder(const char *path, struct sbuf *err)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	int rc = 0;
+	if (!slash) {
+		free(dir);
+		return 0;
+	}
+	*slash = 0;
+	if (!*dir) {
+		free(dir);
+		return 0;
+	}
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			sbuf_addf(err, "history '%s': '%s' is not a folder", path, dir);
+			free(dir);
+			return -1;
+		}
+		/* Kagari's own `.kagari` gets its .gitignore even when someone
+		   else made the folder; any other folder is the user's. */
+		const char *base = strrchr(dir, '/');
+		if (strcmp(base ? base + 1 : dir, ".kagari")) {
+			free(dir);
+			return 0;
+		}
+		goto ignore;
+	}
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			sbuf_addf(err, "history '%s': cannot create '%s': %s", path, dir,
+				  strerror(errno));
+			free(dir);
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, dir,
+			  strerror(errno));
+		free(dir);
+		return -1;
+	}
+ignore:;
+	/* A folder kagari made is kagari's: git ignores all of it. */
+	char *ign = xstrfmt("%s/.gitignore", dir);
+	int fd = open(ign, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		static const char text[] = "# written by kagari: the history is local to this machine\n*\n";
+		if (fileio_write_all(fd, text, sizeof(text) - 1))
+			rc = -1;
+		if (close(fd))
+			rc = -1;
+		if (rc)
+			sbuf_addf(err, "history '%s': cannot write '%s': %s", path, ign,
+				  strerror(errno));
+	}
+	free(ign);
+	free(dir);
+	return rc;
+}
+
+int history_schema_version(struct history *h)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+	if (sqlite3_prepare_v2(h->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Bring the schema forward inside one write transaction (two processes
+   opening a new file at once: the second finds it done). */
+static int migrate(struct history *h, struct sbuf *err)
+{
+	if (exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
+		return -1;
+	int v = history_schema_version(h);
+	if (v < 0) {
+		db_error(h, "cannot read the schema version", err);
+		goto fail;
+	}
+	if (v > HISTORY_SCHEMA_VERSION) {
+		sbuf_addf(err, "history '%s': schema version %d was written by a newer kagari (this one knows up to %d); use that kagari or --history another file",
+			  h->path, v, HISTORY_SCHEMA_VERSION);
+		goto fail;
+	}
+	for (; v < HISTORY_SCHEMA_VERSION; v++) {
+		struct sbuf what = SBUF_INIT;
+		sbuf_addf(&what, "cannot migrate the schema from version %d to %d", v, v + 1);
+		int bad = exec_sql(h, migrations[v], what.buf, err);
+		sbuf_release(&what);
+		if (bad)
+			goto fail;
+		char *set = xstrfmt("PRAGMA user_version = %d", v + 1);
+		bad = exec_sql(h, set, "cannot set the schema version", err);
+		free(set);
+		if (bad)
+			goto fail;
+	}
+	if (exec_sql(h, "COMMIT", "cannot commit the schema", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int history_open(const char *path, int timeout_ms, struct history **out,
+		 struct sbuf *err)
+{
+	*out = NULL;
+	if (make_folder(path, err))
+		return -1;
+	struct history *h = xcalloc(1, sizeof(*h));
+	h->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &h->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		if (h->db)
+			db_error(h, "cannot open", err);
+		else
+			sbuf_addf(err, "history '%s': cannot open (out of memory)", path);
+		history_close(h);
+		return -1;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, timeout_ms);
+	/*
+	 * Switching to WAL takes an exclusive lock for a moment and may
+	 * answer SQLITE_BUSY without the busy handler: retry until the
+	 * timeout like the handler would.
+	 */
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int rc = sqlite3_exec(h->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if ((rc & 0xff) != SQLITE_BUSY || ms > timeout_ms) {
+			db_error(h, "cannot use it", err);
+			history_close(h);
+			return -1;
+		}
+		usleep(10000);
+	}
+	if (exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+		     "cannot configure", err) ||
+	    migrate(h, err)) {
+		history_close(h);
+		return -1;
+	}
+	*out = h;
+	return 0;
+}
+
+void history_close(struct history *h)
+{
+	if (!h)
+		return;
+	sqlite3_close_v2(h->db);
+	free(h->path);
+	free(h);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_double(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int64_t machine_row(struct history *h, const struct history_machine *m,
+			   struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t id = -1;
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+			       " VALUES (?1, ?2, ?3, ?4, ?5)"
+			       " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
+			       " RETURNING id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(h, "cannot record the machine", err);
+		return -1;
+	}
+	bind_text(st, 1, m->fingerprint);
+	bind_text(st, 2, m->machine_id);
+	bind_text(st, 3, m->cpu_model);
+	sqlite3_bind_int(st, 4, m->cores);
+	bind_text(st, 5, m->arch);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else
+		db_error(h, "cannot record the machine", err);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static int insert_results(struct history *h, int64_t run, const struct run_result *r,
+			  struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO results(run, suite, benchmark, command, side, metric,"
+			       " result, count, median, mean, min, max, stddev, p95, verdict,"
+			       " change_percent, ci_low_percent, ci_high_percent)"
+			       " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(h, "cannot record the results", err);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < r->nr_suites && !rc; i++) {
+		const struct suite_result *sr = &r->suites[i];
+		for (size_t b = 0; b < sr->nr_benches && !rc; b++) {
+			const struct bench_result *br = &sr->benches[b];
+			for (size_t c = 0; c < br->nr_commands && !rc; c++) {
+				const struct command_result *cr = &br->commands[c];
+				for (int sd = 0; sd < SIDE__COUNT && !rc; sd++) {
+					if (!cr->side[sd].present)
+						continue;
+					for (int m = 0; m < METRIC__COUNT && !rc; m++) {
+						const struct metric_series *ms = &cr->side[sd].metric[m];
+						if (!ms->have_summary)
+							continue;
+						const struct comparison *cmp = &cr->comparison[m];
+						int head_cmp = sd == SIDE_HEAD && cmp->present;
+						sqlite3_reset(st);
+						sqlite3_clear_bindings(st);
+						sqlite3_bind_int64(st, 1, run);
+						bind_text(st, 2, sr->name);
+						bind_text(st, 3, br->name);
+						bind_text(st, 4, cr->name);
+						bind_text(st, 5, side_name(sd));
+						bind_text(st, 6, metric_get(m)->name);
+						bind_text(st, 7, cr->result);
+						sqlite3_bind_int64(st, 8, (int64_t)ms->summary.count);
+						bind_double(st, 9, ms->summary.median);
+						bind_double(st, 10, ms->summary.mean);
+						bind_double(st, 11, ms->summary.min);
+						bind_double(st, 12, ms->summary.max);
+						bind_double(st, 13, ms->summary.stddev);
+						bind_double(st, 14, ms->summary.p95);
+						if (head_cmp) {
+							bind_text(st, 15, cmp->verdict);
+							bind_double(st, 16, cmp->change_percent);
+							bind_double(st, 17, cmp->ci_low_percent);
+							bind_double(st, 18, cmp->ci_high_percent);
+						}
+						if (sqlite3_step(st) != SQLITE_DONE) {
+							db_error(h, "cannot record the results", err);
+							rc = -1;
+						}
+					}
+				}
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int64_t history_append(struct history *h, const struct history_record *rec,
+		       const struct history_machine *m, const struct run_result *r,
+		       const char *report_json, struct sbuf *err)
+{
+	if (exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
+		return -1;
+	int64_t mid = machine_row(h, m, err), run = -1;
+	sqlite3_stmt *st = NULL;
+	if (mid < 0)
+		goto fail;
+	if (sqlite3_prepare_v2(h->db,
+			       "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+			       " dirty, branch, seed, version, exit_code, machine, kernel,"
+			       " counters_source, report)"
+			       " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(h, "cannot record the run", err);
+		goto fail;
+	}
+	bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);
+	bind_text(st, 2, r->started_at);
+	bind_text(st, 3, rec->kind);
+	bind_text(st, 4, rec->head_sha);
+	bind_text(st, 5, rec->base_sha);
+	bind_text(st, 6, rec->base_ref);
+	if (rec->dirty >= 0)
+		sqlite3_bind_int(st, 7, rec->dirty);
+	bind_text(st, 8, rec->branch);
+	sqlite3_bind_int64(st, 9, (int64_t)r->seed);
+	bind_text(st, 10, KAGARI_VERSION);
+	sqlite3_bind_int(st, 11, rec->exit_code);
+	sqlite3_bind_int64(st, 12, mid);
+	bind_text(st, 13, r->env.kernel);
+	bind_text(st, 14, r->env.counters_source);
+	if (report_json && strlen(report_json) <= HISTORY_MAX_REPORT_BYTES)
+		bind_text(st, 15, report_json);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_error(h, "cannot record the run", err);
+		goto fail;
+	}
+	run = sqlite3_last_insert_rowid(h->db);
+	if (insert_results(h, run, r, err))
+		goto fail;
+	if (exec_sql(h, "COMMIT", "cannot commit the run", err))
+		goto fail;
+	sqlite3_finalize(st);
+	return run;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+int history_query(struct history *h, const char *suite, const char *metric,
+		  struct history_points *out, struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
+			       " m.cpu_model, u.head_sha, u.time, r.median, u.id"
+			       " FROM results r JOIN runs u ON u.id = r.run"
+			       " JOIN machines m ON m.id = u.machine"
+			       " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
+			       " AND u.dirty IS NOT 1 AND r.median IS NOT NULL"
+			       " AND (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR r.metric = ?2)"
+			       " ORDER BY r.suite, r.benchmark, r.command, r.metric,"
+			       " m.fingerprint, u.time, u.id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(h, "cannot query", err);
+		return -1;
+	}
+	bind_text(st, 1, suite);
+	bind_text(st, 2, metric);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (out->nr == out->alloc) {
+			out->alloc = out->alloc ? 2 * out->alloc : 64;
+			out->v = xreallocarray(out->v, out->alloc, sizeof(*out->v));
+		}
+		struct history_point *p = &out->v[out->nr++];
+		p->suite = col_text(st, 0);
+		p->benchmark = col_text(st, 1);
+		p->command = col_text(st, 2);
+		p->metric = col_text(st, 3);
+		p->fingerprint = col_text(st, 4);
+		p->cpu_model = col_text(st, 5);
+		p->sha = col_text(st, 6);
+		p->time = col_text(st, 7);
+		p->median = sqlite3_column_double(st, 8);
+		p->run = sqlite3_column_int64(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_error(h, "cannot query", err);
+		return -1;
+	}
+	return 0;
+}
+
+void history_points_release(struct history_points *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		struct history_point *q = &p->v[i];
+		free(q->suite);
+		free(q->benchmark);
+		free(q->command);
+		free(q->metric);
+		free(q->fingerprint);
+		free(q->cpu_model);
+		free(q->sha);
+		free(q->time);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+int64_t history_count_runs(struct history *h, struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		db_error(h, "cannot count the runs", err);
+	sqlite3_finalize(st);
+	return n;
+}
+
+int history_expected_ms(struct history *h, const char *fingerprint,
+			const char *const *suite, const char *const *bench,
+			const char *const *cmd, size_t n, double *ms,
+			struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	/* The last 5 runs' (by id: appended last) mean latency times their sample count: the
+	   command's share of a job's time. */
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
+			       " FROM results r JOIN runs u ON u.id = r.run"
+			       " JOIN machines m ON m.id = u.machine"
+			       " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
+			       " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
+			       " ORDER BY r.rowid DESC LIMIT 5)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		db_error(h, "cannot query", err);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		bind_text(st, 1, fingerprint);
+		bind_text(st, 2, suite[i]);
+		bind_text(st, 3, bench[i]);
+		bind_text(st, 4, cmd[i]);
+		ms[i] = NAN;
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+			ms[i] = sqlite3_column_double(st, 0) / 1e6;
+		else if (rc != SQLITE_ROW) {
+			db_error(h, "cannot query", err);
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int history_report(struct history *h, int64_t run, char **json, struct sbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	*json = NULL;
+	if (sqlite3_prepare_v2(h->db, "SELECT report FROM runs WHERE id = ?1", -1, &st,
+			       NULL) != SQLITE_OK) {
+		db_error(h, "cannot query", err);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, run);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*json = col_text(st, 0);
+		rc = 0;
+	} else {
+		if (rc == SQLITE_DONE)
+			sbuf_addf(err, "history '%s': no run %lld", h->path, (long long)run);
+		else
+			db_error(h, "cannot query", err);
+		rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,203 @@
+#!/bin/bash
+# Sharding and merge: --shard K/N splits the selected benchmarks into
+# disjoint shards that together are all of them; `kagari merge` of 2 and of
+# 4 shards gives the verdicts, counts and exit code of one job on the same
+# data (allocation counts are exact; a saved one-job report split by hand
+# merges back to exactly its own statistics and verdicts, latency
+# included); reports of other commits or overlapping shards are refused
+# with the reason; --replicate pools rounds and narrows the interval.
+. "$(dirname "$0")/lib.sh"
+
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+cat > prog.c <<'C'
+#include <stdlib.h>
+#include "n.h"
+int main(int argc, char **argv)
+{
+	int id = argc > 1 ? atoi(argv[1]) : 0;
+	for (int i = 0; i < N[id]; i++) {
+		volatile char *p = malloc(48);
+		p[0] = 1;
+		free((void *)p);
+	}
+	return 0;
+}
+C
+echo 'static const int N[] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};' > n.h
+{
+	cat <<'YAML'
+version: "1"
+name: sh
+build:
+  command: [cc, -O1, -o, "${artifact}", prog.c]
+defaults:
+  warmup: 0
+  runs: 4
+  metrics: {allocations: true, cpu: false}
+  regression:
+    min_samples: 4
+    latency: {max_percent: 50, gate: false}
+    allocs: {max_percent: 5}
+benchmarks:
+YAML
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '  - name: b%d\n    commands:\n      p: {command: ["${artifact}", "%d"]}\n' $i $i
+	done
+} > kagari.yaml
+g add -A && g commit -qm base
+# The head: b1 +50 %, b2 -30 %, b5 +30 % allocations; the rest the same.
+echo 'static const int N[] = {1000, 1500, 700, 1000, 1000, 1300, 1000, 1000};' > n.h
+
+# verdicts FILE: "bench/command/metric=verdict" lines of allocs, sorted.
+verdicts() {
+	"$PY" - "$1" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+out = []
+for s in r["suites"]:
+    for b in s["benchmarks"]:
+        for c in b["commands"]:
+            v = c.get("comparisons", {}).get("allocs")
+            out.append("%s/%s=%s %s" % (b["name"], c["name"], v and v["verdict"], c["result"]))
+print("\n".join(sorted(out)))
+print("summary", {k: r["summary"][k] for k in ("regression", "improved", "pass", "exit_code")})
+PYEOF
+}
+
+case_ "one job: the reference"
+run_k compare --against HEAD --seed 7 --no-history --format json --output "$T/one.json" --quiet
+expect_rc 1
+verdicts "$T/one.json" > "$T/one.v"
+grep -q "b1/p=regression" "$T/one.v" || fail "b1 is not a regression: $(cat "$T/one.v")"
+grep -q "b2/p=improved" "$T/one.v" || fail "b2 is not improved: $(cat "$T/one.v")"
+
+for N in 2 4; do
+	case_ "$N shards are disjoint, cover every benchmark, and merge to one job's verdicts"
+	files=()
+	for K in $(seq 1 $N); do
+		run_k compare --against HEAD --seed 7 --no-history --shard $K/$N --format json --output "$T/s$K-$N.json"
+		[ "$RC" -le 1 ] || fail "shard $K/$N: exit $RC: $(tail -3 "$T/err")"
+		expect_err "shard $K/$N: $((8 / N)) of 8 benchmarks (split by count)"
+		files+=("$T/s$K-$N.json")
+	done
+	"$PY" - "${files[@]}" <<'PYEOF' || fail "shards overlap or miss a benchmark"
+import json, sys
+names = [b["name"] for f in sys.argv[1:] for s in json.load(open(f))["suites"] for b in s["benchmarks"]]
+sys.exit(0 if sorted(names) == ["b%d" % i for i in range(8)] else 1)
+PYEOF
+	run_k merge "${files[@]}" --format json --output "$T/m$N.json"
+	expect_rc 1
+	last_err_has "regression"
+	verdicts "$T/m$N.json" > "$T/m$N.v"
+	diff "$T/one.v" "$T/m$N.v" >/dev/null || fail "merged verdicts differ: $(diff "$T/one.v" "$T/m$N.v")"
+done
+
+case_ "a saved report split by hand merges back to exactly its own statistics and verdicts"
+"$PY" - "$T/one.json" "$T/half1.json" "$T/half2.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k, f in enumerate(sys.argv[2:]):
+    h = json.loads(json.dumps(r))
+    h["suites"][0]["benchmarks"] = [b for i, b in enumerate(r["suites"][0]["benchmarks"]) if i % 2 == k]
+    json.dump(h, open(f, "w"))
+PYEOF
+run_k merge "$T/half1.json" "$T/half2.json" --format json --output "$T/back.json"
+expect_rc 1
+"$PY" - "$T/one.json" "$T/back.json" <<'PYEOF' || fail "the merged halves differ from the one job"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+ca = {x["name"]: x for x in a["suites"][0]["benchmarks"]}
+cb = {x["name"]: x for x in b["suites"][0]["benchmarks"]}
+sys.exit(0 if ca == cb and a["summary"] == b["summary"] else 1)
+PYEOF
+
+case_ "merge renders any format"
+run_k merge "$T/half1.json" "$T/half2.json" --format markdown
+expect_rc 1
+expect_out "b1"
+
+case_ "merge writes the step summary and the annotations of ci"
+run_k merge "$T/half1.json" "$T/half2.json" --summary "$T/summary.md" --annotations --format json
+expect_rc 1
+grep -q "b1" "$T/summary.md" || fail "no summary written"
+expect_err "::error"
+
+case_ "the same command in two reports is refused without --replicate"
+run_k merge "$T/one.json" "$T/s1-2.json"
+expect_rc 2
+expect_err "both measured suite 'sh', benchmark 'b0', command 'p'"
+
+case_ "reports of other commits are refused with the reason"
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["git"]["head_sha"]="0"*40; json.dump(r, open(sys.argv[2],"w"))' "$T/half2.json" "$T/other.json"
+run_k merge "$T/half1.json" "$T/other.json"
+expect_rc 2
+expect_err "shards of one run measure the same commits"
+
+case_ "--shard is checked"
+run_k run kagari.yaml --shard 3/2
+expect_rc 3
+expect_err "--shard '3/2': expected K/N"
+run_k run kagari.yaml --shard 1/9
+expect_rc 3
+expect_err "8 benchmarks are selected, fewer than 9 shards"
+run_k run kagari.yaml --replicate
+expect_rc 3
+
+case_ "with a history of every command, shards are balanced by expected time, still disjoint"
+run_k run kagari.yaml --quiet --runs 1
+expect_rc 0
+# Each job of a matrix starts from the same restored history: a copy each.
+for K in 1 2; do
+	cp .kagari/history.sqlite "$T/h$K.sqlite"
+	run_k run kagari.yaml --shard $K/2 --runs 1 --history "$T/h$K.sqlite" --format json --output "$T/bal$K.json"
+	expect_rc 0
+	expect_err "shard $K/2:"
+	expect_err "(balanced by expected time from the history)"
+done
+"$PY" - "$T/bal1.json" "$T/bal2.json" <<'PYEOF' || fail "balanced shards overlap or miss a benchmark"
+import json, sys
+names = [b["name"] for f in sys.argv[1:] for s in json.load(open(f))["suites"] for b in s["benchmarks"]]
+sys.exit(0 if sorted(names) == ["b%d" % i for i in range(8)] else 1)
+PYEOF
+
+case_ "--replicate: two jobs' rounds are pooled in blocks and the interval narrows"
+run_k compare --against HEAD --seed 3 --no-history --filter '^b[0-3]$' --runs 12 --shard 1/2 --replicate --format json --output "$T/r1.json" --quiet
+run_k compare --against HEAD --seed 5 --no-history --filter '^b[0-3]$' --runs 12 --shard 2/2 --replicate --format json --output "$T/r2.json" --quiet
+run_k merge --replicate "$T/r1.json" "$T/r2.json" --format json --output "$T/rm.json"
+expect_rc 1
+"$PY" - "$T/r1.json" "$T/r2.json" "$T/rm.json" <<'PYEOF' || fail "rounds were not pooled or the interval did not narrow"
+import json, sys
+a, b, m = (json.load(open(f)) for f in sys.argv[1:4])
+def cmd(r, i): return r["suites"][0]["benchmarks"][i]["commands"][0]
+for i in range(4):
+    ra, rb, rm = cmd(a, i)["rounds"], cmd(b, i)["rounds"], cmd(m, i)["rounds"]
+    assert rm == ra + rb, (ra, rb, rm)
+    s = [x["round"] for x in cmd(m, i)["head"]["metrics"]["latency"]["samples"]]
+    assert max(s) == ra + rb and min(s) == 1, s
+    assert len(s) == len(cmd(a, i)["head"]["metrics"]["latency"]["samples"]) * 2
+PYEOF
+# The same samples measured twice (one job's report pooled with itself):
+# twice the evidence, a narrower bootstrap interval.
+run_k merge --replicate "$T/r1.json" "$T/r1.json" --format json --output "$T/twice.json"
+"$PY" - "$T/r1.json" "$T/twice.json" <<'PYEOF' || fail "pooling did not narrow the latency interval"
+import json, sys
+a, m = (json.load(open(f)) for f in sys.argv[1:3])
+narrower = 0
+wa = wm = 0
+for x, y in zip(a["suites"][0]["benchmarks"], m["suites"][0]["benchmarks"]):
+    cx, cy = x["commands"][0]["comparisons"]["latency"], y["commands"][0]["comparisons"]["latency"]
+    narrower += (cy["ci_high_percent"] - cy["ci_low_percent"]) < (cx["ci_high_percent"] - cx["ci_low_percent"])
+    wa += cx["ci_high_percent"] - cx["ci_low_percent"]
+    wm += cy["ci_high_percent"] - cy["ci_low_percent"]
+sys.exit(0 if narrower >= 2 and wm < wa else 1)
+PYEOF
+finish
