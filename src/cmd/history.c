@@ -466,7 +466,7 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	envi.cpu_model = sysinfo_cpu_model();
 	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct history_machine m;
-	history_machine_detect(&envi, &m);
+	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), &m);
 	free(envi.cpu_model);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, &nr);
 	const char *f = cli->format ? cli->format : "table";

@@ -82,7 +82,7 @@ int record_session(struct session *s)
 		.exit_code = r->summary.exit_code,
 	};
 	struct history_machine m;
-	history_machine_detect(&r->env, &m);
+	history_machine_detect(&r->env, getenv("KAGARI_MACHINE_ID"), &m);
 	struct history *h = NULL;
 	int rc = 0;
 	if (history_open(path, record_timeout_ms(), &h, &err) ||

@@ -77,7 +77,7 @@ static int expected_times(const struct cli *cli, const struct loaded_suites *ls,
 	env.cpu_model = sysinfo_cpu_model();
 	env.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct history_machine m;
-	history_machine_detect(&env, &m);
+	history_machine_detect(&env, getenv("KAGARI_MACHINE_ID"), &m);
 	free(env.cpu_model);
 	ok = 1;
 	for (size_t i = 0; i < n && ok; i++) {

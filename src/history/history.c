@@ -92,13 +92,12 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 }
 
 void history_machine_detect(const struct environment_info *env,
-			    struct history_machine *m)
+			    const char *forced_id, struct history_machine *m)
 {
 	memset(m, 0, sizeof(*m));
 	struct sbuf id = SBUF_INIT;
-	const char *forced = getenv("KAGARI_MACHINE_ID");
-	if (forced && *forced)
-		sbuf_adds(&id, forced);
+	if (forced_id && *forced_id)
+		sbuf_adds(&id, forced_id);
 	else if (sbuf_read_file(&id, "/etc/machine-id", 4096) || !id.len) {
 		char host[256] = "";
 		sbuf_reset(&id);

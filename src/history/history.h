@@ -64,9 +64,13 @@ struct history_record {
 	int exit_code;
 };
 
-/* Fill m for this machine from env (sysinfo's). history_machine_release(). */
+/*
+ * Fill m for this machine from env (sysinfo's). forced_id, when not NULL or
+ * empty, stands in for /etc/machine-id (cmd/ passes $KAGARI_MACHINE_ID, so
+ * that tests and containers can name a machine). history_machine_release().
+ */
 void history_machine_detect(const struct environment_info *env,
-			    struct history_machine *m);
+			    const char *forced_id, struct history_machine *m);
 void history_machine_release(struct history_machine *m);
 
 /*
