@@ -27,6 +27,7 @@ static const struct opt ci_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
 	  "the base revision (default: $KAGARI_BASE_REF, else the GitHub event's base)",
 	  NULL },
+	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },

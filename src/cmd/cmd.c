@@ -106,6 +106,7 @@ void cli_release(struct cli *c)
 	free(c->summary);
 	free(c->section);
 	free(c->against);
+	free(c->suite_from);
 	free(c->confidence);
 	strvec_clear(&c->max_percent);
 	strvec_clear(&c->tags);

@@ -39,6 +39,7 @@ struct cli {
 	int force;
 	int fail_on_inconclusive;
 	char *against;
+	char *suite_from;	 /* compare, ci: "base" | "head" | NULL (default) */
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
@@ -91,6 +92,12 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	  "only benchmarks with tag T (repeatable, comma-separated)", NULL },  \
 	{ "skip-tag", OPT_LIST, offsetof(struct cli, skip_tags), "T",          \
 	  "skip benchmarks with tag T (repeatable; skip wins)", NULL }
+
+/* compare and ci: whose copy of each suite file both sides run. */
+#define OPT_SUITE_FROM                                                         \
+	{ "suite-from", OPT_ENUM, offsetof(struct cli, suite_from), "SIDE",    \
+	  "run the base's or the head's copy of each suite on both sides (default: the base's where it has one, else the head's)", \
+	  "base|head" }
 
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \

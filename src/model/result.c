@@ -72,6 +72,7 @@ void run_result_release(struct run_result *r)
 			strvec_clear(&br->tags);
 		}
 		free(s->benches);
+		free(s->suite_from);
 		free(s->name);
 		free(s->file);
 		free(s->result);

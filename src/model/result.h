@@ -156,6 +156,9 @@ struct suite_result {
 	char *name;
 	char *file;
 	char *result;
+	/* compare: whose copy of the suite file both sides ran, "base" or
+	   "head" (NULL outside compare) */
+	char *suite_from;
 	struct bench_result *benches;
 	size_t nr_benches;
 };

@@ -652,6 +652,7 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 		fail(d, "name", "missing");
 	get_string(d, o, "file", &s->file);
 	get_string(d, o, "result", &s->result);
+	get_string(d, o, "suite_from", &s->suite_from);
 	if (!d->failed)
 		s->benches = read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
 					  &s->nr_benches, read_bench_item);

@@ -96,6 +96,7 @@ static void build(struct run_result *r)
 		s->name = xstrfmt("suite-%zu", si);
 		s->file = xstrfmt("bench/s%zu.kagari.yaml", si);
 		s->result = xstrdup(si ? "pass" : "regression");
+		s->suite_from = si ? xstrdup("head") : NULL; /* compare only */
 		s->nr_benches = 1;
 		s->benches = xcalloc(1, sizeof(*s->benches));
 		struct bench_result *b = &s->benches[0];
@@ -192,6 +193,8 @@ static void test_round_trip(void **state)
 	/* Spot checks on the model itself. */
 	assert_true(b.seed == UINT64_MAX);
 	assert_string_equal(b.mode, "compare");
+	assert_null(b.suites[0].suite_from);
+	assert_string_equal(b.suites[1].suite_from, "head");
 	assert_int_equal(b.interrupted, 1);
 	assert_int_equal(b.git.dirty, -1);
 	assert_int_equal(b.env.logical_cpus, 0);
