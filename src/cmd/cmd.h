@@ -102,8 +102,8 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",             \
-	  "report format: table (default), json, csv, samples-csv, markdown, github, html", \
-	  "table|json|csv|samples-csv|markdown|github|html" },                 \
+	  "report format: table (default), json, csv, samples-csv, markdown, github, html, hyperfine-json, bmf (Bencher), junit", \
+	  "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|bmf|junit" }, \
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
 	  "write the report to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", \
 	  NULL },							       \

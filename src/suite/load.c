@@ -344,7 +344,8 @@ static const char *const instrument_names[] = { "auto", "perf", "valgrind", NULL
 static const char *const unsupported_names[] = { "fail", "skip", NULL };
 static const char *const format_names[] = { "table", "json", "csv",
 					    "samples-csv", "markdown", "github",
-					    "html", NULL };
+					    "html", "hyperfine-json", "bmf",
+					    "junit", NULL };
 
 /* Regression keys: the fixed ones plus every comparable metric. */
 static const char *const *regression_keys(int bench_level)
