@@ -17,6 +17,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
 	&cmd_report, &cmd_doctor, &cmd_version, &cmd_help,
+	&cmd_completion,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -26,6 +27,11 @@ const struct cmd_entry *cmd_find(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+const struct cmd_entry *cmd_at(size_t i)
+{
+	return i < NR_COMMANDS ? commands[i] : NULL;
 }
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)

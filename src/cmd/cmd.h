@@ -69,7 +69,10 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 	cmd_compare, cmd_version, cmd_help;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
+extern const struct cmd_entry cmd_completion;
 
+/* The i-th command of the table (help's order), NULL past the end. */
+const struct cmd_entry *cmd_at(size_t i);
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
 /* Parse the options of `e` from argv and run it; returns the exit code. */
