@@ -21,6 +21,7 @@
 #include "git/worktree.h"
 #include "proc/child.h"
 #include "suite/load.h"
+#include "analyze/accept.h"
 
 static const struct opt compare_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
@@ -120,6 +121,59 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 }
 
 /*
+ * The Kagari-Accept trailers of the commits in base..HEAD (the working
+ * tree's uncommitted changes carry none) into s->r.accepts; a malformed
+ * one is a warning naming its commit, and accepts nothing.
+ */
+static void read_acceptances(struct session *s, const char *repo,
+			     const char *base_sha, const char *head_sha)
+{
+	struct strvec commits = STRVEC_INIT, values = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	if (git_range_trailers(repo, base_sha, head_sha, "Kagari-Accept", &commits,
+			       &values, &err)) {
+		cmd_warning("cannot read the Kagari-Accept trailers of %.12s..%.12s: %s",
+			    base_sha, head_sha, err.buf);
+	}
+	for (size_t i = 0; i < values.nr; i++) {
+		struct acceptance a;
+		memset(&a, 0, sizeof(a));
+		sbuf_reset(&err);
+		if (accept_parse(values.v[i], commits.v[i], &a, &err)) {
+			strvec_pushf(&s->r.warnings, "commit %.12s: Kagari-Accept %s; it accepts nothing",
+				     commits.v[i], err.buf);
+			continue;
+		}
+		run_result_add_acceptance(&s->r, &a);
+		acceptance_release(&a);
+	}
+	strvec_clear(&commits);
+	strvec_clear(&values);
+	sbuf_release(&err);
+}
+
+/* An acceptance that names no measured command is a typo: say so. */
+static void check_acceptances(struct session *s)
+{
+	const struct run_result *r = &s->r;
+	for (size_t i = 0; i < r->nr_accepts; i++) {
+		const struct acceptance *a = &r->accepts[i];
+		int found = 0;
+		for (size_t k = 0; k < r->nr_suites && !found; k++)
+			for (size_t b = 0; b < r->suites[k].nr_benches && !found; b++) {
+				const struct bench_result *br = &r->suites[k].benches[b];
+				for (size_t c = 0; c < br->nr_commands && !found; c++)
+					found = !strcmp(br->name, a->benchmark) &&
+						!strcmp(br->commands[c].name, a->command);
+			}
+		if (!found)
+			strvec_pushf(&s->r.warnings,
+				     "commit %.12s: Kagari-Accept names '%s/%s', which this run did not measure",
+				     a->commit, a->benchmark, a->command);
+	}
+}
+
+/*
  * Resolve the repository and REV, make the base worktree, measure every
  * suite on both sides with the copy of the suite that choose_suite()
  * picks, compare, and remove the worktree whatever happened.
@@ -169,6 +223,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		s.r.git.base_sha = xstrdup(base_sha);
 		s.r.git.head_sha = head_sha ? xstrdup(head_sha) : NULL;
 		s.r.git.dirty = dirty;
+		if (head_sha)
+			read_acceptances(&s, repo, base_sha, head_sha);
 		sbuf_reset(&err);
 		have_wt = 1;
 		if (git_worktree_add(repo, base_sha, s.tmp, &wt, &err)) {
@@ -211,6 +267,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		}
 	}
 	git_worktree_release(&wt);
+	if (!rc)
+		check_acceptances(&s);
 	if (!rc)
 		rc = session_finish(&s);
 	session_release(&s);

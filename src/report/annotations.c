@@ -187,6 +187,9 @@ static void collect_command(struct problems *p, const struct run_result *r,
 		if (!strcmp(cp->verdict, "regression")) {
 			title = GITHUB_TITLE_REGRESSION;
 			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
+		} else if (!strcmp(cp->verdict, "accepted")) {
+			title = GITHUB_TITLE_ACCEPTED;
+			lvl = GITHUB_NOTICE;
 		} else if (!strcmp(cp->verdict, "inconclusive")) {
 			title = GITHUB_TITLE_INCONCLUSIVE;
 			lvl = !cp->gate ? GITHUB_NOTICE
