@@ -17,7 +17,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
 	&cmd_report, &cmd_doctor, &cmd_version, &cmd_help,
-	&cmd_completion,
+	&cmd_completion, &cmd_bench,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -136,7 +136,15 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	struct sbuf err = SBUF_INIT;
 	cli_init(&cli);
 	int rc;
-	if (opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
+	if (e->raw_args) {
+		for (int i = 0; i < argc; i++) {
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+				cli.help = 1;
+			strvec_push(&cli.args, argv[i]);
+		}
+	}
+	if (!e->raw_args &&
+	    opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
 		cmd_error("%s", err.buf);
 		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
 			e->name, e->args, e->name);

@@ -62,6 +62,10 @@ struct cmd_entry {
 	const char *summary; /* one line for `kagari help` */
 	const struct opt *opts;
 	int needs_runner;
+	/* Set: argv is not parsed by `opts` but handed to exec in cli->args as
+	   given (-h/--help still shows the help); `opts` only documents the
+	   options (help, completion). For hyperfine's -P NAME MIN MAX habits. */
+	int raw_args;
 	int (*exec)(struct cli *cli, struct cmd_env *env);
 };
 
@@ -70,6 +74,7 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
 extern const struct cmd_entry cmd_completion;
+extern const struct cmd_entry cmd_bench;
 
 /* The i-th command of the table (help's order), NULL past the end. */
 const struct cmd_entry *cmd_at(size_t i);
