@@ -32,22 +32,19 @@ bj "$T/b.json" "cs['$H sleep 20']['base']['count'] == 20 and cs['$H sleep 20']['
 # the base side is the first command: its latency is the shorter sleep
 bj "$T/b.json" "cs['$H sleep 20']['base']['metrics']['latency']['stats']['median'] < cs['$H sleep 20']['head']['metrics']['latency']['stats']['median']"
 
-case_ "--max-percent gates: a 10x slower command fails (exit 1), the same command passes"
+case_ "--max-percent gates: a 6x slower command fails (exit 1), a faster one does not"
 # (at most 3 attempts: on a busy machine a wide spread can leave one
 # comparison inconclusive; the verdict rules are tested elsewhere)
 for i in 1 2 3; do
-	run_k bench "$H sleep 2" "$H sleep 20" --runs 20 --max-percent 10 --quiet --format json --output "$T/g.json"
+	run_k bench "$H sleep 10" "$H sleep 60" --runs 16 --max-percent 10 --quiet --format json --output "$T/g.json"
 	[ "$RC" = 1 ] && break
 done
 expect_rc 1
-bj "$T/g.json" "cs['$H sleep 20']['comparisons']['latency']['verdict'] == 'regression' and cs['$H sleep 20']['comparisons']['latency']['gate']"
+bj "$T/g.json" "cs['$H sleep 60']['comparisons']['latency']['verdict'] == 'regression' and cs['$H sleep 60']['comparisons']['latency']['gate']"
 last_err_has "regression"
-for i in 1 2 3; do
-	run_k bench "$H sleep 20" "$H sleep 2" --runs 20 --max-percent 10 --quiet --format json --output "$T/g2.json"
-	grep -q '"verdict": "improved"' "$T/g2.json" && break
-done
+run_k bench "$H sleep 60" "$H sleep 10" --runs 16 --max-percent 10 --quiet --format json --output "$T/g2.json"
 expect_rc 0
-bj "$T/g2.json" "cs['$H sleep 2']['comparisons']['latency']['verdict'] == 'improved'"
+bj "$T/g2.json" "cs['$H sleep 10']['comparisons']['latency']['verdict'] != 'regression' and cs['$H sleep 10']['comparisons']['latency']['change_percent'] < -50"
 
 case_ "-N -L: one command per value, named with -n and {NAME}; -L lists combine"
 run_k bench -N -L ms 1,3 -L x a,b "$H sleep {ms}" -n "nap-{ms}-{x}" -r 4 --quiet --format json --output "$T/l.json"

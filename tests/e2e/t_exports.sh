@@ -22,7 +22,7 @@ benchmarks:
     commands:
       fast: {command: ["$H", "sleep", "1"]}
       slow:
-        command: ["$H", "sleep", "5"]
+        command: ["$H", "sleep", "30"]
         budget: {latency: {max: "<= 1us"}}
 YAML
 
