@@ -34,7 +34,10 @@ int accept_parse(const char *value, const char *commit, struct acceptance *a,
 	}
 	size_t n = strlen(pct);
 	char *end = NULL;
-	double p = pct[0] == '+' && n > 2 && pct[n - 1] == '%' && isdigit((unsigned char)pct[1])
+	/* "+" digits [. digits] "%": no exponent, no sign, no spaces */
+	double p = pct[0] == '+' && n > 2 && pct[n - 1] == '%' &&
+			   isdigit((unsigned char)pct[1]) &&
+			   strspn(pct + 1, "0123456789.") == n - 2
 			   ? strtod(pct + 1, &end) : NAN;
 	if (!isfinite(p) || end != pct + n - 1 || p <= 0 || p > 1000) {
 		sbuf_addf(err, "'%s': the bound '%s' is not +P%% with 0 < P <= 1000 (%s)",
