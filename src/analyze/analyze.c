@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/accept.h"
 #include "analyze/budget.h"
 #include "analyze/compare.h"
 #include "analyze/format.h"
@@ -594,6 +595,7 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 		}
 	}
 	compare_run_all(r);
+	accept_apply(r);
 	explain_verdicts(r);
 	analyze_rollup(r);
 }
@@ -604,7 +606,7 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 static int severity(const char *result)
 {
 	static const char *order[] = { RESULT_PASS, "improved", "within_noise",
-				       "inconclusive", RESULT_UNSUPPORTED,
+				       "accepted", "inconclusive", RESULT_UNSUPPORTED,
 				       RESULT_OVER_BUDGET, "regression",
 				       RESULT_INTERRUPTED, RESULT_ERROR };
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
@@ -696,6 +698,8 @@ void analyze_rollup(struct run_result *r)
 					sm->improved++;
 				else if (!strcmp(res, "inconclusive"))
 					sm->inconclusive++;
+				else if (!strcmp(res, "accepted"))
+					sm->accepted++;
 				else if (!strcmp(res, "regression"))
 					sm->regression++;
 				else if (!strcmp(res, RESULT_OVER_BUDGET))

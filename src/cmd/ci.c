@@ -1,12 +1,15 @@
 /*
  * kagari ci [options] [--fail-on-inconclusive] [PATH...]: `compare` for CI
- * pipelines. The base is --against, else $KAGARI_BASE_REF, else the commit
- * GitHub's event file names (ci/github.h). Colour is off. After the
+ * pipelines. The base is --against, else $KAGARI_BASE_REF, else on GitLab
+ * the merge request's diff base ($CI_MERGE_REQUEST_DIFF_BASE_SHA) or a
+ * push's previous commit ($CI_COMMIT_BEFORE_SHA), else the commit GitHub's
+ * event file names (ci/github.h). Colour is off. After the
  * reports are written, GitHub workflow-command annotations (::error,
  * ::warning, ::notice) go to standard error — GitHub reads workflow
  * commands from both streams, and stderr keeps `--format json` on stdout
  * clean — and a Markdown summary is appended to $GITHUB_STEP_SUMMARY when
- * it is set.
+ * it is set. On GitLab ($GITLAB_CI) the annotations are left out: its
+ * job log would show them as text; `--format junit` feeds its test report.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +28,9 @@
 
 static const struct opt ci_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
-	  "the base revision (default: $KAGARI_BASE_REF, else the GitHub event's base)",
+	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
 	  NULL },
+	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
@@ -49,10 +53,12 @@ static int ci_after_measure(struct session *s, void *data)
 	(void)data;
 
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	github_annotations(&out, r, fail_inc, nonempty_env("GITHUB_WORKSPACE"));
-	fflush(stdout);
-	fputs(out.buf, stderr);
-	fflush(stderr);
+	if (!nonempty_env("GITLAB_CI")) {
+		github_annotations(&out, r, fail_inc, nonempty_env("GITHUB_WORKSPACE"));
+		fflush(stdout);
+		fputs(out.buf, stderr);
+		fflush(stderr);
+	}
 
 	const char *summary = nonempty_env("GITHUB_STEP_SUMMARY");
 	/* --summary to the same file already holds this Markdown. */
@@ -87,11 +93,26 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 
 	if (!base && (base = nonempty_env("KAGARI_BASE_REF")))
 		from = "KAGARI_BASE_REF";
+	/* GitLab: a merge-request pipeline's base is the merge base with the
+	   target branch (what the merge request's diff shows). */
+	if (!base && (base = nonempty_env("CI_MERGE_REQUEST_DIFF_BASE_SHA")))
+		from = "the GitLab merge request, CI_MERGE_REQUEST_DIFF_BASE_SHA";
+	if (!base && nonempty_env("GITLAB_CI")) {
+		const char *before = nonempty_env("CI_COMMIT_BEFORE_SHA");
+		if (!before || strspn(before, "0") == strlen(before)) {
+			cmd_error("this GitLab pipeline names no base commit (CI_MERGE_REQUEST_DIFF_BASE_SHA is set only in merge-request pipelines; CI_COMMIT_BEFORE_SHA is %s); pass --against REV or set KAGARI_BASE_REF",
+				  before ? "all zeros for a new branch" : "not set");
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		base = before;
+		from = "the GitLab push, CI_COMMIT_BEFORE_SHA";
+	}
 	if (!base) {
 		const char *name = nonempty_env("GITHUB_EVENT_NAME");
 		const char *path = nonempty_env("GITHUB_EVENT_PATH");
 		if (!name && !path) {
-			cmd_error("ci needs a base revision: pass --against REV, set KAGARI_BASE_REF, or run it in GitHub Actions (where GITHUB_EVENT_PATH and GITHUB_EVENT_NAME name the event)");
+			cmd_error("ci needs a base revision: pass --against REV, set KAGARI_BASE_REF, or run it in a GitLab merge-request pipeline (CI_MERGE_REQUEST_DIFF_BASE_SHA) or GitHub Actions (where GITHUB_EVENT_PATH and GITHUB_EVENT_NAME name the event)");
 			sbuf_release(&err);
 			return EXIT_USAGE;
 		}
@@ -118,7 +139,7 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 const struct cmd_entry cmd_ci = {
 	.name = "ci",
 	.args = "[options] [--fail-on-inconclusive] [PATH...]",
-	.summary = "compare in CI: base from --against, $KAGARI_BASE_REF or the GitHub event; annotations",
+	.summary = "compare in CI: base from --against, $KAGARI_BASE_REF, GitLab or the GitHub event; annotations",
 	.opts = ci_opts,
 	.needs_runner = 1,
 	.exec = ci_exec,

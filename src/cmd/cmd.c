@@ -17,6 +17,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
 	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
+	&cmd_completion, &cmd_bench,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -26,6 +27,11 @@ const struct cmd_entry *cmd_find(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+const struct cmd_entry *cmd_at(size_t i)
+{
+	return i < NR_COMMANDS ? commands[i] : NULL;
 }
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -107,6 +113,7 @@ void cli_release(struct cli *c)
 	free(c->section);
 	free(c->against);
 	free(c->max_time);
+	free(c->suite_from);
 	free(c->confidence);
 	free(c->history);
 	free(c->shard);
@@ -136,7 +143,15 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	struct sbuf err = SBUF_INIT;
 	cli_init(&cli);
 	int rc;
-	if (opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
+	if (e->raw_args) {
+		for (int i = 0; i < argc; i++) {
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+				cli.help = 1;
+			strvec_push(&cli.args, argv[i]);
+		}
+	}
+	if (!e->raw_args &&
+	    opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
 		cmd_error("%s", err.buf);
 		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
 			e->name, e->args, e->name);

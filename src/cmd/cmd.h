@@ -40,6 +40,7 @@ struct cli {
 	int fail_on_inconclusive;
 	char *against;
 	char *max_time;		 /* compare, ci: --max-time DURATION */
+	char *suite_from;	 /* compare, ci: "base" | "head" | NULL (default) */
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
@@ -79,6 +80,10 @@ struct cmd_entry {
 	const char *summary; /* one line for `kagari help` */
 	const struct opt *opts;
 	int needs_runner;
+	/* Set: argv is not parsed by `opts` but handed to exec in cli->args as
+	   given (-h/--help still shows the help); `opts` only documents the
+	   options (help, completion). For hyperfine's -P NAME MIN MAX habits. */
+	int raw_args;
 	int (*exec)(struct cli *cli, struct cmd_env *env);
 };
 
@@ -87,7 +92,11 @@ extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
 extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;
+extern const struct cmd_entry cmd_completion;
+extern const struct cmd_entry cmd_bench;
 
+/* The i-th command of the table (help's order), NULL past the end. */
+const struct cmd_entry *cmd_at(size_t i);
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
 /* Parse the options of `e` from argv and run it; returns the exit code. */
@@ -116,12 +125,17 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "max-time", OPT_STRING, offsetof(struct cli, max_time), "DURATION",  \
 	  "stop measuring after DURATION (e.g. 10m) in all; undecided comparisons end inconclusive", \
 	  NULL }
+/* compare and ci: whose copy of each suite file both sides run. */
+#define OPT_SUITE_FROM                                                         \
+	{ "suite-from", OPT_ENUM, offsetof(struct cli, suite_from), "SIDE",    \
+	  "run the base's or the head's copy of each suite on both sides (default: the base's where it has one, else the head's)", \
+	  "base|head" }
 
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",             \
-	  "report format: table (default), json, csv, samples-csv, markdown, github, html", \
-	  "table|json|csv|samples-csv|markdown|github|html" },                 \
+	  "report format: table (default), json, csv, samples-csv, markdown, github, html, hyperfine-json, bmf (Bencher), junit", \
+	  "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|bmf|junit" }, \
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
 	  "write the report to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", \
 	  NULL },							       \

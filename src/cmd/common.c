@@ -58,34 +58,51 @@ static int has_tag(const struct bench_spec *b, const struct strvec *tags)
 	return 0;
 }
 
+/* Mark the benchmarks of s that --filter (compiled in re), --tag and
+   --skip-tag select; returns how many. */
+static size_t select_benches(const struct cli *cli, regex_t *re,
+			     const struct suite *s, unsigned char *selected)
+{
+	size_t n = 0;
+	for (size_t b = 0; b < s->nr_benches; b++) {
+		const struct bench_spec *bs = &s->benches[b];
+		selected[b] = 0;
+		if (re && regexec(re, bs->name, 0, NULL, 0))
+			continue;
+		if (cli->tags.nr && !has_tag(bs, &cli->tags))
+			continue;
+		if (cli->skip_tags.nr && has_tag(bs, &cli->skip_tags))
+			continue;
+		selected[b] = 1;
+		n++;
+	}
+	return n;
+}
+
+static int compile_filter(const struct cli *cli, regex_t *re)
+{
+	int e = regcomp(re, cli->filter, REG_EXTENDED | REG_NOSUB);
+	if (e) {
+		char msg[256];
+		regerror(e, re, msg, sizeof(msg));
+		cmd_error("invalid --filter '%s': %s", cli->filter, msg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int common_select(const struct cli *cli, struct loaded_suites *ls)
 {
 	regex_t re;
-	if (cli->filter) {
-		int e = regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB);
-		if (e) {
-			char msg[256];
-			regerror(e, &re, msg, sizeof(msg));
-			cmd_error("invalid --filter '%s': %s", cli->filter, msg);
-			return EXIT_USAGE;
-		}
-	}
+	if (cli->filter && compile_filter(cli, &re))
+		return EXIT_USAGE;
 	ls->selected = xcalloc(ls->nr + 1, sizeof(*ls->selected));
 	ls->nr_selected = 0;
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			const struct bench_spec *bs = &s->benches[b];
-			if (cli->filter && regexec(&re, bs->name, 0, NULL, 0))
-				continue;
-			if (cli->tags.nr && !has_tag(bs, &cli->tags))
-				continue;
-			if (cli->skip_tags.nr && has_tag(bs, &cli->skip_tags))
-				continue;
-			ls->selected[i][b] = 1;
-			ls->nr_selected++;
-		}
+		ls->nr_selected += select_benches(cli, cli->filter ? &re : NULL, s,
+						  ls->selected[i]);
 	}
 	if (cli->filter)
 		regfree(&re);
@@ -102,6 +119,26 @@ int common_select(const struct cli *cli, struct loaded_suites *ls)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
+			    size_t i, struct suite *s)
+{
+	regex_t re;
+	/* The filter compiled once already; it cannot fail now. */
+	int have_re = cli->filter && !regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB);
+	size_t before = 0;
+	for (size_t b = 0; b < ls->suites[i]->nr_benches; b++)
+		before += ls->selected[i][b] != 0;
+	suite_free(ls->suites[i]);
+	free(ls->selected[i]);
+	ls->suites[i] = s;
+	ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
+	size_t n = select_benches(cli, have_re ? &re : NULL, s, ls->selected[i]);
+	ls->nr_selected = ls->nr_selected - before + n;
+	if (have_re)
+		regfree(&re);
+	return n;
 }
 
 void common_release(struct loaded_suites *ls)

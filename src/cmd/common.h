@@ -31,6 +31,13 @@ int common_load(const struct cli *cli, struct loaded_suites *ls);
  * for a bad regex or when nothing is selected.
  */
 int common_select(const struct cli *cli, struct loaded_suites *ls);
+/*
+ * Put suite s (owned from now on) in place of suite i and select its
+ * benchmarks by the same flags; returns how many are selected (0 is not an
+ * error here). compare uses it to run the base commit's copy of a suite.
+ */
+size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
+			    size_t i, struct suite *s);
 void common_release(struct loaded_suites *ls);
 
 /*

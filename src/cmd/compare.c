@@ -20,10 +20,13 @@
 #include "git/git.h"
 #include "git/worktree.h"
 #include "proc/child.h"
+#include "suite/load.h"
+#include "analyze/accept.h"
 
 static const struct opt compare_opts[] = {
 	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
+	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
@@ -41,9 +44,140 @@ static const char *inside(const char *path, const char *root)
 }
 
 /*
+ * Which copy of suite i both sides run (--suite-from): the base commit's
+ * own copy where it has one — a change cannot loosen the gate it is judged
+ * by — else the head's (the first change that adds a suite still gets a
+ * comparison). Replaces the suite in s->ls when the base's copy is used
+ * and records the choice in *from ("base" or "head"). Returns 0, or the
+ * exit code to stop with (message printed).
+ */
+static int choose_suite(struct session *s, size_t i, const char *repo,
+			const char *base_ref, const char *base_sha,
+			const char *wt_path, const char **from)
+{
+	const struct suite *su = s->ls.suites[i];
+	const char *want = s->cli->suite_from;
+	char *file = xstrfmt("%s/%s", su->dir,
+			     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
+	const char *rel = inside(file, repo);
+	struct sbuf err = SBUF_INIT;
+	int exists = 0, rc = 0;
+	*from = "head";
+	if (git_show_file_exists(repo, base_sha, rel, &exists, &err)) {
+		cmd_warning("%s", err.buf);
+		exists = 0;
+	}
+	if (want && !strcmp(want, "head")) {
+		free(file);
+		sbuf_release(&err);
+		return 0;
+	}
+	if (!exists) {
+		if (want) {
+			cmd_error("--suite-from base: suite '%s' (%s) does not exist in %s",
+				  su->name, rel, base_ref);
+			rc = EXIT_USAGE;
+		} else {
+			strvec_pushf(&s->r.warnings,
+				     "suite '%s' (%s) does not exist in %s: both sides run the head's suite (suite_from: head)",
+				     su->name, rel, base_ref);
+		}
+		free(file);
+		sbuf_release(&err);
+		return rc;
+	}
+	/* The base's copy, loaded as if it were the head's file so that its
+	   folder and root, and every relative path, are the head's. */
+	char *base_file = xstrfmt("%s/%s", wt_path, rel);
+	struct sbuf data = SBUF_INIT, head_data = SBUF_INIT;
+	struct suite *bs = NULL;
+	sbuf_reset(&err);
+	if (sbuf_read_file(&data, base_file, SUITE_MAX_BYTES) < 0) {
+		cmd_error("cannot read %s's copy of the suite '%s' (%s)", base_ref, su->name, rel);
+		rc = EXIT_EXEC;
+	} else if (!(bs = suite_load_mem(su->file, data.buf, data.len, &err))) {
+		sbuf_rtrim(&err);
+		cmd_error("%s's copy of the suite '%s' (%s) is invalid (--suite-from head runs the working tree's):\n%s",
+			  base_ref, su->name, rel, err.buf);
+		rc = EXIT_INVALID;
+	} else {
+		int same = sbuf_read_file(&head_data, su->file, SUITE_MAX_BYTES) >= 0 &&
+			   head_data.len == data.len && !memcmp(head_data.buf, data.buf, data.len);
+		if (!same)
+			strvec_pushf(&s->r.warnings,
+				     "suite '%s': both sides run %s's copy of %s, which differs from the working tree's (suite_from: base; --suite-from head runs the working tree's)",
+				     su->name, base_ref, rel);
+		if (!common_replace_suite(s->cli, &s->ls, i, bs))
+			strvec_pushf(&s->r.warnings,
+				     "suite '%s': no benchmark of %s's copy matches the selection",
+				     su->name, base_ref);
+		*from = "base";
+	}
+	sbuf_release(&data);
+	sbuf_release(&head_data);
+	sbuf_release(&err);
+	free(base_file);
+	free(file);
+	return rc;
+}
+
+/*
+ * The Kagari-Accept trailers of the commits in base..HEAD (the working
+ * tree's uncommitted changes carry none) into s->r.accepts; a malformed
+ * one is a warning naming its commit, and accepts nothing.
+ */
+static void read_acceptances(struct session *s, const char *repo,
+			     const char *base_sha, const char *head_sha)
+{
+	struct strvec commits = STRVEC_INIT, values = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	if (git_range_trailers(repo, base_sha, head_sha, "Kagari-Accept", &commits,
+			       &values, &err)) {
+		cmd_warning("cannot read the Kagari-Accept trailers of %.12s..%.12s: %s",
+			    base_sha, head_sha, err.buf);
+	}
+	for (size_t i = 0; i < values.nr; i++) {
+		struct acceptance a;
+		memset(&a, 0, sizeof(a));
+		sbuf_reset(&err);
+		if (accept_parse(values.v[i], commits.v[i], &a, &err)) {
+			strvec_pushf(&s->r.warnings, "commit %.12s: Kagari-Accept %s; it accepts nothing",
+				     commits.v[i], err.buf);
+			continue;
+		}
+		run_result_add_acceptance(&s->r, &a);
+		acceptance_release(&a);
+	}
+	strvec_clear(&commits);
+	strvec_clear(&values);
+	sbuf_release(&err);
+}
+
+/* An acceptance that names no measured command is a typo: say so. */
+static void check_acceptances(struct session *s)
+{
+	const struct run_result *r = &s->r;
+	for (size_t i = 0; i < r->nr_accepts; i++) {
+		const struct acceptance *a = &r->accepts[i];
+		int found = 0;
+		for (size_t k = 0; k < r->nr_suites && !found; k++)
+			for (size_t b = 0; b < r->suites[k].nr_benches && !found; b++) {
+				const struct bench_result *br = &r->suites[k].benches[b];
+				for (size_t c = 0; c < br->nr_commands && !found; c++)
+					found = !strcmp(br->name, a->benchmark) &&
+						!strcmp(br->commands[c].name, a->command);
+			}
+		if (!found)
+			strvec_pushf(&s->r.warnings,
+				     "commit %.12s: Kagari-Accept names '%s/%s', which this run did not measure",
+				     a->commit, a->benchmark, a->command);
+	}
+}
+
+/*
  * Resolve the repository and REV, make the base worktree, measure every
- * suite on both sides (a suite file absent in the base is `new_in_head` and
- * measured like `run`), compare, and remove the worktree whatever happened.
+ * suite on both sides with the copy of the suite that choose_suite()
+ * picks, compare, and remove the worktree whatever happened.
  */
 int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		const char *base_ref,
@@ -90,6 +224,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		s.r.git.base_sha = xstrdup(base_sha);
 		s.r.git.head_sha = head_sha ? xstrdup(head_sha) : NULL;
 		s.r.git.dirty = dirty;
+		if (head_sha)
+			read_acceptances(&s, repo, base_sha, head_sha);
 		sbuf_reset(&err);
 		have_wt = 1;
 		if (git_worktree_add(repo, base_sha, s.tmp, &wt, &err)) {
@@ -99,36 +235,27 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		}
 	}
 	for (size_t i = 0; !rc && i < s.ls.nr && !interrupt_requested; i++) {
+		const char *from = NULL;
+		rc = choose_suite(&s, i, repo, base_ref, base_sha, wt.path, &from);
+		if (rc)
+			break;
 		const struct suite *su = s.ls.suites[i];
-		char *file = xstrfmt("%s/%s", su->dir,
-				     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
-		const char *rel = inside(file, repo);
-		int exists = 0;
-		sbuf_reset(&err);
-		if (git_show_file_exists(repo, base_sha, rel, &exists, &err)) {
-			cmd_warning("%s", err.buf);
-			exists = 0;
-		}
-		if (!exists)
-			strvec_pushf(&s.r.warnings,
-				     "suite '%s' (%s) does not exist in %s: new_in_head, measured like run",
-				     su->name, rel, base_ref);
 		const char *root_rel = inside(su->root, repo);
 		char *base_root = xstrfmt("%s%s%s", wt.path, root_rel && *root_rel ? "/" : "",
 					  root_rel ? root_rel : "");
 		char *tmp_base = xstrfmt("%s/s%zu-base", s.tmp, i);
 		char *tmp_head = xstrfmt("%s/s%zu-head", s.tmp, i);
 		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = exists, .root = base_root,
+			[SIDE_BASE] = { .present = 1, .root = base_root,
 					.head_root = su->root, .tmpdir = tmp_base },
 			[SIDE_HEAD] = { .present = 1, .root = su->root,
 					.head_root = su->root, .tmpdir = tmp_head },
 		};
-		session_measure_suite(&s, i, sides);
+		struct suite_result *sr = session_measure_suite(&s, i, sides);
+		sr->suite_from = xstrdup(from);
 		free(base_root);
 		free(tmp_base);
 		free(tmp_head);
-		free(file);
 	}
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */
@@ -141,6 +268,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		}
 	}
 	git_worktree_release(&wt);
+	if (!rc)
+		check_acceptances(&s);
 	if (!rc)
 		rc = session_finish(&s);
 	session_release(&s);

@@ -466,3 +466,54 @@ out:
 	sbuf_release(&spec);
 	return ret;
 }
+
+int git_range_trailers(const char *repo, const char *base, const char *head,
+		       const char *key, struct strvec *commits,
+		       struct strvec *values, struct sbuf *err)
+{
+	if (!git_is_full_sha(base) || !git_is_full_sha(head)) {
+		sbuf_adds(err, "invalid commit range: expected full hex shas");
+		return -1;
+	}
+	/* Records end with RS (0x1e); the sha and each value with US (0x1f). */
+	char *format = xstrfmt("--format=%%H%%x1f%%(trailers:key=%s,valueonly,unfold,separator=%%x1f)%%x1e",
+			       key);
+	char *range = xstrfmt("%s..%s", base, head);
+	const char *args[] = { "log", format, range, "--", NULL };
+	struct sbuf out = SBUF_INIT;
+	int rc = git_run(repo, args, GIT_TIMEOUT_NS, &out, err);
+	for (char *rec = out.buf; !rc && rec && *rec;) {
+		char *end = strchr(rec, '\x1e');
+		if (end)
+			*end = '\0';
+		while (*rec == '\n')
+			rec++;
+		char *us = strchr(rec, '\x1f');
+		if (us) {
+			*us = '\0';
+			for (char *v = us + 1; *v;) {
+				char *next = strchr(v, '\x1f');
+				if (next)
+					*next = '\0';
+				char *t = v;
+				while (*t == ' ' || *t == '\t')
+					t++;
+				size_t n = strlen(t);
+				while (n && (t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\t'))
+					t[--n] = '\0';
+				if (*t) {
+					strvec_push(commits, rec);
+					strvec_push(values, t);
+				}
+				if (!next)
+					break;
+				v = next + 1;
+			}
+		}
+		rec = end ? end + 1 : NULL;
+	}
+	sbuf_release(&out);
+	free(format);
+	free(range);
+	return rc;
+}

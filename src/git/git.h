@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 struct sbuf;
+struct strvec;
 
 /* Time limits: most calls, and those that walk a whole tree. */
 #define GIT_TIMEOUT_NS (INT64_C(30) * 1000000000)
@@ -128,5 +129,16 @@ int git_show_file_exists(const char *repo, const char *sha, const char *relpath,
 
 /* 1 if s is a full hex object name (40 or 64 lowercase hex digits). */
 int git_is_full_sha(const char *s);
+
+/*
+ * The values of trailer `key` (e.g. "Kagari-Accept") in the commits of
+ * base..head, read with git's own trailer parsing (`git log
+ * --format=%(trailers:key=KEY,valueonly,unfold)`), newest commit first:
+ * commits->v[i] is the full sha of the commit that carries values->v[i].
+ * base and head are full shas. Returns 0, or -1 with the reason in err.
+ */
+int git_range_trailers(const char *repo, const char *base, const char *head,
+		       const char *key, struct strvec *commits,
+		       struct strvec *values, struct sbuf *err);
 
 #endif

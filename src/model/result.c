@@ -33,6 +33,7 @@ void comparison_clear(struct comparison *c)
 	free(c->reason);
 	free(c->dropped_rounds);
 	free(c->boot);
+	free(c->accepted_by);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -57,6 +58,25 @@ static void command_release(struct command_result *c)
 	free(c->throughput_unit);
 }
 
+void acceptance_release(struct acceptance *a)
+{
+	free(a->commit);
+	free(a->benchmark);
+	free(a->command);
+	memset(a, 0, sizeof(*a));
+}
+
+void run_result_add_acceptance(struct run_result *r, const struct acceptance *a)
+{
+	r->accepts = xreallocarray(r->accepts, r->nr_accepts + 1, sizeof(*r->accepts));
+	struct acceptance *n = &r->accepts[r->nr_accepts++];
+	n->commit = xstrdup(a->commit);
+	n->benchmark = xstrdup(a->benchmark);
+	n->command = xstrdup(a->command);
+	n->metric = a->metric;
+	n->max_percent = a->max_percent;
+}
+
 void run_result_release(struct run_result *r)
 {
 	for (size_t i = 0; i < r->nr_suites; i++) {
@@ -72,6 +92,7 @@ void run_result_release(struct run_result *r)
 			strvec_clear(&br->tags);
 		}
 		free(s->benches);
+		free(s->suite_from);
 		free(s->name);
 		free(s->file);
 		free(s->result);
@@ -91,6 +112,9 @@ void run_result_release(struct run_result *r)
 	free(r->git.base_sha);
 	strvec_clear(&r->warnings);
 	free(r->exit_reason);
+	for (size_t i = 0; i < r->nr_accepts; i++)
+		acceptance_release(&r->accepts[i]);
+	free(r->accepts);
 	run_result_init(r);
 }
 

@@ -114,6 +114,9 @@ struct comparison {
 	/* Sequential design: the rounds of the look that decided the verdict
 	   (0: not decided at a look, or the fixed design). */
 	int decided_at_rounds;
+	/* verdict "accepted": the commit whose Kagari-Accept trailer allowed
+	   this regression (full sha), else NULL */
+	char *accepted_by;
 };
 
 #define COMPARISON_BOOT_QUANTILES 101
@@ -160,6 +163,9 @@ struct suite_result {
 	char *name;
 	char *file;
 	char *result;
+	/* compare: whose copy of the suite file both sides ran, "base" or
+	   "head" (NULL outside compare) */
+	char *suite_from;
 	struct bench_result *benches;
 	size_t nr_benches;
 };
@@ -181,10 +187,24 @@ struct git_info {
 struct run_summary {
 	int benchmarks, commands;
 	int pass, improved, inconclusive, regression, over_budget, error;
+	int accepted; /* commands whose worst verdict is an accepted regression */
 	/* Commands whose required metric could not be measured or whose
 	   budget could not be assessed (exit 6; not in the JSON report). */
 	int unsupported;
 	int exit_code;
+};
+
+/*
+ * An intended regression, accepted by a commit of the compared range with
+ * the trailer `Kagari-Accept: BENCHMARK/COMMAND METRIC +P%`: a gated
+ * regression of that metric up to +P% is `accepted` instead.
+ */
+struct acceptance {
+	char *commit;	 /* full sha of the commit that carries the trailer */
+	char *benchmark; /* names as in the suite */
+	char *command;
+	enum metric_id metric;
+	double max_percent; /* P */
 };
 
 struct run_result {
@@ -199,9 +219,14 @@ struct run_result {
 	struct strvec warnings;
 	struct run_summary summary;
 	char *exit_reason; /* one sentence explaining a non-zero exit, or NULL */
+	struct acceptance *accepts; /* compare: the range's Kagari-Accept trailers */
+	size_t nr_accepts;
 };
 
 void run_result_init(struct run_result *r);
+/* Append a copy of a to r->accepts. */
+void run_result_add_acceptance(struct run_result *r, const struct acceptance *a);
+void acceptance_release(struct acceptance *a);
 void run_result_release(struct run_result *r);
 /* Append a sample; the series becomes MSTATUS_OK. */
 void metric_series_add(struct metric_series *m, double value, int round, int run);

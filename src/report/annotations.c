@@ -183,7 +183,10 @@ static void annotate(struct problems *p, const struct run_result *r,
 		}
 	} else if (x->cmp) {
 		const struct comparison *cp = x->cmp;
-		if (x->kind == PROBLEM_INCONCLUSIVE) {
+		if (x->kind == PROBLEM_ACCEPTED) {
+			title = GITHUB_TITLE_ACCEPTED;
+			lvl = GITHUB_NOTICE;
+		} else if (x->kind == PROBLEM_INCONCLUSIVE) {
 			title = GITHUB_TITLE_INCONCLUSIVE;
 			lvl = !cp->gate ? GITHUB_NOTICE
 			      : fail_on_inconclusive ? GITHUB_ERROR : GITHUB_WARNING;
@@ -270,10 +273,10 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 	sbuf_adds(out, "## kagari: ");
 	sbuf_adds(out, title.buf);
 	sbuf_adds(out, "\n\n");
-	sbuf_addf(out, "%d benchmark%s, %d command%s: %d pass, %d improved, %d inconclusive, %d regression%s, %d over budget, %d error%s. Exit code %d",
+	sbuf_addf(out, "%d benchmark%s, %d command%s: %d pass, %d improved, %d inconclusive, %d accepted, %d regression%s, %d over budget, %d error%s. Exit code %d",
 		  sm->benchmarks, sm->benchmarks == 1 ? "" : "s", sm->commands,
 		  sm->commands == 1 ? "" : "s", sm->pass, sm->improved,
-		  sm->inconclusive, sm->regression, sm->regression == 1 ? "" : "s",
+		  sm->inconclusive, sm->accepted, sm->regression, sm->regression == 1 ? "" : "s",
 		  sm->over_budget, sm->error, sm->error == 1 ? "" : "s",
 		  sm->exit_code);
 	if (r->exit_reason && *r->exit_reason) {

@@ -44,6 +44,7 @@ void github_command(struct sbuf *out, enum github_level level,
 #define GITHUB_TITLE_REGRESSION "regression"
 #define GITHUB_TITLE_BUDGET "budget exceeded"
 #define GITHUB_TITLE_INCONCLUSIVE "inconclusive"
+#define GITHUB_TITLE_ACCEPTED "accepted regression"
 #define GITHUB_TITLE_UNSUPPORTED "metric unsupported"
 #define GITHUB_TITLE_FAILED "benchmark failed"
 

@@ -391,6 +391,7 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->noise_floor_percent = get_number(d, o, "noise_floor_percent");
 	get_string(d, o, "verdict", &c->verdict);
 	get_string(d, o, "reason", &c->reason);
+	get_string(d, o, "accepted_by", &c->accepted_by);
 	get_bool(d, o, "gate", &c->gate);
 	c->p_reg = get_number(d, o, "p_regression");
 	c->p_imp = get_number(d, o, "p_improvement");
@@ -656,6 +657,7 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 		fail(d, "name", "missing");
 	get_string(d, o, "file", &s->file);
 	get_string(d, o, "result", &s->result);
+	get_string(d, o, "suite_from", &s->suite_from);
 	if (!d->failed)
 		s->benches = read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
 					  &s->nr_benches, read_bench_item);
@@ -688,6 +690,27 @@ static void read_git(struct rd *d, json_t *o, struct git_info *g)
 	get_string(d, o, "base_sha", &g->base_sha);
 }
 
+static void read_acceptance_item(struct rd *d, json_t *o, void *item)
+{
+	struct acceptance *a = item;
+	char *metric = NULL;
+	get_string(d, o, "commit", &a->commit);
+	get_string(d, o, "benchmark", &a->benchmark);
+	get_string(d, o, "command", &a->command);
+	get_string(d, o, "metric", &metric);
+	a->max_percent = number_value(d, "max_percent", json_object_get(o, "max_percent"));
+	int m = metric ? metric_lookup(metric) : -1;
+	if (!a->commit || !a->benchmark || !a->command)
+		fail(d, !a->commit ? "commit" : !a->benchmark ? "benchmark" : "command",
+		     "missing");
+	else if (m < 0)
+		fail(d, "metric", "not a metric");
+	else if (!(a->max_percent > 0))
+		fail(d, "max_percent", "not a number above 0");
+	a->metric = m < 0 ? METRIC_LATENCY : (enum metric_id)m;
+	free(metric);
+}
+
 static void read_summary(struct rd *d, json_t *o, struct run_summary *s)
 {
 	get_int(d, o, "benchmarks", &s->benchmarks, 0, INT_MAX);
@@ -695,6 +718,7 @@ static void read_summary(struct rd *d, json_t *o, struct run_summary *s)
 	get_int(d, o, "pass", &s->pass, 0, INT_MAX);
 	get_int(d, o, "improved", &s->improved, 0, INT_MAX);
 	get_int(d, o, "inconclusive", &s->inconclusive, 0, INT_MAX);
+	get_int(d, o, "accepted", &s->accepted, 0, INT_MAX);
 	get_int(d, o, "regression", &s->regression, 0, INT_MAX);
 	get_int(d, o, "over_budget", &s->over_budget, 0, INT_MAX);
 	get_int(d, o, "error", &s->error, 0, INT_MAX);
@@ -849,6 +873,13 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 		size_t old = enter_key(d, "git");
 		read_git(d, o, &r->git);
 		leave(d, old);
+	}
+	if (!d->failed) {
+		size_t n = 0;
+		struct acceptance *acc = read_objects(d, root, "acceptances", 0, sizeof(*acc),
+						      &n, read_acceptance_item);
+		r->accepts = acc;
+		r->nr_accepts = n;
 	}
 	json_t *a = get_array(d, root, "warnings", 0);
 	if (a && !d->failed) {

@@ -17,6 +17,9 @@ static const char *const format_names[] = {
 	[REPORT_MARKDOWN] = "markdown",
 	[REPORT_GITHUB] = "github",
 	[REPORT_HTML] = "html",
+	[REPORT_HYPERFINE] = "hyperfine-json",
+	[REPORT_BMF] = "bmf",
+	[REPORT_JUNIT] = "junit",
 };
 
 int report_format_parse(const char *name, enum report_format *out)
@@ -69,6 +72,12 @@ int report_render(const struct run_result *r, enum report_format f,
 		return report_write_github(r, o, out, err);
 	case REPORT_HTML:
 		return report_write_html(r, o, out, err);
+	case REPORT_HYPERFINE:
+		return report_write_hyperfine(r, o, out, err);
+	case REPORT_BMF:
+		return report_write_bmf(r, o, out, err);
+	case REPORT_JUNIT:
+		return report_write_junit(r, o, out, err);
 	default:
 		sbuf_addf(err, "unknown report format '%s'",
 			  report_format_name(f));

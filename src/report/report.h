@@ -31,6 +31,9 @@ enum report_format {
 	REPORT_MARKDOWN,
 	REPORT_GITHUB,
 	REPORT_HTML,
+	REPORT_HYPERFINE,   /* hyperfine --export-json schema */
+	REPORT_BMF,	    /* Bencher Metric Format */
+	REPORT_JUNIT,	    /* JUnit XML */
 };
 
 /*
@@ -90,6 +93,17 @@ int report_write_github(const struct run_result *r,
 int report_write_html(const struct run_result *r,
 		      const struct report_options *o, struct sbuf *out,
 		      struct sbuf *err);
+
+/* hyperfine's --export-json schema (write_hyperfine.c). */
+int report_write_hyperfine(const struct run_result *r,
+			   const struct report_options *o, struct sbuf *out,
+			   struct sbuf *err);
+/* Bencher Metric Format JSON (write_bmf.c). */
+int report_write_bmf(const struct run_result *r, const struct report_options *o,
+		     struct sbuf *out, struct sbuf *err);
+/* JUnit XML for CI test views (write_junit.c). */
+int report_write_junit(const struct run_result *r, const struct report_options *o,
+		       struct sbuf *out, struct sbuf *err);
 
 /*
  * Helpers shared by the writers (and useful to the Markdown/HTML ones):

@@ -354,6 +354,7 @@ const char *report_problem_kind_name(enum report_problem_kind k)
 	    [PROBLEM_INCONCLUSIVE] = "inconclusive",
 	    [PROBLEM_UNSUPPORTED] = "unsupported",
 	    [PROBLEM_NOT_GATED] = "regression (not gated)",
+	    [PROBLEM_ACCEPTED] = "accepted",
 	};
 	return (size_t)k < PROBLEM__COUNT ? names[k] : "problem";
 }
@@ -433,6 +434,12 @@ static void list_command(struct report_problems *p,
 					cp->gate ? PROBLEM_REGRESSION
 						 : PROBLEM_NOT_GATED,
 					s, b, c, idx, m);
+			x->cmp = cp;
+			x->weight = isfinite(cp->change_percent)
+					? fabs(cp->change_percent)
+					: 0;
+		} else if (!strcmp(cp->verdict, "accepted")) {
+			x = problem_add(p, PROBLEM_ACCEPTED, s, b, c, idx, m);
 			x->cmp = cp;
 			x->weight = isfinite(cp->change_percent)
 					? fabs(cp->change_percent)
@@ -596,6 +603,8 @@ void report_problems_title(struct sbuf *out, const struct report_problems *p,
 	title_part(&sb, n[PROBLEM_UNSUPPORTED], "unsupported", "unsupported");
 	title_part(&sb, n[PROBLEM_NOT_GATED], "regression not gated",
 		   "regressions not gated");
+	title_part(&sb, n[PROBLEM_ACCEPTED], "accepted regression",
+		   "accepted regressions");
 	if (!sb.len)
 		sbuf_adds(&sb, "All checks passed");
 	if (r->interrupted)

@@ -108,6 +108,7 @@ enum report_problem_kind {
 	PROBLEM_UNSUPPORTED,  /* a metric unsupported or failed, a budget
 				 that could not be assessed */
 	PROBLEM_NOT_GATED, /* a regression in a comparison with gate: false */
+	PROBLEM_ACCEPTED,  /* a regression a Kagari-Accept trailer accepted */
 	PROBLEM__COUNT
 };
 

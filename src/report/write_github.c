@@ -43,6 +43,7 @@ static const char *const kind_icon[] = {
     [PROBLEM_REGRESSION] = "🔴",	 [PROBLEM_OVER_BUDGET] = "🟠",
     [PROBLEM_ERROR] = "⛔",	 [PROBLEM_INCONCLUSIVE] = "🟡",
     [PROBLEM_UNSUPPORTED] = "⚪", [PROBLEM_NOT_GATED] = "🔵",
+    [PROBLEM_ACCEPTED] = "🟢",
 };
 
 static void cell(struct sbuf *out, const char *raw)

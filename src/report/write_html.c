@@ -80,7 +80,7 @@ static const char *badge_class(const char *word)
 	static const char *const bad[] = {
 	    "regression", "over_budget", "over budget", "error",
 	    "fail",	  "interrupted", "failed"};
-	static const char *const good[] = {"pass", "improved"};
+	static const char *const good[] = {"pass", "improved", "accepted"};
 	static const char *const warn[] = {"inconclusive", "unsupported",
 					   "unassessable",
 					   "cannot be assessed"};

@@ -117,6 +117,8 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	json_emit_kv_double(j, "noise_floor_percent", cp->noise_floor_percent);
 	json_emit_kv_string(j, "verdict", cp->verdict);
 	json_emit_kv_string(j, "reason", cp->reason);
+	if (cp->accepted_by)
+		json_emit_kv_string(j, "accepted_by", cp->accepted_by);
 	json_emit_kv_bool(j, "gate", cp->gate);
 	json_emit_kv_double(j, "p_regression", cp->p_reg);
 	json_emit_kv_double(j, "p_improvement", cp->p_imp);
@@ -308,6 +310,7 @@ static void emit_summary(struct json_emit *j, const struct run_summary *s)
 	json_emit_kv_int(j, "pass", s->pass);
 	json_emit_kv_int(j, "improved", s->improved);
 	json_emit_kv_int(j, "inconclusive", s->inconclusive);
+	json_emit_kv_int(j, "accepted", s->accepted);
 	json_emit_kv_int(j, "regression", s->regression);
 	json_emit_kv_int(j, "over_budget", s->over_budget);
 	json_emit_kv_int(j, "error", s->error);
@@ -336,6 +339,21 @@ int report_write_json(const struct run_result *r,
 	emit_environment(&j, &r->env);
 	json_emit_key(&j, "git");
 	emit_git(&j, &r->git);
+	if (r->nr_accepts) {
+		json_emit_key(&j, "acceptances");
+		json_emit_begin_array(&j);
+		for (size_t i = 0; i < r->nr_accepts; i++) {
+			const struct acceptance *a = &r->accepts[i];
+			json_emit_begin_object_inline(&j);
+			json_emit_kv_string(&j, "commit", a->commit);
+			json_emit_kv_string(&j, "benchmark", a->benchmark);
+			json_emit_kv_string(&j, "command", a->command);
+			json_emit_kv_string(&j, "metric", metric_get(a->metric)->name);
+			json_emit_kv_double(&j, "max_percent", a->max_percent);
+			json_emit_end_object(&j);
+		}
+		json_emit_end_array(&j);
+	}
 	json_emit_key(&j, "warnings");
 	json_emit_begin_array(&j);
 	for (size_t i = 0; i < r->warnings.nr; i++)
@@ -349,6 +367,8 @@ int report_write_json(const struct run_result *r,
 		json_emit_kv_string(&j, "name", s->name);
 		json_emit_kv_string(&j, "file", s->file);
 		json_emit_kv_string(&j, "result", s->result);
+		if (s->suite_from)
+			json_emit_kv_string(&j, "suite_from", s->suite_from);
 		json_emit_key(&j, "benchmarks");
 		json_emit_begin_array(&j);
 		for (size_t b = 0; b < s->nr_benches; b++)

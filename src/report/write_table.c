@@ -191,6 +191,8 @@ static enum tcolor result_color(const char *res)
 		return TC_YELLOW;
 	if (!strcmp(res, "skipped"))
 		return TC_DIM;
+	if (!strcmp(res, "accepted"))
+		return TC_GREEN;
 	return TC_NONE;
 }
 
@@ -666,6 +668,7 @@ static void footer(struct table *t)
 	count_part(&sb, s->pass, "pass", 1);
 	count_part(&sb, s->improved, "improved", 0);
 	count_part(&sb, s->inconclusive, "inconclusive", 0);
+	count_part(&sb, s->accepted, "accepted", 0);
 	count_part(&sb, s->regression,
 		   s->regression == 1 ? "regression" : "regressions", 0);
 	count_part(&sb, s->over_budget, "over budget", 0);

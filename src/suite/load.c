@@ -297,7 +297,7 @@ static int check_expansion(struct loader *L, yaml_document_t *doc)
 		"regression", "runs_per_round", "order", "max_time"
 #define BENCH_ONLY_KEYS                                                        \
 	"name", "description", "tags", "stdin", "terminal", "setup",           \
-		"prepare_each", "cleanup", "baseline", "commands"
+		"prepare_each", "cleanup", "baseline", "commands", "matrix"
 
 static const char *const top_keys[] = { "version", "name", "description",
 					"defaults", "build", "benchmarks",
@@ -345,7 +345,8 @@ static const char *const instrument_names[] = { "auto", "perf", "valgrind", NULL
 static const char *const unsupported_names[] = { "fail", "skip", NULL };
 static const char *const format_names[] = { "table", "json", "csv",
 					    "samples-csv", "markdown", "github",
-					    "html", NULL };
+					    "html", "hyperfine-json", "bmf",
+					    "junit", NULL };
 
 /* Regression keys: the fixed ones plus every comparable metric. */
 static const char *const *regression_keys(int bench_level)
@@ -1465,6 +1466,119 @@ static void unknown_command(struct loader *L, const yaml_node_t *n,
 	free(names);
 }
 
+#define MATRIX_MAX_COMBINATIONS 1000
+
+struct matrix {
+	struct strvec names;
+	struct strvec *values; /* values[i]: the list of names.v[i] */
+	size_t combinations;
+};
+
+static void matrix_release(struct matrix *x)
+{
+	for (size_t i = 0; i < x->names.nr; i++)
+		strvec_clear(&x->values[i]);
+	free(x->values);
+	strvec_clear(&x->names);
+}
+
+/*
+ * `matrix: {size: [1k, 10k], level: [1, 9]}`: names ([A-Za-z_][A-Za-z0-9_]*,
+ * not a built-in variable) and non-empty lists of scalars. Returns 0 when
+ * there is a usable matrix in *x (errors are recorded on L).
+ */
+static int load_matrix(struct loader *L, yaml_node_t *n, const char *path,
+		       struct matrix *x)
+{
+	static const char *const reserved[] = { "artifact", "root", "head_root",
+						"workdir", "exe", "env", NULL };
+	struct ywalk_map mm;
+	int bad = 0;
+	strvec_init(&x->names);
+	x->values = NULL;
+	x->combinations = 1;
+	if (ywalk_map_open(&L->w, n, path, NULL, NULL, NULL, &mm))
+		return -1;
+	if (!mm.nr) {
+		ywalk_error(&L->w, n, path, "must name at least one variable, e.g. {size: [1k, 10k]}");
+		bad = 1;
+	}
+	x->values = xcalloc(mm.nr + 1, sizeof(*x->values));
+	for (size_t i = 0; i < mm.nr; i++) {
+		const char *name = mm.pairs[i].key;
+		const char *vpath = ywalk_key(&L->w, path, name);
+		yaml_node_t *v = mm.pairs[i].value;
+		int ok = (*name == '_' || (*name >= 'a' && *name <= 'z') ||
+			  (*name >= 'A' && *name <= 'Z'));
+		for (const char *c = name; *c && ok; c++)
+			ok = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9');
+		for (size_t r = 0; reserved[r] && ok; r++)
+			if (!strcmp(name, reserved[r])) {
+				ywalk_error(&L->w, mm.pairs[i].key_node, vpath,
+					    "'%s' is a built-in variable; choose another name", name);
+				ok = -1;
+			}
+		if (!ok)
+			ywalk_error(&L->w, mm.pairs[i].key_node, vpath,
+				    "invalid variable name '%s' (letters, digits and '_', not starting with a digit)",
+				    name);
+		strvec_push(&x->names, name);
+		strvec_init(&x->values[i]);
+		bad |= ok != 1;
+		if (v->type != YAML_SEQUENCE_NODE || !ywalk_seq_len(v)) {
+			ywalk_error(&L->w, v, vpath, "must be a non-empty list of values, e.g. [1k, 10k]");
+			bad = 1;
+			continue;
+		}
+		for (size_t k = 0; k < ywalk_seq_len(v); k++) {
+			yaml_node_t *it = ywalk_seq_item(&L->w, v, k);
+			if (it->type != YAML_SCALAR_NODE) {
+				ywalk_error(&L->w, it, ywalk_index(&L->w, vpath, k),
+					    "must be a value (a string or number), not a %s",
+					    ywalk_kind(it));
+				bad = 1;
+				continue;
+			}
+			if (strvec_contains(&x->values[i], ywalk_text(it))) {
+				ywalk_error(&L->w, it, ywalk_index(&L->w, vpath, k),
+					    "duplicate value '%s'", ywalk_text(it));
+				bad = 1;
+			}
+			strvec_push(&x->values[i], ywalk_text(it));
+		}
+		x->combinations *= x->values[i].nr ? x->values[i].nr : 1;
+		if (x->combinations > MATRIX_MAX_COMBINATIONS) {
+			ywalk_error(&L->w, n, path, "more than %d combinations",
+				    MATRIX_MAX_COMBINATIONS);
+			bad = 1;
+			break;
+		}
+	}
+	ywalk_map_close(&mm);
+	return bad ? -1 : 0;
+}
+
+/* The name of command `key` at combination idx: "key.size-1k.level-9",
+   characters a command name may not hold as '_'. */
+static char *matrix_name(const char *key, const struct matrix *x, const size_t *idx,
+			 struct strvec *values)
+{
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, key);
+	strvec_clear(values);
+	for (size_t i = 0; i < x->names.nr; i++) {
+		const char *v = x->values[i].v[idx[i]];
+		strvec_push(values, v);
+		sbuf_addf(&sb, ".%s-", x->names.v[i]);
+		for (; *v; v++)
+			sbuf_addch(&sb, (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
+					     (*v >= '0' && *v <= '9') || *v == '_' ||
+					     *v == '.' || *v == '-' ? *v : '_');
+	}
+	return sbuf_detach(&sb);
+}
+
 static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 		       size_t index, struct bench_spec *b)
 {
@@ -1516,15 +1630,46 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 	} else if (!ywalk_map_open(&L->w, cmds, cpath, NULL, NULL, NULL, &cm)) {
 		if (!cm.nr)
 			ywalk_error(&L->w, cmds, cpath, "must define at least one command");
-		b->commands = xcalloc(cm.nr ? cm.nr : 1, sizeof(*b->commands));
+		struct matrix x;
+		yaml_node_t *mx = ywalk_map_get(&m, "matrix");
+		int have_x = mx && !load_matrix(L, mx, ywalk_key(&L->w, path, "matrix"), &x);
+		size_t per = have_x ? x.combinations : 1;
+		b->commands = xcalloc(cm.nr ? cm.nr * per : 1, sizeof(*b->commands));
+		size_t *idx = xcalloc(have_x ? x.names.nr + 1 : 1, sizeof(*idx));
+		struct strvec values = STRVEC_INIT;
 		for (size_t i = 0; i < cm.nr; i++) {
-			struct command_spec *c = &b->commands[i];
-			strvec_init(&c->exec.argv);
-			strvec_init(&c->exec.env);
-			b->nr_commands = i + 1;
-			load_command(L, &cm.pairs[i],
-				     ywalk_key(&L->w, cpath, cm.pairs[i].key), b, c);
+			memset(idx, 0, (have_x ? x.names.nr + 1 : 1) * sizeof(*idx));
+			for (size_t k = 0; k < per; k++) {
+				struct command_spec *c = &b->commands[b->nr_commands++];
+				struct ywalk_pair p = cm.pairs[i];
+				char *name = NULL;
+				strvec_init(&c->exec.argv);
+				strvec_init(&c->exec.env);
+				if (have_x) {
+					/* one command per combination, ${NAME} replaced */
+					name = matrix_name(p.key, &x, idx, &values);
+					p.key = name;
+					ywalk_substitute(&x.names, &values);
+					for (size_t q = x.names.nr; q > 0; q--)
+						if (++idx[q - 1] < x.values[q - 1].nr)
+							break;
+						else
+							idx[q - 1] = 0;
+				}
+				load_command(L, &p, ywalk_key(&L->w, cpath, cm.pairs[i].key), b, c);
+				ywalk_substitute(NULL, NULL);
+				for (size_t d = 0; name && d + 1 < b->nr_commands; d++)
+					if (b->commands[d].name && !strcmp(b->commands[d].name, name))
+						ywalk_error(&L->w, cm.pairs[i].key_node,
+							    ywalk_key(&L->w, cpath, cm.pairs[i].key),
+							    "the matrix gives two commands the name '%s'", name);
+				free(name);
+			}
 		}
+		strvec_clear(&values);
+		free(idx);
+		if (mx)
+			matrix_release(&x);
 		ywalk_map_close(&cm);
 	}
 

@@ -171,9 +171,44 @@ const char *ywalk_index(struct ywalk *w, const char *parent, size_t i)
 	return strvec_pushf(&w->paths, "%s[%zu]", parent ? parent : "", i);
 }
 
+/* ywalk_substitute()'s state: the loader is single-threaded. */
+static const struct strvec *subst_names, *subst_values;
+static struct strvec subst_pool = STRVEC_INIT;
+
+void ywalk_substitute(const struct strvec *names, const struct strvec *values)
+{
+	subst_names = names;
+	subst_values = values;
+	if (!names)
+		strvec_clear(&subst_pool);
+}
+
 const char *ywalk_text(const yaml_node_t *n)
 {
-	return (const char *)n->data.scalar.value;
+	const char *s = (const char *)n->data.scalar.value;
+	if (!subst_names || !strstr(s, "${"))
+		return s;
+	struct sbuf out = SBUF_INIT;
+	while (*s) {
+		if (s[0] == '$' && s[1] == '$' && s[2] == '{') {
+			sbuf_adds(&out, "$${"); /* a literal "${", left to vars.c */
+			s += 3;
+			continue;
+		}
+		int done = 0;
+		if (s[0] == '$' && s[1] == '{')
+			for (size_t i = 0; i < subst_names->nr && !done; i++) {
+				size_t k = strlen(subst_names->v[i]);
+				if (!strncmp(s + 2, subst_names->v[i], k) && s[2 + k] == '}') {
+					sbuf_adds(&out, subst_values->v[i]);
+					s += k + 3;
+					done = 1;
+				}
+			}
+		if (!done)
+			sbuf_addch(&out, *s++);
+	}
+	return strvec_push_take(&subst_pool, sbuf_detach(&out));
 }
 
 static int is_plain(const yaml_node_t *n)

@@ -61,6 +61,14 @@ struct ywalk_map {
 };
 
 void ywalk_init(struct ywalk *w, const char *file, yaml_document_t *doc);
+/*
+ * A benchmark's `matrix:` (suite/load.c): while names is set, ywalk_text()
+ * returns every scalar with each ${NAME} of names replaced by the value at
+ * the same index of values ("$${" stays a literal). Set it before loading
+ * one command of a combination and clear it (NULL, NULL) after: the texts
+ * made meanwhile live until then. The loader is single-threaded.
+ */
+void ywalk_substitute(const struct strvec *names, const struct strvec *values);
 void ywalk_release(struct ywalk *w);
 
 /* Record an error at node `at` (NULL: no position). path may be "" or NULL. */

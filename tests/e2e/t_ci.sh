@@ -11,7 +11,8 @@ export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE KAGARI_BASE_REF GITHUB_EVENT_NAME \
-	GITHUB_EVENT_PATH GITHUB_STEP_SUMMARY GITHUB_WORKSPACE
+	GITHUB_EVENT_PATH GITHUB_STEP_SUMMARY GITHUB_WORKSPACE \
+	GITLAB_CI CI_MERGE_REQUEST_DIFF_BASE_SHA CI_COMMIT_BEFORE_SHA
 g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
 
 R="$T/repo"
@@ -72,6 +73,7 @@ expect_rc 3
 expect_err "--against"
 expect_err "KAGARI_BASE_REF"
 expect_err "GITHUB_EVENT_PATH"
+expect_err "CI_MERGE_REQUEST_DIFF_BASE_SHA"
 
 case_ "pull_request_target is refused with the reason"
 ci_env pull_request_target "$EV/pr.json" --quiet
@@ -137,6 +139,32 @@ case_ "push: the before sha"
 ci_env push "$EV/push.json" --format json --filter quick --quiet
 expect_rc 0
 json_check "$T/out" "r['git']['base_sha'] == '$BASE'"
+
+case_ "GitLab merge request: the diff base sha; JUnit for the test report; no GitHub annotations"
+GITLAB_CI=true CI_MERGE_REQUEST_DIFF_BASE_SHA=$BASE CI_COMMIT_BEFORE_SHA=$ZERO \
+	run_k ci --format junit --output "$T/gl.xml"
+expect_rc 1
+expect_err "comparing with $BASE (from the GitLab merge request, CI_MERGE_REQUEST_DIFF_BASE_SHA)"
+grep -q '^::' "$T/err" && fail "GitHub annotations in a GitLab job log: $(grep '^::' "$T/err" | head -2)"
+"$PY" - "$T/gl.xml" <<'PYEOF' || fail "the GitLab JUnit report lacks the budget failure"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+f = [tc for tc in root.iter("testcase") if tc.find("failure") is not None]
+assert any(tc.get("name") == "nap budget latency max <= 1ns" and tc.find("failure").get("type") == "over_budget" for tc in f), [tc.get("name") for tc in f]
+assert int(root.get("failures")) >= 1
+PYEOF
+
+case_ "GitLab push pipeline: CI_COMMIT_BEFORE_SHA; a new branch (all zeros) asks for --against"
+GITLAB_CI=true CI_COMMIT_BEFORE_SHA=$BASE run_k ci --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_sha'] == '$BASE'"
+GITLAB_CI=true CI_COMMIT_BEFORE_SHA=$ZERO run_k ci --filter quick --quiet
+expect_rc 3
+expect_err "all zeros for a new branch"
+expect_err "--against"
+KAGARI_BASE_REF=HEAD~1 GITLAB_CI=true CI_MERGE_REQUEST_DIFF_BASE_SHA=nope run_k ci --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_ref'] == 'HEAD~1'"
 
 case_ "--against and KAGARI_BASE_REF win over the event"
 KAGARI_BASE_REF=HEAD~1 ci_env pull_request_target "$EV/pr.json" --format json --filter quick --quiet

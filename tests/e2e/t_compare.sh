@@ -334,17 +334,47 @@ expect_rc 1
 last_err_has "inconclusive"
 jc "$T/inc.json" 'L["verdict"] == "inconclusive" and r["summary"]["exit_code"] == 1'
 
-case_ "a suite file not in the base is measured like run (new_in_head)"
+case_ "a suite file not in the base: both sides run the head's (suite_from: head), compared"
 sed 's/^name: cmp/name: fresh/' kagari.yaml > new.kagari.yaml
 compare --against main new.kagari.yaml --runs 4 --quiet --format json --output "$T/new.json"
 expect_rc 0
-jc "$T/new.json" 'any("new_in_head" in w for w in r["warnings"])'
-jc "$T/new.json" 'c["head"]["count"] == 4 and not c.get("base") and not c.get("comparisons")'
-jc "$T/new.json" 'r["suites"][0]["name"] == "fresh" and r["summary"]["exit_code"] == 0'
+jc "$T/new.json" 'r["suites"][0]["suite_from"] == "head" and r["suites"][0]["name"] == "fresh"'
+jc "$T/new.json" 'any("does not exist in main" in w and "suite_from: head" in w for w in r["warnings"])'
+jc "$T/new.json" 'c["head"]["count"] == 4 and c["base"]["count"] == 4 and "latency" in c["comparisons"]'
+[ "$(grep -c "suite_from: head" "$T/err")" = 1 ] || fail "not one line on stderr saying suite_from: head: $(cat "$T/err")"
 compare --against main new.kagari.yaml --runs 2 --no-color
 expect_rc 0
-grep -q "new_in_head" "$T/out" "$T/err" || fail "no new_in_head warning in the table output or on stderr"
+grep -q "suite_from: head" "$T/out" || fail "the table does not say which suite ran: $(head -c 800 "$T/out")"
+compare --against main new.kagari.yaml --suite-from base --runs 2 --quiet
+expect_rc 3
+expect_err "--suite-from base: suite 'fresh' (new.kagari.yaml) does not exist in main"
 rm -f new.kagari.yaml
+
+case_ "a suite edited in the working tree: the base's copy by default, --suite-from head runs the edit"
+cp kagari.yaml "$T/kagari.yaml.orig"
+cat >> kagari.yaml <<'YAML'
+  - name: extra
+    commands:
+      again:
+        command: ["${artifact}"]
+YAML
+compare --against main --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "base" and [b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs"]'
+jc "$T/sf.json" 'any("differs from the working tree" in w and "--suite-from head" in w for w in r["warnings"])'
+compare --against main --suite-from head --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "head" and [b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs", "extra"]'
+jc "$T/sf.json" 'r["suites"][0]["benchmarks"][1]["commands"][0]["base"]["count"] == 3 and not any("suite" in w for w in r["warnings"])'
+compare --against main --suite-from sideways --quiet
+expect_rc 3
+expect_err "sideways"
+cp "$T/kagari.yaml.orig" kagari.yaml
+
+case_ "an unchanged suite: the base's copy, silently"
+compare --against main --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "base" and not any("suite" in w for w in r["warnings"])'
 
 case_ "bad revisions"
 compare --against no-such-branch --quiet --format json --output "$T/bad.json"

@@ -89,6 +89,11 @@ static void build(struct run_result *r)
 	r->git.base_sha = xstrdup("1111111111111111111111111111111111111111");
 	strvec_push(&r->warnings, "suite 'x' does not exist in main: new_in_head");
 	strvec_push(&r->warnings, "unicode \xe2\x86\x92 and tab\t");
+	struct acceptance acc = {
+		.commit = "4444444444444444444444444444444444444444", .benchmark = "sort",
+		.command = "fast", .metric = METRIC_CPU_TOTAL, .max_percent = 12.5,
+	};
+	run_result_add_acceptance(r, &acc);
 	r->nr_suites = 2;
 	r->suites = xcalloc(2, sizeof(*r->suites));
 	for (size_t si = 0; si < 2; si++) {
@@ -96,6 +101,7 @@ static void build(struct run_result *r)
 		s->name = xstrfmt("suite-%zu", si);
 		s->file = xstrfmt("bench/s%zu.kagari.yaml", si);
 		s->result = xstrdup(si ? "pass" : "regression");
+		s->suite_from = si ? xstrdup("head") : NULL; /* compare only */
 		s->nr_benches = 1;
 		s->benches = xcalloc(1, sizeof(*s->benches));
 		struct bench_result *b = &s->benches[0];
@@ -192,6 +198,12 @@ static void test_round_trip(void **state)
 	/* Spot checks on the model itself. */
 	assert_true(b.seed == UINT64_MAX);
 	assert_string_equal(b.mode, "compare");
+	assert_null(b.suites[0].suite_from);
+	assert_int_equal(b.nr_accepts, 1);
+	assert_string_equal(b.accepts[0].command, "fast");
+	assert_int_equal(b.accepts[0].metric, METRIC_CPU_TOTAL);
+	assert_true(b.accepts[0].max_percent == 12.5);
+	assert_string_equal(b.suites[1].suite_from, "head");
 	assert_int_equal(b.interrupted, 1);
 	assert_int_equal(b.git.dirty, -1);
 	assert_int_equal(b.env.logical_cpus, 0);

@@ -1,0 +1,759 @@
+/*
+ * kagari bench [options] CMD...: hyperfine's habits, kagari's engine. No
+ * suite and no git: the commands on the command line are measured
+ * interleaved in rounds, the first one is the baseline, and each other
+ * command is compared with it by the full comparison engine (paired
+ * per-round ratios, bootstrap interval, exact test, Holm, the A/A noise
+ * floor) — report only, exit 0, unless --max-percent P gates the verdicts.
+ *
+ * How: the engine compares the two sides (base, head) of one command, so
+ * each other command K becomes one command whose base side runs the
+ * baseline and whose head side runs K. bench writes a private suite and,
+ * per side, one small script per command into two folders (base/ and
+ * head/, each the side's ${root}): the script changes to the user's
+ * folder and runs the command with the shell (`SHELL script` costs what
+ * `SHELL -c CMD` costs), or with -N execs its words from `sh`. Then it
+ * runs the usual session (cmd/session.h) on that suite with the baseline
+ * as base, and names the results after the user's commands.
+ *
+ * Parameters as in hyperfine: -P NAME MIN MAX [-D STEP] and -L NAME A,B,C
+ * (several combine into every combination) replace {NAME} in the commands
+ * (and -n names); each command template expands in order, and the first
+ * expanded command is the baseline. --save-suite FILE writes the
+ * equivalent suite (one benchmark, `baseline: c1`) to graduate to.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "base/sbuf.h"
+#include "base/strvec.h"
+#include "base/tmpdir.h"
+#include "base/xalloc.h"
+#include "cmd/cmd.h"
+#include "cmd/exit.h"
+#include "cmd/session.h"
+
+#define BENCH_MAX_COMMANDS 1000
+
+/* Documentation only (help, completion, man page): bench parses its own
+   argv (raw_args) for -P NAME MIN MAX and the short forms. */
+static const struct opt bench_opts[] = {
+	{ "runs", OPT_COUNT, 0, "N", "(-r) measured runs per command (default: adaptive)", NULL },
+	{ "warmup", OPT_COUNT, 0, "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
+	{ "prepare", OPT_STRING, 0, "CMD", "(-p) run CMD before every run, untimed", NULL },
+	{ "shell", OPT_STRING, 0, "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
+	{ "parameter-scan", OPT_STRING, 0, "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
+	{ "parameter-step-size", OPT_STRING, 0, "STEP", "(-D) the step of --parameter-scan (default 1)", NULL },
+	{ "parameter-list", OPT_STRING, 0, "NAME A,B,..", "(-L) one command per value, as {NAME}; several lists give every combination", NULL },
+	{ "command-name", OPT_STRING, 0, "NAME", "(-n) the name of the next command (repeatable; {NAME} expands)", NULL },
+	{ "max-percent", OPT_STRING, 0, "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
+	{ "save-suite", OPT_STRING, 0, "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
+	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run", "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|bmf|junit" },
+	{ "output", OPT_STRING, 0, "FILE", "write the report to FILE instead of stdout", NULL },
+	{ "seed", OPT_SEED, 0, "N", "seed for run order and resampling", NULL },
+	{ "quiet", OPT_BOOL, 0, NULL, "no progress line", NULL },
+	{ "no-color", OPT_BOOL, 0, NULL, "no colour", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+struct param {
+	char *name;
+	struct strvec values;
+};
+
+struct bench_args {
+	struct strvec templates; /* the commands as given */
+	struct strvec names;	 /* -n, in order */
+	struct param *params;
+	size_t nr_params;
+	char *scan_name, *scan_min, *scan_max, *step;
+	char *prepare;
+	char *shell; /* NULL: sh; "none": -N */
+	char *max_percent;
+	char *save_suite;
+	/* expanded */
+	struct strvec cmds, labels;
+};
+
+static void bench_args_release(struct bench_args *a)
+{
+	strvec_clear(&a->templates);
+	strvec_clear(&a->names);
+	for (size_t i = 0; i < a->nr_params; i++) {
+		free(a->params[i].name);
+		strvec_clear(&a->params[i].values);
+	}
+	free(a->params);
+	free(a->scan_name);
+	free(a->scan_min);
+	free(a->scan_max);
+	free(a->step);
+	free(a->prepare);
+	free(a->shell);
+	free(a->max_percent);
+	free(a->save_suite);
+	strvec_clear(&a->cmds);
+	strvec_clear(&a->labels);
+}
+
+static struct param *add_param(struct bench_args *a, const char *name)
+{
+	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	struct param *p = &a->params[a->nr_params++];
+	p->name = xstrdup(name);
+	strvec_init(&p->values);
+	return p;
+}
+
+static int param_name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_count(const char *opt, const char *s, int *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v > 1000000) {
+		cmd_error("%s: '%s' is not a count (0..1000000)", opt, s);
+		return EXIT_USAGE;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+/*
+ * Parse argv (cli->args) into a and cli's common fields. Returns 0, or the
+ * exit code (message printed).
+ */
+static int bench_parse(struct cli *cli, struct bench_args *a)
+{
+	struct strvec argv = cli->args;
+	strvec_init(&cli->args);
+	int rc = 0, dashdash = 0;
+	for (size_t i = 0; i < argv.nr && !rc; i++) {
+		const char *o = argv.v[i];
+		if (dashdash || o[0] != '-' || !o[1]) {
+			strvec_push(&a->templates, o);
+			continue;
+		}
+		if (!strcmp(o, "--")) {
+			dashdash = 1;
+			continue;
+		}
+		/* --name=value is --name value */
+		char *name = xstrdup(o), *inl = NULL;
+		char *eq = !strncmp(name, "--", 2) ? strchr(name, '=') : NULL;
+		if (eq) {
+			*eq = '\0';
+			inl = eq + 1;
+		}
+		size_t need = 0;
+		static const struct { const char *s, *l; size_t n; } known[] = {
+			{ "-r", "--runs", 1 }, { "-w", "--warmup", 1 }, { "-p", "--prepare", 1 },
+			{ "-S", "--shell", 1 }, { "-N", NULL, 0 }, { "-P", "--parameter-scan", 3 },
+			{ "-D", "--parameter-step-size", 1 }, { "-L", "--parameter-list", 2 },
+			{ "-n", "--command-name", 1 }, { NULL, "--max-percent", 1 },
+			{ NULL, "--save-suite", 1 }, { NULL, "--format", 1 }, { NULL, "--output", 1 },
+			{ NULL, "--seed", 1 }, { NULL, "--quiet", 0 }, { NULL, "--no-color", 0 },
+			{ "-h", "--help", 0 },
+		};
+		const char *lng = NULL;
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if ((known[k].s && !strcmp(name, known[k].s)) ||
+			    (known[k].l && !strcmp(name, known[k].l))) {
+				lng = known[k].l ? known[k].l : known[k].s;
+				need = known[k].n;
+			}
+		if (!lng) {
+			cmd_error("unknown option '%s' (see 'kagari help bench')", name);
+			free(name);
+			rc = EXIT_USAGE;
+			break;
+		}
+		const char *v[3] = { NULL, NULL, NULL };
+		size_t got = 0;
+		if (inl && need == 1)
+			v[got++] = inl;
+		else if (inl) {
+			cmd_error("'%s' takes %zu value%s, not '=%s'", name, need,
+				  need == 1 ? "" : "s", inl);
+			free(name);
+			rc = EXIT_USAGE;
+			break;
+		}
+		while (got < need && i + 1 < argv.nr)
+			v[got++] = argv.v[++i];
+		if (got < need) {
+			cmd_error("%s needs %s", name,
+				  need == 3 ? "NAME MIN MAX" : need == 2 ? "NAME and a comma-separated list" : "a value");
+			free(name);
+			rc = EXIT_USAGE;
+			break;
+		}
+		free(name);
+		if (!strcmp(lng, "--runs")) {
+			rc = parse_count("--runs", v[0], &cli->runs);
+			if (!rc && cli->runs == 0) {
+				cmd_error("--runs must be at least 1");
+				rc = EXIT_USAGE;
+			}
+		} else if (!strcmp(lng, "--warmup")) {
+			rc = parse_count("--warmup", v[0], &cli->warmup);
+		} else if (!strcmp(lng, "--prepare")) {
+			set_str(&a->prepare, v[0]);
+		} else if (!strcmp(lng, "--shell")) {
+			set_str(&a->shell, v[0]);
+		} else if (!strcmp(lng, "-N")) {
+			set_str(&a->shell, "none");
+		} else if (!strcmp(lng, "--parameter-scan")) {
+			set_str(&a->scan_name, v[0]);
+			set_str(&a->scan_min, v[1]);
+			set_str(&a->scan_max, v[2]);
+		} else if (!strcmp(lng, "--parameter-step-size")) {
+			set_str(&a->step, v[0]);
+		} else if (!strcmp(lng, "--parameter-list")) {
+			if (!param_name_ok(v[0])) {
+				cmd_error("--parameter-list: '%s' is not a parameter name ([A-Za-z0-9_]+)", v[0]);
+				rc = EXIT_USAGE;
+				break;
+			}
+			struct param *p = add_param(a, v[0]);
+			const char *q = v[1];
+			for (;;) {
+				const char *comma = strchr(q, ',');
+				size_t n = comma ? (size_t)(comma - q) : strlen(q);
+				strvec_push_take(&p->values, xstrndup(q, n));
+				if (!comma)
+					break;
+				q = comma + 1;
+			}
+		} else if (!strcmp(lng, "--command-name")) {
+			strvec_push(&a->names, v[0]);
+		} else if (!strcmp(lng, "--max-percent")) {
+			set_str(&a->max_percent, v[0]);
+		} else if (!strcmp(lng, "--save-suite")) {
+			set_str(&a->save_suite, v[0]);
+		} else if (!strcmp(lng, "--format")) {
+			set_str(&cli->format, v[0]);
+		} else if (!strcmp(lng, "--output")) {
+			set_str(&cli->output, v[0]);
+		} else if (!strcmp(lng, "--seed")) {
+			char *end = NULL;
+			errno = 0;
+			unsigned long long s = strtoull(v[0], &end, 10);
+			if (!*v[0] || *end || errno || v[0][0] == '-') {
+				cmd_error("--seed: '%s' is not a number", v[0]);
+				rc = EXIT_USAGE;
+			}
+			cli->seed = s;
+			cli->have_seed = 1;
+		} else if (!strcmp(lng, "--quiet")) {
+			cli->quiet = 1;
+		} else if (!strcmp(lng, "--no-color")) {
+			cli->no_color = 1;
+		}
+	}
+	strvec_clear(&argv);
+	return rc;
+}
+
+/* The scan's values as a parameter list. */
+static int scan_values(struct bench_args *a)
+{
+	if (a->step && !a->scan_name) {
+		cmd_error("--parameter-step-size (-D) needs --parameter-scan (-P)");
+		return EXIT_USAGE;
+	}
+	if (!a->scan_name)
+		return 0;
+	double lo, hi, step = 1;
+	if (!param_name_ok(a->scan_name)) {
+		cmd_error("--parameter-scan: '%s' is not a parameter name ([A-Za-z0-9_]+)", a->scan_name);
+		return EXIT_USAGE;
+	}
+	if (parse_double(a->scan_min, &lo) || parse_double(a->scan_max, &hi)) {
+		cmd_error("--parameter-scan %s: MIN '%s' and MAX '%s' must be numbers",
+			  a->scan_name, a->scan_min, a->scan_max);
+		return EXIT_USAGE;
+	}
+	if (a->step && (parse_double(a->step, &step) || step <= 0)) {
+		cmd_error("--parameter-step-size: '%s' is not a number above 0", a->step);
+		return EXIT_USAGE;
+	}
+	if (hi < lo) {
+		cmd_error("--parameter-scan %s: MAX %s is below MIN %s", a->scan_name,
+			  a->scan_max, a->scan_min);
+		return EXIT_USAGE;
+	}
+	double n = floor((hi - lo) / step + 1e-9) + 1;
+	if (n > BENCH_MAX_COMMANDS) {
+		cmd_error("--parameter-scan %s: %.0f values; at most %d", a->scan_name, n,
+			  BENCH_MAX_COMMANDS);
+		return EXIT_USAGE;
+	}
+	/* The scan is the first parameter: hyperfine's commands vary it. */
+	struct param p = { .name = xstrdup(a->scan_name) };
+	strvec_init(&p.values);
+	for (int k = 0; k < (int)n; k++)
+		strvec_pushf(&p.values, "%.15g", lo + step * k);
+	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	memmove(a->params + 1, a->params, a->nr_params * sizeof(*a->params));
+	a->params[0] = p;
+	a->nr_params++;
+	return 0;
+}
+
+/* t with each {NAME} of the combination `idx` replaced. */
+static char *substitute(const char *t, const struct bench_args *a, const size_t *idx)
+{
+	struct sbuf out = SBUF_INIT;
+	while (*t) {
+		int done = 0;
+		if (*t == '{') {
+			for (size_t p = 0; p < a->nr_params && !done; p++) {
+				size_t n = strlen(a->params[p].name);
+				if (!strncmp(t + 1, a->params[p].name, n) && t[1 + n] == '}') {
+					sbuf_adds(&out, a->params[p].values.v[idx[p]]);
+					t += n + 2;
+					done = 1;
+				}
+			}
+		}
+		if (!done)
+			sbuf_addch(&out, *t++);
+	}
+	return sbuf_detach(&out);
+}
+
+/* Every template with every combination, in order: a->cmds, a->labels. */
+static int expand(struct bench_args *a)
+{
+	for (size_t p = 0; p < a->nr_params; p++)
+		if (!a->params[p].values.nr) {
+			cmd_error("parameter '%s' has no values", a->params[p].name);
+			return EXIT_USAGE;
+		}
+	if (a->names.nr > a->templates.nr) {
+		cmd_error("%zu --command-name for %zu command%s", a->names.nr, a->templates.nr,
+			  a->templates.nr == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
+	size_t *idx = xcalloc(a->nr_params + 1, sizeof(*idx));
+	for (size_t t = 0; t < a->templates.nr; t++) {
+		memset(idx, 0, (a->nr_params + 1) * sizeof(*idx));
+		for (;;) {
+			if (a->cmds.nr >= BENCH_MAX_COMMANDS) {
+				cmd_error("more than %d commands after expanding the parameters",
+					  BENCH_MAX_COMMANDS);
+				free(idx);
+				return EXIT_USAGE;
+			}
+			char *c = substitute(a->templates.v[t], a, idx);
+			char *l = t < a->names.nr ? substitute(a->names.v[t], a, idx) : xstrdup(c);
+			strvec_push(&a->cmds, c);
+			strvec_push(&a->labels, l);
+			free(c);
+			free(l);
+			/* next combination, the last parameter fastest */
+			int carry = 1;
+			for (size_t p = a->nr_params; p > 0 && carry; p--) {
+				if (++idx[p - 1] < a->params[p - 1].values.nr)
+					carry = 0;
+				else
+					idx[p - 1] = 0;
+			}
+			if (carry)
+				break; /* every combination done (or no parameters) */
+		}
+	}
+	free(idx);
+	return 0;
+}
+
+static void sh_quote(struct sbuf *out, const char *s)
+{
+	sbuf_addch(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			sbuf_adds(out, "'\\''");
+		else
+			sbuf_addch(out, *s);
+	}
+	sbuf_addch(out, '\'');
+}
+
+static void yaml_quote(struct sbuf *out, const char *s)
+{
+	sbuf_addch(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sbuf_addf(out, "\\%c", c);
+		else if (c == '\n')
+			sbuf_adds(out, "\\n");
+		else if (c == '\t')
+			sbuf_adds(out, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			sbuf_addf(out, "\\x%02x", c);
+		else
+			sbuf_addch(out, c);
+	}
+	sbuf_addch(out, '"');
+}
+
+/* -N: the words of cmd (quotes group, backslash escapes), as hyperfine. */
+static int split_words(const char *cmd, struct strvec *out)
+{
+	struct sbuf w = SBUF_INIT;
+	int in = 0, q = 0;
+	for (const char *p = cmd;; p++) {
+		if (!*p || (!q && (*p == ' ' || *p == '\t' || *p == '\n'))) {
+			if (in)
+				strvec_push(out, w.buf);
+			sbuf_reset(&w);
+			in = 0;
+			if (!*p)
+				break;
+			continue;
+		}
+		in = 1;
+		if (!q && (*p == '\'' || *p == '"'))
+			q = *p;
+		else if (q && *p == q)
+			q = 0;
+		else if (*p == '\\' && q != '\'' && p[1])
+			sbuf_addch(&w, *++p);
+		else
+			sbuf_addch(&w, *p);
+	}
+	sbuf_release(&w);
+	return q ? -1 : 0;
+}
+
+static int no_shell(const struct bench_args *a)
+{
+	return a->shell && !strcmp(a->shell, "none");
+}
+
+/* The body of one side's script: to the user's folder, then the command. */
+static int script_body(struct sbuf *out, const struct bench_args *a, const char *cwd,
+		       const char *cmd)
+{
+	sbuf_adds(out, "cd -- ");
+	sh_quote(out, cwd);
+	sbuf_adds(out, " || exit 126\n");
+	if (!no_shell(a)) {
+		sbuf_addf(out, "%s\n", cmd);
+		return 0;
+	}
+	struct strvec w = STRVEC_INIT;
+	if (split_words(cmd, &w) || !w.nr) {
+		strvec_clear(&w);
+		cmd_error("-N: cannot split '%s' into words (an unclosed quote, or empty)", cmd);
+		return EXIT_USAGE;
+	}
+	sbuf_adds(out, "exec");
+	for (size_t i = 0; i < w.nr; i++) {
+		sbuf_addch(out, ' ');
+		sh_quote(out, w.v[i]);
+	}
+	sbuf_addch(out, '\n');
+	strvec_clear(&w);
+	return 0;
+}
+
+static int write_file(const char *path, const struct sbuf *data)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (fileio_write_atomic(path, data->buf, data->len, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
+/* The regression settings both suites share. */
+static void regression_yaml(struct sbuf *y, const struct bench_args *a, double max)
+{
+	const char *gate = a->max_percent ? "true" : "false";
+	sbuf_adds(y, "  metrics: {cpu: true, memory: true}\n  regression:\n");
+	static const char *const metrics[] = { "latency", "cpu_total", "peak_rss" };
+	for (size_t m = 0; m < 3; m++)
+		sbuf_addf(y, "    %s: {max_percent: %g, gate: %s}\n", metrics[m], max, gate);
+}
+
+static void defaults_yaml(struct sbuf *y, const struct cli *cli)
+{
+	sbuf_adds(y, "defaults:\n");
+	if (cli->warmup >= 0)
+		sbuf_addf(y, "  warmup: %d\n", cli->warmup);
+	if (cli->runs > 0)
+		sbuf_addf(y, "  runs: %d\n", cli->runs);
+}
+
+/* The suite a user would write for these commands (--save-suite). */
+static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct cli *cli,
+			double max)
+{
+	sbuf_adds(y, "# Written by kagari bench --save-suite: the same commands as a suite.\n"
+		     "# `kagari run` on it measures them; c1 is the baseline.\n"
+		     "version: \"1\"\nname: bench\n");
+	defaults_yaml(y, cli);
+	regression_yaml(y, a, max);
+	sbuf_adds(y, "benchmarks:\n  - name: bench\n    baseline: c1\n");
+	const char *sh = a->shell && !no_shell(a) ? a->shell : NULL;
+	if (a->prepare) {
+		sbuf_adds(y, "    prepare_each:\n      - command: ");
+		yaml_quote(y, a->prepare);
+		sbuf_adds(y, "\n        shell: true\n");
+	}
+	sbuf_adds(y, "    commands:\n");
+	for (size_t i = 0; i < a->cmds.nr; i++) {
+		sbuf_adds(y, "      # ");
+		for (const char *p = a->labels.v[i]; *p; p++)
+			sbuf_addch(y, *p == '\n' ? ' ' : *p);
+		sbuf_addf(y, "\n      c%zu:\n        command: ", i + 1);
+		if (no_shell(a)) {
+			struct strvec w = STRVEC_INIT;
+			split_words(a->cmds.v[i], &w);
+			sbuf_addch(y, '[');
+			for (size_t k = 0; k < w.nr; k++) {
+				if (k)
+					sbuf_adds(y, ", ");
+				yaml_quote(y, w.v[k]);
+			}
+			sbuf_adds(y, "]\n");
+			strvec_clear(&w);
+		} else if (sh) {
+			sbuf_adds(y, "[");
+			yaml_quote(y, sh);
+			sbuf_adds(y, ", \"-c\", ");
+			yaml_quote(y, a->cmds.v[i]);
+			sbuf_adds(y, "]\n");
+		} else {
+			yaml_quote(y, a->cmds.v[i]);
+			sbuf_adds(y, "\n        shell: true\n");
+		}
+	}
+}
+
+/*
+ * The private suite and scripts under dir: dir/head/kagari.yaml (its
+ * folder is the head side's ${root}; an empty .git folder makes it the
+ * suite's root, as a repository would), dir/base/ the base side's. Command
+ * cK (K >= 2) runs the baseline on the base side and command K on the
+ * head side; with one command, c1 on the head side alone.
+ */
+static int make_suite(const char *dir, const struct bench_args *a, const struct cli *cli,
+		      double max, char **suite_file)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd))) {
+		cmd_error("cannot get the current folder: %s", strerror(errno));
+		return EXIT_EXEC;
+	}
+	const char *sides[] = { "base", "head" };
+	for (int s = 0; s < 2; s++) {
+		char *p = xstrfmt("%s/%s", dir, sides[s]);
+		char *g = xstrfmt("%s/.git", p);
+		int bad = mkdir(p, 0700) || mkdir(g, 0700);
+		free(p);
+		free(g);
+		if (bad) {
+			cmd_error("cannot create a folder in '%s': %s", dir, strerror(errno));
+			return EXIT_EXEC;
+		}
+	}
+	const char *sh = no_shell(a) || !a->shell ? "sh" : a->shell;
+	size_t first = a->cmds.nr > 1 ? 1 : 0;
+	int rc = 0;
+	struct sbuf body = SBUF_INIT;
+	for (size_t k = first; k < a->cmds.nr && !rc; k++)
+		for (int s = 0; s < 2 && !rc; s++) {
+			sbuf_reset(&body);
+			rc = script_body(&body, a, cwd, a->cmds.v[s == 0 ? 0 : k]);
+			char *f = xstrfmt("%s/%s/c%zu.sh", dir, sides[s], k + 1);
+			if (!rc)
+				rc = write_file(f, &body);
+			free(f);
+		}
+	if (!rc && a->prepare) {
+		struct bench_args sh_only = *a;
+		sh_only.shell = NULL; /* --prepare is always a shell command */
+		for (int s = 0; s < 2 && !rc; s++) {
+			sbuf_reset(&body);
+			script_body(&body, &sh_only, cwd, a->prepare);
+			char *f = xstrfmt("%s/%s/prepare.sh", dir, sides[s]);
+			rc = write_file(f, &body);
+			free(f);
+		}
+	}
+	sbuf_release(&body);
+	if (rc)
+		return rc;
+	struct sbuf y = SBUF_INIT;
+	sbuf_adds(&y, "version: \"1\"\nname: bench\n");
+	defaults_yaml(&y, cli);
+	regression_yaml(&y, a, max);
+	sbuf_adds(&y, "benchmarks:\n  - name: bench\n");
+	if (a->prepare)
+		sbuf_adds(&y, "    prepare_each:\n      - command: [sh, \"${root}/prepare.sh\"]\n");
+	sbuf_adds(&y, "    commands:\n");
+	for (size_t k = first; k < a->cmds.nr; k++) {
+		sbuf_addf(&y, "      c%zu: {command: [", k + 1);
+		yaml_quote(&y, sh);
+		sbuf_addf(&y, ", \"${root}/c%zu.sh\"]}\n", k + 1);
+	}
+	*suite_file = xstrfmt("%s/head/kagari.yaml", dir);
+	rc = write_file(*suite_file, &y);
+	sbuf_release(&y);
+	return rc;
+}
+
+/* The results carry the user's commands, not the scripts. */
+static void name_results(struct run_result *r, const struct bench_args *a)
+{
+	if (!r->nr_suites || !r->suites[0].nr_benches)
+		return;
+	struct suite_result *sr = &r->suites[0];
+	free(sr->file);
+	sr->file = xstrdup("kagari bench");
+	struct bench_result *br = &sr->benches[0];
+	size_t first = a->cmds.nr > 1 ? 1 : 0;
+	if (first) {
+		free(br->name);
+		br->name = xstrfmt("vs %s", a->labels.v[0]);
+	}
+	for (size_t c = 0; c < br->nr_commands && first + c < a->cmds.nr; c++) {
+		struct command_result *cr = &br->commands[c];
+		free(cr->name);
+		free(cr->command);
+		cr->name = xstrdup(a->labels.v[first + c]);
+		cr->command = xstrdup(a->cmds.v[first + c]);
+	}
+}
+
+static int bench_exec(struct cli *cli, struct cmd_env *env)
+{
+	struct bench_args a;
+	memset(&a, 0, sizeof(a));
+	strvec_init(&a.templates);
+	strvec_init(&a.names);
+	strvec_init(&a.cmds);
+	strvec_init(&a.labels);
+	double max = 10;
+	int rc = bench_parse(cli, &a);
+	if (!rc && !a.templates.nr) {
+		cmd_error("bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && a.max_percent &&
+	    (parse_double(a.max_percent, &max) || max <= 0 || max > 1000)) {
+		cmd_error("--max-percent: '%s' is not a percentage in (0, 1000]", a.max_percent);
+		rc = EXIT_USAGE;
+	}
+	if (!rc && a.shell && !*a.shell) {
+		cmd_error("--shell: empty");
+		rc = EXIT_USAGE;
+	}
+	if (!rc)
+		rc = scan_values(&a);
+	if (!rc)
+		rc = expand(&a);
+	struct sbuf err = SBUF_INIT;
+	char *dir = NULL, *suite_file = NULL;
+	if (!rc && a.save_suite) {
+		struct sbuf y = SBUF_INIT;
+		saved_suite(&y, &a, cli, max);
+		rc = write_file(a.save_suite, &y);
+		sbuf_release(&y);
+	}
+	if (!rc) {
+		dir = tmpdir_create("kagari-bench", &err);
+		if (!dir) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+	}
+	if (!rc)
+		rc = make_suite(dir, &a, cli, max, &suite_file);
+	if (!rc) {
+		strvec_clear(&cli->args);
+		strvec_push(&cli->args, suite_file);
+		int two = a.cmds.nr > 1;
+		if (two && !cli->quiet)
+			fprintf(stderr, "kagari: bench: %zu command%s compared with the baseline '%s' (base below is the baseline, head the command)\n",
+				a.cmds.nr - 1, a.cmds.nr == 2 ? "" : "s", a.labels.v[0]);
+		struct session s;
+		rc = session_prepare(&s, cli, env, two ? "compare" : "run", "kagari-bench");
+		if (!rc) {
+			const struct suite *su = s.ls.suites[0];
+			char *base_root = xstrfmt("%s/base", dir);
+			char *tmp_base = xstrfmt("%s/s0-base", s.tmp);
+			char *tmp_head = xstrfmt("%s/s0-head", s.tmp);
+			struct execute_side sides[SIDE__COUNT] = {
+				[SIDE_BASE] = { .present = two, .root = base_root,
+						.head_root = su->root, .tmpdir = tmp_base },
+				[SIDE_HEAD] = { .present = 1, .root = su->root,
+						.head_root = su->root, .tmpdir = tmp_head },
+			};
+			session_measure_suite(&s, 0, sides);
+			name_results(&s.r, &a);
+			free(base_root);
+			free(tmp_base);
+			free(tmp_head);
+			rc = session_finish(&s);
+		}
+		session_release(&s);
+	}
+	if (dir && !getenv("KAGARI_KEEP_WORKDIR"))
+		tmpdir_remove(dir);
+	free(dir);
+	free(suite_file);
+	sbuf_release(&err);
+	bench_args_release(&a);
+	return rc;
+}
+
+const struct cmd_entry cmd_bench = {
+	.name = "bench",
+	.args = "[options] CMD...",
+	.summary = "measure commands like hyperfine, interleaved; compare each with the first",
+	.opts = bench_opts,
+	.needs_runner = 1,
+	.raw_args = 1,
+	.exec = bench_exec,
+};

@@ -1,0 +1,215 @@
+/*
+ * `junit`: JUnit XML as GitLab (artifacts:reports:junit), Jenkins' junit
+ * step and most CI test views read it — the de-facto schema of Ant's
+ * JUnit task: <testsuites> of <testsuite name tests failures errors
+ * skipped time>, each of <testcase classname name time> holding at most
+ * one <failure message type>, <error message type> or <skipped message>,
+ * with the details as the element's text.
+ *
+ * One <testsuite> per kagari suite. In it, per command: a test case
+ * "COMMAND" (an <error> when the command failed, <skipped> when it was not
+ * run or was interrupted), a test case "COMMAND METRIC" per gated
+ * comparison (a <failure type="regression"> for a regression, <skipped>
+ * for a comparison that could not be made; an accepted regression passes
+ * and says so in <system-out>), and a test case "COMMAND budget ..." per
+ * budget (a <failure type="over_budget"> when exceeded, an <error> when it
+ * could not be assessed). classname is "SUITE.BENCHMARK", so the test views
+ * group by benchmark. `time` is the head side's measured wall time in
+ * seconds. Text goes through report_html_escape(): markup characters as
+ * references and control characters XML 1.0 forbids as U+FFFD.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "analyze/format.h"
+#include "report/svg.h"
+
+struct junit_counts {
+	int tests, failures, errors, skipped;
+	double time;
+};
+
+static void open_case(struct sbuf *out, const struct suite_result *s,
+		      const struct bench_result *b, const char *name, double secs)
+{
+	sbuf_adds(out, "    <testcase classname=\"");
+	report_html_escape(out, s->name, 0);
+	sbuf_addch(out, '.');
+	report_html_escape(out, b->name, 0);
+	sbuf_adds(out, "\" name=\"");
+	report_html_escape(out, name, 0);
+	sbuf_addf(out, "\" time=\"%.6f\"", isfinite(secs) ? secs : 0.0);
+}
+
+/* <KIND message="MSG" type="TYPE">TEXT</KIND> inside a testcase. */
+static void outcome(struct sbuf *out, const char *kind, const char *type,
+		    const char *msg, const char *text)
+{
+	sbuf_addf(out, "      <%s", kind);
+	if (type) {
+		sbuf_adds(out, " type=\"");
+		report_html_escape(out, type, 0);
+		sbuf_addch(out, '"');
+	}
+	sbuf_adds(out, " message=\"");
+	report_html_escape(out, msg, 0);
+	sbuf_addch(out, '"');
+	if (text && *text) {
+		sbuf_addch(out, '>');
+		report_html_escape(out, text, 1);
+		sbuf_addf(out, "</%s>\n", kind);
+	} else {
+		sbuf_adds(out, "/>\n");
+	}
+}
+
+static double head_seconds(const struct command_result *c)
+{
+	const struct metric_series *lat = &c->side[SIDE_HEAD].metric[METRIC_LATENCY];
+	double ns = 0;
+	for (size_t i = 0; i < lat->nr; i++)
+		ns += lat->samples[i].value;
+	return ns / 1e9;
+}
+
+static void command_cases(struct sbuf *out, struct junit_counts *n,
+			  const struct suite_result *s, const struct bench_result *b,
+			  const struct command_result *c, struct sbuf *tmp)
+{
+	double secs = head_seconds(c);
+	n->tests++;
+	n->time += secs;
+	open_case(out, s, b, c->name, secs);
+	const char *res = c->result ? c->result : "";
+	if (c->error) {
+		sbuf_adds(out, ">\n");
+		outcome(out, "error", "error", c->error, c->stderr_tail);
+		sbuf_adds(out, "    </testcase>\n");
+		n->errors++;
+	} else if (!strcmp(res, RESULT_NOT_RUN) || !strcmp(res, RESULT_INTERRUPTED)) {
+		sbuf_adds(out, ">\n");
+		outcome(out, "skipped", NULL, res, NULL);
+		sbuf_adds(out, "    </testcase>\n");
+		n->skipped++;
+	} else {
+		sbuf_adds(out, "/>\n");
+	}
+
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct comparison *cp = &c->comparison[m];
+		if (!cp->present || !cp->gate)
+			continue;
+		sbuf_reset(tmp);
+		sbuf_addf(tmp, "%s %s", c->name, metric_get(m)->name);
+		n->tests++;
+		open_case(out, s, b, tmp->buf, 0);
+		const char *v = cp->verdict ? cp->verdict : "";
+		sbuf_reset(tmp);
+		sbuf_addf(tmp, "%s: %s ", metric_get(m)->name, v);
+		units_format_percent(tmp, cp->change_percent);
+		sbuf_addf(tmp, " (tolerance %g%%)", cp->max_percent);
+		if (!strcmp(v, "regression")) {
+			sbuf_adds(out, ">\n");
+			outcome(out, "failure", "regression", tmp->buf, cp->reason);
+			sbuf_adds(out, "    </testcase>\n");
+			n->failures++;
+		} else if (!strcmp(v, "skipped")) {
+			sbuf_adds(out, ">\n");
+			outcome(out, "skipped", NULL, cp->reason ? cp->reason : v, NULL);
+			sbuf_adds(out, "    </testcase>\n");
+			n->skipped++;
+		} else {
+			sbuf_adds(out, ">\n      <system-out>");
+			report_html_escape(out, tmp->buf, 0);
+			if (cp->reason) {
+				sbuf_adds(out, ": ");
+				report_html_escape(out, cp->reason, 1);
+			}
+			sbuf_adds(out, "</system-out>\n    </testcase>\n");
+		}
+	}
+
+	for (size_t k = 0; k < c->nr_budgets; k++) {
+		const struct budget_result *bu = &c->budgets[k];
+		sbuf_reset(tmp);
+		/* limit_text is the budget as written: "<= 20ms". */
+		sbuf_addf(tmp, "%s budget %s %s %s", c->name, metric_get(bu->metric)->name,
+			  bu->aggregation ? bu->aggregation : "",
+			  bu->limit_text ? bu->limit_text : "");
+		n->tests++;
+		open_case(out, s, b, tmp->buf, 0);
+		if (bu->status == BUDGET_PASS) {
+			sbuf_adds(out, "/>\n");
+			continue;
+		}
+		sbuf_reset(tmp);
+		sbuf_addf(tmp, "%s %s ", metric_get(bu->metric)->name,
+			  bu->aggregation ? bu->aggregation : "");
+		if (bu->have_actual)
+			units_format_value(tmp, bu->metric, bu->actual);
+		else
+			sbuf_adds(tmp, "n/a");
+		sbuf_addf(tmp, " (budget %s)", bu->limit_text ? bu->limit_text : "");
+		sbuf_adds(out, ">\n");
+		if (bu->status == BUDGET_FAIL) {
+			outcome(out, "failure", "over_budget", tmp->buf, NULL);
+			n->failures++;
+		} else {
+			outcome(out, "error", "unassessable", tmp->buf, bu->reason);
+			n->errors++;
+		}
+		sbuf_adds(out, "    </testcase>\n");
+	}
+}
+
+static void counts_attrs(struct sbuf *out, const struct junit_counts *n)
+{
+	sbuf_addf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.6f\"",
+		  n->tests, n->failures, n->errors, n->skipped, n->time);
+}
+
+int report_write_junit(const struct run_result *r, const struct report_options *o,
+		       struct sbuf *out, struct sbuf *err)
+{
+	struct junit_counts all = { 0 };
+	struct sbuf body = SBUF_INIT, cases = SBUF_INIT, tmp = SBUF_INIT;
+	(void)o;
+	(void)err;
+	for (size_t i = 0; i < r->nr_suites; i++) {
+		const struct suite_result *s = &r->suites[i];
+		struct junit_counts n = { 0 };
+		sbuf_reset(&cases);
+		for (size_t b = 0; b < s->nr_benches; b++)
+			for (size_t c = 0; c < s->benches[b].nr_commands; c++)
+				command_cases(&cases, &n, s, &s->benches[b],
+					      &s->benches[b].commands[c], &tmp);
+		sbuf_adds(&body, "  <testsuite name=\"");
+		report_html_escape(&body, s->name, 0);
+		sbuf_addch(&body, '"');
+		counts_attrs(&body, &n);
+		if (r->started_at) {
+			sbuf_adds(&body, " timestamp=\"");
+			report_html_escape(&body, r->started_at, 0);
+			sbuf_addch(&body, '"');
+		}
+		sbuf_adds(&body, ">\n");
+		sbuf_add(&body, cases.buf, cases.len);
+		sbuf_adds(&body, "  </testsuite>\n");
+		all.tests += n.tests;
+		all.failures += n.failures;
+		all.errors += n.errors;
+		all.skipped += n.skipped;
+		all.time += n.time;
+	}
+	sbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kagari\"");
+	counts_attrs(out, &all);
+	sbuf_adds(out, ">\n");
+	sbuf_add(out, body.buf, body.len);
+	sbuf_adds(out, "</testsuites>\n");
+	sbuf_release(&body);
+	sbuf_release(&cases);
+	sbuf_release(&tmp);
+	return 0;
+}
