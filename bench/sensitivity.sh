@@ -14,11 +14,13 @@
 #   OUT=/tmp/sens-1 bash bench/sensitivity.sh
 #   OUT=/tmp/sens-2 PREVIOUS=/tmp/sens-1 bash bench/sensitivity.sh
 #
-# Duration, estimated from a tiny run on the 2-CPU VM (SIZE=7000, one run
-# ~40 ms; a `runs: auto` A/A compare took ~6 s, a `runs: 20` one ~5 s,
-# build of both sides included): about 200 x ~6 s = 20-25 min per session
-# quiet and hog together; compares that run to the cap (inconclusive under
-# the hog: 50 rounds) take ~15 s each, so allow up to 35 min.
+# Duration, estimated from tiny runs on this 2-CPU VM (load average 3.5-6
+# from other jobs): a `runs: auto` A/A compare that ran to the cap (100 runs
+# per side) took 8.5 s at SIZE=3000 (~29 ms a run); under the two-loop hog
+# at SIZE=2000, `runs: auto` to the cap 19.7 s and `runs: 20` 4.0 s, builds
+# included. At SIZE=7000 (~40-50 ms a run quiet, about twice that under the
+# hog): quiet ~100 compares x 3-12 s = 10-15 min, hog ~100 compares x 5-25 s
+# = 20-30 min, so about 30-45 min per session.
 #
 # A partial run: CELLS="aa,5at3" DESIGNS="auto" CONDITIONS="quiet" REPS=2.
 #
