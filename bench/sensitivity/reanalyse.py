@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bench/sensitivity/reanalyse.py: a second opinion on bench/sensitivity.sh.
+"""bench/sensitivity/reanalyse.py: a second opinion on bench/sensitivity/pairing.sh (the fixed design's pairing grid).
 
     /usr/bin/python3 bench/sensitivity/reanalyse.py OUT-DIR [METRIC]
 

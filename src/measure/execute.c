@@ -152,6 +152,21 @@ static void set_error(struct command_result *cr, const char *side_label,
 #define BATCH_NS INT64_C(50000000)
 #define BATCH_MAX_ENTRIES 4096
 
+/*
+ * Memory-layout noise (`layout_noise`, on by default): every timed run,
+ * warm-up or measured, gets KAGARI_LAYOUT_PAD (runner.h) of a length drawn
+ * uniformly from 0..LAYOUT_PAD_RANGE-1 bytes. The environment sits at the
+ * top of the stack, so its size moves where the stack starts; a whole page
+ * of lengths covers every offset that matters for alignment (cache lines,
+ * pages, 4 KiB aliasing) at the cost of at most one more page of stack.
+ * The length is a function of the run seed, the benchmark, the side, the
+ * command and the run's number, not of the round stream: the same --seed
+ * gives the same lengths, batched or not, and the plan is unchanged.
+ * Instrumented runs (counts, not times) keep their equal-length
+ * environments.
+ */
+#define LAYOUT_PAD_RANGE 4096
+
 /* A planned run in a batch: its unit and its first entry (hooks first). */
 struct batch_item {
 	size_t unit;
@@ -191,7 +206,21 @@ struct rounds {
 	struct rng *rng_at; /* the random stream before each round */
 	size_t rng_at_alloc;
 	int64_t round_ns; /* wall time per round of the last batch; -1 unknown */
+	uint64_t layout_seed; /* the benchmark's layout pad stream */
 };
+
+/* The layout pad of u's n-th (1-based) warm-up or measured run; -1 when
+   its command has layout_noise off. */
+static int layout_pad(const struct rounds *R, const struct execute_unit *u,
+		      int warm, int n)
+{
+	if (!R->b->commands[u->cmd].settings.layout_noise)
+		return -1;
+	uint64_t st = R->layout_seed ^ ((uint64_t)u->side << 63) ^
+		      ((uint64_t)(warm != 0) << 62) ^ ((uint64_t)u->cmd << 32) ^
+		      (uint32_t)n;
+	return (int)(rng_splitmix64(&st) % LAYOUT_PAD_RANGE);
+}
 
 static void rounds_prepare_hooks(struct rounds *R, const int *side_ok)
 {
@@ -275,7 +304,9 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 		sbuf_release(&msg);
 		u->ok = 0;
 		R->failed = 1;
-	} else if (!is_warm) {
+	} else if (is_warm) {
+		u->warmed++;
+	} else {
 		u->measured++;
 		u->time_ns += res->wall_ns;
 		/* A file_size under ${workdir} may be written by prepare_each,
@@ -288,6 +319,9 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 		if (have_reading)
 			execute_perf_record(R->in, cs, &cr->side[u->side], u->perf_events,
 				    reading, round + 1, u->measured);
+		int pad = layout_pad(R, u, 0, u->measured);
+		if (pad >= 0)
+			side_result_set_layout_pad(&cr->side[u->side], u->measured, pad);
 	}
 }
 
@@ -313,6 +347,9 @@ static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm
 	}
 	struct counters_reading reading;
 	int have_reading = 0;
+	u->p.layout_pad = layout_pad(R, u, is_warm,
+				     (is_warm ? u->warmed : u->measured) + 1);
+	u->p.padded = u->p.layout_pad >= 0;
 	int rc = execute_run_timed(o, R->in, &R->pc, u, cs, &cr->side[u->side], !is_warm,
 			   &R->res, &reading, &have_reading, &err);
 	take_run(R, u, is_warm, round, &R->res, rc ? -1 : 0, err.buf,
@@ -364,7 +401,7 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 	batch_table(R);
 	R->nr_items = 0;
 	for (size_t i = 0; i < R->nr_units; i++)
-		R->proj[i] = R->units[i].measured;
+		R->proj[i] = is_warm ? R->units[i].warmed : R->units[i].measured;
 	for (;; nb++) {
 		int r = wr + nb, any = 0;
 		if (nb > 0) {
@@ -410,7 +447,10 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 						 (unsigned)i, barrier);
 				barrier = 0;
 			}
-			runner_batch_add(&R->batch, R->unit_req[i], (unsigned)i, barrier);
+			size_t e = runner_batch_add(&R->batch, R->unit_req[i],
+						    (unsigned)i, barrier);
+			R->batch.entry[e].layout_pad = layout_pad(R, u, is_warm,
+								  R->proj[i] + 1);
 			barrier = 0;
 			R->proj[i]++;
 		}
@@ -710,6 +750,9 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 			     .suite_dir = B->suite_dir, .ctx = B->ctx,
 			     .plan_units = B->plan_units, .round_ns = -1,
 			     .interrupted = B->interrupted };
+	char *label = xstrfmt("layout/%s", B->b->name);
+	R.layout_seed = rng_seed_from(o->seed, label);
+	free(label);
 	plan_schedule_init(&R.sched, &B->b->settings, o->runs_override, o->warmup_override);
 	if (o->sequential && B->two_sided)
 		plan_make_sequential(&R.sched, &B->b->settings);

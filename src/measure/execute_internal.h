@@ -61,6 +61,10 @@ struct execute_prepared {
 	const struct stdin_spec *in; /* NULL: /dev/null; borrowed from the suite */
 	char *stdin_path;	     /* absolute, for STDIN_FILE */
 	int terminal;		     /* on a pseudo-terminal (CHILD_TERMINAL) */
+	/* The next run's layout pad (runner.h), set before each timed run
+	   when `padded`; a zeroed p has none. */
+	int padded;
+	int layout_pad;
 };
 
 /* Per (side, command): its prepared command and how far it has got. */
@@ -71,6 +75,7 @@ struct execute_unit {
 	int ok;		  /* prepared and still running */
 	int stopped;	  /* sequential: its command is decided */
 	int measured;	  /* measured runs so far */
+	int warmed;	  /* warm-up runs so far */
 	int64_t time_ns;  /* sum of measured wall time */
 	struct execute_prepared p;
 	unsigned perf_events; /* counters.h events read in its timed runs */

@@ -219,6 +219,7 @@ void execute_fill_request(const struct execute_prepared *p, unsigned flags,
 	req->dir = p->cwd;
 	req->timeout_ns = p->timeout_ns;
 	req->flags = flags | (p->terminal ? CHILD_TERMINAL : 0);
+	req->layout_pad = p->padded ? p->layout_pad : -1;
 	req->out = p->stdout_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;
 	req->out_path = p->stdout_path;
 	req->err = p->stderr_path ? CHILD_OUT_FILE : CHILD_OUT_DISCARD;

@@ -30,23 +30,25 @@
  * a NUL, so the runner can point into its receive buffer instead of copying;
  * NONE as a length means NULL.
  *
- * request:  u32 magic, flags, in, out, err, fdmask; i64 timeout, grace;
+ * request:  u32 magic, pad, flags, in, out, err, fdmask; i64 timeout, grace;
  *           u32 argc, argv...; u32 envc (NONE: inherit), envp...;
  *           str dir, in_path, in_data, out_path, err_path
  *           (+ SCM_RIGHTS: the descriptors named by fdmask, in order)
  * answer:   u32 status; i32 code, exit_code, signal; u32 timed_out,
  *           interrupted, spawn_errno, truncated; i64 wall, user, sys,
  *           maxrss; str error, stderr_tail, out, err
- * repeat:   u32 REPEAT_MAGIC: the same request as the previous one (sent
- *           when the bytes would be identical and no descriptors travel;
- *           measured runs repeat one command, and the environment alone
- *           makes a request a few KiB)
+ * repeat:   u32 REPEAT_MAGIC, pad: the same request as the previous one
+ *           but for its pad (sent when the other bytes would be identical
+ *           and no descriptors travel; measured runs repeat one command,
+ *           and the environment alone makes a request a few KiB)
+ *           pad: the layout pad's length (runner.h), NONE for none
  * hello:    (runner -> kagari, once) str error (empty: ready)
  * batch:    u32 BATCH_MAGIC; u32 TABLE_SAME (the table of the previous
  *           batch) or TABLE_NEW, u32 length, table; u32 n, n entries of
- *           u32 request index, unit, flags
+ *           u32 request index, unit, flags, pad
  *           table: u32 count, per request: u32 nok, i32 ok codes, u32
- *           length, a request payload as above (no descriptors)
+ *           length, a request payload as above (no descriptors, pad
+ *           NONE: the entries carry it)
  * batch answer: u32 stop (STOP_*), u32 n, n answer payloads as above
  *           (status CHILD_NOT_RUN for entries not run)
  */
@@ -63,7 +65,7 @@
 /* Unit ids of a batch are below this (the runner keeps a flag per id). */
 #define MAX_UNIT RUNNER_MAX_UNIT
 /* Passed to a kagari-runner program; a different build refuses to serve. */
-#define PROTOCOL_TOKEN "kagari-runner-protocol-3"
+#define PROTOCOL_TOKEN "kagari-runner-protocol-4"
 
 /*
  * After answering, the runner polls its socket this long before it blocks:
@@ -375,10 +377,14 @@ static int setup_runner(int sock, struct sbuf *err)
 static int parse_request(const char *p, size_t len, struct child *c,
 			 const char ***argv, size_t *argv_alloc,
 			 const char ***envp, size_t *envp_alloc, int *envp_none,
-			 const int *fds, int nfds, unsigned *flags)
+			 const int *fds, int nfds, unsigned *flags,
+			 uint32_t *pad)
 {
 	struct reader rd = {p, p + len, 0};
 	if (get_u32(&rd) != FRAME_MAGIC)
+		return -1;
+	*pad = get_u32(&rd);
+	if (*pad != NONE && *pad > RUNNER_LAYOUT_PAD_MAX)
 		return -1;
 	*flags = get_u32(&rd);
 	c->in = (enum child_in)get_u32(&rd);
@@ -488,10 +494,50 @@ static void spin_for_request(int sock)
 static int is_repeat(const struct sbuf *frame)
 {
 	uint32_t magic;
-	if (frame->len != 2 * sizeof(uint32_t))
+	if (frame->len != 3 * sizeof(uint32_t))
 		return 0;
 	memcpy(&magic, frame->buf + sizeof(uint32_t), sizeof(magic));
 	return magic == REPEAT_MAGIC;
+}
+
+/* Where a request frame (and a repeat frame) holds its pad. */
+#define PAD_OFFSET (2 * sizeof(uint32_t))
+
+/*
+ * The environment of one run with RUNNER_LAYOUT_PAD_ENV=<pad bytes>
+ * appended and any earlier definition (inherited from an outer kagari)
+ * dropped; envp itself when pad is NONE. The buffers are reused, so the
+ * per-run work allocates nothing once they have grown.
+ */
+struct pad_env {
+	const char **v;
+	size_t alloc;
+	struct sbuf var;
+};
+
+extern char **environ;
+
+static const char *const *pad_env(struct pad_env *pe, const char *const *envp,
+				  uint32_t pad)
+{
+	static const char prefix[] = RUNNER_LAYOUT_PAD_ENV "=";
+	if (pad == NONE)
+		return envp;
+	if (!envp)
+		envp = (const char *const *)environ;
+	size_t n = 0, k = 0;
+	while (envp[n])
+		n++;
+	ALLOC_GROW(pe->v, n + 2, pe->alloc);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(envp[i], prefix, sizeof(prefix) - 1))
+			pe->v[k++] = envp[i];
+	sbuf_reset(&pe->var);
+	sbuf_add(&pe->var, prefix, sizeof(prefix) - 1);
+	sbuf_addchars(&pe->var, 'x', pad);
+	pe->v[k++] = pe->var.buf;
+	pe->v[k] = NULL;
+	return pe->v;
 }
 
 
@@ -504,6 +550,7 @@ struct batch_item {
 	size_t argv_alloc, envp_alloc;
 	int envp_none;
 	unsigned flags;
+	uint32_t pad; /* NONE: the table's requests carry none */
 	int *ok; /* exit codes that count as success; none: just 0 */
 	size_t nr_ok, ok_alloc;
 };
@@ -516,6 +563,7 @@ struct batch_state {
 	unsigned char *failed; /* per unit id: an entry of it failed */
 	size_t failed_alloc;
 	struct sbuf answer;
+	struct pad_env pad;
 };
 
 static int parse_table(struct batch_state *st)
@@ -545,7 +593,7 @@ static int parse_table(struct batch_state *st)
 			return -1;
 		if (parse_request(rd.p, len, &it->c, &it->argv, &it->argv_alloc,
 				  &it->envp, &it->envp_alloc, &it->envp_none,
-				  NULL, 0, &it->flags))
+				  NULL, 0, &it->flags, &it->pad))
 			return -1;
 		rd.p += len;
 	}
@@ -596,7 +644,7 @@ static void serve_batch(int sock, struct batch_state *st,
 	}
 	n = get_u32(&rd);
 	if (rd.bad || !st->valid || nfds ||
-	    (size_t)n * 3 * sizeof(uint32_t) != (size_t)(rd.end - rd.p)) {
+	    (size_t)n * 4 * sizeof(uint32_t) != (size_t)(rd.end - rd.p)) {
 		st->valid = 0;
 		begin_frame(&st->answer);
 		put_u32(&st->answer, STOP_BAD);
@@ -609,7 +657,9 @@ static void serve_batch(int sock, struct batch_state *st,
 	for (uint32_t e = 0; e < n; e++) {
 		uint32_t req = get_u32(&rd), unit = get_u32(&rd);
 		get_u32(&rd);
-		if (req >= st->nr_item || unit >= MAX_UNIT) {
+		uint32_t pad = get_u32(&rd);
+		if (req >= st->nr_item || unit >= MAX_UNIT ||
+		    (pad != NONE && pad > RUNNER_LAYOUT_PAD_MAX)) {
 			stop = STOP_BAD;
 			break;
 		}
@@ -633,7 +683,7 @@ static void serve_batch(int sock, struct batch_state *st,
 	int any_failed = 0;
 	for (uint32_t e = 0; e < n; e++) {
 		uint32_t req = get_u32(&rd), unit = get_u32(&rd);
-		uint32_t eflags = get_u32(&rd);
+		uint32_t eflags = get_u32(&rd), pad = get_u32(&rd);
 		struct batch_item *it = &st->item[req];
 		if (stop == STOP_NONE && (eflags & RUNNER_BARRIER) && any_failed)
 			stop = STOP_BARRIER;
@@ -651,7 +701,9 @@ static void serve_batch(int sock, struct batch_state *st,
 			child_interrupt_clear();
 		sbuf_reset(err);
 		it->c.watch_fd = sock;
-		child_run_argv(&it->c, it->argv, it->envp_none ? NULL : it->envp,
+		child_run_argv(&it->c, it->argv,
+			       pad_env(&st->pad, it->envp_none ? NULL : it->envp,
+				       pad),
 			       err);
 		put_answer(&st->answer, &it->c.res, err->buf, err->len);
 		if (item_failed(it, &it->c.res)) {
@@ -682,6 +734,9 @@ static void __attribute__((noreturn)) runner_main(int sock)
 	size_t argv_alloc = 0, envp_alloc = 0;
 	int have_req = 0, envp_none = 0;
 	unsigned flags = 0;
+	uint32_t pad = NONE;
+	struct pad_env penv;
+	memset(&penv, 0, sizeof(penv));
 	struct batch_state batch;
 	memset(&batch, 0, sizeof(batch));
 
@@ -707,6 +762,9 @@ static void __attribute__((noreturn)) runner_main(int sock)
 		if (is_repeat(&frame)) {
 			/* c, argv and envp still point into req. */
 			bad = !have_req || nfds;
+			memcpy(&pad, frame.buf + PAD_OFFSET, sizeof(pad));
+			if (pad != NONE && pad > RUNNER_LAYOUT_PAD_MAX)
+				bad = 1;
 		} else {
 			/* Keep the request's bytes for a repeat; the frame
 			 * buffer is reused for the answer. */
@@ -716,7 +774,7 @@ static void __attribute__((noreturn)) runner_main(int sock)
 			have_req = !parse_request(
 			    req.buf + sizeof(uint32_t), req.len - sizeof(uint32_t),
 			    &c, &argv, &argv_alloc, &envp, &envp_alloc,
-			    &envp_none, fds, nfds, &flags);
+			    &envp_none, fds, nfds, &flags, &pad);
 			bad = !have_req;
 			/* Descriptors are closed after the run: a request
 			 * that carried some cannot be repeated. */
@@ -732,7 +790,10 @@ static void __attribute__((noreturn)) runner_main(int sock)
 			if (flags & RUNNER_CLEAR_INTERRUPT)
 				child_interrupt_clear();
 			c.watch_fd = sock;
-			child_run_argv(&c, argv, envp_none ? NULL : envp, &err);
+			child_run_argv(&c, argv,
+				       pad_env(&penv, envp_none ? NULL : envp,
+					       pad),
+				       &err);
 		}
 		close_fds(fds, nfds);
 		encode_answer(&frame, &c.res, &err);
@@ -1005,6 +1066,7 @@ static void encode_request(struct sbuf *b, const struct runner_request *q,
 	}
 	begin_frame(b);
 	put_u32(b, FRAME_MAGIC);
+	put_u32(b, q->layout_pad < 0 ? NONE : (uint32_t)q->layout_pad);
 	put_u32(b, q->flags);
 	put_u32(b, (uint32_t)q->in);
 	put_u32(b, (uint32_t)q->out);
@@ -1072,10 +1134,20 @@ int runner_run(struct runner *r, const struct runner_request *req,
 		sbuf_adds(err, "stdin content is too large");
 		return -1;
 	}
-	encode_request(&r->frame, req, fds, &nfds);
+	if (req->layout_pad > RUNNER_LAYOUT_PAD_MAX) {
+		res->status = CHILD_ERROR;
+		sbuf_adds(err, "layout pad is too large");
+		return -1;
+	}
+	/* The pad varies from run to run: compare and keep the request
+	   without it, and send it in the repeat frame. */
+	struct runner_request bare = *req;
+	bare.layout_pad = -1;
+	encode_request(&r->frame, &bare, fds, &nfds);
+	uint32_t pad = req->layout_pad < 0 ? NONE : (uint32_t)req->layout_pad;
 	const struct sbuf *out = &r->frame;
 	struct sbuf repeat = SBUF_INIT;
-	uint32_t repeat_buf[2] = {sizeof(uint32_t), REPEAT_MAGIC};
+	uint32_t repeat_buf[3] = {2 * sizeof(uint32_t), REPEAT_MAGIC, pad};
 	if (!nfds && r->last.len == r->frame.len &&
 	    !memcmp(r->last.buf, r->frame.buf, r->frame.len)) {
 		repeat.buf = (char *)repeat_buf;
@@ -1087,6 +1159,8 @@ int runner_run(struct runner *r, const struct runner_request *req,
 	} else {
 		sbuf_reset(&r->last); /* never repeated */
 	}
+	if (out == &r->frame)
+		memcpy(r->frame.buf + PAD_OFFSET, &pad, sizeof(pad));
 	if (send_frame(r->fd, out, fds, nfds) < 0 ||
 	    recv_frame(r->fd, &r->frame, NULL, NULL) <= 0) {
 		res->status = CHILD_ERROR;
@@ -1171,8 +1245,8 @@ size_t runner_batch_request(struct runner_batch *b,
 	return b->nr_req++;
 }
 
-void runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
-		      unsigned flags)
+size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
+			unsigned flags)
 {
 	ALLOC_GROW(b->entry, b->nr + 1, b->alloc);
 	for (; b->init < b->alloc; b->init++) {
@@ -1183,8 +1257,10 @@ void runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
 	e->request = request;
 	e->unit = unit;
 	e->flags = flags;
+	e->layout_pad = -1;
 	child_result_reset(&e->res);
 	sbuf_reset(&e->error);
+	return b->nr - 1;
 }
 
 void runner_batch_reset(struct runner_batch *b)
@@ -1233,7 +1309,8 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 	}
 	for (size_t i = 0; i < b->nr; i++)
 		if (b->entry[i].request >= b->nr_req ||
-		    b->entry[i].unit >= RUNNER_MAX_UNIT)
+		    b->entry[i].unit >= RUNNER_MAX_UNIT ||
+		    b->entry[i].layout_pad > RUNNER_LAYOUT_PAD_MAX)
 			return batch_fail(b, "invalid batch entry", err);
 
 	/* The table: each request with its exit codes. */
@@ -1254,7 +1331,9 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		put_u32(t, (uint32_t)(q->ok_codes ? q->nr_ok_codes : 0));
 		for (size_t k = 0; q->ok_codes && k < q->nr_ok_codes; k++)
 			put_u32(t, (uint32_t)q->ok_codes[k]);
-		encode_request(&r->frame, q, fds, &nfds);
+		struct runner_request bare = *q;
+		bare.layout_pad = -1; /* the entries carry it */
+		encode_request(&r->frame, &bare, fds, &nfds);
 		put_u32(t, (uint32_t)(r->frame.len - sizeof(uint32_t)));
 		sbuf_add(t, r->frame.buf + sizeof(uint32_t),
 			 r->frame.len - sizeof(uint32_t));
@@ -1278,6 +1357,9 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		put_u32(f, (uint32_t)b->entry[i].request);
 		put_u32(f, b->entry[i].unit);
 		put_u32(f, b->entry[i].flags);
+		put_u32(f, b->entry[i].layout_pad < 0
+			       ? NONE
+			       : (uint32_t)b->entry[i].layout_pad);
 	}
 	end_frame(f);
 

@@ -118,12 +118,26 @@ struct runner_request {
 	   signal, a timeout, an interrupt, or does not start) fails. */
 	const int *ok_codes;
 	size_t nr_ok_codes;
+	/* Memory-layout noise: >= 0 runs the command with
+	   RUNNER_LAYOUT_PAD_ENV=<that many bytes> appended to its environment
+	   (an inherited definition dropped); -1 (the default) adds nothing.
+	   At most RUNNER_LAYOUT_PAD_MAX. In a batch the entry's pad counts,
+	   not the request's (runner_batch_add). */
+	int layout_pad;
 };
+
+/*
+ * The variable of layout_pad: its length shifts where the stack (and what
+ * is laid out after the environment) starts, so that alignment effects on
+ * timings become noise shared by both sides (docs/statistics.md).
+ */
+#define RUNNER_LAYOUT_PAD_ENV "KAGARI_LAYOUT_PAD"
+#define RUNNER_LAYOUT_PAD_MAX 65536
 
 #define RUNNER_REQUEST_INIT                                                    \
 	{                                                                      \
 		.in_fd = -1, .out_fd = -1, .err_fd = -1,                       \
-		.grace_ns = CHILD_DEFAULT_GRACE_NS                             \
+		.grace_ns = CHILD_DEFAULT_GRACE_NS, .layout_pad = -1           \
 	}
 
 void runner_request_init(struct runner_request *req);
@@ -171,7 +185,8 @@ int runner_run(struct runner *r, const struct runner_request *req,
  *
  *	struct runner_batch b = RUNNER_BATCH_INIT;
  *	size_t q = runner_batch_request(&b, &req);   borrowed until run
- *	runner_batch_add(&b, q, unit, flags);        any number of times
+ *	size_t e = runner_batch_add(&b, q, unit, flags);   any number of
+ *	b.entry[e].layout_pad = pad;                 times; the pad optional
  *	runner_run_batch(&r, &b, &err);              outcomes in b.entry[i]
  *	runner_batch_reset(&b);                      for the next batch
  *	runner_batch_release(&b);
@@ -189,6 +204,7 @@ struct runner_batch_entry {
 	size_t request; /* index into the batch's requests */
 	unsigned unit;
 	unsigned flags;		/* RUNNER_BARRIER */
+	int layout_pad;		/* as in runner_request; -1 after _add */
 	struct child_result res; /* the outcome (CHILD_NOT_RUN: not run) */
 	struct sbuf error;	 /* the reason when res.code < 0 */
 };
@@ -206,8 +222,8 @@ struct runner_batch {
 /* Add a request to the table; returns its index. */
 size_t runner_batch_request(struct runner_batch *b,
 			    const struct runner_request *req);
-/* Add an entry: run request `request` for `unit`. */
-void runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
+/* Add an entry: run request `request` for `unit`; returns its index. */
+size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
 		      unsigned flags);
 /* Forget requests and entries (keeping buffers for the next batch). */
 void runner_batch_reset(struct runner_batch *b);

@@ -124,8 +124,19 @@ void metric_series_add(struct metric_series *m, double value, int round, int run
 	m->samples[m->nr].value = value;
 	m->samples[m->nr].round = round;
 	m->samples[m->nr].run = run;
+	m->samples[m->nr].layout_pad = -1;
 	m->nr++;
 	m->status = MSTATUS_OK;
+}
+
+void side_result_set_layout_pad(struct side_result *sr, int run, int pad)
+{
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct metric_series *ms = &sr->metric[m];
+		/* A run's samples are the last ones added. */
+		for (size_t i = ms->nr; i-- > 0 && ms->samples[i].run == run;)
+			ms->samples[i].layout_pad = pad;
+	}
 }
 
 void metric_series_set_status(struct metric_series *m, enum metric_status st,

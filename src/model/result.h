@@ -53,6 +53,7 @@ struct sample {
 	double value; /* in the metric's base unit */
 	int round;    /* 1-based round number (warm-up rounds are not kept) */
 	int run;      /* 1-based index of the run within its side */
+	int layout_pad; /* the run's KAGARI_LAYOUT_PAD length; -1: none */
 };
 
 struct metric_series {
@@ -230,6 +231,9 @@ void acceptance_release(struct acceptance *a);
 void run_result_release(struct run_result *r);
 /* Append a sample; the series becomes MSTATUS_OK. */
 void metric_series_add(struct metric_series *m, double value, int round, int run);
+/* Record the layout pad of measured run `run` (1-based) on the samples of
+   every metric of sr that run produced (metric_series_add() leaves -1). */
+void side_result_set_layout_pad(struct side_result *sr, int run, int pad);
 /* Mark requested-but-missing with a reason (copied). */
 void metric_series_set_status(struct metric_series *m, enum metric_status st,
 			      const char *reason);

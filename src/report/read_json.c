@@ -269,12 +269,15 @@ static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
 		if (!json_is_object(x)) {
 			expected(d, NULL, "an object", x);
 		} else {
-			int round = 0, run = 0;
+			int round = 0, run = 0, pad = -1;
 			get_int(d, x, "round", &round, 0, INT_MAX);
 			get_int(d, x, "run", &run, 0, INT_MAX);
+			get_int(d, x, "layout_pad", &pad, 0, INT_MAX);
 			double v = get_number(d, x, "value");
-			if (!d->failed)
+			if (!d->failed) {
 				metric_series_add(ms, v, round, run);
+				ms->samples[ms->nr - 1].layout_pad = pad;
+			}
 		}
 		leave(d, old);
 		if (d->failed)

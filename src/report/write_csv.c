@@ -107,6 +107,11 @@ static void csv_sample_rows(struct sbuf *out, const struct suite_result *s,
 		csv_sep_field(out, metric_get(m)->name);
 		csv_sep_field(out, unit->buf);
 		csv_value(out, m, ms->samples[i].value);
+		/* Empty when the run had no layout pad (layout_noise off, or
+		   an instrumented run). */
+		sbuf_addch(out, ',');
+		if (ms->samples[i].layout_pad >= 0)
+			sbuf_addf(out, "%d", ms->samples[i].layout_pad);
 		sbuf_addch(out, '\n');
 	}
 }
@@ -171,7 +176,7 @@ int report_write_samples_csv(const struct run_result *r,
 	(void)o;
 	(void)err;
 	sbuf_adds(out, "suite,benchmark,command,side,round,run,metric,unit,"
-		       "value\n");
+		       "value,layout_pad\n");
 	csv_walk(r, out, 1);
 	return 0;
 }

@@ -89,6 +89,9 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 				json_emit_kv_int(j, "round", x->round);
 				json_emit_kv_int(j, "run", x->run);
 				kv_value(j, "value", m, x->value);
+				if (x->layout_pad >= 0)
+					json_emit_kv_int(j, "layout_pad",
+							 x->layout_pad);
 				json_emit_end_object(j);
 			}
 			json_emit_end_array(j);

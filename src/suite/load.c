@@ -294,7 +294,8 @@ static int check_expansion(struct loader *L, yaml_document_t *doc)
 #define SETTINGS_KEYS                                                          \
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "timeout", "cwd", \
 		"env", "stdout", "stderr", "exit_codes", "metrics",             \
-		"regression", "runs_per_round", "order", "max_time"
+		"regression", "runs_per_round", "order", "max_time",            \
+		"layout_noise"
 #define BENCH_ONLY_KEYS                                                        \
 	"name", "description", "tags", "stdin", "terminal", "setup",           \
 		"prepare_each", "cleanup", "baseline", "commands", "matrix"
@@ -308,7 +309,8 @@ static const char *const exec_keys[] = { "command", "shell", "cwd", "env",
 					 "timeout", NULL };
 static const char *const exec_elsewhere[] = { "warmup", "runs", "min_runs",
 					      "max_runs", "max_time", "stdout", "stderr",
-					      "exit_codes", "budget", NULL };
+					      "exit_codes", "budget", "layout_noise",
+					      NULL };
 static const char *const defaults_keys[] = { SETTINGS_KEYS, NULL };
 static const char *const defaults_elsewhere[] = { BENCH_ONLY_KEYS, "command",
 						  "shell", "budget", NULL };
@@ -317,7 +319,8 @@ static const char *const bench_elsewhere[] = { "command", "shell", "budget",
 					       NULL };
 static const char *const command_keys[] = { "command", "shell", "cwd", "env",
 					    "timeout", "stdout", "stderr",
-					    "exit_codes", "budget", NULL };
+					    "exit_codes", "budget", "layout_noise",
+					    NULL };
 static const char *const command_elsewhere[] = {
 	"warmup", "runs", "min_runs", "max_runs", "min_time", "metrics",
 	"regression", "runs_per_round", "order", "max_time",
@@ -1225,6 +1228,7 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 					&s->regression, lv);
 	}
 	get_duration(L, m, "timeout", 1, &s->timeout_ns);
+	get_bool(L, m, "layout_noise", &s->layout_noise);
 	char *cwd = NULL;
 	if (get_str(L, m, "cwd", &cwd, &n) > 0) {
 		if (check_suite_path(L, n, ywalk_key(&L->w, path, "cwd"), cwd, 1)) {

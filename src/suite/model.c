@@ -28,6 +28,7 @@ void settings_init_defaults(struct settings *s)
 	s->nr_exit_codes = 1;
 	s->runs_per_round = 2;
 	s->order = ORDER_RANDOM;
+	s->layout_noise = 1;
 
 	/* As in himorime, a suite measures latency and what it asks for. */
 	s->metrics.cpu = 0;

@@ -104,6 +104,8 @@ struct settings {
 	size_t nr_exit_codes;
 	int runs_per_round;	/* default 2 */
 	enum run_order order;	/* default random */
+	int layout_noise;	/* default 1: a KAGARI_LAYOUT_PAD of random
+				   length in each timed run (runner.h) */
 	struct metrics_cfg metrics;
 	struct regression_cfg regression;
 };

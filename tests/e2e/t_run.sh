@@ -69,7 +69,7 @@ grep -q $'\033\[' "$T/out" && fail "colour escapes with --no-color"
 
 case_ "csv and samples-csv"
 run_k run --quiet --runs 2 --format samples-csv --output s.csv; expect_rc 0
-head -1 s.csv | grep -qx 'suite,benchmark,command,side,round,run,metric,unit,value' || fail "samples-csv header: $(head -1 s.csv)"
+head -1 s.csv | grep -qx 'suite,benchmark,command,side,round,run,metric,unit,value,layout_pad' || fail "samples-csv header: $(head -1 s.csv)"
 [ "$(grep -c ',sleep,head,.*,latency,' s.csv)" -eq 2 ] || fail "samples-csv: expected 2 latency samples for sleep"
 run_k run --quiet --runs 2 --format csv --output c.csv; expect_rc 0
 head -1 c.csv | grep -q '^suite,benchmark,command,side,metric' || fail "csv header: $(head -1 c.csv)"

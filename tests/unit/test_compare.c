@@ -29,7 +29,7 @@ struct data {
 
 static void add(struct sample *s, size_t *n, double v, int round)
 {
-	s[*n] = (struct sample){ v, round, (int)*n + 1 };
+	s[*n] = (struct sample){ v, round, (int)*n + 1, -1 };
 	(*n)++;
 }
 

@@ -539,20 +539,37 @@ static void test_samples_csv(void **state)
 		assert_int_equal(c.nr, samples + 1);
 		const char *want[] = { "suite", "benchmark", "command", "side",
 				       "round", "run", "metric", "unit",
-				       "value" };
-		assert_int_equal(c.nf[0], 9);
-		for (int k = 0; k < 9; k++)
+				       "value", "layout_pad" };
+		assert_int_equal(c.nf[0], 10);
+		for (int k = 0; k < 10; k++)
 			assert_string_equal(c.rows[0][k], want[k]);
 		for (size_t i = 1; i < c.nr; i++) {
-			assert_int_equal(c.nf[i], 9);
+			assert_int_equal(c.nf[i], 10);
 			assert_string_equal(c.rows[i][1], "sort\nbig");
 			assert_string_not_equal(c.rows[i][8], "");
 		}
-		/* first sample: integral latency value */
+		/* first sample: integral latency value, no layout pad */
 		assert_string_equal(c.rows[1][6], "latency");
 		assert_string_equal(c.rows[1][4], "1");
 		assert_string_equal(c.rows[1][8], "1231");
+		assert_string_equal(c.rows[1][9], "");
 		csv_free(&c);
+		free(text);
+		/* a pad recorded for the last run shows in its rows */
+		struct side_result *hs = NULL;
+		const struct metric_series *lat = NULL;
+		for (int sd = 0; sd < SIDE__COUNT && !lat; sd++)
+			for (int m = 0; m < METRIC__COUNT && !lat; m++)
+				if (cs[0].side[sd].metric[m].nr) {
+					hs = &r.suites[0].benches[0].commands[0].side[sd];
+					lat = &hs->metric[m];
+				}
+		assert_non_null(lat);
+		side_result_set_layout_pad(hs, lat->samples[lat->nr - 1].run, 517);
+		assert_int_equal(lat->samples[lat->nr - 1].layout_pad, 517);
+		assert_int_equal(lat->samples[0].layout_pad, -1);
+		text = render(&r, REPORT_SAMPLES_CSV, 0, 0);
+		assert_non_null(strstr(text, ",517\n"));
 		free(text);
 		run_result_release(&r);
 	}
