@@ -128,13 +128,36 @@ size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
 	/* The filter compiled once already; it cannot fail now. */
 	int have_re = cli->filter && !regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB);
 	size_t before = 0;
-	for (size_t b = 0; b < ls->suites[i]->nr_benches; b++)
+	const struct suite *old = ls->suites[i];
+	for (size_t b = 0; b < old->nr_benches; b++)
 		before += ls->selected[i][b] != 0;
+	unsigned char *sel = xcalloc(s->nr_benches + 1, 1);
+	size_t n = select_benches(cli, have_re ? &re : NULL, s, sel);
+	/*
+	 * What the selection narrowed beyond the filters (--shard) stays
+	 * narrowed: a benchmark the old suite has keeps its old selection, and
+	 * one only the new suite has is measured only by an unsharded job, so
+	 * that shards stay disjoint.
+	 */
+	int sharded = cli->shard && !cli->replicate;
+	for (size_t b = 0; b < s->nr_benches; b++) {
+		if (!sel[b])
+			continue;
+		int found = 0, was = 0;
+		for (size_t o = 0; o < old->nr_benches && !found; o++)
+			if (!strcmp(old->benches[o].name, s->benches[b].name)) {
+				found = 1;
+				was = ls->selected[i][o] != 0;
+			}
+		if (found ? !was : sharded) {
+			sel[b] = 0;
+			n--;
+		}
+	}
 	suite_free(ls->suites[i]);
 	free(ls->selected[i]);
 	ls->suites[i] = s;
-	ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
-	size_t n = select_benches(cli, have_re ? &re : NULL, s, ls->selected[i]);
+	ls->selected[i] = sel;
 	ls->nr_selected = ls->nr_selected - before + n;
 	if (have_re)
 		regfree(&re);
