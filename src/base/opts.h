@@ -52,6 +52,8 @@ struct cli {
 	int force;
 	int fail_on_inconclusive;
 	char *against;
+	int profile;	   /* --profile */
+	char *profile_dir; /* --profile-dir DIR */
 	int help;
 	struct strvec args; /* positional arguments */
 };

@@ -717,6 +717,10 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		interrupted = execute_instrument_bench(s, b, bench_index, sides, o, in, br,
 					       units, nr_units, plan_units, &rng,
 					       (const char *const *)workdir);
+	/* Untimed sampled runs for the profiles, last. */
+	if (!interrupted)
+		interrupted = execute_profile_bench(s, b, o, in, br, units, nr_units,
+						    (const char *const *)suite_dir, ctx);
 
 	/* Cleanup runs whatever happened, on every side that was set up. */
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/profile.h"
 #include "analyze/summary.h"
 #include "base/strvec.h"
 #include "measure/metric.h"
@@ -123,6 +124,10 @@ struct command_result {
 	char *error;	   /* failure message (exit status / signal), or NULL */
 	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
+	/* Sampled profiles of both sides (metrics.profile / --profile), or
+	   NULL; profile_error says why profiling failed or is unsupported. */
+	struct profile_set *profile;
+	char *profile_error;
 };
 
 struct bench_result {
