@@ -19,10 +19,13 @@ pool=${2:-12}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-profile-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for d in 2 4 6 8; do
-	for x in 0 1 2 3 5; do
+# One folder per variant and the same file name, as base and head of a
+# compare: functions are told apart by (name, binary file name).
+for x in 0 1 2 3 5; do
+	mkdir -p "$work/x$x"
+	for d in 2 4 6 8; do
 		cc -O2 -fno-omit-frame-pointer -DDEPTH=$d -DDELTA=$x -DSLOW=1 \
-			-o "$work/tree_d${d}_x${x}" "$here/profile_tree.c"
+			-o "$work/x$x/tree_d$d" "$here/profile_tree.c"
 	done
 done
 "$build/kagari-profile-f1" "$work" "$pool"

@@ -2,7 +2,7 @@
  * profile_f1: the proof of the profile analysis, the way Reichelt and
  * Skarbalius (ICPE 2026) measured change-detection exactness — natively.
  * Driven by bench/profile.sh, which builds bench/profile_tree.c per depth d
- * and change delta into DIR/tree_d<d>_x<delta>.
+ * and change delta into DIR/x<delta>/tree_d<d>.
  *
  *	kagari-profile-f1 DIR [POOL]
  *
@@ -204,13 +204,13 @@ int main(int argc, char **argv)
 		for (int x = 0; x < NDELTA; x++)
 			head[x] = (struct pool){ PROFILE_SET_INIT, 0 };
 		for (size_t i = 0; i < 2 * pool_n; i++) {
-			snprintf(prog, sizeof(prog), "%s/tree_d%d_x0", dir, d);
+			snprintf(prog, sizeof(prog), "%s/x0/tree_d%d", dir, d);
 			run_once(prog, &base, sy);
 			if (i >= pool_n)
 				continue;
 			for (int x = 0; x < NDELTA; x++) {
-				snprintf(prog, sizeof(prog), "%s/tree_d%d_x%d", dir, d,
-					 deltas[x]);
+				snprintf(prog, sizeof(prog), "%s/x%d/tree_d%d", dir,
+					 deltas[x], d);
 				run_once(prog, &head[x], sy);
 			}
 		}
@@ -291,7 +291,7 @@ int main(int argc, char **argv)
 	enum { OVR = 20 };
 	double on[OVR], off[OVR];
 	char prog[4096];
-	snprintf(prog, sizeof(prog), "%s/tree_d4_x0", dir);
+	snprintf(prog, sizeof(prog), "%s/x0/tree_d4", dir);
 	struct pool scratch = { PROFILE_SET_INIT, 0 };
 	for (int i = 0; i < OVR; i++) {
 		if (i % 2) {
