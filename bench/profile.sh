@@ -4,7 +4,7 @@
 # runs? (The method of Reichelt and Skarbalius, ICPE 2026, natively; see
 # bench/profile_f1.c for the trial design and docs/profiles.md for figures.)
 #
-#   bash bench/profile.sh [BUILD-DIR] [POOL]
+#   bash bench/profile.sh [BUILD-DIR] [POOL] [FREQUENCY]
 #
 # Builds bench/profile_tree.c for depth d in {2,4,6,8} and a +delta% leaf
 # (delta in {1,2,3,5}, leaf 1; 0 for the base) with -O2
@@ -16,6 +16,7 @@
 set -eu
 build=${1:-build}
 pool=${2:-12}
+freq=${3:-3999}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-profile-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -28,4 +29,4 @@ for x in 0 1 2 3 5; do
 			-o "$work/x$x/tree_d$d" "$here/profile_tree.c"
 	done
 done
-"$build/kagari-profile-f1" "$work" "$pool"
+"$build/kagari-profile-f1" "$work" "$pool" "$freq"

@@ -4,7 +4,7 @@
  * Driven by bench/profile.sh, which builds bench/profile_tree.c per depth d
  * and change delta into DIR/x<delta>/tree_d<d>.
  *
- *	kagari-profile-f1 DIR [POOL]
+ *	kagari-profile-f1 DIR [POOL [FREQUENCY]]
  *
  * Per depth: POOL sampled runs of each head variant (delta 1, 2, 3, 5) and
  * 2 * POOL of the base (delta 0), interleaved, each through the real
@@ -51,6 +51,7 @@ static const int ns[] = { 2, 3, 4, 6, 8, 10, 12, 16, 20 };
 #define SLOW_LEAF 1
 
 static struct sample_probe probe;
+static unsigned freq = SAMPLE_DEFAULT_FREQ;
 
 struct pool {
 	struct profile_set ps; /* every run as side HEAD, round = index */
@@ -70,7 +71,7 @@ static double run_once(const char *prog, struct pool *pool,
 {
 	struct sampler s = SAMPLER_INIT;
 	struct sbuf err = SBUF_INIT;
-	if (pool && sampler_begin(&s, &probe, 0, SAMPLE_DEFAULT_FREQ, &err)) {
+	if (pool && sampler_begin(&s, &probe, 0, freq, &err)) {
 		fprintf(stderr, "sampling: %s\n", err.buf);
 		exit(1);
 	}
@@ -184,14 +185,20 @@ int main(int argc, char **argv)
 	}
 	const char *dir = argv[1];
 	size_t pool_n = argc > 2 ? (size_t)atoi(argv[2]) : 12;
+	if (argc > 3)
+		freq = (unsigned)atoi(argv[3]);
+	if (pool_n < 2 || pool_n > 32 || freq < 1) {
+		fprintf(stderr, "POOL must be 2..32, FREQUENCY positive\n");
+		return 2;
+	}
 	sample_probe(&probe);
 	if (!probe.ok) {
 		fprintf(stderr, "sampling does not work here: %s\n", probe.why);
 		return 77;
 	}
-	printf("event %s at %d Hz; pool %zu runs per head variant, %zu base; "
+	printf("event %s at %u Hz; pool %zu runs per head variant, %zu base; "
 	       "%d trials per cell\n",
-	       probe.name, SAMPLE_DEFAULT_FREQ, pool_n, 2 * pool_n, TRIALS);
+	       probe.name, freq, pool_n, 2 * pool_n, TRIALS);
 	struct rng rng;
 	rng_seed(&rng, 20260504);
 	int needed[NDEPTH][NDELTA];
