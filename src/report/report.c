@@ -92,3 +92,51 @@ int report_value_is_integral(enum metric_id m, double v)
 	return metric_get(m)->integral && isfinite(v) &&
 	       fabs(v) < 9223372036854775808.0;
 }
+
+size_t report_profile_top(const struct command_result *c, size_t max,
+			  size_t *idx)
+{
+	const struct profile_set *ps = c->profile;
+	size_t n = 0;
+	if (!ps)
+		return 0;
+	/* changes[] is ordered grown, shrunk, same (by |change|), too few. */
+	if (c->side[SIDE_BASE].present) {
+		for (size_t i = 0; i < ps->nr_changes && n < max; i++)
+			if (ps->changes[i].verdict != PROFILE_TOO_FEW)
+				idx[n++] = i;
+		return n;
+	}
+	/* One side: by self time. */
+	for (size_t k = 0; k < max; k++) {
+		size_t best = SIZE_MAX;
+		for (size_t i = 0; i < ps->nr_changes; i++) {
+			int taken = 0;
+			for (size_t j = 0; j < n; j++)
+				taken |= idx[j] == i;
+			if (taken || ps->changes[i].verdict == PROFILE_TOO_FEW)
+				continue;
+			if (best == SIZE_MAX ||
+			    ps->changes[i].self_ns[PROFILE_HEAD] >
+				    ps->changes[best].self_ns[PROFILE_HEAD])
+				best = i;
+		}
+		if (best == SIZE_MAX)
+			break;
+		idx[n++] = best;
+	}
+	return n;
+}
+
+void report_profile_ms(struct sbuf *out, double ns, int sign)
+{
+	if (isnan(ns)) {
+		sbuf_adds(out, "–");
+		return;
+	}
+	double ms = ns / 1e6;
+	double a = fabs(ms);
+	const char *fmt = sign ? (a >= 100 ? "%+.0f ms" : a >= 10 ? "%+.1f ms" : "%+.2f ms")
+			       : (a >= 100 ? "%.0f ms" : a >= 10 ? "%.1f ms" : "%.2f ms");
+	sbuf_addf(out, fmt, ms);
+}

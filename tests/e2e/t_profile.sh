@@ -1,0 +1,113 @@
+#!/bin/bash
+# Sampled profiles (metrics.profile, --profile, --profile-dir): a synthetic
+# call tree (bench/profile_tree.c, depth 2: four leaves) built with
+# cc -O2 -fno-omit-frame-pointer in a temporary git repository, whose head
+# gives one leaf 10% more work. compare --profile must name that leaf as
+# the first `grew` function and nothing else as grown; run --profile gives
+# one side's self times; --profile-dir writes folded stacks per side; bad
+# profile keys are rejected with FILE:LINE:COL. Sampling uses the cpu-clock
+# software event where there is no PMU; where perf_event_open is refused
+# (perf_event_paranoid 3, seccomp) the test is skipped with the reason.
+. "$(dirname "$0")/lib.sh"
+SRC=${KAGARI_SOURCE_DIR:?}
+export TMPDIR="$T/tmp"
+mkdir -p "$TMPDIR"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+command -v cc >/dev/null || skip_test "no C compiler (cc)" gcc
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+cp "$SRC/bench/profile_tree.c" .
+# A frequency well above the default gives each leaf ~350 samples a run in
+# ~70 ms; confidence 0.999 keeps "nothing else grows" from being a 1-in-20
+# coin (Benjamini-Hochberg controls the false discovery rate at 1 - confidence).
+cat > kagari.yaml <<'EOF'
+version: "1"
+name: prof
+build:
+  command: [cc, -O2, -fno-omit-frame-pointer, -DDEPTH=2, -DSLOW=2, -o, "${artifact}", profile_tree.c]
+defaults:
+  runs: 4
+  warmup: 1
+  metrics: {profile_runs: 20, profile_frequency: 20000}
+  regression: {confidence: 0.999}
+benchmarks:
+  - name: tree
+    commands:
+      tree:
+        command: ["${artifact}", "-n", "40"]
+EOF
+g add -A
+g commit -qm base
+sed -i 's/^#define DELTA 0$/#define DELTA 10/' profile_tree.c
+grep -q '^#define DELTA 10$' profile_tree.c || fail "could not make the head slower"
+g commit -qam "leaf_110 does 10% more work"
+
+case_ "compare --profile: the +10% leaf is the first grew function, nothing else grows"
+run_k compare --against HEAD~1 --profile --profile-dir "$T/pd" --format json --output "$T/c.json" --seed 7 --quiet
+expect_rc 0
+if "$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["profile"]; sys.exit(0 if "error" in p and "functions" not in p else 1)' "$T/c.json" 2>/dev/null; then
+	skip_test "sampling does not work here: $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["profile"]["error"])' "$T/c.json")"
+fi
+P='r["suites"][0]["benchmarks"][0]["commands"][0]["profile"]'
+json_check "$T/c.json" "$P['runs'] == {'base': 20, 'head': 20} and $P['pairs'] == 20"
+json_check "$T/c.json" "$P['event'] in ('cpu-clock',) or $P['event'].startswith('cycles')"
+json_check "$T/c.json" "$P['lost']['head'] >= 0 and 'throttled' in $P"
+json_check "$T/c.json" "$P['functions'][0]['function'] == 'leaf_110' and $P['functions'][0]['verdict'] == 'grew'"
+json_check "$T/c.json" "$P['functions'][0]['binary'] == 'artifact'"
+json_check "$T/c.json" "[f['function'] for f in $P['functions'] if f['verdict'] == 'grew'] == ['leaf_110']"
+json_check "$T/c.json" "all(f['verdict'] in ('same', 'too_few_samples') for f in $P['functions'] if f['function'].startswith('leaf_1') and f['function'] != 'leaf_110')"
+# ~+10% of the leaf's self time, with an interval that excludes 0
+json_check "$T/c.json" "(lambda f: f['ci_low_ms'] > 0 and f['ci_low_ms'] <= f['change_ms'] <= f['ci_high_ms'] and 0.03 < f['change_ms'] / f['self_base_ms'] < 0.2 and f['q_value'] < 0.001)($P['functions'][0])"
+json_check "$T/c.json" "set(['function','binary','self_base_ms','self_head_ms','change_ms','ci_low_ms','ci_high_ms','q_value','verdict']) <= set($P['functions'][0])"
+# the timed runs were not sampled: 4 per side, as asked
+json_check "$T/c.json" "r['suites'][0]['benchmarks'][0]['commands'][0]['head']['count'] == 4"
+
+case_ "--profile-dir: folded stacks, one file per side"
+for sd in base head; do
+	f="$T/pd/prof.tree.tree.$sd.folded"
+	[ -s "$f" ] || { fail "missing $f"; continue; }
+	grep -Eq '^([^; ]+;)*main;([^; ]+;)*leaf_110 [0-9]+$' "$f" || fail "$f has no stack through main to leaf_110: $(head -5 "$f")"
+	bad=$(grep -Evc '^[^ ]+( [^ ]+)* [0-9]+$' "$f")
+	[ "$bad" = 0 ] || fail "$f: $bad lines are not 'frames COUNT'"
+done
+
+case_ "the table lists the changed function under the command"
+run_k compare --against HEAD~1 --profile --seed 7 --quiet --no-color
+expect_rc 0
+grep -E 'leaf_110 +artifact +[0-9.]+ ms → [0-9.]+ ms +\+[0-9.]+ ms .* grew' "$T/out" >/dev/null ||
+	fail "no grew row for leaf_110: $(grep -A6 profile "$T/out")"
+expect_out "profile ("
+
+case_ "run --profile: one side's self times"
+run_k run --profile --format json --output "$T/r.json" --quiet
+expect_rc 0
+json_check "$T/r.json" "$P['runs'] == {'head': 20} and $P['functions'][0]['self_base_ms'] is None"
+json_check "$T/r.json" "sum(1 for f in $P['functions'] if f['function'].startswith('leaf_1') and f['self_head_ms'] > 0) == 4"
+
+case_ "metrics.profile in the suite, without the flag"
+sed -i 's/metrics: {profile_runs: 20/metrics: {profile: true, profile_runs: 3/' kagari.yaml
+run_k run --format json --output "$T/s.json" --quiet
+expect_rc 0
+json_check "$T/s.json" "$P['runs'] == {'head': 3}"
+
+case_ "bad profile keys name FILE:LINE:COL"
+cat > "$T/bad.yaml" <<'EOF'
+version: "1"
+name: bad
+defaults:
+  metrics: {profile: maybe, profile_runs: 1}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [true]}
+EOF
+run_k validate "$T/bad.yaml"
+expect_rc 2
+expect_err "bad.yaml:4:22: defaults.metrics.profile:"
+expect_err "defaults.metrics.profile_runs:"
+finish
