@@ -2,7 +2,10 @@
  * profile_f1: the proof of the profile analysis, the way Reichelt and
  * Skarbalius (ICPE 2026) measured change-detection exactness — natively.
  * Driven by bench/profile.sh, which builds bench/profile_tree.c per depth d
- * and change delta into DIR/x<delta>/tree_d<d>.
+ * into DIR/tree_d<d>; the change is its run-time flag `-d DELTA`, so base
+ * and head run the very same binary (two separate builds place the slow
+ * leaf's code differently, and that difference, not the injected work, is
+ * what a first version of this proof measured).
  *
  *	kagari-profile-f1 DIR [POOL [FREQUENCY]]
  *
@@ -43,7 +46,7 @@ extern char **environ;
 
 static const int depths[] = { 2, 4, 6, 8 };
 static const int deltas[] = { 1, 2, 3, 5 };
-static const int ns[] = { 2, 3, 4, 6, 8, 10, 12, 16, 20 };
+static const int ns[] = { 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32 };
 #define NDEPTH 4
 #define NDELTA 4
 #define NN (sizeof(ns) / sizeof(ns[0]))
@@ -65,8 +68,12 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Run prog once; sampled into pool when pool != NULL. Wall seconds. */
-static double run_once(const char *prog, struct pool *pool,
+/*
+ * Run `prog -d DELTA` once; sampled into pool when pool != NULL. Wall
+ * seconds. Base and head are the same binary, so that the slow leaf's code
+ * and its placement are identical on both sides and only the work differs.
+ */
+static double run_once(const char *prog, int delta, struct pool *pool,
 		       struct symbols *sy)
 {
 	struct sampler s = SAMPLER_INIT;
@@ -75,7 +82,9 @@ static double run_once(const char *prog, struct pool *pool,
 		fprintf(stderr, "sampling: %s\n", err.buf);
 		exit(1);
 	}
-	char *argv[] = { (char *)prog, NULL };
+	char dstr[16];
+	snprintf(dstr, sizeof(dstr), "%d", delta);
+	char *argv[] = { (char *)prog, (char *)"-d", dstr, NULL };
 	pid_t pid;
 	double t0 = now();
 	if (posix_spawn(&pid, prog, NULL, NULL, argv, environ)) {
@@ -116,22 +125,8 @@ static void copy_run(struct profile_set *ps, const struct pool *pool, size_t i,
 	for (size_t k = 0; k < src->nr; k++) {
 		const struct profile_func *f = &pool->ps.funcs[src->counts[k].func];
 		size_t fn = profile_func_intern(ps, f->function, f->binary);
-		/* profile_run_sample() counts one sample at a time; copy the
-		   counts directly into the run's table instead. */
-		if (fn >= r->nr_slot) {
-			size_t n = fn + 64;
-			r->slot = realloc(r->slot, n * sizeof(size_t));
-			memset(r->slot + r->nr_slot, 0,
-			       (n - r->nr_slot) * sizeof(size_t));
-			r->nr_slot = n;
-		}
-		if (r->nr == r->alloc) {
-			r->alloc = r->alloc * 2 + 16;
-			r->counts = realloc(r->counts, r->alloc * sizeof(*r->counts));
-		}
-		r->counts[r->nr] = src->counts[k];
-		r->counts[r->nr].func = fn;
-		r->slot[fn] = ++r->nr;
+		profile_run_count_add(r, fn, src->counts[k].self,
+				      src->counts[k].incl);
 	}
 }
 
@@ -210,16 +205,13 @@ int main(int argc, char **argv)
 		double t0 = now();
 		for (int x = 0; x < NDELTA; x++)
 			head[x] = (struct pool){ PROFILE_SET_INIT, 0 };
+		snprintf(prog, sizeof(prog), "%s/tree_d%d", dir, d);
 		for (size_t i = 0; i < 2 * pool_n; i++) {
-			snprintf(prog, sizeof(prog), "%s/x0/tree_d%d", dir, d);
-			run_once(prog, &base, sy);
+			run_once(prog, 0, &base, sy);
 			if (i >= pool_n)
 				continue;
-			for (int x = 0; x < NDELTA; x++) {
-				snprintf(prog, sizeof(prog), "%s/x%d/tree_d%d", dir,
-					 deltas[x], d);
-				run_once(prog, &head[x], sy);
-			}
+			for (int x = 0; x < NDELTA; x++)
+				run_once(prog, deltas[x], &head[x], sy);
 		}
 		uint64_t lost = 0, samples = 0;
 		for (size_t i = 0; i < base.ps.nr_runs; i++)
@@ -298,15 +290,15 @@ int main(int argc, char **argv)
 	enum { OVR = 20 };
 	double on[OVR], off[OVR];
 	char prog[4096];
-	snprintf(prog, sizeof(prog), "%s/x0/tree_d4", dir);
+	snprintf(prog, sizeof(prog), "%s/tree_d4", dir);
 	struct pool scratch = { PROFILE_SET_INIT, 0 };
 	for (int i = 0; i < OVR; i++) {
 		if (i % 2) {
-			off[i] = run_once(prog, NULL, sy);
-			on[i] = run_once(prog, &scratch, sy);
+			off[i] = run_once(prog, 0, NULL, sy);
+			on[i] = run_once(prog, 0, &scratch, sy);
 		} else {
-			on[i] = run_once(prog, &scratch, sy);
-			off[i] = run_once(prog, NULL, sy);
+			on[i] = run_once(prog, 0, &scratch, sy);
+			off[i] = run_once(prog, 0, NULL, sy);
 		}
 	}
 	profile_set_release(&scratch.ps);

@@ -268,7 +268,8 @@ static void drop_comparison_warnings(struct run_result *r)
 static void analyze_profile(const struct run_result *r, const struct suite_result *sr,
 			    const struct bench_result *br, struct command_result *cr)
 {
-	if (!cr->profile)
+	/* A saved profile without its sampled runs keeps its saved verdicts. */
+	if (!cr->profile || !cr->profile->nr_runs)
 		return;
 	const struct analysis_settings *a = &cr->analysis;
 	double confidence = a->present ? a->confidence : 0.95;

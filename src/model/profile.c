@@ -174,6 +174,14 @@ static struct profile_count *run_count(struct profile_run *r, size_t func)
 	return &r->counts[r->slot[func] - 1];
 }
 
+void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self,
+			   uint64_t incl)
+{
+	struct profile_count *c = run_count(r, func);
+	c->self += self;
+	c->incl += incl;
+}
+
 void profile_run_sample(struct profile_set *ps, struct profile_run *r,
 			const size_t *frames, size_t n)
 {

@@ -127,6 +127,13 @@ struct profile_run *profile_run_add(struct profile_set *ps, int side, int round,
 void profile_run_sample(struct profile_set *ps, struct profile_run *r,
 			const size_t *frames, size_t n);
 
+/*
+ * Add self and inclusive sample counts of function func to run r at once
+ * (readers and resampling tools; r->samples is the caller's to set).
+ */
+void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self,
+			   uint64_t incl);
+
 /* Add `count` samples of a folded stack string to a side (readers). */
 void profile_stack_add(struct profile_set *ps, const char *stack, int side,
 		       uint64_t count);

@@ -201,6 +201,57 @@ static void kv_ms(struct json_emit *j, const char *key, double ns)
 	json_emit_kv_double(j, key, isnan(ns) ? ns : round(ns / 1e3) / 1e3);
 }
 
+/*
+ * What `report --reanalyze` judges again and the flame graph is drawn from:
+ * the functions by index ("symbols": [function, binary]), per sampled run
+ * its side, round, CPU time, samples and [symbol, self, inclusive] counts,
+ * and the folded stacks with their [stack, base, head] sample counts.
+ */
+static void emit_profile_data(struct json_emit *j, const struct profile_set *ps)
+{
+	json_emit_key(j, "symbols");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_funcs; i++) {
+		json_emit_begin_array_inline(j);
+		json_emit_string(j, ps->funcs[i].function);
+		json_emit_string(j, ps->funcs[i].binary);
+		json_emit_end_array(j);
+	}
+	json_emit_end_array(j);
+	json_emit_key(j, "sampled_runs");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_runs; i++) {
+		const struct profile_run *r = &ps->runs[i];
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "side", r->side == PROFILE_BASE ? "base" : "head");
+		json_emit_kv_int(j, "round", r->round);
+		json_emit_kv_uint(j, "cpu_ns", (uint64_t)llround(r->cpu_ns));
+		json_emit_kv_uint(j, "samples", r->samples);
+		json_emit_key(j, "counts");
+		json_emit_begin_array_inline(j);
+		for (size_t k = 0; k < r->nr; k++) {
+			json_emit_begin_array_inline(j);
+			json_emit_uint(j, r->counts[k].func);
+			json_emit_uint(j, r->counts[k].self);
+			json_emit_uint(j, r->counts[k].incl);
+			json_emit_end_array(j);
+		}
+		json_emit_end_array(j);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+	json_emit_key(j, "stacks");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_stacks; i++) {
+		json_emit_begin_array_inline(j);
+		json_emit_string(j, ps->stacks[i].stack);
+		json_emit_uint(j, ps->stacks[i].count[PROFILE_BASE]);
+		json_emit_uint(j, ps->stacks[i].count[PROFILE_HEAD]);
+		json_emit_end_array(j);
+	}
+	json_emit_end_array(j);
+}
+
 /* commands[].profile: the sampled profiles and the functions that changed. */
 static void emit_profile(struct json_emit *j, const struct command_result *c)
 {
@@ -258,6 +309,7 @@ static void emit_profile(struct json_emit *j, const struct command_result *c)
 		json_emit_end_object(j);
 	}
 	json_emit_end_array(j);
+	emit_profile_data(j, ps);
 	json_emit_end_object(j);
 }
 

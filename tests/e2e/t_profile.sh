@@ -83,6 +83,32 @@ grep -E 'leaf_110 +artifact +[0-9.]+ ms → [0-9.]+ ms +\+[0-9.]+ ms .* grew' "$
 	fail "no grew row for leaf_110: $(grep -A6 profile "$T/out")"
 expect_out "profile ("
 
+case_ "report re-renders a saved profile; --reanalyze judges its sampled runs again"
+run_k report "$T/c.json" --format json --output "$T/c2.json"
+expect_rc 0
+cmp -s "$T/c.json" "$T/c2.json" || fail "report --format json of a profiled result is not byte-identical: $(diff "$T/c.json" "$T/c2.json" | head -10)"
+json_check "$T/c.json" "len($P['sampled_runs']) == 40 and len($P['symbols']) >= 7 and len($P['stacks']) >= 4"
+run_k report "$T/c.json"
+expect_rc 0
+grep -E 'leaf_110 +artifact +[0-9.]+ ms → [0-9.]+ ms +\+[0-9.]+ ms .* grew' "$T/out" >/dev/null ||
+	fail "report: no grew row for leaf_110: $(grep -A6 profile "$T/out")"
+run_k report "$T/c.json" --reanalyze --format json --output "$T/c3.json"
+expect_rc 0
+json_check "$T/c3.json" "[(f['function'], f['verdict']) for f in $P['functions']] == [(f['function'], f['verdict']) for f in json.load(open('$T/c.json'))['suites'][0]['benchmarks'][0]['commands'][0]['profile']['functions']]"
+run_k report "$T/c.json" --reanalyze --confidence 0.5 --format json --output "$T/c4.json"
+expect_rc 0
+json_check "$T/c4.json" "$P['confidence'] == 0.5 and $P['functions'][0]['function'] == 'leaf_110'"
+# a saved profile whose sampled runs were dropped keeps its saved verdicts
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r["suites"][0]["benchmarks"][0]["commands"][0]["profile"]; p.pop("sampled_runs"); json.dump(r, open(sys.argv[2], "w"))' "$T/c.json" "$T/c5.json"
+run_k report "$T/c5.json" --reanalyze --format json --output "$T/c6.json"
+expect_rc 0
+json_check "$T/c6.json" "$P['functions'][0]['function'] == 'leaf_110' and $P['functions'][0]['verdict'] == 'grew'"
+# a malformed profile is an error naming the field
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r["suites"][0]["benchmarks"][0]["commands"][0]["profile"]; p["sampled_runs"][0]["counts"][0][0] = 99999; json.dump(r, open(sys.argv[2], "w"))' "$T/c.json" "$T/bad.json"
+run_k report "$T/bad.json"
+expect_rc 2
+expect_err "profile.sampled_runs[0].counts[0]: symbol 99999 is not in profile.symbols"
+
 case_ "run --profile: one side's self times"
 run_k run --profile --format json --output "$T/r.json" --quiet
 expect_rc 0
