@@ -208,7 +208,9 @@ int main(int argc, char **argv)
 		snprintf(prog, sizeof(prog), "%s/tree_d%d", dir, d);
 		for (size_t i = 0; i < 2 * pool_n; i++) {
 			run_once(prog, 0, &base, sy);
-			if (i >= pool_n)
+			/* Head runs every other base run, so that both pools
+			   span the same stretch of the machine's load. */
+			if (i % 2)
 				continue;
 			for (int x = 0; x < NDELTA; x++)
 				run_once(prog, deltas[x], &head[x], sy);

@@ -10,7 +10,9 @@
  * as the run's time rises). Base and head runs are paired by round; per
  * function the paired differences head - base give the change (their
  * mean), a bootstrap percentile interval over rounds, and a two-sided
- * sign-flip test (exact.h); Benjamini-Hochberg over the tested functions
+ * sign-flip test (exact.h: enumerated up to EXACT_SIGNFLIP_MAX_N pairs,
+ * beyond by the normal approximation of its distribution, so that p is not
+ * floored at 1/(resamples + 1)); Benjamini-Hochberg over the tested functions
  * gives q. Verdicts: `too_few_samples` when the function was the leaf of
  * fewer than PROFILE_MIN_SAMPLES samples over all runs of both sides (not
  * tested, not counted in BH); `grew` / `shrank` when q < 1 - confidence and

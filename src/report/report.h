@@ -117,4 +117,15 @@ size_t report_profile_top(const struct command_result *c, size_t max,
 /* "12.345 ms" style text for a profile time in ns (NAN: "–"). */
 void report_profile_ms(struct sbuf *out, double ns, int sign);
 
+/*
+ * Markdown (the `markdown` and `github` writers): per profiled command, a
+ * line naming it with the event, frequency and sampled runs, the reason
+ * profiling stopped if it did, and a table of its report_profile_top()
+ * functions (at most max): base → head self time, change, interval, q,
+ * verdict (one side: the self time). only_regressions: only commands whose
+ * result is "regression". Nothing when no command qualifies.
+ */
+void report_profile_markdown(struct sbuf *out, const struct run_result *r,
+			     int only_regressions, size_t max);
+
 #endif

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/profile.h"
@@ -145,12 +146,57 @@ static void test_one_side(void **state)
 	profile_set_release(&ps);
 }
 
+/*
+ * Many functions and more pairs than the sign-flip test enumerates: a
+ * clear change must still pass Benjamini-Hochberg over 300 functions (a
+ * Monte-Carlo p floored at 1/(resamples + 1) could not), and the
+ * unchanged ones stay `same`.
+ */
+static void test_many_functions(void **state)
+{
+	(void)state;
+	enum { NF = 300, PAIRS = 30 };
+	struct profile_set ps = PROFILE_SET_INIT;
+	size_t fn[NF];
+	for (int f = 0; f < NF; f++) {
+		char name[32];
+		snprintf(name, sizeof(name), "f%d", f);
+		fn[f] = profile_func_intern(&ps, name, "prog");
+	}
+	for (int k = 1; k <= PAIRS; k++)
+		for (int side = 0; side < PROFILE_SIDES; side++) {
+			struct profile_run *r = profile_run_add(&ps, side, k, 0);
+			uint64_t total = 0;
+			for (int f = 0; f < NF; f++) {
+				/* f0 grows by 20%; all wobble by round */
+				uint64_t n = 100 + (uint64_t)((k * 7 + f * 3 + side * 5) % 11);
+				if (f == 0 && side == PROFILE_HEAD)
+					n += 20;
+				profile_run_count_add(r, fn[f], n, n);
+				total += n;
+			}
+			r->samples = total;
+			r->cpu_ns = (double)total * 250000.0;
+		}
+	struct rng rng;
+	rng_seed(&rng, 3);
+	profile_analyze(&ps, 0.95, 100, &rng);
+	assert_int_equal(ps.pairs, PAIRS);
+	assert_string_equal(ps.funcs[ps.changes[0].func].function, "f0");
+	assert_int_equal(ps.changes[0].verdict, PROFILE_GREW);
+	assert_true(ps.changes[0].q_value < 0.001);
+	for (size_t i = 1; i < ps.nr_changes; i++)
+		assert_int_equal(ps.changes[i].verdict, PROFILE_SAME);
+	profile_set_release(&ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_one_side),
+		cmocka_unit_test(test_many_functions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
