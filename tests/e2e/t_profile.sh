@@ -109,6 +109,32 @@ run_k report "$T/bad.json"
 expect_rc 2
 expect_err "profile.sampled_runs[0].counts[0]: symbol 99999 is not in profile.symbols"
 
+case_ "markdown, github and html show the changed functions; html draws the differential flame graph"
+run_k report "$T/c.json" --format markdown
+expect_rc 0
+expect_out "#### Sampled profiles"
+grep -Eq '^\| leaf\\_110 \| artifact \| [0-9.]+ ms → [0-9.]+ ms \| \+[0-9.]+ ms \| \+[0-9.]+ ms … \+[0-9.]+ ms \| [0-9.e-]+ \| grew \|$' "$T/out" ||
+	fail "markdown: no grew row for leaf_110: $(grep -A8 'Sampled profiles' "$T/out" | cat -A | head -12)"
+# github lists functions only under a regression
+run_k report "$T/c.json" --format github
+expect_rc 0
+if [ "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["result"])' "$T/c.json")" != regression ]; then
+	grep -q "Functions under a regression" "$T/out" && fail "github lists functions without a regression"
+fi
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["suites"][0]["benchmarks"][0]["commands"][0]["result"] = "regression"; json.dump(r, open(sys.argv[2], "w"))' "$T/c.json" "$T/reg.json"
+run_k report "$T/reg.json" --format github
+expect_rc 0
+expect_out "#### Functions under a regression"
+grep -Eq '^\| leaf\\_110 \| artifact \| .* \| grew \|$' "$T/out" || fail "github: no grew row for leaf_110"
+run_k report "$T/c.json" --format html
+expect_rc 0
+expect_out '<svg class="flame"'
+# the grown leaf is drawn in red (#ff....), the others not
+grep -Eq '<g><title>leaf_110: head [0-9]+ samples [^<]*grew</title><rect [^>]*fill="#ff[0-9a-f]{4}"' "$T/out" ||
+	fail "html: leaf_110 is not drawn red: $(grep -o '<g><title>leaf_110[^/]*' "$T/out" | head -2)"
+grep -Eq '<g><title>leaf_1(00|01|11):[^<]*</title><rect [^>]*fill="#ff' "$T/out" && fail "html: an unchanged leaf is drawn red"
+grep -Eq '<td>leaf_110</td><td>artifact</td>' "$T/out" || fail "html: no table row for leaf_110"
+
 case_ "run --profile: one side's self times"
 run_k run --profile --format json --output "$T/r.json" --quiet
 expect_rc 0
