@@ -4,7 +4,7 @@
 # runs? (The method of Reichelt and Skarbalius, ICPE 2026, natively; see
 # bench/profile_f1.c for the trial design and docs/profiles.md for figures.)
 #
-#   bash bench/profile.sh [BUILD-DIR] [POOL] [FREQUENCY]
+#   bash bench/profile.sh [BUILD-DIR] [POOL] [FREQUENCY] [DELTAS] [DEPTHS]
 #
 # Builds bench/profile_tree.c for depth d in {2,4,6,8} with -O2
 # -fno-omit-frame-pointer, one binary per depth: base and head run the same
@@ -18,11 +18,13 @@ set -eu
 build=${1:-build}
 pool=${2:-12}
 freq=${3:-3999}
+# DELTAS and DEPTHS: comma-separated, default "1,2,3,5" and "2,4,6,8".
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-profile-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for d in 2 4 6 8; do
+# The depths asked for, and 4 (the overhead runs use it).
+for d in $(echo "${5:-2,4,6,8},4" | tr ',' '\n' | grep -x '[0-8]' | sort -un); do
 	cc -O2 -fno-omit-frame-pointer -DDEPTH=$d -DSLOW=1 \
 		-o "$work/tree_d$d" "$here/profile_tree.c"
 done
-"$build/kagari-profile-f1" "$work" "$pool" "$freq"
+"$build/kagari-profile-f1" "$work" "$pool" "$freq" ${4:+"$4"} ${5:+"$5"}

@@ -7,7 +7,10 @@
  * leaf's code differently, and that difference, not the injected work, is
  * what a first version of this proof measured).
  *
- *	kagari-profile-f1 DIR [POOL [FREQUENCY]]
+ *	kagari-profile-f1 DIR [POOL [FREQUENCY [DELTAS [DEPTHS]]]]
+ *
+ * DELTAS and DEPTHS are comma-separated lists (default 1,2,3,5 and
+ * 2,4,6,8); DEPTHS "-" measures only the overhead.
  *
  * Per depth: POOL sampled runs of each head variant (delta 1, 2, 3, 5) and
  * 2 * POOL of the base (delta 0), interleaved, each through the real
@@ -23,7 +26,8 @@
  * >= 98%" (the smallest n that reaches it; "> max" when none does).
  *
  * Last, the overhead: the depth-4 base, timed runs alternating sampling on
- * and off; median wall times, their ratio, and a two-sided Mann-Whitney p.
+ * and off; median wall times and the child's CPU times, their ratio, and
+ * a two-sided Mann-Whitney p each.
  */
 #include <math.h>
 #include <spawn.h>
@@ -44,11 +48,11 @@
 
 extern char **environ;
 
-static const int depths[] = { 2, 4, 6, 8 };
-static const int deltas[] = { 1, 2, 3, 5 };
+/* Defaults; argv[4] and argv[5] may replace them ("10,20", "2,4"). */
+static int depths[8] = { 2, 4, 6, 8 };
+static int deltas[8] = { 1, 2, 3, 5 };
+static int NDEPTH = 4, NDELTA = 4;
 static const int ns[] = { 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32 };
-#define NDEPTH 4
-#define NDELTA 4
 #define NN (sizeof(ns) / sizeof(ns[0]))
 #define TRIALS 40
 #define SLOW_LEAF 1
@@ -60,6 +64,8 @@ struct pool {
 	struct profile_set ps; /* every run as side HEAD, round = index */
 	size_t nr;
 };
+
+static double last_cpu; /* CPU seconds of the last run_once() child */
 
 static double now(void)
 {
@@ -95,6 +101,8 @@ static double run_once(const char *prog, int delta, struct pool *pool,
 	struct rusage ru;
 	wait4(pid, &st, 0, &ru);
 	double wall = now() - t0;
+	last_cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "%s failed\n", prog);
 		exit(1);
@@ -166,6 +174,21 @@ static int trial(const struct pool *a, const size_t *ia, const struct pool *b,
 	return out;
 }
 
+/* "1,2,3" into v[0..8); the count, or -1 when malformed. */
+static int parse_list(const char *s, int *v, int lo, int hi)
+{
+	int n = 0;
+	while (*s) {
+		char *end;
+		long x = strtol(s, &end, 10);
+		if (end == s || x < lo || x > hi || n == 8 || (*end && *end != ','))
+			return -1;
+		v[n++] = (int)x;
+		s = *end ? end + 1 : end;
+	}
+	return n;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -186,6 +209,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "POOL must be 2..32, FREQUENCY positive\n");
 		return 2;
 	}
+	if (argc > 4)
+		NDELTA = parse_list(argv[4], deltas, 0, 1000);
+	if (argc > 5)
+		NDEPTH = !strcmp(argv[5], "-") ? 0 : parse_list(argv[5], depths, 0, 8);
+	if (NDELTA < 1 || NDEPTH < 0) {
+		fprintf(stderr, "DELTAS and DEPTHS: up to 8 comma-separated "
+				"whole numbers (depths 0..8)\n");
+		return 2;
+	}
 	sample_probe(&probe);
 	if (!probe.ok) {
 		fprintf(stderr, "sampling does not work here: %s\n", probe.why);
@@ -196,11 +228,13 @@ int main(int argc, char **argv)
 	       probe.name, freq, pool_n, 2 * pool_n, TRIALS);
 	struct rng rng;
 	rng_seed(&rng, 20260504);
-	int needed[NDEPTH][NDELTA];
+	int needed[8][8];
 	struct symbols *sy = symbols_new();
+	if (!NDEPTH)
+		goto skip_f1;
 	for (int di = 0; di < NDEPTH; di++) {
 		int d = depths[di];
-		struct pool base = { PROFILE_SET_INIT, 0 }, head[NDELTA];
+		struct pool base = { PROFILE_SET_INIT, 0 }, head[8];
 		char prog[4096];
 		double t0 = now();
 		for (int x = 0; x < NDELTA; x++)
@@ -288,33 +322,44 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 
-	/* Overhead: timed runs with sampling on against off, alternating. */
-	enum { OVR = 20 };
-	double on[OVR], off[OVR];
+skip_f1:
+	/* Overhead: timed runs with sampling on against off, alternating;
+	   wall time, and the child's own CPU time (what the sampled program
+	   pays, without the runner side's draining thread). */
+	enum { OVR = 30 };
+	double on[OVR], off[OVR], con[OVR], coff[OVR];
 	char prog[4096];
 	snprintf(prog, sizeof(prog), "%s/tree_d4", dir);
 	struct pool scratch = { PROFILE_SET_INIT, 0 };
 	for (int i = 0; i < OVR; i++) {
-		if (i % 2) {
-			off[i] = run_once(prog, 0, NULL, sy);
-			on[i] = run_once(prog, 0, &scratch, sy);
-		} else {
-			on[i] = run_once(prog, 0, &scratch, sy);
-			off[i] = run_once(prog, 0, NULL, sy);
+		for (int k = 0; k < 2; k++) {
+			if ((k == 0) == (i % 2 == 0)) {
+				on[i] = run_once(prog, 0, &scratch, sy);
+				con[i] = last_cpu;
+			} else {
+				off[i] = run_once(prog, 0, NULL, sy);
+				coff[i] = last_cpu;
+			}
 		}
 	}
 	profile_set_release(&scratch.ps);
-	double pg = exact_mann_whitney_p(on, OVR, off, OVR, NULL);
-	double pl = exact_mann_whitney_p(off, OVR, on, OVR, NULL);
-	double p = 2 * (pg < pl ? pg : pl);
-	qsort(on, OVR, sizeof(double), cmp_double);
-	qsort(off, OVR, sizeof(double), cmp_double);
-	double mon = (on[OVR / 2 - 1] + on[OVR / 2]) / 2;
-	double moff = (off[OVR / 2 - 1] + off[OVR / 2]) / 2;
-	printf("\noverhead (depth 4, %d timed runs each, alternating): median "
-	       "wall %.1f ms sampled vs %.1f ms not: %+.2f%%, Mann-Whitney "
-	       "two-sided p = %.3f\n",
-	       OVR, mon * 1e3, moff * 1e3, (mon / moff - 1) * 100, p > 1 ? 1 : p);
+	double *pairs[2][2] = { { on, off }, { con, coff } };
+	const char *what[2] = { "wall", "child CPU" };
+	printf("\noverhead (depth 4, %d timed runs each, alternating):\n", OVR);
+	for (int w = 0; w < 2; w++) {
+		double *a = pairs[w][0], *b = pairs[w][1];
+		double pg = exact_mann_whitney_p(a, OVR, b, OVR, NULL);
+		double pl = exact_mann_whitney_p(b, OVR, a, OVR, NULL);
+		double p = 2 * (pg < pl ? pg : pl);
+		qsort(a, OVR, sizeof(double), cmp_double);
+		qsort(b, OVR, sizeof(double), cmp_double);
+		double ma = (a[OVR / 2 - 1] + a[OVR / 2]) / 2;
+		double mb = (b[OVR / 2 - 1] + b[OVR / 2]) / 2;
+		printf("  median %-9s %.1f ms sampled vs %.1f ms not: %+.2f%%, "
+		       "Mann-Whitney two-sided p = %.3f\n",
+		       what[w], ma * 1e3, mb * 1e3, (ma / mb - 1) * 100,
+		       p > 1 ? 1 : p);
+	}
 	symbols_free(sy);
 	sample_probe_release(&probe);
 	return 0;
