@@ -3,9 +3,10 @@
  * Skarbalius (ICPE 2026) measured change-detection exactness — natively.
  * Driven by bench/profile.sh, which builds bench/profile_tree.c per depth d
  * into DIR/tree_d<d>; the change is its run-time flag `-d DELTA`, so base
- * and head run the very same binary (two separate builds place the slow
- * leaf's code differently, and that difference, not the injected work, is
- * what a first version of this proof measured).
+ * and head run the very same binary (code placement cannot differ), and
+ * head runs are interleaved with base runs over the whole sampling period
+ * (sampling the heads in one stretch let the machine's load drift between
+ * the sides and flag every leaf; docs/profiles.md).
  *
  *	kagari-profile-f1 DIR [POOL [FREQUENCY [DELTAS [DEPTHS]]]]
  *
