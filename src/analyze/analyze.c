@@ -15,6 +15,7 @@
 #include "analyze/compare.h"
 #include "analyze/format.h"
 #include "analyze/holm.h"
+#include "analyze/profile.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
@@ -572,6 +573,27 @@ static void drop_comparison_warnings(struct run_result *r)
 	r->warnings = kept;
 }
 
+/*
+ * Which functions of a sampled profile changed, with the command's
+ * confidence and resamples (the suite's defaults when the result carries no
+ * analysis settings), seeded by "SUITE/BENCHMARK/COMMAND/profile".
+ */
+static void analyze_profile(const struct run_result *r, const struct suite_result *sr,
+			    const struct bench_result *br, struct command_result *cr)
+{
+	/* A saved profile without its sampled runs keeps its saved verdicts. */
+	if (!cr->profile || !cr->profile->nr_runs)
+		return;
+	const struct analysis_settings *a = &cr->analysis;
+	double confidence = a->present ? a->confidence : 0.95;
+	int resamples = a->present ? a->resamples : 2000; /* suite defaults */
+	char *label = xstrfmt("%s/%s/%s/profile", sr->name, br->name, cr->name);
+	struct rng rng;
+	rng_seed(&rng, rng_seed_from(r->seed, label));
+	free(label);
+	profile_analyze(cr->profile, confidence, resamples, &rng);
+}
+
 void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 {
 	drop_comparison_warnings(r);
@@ -591,6 +613,7 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 							  &cr->side[SIDE_HEAD].metric[cr->budgets[k].metric]);
 				for (int m = 0; m < METRIC__COUNT; m++)
 					comparison_clear(&cr->comparison[m]);
+				analyze_profile(r, sr, br, cr);
 			}
 		}
 	}

@@ -107,6 +107,7 @@ void cli_init(struct cli *c)
 void cli_release(struct cli *c)
 {
 	free(c->filter);
+	free(c->profile_dir);
 	free(c->format);
 	free(c->output);
 	free(c->summary);

@@ -41,6 +41,8 @@ struct cli {
 	char *against;
 	char *max_time;		 /* compare, ci: --max-time DURATION */
 	char *suite_from;	 /* compare, ci: "base" | "head" | NULL (default) */
+	int profile;	   /* --profile */
+	char *profile_dir; /* --profile-dir DIR */
 	int reanalyze;		 /* report: analyse the saved samples again */
 	struct strvec max_percent; /* report --reanalyze: METRIC=P */
 	char *confidence;	 /* report --reanalyze */
@@ -149,6 +151,13 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	  "measured runs per command and side (overrides the suite)", NULL },  \
 	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",              \
 	  "unmeasured warm-up runs per command and side", NULL },              \
+	{ "profile", OPT_BOOL, offsetof(struct cli, profile), NULL,            \
+	  "sample every command in untimed runs after the timed ones and "      \
+	  "report the functions that changed (as metrics: {profile: true})",   \
+	  NULL },                                                              \
+	{ "profile-dir", OPT_STRING, offsetof(struct cli, profile_dir), "DIR", \
+	  "write folded stacks (one file per command and side) into DIR; "     \
+	  "implies --profile", NULL },                                         \
 	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,                \
 	  "no progress line", NULL },                                          \
 	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL,          \

@@ -20,6 +20,7 @@
 #include "cmd/exit.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"
+#include "measure/sample.h"
 #include "measure/sysinfo.h"
 #include "measure/valgrind.h"
 #include "report/json_emit.h"
@@ -141,6 +142,51 @@ static void check_counters(struct doctor *d, const struct cmd_env *env)
 		   "slower runs; `instrument: perf` would report them unsupported");
 	counters_probe_release(&p);
 	sbuf_release(&v);
+}
+
+/*
+ * Sampled profiles (--profile): which event opens, and whether its ring
+ * buffers map (the mlock limit) — a real sampler started and stopped.
+ */
+static void check_sampling(struct doctor *d)
+{
+	struct sample_probe p;
+	struct sbuf v = SBUF_INIT, err = SBUF_INIT;
+	sample_probe(&p, 0);
+	if (!p.ok) {
+		add(d, DOCTOR_WARN, "sampling (--profile)", "does not work", p.why);
+		goto out;
+	}
+	struct sampler s = SAMPLER_INIT;
+	struct sample_data data;
+	if (sampler_begin(&s, &p, 0, SAMPLE_DEFAULT_FREQ, &err) ||
+	    sampler_end(&s, &data, &err)) {
+		sampler_release(&s);
+		add(d, DOCTOR_WARN, "sampling (--profile)", "does not work", err.buf);
+		goto out;
+	}
+	sample_data_release(&data);
+	sbuf_addf(&v, "works, event %s", p.name);
+	if (p.hardware)
+		add(d, DOCTOR_OK, "sampling (--profile)", v.buf,
+		    p.precise_ip ? "hardware cycles with precise_ip (no skid)"
+				 : "hardware cycles; precise_ip is not available, "
+				   "so sampled addresses may skid a few "
+				   "instructions");
+	else {
+		struct sbuf note = SBUF_INIT;
+		sbuf_addf(&note,
+			  "the cpu-clock software timer, as no hardware sampling "
+			  "opens (%s); it attributes CPU time as well, at timer "
+			  "resolution",
+			  p.why_not_hardware ? p.why_not_hardware : "unknown");
+		add(d, DOCTOR_OK, "sampling (--profile)", v.buf, note.buf);
+		sbuf_release(&note);
+	}
+out:
+	sample_probe_release(&p);
+	sbuf_release(&v);
+	sbuf_release(&err);
 }
 
 static void check_valgrind(struct doctor *d)
@@ -350,6 +396,7 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 	}
 	struct doctor d = { NULL, 0, 0 };
 	check_counters(&d, env);
+	check_sampling(&d);
 	check_valgrind(&d);
 	check_shim(&d, env);
 	check_cpu(&d);

@@ -457,6 +457,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.look = session_look,
 		.look_data = s,
 		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
+		.profile_override = cli->profile || cli->profile_dir,
 	};
 	interrupt_install(env->runner);
 	return 0;
@@ -552,6 +553,67 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	return sr;
 }
 
+/* A file name part: [A-Za-z0-9._-] kept, anything else '_'. */
+static void add_name_part(struct sbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		sbuf_addch(sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+					       (*s >= '0' && *s <= '9') || *s == '.' ||
+					       *s == '-'
+				       ? *s
+				       : '_');
+}
+
+/*
+ * --profile-dir DIR: the folded stacks of every profiled command, one
+ * file per side: DIR/SUITE.BENCH.COMMAND.SIDE.folded. Returns 0 or
+ * EXIT_EXEC (after saying why).
+ */
+static int write_profile_dir(const struct run_result *r, const char *dir)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		cmd_error("cannot create the profile folder '%s': %s", dir,
+			  strerror(errno));
+		return EXIT_EXEC;
+	}
+	int rc = 0;
+	struct sbuf path = SBUF_INIT, body = SBUF_INIT, err = SBUF_INIT;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct command_result *cr = &br->commands[c];
+				if (!cr->profile)
+					continue;
+				for (int sd = 0; sd < SIDE__COUNT; sd++) {
+					if (!cr->side[sd].present)
+						continue;
+					sbuf_reset(&path);
+					sbuf_addf(&path, "%s/", dir);
+					add_name_part(&path, r->suites[i].name);
+					sbuf_addch(&path, '.');
+					add_name_part(&path, br->name);
+					sbuf_addch(&path, '.');
+					add_name_part(&path, cr->name);
+					sbuf_addf(&path, ".%s.folded", side_name((enum side)sd));
+					sbuf_reset(&body);
+					profile_folded(cr->profile,
+						       sd == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD,
+						       &body);
+					sbuf_reset(&err);
+					if (fileio_write_atomic(path.buf, body.buf, body.len, &err)) {
+						cmd_error("%s", err.buf);
+						rc = EXIT_EXEC;
+					}
+				}
+			}
+		}
+	sbuf_release(&path);
+	sbuf_release(&body);
+	sbuf_release(&err);
+	return rc;
+}
+
 int session_finish(struct session *s)
 {
 	struct run_result *r = &s->r;
@@ -598,6 +660,8 @@ int session_finish(struct session *s)
 		for (size_t i = 0; i < r->warnings.nr; i++)
 			cmd_warning("%s", r->warnings.v[i]);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
+	if (s->cli->profile_dir)
+		wrc = exit_merge(wrc, write_profile_dir(r, s->cli->profile_dir));
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	/* After the reports: a history that cannot be written costs no report. */

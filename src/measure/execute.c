@@ -886,6 +886,10 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		B.interrupted = execute_instrument_bench(s, b, bench_index, sides, o, in, br,
 					       B.units, B.nr_units, B.plan_units, &rng,
 					       (const char *const *)B.workdir);
+	/* Untimed sampled runs for the profiles, last. */
+	if (!B.interrupted)
+		B.interrupted = execute_profile_bench(b, o, in, br, B.units, B.nr_units,
+						      (const char *const *)B.suite_dir, B.ctx);
 	bench_cleanup(&B);
 	bench_statuses(&B, round);
 	bench_release(&B);

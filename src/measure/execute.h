@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "measure/counters.h"
+#include "measure/sample.h"
 #include "model/result.h"
 #include "suite/model.h"
 
@@ -82,6 +83,9 @@ struct execute_instruments {
 	char *shim;		/* absolute path of libkagari-alloc.so or NULL */
 	char *shim_error;
 	int used_valgrind;	/* set when a valgrind run produced counts */
+	/* Sampling (sample.h), probed when a command is first profiled. */
+	int sample_probed;
+	struct sample_probe sample;
 };
 
 void execute_instruments_release(struct execute_instruments *in);
@@ -149,6 +153,8 @@ struct execute_options {
 	   was recorded, else "valgrind" when instruction counts came from
 	   valgrind. */
 	struct environment_info *env;
+	/* 1: sample every command (--profile), as if `metrics.profile`. */
+	int profile_override;
 };
 
 /*

@@ -54,6 +54,7 @@ void execute_instruments_release(struct execute_instruments *in)
 	free(in->valgrind_error);
 	free(in->shim);
 	free(in->shim_error);
+	sample_probe_release(&in->sample);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -210,6 +210,25 @@ void execute_mark_unsupported(struct execute_instruments *in,
 			      const struct command_spec *cs,
 			      struct command_result *cr);
 
+/* ---- sampled profiles (execute_profile.c) ------------------------------ */
+
+/* Does this command get sampled runs (`metrics.profile` or --profile)? */
+int execute_profile_wanted(const struct execute_options *o,
+			   const struct command_spec *cs);
+
+/*
+ * After the timed and instrumented rounds of a benchmark: the untimed
+ * sampled rounds of every profiled command, into br->commands[].profile
+ * (or profile_error); analyze_result() judges them later. Returns 1 when
+ * interrupted.
+ */
+int execute_profile_bench(const struct bench_spec *b,
+			  const struct execute_options *o,
+			  struct execute_instruments *in, struct bench_result *br,
+			  struct execute_unit *units, size_t nr_units,
+			  const char *const suite_dir[SIDE__COUNT],
+			  const struct vars_context ctx[SIDE__COUNT]);
+
 /* ---- perf counters in the timed runs (execute_perf.c) ------------------ */
 
 /*

@@ -56,6 +56,10 @@ static void command_release(struct command_result *c)
 	free(c->error);
 	free(c->stderr_tail);
 	free(c->throughput_unit);
+	if (c->profile)
+		profile_set_release(c->profile);
+	free(c->profile);
+	free(c->profile_error);
 }
 
 void acceptance_release(struct acceptance *a)

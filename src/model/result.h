@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/profile.h"
 #include "base/strvec.h"
 #include "model/metric.h"
 #include "model/settings.h"
@@ -148,6 +149,10 @@ struct command_result {
 	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
 	struct analysis_settings analysis; /* how comparisons are made */
+	/* Sampled profiles of both sides (metrics.profile / --profile), or
+	   NULL; profile_error says why profiling failed or is unsupported. */
+	struct profile_set *profile;
+	char *profile_error;
 };
 
 struct bench_result {

@@ -2,7 +2,7 @@
  * report/read_json: a saved JSON report back into a run_result
  * (read_json.h). Laid out bottom-up: the field path kept for messages;
  * typed getters; readers per level (stats, samples, metric, side,
- * comparison, analysis settings, budget, command, benchmark, suite,
+ * comparison, analysis settings, budget, profile, command, benchmark, suite,
  * environment, git, summary); the exact seed read from its text; then the
  * root and report_read_json().
  */
@@ -554,6 +554,208 @@ static void read_budget_item(struct rd *d, json_t *o, void *item)
 	read_budget(d, o, item);
 }
 
+/* A JSON number that is a whole count (>= 0, below 2^53) at the path. */
+static uint64_t count_value(struct rd *d, const char *key, json_t *v)
+{
+	double x = number_value(d, key, v);
+	if (d->failed)
+		return 0;
+	if (!(x >= 0 && x <= 9007199254740992.0) || x != floor(x)) {
+		fail(d, key, "expected a count (a whole number >= 0)");
+		return 0;
+	}
+	return (uint64_t)x;
+}
+
+/* {"base": N, "head": N} into v[PROFILE_SIDES]; absent leaves zeros. */
+static void read_side_counts(struct rd *d, json_t *o, const char *key,
+			     uint64_t v[PROFILE_SIDES])
+{
+	json_t *x = get_object(d, o, key, 0);
+	if (!x)
+		return;
+	size_t old = enter_key(d, key);
+	v[PROFILE_BASE] = count_value(d, "base", json_object_get(x, "base"));
+	v[PROFILE_HEAD] = count_value(d, "head", json_object_get(x, "head"));
+	leave(d, old);
+}
+
+/* The [ELEMENT, ...] array at arr[i], with n elements; NULL after fail(). */
+static json_t *tuple(struct rd *d, json_t *arr, size_t i, size_t n)
+{
+	json_t *t = json_array_get(arr, i);
+	if (!json_is_array(t) || json_array_size(t) != n) {
+		fail(d, NULL, "expected an array of %zu elements", n);
+		return NULL;
+	}
+	return t;
+}
+
+static const char *tuple_string(struct rd *d, json_t *t, size_t i)
+{
+	json_t *v = json_array_get(t, i);
+	if (!json_is_string(v)) {
+		expected(d, NULL, "a string", v);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+/* One of profile.sampled_runs: a run with its counts. */
+static void read_profile_run(struct rd *d, json_t *o, struct profile_set *ps)
+{
+	static const char *const sides[] = { [PROFILE_BASE] = "base",
+					     [PROFILE_HEAD] = "head" };
+	int side = -1, round = 0;
+	get_choice(d, o, "side", sides, PROFILE_SIDES, &side);
+	get_int(d, o, "round", &round, 0, INT_MAX);
+	if (!d->failed && side < 0)
+		fail(d, "side", "missing");
+	double cpu = (double)count_value(d, "cpu_ns", json_object_get(o, "cpu_ns"));
+	uint64_t samples = count_value(d, "samples", json_object_get(o, "samples"));
+	json_t *counts = get_array(d, o, "counts", 1);
+	if (d->failed)
+		return;
+	struct profile_run *r = profile_run_add(ps, side, round, cpu);
+	r->samples = samples;
+	size_t old = enter_key(d, "counts");
+	for (size_t i = 0; i < json_array_size(counts) && !d->failed; i++) {
+		size_t o2 = enter_index(d, i);
+		json_t *t = tuple(d, counts, i, 3);
+		uint64_t f = t ? count_value(d, NULL, json_array_get(t, 0)) : 0;
+		uint64_t self = t ? count_value(d, NULL, json_array_get(t, 1)) : 0;
+		uint64_t incl = t ? count_value(d, NULL, json_array_get(t, 2)) : 0;
+		if (!d->failed && f >= ps->nr_funcs)
+			fail(d, NULL, "symbol %llu is not in profile.symbols",
+			     (unsigned long long)f);
+		if (!d->failed)
+			profile_run_count_add(r, (size_t)f, self, incl);
+		leave(d, o2);
+	}
+	leave(d, old);
+}
+
+/* One of profile.functions: a function's comparison. */
+static void read_profile_change(struct rd *d, json_t *o, struct profile_set *ps,
+				struct profile_change *ch)
+{
+	char *function = NULL, *binary = NULL, *verdict = NULL;
+	get_string(d, o, "function", &function);
+	get_string(d, o, "binary", &binary);
+	get_string(d, o, "verdict", &verdict);
+	if (!d->failed && !function)
+		fail(d, "function", "missing");
+	if (!d->failed && !binary)
+		fail(d, "binary", "missing");
+	int v = verdict ? profile_verdict_parse(verdict) : -1;
+	if (!d->failed && v < 0)
+		fail(d, "verdict", verdict ? "unknown value '%s'" : "missing%s",
+		     verdict ? verdict : "");
+	if (!d->failed) {
+		ch->func = profile_func_intern(ps, function, binary);
+		ch->verdict = (enum profile_verdict)v;
+		ch->self_ns[PROFILE_BASE] = get_number(d, o, "self_base_ms") * 1e6;
+		ch->self_ns[PROFILE_HEAD] = get_number(d, o, "self_head_ms") * 1e6;
+		ch->change_ns = get_number(d, o, "change_ms") * 1e6;
+		ch->ci_low_ns = get_number(d, o, "ci_low_ms") * 1e6;
+		ch->ci_high_ns = get_number(d, o, "ci_high_ms") * 1e6;
+		ch->q_value = get_number(d, o, "q_value");
+		ch->p_value = get_number(d, o, "p_value");
+		ch->incl_ns[PROFILE_BASE] = get_number(d, o, "incl_base_ms") * 1e6;
+		ch->incl_ns[PROFILE_HEAD] = get_number(d, o, "incl_head_ms") * 1e6;
+		json_t *sb = json_object_get(o, "samples_base");
+		ch->samples[PROFILE_BASE] = sb ? count_value(d, "samples_base", sb) : 0;
+		ch->samples[PROFILE_HEAD] =
+			count_value(d, "samples_head", json_object_get(o, "samples_head"));
+	}
+	free(function);
+	free(binary);
+	free(verdict);
+}
+
+/*
+ * commands[].profile (write_json.c's emit_profile()): the error, or the
+ * profile with its symbols, sampled runs, stacks and judged functions.
+ */
+static void read_profile(struct rd *d, json_t *o, struct command_result *c)
+{
+	get_string(d, o, "error", &c->profile_error);
+	char *event = NULL;
+	get_string(d, o, "event", &event);
+	if (!event || d->failed) {
+		free(event);
+		return;
+	}
+	struct profile_set *ps = xcalloc(1, sizeof(*ps));
+	c->profile = ps;
+	ps->event = event;
+	int freq = 0;
+	get_int(d, o, "frequency", &freq, 0, INT_MAX);
+	ps->frequency = (unsigned)freq;
+	read_side_counts(d, o, "samples", ps->samples);
+	read_side_counts(d, o, "lost", ps->lost);
+	read_side_counts(d, o, "throttled", ps->throttled);
+	get_size(d, o, "pairs", &ps->pairs);
+	ps->confidence = get_number(d, o, "confidence");
+
+	json_t *arr = d->failed ? NULL : get_array(d, o, "symbols", 0);
+	size_t old = enter_key(d, "symbols");
+	for (size_t i = 0; arr && i < json_array_size(arr) && !d->failed; i++) {
+		size_t o2 = enter_index(d, i);
+		json_t *t = tuple(d, arr, i, 2);
+		const char *fn = t ? tuple_string(d, t, 0) : NULL;
+		const char *bin = fn ? tuple_string(d, t, 1) : NULL;
+		if (bin && profile_func_intern(ps, fn, bin) != i)
+			fail(d, NULL, "'%s' in '%s' is listed twice", fn, bin);
+		leave(d, o2);
+	}
+	leave(d, old);
+
+	arr = d->failed ? NULL : get_array(d, o, "sampled_runs", 0);
+	old = enter_key(d, "sampled_runs");
+	for (size_t i = 0; arr && i < json_array_size(arr) && !d->failed; i++) {
+		size_t o2 = enter_index(d, i);
+		json_t *x = json_array_get(arr, i);
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			read_profile_run(d, x, ps);
+		leave(d, o2);
+	}
+	leave(d, old);
+
+	arr = d->failed ? NULL : get_array(d, o, "stacks", 0);
+	old = enter_key(d, "stacks");
+	for (size_t i = 0; arr && i < json_array_size(arr) && !d->failed; i++) {
+		size_t o2 = enter_index(d, i);
+		json_t *t = tuple(d, arr, i, 3);
+		const char *st = t ? tuple_string(d, t, 0) : NULL;
+		uint64_t nb = st ? count_value(d, NULL, json_array_get(t, 1)) : 0;
+		uint64_t nh = st ? count_value(d, NULL, json_array_get(t, 2)) : 0;
+		if (st && !d->failed) {
+			profile_stack_add(ps, st, PROFILE_BASE, nb);
+			profile_stack_add(ps, st, PROFILE_HEAD, nh);
+		}
+		leave(d, o2);
+	}
+	leave(d, old);
+
+	arr = d->failed ? NULL : get_array(d, o, "functions", 0);
+	old = enter_key(d, "functions");
+	size_t n = arr ? json_array_size(arr) : 0;
+	ps->changes = xcalloc(n + 1, sizeof(*ps->changes));
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		size_t o2 = enter_index(d, i);
+		json_t *x = json_array_get(arr, i);
+		if (!json_is_object(x))
+			expected(d, NULL, "an object", x);
+		else
+			read_profile_change(d, x, ps, &ps->changes[ps->nr_changes++]);
+		leave(d, o2);
+	}
+	leave(d, old);
+}
+
 static void read_command(struct rd *d, json_t *o, struct command_result *c)
 {
 	get_string(d, o, "name", &c->name);
@@ -603,6 +805,12 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	if (an) {
 		size_t old = enter_key(d, "analysis");
 		read_analysis(d, an, &c->analysis);
+		leave(d, old);
+	}
+	json_t *pr = d->failed ? NULL : get_object(d, o, "profile", 0);
+	if (pr) {
+		size_t old = enter_key(d, "profile");
+		read_profile(d, pr, c);
 		leave(d, old);
 	}
 }

@@ -5,8 +5,10 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "report/section.h"
 
 static const char *const format_names[] = {
@@ -100,4 +102,159 @@ int report_value_is_integral(enum metric_id m, double v)
 	/* 2^63: beyond it llround() is undefined; such values stay doubles. */
 	return metric_get(m)->integral && isfinite(v) &&
 	       fabs(v) < 9223372036854775808.0;
+}
+
+size_t report_profile_top(const struct command_result *c, size_t max,
+			  size_t *idx)
+{
+	const struct profile_set *ps = c->profile;
+	size_t n = 0;
+	if (!ps)
+		return 0;
+	/* changes[] is ordered grown, shrunk, same (by |change|), too few. */
+	if (c->side[SIDE_BASE].present) {
+		for (size_t i = 0; i < ps->nr_changes && n < max; i++)
+			if (ps->changes[i].verdict != PROFILE_TOO_FEW)
+				idx[n++] = i;
+		return n;
+	}
+	/* One side: by self time. */
+	for (size_t k = 0; k < max; k++) {
+		size_t best = SIZE_MAX;
+		for (size_t i = 0; i < ps->nr_changes; i++) {
+			int taken = 0;
+			for (size_t j = 0; j < n; j++)
+				taken |= idx[j] == i;
+			if (taken || ps->changes[i].verdict == PROFILE_TOO_FEW)
+				continue;
+			if (best == SIZE_MAX ||
+			    ps->changes[i].self_ns[PROFILE_HEAD] >
+				    ps->changes[best].self_ns[PROFILE_HEAD])
+				best = i;
+		}
+		if (best == SIZE_MAX)
+			break;
+		idx[n++] = best;
+	}
+	return n;
+}
+
+void report_profile_ms(struct sbuf *out, double ns, int sign)
+{
+	if (isnan(ns)) {
+		sbuf_adds(out, "–");
+		return;
+	}
+	double ms = ns / 1e6;
+	double a = fabs(ms);
+	const char *fmt = sign ? (a >= 100 ? "%+.0f ms" : a >= 10 ? "%+.1f ms" : "%+.2f ms")
+			       : (a >= 100 ? "%.0f ms" : a >= 10 ? "%.1f ms" : "%.2f ms");
+	sbuf_addf(out, fmt, ms);
+}
+
+/* A Markdown table cell: escaped, pipes included. */
+static void md_cell(struct sbuf *out, const char *s)
+{
+	sbuf_adds(out, " ");
+	report_md_escape(out, s);
+	sbuf_adds(out, " |");
+}
+
+void report_profile_markdown(struct sbuf *out, const struct run_result *r,
+			     int only_regressions, size_t max)
+{
+	struct sbuf tmp = SBUF_INIT;
+	size_t *idx = xcalloc(max + 1, sizeof(*idx));
+	int heading = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct command_result *cr = &br->commands[c];
+				const struct profile_set *ps = cr->profile;
+				int two = cr->side[SIDE_BASE].present;
+				if (!ps && !cr->profile_error)
+					continue;
+				if (only_regressions &&
+				    !(cr->result && !strcmp(cr->result, "regression")))
+					continue;
+				size_t n = report_profile_top(cr, max, idx);
+				if (!heading) {
+					sbuf_adds(out, only_regressions
+							       ? "#### Functions under a regression\n\n"
+							       : "#### Sampled profiles\n\n");
+					heading = 1;
+				}
+				sbuf_adds(out, "**");
+				report_md_escape(out, br->name);
+				sbuf_adds(out, " / ");
+				report_md_escape(out, cr->name);
+				sbuf_adds(out, "**");
+				if (ps) {
+					sbuf_reset(&tmp);
+					size_t runs[PROFILE_SIDES] = { 0, 0 };
+					for (size_t k = 0; k < ps->nr_runs; k++)
+						runs[ps->runs[k].side]++;
+					sbuf_addf(&tmp, " · %s at %u Hz · %zu sampled run%s per side",
+						  ps->event ? ps->event : "?", ps->frequency,
+						  runs[PROFILE_HEAD], runs[PROFILE_HEAD] == 1 ? "" : "s");
+					if (ps->lost[0] + ps->lost[1])
+						sbuf_addf(&tmp, " · %llu lost",
+							  (unsigned long long)(ps->lost[0] + ps->lost[1]));
+					report_md_escape(out, tmp.buf);
+				}
+				sbuf_adds(out, "\n\n");
+				if (cr->profile_error) {
+					sbuf_adds(out, "> profile: ");
+					report_md_escape(out, cr->profile_error);
+					sbuf_adds(out, "\n\n");
+				}
+				if (!n) {
+					if (ps)
+						sbuf_adds(out, "No function had enough samples to judge.\n\n");
+					continue;
+				}
+				sbuf_adds(out, two ? "| function | binary | base → head | change | interval | q | verdict |\n"
+						     "|---|---|--:|--:|--:|--:|---|\n"
+						   : "| function | binary | self time |\n|---|---|--:|\n");
+				for (size_t k = 0; k < n; k++) {
+					const struct profile_change *ch = &ps->changes[idx[k]];
+					sbuf_adds(out, "|");
+					md_cell(out, ps->funcs[ch->func].function);
+					md_cell(out, ps->funcs[ch->func].binary);
+					sbuf_reset(&tmp);
+					if (two) {
+						report_profile_ms(&tmp, ch->self_ns[PROFILE_BASE], 0);
+						sbuf_adds(&tmp, " → ");
+					}
+					report_profile_ms(&tmp, ch->self_ns[PROFILE_HEAD], 0);
+					md_cell(out, tmp.buf);
+					if (two) {
+						sbuf_reset(&tmp);
+						report_profile_ms(&tmp, ch->change_ns, 1);
+						md_cell(out, tmp.buf);
+						sbuf_reset(&tmp);
+						if (!isnan(ch->ci_low_ns)) {
+							report_profile_ms(&tmp, ch->ci_low_ns, 1);
+							sbuf_adds(&tmp, " … ");
+							report_profile_ms(&tmp, ch->ci_high_ns, 1);
+						} else {
+							sbuf_adds(&tmp, "–");
+						}
+						md_cell(out, tmp.buf);
+						sbuf_reset(&tmp);
+						if (isnan(ch->q_value))
+							sbuf_adds(&tmp, "–");
+						else
+							sbuf_addf(&tmp, "%.2g", ch->q_value);
+						md_cell(out, tmp.buf);
+						md_cell(out, profile_verdict_name(ch->verdict));
+					}
+					sbuf_addch(out, '\n');
+				}
+				sbuf_addch(out, '\n');
+			}
+		}
+	free(idx);
+	sbuf_release(&tmp);
 }

@@ -119,4 +119,27 @@ void report_metric_unit(struct sbuf *out, const struct command_result *c,
 			enum metric_id m);
 int report_value_is_integral(enum metric_id m, double v);
 
+/*
+ * The profile rows a writer shows under a command (every format the same):
+ * indexes into c->profile->changes of the functions that grew or shrank,
+ * then (to fill up to `max`) the tested ones with the largest self time
+ * change; with one side, the largest self times. Never too_few_samples.
+ * Returns how many were put into idx (at most max).
+ */
+size_t report_profile_top(const struct command_result *c, size_t max,
+			  size_t *idx);
+/* "12.345 ms" style text for a profile time in ns (NAN: "–"). */
+void report_profile_ms(struct sbuf *out, double ns, int sign);
+
+/*
+ * Markdown (the `markdown` and `github` writers): per profiled command, a
+ * line naming it with the event, frequency and sampled runs, the reason
+ * profiling stopped if it did, and a table of its report_profile_top()
+ * functions (at most max): base → head self time, change, interval, q,
+ * verdict (one side: the self time). only_regressions: only commands whose
+ * result is "regression". Nothing when no command qualifies.
+ */
+void report_profile_markdown(struct sbuf *out, const struct run_result *r,
+			     int only_regressions, size_t max);
+
 #endif

@@ -46,7 +46,10 @@ const char SVG_STYLESHEET[] =
     "svg.plot .bar{fill:#7f9cc0}\n"
     "svg.plot .est{stroke:#111;stroke-width:1.5}\n"
     "svg.plot text.tolt{fill:#c62828}\n"
-    "svg.plot text.medt{fill:#7b3fa0}\n";
+    "svg.plot text.medt{fill:#7b3fa0}\n"
+    "svg.flame{width:100%;height:auto;background:#fff;border:1px solid #ddd}\n"
+    "svg.flame text{font:11px ui-monospace,monospace;fill:#222;pointer-events:none}\n"
+    "svg.flame rect{stroke:#fff;stroke-width:.5}\n";
 
 void report_html_escape(struct sbuf *out, const char *s, int keep_lines)
 {

@@ -66,4 +66,14 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 		   enum metric_id m);
 
+/*
+ * The (differential) flame graph of c->profile (report/flame.c): one
+ * `<svg class="flame">` 1000 px wide, a row per stack depth, each frame as
+ * wide as its share of the head's samples; with both sides, coloured by
+ * the verdict on its function's self time (red grew, blue shrank, deeper
+ * for a larger change, beige same, grey too few samples), each frame's
+ * <title> giving both sides' samples. Without head stacks, a line saying so.
+ */
+void svg_flame_graph(struct sbuf *out, const struct command_result *c);
+
 #endif

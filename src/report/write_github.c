@@ -38,6 +38,7 @@
 #define GITHUB_MARKER "<!-- kagari:comment -->"
 #define GITHUB_TOP_ROWS 10
 #define GITHUB_DETAIL_ROWS 150 /* per <details> table */
+#define GITHUB_PROFILE_ROWS 5  /* functions per profiled regression */
 
 static const char *const kind_icon[] = {
     [PROBLEM_REGRESSION] = "🔴",	 [PROBLEM_OVER_BUDGET] = "🟠",
@@ -298,6 +299,8 @@ int report_write_github(const struct run_result *r,
 	} else {
 		sbuf_adds(out, "Every check passed.\n\n");
 	}
+	/* Where a regression's time went, when the commands were profiled. */
+	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);
 	if (p.nr_comparisons)
 		all_comparisons(out, r, p.nr_comparisons);
 

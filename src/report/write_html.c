@@ -34,6 +34,9 @@
 
 #define HTML_OPEN_PLOTS 24
 
+/* Functions listed above a command's flame graph. */
+#define HTML_PROFILE_ROWS 10
+
 static const char page_css[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
     "margin:0;color:#222;background:#f7f7f8}\n"
@@ -79,8 +82,8 @@ static const char *badge_class(const char *word)
 {
 	static const char *const bad[] = {
 	    "regression", "over_budget", "over budget", "error",
-	    "fail",	  "interrupted", "failed"};
-	static const char *const good[] = {"pass", "improved", "accepted"};
+	    "fail",	  "interrupted", "failed", "grew"};
+	static const char *const good[] = {"pass", "improved", "accepted", "shrank"};
 	static const char *const warn[] = {"inconclusive", "unsupported",
 					   "unassessable",
 					   "cannot be assessed"};
@@ -575,6 +578,91 @@ static void budgets_table(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</tbody></table>\n");
 }
 
+/*
+ * The sampled profile of a command: the event and runs, why it stopped if
+ * it did, the functions that changed most (report_profile_top) and the
+ * differential flame graph. Open when the command is a problem.
+ */
+static void profile_block(struct sbuf *out, struct sbuf *tmp,
+			  const struct command_result *c, int open)
+{
+	const struct profile_set *ps = c->profile;
+	int two = c->side[SIDE_BASE].present;
+	if (!ps && !c->profile_error)
+		return;
+	sbuf_addf(out, "<details%s><summary>profile", open ? " open" : "");
+	if (ps) {
+		size_t runs = 0;
+		for (size_t i = 0; i < ps->nr_runs; i++)
+			runs += ps->runs[i].side == PROFILE_HEAD;
+		sbuf_reset(tmp);
+		sbuf_addf(tmp, " (%s at %u Hz, %zu sampled run%s per side", ps->event,
+			  ps->frequency, runs, runs == 1 ? "" : "s");
+		if (ps->lost[0] + ps->lost[1])
+			sbuf_addf(tmp, ", %llu lost",
+				  (unsigned long long)(ps->lost[0] + ps->lost[1]));
+		sbuf_addch(tmp, ')');
+		esc_tmp(out, tmp);
+	}
+	sbuf_adds(out, "</summary>\n");
+	if (c->profile_error) {
+		sbuf_adds(out, "<p class=\"err\">profile: ");
+		esc(out, c->profile_error);
+		sbuf_adds(out, "</p>\n");
+	}
+	size_t idx[HTML_PROFILE_ROWS];
+	size_t n = report_profile_top(c, HTML_PROFILE_ROWS, idx);
+	if (n) {
+		sbuf_adds(out, two ? "<table><tr><th>function</th><th>binary</th>"
+				     "<th>base</th><th>head</th><th>change</th>"
+				     "<th>interval</th><th>q</th><th>verdict</th></tr>\n"
+				   : "<table><tr><th>function</th><th>binary</th>"
+				     "<th>self time</th></tr>\n");
+		for (size_t k = 0; k < n; k++) {
+			const struct profile_change *ch = &ps->changes[idx[k]];
+			sbuf_adds(out, "<tr>");
+			td(out, NULL, ps->funcs[ch->func].function);
+			td(out, NULL, ps->funcs[ch->func].binary);
+			if (two) {
+				sbuf_reset(tmp);
+				report_profile_ms(tmp, ch->self_ns[PROFILE_BASE], 0);
+				td_tmp(out, "num", tmp);
+			}
+			sbuf_reset(tmp);
+			report_profile_ms(tmp, ch->self_ns[PROFILE_HEAD], 0);
+			td_tmp(out, "num", tmp);
+			if (two) {
+				sbuf_reset(tmp);
+				report_profile_ms(tmp, ch->change_ns, 1);
+				td_tmp(out, "num", tmp);
+				sbuf_reset(tmp);
+				if (isnan(ch->ci_low_ns)) {
+					sbuf_adds(tmp, "–");
+				} else {
+					report_profile_ms(tmp, ch->ci_low_ns, 1);
+					sbuf_adds(tmp, " … ");
+					report_profile_ms(tmp, ch->ci_high_ns, 1);
+				}
+				td_tmp(out, "num", tmp);
+				sbuf_reset(tmp);
+				if (isnan(ch->q_value))
+					sbuf_adds(tmp, "–");
+				else
+					sbuf_addf(tmp, "%.2g", ch->q_value);
+				td_tmp(out, "num", tmp);
+				sbuf_adds(out, "<td>");
+				badge(out, profile_verdict_name(ch->verdict));
+				sbuf_adds(out, "</td>");
+			}
+			sbuf_adds(out, "</tr>\n");
+		}
+		sbuf_adds(out, "</table>\n");
+	}
+	if (ps)
+		svg_flame_graph(out, c);
+	sbuf_adds(out, "</details>\n");
+}
+
 static void
 command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 		const struct report_problems *p, const struct bench_result *b,
@@ -642,6 +730,7 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 		}
 	}
 	budgets_table(out, tmp, c);
+	profile_block(out, tmp, c, open_all || command_has_problem(p, c));
 	sbuf_adds(out, "</section>\n");
 	(void)r;
 }

@@ -205,6 +205,124 @@ static void emit_analysis(struct json_emit *j, const struct analysis_settings *a
 	json_emit_end_object(j);
 }
 
+static void kv_ms(struct json_emit *j, const char *key, double ns)
+{
+	/* Milliseconds to the nanosecond, NaN as null. */
+	json_emit_kv_double(j, key, isnan(ns) ? ns : round(ns / 1e3) / 1e3);
+}
+
+/*
+ * What `report --reanalyze` judges again and the flame graph is drawn from:
+ * the functions by index ("symbols": [function, binary]), per sampled run
+ * its side, round, CPU time, samples and [symbol, self, inclusive] counts,
+ * and the folded stacks with their [stack, base, head] sample counts.
+ */
+static void emit_profile_data(struct json_emit *j, const struct profile_set *ps)
+{
+	json_emit_key(j, "symbols");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_funcs; i++) {
+		json_emit_begin_array_inline(j);
+		json_emit_string(j, ps->funcs[i].function);
+		json_emit_string(j, ps->funcs[i].binary);
+		json_emit_end_array(j);
+	}
+	json_emit_end_array(j);
+	json_emit_key(j, "sampled_runs");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_runs; i++) {
+		const struct profile_run *r = &ps->runs[i];
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "side", r->side == PROFILE_BASE ? "base" : "head");
+		json_emit_kv_int(j, "round", r->round);
+		json_emit_kv_uint(j, "cpu_ns", (uint64_t)llround(r->cpu_ns));
+		json_emit_kv_uint(j, "samples", r->samples);
+		json_emit_key(j, "counts");
+		json_emit_begin_array_inline(j);
+		for (size_t k = 0; k < r->nr; k++) {
+			json_emit_begin_array_inline(j);
+			json_emit_uint(j, r->counts[k].func);
+			json_emit_uint(j, r->counts[k].self);
+			json_emit_uint(j, r->counts[k].incl);
+			json_emit_end_array(j);
+		}
+		json_emit_end_array(j);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+	json_emit_key(j, "stacks");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < ps->nr_stacks; i++) {
+		json_emit_begin_array_inline(j);
+		json_emit_string(j, ps->stacks[i].stack);
+		json_emit_uint(j, ps->stacks[i].count[PROFILE_BASE]);
+		json_emit_uint(j, ps->stacks[i].count[PROFILE_HEAD]);
+		json_emit_end_array(j);
+	}
+	json_emit_end_array(j);
+}
+
+/* commands[].profile: the sampled profiles and the functions that changed. */
+static void emit_profile(struct json_emit *j, const struct command_result *c)
+{
+	const struct profile_set *ps = c->profile;
+	json_emit_key(j, "profile");
+	json_emit_begin_object(j);
+	if (c->profile_error)
+		json_emit_kv_string(j, "error", c->profile_error);
+	if (!ps) {
+		json_emit_end_object(j);
+		return;
+	}
+	json_emit_kv_string(j, "event", ps->event);
+	json_emit_kv_uint(j, "frequency", ps->frequency);
+	size_t runs[PROFILE_SIDES] = { 0, 0 };
+	for (size_t i = 0; i < ps->nr_runs; i++)
+		runs[ps->runs[i].side]++;
+	static const char *const names[PROFILE_SIDES] = { "base", "head" };
+	const char *what[] = { "runs", "samples", "lost", "throttled" };
+	for (int k = 0; k < 4; k++) {
+		json_emit_key(j, what[k]);
+		json_emit_begin_object_inline(j);
+		for (int s = 0; s < PROFILE_SIDES; s++) {
+			if (s == PROFILE_BASE && !c->side[SIDE_BASE].present)
+				continue;
+			uint64_t v = k == 0 ? runs[s] : k == 1 ? ps->samples[s]
+					 : k == 2 ? ps->lost[s] : ps->throttled[s];
+			json_emit_kv_uint(j, names[s], v);
+		}
+		json_emit_end_object(j);
+	}
+	json_emit_kv_uint(j, "pairs", ps->pairs);
+	json_emit_kv_double(j, "confidence", ps->confidence);
+	json_emit_key(j, "functions");
+	json_emit_begin_array(j);
+	int two = c->side[SIDE_BASE].present;
+	for (size_t i = 0; i < ps->nr_changes; i++) {
+		const struct profile_change *ch = &ps->changes[i];
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "function", ps->funcs[ch->func].function);
+		json_emit_kv_string(j, "binary", ps->funcs[ch->func].binary);
+		kv_ms(j, "self_base_ms", two ? ch->self_ns[PROFILE_BASE] : NAN);
+		kv_ms(j, "self_head_ms", ch->self_ns[PROFILE_HEAD]);
+		kv_ms(j, "change_ms", two ? ch->change_ns : NAN);
+		kv_ms(j, "ci_low_ms", ch->ci_low_ns);
+		kv_ms(j, "ci_high_ms", ch->ci_high_ns);
+		json_emit_kv_double(j, "q_value", ch->q_value);
+		json_emit_kv_string(j, "verdict", profile_verdict_name(ch->verdict));
+		json_emit_kv_double(j, "p_value", ch->p_value);
+		kv_ms(j, "incl_base_ms", two ? ch->incl_ns[PROFILE_BASE] : NAN);
+		kv_ms(j, "incl_head_ms", ch->incl_ns[PROFILE_HEAD]);
+		if (two)
+			json_emit_kv_uint(j, "samples_base", ch->samples[PROFILE_BASE]);
+		json_emit_kv_uint(j, "samples_head", ch->samples[PROFILE_HEAD]);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+	emit_profile_data(j, ps);
+	json_emit_end_object(j);
+}
+
 static void emit_command(struct json_emit *j, const struct command_result *c,
 			 struct sbuf *tmp)
 {
@@ -248,6 +366,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 		json_emit_key(j, "analysis");
 		emit_analysis(j, &c->analysis);
 	}
+	if (c->profile || c->profile_error)
+		emit_profile(j, c);
 	json_emit_end_object(j);
 }
 

@@ -40,6 +40,9 @@ struct md {
 };
 
 /* A cell: " text |". */
+/* Functions listed per profiled command. */
+#define MD_PROFILE_ROWS 10
+
 static void cell_open(struct md *m)
 {
 	sbuf_addch(m->out, ' ');
@@ -554,6 +557,8 @@ int report_write_markdown(const struct run_result *r,
 		if (has_errors(s))
 			errors_block(&m, s);
 	}
+	/* Every profiled command: where the time went, per function. */
+	report_profile_markdown(out, r, 0, MD_PROFILE_ROWS);
 	if (r->warnings.nr) {
 		sbuf_adds(out, "### Warnings\n\n");
 		for (size_t i = 0; i < r->warnings.nr; i++) {

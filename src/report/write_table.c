@@ -50,10 +50,12 @@ static const char *const tcolor_code[] = {
 };
 
 #define TABLE_MAX_CELLS 8
-#define TABLE_GROUPS 2
+#define TABLE_GROUPS 3
 #define GROUP_TEXT (-1)
 #define GROUP_METRICS 0
 #define GROUP_COMPARE 1
+#define GROUP_PROFILE 2
+#define PROFILE_ROWS 8
 
 /* One output line of a benchmark block: free text or a row of cells. */
 struct tline {
@@ -480,6 +482,90 @@ static void error_lines(struct table *t, size_t indent,
 	sbuf_release(&sb);
 }
 
+/*
+ * The sampled profile under a command: the event and run counts, then the
+ * functions that changed most (report_profile_top), or why there is none.
+ */
+static void profile_block(struct table *t, size_t indent,
+			  const struct command_result *c)
+{
+	const struct profile_set *ps = c->profile;
+	struct sbuf sb = SBUF_INIT;
+	int two = compare_mode(c);
+	if (!ps) {
+		if (c->profile_error) {
+			paint(t, &sb, TC_YELLOW, "profile:");
+			sbuf_addch(&sb, ' ');
+			add_safe(&sb, c->profile_error);
+			tline_text(t, indent, &sb);
+		}
+		sbuf_release(&sb);
+		return;
+	}
+	size_t runs[PROFILE_SIDES] = { 0, 0 };
+	for (size_t i = 0; i < ps->nr_runs; i++)
+		runs[ps->runs[i].side]++;
+	paint(t, &sb, TC_DIM, "profile");
+	sbuf_adds(&sb, " (");
+	add_safe(&sb, ps->event ? ps->event : "?");
+	if (two)
+		sbuf_addf(&sb, ", %zu+%zu sampled runs", runs[0], runs[1]);
+	else
+		sbuf_addf(&sb, ", %zu sampled runs", runs[1]);
+	uint64_t lost = ps->lost[0] + ps->lost[1];
+	uint64_t thr = ps->throttled[0] + ps->throttled[1];
+	if (lost || thr)
+		sbuf_addf(&sb, "; lost %llu, throttled %llu",
+			  (unsigned long long)lost, (unsigned long long)thr);
+	sbuf_adds(&sb, two ? "): self time per run, base → head" : "): self time per run");
+	tline_text(t, indent, &sb);
+	if (c->profile_error) {
+		paint(t, &sb, TC_YELLOW, "profile stopped:");
+		sbuf_addch(&sb, ' ');
+		add_safe(&sb, c->profile_error);
+		tline_text(t, indent + 2, &sb);
+	}
+	size_t idx[PROFILE_ROWS];
+	size_t n = report_profile_top(c, PROFILE_ROWS, idx);
+	if (!n) {
+		sbuf_adds(&sb, "no function has enough samples");
+		tline_text(t, indent + 2, &sb);
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct profile_change *ch = &ps->changes[idx[k]];
+		struct tline *l = tline_new(t, GROUP_PROFILE, indent + 2);
+		tline_cell(l, TC_NONE, ps->funcs[ch->func].function);
+		tline_cell(l, TC_DIM, ps->funcs[ch->func].binary);
+		if (!two) {
+			report_profile_ms(&sb, ch->self_ns[PROFILE_HEAD], 0);
+			tline_cell_sb(l, TC_NONE, &sb);
+			continue;
+		}
+		report_profile_ms(&sb, ch->self_ns[PROFILE_BASE], 0);
+		sbuf_adds(&sb, " → ");
+		report_profile_ms(&sb, ch->self_ns[PROFILE_HEAD], 0);
+		tline_cell_sb(l, TC_NONE, &sb);
+		report_profile_ms(&sb, ch->change_ns, 1);
+		tline_cell_sb(l, TC_NONE, &sb);
+		sbuf_adds(&sb, "[");
+		report_profile_ms(&sb, ch->ci_low_ns, 1);
+		sbuf_adds(&sb, ", ");
+		report_profile_ms(&sb, ch->ci_high_ns, 1);
+		sbuf_adds(&sb, "]");
+		tline_cell_sb(l, TC_DIM, &sb);
+		if (isnan(ch->q_value))
+			sbuf_adds(&sb, "q –");
+		else
+			sbuf_addf(&sb, "q %.3g", ch->q_value);
+		tline_cell_sb(l, TC_DIM, &sb);
+		enum tcolor col = ch->verdict == PROFILE_GREW	  ? TC_RED
+				  : ch->verdict == PROFILE_SHRANK ? TC_GREEN
+								  : TC_NONE;
+		tline_cell(l, col, profile_verdict_name(ch->verdict));
+	}
+	sbuf_release(&sb);
+}
+
 static void command_block(struct table *t, const struct command_result *c)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -540,6 +626,7 @@ static void command_block(struct table *t, const struct command_result *c)
 	}
 	for (size_t i = 0; i < c->nr_budgets; i++)
 		budget_line(t, indent + 2, c, &c->budgets[i]);
+	profile_block(t, indent + 2, c);
 	error_lines(t, indent + 2, c);
 	sbuf_release(&sb);
 }

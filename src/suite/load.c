@@ -326,12 +326,13 @@ static const char *const command_elsewhere[] = {
 	"regression", "runs_per_round", "order", "max_time",
 	BENCH_ONLY_KEYS, NULL
 };
-static const char *const metrics_keys[] = { "cpu", "memory", "counters",
-					    "instrument", "allocations",
-					    "unsupported", "throughput", NULL };
+static const char *const metrics_keys[] = {
+	"cpu", "memory", "counters", "instrument", "allocations", "profile",
+	"profile_runs", "profile_frequency", "unsupported", "throughput", NULL
+};
 static const char *const metrics_defaults_keys[] = {
-	"cpu", "memory", "counters", "instrument", "allocations", "unsupported",
-	NULL
+	"cpu", "memory", "counters", "instrument", "allocations", "profile",
+	"profile_runs", "profile_frequency", "unsupported", NULL
 };
 static const char *const throughput_only[] = { "throughput", NULL };
 static const char *const metric_reg_keys[] = { "statistic", "max_percent",
@@ -1046,6 +1047,10 @@ static void load_metrics(struct loader *L, yaml_node_t *n, const char *path,
 	get_bool(L, &m, "cpu", &mc->cpu);
 	get_bool(L, &m, "memory", &mc->memory);
 	get_bool(L, &m, "allocations", &mc->allocations);
+	get_bool(L, &m, "profile", &mc->profile);
+	get_int(L, &m, "profile_runs", 2, 10000, &mc->profile_runs, NULL);
+	get_int(L, &m, "profile_frequency", 1, 100000, &mc->profile_frequency,
+		NULL);
 	int v;
 	if (get_enum(L, &m, "instrument", instrument_names, &v) > 0)
 		mc->instrument = (enum instrument)v;

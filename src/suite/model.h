@@ -60,6 +60,10 @@ struct metrics_cfg {
 	unsigned counters_list;	  /* bit (1u << metric_id) for COUNTERS_LIST */
 	enum instrument instrument;	/* default INSTRUMENT_AUTO */
 	int allocations;	  /* default 0 */
+	/* (ext) sampled profiles after the timed rounds (analyze/profile.h) */
+	int profile;		  /* default 0 */
+	int profile_runs;	  /* untimed sampled runs per side, default 10 */
+	int profile_frequency;	  /* samples per CPU second, default 3999 */
 	int unsupported_skip;	  /* `unsupported: skip` (default fail) */
 	struct throughput_work throughput; /* benchmark level */
 };

@@ -11,7 +11,7 @@ for item in "perf_event_paranoid:" "event cycles:" "event instructions:" \
 	"event branch-misses:" "event cache-misses:" "event task-clock:" \
 	"event page-faults:" "PMU:" "counters source (instrument: auto):" \
 	"valgrind:" "allocation shim:" "CPU model:" "CPUs:" \
-	"frequency governor:" "turbo:" "ASLR:" "load average:" "stdout:"; do
+	"sampling (--profile):" "frequency governor:" "turbo:" "ASLR:" "load average:" "stdout:"; do
 	expect_out "$item"
 done
 if grep -vqE '^(ok|warn|info) +[^:]+: ' "$T/out"; then
@@ -22,6 +22,9 @@ expect_out "stdout: not a terminal"
 # Software events open wherever perf_event_open is allowed.
 if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)" = 2 ]; then
 	expect_out "event task-clock: opens"
+	# cpu-clock sampling works for one's own processes at paranoid 2
+	grep -qE "^(ok) +sampling \(--profile\): works, event (cpu-clock|cycles)" "$T/out" ||
+		fail "sampling does not work at perf_event_paranoid 2: $(grep sampling "$T/out")"
 fi
 
 case_ "doctor --format json"

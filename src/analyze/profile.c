@@ -1,0 +1,229 @@
+/* analyze/profile: which functions changed (analyze/profile.h). */
+#include "analyze/profile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/exact.h"
+#include "base/xalloc.h"
+
+/* ---- analysis ----------------------------------------------------------- */
+
+static int cmp_pidx(const void *a, const void *b, void *ctx)
+{
+	const double *p = ctx;
+	double x = p[*(const size_t *)a], y = p[*(const size_t *)b];
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+void profile_bh(const double *p, double *q, size_t n)
+{
+	size_t m = 0;
+	size_t *idx = xcalloc(n ? n : 1, sizeof(size_t));
+	double *pv = xcalloc(n ? n : 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		pv[i] = p[i];
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	}
+	qsort_r(idx, m, sizeof(size_t), cmp_pidx, pv);
+	double run = 1.0;
+	for (size_t k = m; k-- > 0;) {
+		double v = pv[idx[k]] * (double)m / (double)(k + 1);
+		if (v < run)
+			run = v;
+		q[idx[k]] = run;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isnan(pv[i]))
+			q[i] = NAN;
+	free(idx);
+	free(pv);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* A run's estimated time of function f (self or inclusive), in ns. */
+static double run_time(const struct profile_run *r, size_t f, int incl)
+{
+	if (!r->samples || f >= r->nr_slot || !r->slot[f])
+		return 0;
+	const struct profile_count *c = &r->counts[r->slot[f] - 1];
+	return (double)(incl ? c->incl : c->self) / (double)r->samples *
+	       r->cpu_ns;
+}
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct profile_change *x = a, *y = b;
+	/* Grown first, then shrunk, then the rest; within each by size. */
+	static const int rank[] = { [PROFILE_GREW] = 0, [PROFILE_SHRANK] = 1,
+				    [PROFILE_SAME] = 2, [PROFILE_TOO_FEW] = 3 };
+	if (rank[x->verdict] != rank[y->verdict])
+		return rank[x->verdict] - rank[y->verdict];
+	double ax = fabs(x->change_ns), ay = fabs(y->change_ns);
+	if (x->verdict == PROFILE_GREW || x->verdict == PROFILE_SHRANK) {
+		ax = x->change_ns * (x->verdict == PROFILE_GREW ? 1 : -1);
+		ay = y->change_ns * (y->verdict == PROFILE_GREW ? 1 : -1);
+	}
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+void profile_analyze(struct profile_set *ps, double confidence, int resamples,
+		     struct rng *rng)
+{
+	free(ps->changes);
+	ps->changes = NULL;
+	ps->nr_changes = 0;
+	ps->confidence = confidence;
+	size_t nf = ps->nr_funcs;
+	if (!nf)
+		return;
+	if (resamples < 1)
+		resamples = 1;
+
+	/* Rounds with a run on both sides: the pairs. A round with several
+	   runs on a side takes their mean. */
+	int max_round = 0;
+	for (size_t i = 0; i < ps->nr_runs; i++)
+		if (ps->runs[i].round > max_round)
+			max_round = ps->runs[i].round;
+	size_t nround = (size_t)max_round + 1;
+	size_t *nrun = xcalloc(nround * PROFILE_SIDES, sizeof(size_t));
+	size_t nruns_side[PROFILE_SIDES] = { 0, 0 };
+	for (size_t i = 0; i < ps->nr_runs; i++) {
+		nrun[(size_t)ps->runs[i].round * PROFILE_SIDES + (size_t)ps->runs[i].side]++;
+		nruns_side[ps->runs[i].side]++;
+	}
+	int *pair_of_round = xcalloc(nround, sizeof(int));
+	size_t npairs = 0;
+	for (size_t k = 0; k < nround; k++) {
+		pair_of_round[k] = -1;
+		if (nrun[k * PROFILE_SIDES] && nrun[k * PROFILE_SIDES + 1])
+			pair_of_round[k] = (int)npairs++;
+	}
+	ps->pairs = npairs;
+
+	struct profile_change *ch = xcalloc(nf, sizeof(*ch));
+	double *side_sum = xcalloc(npairs * PROFILE_SIDES + 1, sizeof(double));
+	double *d = xcalloc(npairs + 1, sizeof(double));
+	double *neg = xcalloc(npairs + 1, sizeof(double));
+	double *boot = xcalloc((size_t)resamples, sizeof(double));
+	double *p = xcalloc(nf, sizeof(double));
+	double alpha = 1 - confidence;
+
+	for (size_t f = 0; f < nf; f++) {
+		struct profile_change *c = &ch[f];
+		c->func = f;
+		memset(side_sum, 0, (npairs * PROFILE_SIDES + 1) * sizeof(double));
+		for (size_t i = 0; i < ps->nr_runs; i++) {
+			const struct profile_run *r = &ps->runs[i];
+			double t = run_time(r, f, 0);
+			c->self_ns[r->side] += t;
+			c->incl_ns[r->side] += run_time(r, f, 1);
+			if (f < r->nr_slot && r->slot[f])
+				c->samples[r->side] += r->counts[r->slot[f] - 1].self;
+			int pr = pair_of_round[r->round];
+			if (pr >= 0)
+				side_sum[(size_t)pr * PROFILE_SIDES + (size_t)r->side] +=
+					t / (double)nrun[(size_t)r->round * PROFILE_SIDES +
+							 (size_t)r->side];
+		}
+		for (int s = 0; s < PROFILE_SIDES; s++)
+			if (nruns_side[s]) {
+				c->self_ns[s] /= (double)nruns_side[s];
+				c->incl_ns[s] /= (double)nruns_side[s];
+			}
+		c->change_ns = c->self_ns[PROFILE_HEAD] - c->self_ns[PROFILE_BASE];
+		c->ci_low_ns = c->ci_high_ns = c->p_value = c->q_value = NAN;
+		p[f] = NAN;
+		if (c->samples[0] + c->samples[1] < PROFILE_MIN_SAMPLES) {
+			c->verdict = PROFILE_TOO_FEW;
+			continue;
+		}
+		c->verdict = PROFILE_SAME;
+		if (npairs < 2)
+			continue;
+		double mean = 0;
+		for (size_t k = 0; k < npairs; k++) {
+			d[k] = side_sum[k * PROFILE_SIDES + 1] - side_sum[k * PROFILE_SIDES];
+			neg[k] = -d[k];
+			mean += d[k];
+		}
+		mean /= (double)npairs;
+		c->change_ns = mean;
+		double pv;
+		if (npairs <= EXACT_SIGNFLIP_MAX_N) {
+			/* Two-sided sign-flip, enumerated: twice the smaller
+			   one-sided p. */
+			double pg = exact_signflip_p(d, npairs, resamples, rng, NULL);
+			double pl = exact_signflip_p(neg, npairs, resamples, rng, NULL);
+			pv = 2 * (pg < pl ? pg : pl);
+		} else {
+			/*
+			 * Beyond that, the sign-flip distribution of the sum
+			 * (mean 0, variance the sum of d²) by its normal
+			 * approximation rather than by drawing patterns: a
+			 * Monte-Carlo p cannot fall below 1/(resamples + 1),
+			 * and Benjamini-Hochberg over hundreds of functions
+			 * needs smaller ones (with 2000 resamples and 256
+			 * functions no q could reach 0.05).
+			 */
+			double sum = 0, ss = 0;
+			for (size_t k = 0; k < npairs; k++) {
+				sum += d[k];
+				ss += d[k] * d[k];
+			}
+			pv = ss > 0 ? erfc(fabs(sum) / sqrt(2 * ss)) : 1;
+		}
+		c->p_value = p[f] = pv > 1 ? 1 : pv;
+		for (int b = 0; b < resamples; b++) {
+			double s = 0;
+			for (size_t k = 0; k < npairs; k++)
+				s += d[rng_below(rng, npairs)];
+			boot[b] = s / (double)npairs;
+		}
+		qsort(boot, (size_t)resamples, sizeof(double), cmp_double);
+		c->ci_low_ns = exact_quantile_inplace(boot, (size_t)resamples,
+						      alpha / 2);
+		c->ci_high_ns = exact_quantile_inplace(boot, (size_t)resamples,
+						       1 - alpha / 2);
+	}
+	double *q = xcalloc(nf, sizeof(double));
+	profile_bh(p, q, nf);
+	for (size_t f = 0; f < nf; f++) {
+		struct profile_change *c = &ch[f];
+		c->q_value = q[f];
+		if (isnan(q[f]) || q[f] >= alpha)
+			continue;
+		if (c->change_ns > 0 && c->ci_low_ns > 0)
+			c->verdict = PROFILE_GREW;
+		else if (c->change_ns < 0 && c->ci_high_ns < 0)
+			c->verdict = PROFILE_SHRANK;
+	}
+	/* Functions never seen on either side are not listed. */
+	size_t n = 0;
+	for (size_t f = 0; f < nf; f++)
+		if (ch[f].samples[0] || ch[f].samples[1] || ch[f].incl_ns[0] > 0 ||
+		    ch[f].incl_ns[1] > 0)
+			ch[n++] = ch[f];
+	qsort(ch, n, sizeof(*ch), cmp_change);
+	ps->changes = ch;
+	ps->nr_changes = n;
+	free(q);
+	free(p);
+	free(boot);
+	free(neg);
+	free(d);
+	free(side_sum);
+	free(pair_of_round);
+	free(nrun);
+}
+
