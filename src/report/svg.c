@@ -844,3 +844,47 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 	svg_close(out);
 	sbuf_release(&lab);
 }
+
+void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
+		 size_t n, const double *tol, size_t nr_tol)
+{
+	if (!n) {
+		empty_plot(out, title, "no compare measured this metric");
+		return;
+	}
+	double top = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(change[i]) > top)
+			top = fabs(change[i]);
+	/* The bands that fit beside the points, and at least the first. */
+	size_t shown = 0;
+	for (size_t k = 0; k < nr_tol; k++)
+		if (k == 0 || tol[k] <= 2 * top)
+			shown = k + 1;
+	for (size_t k = 0; k < shown; k++)
+		if (tol[k] > top)
+			top = tol[k];
+	struct frame f = { -0.5, n > 1 ? (double)n - 0.5 : 0.5, -top, top };
+	pad_range(&f.y0, &f.y1, 0.08);
+	svg_open(out, title);
+	text_at(out, 8, 14, "t", title);
+	struct sbuf lab = SBUF_INIT;
+	line(out, PL, PT, PL, PB, "ax");
+	line(out, PL, PB, PR, PB, "ax");
+	line(out, PL, fy(&f, 0), PR, fy(&f, 0), "one");
+	text_at(out, PL - 4, fy(&f, 0) + 3.5, "e", "0%");
+	/* T bands: a change inside ±T is not a verdict at tolerance T. */
+	for (size_t k = 0; k < shown; k++) {
+		line(out, PL, fy(&f, tol[k]), PR, fy(&f, tol[k]), "tol");
+		line(out, PL, fy(&f, -tol[k]), PR, fy(&f, -tol[k]), "tol");
+		sbuf_addf(&lab, "±%g%%", tol[k]);
+		text_at(out, PL - 4, fy(&f, tol[k]) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	for (size_t i = 0; i < n; i++)
+		dot(out, fx(&f, (double)i), fy(&f, change[i]), 2.5, "h");
+	sbuf_addf(&lab, "A/A compare 1..%zu", n);
+	text_at(out, (PL + PR) / 2, PB + 12, "m", lab.buf);
+	svg_close(out);
+	sbuf_release(&lab);
+}
