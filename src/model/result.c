@@ -56,6 +56,8 @@ static void command_release(struct command_result *c)
 	free(c->error);
 	free(c->stderr_tail);
 	free(c->throughput_unit);
+	strvec_clear(&c->matrix_names);
+	strvec_clear(&c->matrix_values);
 }
 
 void acceptance_release(struct acceptance *a)
