@@ -17,7 +17,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
 	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
-	&cmd_completion, &cmd_bench,
+	&cmd_completion, &cmd_bench, &cmd_aa,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -102,6 +102,7 @@ void cli_init(struct cli *c)
 	strvec_init(&c->max_percent);
 	c->runs = -1;
 	c->warmup = -1;
+	c->repeat = -1;
 }
 
 void cli_release(struct cli *c)

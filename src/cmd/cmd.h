@@ -54,6 +54,7 @@ struct cli {
 	char *metric;		 /* history, bisect: --metric M */
 	char *min_change;	 /* history: --min-change P */
 	char *good, *bad;	 /* bisect */
+	int repeat;		 /* aa: --repeat N, -1 unset */
 	int help;
 	struct strvec args; /* positional arguments */
 };
@@ -95,7 +96,7 @@ extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
 extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;
 extern const struct cmd_entry cmd_completion;
-extern const struct cmd_entry cmd_bench;
+extern const struct cmd_entry cmd_bench, cmd_aa;
 
 /* The i-th command of the table (help's order), NULL past the end. */
 const struct cmd_entry *cmd_at(size_t i);

@@ -494,10 +494,13 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		if (su->build)
 			sides[sd].artifact = artifact[sd] = xstrfmt("%s/artifact", sides[sd].tmpdir);
 		struct sbuf err = SBUF_INIT;
+		int prebuilt = su->build && s->build_once && s->built && s->built[i];
+		if (prebuilt)
+			sides[sd].artifact = s->built[i];
 		if (mkdir(sides[sd].tmpdir, 0700) != 0) {
 			cmd_error("cannot create '%s': %s", sides[sd].tmpdir, strerror(errno));
 			failed = no_folder = 1;
-		} else if (execute_build(su, &sides[sd], &s->opts, &err)) {
+		} else if (!prebuilt && execute_build(su, &sides[sd], &s->opts, &err)) {
 			clear_progress(&s->prog);
 			cmd_error("%s%s", sides[SIDE_BASE].present
 					       ? (sd == SIDE_BASE ? "base: " : "head: ") : "",
@@ -505,6 +508,11 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			failed = 1;
 		}
 		sbuf_release(&err);
+		if (!failed && !prebuilt && su->build && s->build_once) {
+			if (!s->built)
+				s->built = xcalloc(s->ls.nr + 1, sizeof(*s->built));
+			s->built[i] = xstrdup(artifact[sd]);
+		}
 		if (failed)
 			failed_side = sd;
 		if (interrupt_requested)
@@ -700,6 +708,9 @@ void session_release(struct session *s)
 		free(s->dest[i].label);
 	}
 	free(s->dest);
+	for (size_t i = 0; s->built && i < s->ls.nr; i++)
+		free(s->built[i]);
+	free(s->built);
 	run_result_release(&s->r);
 	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);

@@ -58,6 +58,13 @@ struct session {
 	 */
 	int (*after_measure)(struct session *s, void *data);
 	void *after_data;
+	/*
+	 * Set (kagari aa): each suite is built once, by the first side
+	 * measured, and every later side and call of session_measure_suite()
+	 * runs that artifact (built[i], owned, for suite i).
+	 */
+	int build_once;
+	char **built;
 };
 
 /* Returns 0, or the exit code to stop with (message printed). */

@@ -572,6 +572,8 @@ static void bench_result_start(struct bench_run *B)
 		struct command_result *cr = &br->commands[c];
 		cr->name = xstrdup(b->commands[c].name);
 		cr->command = execute_command_display(&b->commands[c].exec);
+		strvec_copy(&cr->matrix_names, &b->commands[c].matrix_names);
+		strvec_copy(&cr->matrix_values, &b->commands[c].matrix_values);
 		if (b->settings.metrics.throughput.kind != WORK_NONE)
 			cr->throughput_unit = xstrdup(b->settings.metrics.throughput.unit
 							      ? b->settings.metrics.throughput.unit

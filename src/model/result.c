@@ -60,6 +60,8 @@ static void command_release(struct command_result *c)
 		profile_set_release(c->profile);
 	free(c->profile);
 	free(c->profile_error);
+	strvec_clear(&c->matrix_names);
+	strvec_clear(&c->matrix_values);
 }
 
 void acceptance_release(struct acceptance *a)

@@ -148,6 +148,9 @@ struct command_result {
 	char *error;	   /* failure message (exit status / signal), or NULL */
 	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
+	/* The `matrix:` values this command was expanded with (JSON
+	   "matrix": {NAME: VALUE}); names and values index for index. */
+	struct strvec matrix_names, matrix_values;
 	struct analysis_settings analysis; /* how comparisons are made */
 	/* Sampled profiles of both sides (metrics.profile / --profile), or
 	   NULL; profile_error says why profiling failed or is unsupported. */

@@ -765,6 +765,19 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	get_string(d, o, "result", &c->result);
 	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	get_bool(d, o, "identical_artifact", &c->identical_artifact);
+	json_t *mx = get_object(d, o, "matrix", 0);
+	if (mx) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(mx, k, v) {
+			if (!json_is_string(v)) {
+				expected(d, "matrix", "an object of strings", v);
+				break;
+			}
+			strvec_push(&c->matrix_names, k);
+			strvec_push(&c->matrix_values, json_string_value(v));
+		}
+	}
 	get_string(d, o, "error", &c->error);
 	get_string(d, o, "stderr_tail", &c->stderr_tail);
 	static const char *const side_keys[SIDE__COUNT] = {

@@ -847,3 +847,115 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 	svg_close(out);
 	sbuf_release(&lab);
 }
+
+void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
+		 size_t n, const double *tol, size_t nr_tol)
+{
+	if (!n) {
+		empty_plot(out, title, "no compare measured this metric");
+		return;
+	}
+	double top = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(change[i]) > top)
+			top = fabs(change[i]);
+	/* The bands that fit beside the points, and at least the first. */
+	size_t shown = 0;
+	for (size_t k = 0; k < nr_tol; k++)
+		if (k == 0 || tol[k] <= 2 * top)
+			shown = k + 1;
+	for (size_t k = 0; k < shown; k++)
+		if (tol[k] > top)
+			top = tol[k];
+	struct frame f = { -0.5, n > 1 ? (double)n - 0.5 : 0.5, -top, top };
+	pad_range(&f.y0, &f.y1, 0.08);
+	svg_open(out, title);
+	text_at(out, 8, 14, "t", title);
+	struct sbuf lab = SBUF_INIT;
+	line(out, PL, PT, PL, PB, "ax");
+	line(out, PL, PB, PR, PB, "ax");
+	line(out, PL, fy(&f, 0), PR, fy(&f, 0), "one");
+	text_at(out, PL - 4, fy(&f, 0) + 3.5, "e", "0%");
+	/* T bands: a change inside ±T is not a verdict at tolerance T. */
+	for (size_t k = 0; k < shown; k++) {
+		line(out, PL, fy(&f, tol[k]), PR, fy(&f, tol[k]), "tol");
+		line(out, PL, fy(&f, -tol[k]), PR, fy(&f, -tol[k]), "tol");
+		sbuf_addf(&lab, "±%g%%", tol[k]);
+		text_at(out, PL - 4, fy(&f, tol[k]) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	for (size_t i = 0; i < n; i++)
+		dot(out, fx(&f, (double)i), fy(&f, change[i]), 2.5, "h");
+	sbuf_addf(&lab, "A/A compare 1..%zu", n);
+	text_at(out, (PL + PR) / 2, PB + 12, "m", lab.buf);
+	svg_close(out);
+	sbuf_release(&lab);
+}
+
+void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
+		   enum metric_id m, const struct svg_line *lines, size_t nr_lines)
+{
+	struct frame f = { 0, 0, 0, 0 };
+	int first = 1;
+	for (size_t l = 0; l < nr_lines; l++)
+		for (size_t i = 0; i < lines[l].n; i++) {
+			double x = lines[l].x[i], y = lines[l].y[i];
+			if (!isfinite(x) || !isfinite(y))
+				continue;
+			if (first) {
+				f.x0 = f.x1 = x;
+				f.y0 = f.y1 = y;
+				first = 0;
+			}
+			f.x0 = x < f.x0 ? x : f.x0;
+			f.x1 = x > f.x1 ? x : f.x1;
+			f.y0 = y < f.y0 ? y : f.y0;
+			f.y1 = y > f.y1 ? y : f.y1;
+		}
+	if (first) {
+		empty_plot(out, title, "no command measured this metric");
+		return;
+	}
+	if (f.x1 == f.x0) {
+		f.x0 -= 1;
+		f.x1 += 1;
+	}
+	pad_range(&f.y0, &f.y1, 0.08);
+	svg_open(out, title);
+	text_at(out, 8, 14, "t", title);
+	struct sbuf lab = SBUF_INIT;
+	double step = nice_step(f.y1 - f.y0, 4);
+	for (int k = 0, nt = tick_count(f.y0, f.y1, step); k < nt; k++) {
+		double v = tick_at(f.y0, step, k);
+		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
+		units_format_value(&lab, m, fabs(v) < step * 1e-9 ? 0 : v);
+		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	line(out, PL, PT, PL, PB, "ax");
+	line(out, PL, PB, PR, PB, "ax");
+	static const char *const cls[] = { "h", "b", "r" };
+	for (size_t l = 0; l < nr_lines; l++) {
+		const struct svg_line *ln = &lines[l];
+		for (size_t i = 0; i + 1 < ln->n; i++)
+			if (isfinite(ln->y[i]) && isfinite(ln->y[i + 1]))
+				line(out, fx(&f, ln->x[i]), fy(&f, ln->y[i]),
+				     fx(&f, ln->x[i + 1]), fy(&f, ln->y[i + 1]), "one");
+		for (size_t i = 0; i < ln->n; i++)
+			if (isfinite(ln->y[i]))
+				dot(out, fx(&f, ln->x[i]), fy(&f, ln->y[i]), 2.5, cls[l % 3]);
+		/* the line's name beside its last point */
+		if (ln->label && ln->n && isfinite(ln->y[ln->n - 1]))
+			text_at(out, fx(&f, ln->x[ln->n - 1]) - 4, fy(&f, ln->y[ln->n - 1]) - 5,
+				"e", ln->label);
+	}
+	sbuf_addf(&lab, "%g", f.x0);
+	text_at(out, PL, PB + 12, "", lab.buf);
+	sbuf_reset(&lab);
+	sbuf_addf(&lab, "%g", f.x1);
+	text_at(out, PR, PB + 12, "e", lab.buf);
+	sbuf_reset(&lab);
+	text_at(out, (PL + PR) / 2, PB + 12, "m", axis);
+	svg_close(out);
+	sbuf_release(&lab);
+}

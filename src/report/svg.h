@@ -63,6 +63,25 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 		    const double *y, size_t n, const char *const *labels,
 		    const size_t *steps, size_t nr_steps);
+/*
+ * The A/A scatter of `kagari aa` (founding article 000): change[0..n) in
+ * percent, one dot per A/A compare in order, 0 marked, and the tolerance
+ * bands ±tol[k] (ascending) that fit the points dashed.
+ */
+void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
+		 size_t n, const double *tol, size_t nr_tol);
+/*
+ * A metric against one numeric `matrix:` axis: one line per combination
+ * of the other axes (x ascending, y the head side's median in m's base
+ * unit, NAN: not measured), labelled at its last point.
+ */
+struct svg_line {
+	const char *label;
+	const double *x, *y;
+	size_t n;
+};
+void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
+		   enum metric_id m, const struct svg_line *lines, size_t nr_lines);
 void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 		   enum metric_id m);
 

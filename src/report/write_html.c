@@ -26,9 +26,11 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/format.h"
+#include "base/xalloc.h"
 #include "report/section.h"
 #include "report/svg.h"
 
@@ -737,6 +739,130 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 
 /* ---- environment ------------------------------------------------------- */
 
+/* Is every command's value of matrix axis a a number, with two or more
+   distinct values? */
+static int axis_numeric(const struct bench_result *br, size_t a)
+{
+	int distinct = 0;
+	double first = 0;
+	for (size_t c = 0; c < br->nr_commands; c++) {
+		const struct command_result *cr = &br->commands[c];
+		if (a >= cr->matrix_values.nr)
+			return 0;
+		char *end;
+		const char *v = cr->matrix_values.v[a];
+		double x = strtod(v, &end);
+		if (!*v || *end || !isfinite(x))
+			return 0;
+		if (!c)
+			first = x;
+		else if (x != first)
+			distinct = 1;
+	}
+	return distinct;
+}
+
+struct axis_point {
+	double x, y;
+};
+
+static int axis_point_cmp(const void *a, const void *b)
+{
+	double x = ((const struct axis_point *)a)->x, y = ((const struct axis_point *)b)->x;
+	return (x > y) - (x < y);
+}
+
+/*
+ * A `matrix:` benchmark: each metric against each numeric axis, the head
+ * side's median per value, one line per combination of the other axes
+ * (and per command the matrix expanded).
+ */
+static void matrix_plots(struct sbuf *out, struct sbuf *tmp,
+			 const struct bench_result *br)
+{
+	if (!br->nr_commands || !br->commands[0].matrix_names.nr)
+		return;
+	const struct strvec *axes = &br->commands[0].matrix_names;
+	size_t n = br->nr_commands;
+	int opened = 0;
+	for (size_t a = 0; a < axes->nr; a++) {
+		if (!axis_numeric(br, a))
+			continue;
+		for (int m = 0; m < METRIC__COUNT; m++) {
+			int any = 0;
+			for (size_t c = 0; c < n; c++)
+				any |= br->commands[c].side[SIDE_HEAD].metric[m].have_summary;
+			if (!any)
+				continue;
+			/* line of each command: its name without the matrix part
+			   and the other axes' values */
+			struct strvec keys = STRVEC_INIT;
+			size_t *line_of = xcalloc(n, sizeof(*line_of));
+			for (size_t c = 0; c < n; c++) {
+				const struct command_result *cr = &br->commands[c];
+				sbuf_reset(tmp);
+				sbuf_addf(tmp, ".%s-", axes->v[0]);
+				const char *cut = strstr(cr->name, tmp->buf);
+				sbuf_reset(tmp);
+				sbuf_add(tmp, cr->name, cut ? (size_t)(cut - cr->name) : strlen(cr->name));
+				for (size_t k = 0; k < cr->matrix_names.nr && k < cr->matrix_values.nr; k++)
+					if (k != a)
+						sbuf_addf(tmp, " %s=%s", cr->matrix_names.v[k],
+							  cr->matrix_values.v[k]);
+				size_t l = 0;
+				while (l < keys.nr && strcmp(keys.v[l], tmp->buf))
+					l++;
+				if (l == keys.nr)
+					strvec_push(&keys, tmp->buf);
+				line_of[c] = l;
+			}
+			struct svg_line *lines = xcalloc(keys.nr, sizeof(*lines));
+			struct axis_point *pts = xcalloc(n, sizeof(*pts));
+			double *xy = xcalloc(2 * n, sizeof(*xy));
+			size_t used = 0;
+			for (size_t l = 0; l < keys.nr; l++) {
+				size_t np = 0;
+				for (size_t c = 0; c < n; c++) {
+					if (line_of[c] != l)
+						continue;
+					const struct metric_series *ms =
+						&br->commands[c].side[SIDE_HEAD].metric[m];
+					pts[np].x = strtod(br->commands[c].matrix_values.v[a], NULL);
+					pts[np].y = ms->have_summary ? ms->summary.median : NAN;
+					np++;
+				}
+				qsort(pts, np, sizeof(*pts), axis_point_cmp);
+				double *x = xy + used, *y = xy + n + used;
+				for (size_t i = 0; i < np; i++) {
+					x[i] = pts[i].x;
+					y[i] = pts[i].y;
+				}
+				used += np;
+				lines[l] = (struct svg_line){ keys.v[l], x, y, np };
+			}
+			if (!opened) {
+				sbuf_adds(out, "<section class=\"matrix\"><h3>");
+				esc(out, br->name);
+				sbuf_adds(out, ": matrix</h3>\n<div class=\"plots\">\n");
+				opened = 1;
+			}
+			sbuf_reset(tmp);
+			sbuf_addf(tmp, "%s: %s by %s (median)", br->name, metric_get(m)->name,
+				  axes->v[a]);
+			char *title = sbuf_detach(tmp);
+			svg_axis_plot(out, title, axes->v[a], (enum metric_id)m, lines, keys.nr);
+			free(title);
+			free(xy);
+			free(pts);
+			free(lines);
+			free(line_of);
+			strvec_clear(&keys);
+		}
+	}
+	if (opened)
+		sbuf_adds(out, "</div>\n</section>\n");
+}
+
 static void env_row(struct sbuf *out, const char *key, const char *v)
 {
 	if (!v || !*v)
@@ -914,6 +1040,7 @@ int report_write_html(const struct run_result *r,
 				command_section(out, &tmp, r, &p, br,
 						&br->commands[k], idx++,
 						open_all);
+			matrix_plots(out, &tmp, br);
 		}
 		sbuf_adds(out, "</section>\n");
 	}

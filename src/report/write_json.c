@@ -333,6 +333,13 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_kv_int(j, "rounds", c->rounds);
 	if (c->identical_artifact)
 		json_emit_kv_bool(j, "identical_artifact", 1);
+	if (c->matrix_names.nr) {
+		json_emit_key(j, "matrix");
+		json_emit_begin_object_inline(j);
+		for (size_t k = 0; k < c->matrix_names.nr && k < c->matrix_values.nr; k++)
+			json_emit_kv_string(j, c->matrix_names.v[k], c->matrix_values.v[k]);
+		json_emit_end_object(j);
+	}
 	json_emit_kv_string(j, "error", c->error);
 	json_emit_kv_string(j, "stderr_tail", c->stderr_tail);
 	if (c->side[SIDE_HEAD].present) {

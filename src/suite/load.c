@@ -1667,6 +1667,10 @@ static void load_bench(struct loader *L, yaml_node_t *n, const char *path,
 				}
 				load_command(L, &p, ywalk_key(&L->w, cpath, cm.pairs[i].key), b, c);
 				ywalk_substitute(NULL, NULL);
+				if (have_x) {
+					strvec_copy(&c->matrix_names, &x.names);
+					strvec_copy(&c->matrix_values, &values);
+				}
 				for (size_t d = 0; name && d + 1 < b->nr_commands; d++)
 					if (b->commands[d].name && !strcmp(b->commands[d].name, name))
 						ywalk_error(&L->w, cm.pairs[i].key_node,

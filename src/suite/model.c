@@ -129,6 +129,8 @@ static void budget_release(struct budget *b)
 static void command_release(struct command_spec *c)
 {
 	free(c->name);
+	strvec_clear(&c->matrix_names);
+	strvec_clear(&c->matrix_values);
 	exec_spec_release(&c->exec);
 	settings_release(&c->settings);
 	for (size_t i = 0; i < c->nr_budgets; i++)

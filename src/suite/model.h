@@ -145,6 +145,9 @@ struct command_spec {
 	struct settings settings; /* resolved: defaults -> benchmark -> command */
 	struct budget *budgets;
 	size_t nr_budgets;
+	/* `matrix:` combination this command was expanded from: axis names
+	   and the values, index for index (empty without a matrix) */
+	struct strvec matrix_names, matrix_values;
 	struct src_loc loc;
 };
 

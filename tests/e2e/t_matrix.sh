@@ -91,4 +91,27 @@ YAML
 run_k validate undef.yaml
 expect_rc 2
 expect_err "undef.yaml:7:"
+
+case_ "JSON records each command's matrix values; HTML plots metrics against the numeric axis"
+"$PY" - "$T/m.json" <<'PYEOF' || fail "the commands lack their matrix values"
+import json, sys
+r = json.load(open(sys.argv[1]))
+cs = r["suites"][0]["benchmarks"][0]["commands"]
+assert [c["matrix"] for c in cs] == [{"ms": "1", "tag": "a"}, {"ms": "1", "tag": "b c"}, {"ms": "3", "tag": "a"}, {"ms": "3", "tag": "b c"}], [c.get("matrix") for c in cs]
+PYEOF
+run_k report "$T/m.json" --format html --output "$T/m.html"
+expect_rc 0
+grep -q 'nap: latency by ms (median)' "$T/m.html" || fail "no plot of latency by the numeric axis ms"
+grep -q 'by tag (median)' "$T/m.html" && fail "a plot against the non-numeric axis tag"
+# one line per value of the other axis: both labelled in the plot
+"$PY" - "$T/m.html" <<'PYEOF' || fail "the latency-by-ms plot lacks a line per tag"
+import re, sys
+h = open(sys.argv[1]).read()
+m = re.search(r'<svg class="plot"[^>]*>(?:(?!</svg>).)*nap: latency by ms \(median\)(?:(?!</svg>).)*</svg>', h, re.S)
+assert m, "no svg"
+svg = m.group(0)
+assert "s tag=a" in svg and "s tag=b c" in svg, svg[:2000]
+assert svg.count("<circle") >= 4, svg.count("<circle")
+PYEOF
+
 finish
