@@ -79,6 +79,18 @@ wait_until() {
 	done
 }
 
+# git_sandbox: a private TMPDIR, git with no system or user configuration
+# and none of a calling hook's repository variables, and g, a git with a
+# fixed author, no hooks and `main` as the first branch (for the tests that
+# build repositories).
+git_sandbox() {
+	export TMPDIR="$T/tmp"
+	mkdir -p "$TMPDIR"
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+}
+g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+
 # Conditions for wait_until.
 # has_lines FILE N: FILE exists and has at least N lines.
 has_lines() {

@@ -7,11 +7,7 @@
 # user's working tree, index, branches and HEAD are untouched.
 . "$(dirname "$0")/lib.sh"
 
-export TMPDIR="$T/tmp"
-mkdir -p "$TMPDIR"
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+git_sandbox
 
 R="$T/repo"
 mkdir -p "$R"

@@ -10,11 +10,7 @@
 # (perf_event_paranoid 3, seccomp) the test is skipped with the reason.
 . "$(dirname "$0")/lib.sh"
 SRC=${KAGARI_SOURCE_DIR:?}
-export TMPDIR="$T/tmp"
-mkdir -p "$TMPDIR"
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+git_sandbox
 command -v cc >/dev/null || skip_test "no C compiler (cc)" gcc
 
 R="$T/repo"

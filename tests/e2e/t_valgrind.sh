@@ -11,11 +11,7 @@
 
 command -v valgrind >/dev/null ||
 	skip_test "valgrind is not installed: sudo apt-get install -y valgrind" valgrind
-export TMPDIR="$T/tmp"
-mkdir -p "$TMPDIR"
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-g() { git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null -c init.defaultBranch=main "$@"; }
+git_sandbox
 
 # A repository path much longer than kagari's worktree path.
 R="$T/a-repository-folder-with-a-rather-long-name/repo"
