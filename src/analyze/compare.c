@@ -596,7 +596,7 @@ static void finish_boot(struct work *w, struct compare_result *out)
 }
 
 static void analyse_paired(struct work *w, struct compare_result *out,
-			   struct rng *boot_rng, struct rng *test_rng)
+			   struct rng *boot_rng)
 {
 	const struct compare_input *in = w->in;
 	double *r = xreallocarray(NULL, w->nr + 1, sizeof(*r));
@@ -629,11 +629,13 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 	bootstrap_ratio(w, boot_rng, r, n, out->boot);
 	finish_boot(w, out);
 
-	/* Exact tests on d_k = ln r_k - ln(1 + T/100) and its mirror. */
+	/* Exact tests on d_k = ln r_k - ln(1 + T/100) and its mirror: the
+	   signed-rank test, so that a disturbed round counts as one rank
+	   (docs/statistics.md, "The paired test"). */
 	for (size_t k = 0; k < n; k++)
 		d[k] = lr[k] - up;
 	{
-		double p_up = exact_signflip_p(d, n, w->B, test_rng, &method);
+		double p_up = exact_signed_rank_p(d, n, &method, &out->min_possible_p);
 		double p_down = 1;
 
 		if (in->max_percent < 100) {
@@ -641,7 +643,7 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 
 			for (size_t k = 0; k < n; k++)
 				d[k] = down - lr[k];
-			p_down = exact_signflip_p(d, n, w->B, test_rng, NULL);
+			p_down = exact_signed_rank_p(d, n, NULL, NULL);
 		}
 		out->p_test_reg = in->higher_is_better ? p_down : p_up;
 		out->p_test_imp = in->higher_is_better ? p_up : p_down;
@@ -652,14 +654,10 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 			double lim = in->higher_is_better ? log1p(-in->max_percent / 100) : up;
 			for (size_t k = 0; k < n; k++)
 				d[k] = in->higher_is_better ? lr[k] - lim : lim - lr[k];
-			out->p_test_pass = exact_signflip_p(d, n, w->B, test_rng, NULL);
+			out->p_test_pass = exact_signed_rank_p(d, n, NULL, NULL);
 		}
 	}
 	out->test = exact_method_name(method);
-	out->min_possible_p = ldexp(1.0, -(int)(n < 1000 ? n : 1000));
-	if (method == EXACT_MONTE_CARLO)
-		out->min_possible_p =
-			fmax(out->min_possible_p, 1.0 / (w->B + 1.0));
 
 	out->hl_shift_percent = expm1(exact_hl_paired(lr, n)) * 100;
 	out->robust_cv = robust_cv_of(r, n);
@@ -840,7 +838,7 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	struct work w = { .in = in };
 	struct sample *bs, *hs;
 	size_t nb, nh;
-	struct rng boot_rng, control_rng, test_rng;
+	struct rng boot_rng, control_rng;
 
 	result_reset(out);
 	bs = valid_sorted(in->base, in->nr_base, &nb);
@@ -858,7 +856,6 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 
 	rng_seed(&boot_rng, rng_seed_from(in->seed, "bootstrap"));
 	rng_seed(&control_rng, rng_seed_from(in->seed, "control"));
-	rng_seed(&test_rng, rng_seed_from(in->seed, "exact test"));
 
 	stall_filter(&w, out);
 	collect_kept(&w);
@@ -885,7 +882,7 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 		analyse_independent(&w, out, &boot_rng);
 		control_independent(&w, out, &control_rng);
 	} else {
-		analyse_paired(&w, out, &boot_rng, &test_rng);
+		analyse_paired(&w, out, &boot_rng);
 		control_paired(&w, out, &control_rng);
 	}
 

@@ -1,6 +1,7 @@
 /*
  * analyze/exact: the exact tests of exact.h — the sign-flip permutation
- * test (exact enumeration, Monte Carlo beyond), Mann-Whitney U (exact
+ * test (exact enumeration, Monte Carlo beyond), the Wilcoxon signed-rank
+ * test (exact, normal beyond), Mann-Whitney U (exact
  * without ties, normal with tie and continuity correction otherwise), the
  * Hodges-Lehmann shift and the selection helpers they share.
  */
@@ -25,6 +26,10 @@ const char *exact_method_name(enum exact_method m)
 		return "mann-whitney exact";
 	case EXACT_MW_NORMAL:
 		return "mann-whitney normal";
+	case EXACT_SR_EXACT:
+		return "signed-rank exact";
+	case EXACT_SR_NORMAL:
+		return "signed-rank normal";
 	}
 	return "?";
 }
@@ -209,6 +214,90 @@ double exact_signflip_p(const double *d, size_t n, int resamples,
 	}
 	free(abs_d);
 	return p;
+}
+
+/* ---- signed rank -------------------------------------------------------- */
+
+static int cmp_abs_double(const void *pa, const void *pb)
+{
+	double x = fabs(*(const double *)pa), y = fabs(*(const double *)pb);
+
+	return (x > y) - (x < y);
+}
+
+double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
+			   double *min_p)
+{
+	double *a = xreallocarray(NULL, n + 1, sizeof(*a));
+	unsigned *w2 = xreallocarray(NULL, n + 1, sizeof(*w2));
+	size_t m = 0, total = 0, obs = 0;
+	double tie_term = 0, p;
+
+	/* Zeros carry no sign: dropped, as wilcox.test and SciPy's
+	   zero_method='wilcox' do. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0)
+			a[m++] = d[i];
+	if (method)
+		*method = m <= EXACT_SIGNED_RANK_MAX_N ? EXACT_SR_EXACT : EXACT_SR_NORMAL;
+	if (!m) {
+		if (min_p)
+			*min_p = 1;
+		free(a);
+		free(w2);
+		return 1;
+	}
+	qsort(a, m, sizeof(*a), cmp_abs_double);
+	/* Doubled midranks are whole numbers: ranks i+1 .. j share i+1+j. */
+	for (size_t i = 0; i < m;) {
+		size_t j = i + 1;
+
+		while (j < m && fabs(a[j]) == fabs(a[i]))
+			j++;
+		for (size_t k = i; k < j; k++) {
+			w2[k] = (unsigned)(i + 1 + j);
+			total += w2[k];
+			if (a[k] > 0)
+				obs += w2[k];
+		}
+		if (j - i > 1)
+			tie_term += (double)(j - i) * (double)(j - i) * (double)(j - i) -
+				    (double)(j - i);
+		i = j;
+	}
+	if (m <= EXACT_SIGNED_RANK_MAX_N) {
+		/* prob[s]: P(doubled W+ == s) under random signs, built one
+		   rank at a time; p = P(W+ >= observed), exact ties included. */
+		double *prob = xreallocarray(NULL, total + 1, sizeof(*prob));
+		size_t top = 0;
+
+		memset(prob, 0, (total + 1) * sizeof(*prob));
+		prob[0] = 1;
+		for (size_t k = 0; k < m; k++) {
+			top += w2[k];
+			for (size_t s = top + 1; s-- > 0;)
+				prob[s] = 0.5 * (prob[s] + (s >= w2[k] ? prob[s - w2[k]] : 0));
+		}
+		p = 0;
+		for (size_t s = obs; s <= total; s++)
+			p += prob[s];
+		if (min_p)
+			*min_p = prob[total];
+		free(prob);
+	} else {
+		/* W+ (single ranks) has mean m(m+1)/4 and variance
+		   m(m+1)(2m+1)/24 - tie_term/48. */
+		double mm = (double)m, mean = mm * (mm + 1) / 4;
+		double sd = sqrt(mm * (mm + 1) * (2 * mm + 1) / 24 - tie_term / 48);
+		double wplus = (double)obs / 2;
+
+		p = sd > 0 ? exact_normal_sf((wplus - mean - 0.5) / sd) : 1;
+		if (min_p)
+			*min_p = sd > 0 ? exact_normal_sf(((double)total / 2 - mean - 0.5) / sd) : 1;
+	}
+	free(a);
+	free(w2);
+	return p > 1 ? 1 : p;
 }
 
 /* ---- Mann-Whitney ------------------------------------------------------- */

@@ -13,6 +13,14 @@
  *    "at least as extreme" when its sum is >= observed - 1e-9 * sum |d|, so
  *    the observed pattern and exact ties always count (as in SciPy's
  *    permutation_test).
+ *  - exact_signed_rank_p(): the Wilcoxon signed-rank test of d[0..n):
+ *    the same H0 (symmetric about 0), but on the ranks of |d| (midranks for
+ *    ties, zeros dropped), so one disturbed round weighs as one rank rather
+ *    than by its size. Exact null distribution (a recurrence over the
+ *    doubled rank sums, ties included) for up to EXACT_SIGNED_RANK_MAX_N
+ *    non-zero values, normal with tie and continuity correction beyond
+ *    (identical to R's wilcox.test(correct = TRUE)). The paired compare
+ *    uses it (docs/statistics.md says why).
  *  - exact_mann_whitney_p(): Mann-Whitney U for "x stochastically greater
  *    than y". Without ties and with nx * ny <= EXACT_MW_EXACT_MAX, the exact
  *    null distribution of U (counted by the usual recurrence, identical to
@@ -34,6 +42,8 @@
 
 /* Largest n for which the sign-flip test enumerates all 2^n patterns. */
 #define EXACT_SIGNFLIP_MAX_N 20
+/* Largest count of non-zero d for the exact signed-rank distribution. */
+#define EXACT_SIGNED_RANK_MAX_N 400
 /* Largest nx * ny for the exact Mann-Whitney distribution (no ties). */
 #define EXACT_MW_EXACT_MAX 2500
 
@@ -42,6 +52,8 @@ enum exact_method {
 	EXACT_MONTE_CARLO, /* sign flip: `resamples` random patterns */
 	EXACT_MW_EXACT,	   /* Mann-Whitney: exact null distribution */
 	EXACT_MW_NORMAL,   /* Mann-Whitney: normal, tie + continuity corr. */
+	EXACT_SR_EXACT,	   /* signed rank: exact null distribution */
+	EXACT_SR_NORMAL,   /* signed rank: normal, tie + continuity corr. */
 };
 
 /* "sign-flip exact", "sign-flip monte carlo", "mann-whitney exact", ... */
@@ -54,6 +66,15 @@ const char *exact_method_name(enum exact_method m);
  */
 double exact_signflip_p(const double *d, size_t n, int resamples,
 			struct rng *rng, enum exact_method *method);
+
+/*
+ * One-sided signed-rank p for "d is shifted above 0". No non-zero value
+ * gives 1. *method (if not NULL) says which way it was computed and
+ * *min_p (if not NULL) receives the smallest p the test could give for
+ * this n and these ties (2^-n' when exact, n' the non-zero count).
+ */
+double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
+			   double *min_p);
 
 /*
  * One-sided Mann-Whitney p for "x is stochastically greater than y". Either

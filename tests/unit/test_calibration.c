@@ -20,11 +20,12 @@
  * rounds). Replaying the looks on all 32 rounds gives exactly the verdict
  * and the look a measurement that stopped there would have given (a look
  * sees only the rounds up to it). To stay within seconds these cells use
- * SEQ_TRIALS trials (SEQ_TRIALS_AT_T in the boundary cell) and 500 resamples (the interval's share P and the
- * Monte Carlo sign-flip beyond 20 rounds are coarser; the exact test up to
- * 20 rounds is unaffected). Required on every machine: no false
+ * SEQ_TRIALS trials (SEQ_TRIALS_AT_T in the boundary cell) and 500
+ * resamples (the interval's share P is coarser; the exact signed-rank
+ * test does not resample). Required on every machine: no false
  * regression in A/A at T = 10 and T = 2; +20% at T = 10 found in >= 95%;
- * +5% at T = 3 found as the fixed design must; and a change exactly at
+ * +5% at T = 3 found in >= 95% except on (e), where no design of 32
+ * rounds can (the fixed design finds 21% in 10); and a change exactly at
  * the tolerance (+3% at T = 3) called a regression in at most 5% and a
  * pass in at most 5% of trials.
  */
@@ -333,25 +334,16 @@ static void test_calibration_sequential(void **state)
 	fflush(stdout);
 
 	for (size_t mi = 0; mi < NR_MACHINES; mi++) {
-		double need5 = mi == 1 ? 0.70 : 0.90;
 		if (counts[mi][0][V_REG] || counts[mi][1][V_REG]) {
 			print_error("sequential %s: false regressions in A/A\n", machines[mi].name);
 			failures++;
 		}
-		/*
-		 * (d) reaches 94-98% here: a trial whose early rounds hold
-		 * stalls stays undecided, since the sign-flip test works on
-		 * the mean of ln r and a stalled run the filter keeps moves it
-		 * far (reasons like "+20.1% > 10% with P=1.00 but p=0.11");
-		 * undecided, never a wrong verdict. Known, left for the test
-		 * statistic's own issue.
-		 */
-		if (counts[mi][2][V_REG] < (mi == 3 ? 0.90 : 0.95) * SEQ_TRIALS) {
+		if (counts[mi][2][V_REG] < 0.95 * SEQ_TRIALS) {
 			print_error("sequential %s: +20%% at T=10 found in %d/%d\n",
 				    machines[mi].name, counts[mi][2][V_REG], SEQ_TRIALS);
 			failures++;
 		}
-		if (mi != 4 && counts[mi][3][V_REG] < need5 * SEQ_TRIALS) {
+		if (mi != 4 && counts[mi][3][V_REG] < 0.95 * SEQ_TRIALS) {
 			print_error("sequential %s: +5%% at T=3 found in %d/%d\n",
 				    machines[mi].name, counts[mi][3][V_REG], SEQ_TRIALS);
 			failures++;

@@ -133,7 +133,7 @@ static void test_reference_paired(void **state)
 	check_rel("paired p_imp", r.p_test_imp, ref_paired_p_imp, 1e-15);
 	check_rel("paired hl", r.hl_shift_percent, ref_paired_hl, 1e-11);
 	assert_true(r.p_value == r.p_test_reg);
-	assert_string_equal(r.test, "sign-flip exact");
+	assert_string_equal(r.test, "signed-rank exact");
 	check_rel("min p", r.min_possible_p, 1.0 / 1024, 0);
 	compare_result_release(&r);
 

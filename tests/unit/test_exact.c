@@ -1,5 +1,7 @@
 /*
- * Tests for analyze/exact: the sign-flip test, Mann-Whitney and the
+ * Tests for analyze/exact: the sign-flip test, the signed-rank test
+ * (against brute-force enumeration and SciPy's normal approximation),
+ * Mann-Whitney and the
  * Hodges-Lehmann estimators against SciPy/NumPy reference values
  * (tests/data/reference/gen_exact.py -> exact_ref.h), plus selection,
  * Monte Carlo behaviour beyond 20 pairs, and Holm (analyze/holm).
@@ -90,6 +92,117 @@ static void test_signflip_monte_carlo(void **state)
 	assert_true(p1 == p2);
 	assert_true(p1 > 0.05 && p1 < 0.95);
 	assert_true(exact_signflip_p(d, 0, 10, &rng, NULL) == 1);
+}
+
+/* P(W+ >= observed) by listing all 2^n sign patterns of the ranks of |d|
+   (midranks for ties, zeros dropped): the definition itself. */
+static double brute_signed_rank_p(const double *d, size_t n)
+{
+	double a[24], rank[24], obs = 0;
+	size_t m = 0, hits = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0)
+			a[m++] = d[i];
+	if (!m)
+		return 1;
+	for (size_t i = 0; i < m; i++) {
+		double below = 0, same = 0;
+
+		for (size_t j = 0; j < m; j++) {
+			below += fabs(a[j]) < fabs(a[i]);
+			same += fabs(a[j]) == fabs(a[i]);
+		}
+		rank[i] = below + (same + 1) / 2;
+		if (a[i] > 0)
+			obs += rank[i];
+	}
+	for (size_t mask = 0; mask < ((size_t)1 << m); mask++) {
+		double w = 0;
+
+		for (size_t i = 0; i < m; i++)
+			if (mask >> i & 1)
+				w += rank[i];
+		hits += w >= obs - 1e-9;
+	}
+	return (double)hits / ldexp(1.0, (int)m);
+}
+
+static void test_signed_rank_exact(void **state)
+{
+	struct rng data;
+	double d[16], neg[16], min_p;
+	enum exact_method m;
+
+	(void)state;
+	rng_seed(&data, 5);
+	for (int set = 0; set < 200; set++) {
+		size_t n = 1 + (size_t)(rng_uniform(&data) * 16);
+		char name[32];
+		/* Half the sets are small integers: ties and zeros. */
+		int coarse = set % 2;
+
+		for (size_t i = 0; i < n; i++) {
+			double u = rng_uniform(&data) - 0.3;
+
+			d[i] = coarse ? round(u * 6) : u;
+			neg[i] = -d[i];
+		}
+		snprintf(name, sizeof(name), "set %d (n %zu)", set, n);
+		check_rel("signed-rank p", name, exact_signed_rank_p(d, n, &m, &min_p),
+			  brute_signed_rank_p(d, n), 1e-12);
+		assert_int_equal(m, EXACT_SR_EXACT);
+		check_rel("signed-rank p (less)", name,
+			  exact_signed_rank_p(neg, n, NULL, NULL),
+			  brute_signed_rank_p(neg, n), 1e-12);
+		assert_true(min_p > 0 && min_p <= 1);
+	}
+	/* All positive and distinct: the smallest p there is, 2^-n. */
+	for (int i = 0; i < 12; i++)
+		d[i] = 1 + i;
+	check_rel("signed-rank p", "all positive", exact_signed_rank_p(d, 12, NULL, &min_p),
+		  ldexp(1.0, -12), 1e-15);
+	check_rel("signed-rank min p", "all positive", min_p, ldexp(1.0, -12), 1e-15);
+	/* One disturbed round among nine, the largest of all, costs one rank:
+	   W+ = 36 of 45, p = 33/512, where the sign-flip test on the mean
+	   loses all evidence. */
+	for (int i = 0; i < 8; i++)
+		d[i] = 0.01 + 0.001 * i;
+	d[8] = -0.5;
+	check_rel("signed-rank p", "one outlier", exact_signed_rank_p(d, 9, NULL, NULL),
+		  33.0 / 512, 1e-15);
+	assert_true(exact_signflip_p(d, 9, 100, &data, NULL) > 0.4);
+	/* Nothing but zeros: no evidence either way. */
+	memset(d, 0, sizeof(d));
+	assert_true(exact_signed_rank_p(d, 16, &m, &min_p) == 1 && min_p == 1);
+	assert_true(exact_signed_rank_p(d, 0, NULL, NULL) == 1);
+}
+
+/* Beyond EXACT_SIGNED_RANK_MAX_N: the normal approximation with tie and
+   continuity correction, against scipy.stats.wilcoxon(x,
+   alternative='greater', method='approx', correction=True,
+   zero_method='wilcox') for d_i = ((37 i) mod 41) - 18, i < 450. */
+static void test_signed_rank_normal(void **state)
+{
+	static double d[450];
+	enum exact_method m;
+	double min_p;
+
+	(void)state;
+	for (int i = 0; i < 450; i++)
+		d[i] = (double)((i * 37) % 41) - 18;
+	check_rel("signed-rank p", "scipy d", exact_signed_rank_p(d, 450, &m, &min_p),
+		  0.00022411076371419648, 1e-9);
+	assert_int_equal(m, EXACT_SR_NORMAL);
+	assert_true(min_p < 1e-50);
+	for (int i = 0; i < 450; i++)
+		d[i] += 0.5;
+	check_rel("signed-rank p", "scipy d + 0.5", exact_signed_rank_p(d, 450, NULL, NULL),
+		  9.816282724462726e-06, 1e-9);
+	for (int i = 0; i < 450; i++)
+		d[i] = -d[i];
+	check_rel("signed-rank p", "scipy -d - 0.5", exact_signed_rank_p(d, 450, NULL, NULL),
+		  0.9999901996509484, 1e-9);
 }
 
 static void test_mann_whitney_reference(void **state)
@@ -200,6 +313,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signflip_reference),
 		cmocka_unit_test(test_signflip_monte_carlo),
+		cmocka_unit_test(test_signed_rank_exact),
+		cmocka_unit_test(test_signed_rank_normal),
 		cmocka_unit_test(test_mann_whitney_reference),
 		cmocka_unit_test(test_mann_whitney_edges),
 		cmocka_unit_test(test_select_and_quantile),

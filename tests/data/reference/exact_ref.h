@@ -81,8 +81,8 @@ static const double ref_paired_base[20] = { 98304940, 97260587, 95207991, 968677
 static const double ref_paired_head[20] = { 112666549, 116009889, 111230877, 112111178, 111932708, 106646830, 107319067, 112143079, 112738050, 112779548, 110647906, 108118306, 116432521, 112122615, 108759870, 110323941, 110733206, 111761191, 109196414, 107385529 };
 static const double ref_paired_change = 13.378043833964881; /* (median(r) - 1) * 100 */
 static const double ref_paired_change_mean = 12.860787843517407; /* (mean(r) - 1) * 100 */
-static const double ref_paired_p_reg = 0.0078125; /* sign flip, d = ln r - ln 1.1 */
-static const double ref_paired_p_imp = 1; /* sign flip, ln 0.9 - ln r */
+static const double ref_paired_p_reg = 0.009765625; /* signed rank, d = ln r - ln 1.1 */
+static const double ref_paired_p_imp = 1; /* signed rank, ln 0.9 - ln r */
 static const double ref_paired_hl = 12.840177474271211; /* (exp(walsh median of ln r) - 1) * 100 */
 /* Independent: 20 runs per side (round = index / 2 + 1). */
 static const double ref_indep_base[20] = { 97130369, 99445569, 100144324, 99504327, 93324070, 100557782, 100729404, 100115418, 98472486, 99992992, 98008738, 95865895, 102767992, 104940226, 98822548, 102194879, 95144642, 105810168, 101997425, 100303663 };
