@@ -205,18 +205,32 @@ static void series_name(struct sbuf *out, const struct series *s)
 		  s->key->command, s->key->metric);
 }
 
+/*
+ * A step's five fields (from, to, change, before, after), each preceded by
+ * its separator in sep[0..4] and the last followed by sep[5]: one order of
+ * fields for the text line and the Markdown row.
+ */
+static void step_fields(struct sbuf *out, const struct series *s, const struct step *st,
+			const char *const sep[6])
+{
+	sbuf_adds(out, sep[0]);
+	short_sha(out, s->pts[st->at - 1].sha);
+	sbuf_adds(out, sep[1]);
+	short_sha(out, s->pts[st->at].sha);
+	sbuf_adds(out, sep[2]);
+	units_format_percent(out, st->change_percent);
+	sbuf_adds(out, sep[3]);
+	units_format_value(out, s->metric, st->before);
+	sbuf_adds(out, sep[4]);
+	units_format_value(out, s->metric, st->after);
+	sbuf_adds(out, sep[5]);
+}
+
 static void step_line(struct sbuf *out, const struct series *s, const struct step *st)
 {
-	short_sha(out, s->pts[st->at - 1].sha);
-	sbuf_adds(out, " → ");
-	short_sha(out, s->pts[st->at].sha);
-	sbuf_adds(out, "  ");
-	units_format_percent(out, st->change_percent);
-	sbuf_adds(out, "  (");
-	units_format_value(out, s->metric, st->before);
-	sbuf_adds(out, " → ");
-	units_format_value(out, s->metric, st->after);
-	sbuf_adds(out, ")");
+	static const char *const sep[6] = { "", " → ", "  ", "  (", " → ", ")" };
+
+	step_fields(out, s, st, sep);
 }
 
 static void render_table(struct sbuf *out, const struct series *v, size_t nr,
@@ -339,18 +353,10 @@ static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
 			else
 				sbuf_adds(out, "Steps:\n\n| from | to | change | before | after |\n|---|---|---:|---:|---:|\n");
 			for (size_t k = 0; k < s->nr_steps; k++) {
-				const struct step *st = &s->steps[k];
-				sbuf_adds(out, "| `");
-				short_sha(out, s->pts[st->at - 1].sha);
-				sbuf_adds(out, "` | `");
-				short_sha(out, s->pts[st->at].sha);
-				sbuf_adds(out, "` | ");
-				units_format_percent(out, st->change_percent);
-				sbuf_adds(out, " | ");
-				units_format_value(out, s->metric, st->before);
-				sbuf_adds(out, " | ");
-				units_format_value(out, s->metric, st->after);
-				sbuf_adds(out, " |\n");
+				static const char *const row[6] = { "| `", "` | `", "` | ",
+								    " | ", " | ", " |\n" };
+
+				step_fields(out, s, &s->steps[k], row);
 			}
 		}
 	}

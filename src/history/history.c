@@ -68,6 +68,16 @@ static void db_error(struct history *h, const char *what, struct sbuf *err)
 		sbuf_adds(err, " (move the file aside to start a new history)");
 }
 
+/* sql prepared into *st; -1 with an error naming `what` when it cannot be. */
+static int prepare(struct history *h, const char *sql, sqlite3_stmt **st,
+		   const char *what, struct sbuf *err)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	db_error(h, what, err);
+	return -1;
+}
+
 static int exec_sql(struct history *h, const char *sql, const char *what,
 		    struct sbuf *err)
 {
@@ -324,15 +334,12 @@ static int64_t machine_row(struct history *h, const struct history_machine *m,
 {
 	sqlite3_stmt *st = NULL;
 	int64_t id = -1;
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
-			       " VALUES (?1, ?2, ?3, ?4, ?5)"
-			       " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
-			       " RETURNING id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(h, "cannot record the machine", err);
+	if (prepare(h, "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5)"
+		    " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
+		    " RETURNING id",
+		    &st, "cannot record the machine", err))
 		return -1;
-	}
 	bind_text(st, 1, m->fingerprint);
 	bind_text(st, 2, m->machine_id);
 	bind_text(st, 3, m->cpu_model);
@@ -350,15 +357,12 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 			  struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO results(run, suite, benchmark, command, side, metric,"
-			       " result, count, median, mean, min, max, stddev, p95, verdict,"
-			       " change_percent, ci_low_percent, ci_high_percent)"
-			       " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(h, "cannot record the results", err);
+	if (prepare(h, "INSERT INTO results(run, suite, benchmark, command, side, metric,"
+		    " result, count, median, mean, min, max, stddev, p95, verdict,"
+		    " change_percent, ci_low_percent, ci_high_percent)"
+		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+		    &st, "cannot record the results", err))
 		return -1;
-	}
 	int rc = 0;
 	for (size_t i = 0; i < r->nr_suites && !rc; i++) {
 		const struct suite_result *sr = &r->suites[i];
@@ -420,15 +424,12 @@ int64_t history_append(struct history *h, const struct history_record *rec,
 	sqlite3_stmt *st = NULL;
 	if (mid < 0)
 		goto fail;
-	if (sqlite3_prepare_v2(h->db,
-			       "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
-			       " dirty, branch, seed, version, exit_code, machine, kernel,"
-			       " counters_source, report)"
-			       " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(h, "cannot record the run", err);
+	if (prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+		    " dirty, branch, seed, version, exit_code, machine, kernel,"
+		    " counters_source, report)"
+		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+		    &st, "cannot record the run", err))
 		goto fail;
-	}
 	bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);
 	bind_text(st, 2, r->started_at);
 	bind_text(st, 3, rec->kind);
@@ -473,20 +474,17 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		  struct history_points *out, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
-			       " m.cpu_model, u.head_sha, u.time, r.median, u.id"
-			       " FROM results r JOIN runs u ON u.id = r.run"
-			       " JOIN machines m ON m.id = u.machine"
-			       " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
-			       " AND u.dirty IS NOT 1 AND r.median IS NOT NULL"
-			       " AND (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR r.metric = ?2)"
-			       " ORDER BY r.suite, r.benchmark, r.command, r.metric,"
-			       " m.fingerprint, u.time, u.id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(h, "cannot query", err);
+	if (prepare(h, "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
+		    " m.cpu_model, u.head_sha, u.time, r.median, u.id"
+		    " FROM results r JOIN runs u ON u.id = r.run"
+		    " JOIN machines m ON m.id = u.machine"
+		    " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
+		    " AND u.dirty IS NOT 1 AND r.median IS NOT NULL"
+		    " AND (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR r.metric = ?2)"
+		    " ORDER BY r.suite, r.benchmark, r.command, r.metric,"
+		    " m.fingerprint, u.time, u.id",
+		    &st, "cannot query", err))
 		return -1;
-	}
 	bind_text(st, 1, suite);
 	bind_text(st, 2, metric);
 	int rc;
@@ -553,17 +551,14 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 	sqlite3_stmt *st = NULL;
 	/* The last 5 runs' (by id: appended last) mean latency times their sample count: the
 	   command's share of a job's time. */
-	if (sqlite3_prepare_v2(h->db,
-			       "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
-			       " FROM results r JOIN runs u ON u.id = r.run"
-			       " JOIN machines m ON m.id = u.machine"
-			       " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
-			       " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
-			       " ORDER BY r.rowid DESC LIMIT 5)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(h, "cannot query", err);
+	if (prepare(h, "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
+		    " FROM results r JOIN runs u ON u.id = r.run"
+		    " JOIN machines m ON m.id = u.machine"
+		    " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
+		    " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
+		    " ORDER BY r.rowid DESC LIMIT 5)",
+		    &st, "cannot query", err))
 		return -1;
-	}
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(st);
 		bind_text(st, 1, fingerprint);
@@ -588,11 +583,9 @@ int history_report(struct history *h, int64_t run, char **json, struct sbuf *err
 {
 	sqlite3_stmt *st = NULL;
 	*json = NULL;
-	if (sqlite3_prepare_v2(h->db, "SELECT report FROM runs WHERE id = ?1", -1, &st,
-			       NULL) != SQLITE_OK) {
-		db_error(h, "cannot query", err);
+	if (prepare(h, "SELECT report FROM runs WHERE id = ?1",
+		    &st, "cannot query", err))
 		return -1;
-	}
 	sqlite3_bind_int64(st, 1, run);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {

@@ -6,11 +6,13 @@
  *
  * Looks are after 5, 8, 12, 16, 24, 32, 48, 64, 96, 128, ... rounds (each
  * about 1.5 times the one before, so a look costs at most half the rounds
- * measured so far), the last one at the cap N (max_rounds) itself.
+ * measured so far), the last one at the cap N (max_rounds) itself; a look
+ * n with N - n < n / 4 is left out, so that the cap's look is not a sliver
+ * (N = 50: 5, 8, 12, 16, 24, 32, 50).
  *
  * Spending: alpha_k = alpha * ((n_k / N)^SEQ_SPEND_POWER -
  * (n_j / N)^SEQ_SPEND_POWER), n_j the last look that spent. A look whose
- * smallest possible p (2^-n_k for the sign-flip test over n_k rounds,
+ * smallest possible p (2^-n_k for the signed-rank test over n_k rounds,
  * times the family size m for Holm) cannot pass its level spends nothing
  * and hands its share on to the next. The sum over all looks is at most
  * alpha whatever the correlation between looks (union bound), and every

@@ -245,6 +245,39 @@ static int get_metric(struct rd *d, const char *key, const char *name)
 	return m;
 }
 
+/* Reads the object of one metric (the value of its key in a map). */
+typedef void read_metric_fn(struct rd *d, json_t *o, enum metric_id m, void *ctx);
+
+/*
+ * obj[key] as an object keyed by metric name ("latency": {...}, ...), each
+ * value an object handed to fn; an unknown name or a value that is not an
+ * object fails with its path.
+ */
+static void read_by_metric(struct rd *d, json_t *obj, const char *key,
+			   read_metric_fn *fn, void *ctx)
+{
+	json_t *map = get_object(d, obj, key, 0);
+	if (!map || d->failed)
+		return;
+	size_t old = enter_key(d, key);
+	const char *name;
+	json_t *v;
+	json_object_foreach(map, name, v) {
+		int m = get_metric(d, name, name);
+		if (d->failed)
+			break;
+		size_t o2 = enter_key(d, name);
+		if (!json_is_object(v))
+			expected(d, NULL, "an object", v);
+		else
+			fn(d, v, (enum metric_id)m, ctx);
+		leave(d, o2);
+		if (d->failed)
+			break;
+	}
+	leave(d, old);
+}
+
 static void read_stats(struct rd *d, json_t *o, struct summary *s)
 {
 	get_size(d, o, "count", &s->count);
@@ -337,31 +370,26 @@ static void read_metric(struct rd *d, json_t *o, enum metric_id m,
 	free(unit);
 }
 
+struct side_ctx {
+	struct side_result *sd;
+	struct command_result *cr;
+};
+
+static void side_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
+{
+	struct side_ctx *c = ctx;
+
+	read_metric(d, o, m, &c->sd->metric[m], c->cr);
+}
+
 static void read_side(struct rd *d, json_t *o, struct side_result *sd,
 		      struct command_result *cr)
 {
 	sd->present = 1;
 	get_size(d, o, "count", &sd->count);
-	json_t *metrics = get_object(d, o, "metrics", 0);
-	if (!metrics)
-		return;
-	size_t old = enter_key(d, "metrics");
-	const char *key;
-	json_t *v;
-	json_object_foreach(metrics, key, v) {
-		int m = get_metric(d, key, key);
-		if (d->failed)
-			break;
-		size_t o2 = enter_key(d, key);
-		if (!json_is_object(v))
-			expected(d, NULL, "an object", v);
-		else
-			read_metric(d, v, (enum metric_id)m, &sd->metric[m], cr);
-		leave(d, o2);
-		if (d->failed)
-			break;
-	}
-	leave(d, old);
+	struct side_ctx ctx = { sd, cr };
+
+	read_by_metric(d, o, "metrics", side_metric, &ctx);
 }
 
 static void read_double_array(struct rd *d, json_t *arr, double **v,
@@ -467,6 +495,13 @@ static void read_metric_rule(struct rd *d, json_t *o, struct metric_rule *mr)
 }
 
 /* A command's `analysis` settings (write_json.c's emit_analysis()). */
+static void analysis_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
+{
+	struct analysis_settings *a = ctx;
+
+	read_metric_rule(d, o, &a->metric[m]);
+}
+
 static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 {
 	static const char *const pairings[] = { [PAIRING_ROUNDS] = "rounds",
@@ -493,26 +528,7 @@ static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 	get_int(d, o, "runs_per_round", &a->runs_per_round, 1, INT_MAX);
 	get_bool(d, o, "sequential", &a->sequential);
 	get_int(d, o, "max_rounds", &a->max_rounds, 0, INT_MAX);
-	json_t *mo = get_object(d, o, "metrics", 0);
-	if (!mo || d->failed)
-		return;
-	size_t old = enter_key(d, "metrics");
-	const char *key;
-	json_t *x;
-	json_object_foreach(mo, key, x) {
-		int m = get_metric(d, key, key);
-		if (d->failed)
-			break;
-		size_t o2 = enter_key(d, key);
-		if (!json_is_object(x))
-			expected(d, NULL, "an object", x);
-		else
-			read_metric_rule(d, x, &a->metric[m]);
-		leave(d, o2);
-		if (d->failed)
-			break;
-	}
-	leave(d, old);
+	read_by_metric(d, o, "metrics", analysis_metric, a);
 }
 
 static void read_budget(struct rd *d, json_t *o, struct budget_result *b)
@@ -756,6 +772,13 @@ static void read_profile(struct rd *d, json_t *o, struct command_result *c)
 	leave(d, old);
 }
 
+static void comparison_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
+{
+	struct command_result *c = ctx;
+
+	read_comparison(d, o, &c->comparison[m]);
+}
+
 static void read_command(struct rd *d, json_t *o, struct command_result *c)
 {
 	get_string(d, o, "name", &c->name);
@@ -791,26 +814,8 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 		read_side(d, so, &c->side[sd], c);
 		leave(d, old);
 	}
-	json_t *cmp = get_object(d, o, "comparisons", 0);
-	if (cmp && !d->failed) {
-		size_t old = enter_key(d, "comparisons");
-		const char *key;
-		json_t *v;
-		json_object_foreach(cmp, key, v) {
-			int m = get_metric(d, key, key);
-			if (d->failed)
-				break;
-			size_t o2 = enter_key(d, key);
-			if (!json_is_object(v))
-				expected(d, NULL, "an object", v);
-			else
-				read_comparison(d, v, &c->comparison[m]);
-			leave(d, o2);
-			if (d->failed)
-				break;
-		}
-		leave(d, old);
-	}
+	if (!d->failed)
+		read_by_metric(d, o, "comparisons", comparison_metric, c);
 	if (!d->failed)
 		c->budgets = read_objects(d, o, "budgets", 0, sizeof(*c->budgets),
 					  &c->nr_budgets, read_budget_item);

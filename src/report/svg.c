@@ -788,6 +788,30 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 	sbuf_release(&lab);
 }
 
+/*
+ * The title, the value axis of metric m (grid lines and labels at nice
+ * steps) and both axes of frame f: what every line plot over values
+ * draws first.
+ */
+static void value_frame(struct sbuf *out, const struct frame *f, enum metric_id m,
+			const char *title)
+{
+	struct sbuf lab = SBUF_INIT;
+	double step = nice_step(f->y1 - f->y0, 4);
+
+	text_at(out, 8, 14, "t", title);
+	for (int k = 0, nt = tick_count(f->y0, f->y1, step); k < nt; k++) {
+		double v = tick_at(f->y0, step, k);
+		line(out, PL, fy(f, v), PR, fy(f, v), "gr");
+		units_format_value(&lab, m, fabs(v) < step * 1e-9 ? 0 : v);
+		text_at(out, PL - 4, fy(f, v) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	line(out, PL, PT, PL, PB, "ax");
+	line(out, PL, PB, PR, PB, "ax");
+	sbuf_release(&lab);
+}
+
 /* ---- trend (kagari history) ------------------------------------------ */
 
 void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
@@ -811,18 +835,8 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 		f.x1 = 1;
 	}
 	svg_open(out, title);
-	text_at(out, 8, 14, "t", title);
+	value_frame(out, &f, m, title);
 	struct sbuf lab = SBUF_INIT;
-	double step = nice_step(f.y1 - f.y0, 4);
-	for (int k = 0, nt = tick_count(f.y0, f.y1, step); k < nt; k++) {
-		double v = tick_at(f.y0, step, k);
-		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
-		units_format_value(&lab, m, fabs(v) < step * 1e-9 ? 0 : v);
-		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
-		sbuf_reset(&lab);
-	}
-	line(out, PL, PT, PL, PB, "ax");
-	line(out, PL, PB, PR, PB, "ax");
 	/* Each step: a dashed line between the last old and first new commit. */
 	for (size_t s = 0; s < nr_steps; s++) {
 		if (steps[s] == 0 || steps[s] >= n)
@@ -922,18 +936,8 @@ void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
 	}
 	pad_range(&f.y0, &f.y1, 0.08);
 	svg_open(out, title);
-	text_at(out, 8, 14, "t", title);
+	value_frame(out, &f, m, title);
 	struct sbuf lab = SBUF_INIT;
-	double step = nice_step(f.y1 - f.y0, 4);
-	for (int k = 0, nt = tick_count(f.y0, f.y1, step); k < nt; k++) {
-		double v = tick_at(f.y0, step, k);
-		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
-		units_format_value(&lab, m, fabs(v) < step * 1e-9 ? 0 : v);
-		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
-		sbuf_reset(&lab);
-	}
-	line(out, PL, PT, PL, PB, "ax");
-	line(out, PL, PB, PR, PB, "ax");
 	static const char *const cls[] = { "h", "b", "r" };
 	for (size_t l = 0; l < nr_lines; l++) {
 		const struct svg_line *ln = &lines[l];

@@ -10,10 +10,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/rng.h"
+#include "model/sequential.h"
 #include "plan/plan.h"
 #include "suite/model.h"
 
@@ -231,6 +233,58 @@ static void test_adaptive_stop(void **state)
 	assert_true(plan_round_certain(&s, 5));
 }
 
+/* The looks of the sequential design and the error they spend. */
+static void test_sequential_looks(void **state)
+{
+	static const struct {
+		int N;
+		const char *looks;
+	} cases[] = {
+		{ 50, "5 8 12 16 24 32 50" },	/* max_runs 100: 48 is left out */
+		{ 32, "5 8 12 16 24 32" },
+		{ 64, "5 8 12 16 24 32 48 64" },
+		{ 40, "5 8 12 16 24 32 40" },	/* 32 + 8: a quarter, kept */
+		{ 10, "5 8 10" },
+		{ 4, "4" },
+		{ 200, "5 8 12 16 24 32 48 64 96 144 200" }, /* 144 + 56 > 144/4 */
+		{ 100, "5 8 12 16 24 32 48 64 100" },	/* 96 is left out */
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char got[256] = "";
+		size_t len = 0;
+		int N = cases[c].N, spent_at = 0;
+		double total = 0;
+
+		for (int n = seq_next_look(0, N);; n = seq_next_look(n, N)) {
+			double level = seq_level(0.05, n, spent_at, N, 1);
+
+			assert_true(seq_is_look(n, N));
+			len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%d",
+						len ? " " : "", n);
+			if (level > 0) {
+				total += level;
+				spent_at = n;
+			}
+			if (n == N)
+				break;
+		}
+		if (strcmp(got, cases[c].looks))
+			fail_msg("N = %d: looks %s, want %s", N, got, cases[c].looks);
+		/* All of alpha is spent, never more (a look that cannot pass
+		   hands its share on, the last one spends the rest) — unless
+		   even 2^-N is above alpha: then nothing can be decided. */
+		if (N >= 5)
+			assert_true(total <= 0.05 + 1e-12 && total > 0.05 - 1e-12);
+		else
+			assert_true(total == 0);
+	}
+	for (int n = 1; n < 50; n++)
+		assert_int_equal(seq_is_look(n, 50), n == 5 || n == 8 || n == 12 || n == 16 ||
+							     n == 24 || n == 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_owed),
 		cmocka_unit_test(test_adaptive_stop),
+		cmocka_unit_test(test_sequential_looks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
