@@ -44,7 +44,8 @@
 #
 # Output (stdout): per condition and design a table of verdict counts
 # (regression/improved/pass/inconclusive/within_noise), mean runs per side
-# and mean wall time per compare (kagari's own time, builds included); then
+# and mean wall time per compare (kagari's own time, builds included); the
+# machine's per-round noise during the session (how quiet "quiet" was); then
 # a line per target of issue 16. Progress (one line per compare, with an
 # ETA) goes to stderr. JSON reports and verdicts.tsv are kept in OUT.
 # REPORT=1 OUT=DIR prints the tables of a finished run again.
@@ -257,6 +258,34 @@ END {
 		}
 	}
 }' "$tsv"
+
+# How quiet was "quiet"? Per compare, the spread of the per-round latency
+# log-ratios ln(head mean / base mean) around their median (MAD x 1.4826,
+# in %), and the share of rounds more than 10% off that median; then per
+# condition the median and range over its compares. The effect shifts ln r
+# but not its spread, so every cell counts.
+echo
+echo "== per-round noise of latency (spread of ln r within a compare) =="
+for f in "$out"/json/*.json; do
+	[ -s "$f" ] || continue
+	c=$(basename "$f"); c=${c%%-*}
+	jq -r --arg c "$c" '.suites[0].benchmarks[0].commands[0]
+		| (.base.metrics.latency.samples // []) as $bs | (.head.metrics.latency.samples // []) as $hs
+		| ($bs | group_by(.round) | map({key: (.[0].round | tostring), value: (map(.value) | add / length)}) | from_entries) as $b
+		| ($hs | group_by(.round) | map({key: (.[0].round | tostring), value: (map(.value) | add / length)}) | from_entries) as $h
+		| [$b | keys[] | select($h[.] != null and $b[.] > 0) | ($h[.] / $b[.]) | log] | sort
+		| select(length >= 5)
+		| length as $n | .[($n / 2 | floor)] as $m
+		| (map(. - $m | fabs) | sort) as $dev
+		| [$c, $dev[($n / 2 | floor)] * 1.4826 * 100, ($dev | map(select(. > 0.1)) | length) / $n * 100] | @tsv' "$f"
+done | sort -k1,1 -k2,2n | awk -F'\t' '
+{ c = $1; if (!(c in n)) order[++nc] = c; n[c]++; mad[c, n[c]] = $2; off[c] += $3 }
+END {
+	for (i = 1; i <= nc; i++) {
+		c = order[i]
+		printf "%-6s %3d compares: MAD median %.1f%% (%.1f%% to %.1f%%); rounds more than 10%% off: %.1f%%\n", c, n[c], mad[c, int((n[c] + 1) / 2)], mad[c, 1], mad[c, n[c]], off[c] / n[c]
+	}
+}'
 
 echo
 echo "== targets (issue 16) =="
