@@ -177,13 +177,19 @@ one_compare() { # condition design cell rep
 	if [ "$rc" -gt 1 ] || [ ! -s "$json" ]; then
 		line="error	nan	nan	0	nan	-	exit $rc: $(tail -n 1 "$json.stderr")"
 	else
-		# names_resolving: for an unresolved latency whose cpu_total did
-		# resolve, does latency's reason name cpu_total? (1/0; "-" when
-		# the question does not arise)
+		# names_resolving: when latency cannot resolve T (undecided, with
+		# its noise floor or interval wider than T) and cpu_total can (its
+		# interval wholly above T, below -T or within +-T, its floor below
+		# T), does latency's reason name cpu_total? (1/0; "-" when the
+		# question does not arise)
 		line=$(jq -r '.suites[0].benchmarks[0].commands[0]
-			| .comparisons.latency as $l | .comparisons.cpu_total as $c
-			| ($l.verdict == "inconclusive" or $l.verdict == "within_noise") as $open
-			| (($c.verdict // "") | test("^(regression|improved|pass)$")) as $cres
+			| .comparisons.latency as $l | .comparisons.cpu_total as $c | $l.max_percent as $t
+			| (($l.verdict == "inconclusive" or $l.verdict == "within_noise")
+			   and (($l.noise_floor_percent // 0) > $t
+			        or ($l.ci_high_percent - $l.ci_low_percent) > $t)) as $open
+			| ($c != null and $c.ci_low_percent != null and ($c.noise_floor_percent // 0) < $t
+			   and ($c.ci_low_percent > $t or $c.ci_high_percent < -$t
+			        or ($c.ci_low_percent > -$t and $c.ci_high_percent < $t))) as $cres
 			| [$l.verdict, $l.change_percent, .rounds, .head.count,
 			   ($c.verdict // "nan"),
 			   (if $open and $cres then (if ($l.reason | contains("cpu_total")) then 1 else 0 end) else "-" end),

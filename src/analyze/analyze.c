@@ -466,17 +466,28 @@ static void identical_artifact_guard(struct command_result *cr)
 	}
 }
 
-static int resolved(const struct comparison *cp)
+/*
+ * Does comparison cp resolve a change of T%: is its interval wholly above
+ * +T, wholly below -T or wholly within (-T, +T), with its noise floor
+ * below T? Judged at the T of the metric that could not, not at cp's own
+ * tolerance: an ungated cpu_total compared at 10% whose interval spans
+ * [-5.6%, +2.8%] is a pass at 10% but resolves nothing at 2%.
+ */
+static int resolves(const struct comparison *cp, double T)
 {
-	return cp->present && cp->verdict && isfinite(cp->ci_low_percent) &&
-	       (!strcmp(cp->verdict, "regression") || !strcmp(cp->verdict, "improved") ||
-		!strcmp(cp->verdict, "pass"));
+	double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
+
+	if (!cp->present || !cp->verdict || !isfinite(lo) || !isfinite(hi) ||
+	    !strcmp(cp->verdict, "skipped") || cp->noise_floor_percent >= T)
+		return 0;
+	return lo > T || hi < -T || (lo > -T && hi < T);
 }
 
 /*
  * Say what the machine can resolve: a gated metric left inconclusive or
  * within_noise whose noise floor or interval is wider than its tolerance
- * says so, and names the command's metrics that did resolve, e.g.
+ * says so, and names the command's metrics that did resolve a change of
+ * that size (resolves() above), e.g.
  * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
  * [+4.4%, +5.3%] did".
  */
@@ -501,7 +512,7 @@ static void resolution_notes(struct command_result *cr)
 		int named = 0;
 		for (int o = 0; o < METRIC__COUNT; o++) {
 			const struct comparison *op = &cr->comparison[o];
-			if (o == m || !resolved(op))
+			if (o == m || !resolves(op, T))
 				continue;
 			sbuf_addf(&sb, "%s %s ", named ? "," : ";", metric_get(o)->name);
 			units_format_percent(&sb, op->change_percent);

@@ -199,6 +199,59 @@ static void test_bad_analysis(void **state)
 	free(json);
 }
 
+/*
+ * Latency gated at T = 3 on a machine that cannot resolve it (rounds
+ * +-40% apart), cpu_total compared (ungated, at 10%) with +5% and spread
+ * `cpu_spread`: latency's reason says it cannot resolve 3% and names
+ * cpu_total only when cpu_total's interval is decisive at 3%.
+ */
+static char *resolution_reason(double cpu_spread)
+{
+	struct run_result r;
+	make_result(&r);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		metric_series_fail(&c->side[sd].metric[METRIC_LATENCY], MSTATUS_ABSENT, NULL);
+		metric_series_fail(&c->side[sd].metric[METRIC_CPU_TOTAL], MSTATUS_ABSENT, NULL);
+		for (int k = 0; k < 20; k++) {
+			double wild = (k * 37 + sd * 11) % 5 - 2;
+			double even = (double)((k * 7919 + sd * 104729) % 97) / 96 - 0.5;
+			metric_series_add(&c->side[sd].metric[METRIC_LATENCY],
+					  1e6 * (1 + 0.2 * wild), k / 2 + 1, k + 1);
+			metric_series_add(&c->side[sd].metric[METRIC_CPU_TOTAL],
+					  1e6 * (sd == SIDE_HEAD ? 1.05 : 1) * (1 + cpu_spread * even),
+					  k / 2 + 1, k + 1);
+		}
+	}
+	c->analysis.metric[METRIC_LATENCY] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 3, -1, 1 };
+	c->analysis.metric[METRIC_CPU_TOTAL] = (struct metric_rule){ 1, 0, STATISTIC_MEDIAN, 10, -1, 0 };
+	c->analysis.metric[METRIC_ALLOCS].compare = 0;
+	analyze_result(&r, NULL);
+	const struct comparison *l = &c->comparison[METRIC_LATENCY];
+	const struct comparison *cpu = &c->comparison[METRIC_CPU_TOTAL];
+	assert_true(!strcmp(l->verdict, "inconclusive") || !strcmp(l->verdict, "within_noise"));
+	/* cpu_total's own verdict, at its own 10%, is decided either way. */
+	if (strcmp(cpu->verdict, "pass"))
+		fail_msg("cpu_total %s: %s", cpu->verdict, cpu->reason);
+	char *reason = xstrdup(l->reason);
+	run_result_release(&r);
+	return reason;
+}
+
+static void test_resolution_note(void **state)
+{
+	(void)state;
+	char *tight = resolution_reason(0.002), *loose = resolution_reason(0.12);
+	if (!strstr(tight, "latency cannot resolve 3% here (") ||
+	    !strstr(tight, "; cpu_total +5.0% [") || !strstr(tight, "] did"))
+		fail_msg("tight cpu_total: \"%s\"", tight);
+	if (!strstr(loose, "latency cannot resolve 3% here (") || strstr(loose, "cpu_total") ||
+	    strstr(loose, " did"))
+		fail_msg("loose cpu_total (its interval spans 3%%): \"%s\"", loose);
+	free(tight);
+	free(loose);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_bad_analysis),
+		cmocka_unit_test(test_resolution_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
