@@ -233,6 +233,17 @@ static char *resolution_reason(double cpu_spread)
 	/* cpu_total's own verdict, at its own 10%, is decided either way. */
 	if (strcmp(cpu->verdict, "pass"))
 		fail_msg("cpu_total %s: %s", cpu->verdict, cpu->reason);
+	/* The Markdown and GitHub reports carry the reason. */
+	static const enum report_format shown[] = { REPORT_MARKDOWN, REPORT_GITHUB };
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		assert_int_equal(report_render(&r, shown[i], NULL, &out, &err), 0);
+		if (!strstr(out.buf, "latency cannot resolve 3% here ("))
+			fail_msg("%s report without the note:\n%s", report_format_name(shown[i]),
+				 out.buf);
+		sbuf_release(&out);
+		sbuf_release(&err);
+	}
 	char *reason = xstrdup(l->reason);
 	run_result_release(&r);
 	return reason;
