@@ -179,8 +179,23 @@ static struct series *build_series(const struct history_points *p,
 		free(y);
 		i = j;
 	}
+	/* This machine's series first, each group in the query's order: every
+	   renderer shows them in that order, the other machines apart. */
+	struct series *ordered = xcalloc(nr ? nr : 1, sizeof(*ordered));
+	size_t k = 0;
+	for (int mine = 1; mine >= 0; mine--)
+		for (size_t q = 0; q < nr; q++)
+			if (v[q].this_machine == mine)
+				ordered[k++] = v[q];
+	free(v);
 	*nr_out = nr;
-	return v;
+	return ordered;
+}
+
+/* Is v[i] the first series of another machine (where their heading goes)? */
+static int first_of_others(const struct series *v, size_t i)
+{
+	return !v[i].this_machine && (i == 0 || v[i - 1].this_machine);
 }
 
 static void series_free(struct series *v, size_t nr)
@@ -238,37 +253,31 @@ static void render_table(struct sbuf *out, const struct series *v, size_t nr,
 {
 	sbuf_addf(out, "history %s: %lld run%s; this machine %s\n", db, (long long)runs,
 		  runs == 1 ? "" : "s", fp);
-	for (int pass = 1; pass >= 0; pass--) {
-		int any = 0;
-		for (size_t i = 0; i < nr; i++) {
-			const struct series *s = &v[i];
-			if (s->this_machine != pass)
-				continue;
-			if (!any && !pass)
-				sbuf_adds(out, "\nother machines (apart, never mixed with this one):\n");
-			any = 1;
+	if (!nr || !v[0].this_machine)
+		sbuf_adds(out, "\nno series of this machine for the selected benchmarks\n");
+	for (size_t i = 0; i < nr; i++) {
+		const struct series *s = &v[i];
+		if (first_of_others(v, i))
+			sbuf_adds(out, "\nother machines (apart, never mixed with this one):\n");
+		sbuf_addch(out, '\n');
+		series_name(out, s);
+		if (!s->this_machine)
+			sbuf_addf(out, "  [machine %s, %s]", s->key->fingerprint,
+				  s->key->cpu_model ? s->key->cpu_model : "?");
+		sbuf_addf(out, "\n  %zu commit%s, ", s->nr, s->nr == 1 ? "" : "s");
+		short_sha(out, s->pts[0].sha);
+		sbuf_adds(out, " .. ");
+		short_sha(out, s->pts[s->nr - 1].sha);
+		sbuf_adds(out, ", latest ");
+		units_format_value(out, s->metric, s->pts[s->nr - 1].median);
+		sbuf_addch(out, '\n');
+		if (!s->nr_steps)
+			sbuf_adds(out, "  no steps\n");
+		for (size_t k = 0; k < s->nr_steps; k++) {
+			sbuf_adds(out, "  step ");
+			step_line(out, s, &s->steps[k]);
 			sbuf_addch(out, '\n');
-			series_name(out, s);
-			if (!pass)
-				sbuf_addf(out, "  [machine %s, %s]", s->key->fingerprint,
-					  s->key->cpu_model ? s->key->cpu_model : "?");
-			sbuf_addf(out, "\n  %zu commit%s, ", s->nr, s->nr == 1 ? "" : "s");
-			short_sha(out, s->pts[0].sha);
-			sbuf_adds(out, " .. ");
-			short_sha(out, s->pts[s->nr - 1].sha);
-			sbuf_adds(out, ", latest ");
-			units_format_value(out, s->metric, s->pts[s->nr - 1].median);
-			sbuf_addch(out, '\n');
-			if (!s->nr_steps)
-				sbuf_adds(out, "  no steps\n");
-			for (size_t k = 0; k < s->nr_steps; k++) {
-				sbuf_adds(out, "  step ");
-				step_line(out, s, &s->steps[k]);
-				sbuf_addch(out, '\n');
-			}
 		}
-		if (!any && pass)
-			sbuf_adds(out, "\nno series of this machine for the selected benchmarks\n");
 	}
 }
 
@@ -284,46 +293,43 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 	json_emit_kv_int(&j, "runs", runs);
 	json_emit_key(&j, "series");
 	json_emit_begin_array(&j);
-	for (int pass = 1; pass >= 0; pass--)
-		for (size_t i = 0; i < nr; i++) {
-			const struct series *s = &v[i];
-			if (s->this_machine != pass)
-				continue;
-			json_emit_begin_object(&j);
-			json_emit_kv_string(&j, "suite", s->key->suite);
-			json_emit_kv_string(&j, "benchmark", s->key->benchmark);
-			json_emit_kv_string(&j, "command", s->key->command);
-			json_emit_kv_string(&j, "metric", s->key->metric);
-			json_emit_kv_string(&j, "unit", metric_get(s->metric)->unit_name);
-			json_emit_kv_string(&j, "machine", s->key->fingerprint);
-			json_emit_key(&j, "this_machine");
-			json_emit_bool(&j, s->this_machine);
-			json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
-			json_emit_key(&j, "points");
-			json_emit_begin_array(&j);
-			for (size_t q = 0; q < s->nr; q++) {
-				json_emit_begin_object_inline(&j);
-				json_emit_kv_string(&j, "sha", s->pts[q].sha);
-				json_emit_kv_string(&j, "time", s->pts[q].time);
-				json_emit_kv_double(&j, "median", s->pts[q].median);
-				json_emit_kv_int(&j, "runs", (int64_t)s->pts[q].runs);
-				json_emit_end_object(&j);
-			}
-			json_emit_end_array(&j);
-			json_emit_key(&j, "steps");
-			json_emit_begin_array(&j);
-			for (size_t k = 0; k < s->nr_steps; k++) {
-				const struct step *st = &s->steps[k];
-				json_emit_begin_object_inline(&j);
-				json_emit_kv_string(&j, "from_sha", s->pts[st->at - 1].sha);
-				json_emit_kv_string(&j, "to_sha", s->pts[st->at].sha);
-				json_emit_kv_double(&j, "before", st->before);
-				json_emit_kv_double(&j, "after", st->after);
-				json_emit_kv_double(&j, "change_percent", st->change_percent);
-				json_emit_end_object(&j);
-			}
-			json_emit_end_array(&j);
+	for (size_t i = 0; i < nr; i++) {
+		const struct series *s = &v[i];
+		json_emit_begin_object(&j);
+		json_emit_kv_string(&j, "suite", s->key->suite);
+		json_emit_kv_string(&j, "benchmark", s->key->benchmark);
+		json_emit_kv_string(&j, "command", s->key->command);
+		json_emit_kv_string(&j, "metric", s->key->metric);
+		json_emit_kv_string(&j, "unit", metric_get(s->metric)->unit_name);
+		json_emit_kv_string(&j, "machine", s->key->fingerprint);
+		json_emit_key(&j, "this_machine");
+		json_emit_bool(&j, s->this_machine);
+		json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
+		json_emit_key(&j, "points");
+		json_emit_begin_array(&j);
+		for (size_t q = 0; q < s->nr; q++) {
+			json_emit_begin_object_inline(&j);
+			json_emit_kv_string(&j, "sha", s->pts[q].sha);
+			json_emit_kv_string(&j, "time", s->pts[q].time);
+			json_emit_kv_double(&j, "median", s->pts[q].median);
+			json_emit_kv_int(&j, "runs", (int64_t)s->pts[q].runs);
 			json_emit_end_object(&j);
+		}
+		json_emit_end_array(&j);
+		json_emit_key(&j, "steps");
+		json_emit_begin_array(&j);
+		for (size_t k = 0; k < s->nr_steps; k++) {
+			const struct step *st = &s->steps[k];
+			json_emit_begin_object_inline(&j);
+			json_emit_kv_string(&j, "from_sha", s->pts[st->at - 1].sha);
+			json_emit_kv_string(&j, "to_sha", s->pts[st->at].sha);
+			json_emit_kv_double(&j, "before", st->before);
+			json_emit_kv_double(&j, "after", st->after);
+			json_emit_kv_double(&j, "change_percent", st->change_percent);
+			json_emit_end_object(&j);
+		}
+		json_emit_end_array(&j);
+		json_emit_end_object(&j);
 		}
 	json_emit_end_array(&j);
 	json_emit_end_object(&j);
@@ -331,33 +337,27 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 }
 
 static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
-			    const char *fp)
+		    const char *fp)
 {
 	sbuf_addf(out, "## kagari history\n\nThis machine: `%s`.\n", fp);
-	for (int pass = 1; pass >= 0; pass--) {
-		int any = 0;
-		for (size_t i = 0; i < nr; i++) {
-			const struct series *s = &v[i];
-			if (s->this_machine != pass)
-				continue;
-			if (!any && !pass)
-				sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this machine's series.\n");
-			any = 1;
-			sbuf_adds(out, "\n### ");
-			series_name(out, s);
-			if (!pass)
-				sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
-			sbuf_addf(out, "\n\n%zu commits. ", s->nr);
-			if (!s->nr_steps)
-				sbuf_adds(out, "No steps.\n");
-			else
-				sbuf_adds(out, "Steps:\n\n| from | to | change | before | after |\n|---|---|---:|---:|---:|\n");
-			for (size_t k = 0; k < s->nr_steps; k++) {
-				static const char *const row[6] = { "| `", "` | `", "` | ",
-								    " | ", " | ", " |\n" };
+	for (size_t i = 0; i < nr; i++) {
+		const struct series *s = &v[i];
+		if (first_of_others(v, i))
+			sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this machine's series.\n");
+		sbuf_adds(out, "\n### ");
+		series_name(out, s);
+		if (!s->this_machine)
+			sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
+		sbuf_addf(out, "\n\n%zu commits. ", s->nr);
+		if (!s->nr_steps)
+			sbuf_adds(out, "No steps.\n");
+		else
+			sbuf_adds(out, "Steps:\n\n| from | to | change | before | after |\n|---|---|---:|---:|---:|\n");
+		for (size_t k = 0; k < s->nr_steps; k++) {
+			static const char *const row[6] = { "| `", "` | `", "` | ",
+							    " | ", " | ", " |\n" };
 
-				step_fields(out, s, &s->steps[k], row);
-			}
+			step_fields(out, s, &s->steps[k], row);
 		}
 	}
 }
@@ -373,51 +373,45 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 	report_html_escape(out, fp, 0);
 	sbuf_adds(out, "</code></p>\n");
 	struct sbuf title = SBUF_INIT;
-	for (int pass = 1; pass >= 0; pass--) {
-		int any = 0;
-		for (size_t i = 0; i < nr; i++) {
-			const struct series *s = &v[i];
-			if (s->this_machine != pass)
-				continue;
-			if (!any && !pass)
-				sbuf_adds(out, "<h2>Other machines</h2>\n<p>Shown apart, never mixed with this machine's series.</p>\n");
-			any = 1;
-			sbuf_reset(&title);
-			series_name(&title, s);
-			if (!pass)
-				sbuf_addf(&title, " (machine %s)", s->key->fingerprint);
-			sbuf_adds(out, "<section><h3>");
-			report_html_escape(out, title.buf, 0);
-			sbuf_adds(out, "</h3>\n");
-			double *y = xcalloc(s->nr, sizeof(*y));
-			char **lab = xcalloc(s->nr, sizeof(*lab));
-			size_t *at = xcalloc(s->nr_steps + 1, sizeof(*at));
-			for (size_t q = 0; q < s->nr; q++) {
-				y[q] = s->pts[q].median;
-				lab[q] = xstrndup(s->pts[q].sha, 10);
-			}
-			for (size_t k = 0; k < s->nr_steps; k++)
-				at[k] = s->steps[k].at;
-			svg_trend_plot(out, title.buf, s->metric, y, s->nr,
-				       (const char *const *)lab, at, s->nr_steps);
-			sbuf_adds(out, "<ul>\n");
-			if (!s->nr_steps)
-				sbuf_adds(out, "<li>no steps</li>\n");
-			for (size_t k = 0; k < s->nr_steps; k++) {
-				struct sbuf t = SBUF_INIT;
-				step_line(&t, s, &s->steps[k]);
-				sbuf_adds(out, "<li class=\"step\">step ");
-				report_html_escape(out, t.buf, 0);
-				sbuf_adds(out, "</li>\n");
-				sbuf_release(&t);
-			}
-			sbuf_adds(out, "</ul></section>\n");
-			for (size_t q = 0; q < s->nr; q++)
-				free(lab[q]);
-			free(lab);
-			free(y);
-			free(at);
+	for (size_t i = 0; i < nr; i++) {
+		const struct series *s = &v[i];
+		if (first_of_others(v, i))
+			sbuf_adds(out, "<h2>Other machines</h2>\n<p>Shown apart, never mixed with this machine's series.</p>\n");
+		sbuf_reset(&title);
+		series_name(&title, s);
+		if (!s->this_machine)
+			sbuf_addf(&title, " (machine %s)", s->key->fingerprint);
+		sbuf_adds(out, "<section><h3>");
+		report_html_escape(out, title.buf, 0);
+		sbuf_adds(out, "</h3>\n");
+		double *y = xcalloc(s->nr, sizeof(*y));
+		char **lab = xcalloc(s->nr, sizeof(*lab));
+		size_t *at = xcalloc(s->nr_steps + 1, sizeof(*at));
+		for (size_t q = 0; q < s->nr; q++) {
+			y[q] = s->pts[q].median;
+			lab[q] = xstrndup(s->pts[q].sha, 10);
 		}
+		for (size_t k = 0; k < s->nr_steps; k++)
+			at[k] = s->steps[k].at;
+		svg_trend_plot(out, title.buf, s->metric, y, s->nr,
+			       (const char *const *)lab, at, s->nr_steps);
+		sbuf_adds(out, "<ul>\n");
+		if (!s->nr_steps)
+			sbuf_adds(out, "<li>no steps</li>\n");
+		for (size_t k = 0; k < s->nr_steps; k++) {
+			struct sbuf t = SBUF_INIT;
+			step_line(&t, s, &s->steps[k]);
+			sbuf_adds(out, "<li class=\"step\">step ");
+			report_html_escape(out, t.buf, 0);
+			sbuf_adds(out, "</li>\n");
+			sbuf_release(&t);
+		}
+		sbuf_adds(out, "</ul></section>\n");
+		for (size_t q = 0; q < s->nr; q++)
+			free(lab[q]);
+		free(lab);
+		free(y);
+		free(at);
 	}
 	sbuf_release(&title);
 	sbuf_adds(out, "</body></html>\n");

@@ -90,6 +90,10 @@ json_check "$T/h2.json" 'len(r["series"][0]["points"]) == 10 and len(r["series"]
 json_check "$T/h2.json" 'r["series"][2]["machine"] != r["series"][0]["machine"] == r["machine"]'
 run_k history --metric allocs
 expect_out "other machines (apart, never mixed with this one):"
+[ "$(grep -c '^other machines' "$T/out")" = 1 ] || fail "the other machines' heading is not shown once"
+run_k history --metric allocs --format markdown
+expect_out "## Other machines"
+[ "$(grep -c '^## Other machines' "$T/out")" = 1 ] || fail "the markdown heading is not shown once"
 
 case_ "a dirty working tree stands for no commit"
 echo dirty > i.txt
