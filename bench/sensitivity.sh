@@ -60,6 +60,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+. "$here/sensitivity/common.sh"
 build=${1:-$root/build}
 reps=${REPS:-10}
 size=${SIZE:-7000}
@@ -98,26 +99,12 @@ if [ ! -x "$kagari" ]; then
 	echo "sensitivity: no kagari binary in '$build' (build it: make)" >&2
 	exit 3
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-sensitivity-repo-XXXXXX")
-hog_pids=()
-stop_hog() {
-	for p in "${hog_pids[@]+"${hog_pids[@]}"}"; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	hog_pids=()
-}
-cleanup() { stop_hog; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+sens_workspace
 
 # ---- the repository ---------------------------------------------------------
 
 repo=$work/repo
-mkdir -p "$repo"
-cp "$root/examples/demo/sort.c" "$repo/sort.c"
-grep -q '^#ifndef SIZE' "$repo/sort.c" || { echo "sensitivity: sort.c no longer takes -DSIZE" >&2; exit 1; }
-echo 0 > "$repo/slowdown.txt"
+sens_repo "$repo" "$size" "$cc"
 ts=$(for c in "${cells[@]}"; do set -- $(cell_params "$c"); echo "$2"; done | sort -un)
 for T in $ts; do
 	for d in "${designs[@]}"; do
@@ -142,18 +129,8 @@ benchmarks:
 YAML
 	done
 done
-(
-	cd "$repo"
-	git init -q
-	git add -A
-	git -c user.name=sensitivity -c user.email=sensitivity@localhost commit -q -m "base: slowdown 0"
-)
-"$cc" -O2 -o "$work/hog" -x c - <<'C'
-int main(void) { volatile unsigned long x = 0; for (;;) x++; }
-C
-"$cc" -O2 -DSIZE="$size" -DSLOWDOWN=0 -o "$work/probe" "$repo/sort.c"
-t0=$(date +%s%N); "$work/probe" >/dev/null; t1=$(date +%s%N)
-run_ms=$(( (t1 - t0) / 1000000 ))
+sens_commit "$repo"
+sens_tools "$repo"
 
 # ---- measuring --------------------------------------------------------------
 
@@ -161,7 +138,6 @@ run_ms=$(( (t1 - t0) / 1000000 ))
 total=$(( reps * ${#cells[@]} * ${#designs[@]} * ${#conditions[@]} ))
 done_n=0
 start=$(date +%s)
-fmt_s() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
 
 one_compare() { # condition design cell rep
 	local cond=$1 d=$2 cell=$3 rep=$4 sd T seed rc=0 t0 t1 json line
@@ -211,12 +187,7 @@ one_compare() { # condition design cell rep
 echo "sensitivity: $total compares (one run ~${run_ms} ms); results in $out" >&2
 loads=""
 for cond in "${conditions[@]}"; do
-	if [ "$cond" = hog ]; then
-		for _ in $(seq "$hog_procs"); do
-			"$work/hog" &
-			hog_pids+=($!)
-		done
-	fi
+	if [ "$cond" = hog ]; then start_hog "$hog_procs"; fi
 	for rep in $(seq "$reps"); do
 		for cell in "${cells[@]}"; do
 			for d in "${designs[@]}"; do

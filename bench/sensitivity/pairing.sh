@@ -58,6 +58,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
+. "$here/sensitivity/common.sh"
 build=${1:-$root/build}
 reps=${REPS:-10}
 slowdowns=${SLOWDOWNS:-0 2 5 10 20}
@@ -77,18 +78,7 @@ out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/kagari-sensitivity-XXXXXX")}
 mkdir -p "$out/json"
 out=$(cd "$out" && pwd)
 tsv=$out/verdicts.tsv
-work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-sensitivity-repo-XXXXXX")
-hog_pids=()
-stop_hog() {
-	for p in "${hog_pids[@]+"${hog_pids[@]}"}"; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	hog_pids=()
-}
-cleanup() { stop_hog; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+sens_workspace
 
 metric=${METRIC:-latency}
 case $metric in
@@ -104,14 +94,8 @@ if [ "${REPORT:-0}" = 0 ]; then
 # ---- the repository ---------------------------------------------------------
 
 repo=$work/repo
-mkdir -p "$repo"
 # The demo's sort.c takes SIZE as a macro (-DSIZE=...).
-cp "$root/examples/demo/sort.c" "$repo/sort.c"
-if ! grep -q '^#ifndef SIZE' "$repo/sort.c"; then
-	echo "sensitivity: examples/demo/sort.c no longer takes -DSIZE; update this script" >&2
-	exit 1
-fi
-echo 0 > "$repo/slowdown.txt"
+sens_repo "$repo" "$size" "$cc"
 for cell in "${cells[@]}"; do
 	set -- $cell
 	cat > "$repo/$1-$2.yaml" <<YAML
@@ -132,19 +116,8 @@ benchmarks:
         command: ["\${artifact}"]
 YAML
 done
-(
-	cd "$repo"
-	git init -q
-	git add -A
-	git -c user.name=sensitivity -c user.email=sensitivity@localhost \
-		commit -q -m "base: slowdown 0"
-)
-"$cc" -O2 -o "$work/hog" -x c - <<'C'
-int main(void) { volatile unsigned long x = 0; for (;;) x++; }
-C
-"$cc" -O2 -DSIZE="$size" -DSLOWDOWN=0 -o "$work/probe" "$repo/sort.c"
-t0=$(date +%s%N); "$work/probe" >/dev/null; t1=$(date +%s%N)
-run_ms=$(( (t1 - t0) / 1000000 ))
+sens_commit "$repo"
+sens_tools "$repo"
 
 # ---- measuring --------------------------------------------------------------
 
@@ -155,8 +128,6 @@ n_hog=$(( reps * $(echo $hog_slowdowns | wc -w) * ${#cells[@]} ))
 total=$(( n_quiet + n_hog ))
 done_n=0
 start=$(date +%s)
-
-fmt_s() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
 
 one_compare() { # phase slowdown pairing T rep
 	local phase=$1 sd=$2 pairing=$3 T=$4 rep=$5 seed rc=0 t0 t1 json line
@@ -206,10 +177,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 run_phase quiet "$slowdowns"
 load_mid=$(cut -d' ' -f1-3 /proc/loadavg)
 if [ -n "$hog_slowdowns" ]; then
-	for _ in $(seq "$hog_procs"); do
-		"$work/hog" &
-		hog_pids+=($!)
-	done
+	start_hog "$hog_procs"
 	run_phase hog "$hog_slowdowns"
 	stop_hog
 fi
