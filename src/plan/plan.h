@@ -18,7 +18,9 @@
  * A unit is one (side, command) pair of a benchmark. A round runs every
  * active unit `runs_per_round` times, in an order set by the suite's `order`
  * (STATISTICS.md, "Definitions"):
- *   random    - a seeded shuffle of the round's runs (the default);
+ *   random    - the passes of abba/alternate (every unit that owes a k-th
+ *               run, once), each shuffled on its own from the seed (the
+ *               default);
  *   abba      - the unit list forwards then backwards, the direction
  *               flipping every round (base head head base, head base base head);
  *   alternate - the unit list repeated (base head base head).

@@ -79,7 +79,8 @@ static void test_round_orders(void **state)
 	free(seq);
 }
 
-/* random: every unit as often as it owes, reproducible from the seed. */
+/* random: every unit as often as it owes, each pass shuffled on its own,
+   reproducible from the seed. */
 static void test_round_random(void **state)
 {
 	(void)state;
@@ -88,7 +89,7 @@ static void test_round_random(void **state)
 	size_t aa = 0, ba = 0;
 	struct rng r1, r2;
 	char sa[32], sb[32];
-	int differs = 0;
+	int differs = 0, first[4] = { 0, 0, 0, 0 };
 	for (int round = 0; round < 20; round++) {
 		rng_seed(&r1, 42 + (uint64_t)round);
 		rng_seed(&r2, 42 + (uint64_t)round);
@@ -106,9 +107,24 @@ static void test_round_random(void **state)
 		assert_int_equal(count[1], 2);
 		assert_int_equal(count[2], 1);
 		assert_int_equal(count[3], 3);
+		/* Shuffled pass by pass: pass 1 is the four units, pass 2
+		   the three that owe a second run, pass 3 the last one. */
+		int pass1[4] = { 0, 0, 0, 0 }, pass2[4] = { 0, 0, 0, 0 };
+		for (size_t k = 0; k < 4; k++)
+			pass1[a[k].side + 2 * (int)a[k].command]++;
+		for (size_t k = 4; k < 7; k++)
+			pass2[a[k].side + 2 * (int)a[k].command]++;
+		for (int u = 0; u < 4; u++) {
+			assert_int_equal(pass1[u], 1);
+			assert_int_equal(pass2[u], u == 2 ? 0 : 1);
+		}
+		assert_int_equal(a[7].side + 2 * (int)a[7].command, 3);
 		differs |= strcmp(sa, "BHbhBHhh") != 0;
+		first[a[0].side + 2 * (int)a[0].command]++;
 	}
 	assert_true(differs); /* it does shuffle */
+	for (int u = 0; u < 4; u++) /* and any unit may go first */
+		assert_true(first[u] > 0);
 	free(a);
 	free(b);
 }
