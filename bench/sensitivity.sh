@@ -52,7 +52,10 @@
 #
 # Environment: REPS (10), CELLS, DESIGNS, CONDITIONS, SIZE (7000), SEED (1),
 # MAX_RUNS (100), HOG_PROCS (nproc), CC (cc), OUT (new /tmp folder),
-# PREVIOUS (an earlier session's OUT: its compares count in the targets).
+# PREVIOUS (an earlier session's OUT: its compares count in the targets),
+# GATE (latency; cpu_total swaps the roles: cpu_total gated at T, latency
+# reported — the suite docs/suite.md recommends for shared runners, whose
+# CPU time leaves out the time the hypervisor or other processes took).
 #
 # The fixed design's pairing x tolerance grid (the previous experiment) is
 # bench/sensitivity/pairing.sh.
@@ -68,6 +71,12 @@ seed0=${SEED:-1}
 max_runs=${MAX_RUNS:-100}
 hog_procs=${HOG_PROCS:-$(nproc)}
 cc=${CC:-cc}
+gate=${GATE:-latency}
+case $gate in
+latency) other=cpu_total ;;
+cpu_total) other=latency ;;
+*) echo "sensitivity: GATE must be latency or cpu_total" >&2; exit 3 ;;
+esac
 IFS=, read -r -a cells <<< "${CELLS:-aa,3at2,5at3,10at3,20at10}"
 IFS=, read -r -a designs <<< "${DESIGNS:-auto,20}"
 IFS=, read -r -a conditions <<< "${CONDITIONS:-quiet,hog}"
@@ -120,7 +129,7 @@ defaults:
   warmup: 1
   $runs
   metrics: {cpu: true, memory: false, counters: false, allocations: false}
-  regression: {latency: {max_percent: $T}}
+  regression: {$gate: {max_percent: $T}}
 benchmarks:
   - name: sort
     commands:
@@ -153,13 +162,15 @@ one_compare() { # condition design cell rep
 	if [ "$rc" -gt 1 ] || [ ! -s "$json" ]; then
 		line="error	nan	nan	0	nan	-	exit $rc: $(tail -n 1 "$json.stderr")"
 	else
-		# names_resolving: when latency cannot resolve T (undecided, with
-		# its noise floor or interval wider than T) and cpu_total can (its
+		# names_resolving: when the gated metric (latency unless GATE
+		# says otherwise; "the other" is cpu_total, or latency when
+		# cpu_total gates) cannot resolve T (undecided, with
+		# its noise floor or interval wider than T) and the other can (its
 		# interval wholly above T, below -T or within +-T, its floor below
-		# T), does latency's reason name cpu_total? (1/0; "-" when the
+		# T), does the gated metric's reason name it? (1/0; "-" when the
 		# question does not arise)
-		line=$(jq -r '.suites[0].benchmarks[0].commands[0]
-			| .comparisons.latency as $l | .comparisons.cpu_total as $c | $l.max_percent as $t
+		line=$(jq -r --arg g "$gate" --arg o "$other" '.suites[0].benchmarks[0].commands[0]
+			| .comparisons[$g] as $l | .comparisons[$o] as $c | $l.max_percent as $t
 			| (($l.verdict == "inconclusive" or $l.verdict == "within_noise")
 			   and (($l.noise_floor_percent // 0) > $t
 			        or ($l.ci_high_percent - $l.ci_low_percent) > $t)) as $open
@@ -168,7 +179,7 @@ one_compare() { # condition design cell rep
 			        or ($c.ci_low_percent > -$t and $c.ci_high_percent < $t))) as $cres
 			| [$l.verdict, $l.change_percent, .rounds, .head.count,
 			   ($c.verdict // "nan"),
-			   (if $open and $cres then (if ($l.reason | contains("cpu_total")) then 1 else 0 end) else "-" end),
+			   (if $open and $cres then (if ($l.reason | contains($o)) then 1 else 0 end) else "-" end),
 			   (($l.reason // "") | gsub("[\t\n]"; " "))]
 			| map(if . == null then "nan" else tostring end) | @tsv' "$json")
 	fi
@@ -202,7 +213,7 @@ echo 0 > "$repo/slowdown.txt"
 elapsed=$(( $(date +%s) - start ))
 cat > "$out/header.txt" <<EOF
 kagari sensitivity (sequential design): $(uname -m), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-started $(date -d "@$start" '+%Y-%m-%d %H:%M'); workload demo sort.c SIZE=$size (one run ~${run_ms} ms), warm-up 1, latency gated at T, cpu_total reported; hog: $hog_procs busy loops
+started $(date -d "@$start" '+%Y-%m-%d %H:%M'); workload demo sort.c SIZE=$size (one run ~${run_ms} ms), warm-up 1, $gate gated at T, $other reported; hog: $hog_procs busy loops
 load average after each condition:$loads
 runtime: $(fmt_s "$elapsed") for $total compares
 EOF
@@ -236,18 +247,20 @@ END {
 	}
 }' "$tsv"
 
-# How quiet was "quiet"? Per compare, the spread of the per-round latency
+# How quiet was "quiet"? Per compare, the spread of the per-round gated-metric
 # log-ratios ln(head mean / base mean) around their median (MAD x 1.4826,
 # in %), and the share of rounds more than 10% off that median; then per
 # condition the median and range over its compares. The effect shifts ln r
 # but not its spread, so every cell counts.
 echo
-echo "== per-round noise of latency (spread of ln r within a compare) =="
+gate=$(sed -n 's/.*, \([a-z_]*\) gated at T.*/\1/p' "$out/header.txt" 2>/dev/null || true)
+gate=${gate:-latency}
+echo "== per-round noise of $gate (spread of ln r within a compare) =="
 for f in "$out"/json/*.json; do
 	[ -s "$f" ] || continue
 	c=$(basename "$f"); c=${c%%-*}
-	jq -r --arg c "$c" '.suites[0].benchmarks[0].commands[0]
-		| (.base.metrics.latency.samples // []) as $bs | (.head.metrics.latency.samples // []) as $hs
+	jq -r --arg c "$c" --arg g "$gate" '.suites[0].benchmarks[0].commands[0]
+		| (.base.metrics[$g].samples // []) as $bs | (.head.metrics[$g].samples // []) as $hs
 		| ($bs | group_by(.round) | map({key: (.[0].round | tostring), value: (map(.value) | add / length)}) | from_entries) as $b
 		| ($hs | group_by(.round) | map({key: (.[0].round | tostring), value: (map(.value) | add / length)}) | from_entries) as $h
 		| [$b | keys[] | select($h[.] != null and $b[.] > 0) | ($h[.] / $b[.]) | log] | sort
@@ -302,7 +315,7 @@ END {
 	for (cd in have) {
 		split(cd, q, SUBSEP)
 		if (q[1] != "hog") continue
-		line(open[cd] == named[cd], sprintf("hog runs:%s: latency unresolved while cpu_total resolved in %d compares; the reason names cpu_total in %d", q[2], open[cd] + 0, named[cd] + 0))
+		line(open[cd] == named[cd], sprintf("hog runs:%s: the gated metric unresolved while the other resolved in %d compares; the reason names it in %d", q[2], open[cd] + 0, named[cd] + 0))
 	}
 }' $prev_tsv "$tsv" | sort -k2
 
