@@ -438,6 +438,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 				   : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
 	s->r.started_at = sysinfo_now_rfc3339();
 	sysinfo_collect(&s->r.env);
+	s->have_ticks_start = !sysinfo_cpu_ticks(NULL, &s->ticks_start);
 	s->r.suites = xcalloc(s->ls.nr + 1, sizeof(*s->r.suites));
 	s->prog.enabled = env->stderr_tty && !cli->quiet;
 	s->instruments.counters_software = env->counters_software;
@@ -632,6 +633,9 @@ int session_finish(struct session *s)
 	if (interrupt_requested)
 		r->interrupted = 1;
 	r->finished_at = sysinfo_now_rfc3339();
+	struct cpu_ticks ticks_end;
+	if (s->have_ticks_start && !sysinfo_cpu_ticks(NULL, &ticks_end))
+		r->env.steal_percent = sysinfo_steal_percent(&s->ticks_start, &ticks_end);
 	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)

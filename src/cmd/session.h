@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "measure/execute.h"
+#include "measure/sysinfo.h"
 #include "report/report.h"
 #include "model/result.h"
 
@@ -65,6 +66,9 @@ struct session {
 	 */
 	int build_once;
 	char **built;
+	/* /proc/stat at the start, for environment.steal_percent. */
+	struct cpu_ticks ticks_start;
+	int have_ticks_start;
 };
 
 /* Returns 0, or the exit code to stop with (message printed). */

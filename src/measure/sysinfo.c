@@ -5,6 +5,8 @@
  */
 #include "measure/sysinfo.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,35 @@ char *sysinfo_now_rfc3339(void)
 	return xstrfmt("%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
 		       tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 		       tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+int sysinfo_cpu_ticks(const char *path, struct cpu_ticks *t)
+{
+	FILE *f = fopen(path ? path : "/proc/stat", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	int ok = 0;
+	if (fgets(line, sizeof(line), f) && !strncmp(line, "cpu ", 4)) {
+		unsigned long long v[8];
+		if (sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+			t->total = 0;
+			for (int i = 0; i < 8; i++)
+				t->total += v[i];
+			t->steal = v[7];
+			ok = 1;
+		}
+	}
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+double sysinfo_steal_percent(const struct cpu_ticks *a, const struct cpu_ticks *b)
+{
+	if (b->total <= a->total || b->steal < a->steal)
+		return NAN;
+	return 100.0 * (double)(b->steal - a->steal) / (double)(b->total - a->total);
 }
 
 int64_t sysinfo_monotonic_ns(void)

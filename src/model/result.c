@@ -15,6 +15,7 @@ void run_result_init(struct run_result *r)
 	memset(r, 0, sizeof(*r));
 	strvec_init(&r->warnings);
 	r->git.dirty = -1;
+	r->env.steal_percent = NAN;
 }
 
 static void side_release(struct side_result *s)

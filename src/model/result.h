@@ -185,6 +185,9 @@ struct environment_info {
 	int ci;		       /* running under CI ($CI set) */
 	char *counters_source; /* "perf" | "valgrind" | NULL */
 	char *valgrind_version; /* when counts came from valgrind */
+	/* The hypervisor's steal from the run's start to its finish, in %
+	   of all CPUs' time (/proc/stat); NAN when unknown. */
+	double steal_percent;
 };
 
 struct git_info {

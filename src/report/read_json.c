@@ -908,6 +908,7 @@ static void read_environment(struct rd *d, json_t *o,
 	get_bool(d, o, "ci", &e->ci);
 	get_string(d, o, "counters_source", &e->counters_source);
 	get_string(d, o, "valgrind_version", &e->valgrind_version);
+	e->steal_percent = get_number(d, o, "steal_percent");
 }
 
 static void read_git(struct rd *d, json_t *o, struct git_info *g)

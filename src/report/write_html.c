@@ -896,6 +896,10 @@ static void environment(struct sbuf *out, struct sbuf *tmp,
 	sbuf_reset(tmp);
 	env_row(out, "ci", r->env.ci ? "yes" : "no");
 	env_row(out, "counters", r->env.counters_source);
+	if (!isnan(r->env.steal_percent))
+		sbuf_addf(tmp, "%.1f%% of CPU time", r->env.steal_percent);
+	env_row(out, "hypervisor steal", tmp->buf);
+	sbuf_reset(tmp);
 	if (r->git.head_sha) {
 		sbuf_adds(tmp, r->git.head_sha);
 		if (r->git.dirty > 0)

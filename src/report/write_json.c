@@ -416,6 +416,10 @@ static void emit_environment(struct json_emit *j,
 	json_emit_kv_string(j, "counters_source", e->counters_source);
 	if (e->valgrind_version)
 		json_emit_kv_string(j, "valgrind_version", e->valgrind_version);
+	if (isnan(e->steal_percent))
+		json_emit_kv_null(j, "steal_percent");
+	else
+		json_emit_kv_double(j, "steal_percent", e->steal_percent);
 	json_emit_end_object(j);
 }
 

@@ -434,6 +434,10 @@ static void environment(struct md *m)
 	env_row(m, "ci", r->env.ci ? "yes" : "no");
 	env_row(m, "counters", r->env.counters_source);
 	sbuf_reset(&v);
+	if (!isnan(r->env.steal_percent))
+		sbuf_addf(&v, "%.1f%% of CPU time", r->env.steal_percent);
+	env_row(m, "hypervisor steal", v.buf);
+	sbuf_reset(&v);
 	if (r->git.head_sha) {
 		sbuf_adds(&v, r->git.head_sha);
 		if (r->git.dirty > 0)

@@ -25,6 +25,14 @@ run_k run --quiet --format json --output r.json --seed 42; expect_rc 0
 json_check r.json 'r["schema_version"] == "1" and r["tool"] == "kagari" and r["seed"] == 42'
 json_check r.json 'r["summary"]["commands"] == 2 and r["summary"]["pass"] == 2 and r["summary"]["exit_code"] == 0'
 json_check r.json 'all(k in r["environment"] for k in ["os","kernel","arch","cpu_model","logical_cpus","ci"])'
+# The hypervisor's steal over the run: a percentage where /proc/stat has
+# the column (Linux), null elsewhere; the Markdown report shows it.
+json_check r.json '(lambda s: s is None or 0 <= s <= 100)(r["environment"]["steal_percent"])'
+if grep -q '^cpu  *[0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]' /proc/stat 2>/dev/null; then
+	json_check r.json 'isinstance(r["environment"]["steal_percent"], (int, float))'
+	run_k report r.json --format markdown
+	expect_out "| hypervisor steal | "
+fi
 json_check r.json 'r["suites"][0]["benchmarks"][0]["rounds"] == 2'
 # sleep 20 ms: at least 20 ms of wall time, integer nanoseconds
 json_check r.json '(lambda m: m["unit"] == "ns" and isinstance(m["stats"]["median"], int) and m["stats"]["min"] >= 20000000)(r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"])'
