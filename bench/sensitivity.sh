@@ -45,7 +45,8 @@
 # Output (stdout): per condition and design a table of verdict counts
 # (regression/improved/pass/inconclusive/within_noise), mean runs per side
 # and mean wall time per compare (kagari's own time, builds included); the
-# machine's per-round noise during the session (how quiet "quiet" was); then
+# machine's per-round noise during the session (how quiet "quiet" was) and
+# the hypervisor's steal during the compares (environment.steal_percent); then
 # a line per target of issue 16. Progress (one line per compare, with an
 # ETA) goes to stderr. JSON reports and verdicts.tsv are kept in OUT.
 # REPORT=1 OUT=DIR prints the tables of a finished run again.
@@ -143,7 +144,7 @@ sens_tools "$repo"
 
 # ---- measuring --------------------------------------------------------------
 
-[ -s "$tsv" ] || printf 'condition\tdesign\tcell\tslowdown\tT\trep\tseed\tverdict\tchange\trounds\truns_per_side\tseconds\tcpu_verdict\tnames_resolving\treason\n' > "$tsv"
+[ -s "$tsv" ] || printf 'condition\tdesign\tcell\tslowdown\tT\trep\tseed\tverdict\tchange\trounds\truns_per_side\tseconds\tcpu_verdict\tnames_resolving\treason\tsteal_percent\n' > "$tsv"
 total=$(( reps * ${#cells[@]} * ${#designs[@]} * ${#conditions[@]} ))
 done_n=0
 start=$(date +%s)
@@ -183,10 +184,11 @@ one_compare() { # condition design cell rep
 			   (($l.reason // "") | gsub("[\t\n]"; " "))]
 			| map(if . == null then "nan" else tostring end) | @tsv' "$json")
 	fi
-	local secs
+	local secs steal=nan
+	[ -s "$json" ] && steal=$(jq -r '.environment.steal_percent // "nan"' "$json" 2>/dev/null || echo nan)
 	secs=$(printf '%d.%03d' $(( (t1 - t0) / 1000000000 )) $(( (t1 - t0) / 1000000 % 1000 )))
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cond" "$d" "$cell" "$sd" "$T" "$rep" "$seed" \
-		"$(echo "$line" | cut -f1-4)" "$secs" "$(echo "$line" | cut -f5-)" >> "$tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cond" "$d" "$cell" "$sd" "$T" "$rep" "$seed" \
+		"$(echo "$line" | cut -f1-4)" "$secs" "$(echo "$line" | cut -f5-)" "$steal" >> "$tsv"
 	done_n=$(( done_n + 1 ))
 	local el=$(( $(date +%s) - start ))
 	printf '[%d/%d] %-5s runs:%-4s %-6s rep %2d  %-12s %+6.2f%%  %3s runs/side  %6ss  elapsed %s, eta %s\n' \
@@ -274,6 +276,17 @@ END {
 	for (i = 1; i <= nc; i++) {
 		c = order[i]
 		printf "%-6s %3d compares: MAD median %.1f%% (%.1f%% to %.1f%%); rounds more than 10%% off: %.1f%%\n", c, n[c], mad[c, int((n[c] + 1) / 2)], mad[c, 1], mad[c, n[c]], off[c] / n[c]
+	}
+}'
+# The hypervisor's steal during each compare (environment.steal_percent,
+# kagari 57c1601 and later): the machine's share of the noise no design can
+# remove from wall time.
+awk -F'\t' 'NR > 1 && $16 != "" && $16 != "nan" { print $1 "\t" $16 }' "$tsv" | sort -k1,1 -k2,2n | awk -F'\t' '
+{ c = $1; if (!(c in n)) order[++nc] = c; n[c]++; v[c, n[c]] = $2 }
+END {
+	for (i = 1; i <= nc; i++) {
+		c = order[i]
+		printf "%-6s %3d compares: hypervisor steal median %.1f%% (%.1f%% to %.1f%%)\n", c, n[c], v[c, int((n[c] + 1) / 2)], v[c, 1], v[c, n[c]]
 	}
 }'
 
