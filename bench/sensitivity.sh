@@ -31,10 +31,11 @@
 #
 # Cells (CELLS, comma-separated; default all five): aa = A/A at T=2,
 # 3at2 = +3% at T=2, 5at3 = +5% at T=3, 10at3 = +10% at T=3, 20at10 = +20% at
-# T=10 (any NatT works). T is latency's max_percent; latency is the only
-# gated metric; cpu_total is measured and compared but does not gate (what
-# the issue recommends for shared runners to report), so a latency left
-# unresolved under load can name it in its reason.
+# T=10 (any NatT works). T is the gated metric's max_percent. By default
+# latency is the only gated metric and cpu_total is measured and compared
+# but does not gate (what the issue recommends for shared runners to
+# report), so a latency left unresolved under load can name it in its
+# reason; GATE=cpu_total swaps the two.
 # Designs (DESIGNS: "auto,20"): `runs: auto` (max_runs MAX_RUNS, default
 # 100 = 50 rounds) and `runs: 20`. Conditions (CONDITIONS: "quiet,hog"):
 # hog = HOG_PROCS (default: nproc) C busy loops started before and stopped
@@ -144,7 +145,7 @@ sens_tools "$repo"
 
 # ---- measuring --------------------------------------------------------------
 
-[ -s "$tsv" ] || printf 'condition\tdesign\tcell\tslowdown\tT\trep\tseed\tverdict\tchange\trounds\truns_per_side\tseconds\tcpu_verdict\tnames_resolving\treason\tsteal_percent\n' > "$tsv"
+[ -s "$tsv" ] || printf 'condition\tdesign\tcell\tslowdown\tT\trep\tseed\tverdict\tchange\trounds\truns_per_side\tseconds\tother_verdict\tnames_resolving\treason\tsteal_percent\n' > "$tsv"
 total=$(( reps * ${#cells[@]} * ${#designs[@]} * ${#conditions[@]} ))
 done_n=0
 start=$(date +%s)
@@ -256,7 +257,7 @@ END {
 # but not its spread, so every cell counts.
 echo
 gate=$(sed -n 's/.*, \([a-z_]*\) gated at T.*/\1/p' "$out/header.txt" 2>/dev/null || true)
-gate=${gate:-latency}
+gate=${gate:-${GATE:-latency}}
 echo "== per-round noise of $gate (spread of ln r within a compare) =="
 for f in "$out"/json/*.json; do
 	[ -s "$f" ] || continue

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,11 @@ static int merge_into(struct run_result *dst, struct run_result *src, const char
 		dst->finished_at = xstrdup(src->finished_at);
 	}
 	dst->interrupted |= src->interrupted;
+	/* The worst shard's steal: a runner the hypervisor starved is what a
+	   reader must see, not an average that hides it. */
+	if (!isnan(src->env.steal_percent) &&
+	    (isnan(dst->env.steal_percent) || src->env.steal_percent > dst->env.steal_percent))
+		dst->env.steal_percent = src->env.steal_percent;
 	return 0;
 }
 

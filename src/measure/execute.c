@@ -162,12 +162,13 @@ static void set_error(struct command_result *cr, const char *side_label,
  * One length is drawn per command and round, and every run of that round,
  * base and head, gets it (common random numbers): each side still sees
  * the same uniform distribution over the rounds, so the estimate averages
- * the alignment effect exactly as with a draw per run, but the round's
+ * the alignment effect without bias, as a draw per run did, but the round's
  * ratio no longer carries the difference between two unrelated draws (on
  * this project's VM the sort demo's run pairs spread 11% less: MAD of
  * ln(run 2 / run 1) 3.4% with a shared pad against 3.8% with two draws),
- * and the within-round control (base run 2 / run 1) sees the same noise
- * the estimate does. The length is a function of the run seed, the
+ * and on an unchanged program the within-round control (base run 2 /
+ * run 1) sees the same noise the estimate does (docs/statistics.md says
+ * what a changed one costs). The length is a function of the run seed, the
  * benchmark, the command and the round (counted per unit as run number /
  * runs_per_round, so batched or not, the same --seed gives the same
  * lengths and the plan is unchanged), not of the round stream.

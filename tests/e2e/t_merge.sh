@@ -181,6 +181,19 @@ for i in range(4):
     assert max(s) == ra + rb and min(s) == 1, s
     assert len(s) == len(cmd(a, i)["head"]["metrics"]["latency"]["samples"]) * 2
 PYEOF
+# The hypervisor's steal of the merged report is the worst shard's, in
+# either order, and a shard without one (null) hides nothing.
+"$PY" - "$T/r1.json" "$T/r2.json" "$T/s1.json" "$T/s2.json" <<'PYEOF'
+import json, sys
+for src, dst, v in ((sys.argv[1], sys.argv[3], None), (sys.argv[2], sys.argv[4], 25.0)):
+    r = json.load(open(src)); r["environment"]["steal_percent"] = v
+    json.dump(r, open(dst, "w"))
+PYEOF
+for order in "s1 s2" "s2 s1"; do
+	set -- $order
+	run_k merge --replicate "$T/$1.json" "$T/$2.json" --format json --output "$T/st.json"
+	json_check "$T/st.json" 'r["environment"]["steal_percent"] == 25.0'
+done
 # The same samples measured twice (one job's report pooled with itself):
 # twice the evidence, a narrower bootstrap interval.
 run_k merge --replicate "$T/r1.json" "$T/r1.json" --format json --output "$T/twice.json"

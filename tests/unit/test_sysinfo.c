@@ -79,7 +79,8 @@ static void test_real_proc_stat(void **state)
 	}
 	usleep(50000);
 	assert_int_equal(sysinfo_cpu_ticks(NULL, &b), 0);
-	assert_true(b.total >= a.total && b.steal >= a.steal);
+	/* Not b.total >= a.total: a tickless kernel's idle count may step
+	   back a little; the share is then NAN, which is what it reports. */
 	double p = sysinfo_steal_percent(&a, &b);
 	assert_true(isnan(p) || (p >= 0 && p <= 100));
 }
