@@ -17,8 +17,8 @@
  * code at 4 with its reason.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,12 +1,11 @@
 /*
- * sysinfo: the machine (uname, /proc/cpuinfo, $CI) and the clocks
- * (sysinfo.h). The one reader of /proc/cpuinfo: `kagari doctor` asks
+ * sysinfo: the machine (uname, /proc/cpuinfo, $CI), the clocks and the
+ * CPU ticks of /proc/stat (sysinfo.h). The one reader of /proc/cpuinfo: `kagari doctor` asks
  * sysinfo_cpu_model() too.
  */
 #include "measure/sysinfo.h"
 
 #include <math.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,11 @@
 /*
  * sysinfo: what machine this is, for the report's `environment` and for
- * the timestamps of a run. Reads uname(2), /proc/cpuinfo and $CI.
+ * the timestamps of a run. Reads uname(2), /proc/cpuinfo, /proc/stat and
+ * $CI.
  *
  * Call order: sysinfo_collect() once per run, into the run_result's
  * environment (run_result_init() first; the strings then belong to the
- * result). The clocks may be read at any time.
+ * result). The clocks and the CPU ticks (steal) may be read at any time.
  */
 #ifndef KAGARI_MEASURE_SYSINFO_H
 #define KAGARI_MEASURE_SYSINFO_H
