@@ -369,9 +369,18 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	thr = fmax(med + 6 * fmax(mad, STALL_MAD_FLOOR), STALL_MIN_SPREAD);
 	out->stall_threshold = thr;
 
+	/*
+	 * A round goes only when both of its sides are disturbed: a wide
+	 * spread on one side can be that side's own change (a slow path
+	 * taken on some runs only widens head exactly in the rounds that
+	 * carry it), so one side's spread alone must never remove a round.
+	 * A stall on one side is left to the rank test, where it weighs as
+	 * one round (docs/statistics.md, "The stall filter").
+	 */
 	cand = xreallocarray(NULL, w->nr, sizeof(*cand));
 	for (size_t k = 0; k < w->nr; k++)
-		if (w->rounds[k].spread > thr)
+		if (w->rounds[k].nb >= 2 && w->rounds[k].nh >= 2 &&
+		    w->rounds[k].bspread > thr && w->rounds[k].hspread > thr)
 			cand[nc++] = &w->rounds[k];
 	/* At most half the rounds go, the widest first. */
 	qsort(cand, nc, sizeof(*cand), cmp_spread_desc);
@@ -445,6 +454,100 @@ static double scale_percent(double pct, double scale)
 	if (isnan(pct) || pct <= -100)
 		return pct;
 	return (exp(log1p(pct / 100) * scale) - 1) * 100;
+}
+
+/*
+ * Single-run pairs (runs_per_round 1, the median): the estimate is the
+ * Hodges-Lehmann shift of the pair log-ratios, the estimate that belongs
+ * to the signed-rank test, and its interval and P(regression) come from
+ * that test's confidence distribution, so the estimate, the interval and
+ * the test cannot disagree (docs/statistics.md, "Single-run pairs").
+ */
+static int pair_design(const struct compare_input *in)
+{
+	return in->pairing == PAIRING_ROUNDS && in->runs_per_round == 1 &&
+	       in->statistic == STATISTIC_MEDIAN;
+}
+
+/* HL shift and central interval (as changes in percent) of x[0..n). */
+static void hl_summary(const double *x, size_t n, double confidence,
+		       double *est, double *lo, double *hi, double *quant,
+		       size_t nq)
+{
+	size_t M;
+	double *wa = exact_walsh_sorted(x, n, &M);
+
+	*est = expm1((wa[(M - 1) / 2] + wa[M / 2]) / 2) * 100;
+	exact_hl_interval(wa, n, confidence, lo, hi);
+	*lo = expm1(*lo) * 100;
+	*hi = expm1(*hi) * 100;
+	if (quant) {
+		exact_hl_quantiles(wa, n, nq, quant);
+		for (size_t i = 0; i < nq; i++)
+			quant[i] = expm1(quant[i]) * 100;
+	}
+	free(wa);
+}
+
+/*
+ * The A/A control of single-run pairs, from the base side alone: every
+ * other base run against the geometric mean of its two base neighbours,
+ * ln c = ln b_k - (ln b_{k-1} + ln b_{k+1}) / 2. Like a pair it compares
+ * runs next to each other, so slow drift cancels as it does in the
+ * estimate; its variance is 1.5 sigma^2 where a pair's is 2 sigma^2, so it
+ * is widened by sqrt(4/3) onto the estimate's scale. Taking every other k
+ * keeps neighbouring controls from sharing their centre run.
+ */
+static void control_pairs(struct work *w, struct compare_result *out)
+{
+	double *lb = xreallocarray(NULL, w->nr + 1, sizeof(*lb));
+	double *c = xreallocarray(NULL, w->nr + 1, sizeof(*c));
+	size_t n = 0, nc = 0;
+
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+
+		if (!r->kept || !r->nb)
+			continue;
+		if (r->bmean <= 0) {
+			free(lb);
+			free(c);
+			return;
+		}
+		lb[n++] = log(r->bmean);
+	}
+	for (size_t k = 1; k + 1 < n; k += 2)
+		c[nc++] = (lb[k] - (lb[k - 1] + lb[k + 1]) / 2) * sqrt(4.0 / 3.0);
+	if (nc >= 2) {
+		hl_summary(c, nc, w->in->confidence, &out->control_percent,
+			   &out->control_low_percent, &out->control_high_percent,
+			   NULL, 0);
+		/*
+		 * One control value per two pairs: its interval would be
+		 * sqrt(2) wider than the estimate's for the count alone, so
+		 * it is narrowed about its centre by sqrt(nc / n) to the
+		 * width it would have with as many values as the estimate.
+		 */
+		double centre = log1p(out->control_percent / 100);
+		double sc = sqrt((double)nc / (double)n);
+
+		out->control_low_percent =
+			expm1(centre + (log1p(out->control_low_percent / 100) - centre) * sc) * 100;
+		out->control_high_percent =
+			expm1(centre + (log1p(out->control_high_percent / 100) - centre) * sc) * 100;
+		/*
+		 * Rule 2 asks whether the machine is too noisy to judge, so
+		 * with pairs it reads the dispersion of the control, not of
+		 * the pair ratios: a change of shape (a slow path on some
+		 * runs) widens the ratios by itself and must not turn a
+		 * regression into "inconclusive".
+		 */
+		for (size_t k = 0; k < nc; k++)
+			c[k] = exp(c[k]);
+		out->robust_cv = robust_cv_of(c, nc);
+	}
+	free(lb);
+	free(c);
 }
 
 static void control_paired(struct work *w, struct compare_result *out,
@@ -622,12 +725,18 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 	for (size_t k = 0; k < n; k++)
 		lr[k] = safe_log(r[k]);
 
-	out->change_percent = (stat_of(r, n, in->statistic, w->scratch) - 1) *
-			      100;
 	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 	out->nr_boot = (size_t)w->B;
-	bootstrap_ratio(w, boot_rng, r, n, out->boot);
-	finish_boot(w, out);
+	if (pair_design(in)) {
+		hl_summary(lr, n, in->confidence, &out->change_percent,
+			   &out->ci_low_percent, &out->ci_high_percent, out->boot,
+			   out->nr_boot);
+	} else {
+		out->change_percent =
+			(stat_of(r, n, in->statistic, w->scratch) - 1) * 100;
+		bootstrap_ratio(w, boot_rng, r, n, out->boot);
+		finish_boot(w, out);
+	}
 
 	/* Exact tests on d_k = ln r_k - ln(1 + T/100) and its mirror: the
 	   signed-rank test, so that a disturbed round counts as one rank
@@ -658,8 +767,14 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 		}
 	}
 	out->test = exact_method_name(method);
-
-	out->hl_shift_percent = expm1(exact_hl_paired(lr, n)) * 100;
+	if (pair_design(in)) {
+		/* The confidence distribution's shares beyond +-T: one minus
+		   the p of the test that the shift is not beyond. */
+		out->p_reg = 1 - out->p_test_reg;
+		out->p_imp = 1 - out->p_test_imp;
+		out->hl_shift_percent = out->change_percent;
+	} else
+		out->hl_shift_percent = expm1(exact_hl_paired(lr, n)) * 100;
 	out->robust_cv = robust_cv_of(r, n);
 done:
 	free(r);
@@ -883,7 +998,10 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 		control_independent(&w, out, &control_rng);
 	} else {
 		analyse_paired(&w, out, &boot_rng);
-		control_paired(&w, out, &control_rng);
+		if (pair_design(in))
+			control_pairs(&w, out);
+		else
+			control_paired(&w, out, &control_rng);
 	}
 
 	if (!isnan(out->change_percent)) {

@@ -93,6 +93,30 @@ double exact_hl_two_sample(const double *x, size_t nx, const double *y,
 			   size_t ny);
 
 /*
+ * The distribution-free inference that belongs to the signed-rank test
+ * (Hodges-Lehmann; Hollander and Wolfe, ch. 3): the Walsh averages of
+ * d[0..n) sorted ascending (n(n+1)/2 of them, in *count; the caller
+ * frees), their median is the shift estimate, and the shifts the test
+ * would not reject form an interval between two order statistics of them.
+ *
+ * exact_signed_rank_rank(n, q): the largest 1-based rank c with
+ * P(W+ <= c - 1) <= q under the null (exact without ties up to
+ * EXACT_SIGNED_RANK_MAX_N, normal beyond), at least 1. The c-th smallest
+ * Walsh average is the q-quantile of the test's confidence distribution.
+ *
+ * exact_hl_interval(): the central `confidence` interval [W_(c),
+ * W_(M+1-c)], c = exact_signed_rank_rank(n, (1 - confidence) / 2), from
+ * the sorted Walsh averages w of n values.
+ */
+double *exact_walsh_sorted(const double *d, size_t n, size_t *count);
+size_t exact_signed_rank_rank(size_t n, double q);
+void exact_hl_interval(const double *w, size_t n, double confidence,
+		       double *lo, double *hi);
+/* B quantiles of that confidence distribution at (i + 0.5) / B, ascending,
+   into out[0..B): what a bootstrap would draw, for plots. */
+void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out);
+
+/*
  * The k-th smallest (0-based) of a[0..n), k < n, by quickselect; reorders
  * a so that a[k] holds it, smaller-or-equal values before, larger-or-equal
  * after.

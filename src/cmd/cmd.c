@@ -17,7 +17,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
 	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
-	&cmd_completion, &cmd_bench, &cmd_aa,
+	&cmd_completion, &cmd_bench, &cmd_aa, &cmd_power,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -103,6 +103,9 @@ void cli_init(struct cli *c)
 	c->runs = -1;
 	c->warmup = -1;
 	c->repeat = -1;
+	c->trials = -1;
+	c->runs_per_round = -1;
+	c->max_runs = -1;
 }
 
 void cli_release(struct cli *c)
@@ -120,6 +123,9 @@ void cli_release(struct cli *c)
 	free(c->history);
 	free(c->shard);
 	free(c->metric);
+	free(c->trace);
+	free(c->cells);
+	free(c->order);
 	free(c->min_change);
 	free(c->good);
 	free(c->bad);

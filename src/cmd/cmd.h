@@ -55,6 +55,12 @@ struct cli {
 	char *min_change;	 /* history: --min-change P */
 	char *good, *bad;	 /* bisect */
 	int repeat;		 /* aa: --repeat N, -1 unset */
+	char *trace;		 /* aa: --trace FILE */
+	char *cells;		 /* power: --cells LIST */
+	int trials;		 /* power: --trials N, -1 unset */
+	int runs_per_round;	 /* power: -1 unset */
+	int max_runs;		 /* power: -1 unset */
+	char *order;		 /* power: random|abba|alternate */
 	int help;
 	struct strvec args; /* positional arguments */
 };
@@ -91,7 +97,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
-	cmd_compare, cmd_version, cmd_help;
+	cmd_compare, cmd_version, cmd_help, cmd_power;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
 extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;

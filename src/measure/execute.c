@@ -730,7 +730,10 @@ static int rounds_look(struct rounds *R, int round)
 		if (R->units[i].ok && !R->units[i].stopped)
 			R->br->commands[R->units[i].cmd].rounds = round;
 	}
-	if ((R->sched.max_time_ns > 0 && spent >= R->sched.max_time_ns) ||
+	int64_t cap = R->sched.max_time_ns == MAX_TIME_PER_COMMAND
+			      ? MAX_TIME_COMMAND_NS * (int64_t)nc
+			      : R->sched.max_time_ns;
+	if ((cap > 0 && spent >= cap) ||
 	    (o->deadline_ns > 0 && sysinfo_monotonic_ns() >= o->deadline_ns)) {
 		for (size_t i = 0; i < R->nr_units; i++)
 			R->units[i].stopped = 1;

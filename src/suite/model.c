@@ -15,9 +15,9 @@ void settings_init_defaults(struct settings *s)
 	s->warmup = 1;
 	s->runs = 0;
 	s->min_runs = 10;
-	s->max_runs = 100;
+	s->max_runs = 200;
 	s->min_time_ns = INT64_C(2000000000);
-	s->max_time_ns = 0;
+	s->max_time_ns = MAX_TIME_PER_COMMAND; /* 10 minutes a command */
 	s->timeout_ns = INT64_C(60000000000);
 	s->cwd = NULL;
 	strvec_init(&s->env);
@@ -26,7 +26,7 @@ void settings_init_defaults(struct settings *s)
 	s->exit_codes = xmalloc(sizeof(int));
 	s->exit_codes[0] = 0;
 	s->nr_exit_codes = 1;
-	s->runs_per_round = 2;
+	s->runs_per_round = 1;
 	s->order = ORDER_RANDOM;
 	s->layout_noise = 1;
 

@@ -91,13 +91,19 @@ struct regression_cfg {
 };
 
 /* Everything `defaults` and a benchmark may set, resolved per command. */
+/* `max_time` unset: 10 minutes of measured time per command (both sides). */
+#define MAX_TIME_PER_COMMAND INT64_C(-1)
+#define MAX_TIME_COMMAND_NS INT64_C(600000000000)
+
 struct settings {
 	int warmup;		/* default 1 */
 	int runs;		/* 0 (unset or `auto`): sequential in a
 				   compare, adaptive in a run */
-	int64_t max_time_ns;	/* sequential: measured time cap; 0: none */
+	int64_t max_time_ns;	/* sequential: measured time cap of the benchmark;
+				   0: none; MAX_TIME_PER_COMMAND (unset): 10
+				   minutes per command of the benchmark */
 	int min_runs;		/* default 10 */
-	int max_runs;		/* default 100 */
+	int max_runs;		/* default 200 */
 	int64_t min_time_ns;	/* default 2 s */
 	int64_t timeout_ns;	/* default 1 min */
 	char *cwd;		/* NULL: the suite's folder */
@@ -106,7 +112,7 @@ struct settings {
 	char *stderr_path;	/* NULL: discard */
 	int *exit_codes;	/* default {0} */
 	size_t nr_exit_codes;
-	int runs_per_round;	/* default 2 */
+	int runs_per_round;	/* default 1: single-run pairs */
 	enum run_order order;	/* default random */
 	int layout_noise;	/* default 1: a KAGARI_LAYOUT_PAD of random
 				   length in each timed run (runner.h) */

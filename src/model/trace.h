@@ -1,0 +1,47 @@
+/*
+ * model/trace: recorded A/A traces (docs/power.md, "The trace format") —
+ * long sequences of runs of two identical copies of one program, one run
+ * at a time, so that every difference between runs is the machine's noise.
+ * `kagari power` replays a design over them; `kagari aa --trace` writes
+ * them. One header line of tab-separated column names, then one line per
+ * run in the order the runs happened:
+ *
+ *   index copy start_s wall_ns user_ns sys_ns maxrss_kib steal_ticks
+ *
+ * Only `wall_ns` is required (latency); `user_ns` and `sys_ns` give
+ * cpu_total. Columns may come in any order; unknown ones are ignored.
+ * Times must be positive numbers (user_ns + sys_ns too).
+ */
+#ifndef KAGARI_MODEL_TRACE_H
+#define KAGARI_MODEL_TRACE_H
+
+#include <stddef.h>
+
+struct sbuf;
+
+struct trace {
+	char *file;   /* as given */
+	size_t n;     /* runs */
+	double *wall; /* [n] wall_ns */
+	double *cpu;  /* [n] user_ns + sys_ns, or NULL without those columns */
+};
+
+/*
+ * Parse the text of FILE into *t. Returns 0, or -1 with
+ * "FILE:LINE:COL: field 'NAME': what is wrong" in err (nothing to free).
+ * `need_cpu` makes user_ns and sys_ns required.
+ */
+int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
+		struct trace *t, struct sbuf *err);
+
+void trace_release(struct trace *t);
+
+/* The header line the writer puts first (with its newline). */
+#define TRACE_HEADER "index\tcopy\tstart_s\twall_ns\tuser_ns\tsys_ns\tmaxrss_kib\tsteal_ticks\n"
+
+/* One run as a line of that format (steal_ticks < 0: written as 0). */
+void trace_add_row(struct sbuf *out, size_t index, int copy, double start_s,
+		   double wall_ns, double user_ns, double sys_ns, double maxrss_kib,
+		   long steal_ticks);
+
+#endif
