@@ -490,13 +490,47 @@ static void hl_summary(const double *x, size_t n, double confidence,
 }
 
 /*
+ * The control's values without those farther than 6 MADs from their
+ * median (at most a quarter of them), in their order: a stalled base run
+ * spoils up to three control values, and the Walsh averages' interval of
+ * nine or ten values does not survive that (calibration machine (d)).
+ * Only the floor is built from these values, never the estimate, so this
+ * cannot remove a side's change; it keeps a stall from posing as noise.
+ */
+static size_t drop_far(double *c, size_t n)
+{
+	double *t = xreallocarray(NULL, n + 1, sizeof(*t)), med, mad;
+	size_t k = 0, dropped = 0;
+
+	if (n < 4) {
+		free(t);
+		return n;
+	}
+	memcpy(t, c, n * sizeof(*t));
+	med = exact_quantile_inplace(t, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		t[i] = fabs(c[i] - med);
+	mad = fmax(exact_quantile_inplace(t, n, 0.5), STALL_MAD_FLOOR);
+	for (size_t i = 0; i < n; i++) {
+		if (fabs(c[i] - med) > 6 * mad && dropped < n / 4) {
+			dropped++;
+			continue;
+		}
+		c[k++] = c[i];
+	}
+	free(t);
+	return k;
+}
+
+/*
  * The A/A control of single-run pairs, from the base side alone: every
  * other base run against the geometric mean of its two base neighbours,
  * ln c = ln b_k - (ln b_{k-1} + ln b_{k+1}) / 2. Like a pair it compares
  * runs next to each other, so slow drift cancels as it does in the
  * estimate; its variance is 1.5 sigma^2 where a pair's is 2 sigma^2, so it
  * is widened by sqrt(4/3) onto the estimate's scale. Taking every other k
- * keeps neighbouring controls from sharing their centre run.
+ * keeps neighbouring controls from sharing their centre run. Values a
+ * stall made far off are left out first (drop_far()).
  */
 static void control_pairs(struct work *w, struct compare_result *out)
 {
@@ -518,6 +552,7 @@ static void control_pairs(struct work *w, struct compare_result *out)
 	}
 	for (size_t k = 1; k + 1 < n; k += 2)
 		c[nc++] = (lb[k] - (lb[k - 1] + lb[k + 1]) / 2) * sqrt(4.0 / 3.0);
+	nc = drop_far(c, nc);
 	if (nc >= 2) {
 		hl_summary(c, nc, w->in->confidence, &out->control_percent,
 			   &out->control_low_percent, &out->control_high_percent,
@@ -1019,6 +1054,13 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 			/* No sampling noise: the interval is the estimate. */
 			out->ci_low_percent = out->change_percent;
 			out->ci_high_percent = out->change_percent;
+			/* ... and so is the confidence distribution, whose
+			   shares the rank test would otherwise cap at
+			   1 - 2^-n. */
+			if (pair_design(in)) {
+				out->p_reg = out->degradation_percent > in->max_percent;
+				out->p_imp = -out->degradation_percent > in->max_percent;
+			}
 		}
 	}
 	if (!isnan(out->control_low_percent)) {

@@ -28,8 +28,12 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
+#include "cmd/common.h"
 #include "cmd/session.h"
+#include "base/fileio.h"
 #include "measure/sysinfo.h"
+#include "model/trace.h"
+#include "proc/child.h"
 #include "report/json_emit.h"
 #include "report/output.h"
 #include "report/svg.h"
@@ -60,8 +64,40 @@ static const struct opt aa_opts[] = {
 	OPT_MAX_TIME,
 	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,
 	  "no progress line", NULL },
+	{ "trace", OPT_STRING, offsetof(struct cli, trace), "FILE",
+	  "also write every measured run, in the order they ran, as a trace for `kagari power`",
+	  NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+
+/*
+ * --trace: the runs of one command (the first one measured; a trace is one
+ * program's noise), both sides, in the order they ran, in model/trace.h's
+ * format. A/A: the two sides are two copies of one program.
+ */
+struct aa_trace {
+	char *bench, *command;	/* the command recorded */
+	int other;		/* another command was measured, not recorded */
+	size_t n;
+	struct sbuf text;
+};
+
+static void aa_on_run(void *data, int side, const char *bench, const char *command,
+		      const struct child_result *res)
+{
+	struct aa_trace *t = data;
+	if (!t->bench) {
+		t->bench = xstrdup(bench);
+		t->command = xstrdup(command);
+		sbuf_adds(&t->text, TRACE_HEADER_AA);
+	}
+	if (strcmp(t->bench, bench) || strcmp(t->command, command)) {
+		t->other = 1;
+		return;
+	}
+	trace_add_row(&t->text, t->n++, side == SIDE_BASE ? 0 : 1, (double)res->wall_ns,
+		      (double)res->user_ns, (double)res->sys_ns, (double)res->maxrss_bytes / 1024.0);
+}
 
 /* One gated metric of one command, over the N compares. */
 struct aa_row {
@@ -384,6 +420,23 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		return rc;
 	}
 	s.build_once = 1;
+	struct aa_trace tr = { .text = SBUF_INIT };
+	if (cli->trace) {
+		struct input_files in = INPUT_FILES_INIT;
+		input_files_add_suites(&in, &s.ls);
+		rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
+		input_files_release(&in);
+		if (cli->output && !rc && fileio_same_file(cli->output, cli->trace)) {
+			cmd_error("--trace and --output name the same file '%s'", cli->trace);
+			rc = EXIT_USAGE;
+		}
+		if (rc) {
+			session_release(&s);
+			return rc;
+		}
+		s.opts.on_run = aa_on_run;
+		s.opts.on_run_data = &tr;
+	}
 	struct aa_state st;
 	memset(&st, 0, sizeof(st));
 	st.repeat = repeat;
@@ -444,6 +497,22 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_release(&out);
 		sbuf_release(&err);
 	}
+	if (cli->trace && tr.n) {
+		/* Written even after a failed compare: the runs made are noise
+		   recorded all the same. */
+		struct sbuf err = SBUF_INIT;
+		if (report_output_write(cli->trace, NULL, tr.text.buf, tr.text.len, &err)) {
+			cmd_error("--trace: %s", err.buf);
+			rc = rc ? rc : EXIT_EXEC;
+		} else if (tr.other)
+			fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
+				"(a trace is one program's noise; --filter selects another)\n",
+				cli->trace, tr.n, tr.bench, tr.command);
+		sbuf_release(&err);
+	}
+	free(tr.bench);
+	free(tr.command);
+	sbuf_release(&tr.text);
 	for (size_t k = 0; k < st.nr; k++) {
 		free(st.rows[k].change);
 		free(st.rows[k].suite);

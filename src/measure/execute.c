@@ -327,6 +327,8 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 							   &R->ctx[u->side]);
 		record_run(&cr->side[u->side], &cs->settings, res,
 			   R->work[u->side], round + 1, u->measured);
+		if (R->o->on_run)
+			R->o->on_run(R->o->on_run_data, u->side, R->b->name, cs->name, res);
 		if (have_reading)
 			execute_perf_record(R->in, cs, &cr->side[u->side], u->perf_events,
 				    reading, round + 1, u->measured);

@@ -130,8 +130,19 @@ typedef void execute_progress_fn(void *data, const char *bench,
 typedef void execute_look_fn(void *data, struct bench_result *br,
 			     unsigned char *decided);
 
+/*
+ * Optional: called after each measured timed run, in the order the runs
+ * happened (`kagari aa --trace` records them): its side, benchmark and
+ * command, and what wait4 reported.
+ */
+struct child_result;
+typedef void execute_run_fn(void *data, int side, const char *bench, const char *command,
+			    const struct child_result *res);
+
 struct execute_options {
 	struct runner *runner;
+	execute_run_fn *on_run;
+	void *on_run_data;
 	uint64_t seed;
 	int runs_override;   /* -1: the suite's value */
 	int warmup_override; /* -1: the suite's value */

@@ -159,10 +159,9 @@ void trace_release(struct trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void trace_add_row(struct sbuf *out, size_t index, int copy, double start_s,
-		   double wall_ns, double user_ns, double sys_ns, double maxrss_kib,
-		   long steal_ticks)
+void trace_add_row(struct sbuf *out, size_t index, int copy, double wall_ns, double user_ns,
+		   double sys_ns, double maxrss_kib)
 {
-	sbuf_addf(out, "%zu\t%d\t%.6f\t%.0f\t%.0f\t%.0f\t%.0f\t%ld\n", index, copy, start_s,
-		  wall_ns, user_ns, sys_ns, maxrss_kib, steal_ticks < 0 ? 0 : steal_ticks);
+	sbuf_addf(out, "%zu\t%d\t%.0f\t%.0f\t%.0f\t%.0f\n", index, copy, wall_ns, user_ns, sys_ns,
+		  maxrss_kib);
 }

@@ -36,12 +36,14 @@ int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
 
 void trace_release(struct trace *t);
 
-/* The header line the writer puts first (with its newline). */
-#define TRACE_HEADER "index\tcopy\tstart_s\twall_ns\tuser_ns\tsys_ns\tmaxrss_kib\tsteal_ticks\n"
+/* The header line kagari aa --trace writes first (with its newline): the
+   recorder's columns but start_s and steal_ticks, which kagari's runner
+   does not report per run (runs are batched, so the time a result
+   arrives is not when its run started). */
+#define TRACE_HEADER_AA "index\tcopy\twall_ns\tuser_ns\tsys_ns\tmaxrss_kib\n"
 
-/* One run as a line of that format (steal_ticks < 0: written as 0). */
-void trace_add_row(struct sbuf *out, size_t index, int copy, double start_s,
-		   double wall_ns, double user_ns, double sys_ns, double maxrss_kib,
-		   long steal_ticks);
+/* One run as a line of that format. */
+void trace_add_row(struct sbuf *out, size_t index, int copy, double wall_ns, double user_ns,
+		   double sys_ns, double maxrss_kib);
 
 #endif

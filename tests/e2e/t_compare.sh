@@ -267,7 +267,7 @@ compare --against HEAD --quiet --format json --output "$T/aa.json" --seed 7
 expect_rc 0
 jc "$T/aa.json" 'r["mode"] == "compare" and r["seed"] == 7'
 jc "$T/aa.json" "r['git'] == {'head_sha': '$MAIN_SHA', 'dirty': False, 'base_ref': 'HEAD', 'base_sha': '$MAIN_SHA'}"
-jc "$T/aa.json" 'c["base"]["count"] == 30 and c["head"]["count"] == 30 and r["suites"][0]["benchmarks"][0]["rounds"] == 15'
+jc "$T/aa.json" 'c["base"]["count"] == 30 and c["head"]["count"] == 30 and r["suites"][0]["benchmarks"][0]["rounds"] == 30'
 jc "$T/aa.json" 'all(m in c["comparisons"] for m in ["latency", "cpu_total", "peak_rss"])'
 jc "$T/aa.json" 'L["verdict"] in ("pass", "within_noise", "inconclusive") and L["max_percent"] == 10 and L["gate"] is True'
 jc "$T/aa.json" 'all(x["verdict"] in ("pass", "within_noise", "inconclusive") for x in c["comparisons"].values())'

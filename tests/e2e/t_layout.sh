@@ -23,6 +23,7 @@ version: "1"
 name: lay
 defaults:
   runs: 10
+  runs_per_round: 2
   warmup: 0
   $2
 benchmarks:

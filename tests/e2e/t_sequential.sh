@@ -44,8 +44,8 @@ expect_rc 1
 json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "regression"'
 json_check "$T/reg.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50'
 json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["decided_at_rounds"] == r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"]'
-json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["sequential"] is True and r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["max_rounds"] == 50'
-json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] == 2 * r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"]'
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["sequential"] is True and r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["max_rounds"] == 100'
+json_check "$T/reg.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["count"] == r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"]'
 
 case_ "the table says after how many rounds it was decided"
 # The table of the compare above, rendered from its report (measuring again
@@ -63,11 +63,11 @@ expect_rc 0
 json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "pass"'
 json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50'
 
-case_ "runs: 20 keeps the fixed design: exactly 10 rounds"
+case_ "runs: 20 keeps the fixed design: exactly 20 single-run rounds"
 suite "runs: 20"
 g commit -qam fixed
 compare --format json --output "$T/fixed.json"
-json_check "$T/fixed.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 10'
+json_check "$T/fixed.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 20'
 json_check "$T/fixed.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["sequential"] is False'
 json_check "$T/fixed.json" '"decided_at_rounds" not in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]'
 
@@ -75,7 +75,7 @@ case_ "--runs fixes the design too"
 suite "runs: auto"
 g commit -qam auto
 compare --runs 6 --format json --output "$T/runs.json"
-json_check "$T/runs.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 3'
+json_check "$T/runs.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] == 6'
 
 case_ "--max-time caps the rounds: undecided ends inconclusive and says why"
 # A tolerance of 0.01% cannot be decided: only the cap ends the rounds.
