@@ -143,7 +143,7 @@ case_ "layout_noise must be a boolean, named with file:line:col"
 suite bad.yaml "layout_noise: sometimes"
 run_k validate bad.yaml
 expect_rc 2
-expect_err "bad.yaml:6:"
+expect_err "bad.yaml:7:"
 expect_err "layout_noise"
 
 finish

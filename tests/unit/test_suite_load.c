@@ -311,9 +311,10 @@ static void test_defaults_and_ext(void **state)
 	assert_int_equal(st->warmup, 1);
 	assert_int_equal(st->runs, 0);
 	assert_int_equal(st->min_runs, 10);
-	assert_int_equal(st->max_runs, 100);
+	assert_int_equal(st->max_runs, 200);
+	assert_true(st->max_time_ns == MAX_TIME_PER_COMMAND);
 	assert_true(st->timeout_ns == INT64_C(60000000000));
-	assert_int_equal(st->runs_per_round, 2);
+	assert_int_equal(st->runs_per_round, 1);
 	assert_int_equal(st->order, ORDER_RANDOM);
 	assert_int_equal(st->nr_exit_codes, 1);
 	assert_int_equal(st->exit_codes[0], 0);
