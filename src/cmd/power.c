@@ -233,21 +233,20 @@ static int trial(const struct design *d, const struct cell *c, const double *v,
 	cr->rounds = rounds;
 	br->rounds = rounds;
 
+	/* The analysis settings compare would give a command of this design;
+	   the replayed metric is the one compared, and it gates at T. */
+	struct command_spec cs;
+	memset(&cs, 0, sizeof(cs));
+	cs.name = cr->name;
+	cs.settings = *st;
+	analyze_settings_from_suite(&cs, cr);
 	struct analysis_settings *a = &cr->analysis;
-	const struct regression_cfg *rc = &st->regression;
-	a->present = 1;
-	a->pairing = rc->pairing;
-	a->correction = rc->correction;
-	a->resamples = rc->resamples;
-	a->confidence = rc->confidence;
-	a->min_samples = rc->min_samples;
-	a->max_cv = rc->max_cv;
-	a->runs_per_round = st->runs_per_round;
 	a->sequential = d->sequential;
 	a->max_rounds = d->rounds;
+	for (int m = 0; m < METRIC__COUNT; m++)
+		a->metric[m].compare = a->metric[m].gate = a->metric[m].configured = 0;
 	struct metric_rule *mr = &a->metric[d->metric];
 	mr->compare = mr->configured = mr->gate = 1;
-	mr->statistic = rc->metric[d->metric].statistic;
 	mr->max_percent = c->T;
 	mr->min_difference = -1;
 	analyze_result(&r, NULL);
