@@ -37,7 +37,7 @@
 # report), so a latency left unresolved under load can name it in its
 # reason; GATE=cpu_total swaps the two.
 # Designs (DESIGNS: "auto,20"): `runs: auto` (max_runs MAX_RUNS, default
-# 100 = 50 rounds) and `runs: 20`. Conditions (CONDITIONS: "quiet,hog"):
+# 200 = 200 single-run pairs) and `runs: 20`. Conditions (CONDITIONS: "quiet,hog"):
 # hog = HOG_PROCS (default: nproc) C busy loops started before and stopped
 # after that condition's compares.
 # Per condition, the repetitions are the outer loop and cells x designs the
@@ -53,7 +53,7 @@
 # REPORT=1 OUT=DIR prints the tables of a finished run again.
 #
 # Environment: REPS (10), CELLS, DESIGNS, CONDITIONS, SIZE (7000), SEED (1),
-# MAX_RUNS (100), HOG_PROCS (nproc), CC (cc), OUT (new /tmp folder),
+# MAX_RUNS (200, the default), HOG_PROCS (nproc), CC (cc), OUT (new /tmp folder),
 # PREVIOUS (an earlier session's OUT: its compares count in the targets),
 # GATE (latency; cpu_total swaps the roles: cpu_total gated at T, latency
 # reported — the suite docs/suite.md recommends for shared runners, whose
@@ -70,7 +70,7 @@ build=${1:-$root/build}
 reps=${REPS:-10}
 size=${SIZE:-7000}
 seed0=${SEED:-1}
-max_runs=${MAX_RUNS:-100}
+max_runs=${MAX_RUNS:-200}
 hog_procs=${HOG_PROCS:-$(nproc)}
 cc=${CC:-cc}
 gate=${GATE:-latency}
