@@ -28,6 +28,7 @@
 #include "analyze/analyze.h"
 #include "analyze/format.h"
 #include "base/sbuf.h"
+#include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
@@ -37,6 +38,7 @@
 #include "git/worktree.h"
 #include "measure/execute.h"
 #include "proc/child.h"
+#include "proc/proc.h"
 #include "report/json_emit.h"
 
 static const struct opt bisect_opts[] = {
@@ -168,14 +170,19 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 					.artifact = c->artifact[i], .tmpdir = th },
 		};
 		struct suite_result *sr = &rr.suites[rr.nr_suites++];
+		b->s.measuring = su; /* for the sequential looks (session_look) */
 		if (execute_suite(su, b->s.ls.selected[i], sides, &b->s.opts, sr))
 			failed = 1;
+		b->s.measuring = NULL;
 		for (size_t bi = 0, k = 0; bi < su->nr_benches && k < sr->nr_benches; bi++) {
 			if (!b->s.ls.selected[i][bi])
 				continue;
 			struct bench_result *br = &sr->benches[k++];
+			/* Unless the sequential looks already gave them. */
 			for (size_t cc = 0; cc < br->nr_commands && cc < su->benches[bi].nr_commands; cc++)
-				analyze_settings_from_suite(&su->benches[bi].commands[cc], &br->commands[cc]);
+				if (!br->commands[cc].analysis.present)
+					analyze_settings_from_suite(&su->benches[bi].commands[cc],
+								    &br->commands[cc]);
 		}
 		free(groot);
 		free(hroot);
@@ -320,6 +327,12 @@ static void release_commit(struct commit *c, size_t nr_suites, int *rc)
 	free(c->dir);
 }
 
+/* For tmpdir_prune(): 1 only when the folder's maker is certainly gone. */
+static int owner_gone(const char *owner)
+{
+	return proc_owner_state(owner) == 0;
+}
+
 static int bisect_exec(struct cli *cli, struct cmd_env *env)
 {
 	if (!cli->good || !cli->bad) {
@@ -346,8 +359,20 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	struct bisect b;
 	memset(&b, 0, sizeof(b));
 	b.metric = metric;
+	/* The folders of bisects that were killed (a crash, SIGKILL) first,
+	   while nothing of ours is in TMPDIR yet. */
+	tmpdir_prune("kagari-bisect", owner_gone);
 	int rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
 	char *bad_sha = NULL;
+	if (!rc) {
+		/* Claimed, so that the next bisect can prune it if we die. */
+		struct sbuf tag = SBUF_INIT;
+		proc_owner_tag(&tag);
+		if (tmpdir_claim(b.s.tmp, tag.buf, &err))
+			cmd_warning("%s", err.buf);
+		sbuf_release(&tag);
+		sbuf_reset(&err);
+	}
 	if (!rc && git_toplevel(b.s.ls.suites[0]->dir, &b.repo, &err)) {
 		cmd_error("%s (bisect needs a git repository)", err.buf);
 		rc = EXIT_EXEC;
