@@ -38,6 +38,7 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 #include "cmd/session.h"
+#include "suite/load.h"
 
 #define BENCH_MAX_COMMANDS 1000
 
@@ -524,21 +525,58 @@ static void defaults_yaml(struct sbuf *y, const struct cli *cli)
 		sbuf_addf(y, "  runs: %d\n", cli->runs);
 }
 
+/*
+ * Where the saved suite's commands run: bench runs them in the user's
+ * folder, a suite in its own folder, so a relative path in a command
+ * (data.txt) would resolve elsewhere. rel: the user's folder relative to
+ * the saved file's folder, for `cwd:` (NULL: the same folder), when it
+ * lies in that suite's repository; otherwise cd: the absolute folder each
+ * command first changes to, as bench's own scripts do.
+ */
+struct saved_where {
+	char *rel;
+	char *cd;
+};
+
 /* The suite a user would write for these commands (--save-suite). */
 static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct cli *cli,
-			double max)
+			double max, const struct saved_where *at)
 {
 	sbuf_adds(y, "# Written by kagari bench --save-suite: the same commands as a suite.\n"
-		     "# `kagari run` on it measures them; c1 is the baseline.\n"
-		     "version: \"1\"\nname: bench\n");
+		     "# `kagari run` on it measures them; c1 is the baseline.\n");
+	if (at && at->rel)
+		sbuf_adds(y, "# They run where bench ran them: cwd is relative to this file's folder.\n");
+	if (at && at->cd)
+		sbuf_adds(y, "# They run where bench ran them: this file's folder cannot reach it\n"
+			     "# (cwd stays in the suite's repository), so each first changes there.\n");
+	sbuf_adds(y, "version: \"1\"\nname: bench\n");
 	defaults_yaml(y, cli);
+	if (at && at->rel) {
+		sbuf_adds(y, "  cwd: ");
+		yaml_quote(y, at->rel);
+		sbuf_addch(y, '\n');
+	}
 	regression_yaml(y, a, max);
 	sbuf_adds(y, "benchmarks:\n  - name: bench\n    baseline: c1\n");
 	const char *sh = a->shell && !no_shell(a) ? a->shell : NULL;
+	struct sbuf cmd = SBUF_INIT;
 	if (a->prepare) {
+		/* Hooks do not inherit defaults.cwd (docs/suite.md). */
 		sbuf_adds(y, "    prepare_each:\n      - command: ");
-		yaml_quote(y, a->prepare);
+		sbuf_reset(&cmd);
+		if (at && at->cd) {
+			sbuf_adds(&cmd, "cd -- ");
+			sh_quote(&cmd, at->cd);
+			sbuf_adds(&cmd, " && ");
+		}
+		sbuf_adds(&cmd, a->prepare);
+		yaml_quote(y, cmd.buf);
 		sbuf_adds(y, "\n        shell: true\n");
+		if (at && at->rel) {
+			sbuf_adds(y, "        cwd: ");
+			yaml_quote(y, at->rel);
+			sbuf_addch(y, '\n');
+		}
 	}
 	sbuf_adds(y, "    commands:\n");
 	for (size_t i = 0; i < a->cmds.nr; i++) {
@@ -546,7 +584,17 @@ static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct
 		for (const char *p = a->labels.v[i]; *p; p++)
 			sbuf_addch(y, *p == '\n' ? ' ' : *p);
 		sbuf_addf(y, "\n      c%zu:\n        command: ", i + 1);
-		if (no_shell(a)) {
+		if (at && at->cd) {
+			/* The script bench itself runs (script_body), in its shell. */
+			sbuf_reset(&cmd);
+			if (script_body(&cmd, a, at->cd, a->cmds.v[i]))
+				sbuf_reset(&cmd);
+			sbuf_adds(y, "[");
+			yaml_quote(y, no_shell(a) || !a->shell ? "sh" : a->shell);
+			sbuf_adds(y, ", \"-c\", ");
+			yaml_quote(y, cmd.buf);
+			sbuf_adds(y, "]\n");
+		} else if (no_shell(a)) {
 			struct strvec w = STRVEC_INIT;
 			split_words(a->cmds.v[i], &w);
 			sbuf_addch(y, '[');
@@ -568,6 +616,57 @@ static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct
 			sbuf_adds(y, "\n        shell: true\n");
 		}
 	}
+	sbuf_release(&cmd);
+}
+
+/*
+ * Where --save-suite FILE's commands must run (struct saved_where): the
+ * suite's folder and repository root are the loader's own (a draft of the
+ * suite loaded from memory as FILE), so `cwd:` is checked by the rules it
+ * will be loaded by.
+ */
+static void saved_where_find(struct saved_where *at, const char *file,
+			     const struct bench_args *a, const struct cli *cli, double max)
+{
+	memset(at, 0, sizeof(*at));
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return;
+	struct sbuf y = SBUF_INIT, err = SBUF_INIT;
+	saved_suite(&y, a, cli, max, NULL);
+	struct suite *su = suite_load_mem(file, y.buf, y.len, &err);
+	sbuf_release(&y);
+	sbuf_release(&err);
+	char *dir = su ? fileio_canonical_path(su->dir) : NULL;
+	char *root = su ? fileio_canonical_path(su->root) : NULL;
+	size_t nr = root ? strlen(root) : 0;
+	if (!dir || !root) {
+		at->cd = xstrdup(cwd);
+	} else if (!strcmp(dir, cwd)) {
+		/* The default already: nothing to write. */
+	} else if (!strncmp(cwd, root, nr) && (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
+		/* Up from dir to the longest common folder, then down to cwd. */
+		size_t common = 0;
+		for (size_t i = 0;; i++) {
+			int end_d = !dir[i] || dir[i] == '/', end_c = !cwd[i] || cwd[i] == '/';
+			if (end_d && end_c)
+				common = i;
+			if (!dir[i] || !cwd[i] || dir[i] != cwd[i])
+				break;
+		}
+		struct sbuf rel = SBUF_INIT;
+		for (const char *p = dir + common; *p; p++)
+			if (*p == '/')
+				sbuf_adds(&rel, rel.len ? "/.." : "..");
+		if (cwd[common])
+			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "", cwd + common + 1);
+		at->rel = sbuf_detach(&rel);
+	} else {
+		at->cd = xstrdup(cwd);
+	}
+	free(dir);
+	free(root);
+	suite_free(su);
 }
 
 /*
@@ -697,7 +796,11 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	char *dir = NULL, *suite_file = NULL;
 	if (!rc && a.save_suite) {
 		struct sbuf y = SBUF_INIT;
-		saved_suite(&y, &a, cli, max);
+		struct saved_where at;
+		saved_where_find(&at, a.save_suite, &a, cli, max);
+		saved_suite(&y, &a, cli, max, &at);
+		free(at.rel);
+		free(at.cd);
 		rc = write_file(a.save_suite, &y);
 		sbuf_release(&y);
 	}

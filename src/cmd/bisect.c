@@ -7,11 +7,13 @@
  * Every commit it looks at is checked out into a temporary detached
  * worktree (git/worktree.h) and built once, into its own folder; GOOD is
  * built first and its build serves every comparison. BAD is compared
- * first: when it is not a regression there is nothing to find. Then a
- * binary search: a commit that regresses is "bad", one whose comparisons
- * all pass (or improve, or stay within noise) is "good", and one whose
- * build fails, whose command fails, or whose verdict is inconclusive is
- * skipped, as `git bisect` does with exit 125, and the search tries the
+ * first: when it is not a regression there is nothing to find, and the
+ * comparisons that regressed there are the ones the search follows. Then
+ * a binary search: a commit with any regressing comparison is "bad", one
+ * whose followed comparisons all pass (or improve, or stay within noise)
+ * is "good", whatever the other commands' verdicts, and one whose build
+ * fails, or whose followed comparison fails or is not decided, is skipped
+ * (named), as `git bisect` does with exit 125, and the search tries the
  * nearest untested commit instead. The user's working tree, index,
  * branches and HEAD are never touched; the suite is the working tree's
  * (as for compare), run in each commit's checkout.
@@ -28,6 +30,8 @@
 #include "analyze/analyze.h"
 #include "analyze/format.h"
 #include "base/sbuf.h"
+#include "base/strvec.h"
+#include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
@@ -37,6 +41,7 @@
 #include "git/worktree.h"
 #include "measure/execute.h"
 #include "proc/child.h"
+#include "proc/proc.h"
 #include "report/json_emit.h"
 
 static const struct opt bisect_opts[] = {
@@ -83,6 +88,7 @@ struct bisect {
 	int metric;	     /* -1: every gated metric */
 	size_t steps;	     /* measurements so far */
 	size_t *order;	     /* indexes into path (SIZE_MAX: good) in test order */
+	struct strvec matters; /* "suite/bench/command metric" that regressed at BAD */
 	size_t nr_order;
 };
 
@@ -136,6 +142,107 @@ out:
 	return c->built > 0 ? 0 : -1;
 }
 
+static void add_change(struct sbuf *sb, const struct comparison *cp)
+{
+	units_format_percent(sb, cp->change_percent);
+	sbuf_adds(sb, " [");
+	units_format_percent(sb, cp->ci_low_percent);
+	sbuf_adds(sb, ", ");
+	units_format_percent(sb, cp->ci_high_percent);
+	sbuf_addch(sb, ']');
+}
+
+/*
+ * Judge c from its analysed comparisons against GOOD. Bad: any judged
+ * comparison (gated, or --metric's) is a regression. Otherwise what
+ * decides is the comparisons that regressed at BAD (b->matters, filled
+ * when BAD itself is judged, at_bad): all of them pass, improve or stay
+ * within noise: good; one inconclusive, skipped or failed: skip, naming it.
+ * An inconclusive comparison of a command that did not regress at BAD says
+ * nothing about the regression being hunted, so it skips nothing.
+ */
+static void judge(struct bisect *b, struct commit *c, const struct run_result *rr, int at_bad)
+{
+	struct sbuf what = SBUF_INIT;
+	size_t judged = 0;
+	unsigned char *seen = xcalloc(b->matters.nr + 1, 1);
+	for (size_t i = 0; i < rr->nr_suites; i++)
+		for (size_t bi = 0; bi < rr->suites[i].nr_benches; bi++) {
+			const struct bench_result *br = &rr->suites[i].benches[bi];
+			for (size_t cc = 0; cc < br->nr_commands; cc++) {
+				const struct command_result *cr = &br->commands[cc];
+				for (int m = 0; m < METRIC__COUNT; m++) {
+					const struct comparison *cp = &cr->comparison[m];
+					int gate = cp->present ? cp->gate : cr->analysis.metric[m].gate;
+					int selected = b->metric >= 0 ? m == b->metric : gate;
+					if (!selected || (!cp->present && !cr->error))
+						continue;
+					sbuf_reset(&what);
+					sbuf_addf(&what, "%s/%s/%s %s", rr->suites[i].name, br->name,
+						  cr->name, metric_get(m)->name);
+					size_t k = 0;
+					while (k < b->matters.nr && strcmp(b->matters.v[k], what.buf))
+						k++;
+					int matters = k < b->matters.nr;
+					if (matters)
+						seen[k] = 1;
+					judged++;
+					if (cp->present && cp->verdict && !strcmp(cp->verdict, "regression")) {
+						if (c->out != OUT_BAD) {
+							c->out = OUT_BAD;
+							c->have_change = 1;
+							c->change = cp->change_percent;
+							c->low = cp->ci_low_percent;
+							c->high = cp->ci_high_percent;
+							c->what = xstrdup(what.buf);
+						}
+						if (at_bad)
+							strvec_push(&b->matters, what.buf);
+						continue;
+					}
+					if (!matters)
+						continue;
+					int decided = cp->present && cp->verdict &&
+						      (!strcmp(cp->verdict, "pass") ||
+						       !strcmp(cp->verdict, "improved") ||
+						       !strcmp(cp->verdict, "within_noise") ||
+						       !strcmp(cp->verdict, "accepted"));
+					if (!decided && !c->reason) {
+						struct sbuf r = SBUF_INIT;
+						if (cr->error) {
+							sbuf_addf(&r, "%s: the command failed", what.buf);
+						} else {
+							sbuf_addf(&r, "%s %s ", what.buf,
+								  cp->verdict ? cp->verdict : "undecided");
+							add_change(&r, cp);
+						}
+						c->reason = sbuf_detach(&r);
+					}
+				}
+			}
+		}
+	sbuf_release(&what);
+	size_t missing = 0;
+	while (missing < b->matters.nr && seen[missing])
+		missing++;
+	free(seen);
+	if (c->out == OUT_BAD) {
+		free(c->reason); /* a regression is bad whatever else is unclear */
+		c->reason = NULL;
+	} else if (!judged) {
+		c->out = OUT_SKIP;
+		c->reason = xstrdup("no comparison of the selected metric");
+	} else if (c->reason) {
+		c->out = OUT_SKIP;
+	} else if (missing < b->matters.nr) {
+		/* A comparison that regressed at BAD is missing here. */
+		c->out = OUT_SKIP;
+		c->reason = xstrfmt("%s: not compared", b->matters.v[missing]);
+	} else {
+		c->out = OUT_GOOD;
+	}
+}
+
 /* Measure c against GOOD and judge it. */
 static void test_commit(struct bisect *b, struct commit *c, size_t id)
 {
@@ -168,14 +275,19 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 					.artifact = c->artifact[i], .tmpdir = th },
 		};
 		struct suite_result *sr = &rr.suites[rr.nr_suites++];
+		b->s.measuring = su; /* for the sequential looks (session_look) */
 		if (execute_suite(su, b->s.ls.selected[i], sides, &b->s.opts, sr))
 			failed = 1;
+		b->s.measuring = NULL;
 		for (size_t bi = 0, k = 0; bi < su->nr_benches && k < sr->nr_benches; bi++) {
 			if (!b->s.ls.selected[i][bi])
 				continue;
 			struct bench_result *br = &sr->benches[k++];
+			/* Unless the sequential looks already gave them. */
 			for (size_t cc = 0; cc < br->nr_commands && cc < su->benches[bi].nr_commands; cc++)
-				analyze_settings_from_suite(&su->benches[bi].commands[cc], &br->commands[cc]);
+				if (!br->commands[cc].analysis.present)
+					analyze_settings_from_suite(&su->benches[bi].commands[cc],
+								    &br->commands[cc]);
 		}
 		free(groot);
 		free(hroot);
@@ -189,49 +301,7 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 		return;
 	}
 	analyze_result(&rr, NULL);
-	int any_bad = 0, any_unclear = 0, judged = 0;
-	const char *unclear = NULL;
-	for (size_t i = 0; i < rr.nr_suites; i++)
-		for (size_t bi = 0; bi < rr.suites[i].nr_benches; bi++) {
-			const struct bench_result *br = &rr.suites[i].benches[bi];
-			for (size_t cc = 0; cc < br->nr_commands; cc++) {
-				const struct command_result *cr = &br->commands[cc];
-				if (cr->error) {
-					any_unclear = 1;
-					unclear = "a command failed";
-				}
-				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp = &cr->comparison[m];
-					if (!cp->present || (b->metric >= 0 ? m != b->metric : !cp->gate))
-						continue;
-					judged++;
-					if (!strcmp(cp->verdict, "regression")) {
-						if (!any_bad) {
-							c->have_change = 1;
-							c->change = cp->change_percent;
-							c->low = cp->ci_low_percent;
-							c->high = cp->ci_high_percent;
-							c->what = xstrfmt("%s/%s/%s %s", rr.suites[i].name,
-									  br->name, cr->name,
-									  metric_get(m)->name);
-						}
-						any_bad = 1;
-					} else if (!strcmp(cp->verdict, "inconclusive") ||
-						   !strcmp(cp->verdict, "skipped")) {
-						any_unclear = 1;
-						unclear = "a comparison is inconclusive";
-					}
-				}
-			}
-		}
-	if (any_bad)
-		c->out = OUT_BAD;
-	else if (any_unclear || !judged) {
-		c->out = OUT_SKIP;
-		c->reason = xstrdup(judged ? unclear : "no comparison of the selected metric");
-	} else {
-		c->out = OUT_GOOD;
-	}
+	judge(b, c, &rr, c == &b->path[b->n - 1]);
 	run_result_release(&rr);
 }
 
@@ -320,6 +390,12 @@ static void release_commit(struct commit *c, size_t nr_suites, int *rc)
 	free(c->dir);
 }
 
+/* For tmpdir_prune(): 1 only when the folder's maker is certainly gone. */
+static int owner_gone(const char *owner)
+{
+	return proc_owner_state(owner) == 0;
+}
+
 static int bisect_exec(struct cli *cli, struct cmd_env *env)
 {
 	if (!cli->good || !cli->bad) {
@@ -345,9 +421,22 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	cli->no_history = 1;
 	struct bisect b;
 	memset(&b, 0, sizeof(b));
+	strvec_init(&b.matters);
 	b.metric = metric;
+	/* The folders of bisects that were killed (a crash, SIGKILL) first,
+	   while nothing of ours is in TMPDIR yet. */
+	tmpdir_prune("kagari-bisect", owner_gone);
 	int rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
 	char *bad_sha = NULL;
+	if (!rc) {
+		/* Claimed, so that the next bisect can prune it if we die. */
+		struct sbuf tag = SBUF_INIT;
+		proc_owner_tag(&tag);
+		if (tmpdir_claim(b.s.tmp, tag.buf, &err))
+			cmd_warning("%s", err.buf);
+		sbuf_release(&tag);
+		sbuf_reset(&err);
+	}
 	if (!rc && git_toplevel(b.s.ls.suites[0]->dir, &b.repo, &err)) {
 		cmd_error("%s (bisect needs a git repository)", err.buf);
 		rc = EXIT_EXEC;
@@ -485,7 +574,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		for (size_t k = 0; k < b.n; k++)
 			skipped += b.path[k].out == OUT_SKIP;
 		if (skipped)
-			cmd_warning("%zu commit%s skipped (a failed build, a failed command or an inconclusive verdict), as git bisect skips",
+			cmd_warning("%zu commit%s skipped (a failed build, or a comparison that regressed at --bad failed or was not decided), as git bisect skips",
 				    skipped, skipped == 1 ? " was" : "s were");
 		if (first < 0) {
 			cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
@@ -508,6 +597,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		release_commit(&b.path[k], b.s.ls.nr, &rc);
 	free(b.path);
 	free(b.order);
+	strvec_clear(&b.matters);
 	free(b.repo);
 	free(bad_sha);
 	session_release(&b.s);

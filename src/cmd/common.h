@@ -41,6 +41,15 @@ size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
 void common_release(struct loaded_suites *ls);
 
 /*
+ * Warn (once per `runs` key, with its FILE:LINE:COL) when a fixed `runs`
+ * gives too few rounds for any gated comparison to reach the suite's
+ * confidence: the smallest p the exact test can give must be below
+ * (1 - confidence) / m for Holm's first step over the m gated comparisons
+ * of the fixed design. Returns the number of warnings printed.
+ */
+size_t common_warn_power(const struct suite *s);
+
+/*
  * The files a command reads (suite files, stdin files, a saved report), so
  * that no output overwrites one. what[i] describes paths[i] for messages:
  * "the suite file 'kagari.yaml'".

@@ -1,6 +1,10 @@
 /*
  * kagari init [--force] [PATH]: write a small, runnable suite to start from.
- * It never overwrites an existing file unless --force is given.
+ * It never overwrites an existing file unless --force is given. The suite
+ * leaves `runs` unset, so compare decides sequentially: a fixed count
+ * small enough to look thrifty (runs: 10, five rounds) could never give a
+ * p below Holm's threshold, and the gate could never fail. What it wrote
+ * is loaded and checked as `validate` would, warnings included.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +16,9 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/exit.h"
+#include "suite/load.h"
 
 static const char starter_suite[] =
 	"# kagari suite: what to measure, and the limits it must stay within.\n"
@@ -26,7 +32,9 @@ static const char starter_suite[] =
 	"\n"
 	"defaults:\n"
 	"  warmup: 1                   # unmeasured runs first\n"
-	"  runs: 10                    # measured runs per command\n"
+	"  # runs: unset, so compare measures in rounds until every gated\n"
+	"  # comparison is decided (at most max_runs); a fixed `runs: N` must\n"
+	"  # give enough rounds to ever reach significance (validate warns)\n"
 	"  timeout: 1m                 # per run; the whole process tree is killed\n"
 	"  metrics:                    # latency is always measured; these are on request\n"
 	"    cpu: true                 # cpu_user, cpu_system, cpu_total, cpu_utilization\n"
@@ -76,6 +84,13 @@ static int init_exec(struct cli *cli, struct cmd_env *env)
 		} else {
 			printf("wrote %s: try 'kagari validate %s' and 'kagari run %s'\n",
 			       path, path, path);
+			sbuf_reset(&err);
+			struct suite *su = suite_load(path, &err);
+			if (su)
+				common_warn_power(su);
+			else
+				cmd_warning("the suite written does not load: %s", err.buf);
+			suite_free(su);
 		}
 		sbuf_release(&err);
 	}

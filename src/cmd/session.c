@@ -355,8 +355,11 @@ static int write_reports(const struct run_result *r, const struct destination *d
 static void session_look(void *data, struct bench_result *br, unsigned char *decided)
 {
 	struct session *s = data;
-	const struct suite *su = s->ls.suites[s->r.nr_suites - 1];
+	/* Not s->r's last suite: bisect measures into results of its own. */
+	const struct suite *su = s->measuring;
 	const struct bench_spec *bs = NULL;
+	if (!su)
+		return;
 	for (size_t b = 0; b < su->nr_benches && !bs; b++)
 		if (br->name && !strcmp(su->benches[b].name, br->name))
 			bs = &su->benches[b];
@@ -533,8 +536,11 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 							   ? "base " : "",
 						   su->name);
 		}
-	} else if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr)) {
-		s->r.interrupted = 1;
+	} else {
+		s->measuring = su;
+		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
+			s->r.interrupted = 1;
+		s->measuring = NULL;
 	}
 	int identical = !failed && sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
 			same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);

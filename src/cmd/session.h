@@ -66,6 +66,13 @@ struct session {
 	 */
 	int build_once;
 	char **built;
+	/*
+	 * The suite execute_suite() is measuring, for the sequential looks
+	 * (session_look): set by session_measure_suite(), and by a caller
+	 * that measures into a result of its own (bisect) before each
+	 * execute_suite() with s->opts.
+	 */
+	const struct suite *measuring;
 	/* /proc/stat at the start, for environment.steal_percent. */
 	struct cpu_ticks ticks_start;
 	int have_ticks_start;

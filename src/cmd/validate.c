@@ -19,6 +19,9 @@ static int validate_exec(struct cli *cli, struct cmd_env *env)
 			       ls.suites[i]->nr_benches,
 			       ls.suites[i]->nr_benches == 1 ? "" : "s", cmds,
 			       cmds == 1 ? "" : "s");
+			/* A warning, not an error: the suite still runs and
+			   `run` measures it; only its compare cannot fail. */
+			common_warn_power(ls.suites[i]);
 		}
 	}
 	common_release(&ls);

@@ -8,12 +8,10 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/sbuf.h"
@@ -21,127 +19,14 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "git/git.h"
+#include "proc/proc.h"
 
 #define LOCK_PREFIX "kagari "
 
-/*
- * Start time (clock ticks after boot, field 22 of /proc/PID/stat) and state
- * of a process. Returns 0, or -1 when /proc does not know it.
- */
-static int proc_start(long pid, unsigned long long *ticks, char *state)
-{
-	struct sbuf path = SBUF_INIT, stat_text = SBUF_INIT;
-	int ret = -1;
-
-	sbuf_addf(&path, "/proc/%ld/stat", pid);
-	if (sbuf_read_file(&stat_text, path.buf, 1 << 16) == 0) {
-		/* The command name may hold spaces and ')': skip past the
-		 * last ')', then state is field 3 and starttime field 22. */
-		const char *p = strrchr(stat_text.buf, ')');
-		if (p) {
-			char st = 0;
-			unsigned long long t = 0;
-			if (sscanf(p + 1,
-				   " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-				   "%*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-				   &st, &t) == 2) {
-				*ticks = t;
-				*state = st;
-				ret = 0;
-			}
-		}
-	}
-	sbuf_release(&path);
-	sbuf_release(&stat_text);
-	return ret;
-}
-
-/* This machine's name with anything but [A-Za-z0-9._-] made '_'. */
-static void add_host(struct sbuf *sb)
-{
-	struct utsname u;
-	size_t start = sb->len;
-	if (uname(&u) < 0 || !u.nodename[0]) {
-		sbuf_adds(sb, "unknown");
-		return;
-	}
-	sbuf_adds(sb, u.nodename);
-	for (size_t i = start; i < sb->len; i++) {
-		char c = sb->buf[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == '-'))
-			sb->buf[i] = '_';
-	}
-}
-
 static void lock_reason(struct sbuf *sb)
 {
-	unsigned long long ticks = 0;
-	char state;
-	long pid = (long)getpid();
-	if (proc_start(pid, &ticks, &state) < 0)
-		ticks = 0;
-	sbuf_addf(sb, LOCK_PREFIX "pid=%ld start=%llu host=", pid, ticks);
-	add_host(sb);
-}
-
-struct lock_info {
-	long pid;
-	unsigned long long start;
-	struct sbuf host;
-};
-
-/* 1 if reason is kagari's lock reason (fields parsed into li), else 0. */
-static int parse_reason(const char *reason, struct lock_info *li)
-{
-	const char *p;
-	int have_pid = 0;
-
-	if (!reason || strncmp(reason, LOCK_PREFIX, strlen(LOCK_PREFIX)))
-		return 0;
-	p = reason + strlen(LOCK_PREFIX);
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		size_t n = sp ? (size_t)(sp - p) : strlen(p);
-		char *end;
-		if (n > 4 && !strncmp(p, "pid=", 4)) {
-			errno = 0;
-			li->pid = strtol(p + 4, &end, 10);
-			if (errno || end != p + n || li->pid <= 0)
-				return 0;
-			have_pid = 1;
-		} else if (n > 6 && !strncmp(p, "start=", 6)) {
-			errno = 0;
-			li->start = strtoull(p + 6, &end, 10);
-			if (errno || end != p + n)
-				return 0;
-		} else if (n > 5 && !strncmp(p, "host=", 5)) {
-			sbuf_reset(&li->host);
-			sbuf_add(&li->host, p + 5, n - 5);
-		}
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return have_pid;
-}
-
-/* 0 when the process the lock names is certainly gone, else 1. */
-static int lock_owner_alive(const struct lock_info *li)
-{
-	unsigned long long ticks;
-	char state;
-
-	if (kill((pid_t)li->pid, 0) < 0 && errno == ESRCH)
-		return 0;
-	if (proc_start(li->pid, &ticks, &state) == 0) {
-		if (state == 'Z' || state == 'X')
-			return 0;
-		if (li->start && ticks != li->start)
-			return 0; /* the pid was reused */
-	}
-	return 1;
+	sbuf_adds(sb, LOCK_PREFIX);
+	proc_owner_tag(sb);
 }
 
 struct wt_entry {
@@ -632,30 +517,27 @@ static void remove_private_parent(const char *path)
 int git_prune_orphans(const char *repo, struct sbuf *err)
 {
 	struct wt_list l = {0};
-	struct lock_info li = {0, 0, SBUF_INIT};
-	struct sbuf host = SBUF_INIT;
 	int ret = 0;
 
 	if (list_worktrees(repo, &l, err) < 0)
 		return -1;
-	add_host(&host);
 	for (size_t i = 1; i < l.nr; i++) {
 		const struct wt_entry *e = &l.v[i];
-		int gone;
+		const char *r = e->lock_reason;
+		int gone, state;
 
-		li.pid = 0;
-		li.start = 0;
-		sbuf_reset(&li.host);
-		if (!parse_reason(e->lock_reason, &li))
+		if (!r || strncmp(r, LOCK_PREFIX, strlen(LOCK_PREFIX)))
 			continue;
-		/* On another machine sharing this repository, neither the
-		 * pid nor the folder can be checked from here. */
-		if (li.host.len && strcmp(li.host.buf, host.buf))
+		/* -1: not kagari's, or made on another machine sharing this
+		 * repository, where neither the pid nor the folder can be
+		 * checked from here. */
+		state = proc_owner_state(r + strlen(LOCK_PREFIX));
+		if (state < 0)
 			continue;
 		/* An entry is listed only once git has made its folder, so a
 		 * missing folder is never a worktree still being added. */
 		gone = !path_exists(e->path);
-		if (!gone && lock_owner_alive(&li))
+		if (!gone && state > 0)
 			continue;
 		struct sbuf why = SBUF_INIT;
 		if (remove_worktree(repo, e->path, &why) < 0) {
@@ -668,8 +550,6 @@ int git_prune_orphans(const char *repo, struct sbuf *err)
 		sbuf_release(&why);
 		remove_private_parent(e->path);
 	}
-	sbuf_release(&host);
-	sbuf_release(&li.host);
 	wt_list_release(&l);
 	return ret;
 }

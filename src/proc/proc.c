@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -435,3 +436,115 @@ const int proc_fatal_signals[] = {
     SIGHUP,  SIGINT,  SIGQUIT,	 SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
     SIGPROF, SIGXCPU, SIGXFSZ,	 SIGIO,	  SIGPWR,  SIGSTKFLT, 0,
 };
+
+/*
+ * Start time (clock ticks after boot, field 22 of /proc/PID/stat) and state
+ * of a process. Returns 0, or -1 when /proc does not know it.
+ */
+static int proc_start(long pid, unsigned long long *ticks, char *state)
+{
+	struct sbuf path = SBUF_INIT, stat_text = SBUF_INIT;
+	int ret = -1;
+
+	sbuf_addf(&path, "/proc/%ld/stat", pid);
+	if (sbuf_read_file(&stat_text, path.buf, 1 << 16) == 0) {
+		/* The command name may hold spaces and ')': skip past the
+		 * last ')', then state is field 3 and starttime field 22. */
+		const char *p = strrchr(stat_text.buf, ')');
+		if (p) {
+			char st = 0;
+			unsigned long long t = 0;
+			if (sscanf(p + 1,
+				   " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+				   "%*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+				   &st, &t) == 2) {
+				*ticks = t;
+				*state = st;
+				ret = 0;
+			}
+		}
+	}
+	sbuf_release(&path);
+	sbuf_release(&stat_text);
+	return ret;
+}
+
+/* This machine's name with anything but [A-Za-z0-9._-] made '_'. */
+static void add_host(struct sbuf *sb)
+{
+	struct utsname u;
+	size_t start = sb->len;
+	if (uname(&u) < 0 || !u.nodename[0]) {
+		sbuf_adds(sb, "unknown");
+		return;
+	}
+	sbuf_adds(sb, u.nodename);
+	for (size_t i = start; i < sb->len; i++) {
+		char c = sb->buf[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			sb->buf[i] = '_';
+	}
+}
+
+void proc_owner_tag(struct sbuf *sb)
+{
+	unsigned long long ticks = 0;
+	char state;
+	long pid = (long)getpid();
+	if (proc_start(pid, &ticks, &state) < 0)
+		ticks = 0;
+	sbuf_addf(sb, "pid=%ld start=%llu host=", pid, ticks);
+	add_host(sb);
+}
+
+int proc_owner_state(const char *tag)
+{
+	long pid = 0;
+	unsigned long long start = 0, ticks;
+	struct sbuf host = SBUF_INIT, here = SBUF_INIT;
+	const char *p = tag;
+	int ret = -1;
+	char state;
+
+	while (p && *p) {
+		const char *sp = strchr(p, ' ');
+		size_t n = sp ? (size_t)(sp - p) : strcspn(p, "\n");
+		char *end;
+		if (!n)
+			break;
+		if (n > 4 && !strncmp(p, "pid=", 4)) {
+			errno = 0;
+			pid = strtol(p + 4, &end, 10);
+			if (errno || end != p + n || pid <= 0)
+				goto out;
+		} else if (n > 6 && !strncmp(p, "start=", 6)) {
+			errno = 0;
+			start = strtoull(p + 6, &end, 10);
+			if (errno || end != p + n)
+				goto out;
+		} else if (n > 5 && !strncmp(p, "host=", 5)) {
+			sbuf_reset(&host);
+			sbuf_add(&host, p + 5, n - 5);
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	if (pid <= 0)
+		goto out;
+	add_host(&here);
+	if (host.len && strcmp(host.buf, here.buf))
+		goto out;
+	ret = 1;
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		ret = 0;
+	else if (proc_start(pid, &ticks, &state) == 0 &&
+		 (state == 'Z' || state == 'X' || (start && ticks != start)))
+		ret = 0; /* a zombie, or the pid was reused */
+out:
+	sbuf_release(&host);
+	sbuf_release(&here);
+	return ret;
+}

@@ -14,6 +14,7 @@
  *   - pidfd_open (a pollable handle on a child's exit);
  *   - the environment without git's repository variables;
  *   - the signals that end a process by default;
+ *   - owner tags: who made a temporary thing, and whether it is gone;
  *   - masking secret environment values in text shown to users.
  *
  * Nothing here prints. Functions that can fail return -1 with errno set or
@@ -104,6 +105,24 @@ char *proc_mask_secrets(const char *text, const char *const *envp);
  * calls (git/git.c) and for the commands, hooks and builds of a suite.
  */
 void proc_env_without_git_repo(struct strvec *env, const char *const *envp);
+
+/*
+ * Who owns a temporary thing kagari made (a locked worktree, a private
+ * folder), so that a later kagari can tell whether its maker is gone:
+ * appends "pid=PID start=TICKS host=HOSTNAME" for this process (TICKS is
+ * its start time from /proc, so that a reused pid is not mistaken for it;
+ * 0 when unknown; HOSTNAME with anything but [A-Za-z0-9._-] made '_').
+ */
+void proc_owner_tag(struct sbuf *sb);
+
+/*
+ * What an owner tag (proc_owner_tag) says of its process: 0 when it is
+ * certainly gone (no such pid, a zombie, or the pid reused by a process
+ * that started at another time), 1 when it may still run, -1 when the
+ * text is not an owner tag or names another host (whose processes cannot
+ * be checked from here). Fields may come in any order; a pid is required.
+ */
+int proc_owner_state(const char *tag);
 
 /*
  * The signals whose default action ends a process and that come from

@@ -1206,8 +1206,8 @@ static void load_settings(struct loader *L, struct ywalk_map *m,
 		const char *rt = rn && rn->type == YAML_SCALAR_NODE ? ywalk_text(rn) : NULL;
 		if (rt && !strcmp(rt, "auto"))
 			s->runs = 0;
-		else
-			get_int(L, m, "runs", 1, 100000000, &s->runs, NULL);
+		else if (get_int(L, m, "runs", 1, 100000000, &s->runs, NULL) > 0)
+			s->runs_loc = loc_of(rn); /* for validate's power warning */
 		get_duration(L, m, "max_time", 0, &s->max_time_ns);
 		int a = get_int(L, m, "min_runs", 1, 100000000, &s->min_runs, &min_n);
 		int b = get_int(L, m, "max_runs", 1, 100000000, &s->max_runs, &max_n);

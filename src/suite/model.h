@@ -118,6 +118,7 @@ struct settings {
 				   length in each timed run (runner.h) */
 	struct metrics_cfg metrics;
 	struct regression_cfg regression;
+	struct src_loc runs_loc; /* where `runs` was set (line 0: not set) */
 };
 
 enum budget_op { BUDGET_LT, BUDGET_LE, BUDGET_GT, BUDGET_GE };

@@ -90,6 +90,25 @@ run_k validate saved-n.yaml
 expect_rc 0
 grep -q "command: \[\"$H\", \"sleep\", \"1\"\]" saved-n.yaml || fail "-N did not save an argv: $(cat saved-n.yaml)"
 
+case_ "--save-suite elsewhere: the saved suite runs its commands where bench ran them"
+# A project (a repository) with a data file the commands name relatively.
+mkdir -p "$T/proj/.git" "$T/proj/suites" "$T/elsewhere" && cd "$T/proj" || exit 1
+seq 100 > data.txt
+run_k bench "wc -l data.txt" "cat data.txt" -r 2 --warmup 0 --prepare "test -f data.txt" --save-suite suites/s.yaml --quiet
+expect_rc 0
+grep -q 'cwd: "\.\."' suites/s.yaml || fail "no cwd relative to the saved file's folder: $(cat suites/s.yaml)"
+(cd / && "$KAGARI" run "$T/proj/suites/s.yaml" --quiet --format json --output "$T/ss.json" >"$T/out" 2>"$T/err"); RC=$?
+expect_rc 0
+json_check "$T/ss.json" 'all(c["head"]["count"] == 2 and not c.get("error") for c in r["suites"][0]["benchmarks"][0]["commands"])'
+# A folder outside the saved file's repository: no cwd can reach it.
+mkdir -p "$T/elsewhere/.git"
+run_k bench -N "wc -l data.txt" -r 2 --warmup 0 --save-suite "$T/elsewhere/s.yaml" --quiet
+expect_rc 0
+(cd / && "$KAGARI" run "$T/elsewhere/s.yaml" --quiet --format json --output "$T/se.json" >"$T/out" 2>"$T/err"); RC=$?
+expect_rc 0
+json_check "$T/se.json" 'all(c["head"]["count"] == 2 and not c.get("error") for c in r["suites"][0]["benchmarks"][0]["commands"])'
+cd "$T/work" || exit 1
+
 case_ "a failing command is exit 4 with its error"
 run_k bench "$H exit 3" --runs 2 --quiet
 expect_rc 4

@@ -46,6 +46,7 @@ case_ "init writes a runnable suite and refuses to overwrite it"
 mkdir proj && cd proj
 run_k init; expect_rc 0
 expect_out "wrote kagari.yaml"
+[ -s "$T/err" ] && fail "init warned about its own suite: $(cat "$T/err")"
 [ -f kagari.yaml ] || fail "init wrote no kagari.yaml"
 cp kagari.yaml before.yaml
 run_k init; expect_rc 3; expect_err "already exists"
@@ -58,6 +59,61 @@ json_check r.json 'all(c["head"]["count"] == 2 for b in r["suites"][0]["benchmar
 echo "# changed" >> kagari.yaml
 run_k init --force; expect_rc 0; expect_out "wrote kagari.yaml"
 cmp -s kagari.yaml before.yaml || fail "init --force did not rewrite the suite"
+cd "$T"
+
+case_ "init's suite can decide: runs unset (sequential), and validate does not warn"
+cd proj
+grep -qE '^[[:space:]]*runs:' kagari.yaml && fail "init wrote a fixed runs: $(grep -E '^[[:space:]]*runs:' kagari.yaml)"
+run_k validate; expect_rc 0
+[ -s "$T/err" ] && fail "validate warned about init's suite: $(cat "$T/err")"
+cd "$T"
+
+case_ "validate warns, at the key, when a fixed runs cannot reach the confidence"
+mkdir power && cd power
+cat > kagari.yaml <<'YAML'
+version: "1"
+name: power
+defaults:
+  runs: 10
+  runs_per_round: 2
+  regression:
+    latency: {max_percent: 5}
+benchmarks:
+  - name: a
+    commands:
+      x: {command: ["true"]}
+      y: {command: ["true"]}
+      z: {command: ["true"]}
+  - name: b
+    runs: 40
+    commands:
+      w: {command: ["true"]}
+YAML
+# 5 rounds: 2^-5 = 0.031 is not below 0.05 / 4 (latency of four
+# commands); 6 rounds (12 runs) give 0.016, still not; 7 (14 runs) 0.0078.
+run_k validate; expect_rc 0
+expect_out "kagari.yaml: ok (suite 'power', 2 benchmarks, 4 commands)"
+expect_err "kagari.yaml:4:9: defaults.runs: runs: 10 gives 5 rounds of 2; the smallest possible p is 0.031, not below the Holm threshold 0.05 / 4 = 0.013 of the suite's 4 gated comparisons"
+expect_err "leave runs unset (sequential rounds in compare), or at least 14"
+[ "$(grep -c 'warning:' "$T/err")" -eq 1 ] || fail "expected one warning (b's 20 rounds can decide): $(cat "$T/err")"
+# One command alone: the threshold is 1 - confidence.
+cat > one.yaml <<'YAML'
+version: "1"
+name: one
+benchmarks:
+  - name: a
+    runs: 8
+    runs_per_round: 2
+    commands:
+      x: {command: ["true"]}
+YAML
+run_k validate one.yaml; expect_rc 0
+expect_err "one.yaml:5:11: benchmarks[0].runs: runs: 8 gives 4 rounds of 2; the smallest possible p is 0.062, not below 1 - confidence = 0.05"
+expect_err "or at least 10"
+# Enough rounds: no warning.
+sed -i 's/runs: 8/runs: 10/' one.yaml
+run_k validate one.yaml; expect_rc 0
+[ -s "$T/err" ] && fail "validate warned about 5 rounds of one comparison: $(cat "$T/err")"
 cd "$T"
 
 case_ "list text and json"

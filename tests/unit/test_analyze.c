@@ -205,7 +205,7 @@ static void test_bad_analysis(void **state)
  * `cpu_spread`: latency's reason says it cannot resolve 3% and names
  * cpu_total only when cpu_total's interval is decisive at 3%.
  */
-static char *resolution_reason(double cpu_spread)
+static char *resolution_reason(double cpu_spread, double instr_change)
 {
 	struct run_result r;
 	make_result(&r);
@@ -213,6 +213,8 @@ static char *resolution_reason(double cpu_spread)
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		metric_series_fail(&c->side[sd].metric[METRIC_LATENCY], MSTATUS_ABSENT, NULL);
 		metric_series_fail(&c->side[sd].metric[METRIC_CPU_TOTAL], MSTATUS_ABSENT, NULL);
+		if (instr_change)
+			metric_series_fail(&c->side[sd].metric[METRIC_INSTRUCTIONS], MSTATUS_ABSENT, NULL);
 		for (int k = 0; k < 20; k++) {
 			double wild = (k * 37 + sd * 11) % 5 - 2;
 			double even = (double)((k * 7919 + sd * 104729) % 97) / 96 - 0.5;
@@ -221,10 +223,18 @@ static char *resolution_reason(double cpu_spread)
 			metric_series_add(&c->side[sd].metric[METRIC_CPU_TOTAL],
 					  1e6 * (sd == SIDE_HEAD ? 1.05 : 1) * (1 + cpu_spread * even),
 					  k / 2 + 1, k + 1);
+			if (instr_change)
+				metric_series_add(&c->side[sd].metric[METRIC_INSTRUCTIONS],
+						  1e9 * (sd == SIDE_HEAD ? 1 + instr_change : 1) *
+							  (1 + 0.002 * even),
+						  k / 2 + 1, k + 1);
 		}
 	}
 	c->analysis.metric[METRIC_LATENCY] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 3, -1, 1 };
 	c->analysis.metric[METRIC_CPU_TOTAL] = (struct metric_rule){ 1, 0, STATISTIC_MEDIAN, 10, -1, 0 };
+	if (instr_change)
+		c->analysis.metric[METRIC_INSTRUCTIONS] =
+			(struct metric_rule){ 1, 0, STATISTIC_MEDIAN, 10, -1, 0 };
 	c->analysis.metric[METRIC_ALLOCS].compare = 0;
 	analyze_result(&r, NULL);
 	const struct comparison *l = &c->comparison[METRIC_LATENCY];
@@ -252,7 +262,7 @@ static char *resolution_reason(double cpu_spread)
 static void test_resolution_note(void **state)
 {
 	(void)state;
-	char *tight = resolution_reason(0.002), *loose = resolution_reason(0.12);
+	char *tight = resolution_reason(0.002, 0), *loose = resolution_reason(0.12, 0);
 	if (!strstr(tight, "latency cannot resolve 3% here (") ||
 	    !strstr(tight, "; cpu_total +5.0% [") || !strstr(tight, "] did"))
 		fail_msg("tight cpu_total: \"%s\"", tight);
@@ -263,6 +273,32 @@ static void test_resolution_note(void **state)
 	free(loose);
 }
 
+/*
+ * Instruction counts measure work, not time (zstd 1.5.0's -6: 36.5% more
+ * instructions, 46% less time): the note names them beside a time metric
+ * that resolved the same direction, says when they moved against it, and
+ * never offers them alone in place of time.
+ */
+static void test_resolution_note_counts(void **state)
+{
+	(void)state;
+	char *same = resolution_reason(0.002, 0.2), *against = resolution_reason(0.002, -0.2);
+	char *alone = resolution_reason(0.12, 0.2);
+	if (!strstr(same, "; cpu_total +5.0% [") || !strstr(same, ", instructions +20.0% [") ||
+	    !strstr(same, "] did") || strstr(same, "moved against"))
+		fail_msg("instructions with cpu_total: \"%s\"", same);
+	if (!strstr(against, "; cpu_total +5.0% [") ||
+	    !strstr(against, "] did; instructions -20.0% [") ||
+	    !strstr(against, "] moved against cpu_total +5.0%: a count of work, not of time"))
+		fail_msg("instructions against cpu_total: \"%s\"", against);
+	/* No time metric resolved: instructions are no stand-in for one. */
+	if (strstr(alone, " did") || (strstr(alone, "instructions") && !strstr(alone, "moved against latency")))
+		fail_msg("instructions alone: \"%s\"", alone);
+	free(same);
+	free(against);
+	free(alone);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_bad_analysis),
 		cmocka_unit_test(test_resolution_note),
+		cmocka_unit_test(test_resolution_note_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
