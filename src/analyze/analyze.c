@@ -340,8 +340,16 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 			break;
 	}
 	if (decided) {
-		for (size_t c = 0; c < br->nr_commands; c++)
-			decided[c] = 1;
+		/* A command stops at a look only once it has min_samples runs
+		   per side: before that rule 1 leaves every comparison,
+		   timed or not (allocations, counters), inconclusive — with
+		   single-run pairs the first look comes after 5 runs. */
+		for (size_t c = 0; c < br->nr_commands; c++) {
+			const struct command_result *cr = &br->commands[c];
+			int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
+			decided[c] = !cr->analysis.present ||
+				     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
+		}
 		for (size_t i = 0; i < np; i++)
 			if (pend[i].seq && !pend[i].frozen)
 				decided[pend[i].cmd] = 0;
