@@ -136,6 +136,7 @@ static void fill_comparison(struct pending *p)
 static void skip_comparison(struct comparison *c, const struct metric_rule *mr,
 			    const char *why)
 {
+	comparison_clear(c); /* a look may have filled it already */
 	c->present = 1;
 	c->statistic = xstrdup(mr->statistic == STATISTIC_MEAN ? "mean" : "median");
 	c->pairing = xstrdup("rounds");
