@@ -229,6 +229,11 @@ static int check_destinations(struct session *s)
 	struct input_files in = INPUT_FILES_INIT;
 	int rc = 0;
 	input_files_add_suites(&in, &s->ls);
+	/* The history too, even under --no-history: a report written over it
+	   would lose every run recorded there. */
+	char *history = record_history_path(s->cli, &s->ls);
+	input_files_add_history(&in, history);
+	free(history);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			rc = exit_merge(rc, common_check_output(s->dest[i].label,
