@@ -465,7 +465,8 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (history_open(path, record_timeout_ms(), &h, &err) ||
+	/* Only reading: a history in a read-only folder is still shown. */
+	if (history_open_read(path, record_timeout_ms(), &h, &err) ||
 	    history_query(h, NULL, cli->metric, &pts, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_EXEC;

@@ -382,6 +382,58 @@ int history_open(const char *path, int timeout_ms, struct history **out,
 	return 0;
 }
 
+int history_open_read(const char *path, int timeout_ms, struct history **out,
+		      struct sbuf *err)
+{
+	*out = NULL;
+	/*
+	 * Read-only, and nothing created: no folder, no .gitignore, no
+	 * schema. A WAL database needs its -shm beside it even to read; in a
+	 * folder we may not write, where nobody else can be writing it
+	 * through this path either, it is read as immutable instead.
+	 */
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	int writable = access(slash ? dir : ".", W_OK) == 0;
+	free(dir);
+	struct history *h;
+	if (writable) {
+		h = open_db(path, path, SQLITE_OPEN_READONLY, timeout_ms, err);
+	} else {
+		struct sbuf uri = SBUF_INIT;
+		sbuf_adds(&uri, "file:");
+		for (const char *p = path; *p; p++)
+			if (*p == '%' || *p == '?' || *p == '#')
+				sbuf_addf(&uri, "%%%02X", (unsigned char)*p);
+			else
+				sbuf_addch(&uri, *p);
+		sbuf_adds(&uri, "?immutable=1");
+		h = open_db(path, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			    timeout_ms, err);
+		sbuf_release(&uri);
+	}
+	if (!h)
+		return -1;
+	int v = history_schema_version(h);
+	if (v < 0) {
+		db_error(h, "cannot read the schema version", err);
+	} else if (v == 0) {
+		sbuf_addf(err, "history '%s' is %s, not a kagari history", path,
+			  count_tables(h) > 0 ? "another program's database" : "an empty file");
+	} else if (v > HISTORY_SCHEMA_VERSION) {
+		sbuf_addf(err, "history '%s': schema version %d was written by a newer kagari (this one knows up to %d); use that kagari or --history another file",
+			  path, v, HISTORY_SCHEMA_VERSION);
+	} else {
+		/* Older schemas lack only indexes: read as they are. */
+		*out = h;
+		return 0;
+	}
+	history_close(h);
+	return -1;
+}
+
 void history_close(struct history *h)
 {
 	if (!h)

@@ -210,4 +210,21 @@ run_k history --history "$T/empty.sqlite"
 expect_rc 4
 expect_err "is an empty file, not a kagari history"
 
+case_ "kagari history reads a history in a folder it may not write"
+# As root, without the capability that overrides file permissions.
+asuser() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --bounding-set=-dac_override,-dac_read_search "$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	else
+		"$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	fi
+	RC=$?
+}
+mkdir "$T/ro" && cp .kagari/history.sqlite "$T/ro/h.sqlite" && chmod 555 "$T/ro" && chmod 444 "$T/ro/h.sqlite"
+asuser history --history "$T/ro/h.sqlite" --format json
+expect_rc 0
+json_check "$T/out" "r[\"runs\"] == $("$PY" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' .kagari/history.sqlite)"
+[ "$(ls "$T/ro")" = h.sqlite ] || fail "reading left files behind: $(ls "$T/ro")"
+cmp -s "$T/ro/h.sqlite" .kagari/history.sqlite || fail "reading changed the history"
+chmod 755 "$T/ro"
 finish
