@@ -209,6 +209,13 @@ void input_files_add_suites(struct input_files *in, const struct loaded_suites *
 	}
 }
 
+void input_files_add_history(struct input_files *in, const char *path)
+{
+	char *what = xstrfmt("the history database '%s'", path);
+	input_files_add(in, path, what);
+	free(what);
+}
+
 void input_files_release(struct input_files *in)
 {
 	strvec_clear(&in->paths);

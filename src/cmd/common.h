@@ -50,7 +50,8 @@ void common_release(struct loaded_suites *ls);
 size_t common_warn_power(const struct suite *s);
 
 /*
- * The files a command reads (suite files, stdin files, a saved report), so
+ * The files a command reads (suite files, stdin files, a saved report, the
+ * history database), so
  * that no output overwrites one. what[i] describes paths[i] for messages:
  * "the suite file 'kagari.yaml'".
  */
@@ -62,6 +63,8 @@ struct input_files {
 void input_files_add(struct input_files *in, const char *path, const char *what);
 /* Every suite file of ls, and every stdin file its benchmarks name. */
 void input_files_add_suites(struct input_files *in, const struct loaded_suites *ls);
+/* The history database at path (record_history_path()). */
+void input_files_add_history(struct input_files *in, const char *path);
 void input_files_release(struct input_files *in);
 /*
  * Check an output before anything is measured: a path no report can go to

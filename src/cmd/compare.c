@@ -229,8 +229,9 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		sbuf_reset(&err);
 		have_wt = 1;
 		if (git_worktree_add(repo, base_sha, s.tmp, &wt, &err)) {
-			cmd_error("cannot check out '%s' into a temporary worktree: %s",
-				  base_ref, err.buf);
+			/* err says what could not be checked out; this names
+			   the ref it came from. */
+			cmd_error("base '%s': %s", base_ref, err.buf);
 			rc = EXIT_EXEC;
 		}
 	}

@@ -47,7 +47,7 @@ static const struct opt history_opts[] = {
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
-	  "write to FILE (atomically) instead of stdout", NULL },
+	  "write to FILE (atomically) instead of stdout; never an input", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -449,13 +449,24 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct series *v = NULL;
 	size_t nr = 0;
 	struct stat st;
+	if (cli->output) {
+		/* The output is never an input: not the history, not a suite. */
+		struct input_files in = INPUT_FILES_INIT;
+		input_files_add_suites(&in, &ls);
+		input_files_add_history(&in, path);
+		rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+		input_files_release(&in);
+		if (rc)
+			goto out;
+	}
 	if (stat(path, &st)) {
 		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
 			  path, strerror(errno));
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (history_open(path, record_timeout_ms(), &h, &err) ||
+	/* Only reading: a history in a read-only folder is still shown. */
+	if (history_open_read(path, record_timeout_ms(), &h, &err) ||
 	    history_query(h, NULL, cli->metric, &pts, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_EXEC;

@@ -17,6 +17,7 @@
  * code at 4 with its reason.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,23 +59,46 @@ static int streq(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Append src's samples of one side after dst's: rounds and runs follow on. */
-static void pool_side(struct side_result *dst, struct side_result *src)
+/* The highest round and run numbers of a series (0 when empty). */
+static void series_max(const struct metric_series *d, int *max_round, int *max_run)
+{
+	*max_round = *max_run = 0;
+	for (size_t i = 0; i < d->nr; i++) {
+		if (d->samples[i].round > *max_round)
+			*max_round = d->samples[i].round;
+		if (d->samples[i].run > *max_run)
+			*max_run = d->samples[i].run;
+	}
+}
+
+/*
+ * Append src's samples of one side after dst's: rounds and runs follow on.
+ * -1 when they cannot: a report's round numbers go up to INT_MAX, and the
+ * sum of two would overflow (which UBSan stops and plain builds wrapped
+ * to negative rounds).
+ */
+static int pool_side(struct side_result *dst, struct side_result *src)
 {
 	if (!src->present)
-		return;
+		return 0;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct metric_series *d = &dst->metric[m], *s = &src->metric[m];
+		if (s->status != MSTATUS_OK)
+			continue;
+		int max_round, max_run;
+		series_max(d, &max_round, &max_run);
+		for (size_t i = 0; i < s->nr; i++)
+			if (s->samples[i].round > INT_MAX - max_round ||
+			    s->samples[i].run > INT_MAX - max_run)
+				return -1;
+	}
 	dst->present = 1;
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		struct metric_series *d = &dst->metric[m], *s = &src->metric[m];
 		if (s->status != MSTATUS_OK)
 			continue;
-		int max_round = 0, max_run = 0;
-		for (size_t i = 0; i < d->nr; i++) {
-			if (d->samples[i].round > max_round)
-				max_round = d->samples[i].round;
-			if (d->samples[i].run > max_run)
-				max_run = d->samples[i].run;
-		}
+		int max_round, max_run;
+		series_max(d, &max_round, &max_run);
 		if (d->status != MSTATUS_OK) {
 			free(d->reason);
 			d->reason = NULL;
@@ -84,6 +108,7 @@ static void pool_side(struct side_result *dst, struct side_result *src)
 					  s->samples[i].run + max_run);
 	}
 	dst->count += src->count;
+	return 0;
 }
 
 /* Move src (zeroed after) into dst's array of n items. */
@@ -124,7 +149,12 @@ static int merge_commands(struct bench_result *db, struct bench_result *sb,
 			return -1;
 		}
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
-			pool_side(&dc->side[sd], &sc->side[sd]);
+			if (sc->rounds > INT_MAX - dc->rounds ||
+			    pool_side(&dc->side[sd], &sc->side[sd])) {
+				sbuf_addf(err, "'%s' and '%s' number the rounds of suite '%s', benchmark '%s', command '%s' too high to pool: the sum passes %d",
+					  dname, sname, suite, db->name, sc->name, INT_MAX);
+				return -1;
+			}
 		dc->rounds += sc->rounds;
 		if (!dc->error && sc->error) {
 			dc->error = sc->error;

@@ -229,6 +229,11 @@ static int check_destinations(struct session *s)
 	struct input_files in = INPUT_FILES_INIT;
 	int rc = 0;
 	input_files_add_suites(&in, &s->ls);
+	/* The history too, even under --no-history: a report written over it
+	   would lose every run recorded there. */
+	char *history = record_history_path(s->cli, &s->ls);
+	input_files_add_history(&in, history);
+	free(history);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			rc = exit_merge(rc, common_check_output(s->dest[i].label,
@@ -469,8 +474,9 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 
 /*
  * Are the two sides' built artifacts byte-identical? Then a compare of the
- * commands that run ${artifact} is really an A/A (analyze.c reports a
- * change there as a measurement artefact).
+ * command that runs ${artifact} on the same inputs (execute_same_inputs())
+ * is really an A/A (analyze.c reports a change there as a measurement
+ * artefact).
  */
 static int same_artifacts(const char *a, const char *b)
 {
@@ -544,11 +550,17 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	}
 	int identical = !failed && sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
 			same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
-	for (size_t b = 0; identical && b < sr->nr_benches; b++)
-		for (size_t c = 0; c < sr->benches[b].nr_commands; c++) {
-			struct command_result *cr = &sr->benches[b].commands[c];
-			cr->identical_artifact = cr->command && strstr(cr->command, "${artifact}");
-		}
+	/* An A/A only for the commands that run ${artifact} itself on inputs
+	   that are the same on both sides. */
+	for (size_t b = 0, k = 0; identical && b < su->nr_benches && k < sr->nr_benches; b++) {
+		if (!s->ls.selected[i][b])
+			continue;
+		struct bench_result *br = &sr->benches[k++];
+		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
+			br->commands[c].identical_artifact =
+				execute_same_inputs(su, &su->benches[b],
+						    &su->benches[b].commands[c], sides);
+	}
 	if (interrupt_requested)
 		s->r.interrupted = 1;
 	for (size_t b = 0, k = 0; b < su->nr_benches && k < sr->nr_benches; b++) {

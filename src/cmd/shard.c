@@ -71,7 +71,7 @@ static int expected_times(const struct cli *cli, const struct loaded_suites *ls,
 	int ok = 0;
 	struct history *h = NULL;
 	struct sbuf err = SBUF_INIT;
-	if (cli->no_history || stat(path, &st) || history_open(path, record_timeout_ms(), &h, &err))
+	if (cli->no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
 		goto out;
 	struct environment_info env = { 0 };
 	env.cpu_model = sysinfo_cpu_model();

@@ -254,26 +254,28 @@ fail:
 	return -1;
 }
 
-int history_open(const char *path, int timeout_ms, struct history **out,
-		 struct sbuf *err)
+/* path opened with flags into a new struct history; NULL with a reason. */
+static struct history *open_db(const char *path, const char *as, int flags,
+			       int timeout_ms, struct sbuf *err)
 {
-	*out = NULL;
-	if (make_folder(path, err))
-		return -1;
 	struct history *h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &h->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(as, &h->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		if (h->db)
 			db_error(h, "cannot open", err);
 		else
 			sbuf_addf(err, "history '%s': cannot open (out of memory)", path);
 		history_close(h);
-		return -1;
+		return NULL;
 	}
 	sqlite3_extended_result_codes(h->db, 1);
 	sqlite3_busy_timeout(h->db, timeout_ms);
+	return h;
+}
+
+/* WAL (kept in the file's header from then on) and the connection's pragmas. */
+static int configure(struct history *h, int timeout_ms, struct sbuf *err)
+{
 	/*
 	 * Switching to WAL takes an exclusive lock for a moment and may
 	 * answer SQLITE_BUSY without the busy handler: retry until the
@@ -289,19 +291,147 @@ int history_open(const char *path, int timeout_ms, struct history **out,
 		long ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
 		if ((rc & 0xff) != SQLITE_BUSY || ms > timeout_ms) {
 			db_error(h, "cannot use it", err);
-			history_close(h);
 			return -1;
 		}
 		usleep(10000);
 	}
-	if (exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
-		     "cannot configure", err) ||
-	    migrate(h, err)) {
+	return exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+			"cannot configure", err);
+}
+
+/*
+ * A new history at path: the schema is written into a private file in the
+ * same folder, which is then linked into place, so path never exists
+ * without the schema (a run killed half-way leaves no empty file that
+ * would later pass for a history). Another process that got there first
+ * wins; ours is dropped. Returns 0 (path exists now) or -1.
+ */
+static int create_db(const char *path, int timeout_ms, struct sbuf *err)
+{
+	char *tmp = xstrfmt("%s.new-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, tmp,
+			  strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	close(fd);
+	struct history *h = open_db(path, tmp, SQLITE_OPEN_READWRITE, timeout_ms, err);
+	int rc = h && !configure(h, timeout_ms, err) && !migrate(h, err) ? 0 : -1;
+	history_close(h); /* checkpoints: the file alone holds it all */
+	if (!rc && link(tmp, path) && errno != EEXIST) {
+		sbuf_addf(err, "history '%s': cannot create it: %s", path, strerror(errno));
+		rc = -1;
+	}
+	unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+/* How many tables the database holds; -1 when it cannot be read. */
+static int count_tables(struct history *h)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_master", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/*
+ * An existing file without kagari's schema (schema version 0: an empty
+ * file, another program's database) is not ours to write a schema into:
+ * a history is only ever created where no file was (create_db()).
+ */
+static int check_is_history(struct history *h, struct sbuf *err)
+{
+	int v = history_schema_version(h);
+	if (v < 0) {
+		db_error(h, "cannot read the schema version", err);
+		return -1;
+	}
+	if (v == 0) {
+		sbuf_addf(err, "history '%s' is %s, not a kagari history; refusing to write a schema into it (remove it, or use --history with another file)",
+			  h->path, count_tables(h) > 0 ? "another program's database" : "an empty file");
+		return -1;
+	}
+	return 0;
+}
+
+int history_open(const char *path, int timeout_ms, struct history **out,
+		 struct sbuf *err)
+{
+	*out = NULL;
+	if (make_folder(path, err))
+		return -1;
+	struct stat st;
+	if (stat(path, &st) && errno == ENOENT && create_db(path, timeout_ms, err))
+		return -1;
+	struct history *h = open_db(path, path, SQLITE_OPEN_READWRITE, timeout_ms, err);
+	if (!h)
+		return -1;
+	if (check_is_history(h, err) || configure(h, timeout_ms, err) || migrate(h, err)) {
 		history_close(h);
 		return -1;
 	}
 	*out = h;
 	return 0;
+}
+
+int history_open_read(const char *path, int timeout_ms, struct history **out,
+		      struct sbuf *err)
+{
+	*out = NULL;
+	/*
+	 * Read-only, and nothing created: no folder, no .gitignore, no
+	 * schema. A WAL database needs its -shm beside it even to read; in a
+	 * folder we may not write, where nobody else can be writing it
+	 * through this path either, it is read as immutable instead.
+	 */
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	int writable = access(slash ? dir : ".", W_OK) == 0;
+	free(dir);
+	struct history *h;
+	if (writable) {
+		h = open_db(path, path, SQLITE_OPEN_READONLY, timeout_ms, err);
+	} else {
+		struct sbuf uri = SBUF_INIT;
+		sbuf_adds(&uri, "file:");
+		for (const char *p = path; *p; p++)
+			if (*p == '%' || *p == '?' || *p == '#')
+				sbuf_addf(&uri, "%%%02X", (unsigned char)*p);
+			else
+				sbuf_addch(&uri, *p);
+		sbuf_adds(&uri, "?immutable=1");
+		h = open_db(path, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			    timeout_ms, err);
+		sbuf_release(&uri);
+	}
+	if (!h)
+		return -1;
+	int v = history_schema_version(h);
+	if (v < 0) {
+		db_error(h, "cannot read the schema version", err);
+	} else if (v == 0) {
+		sbuf_addf(err, "history '%s' is %s, not a kagari history", path,
+			  count_tables(h) > 0 ? "another program's database" : "an empty file");
+	} else if (v > HISTORY_SCHEMA_VERSION) {
+		sbuf_addf(err, "history '%s': schema version %d was written by a newer kagari (this one knows up to %d); use that kagari or --history another file",
+			  path, v, HISTORY_SCHEMA_VERSION);
+	} else {
+		/* Older schemas lack only indexes: read as they are. */
+		*out = h;
+		return 0;
+	}
+	history_close(h);
+	return -1;
 }
 
 void history_close(struct history *h)

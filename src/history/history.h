@@ -76,11 +76,22 @@ void history_machine_release(struct history_machine *m);
 /*
  * Open (creating the folder, a `.gitignore` holding `*` in it when kagari
  * made the folder or the file is missing, and the database) and bring the
- * schema to HISTORY_SCHEMA_VERSION. timeout_ms: how long to wait for
- * another writer. Returns 0, or -1 with a reason in err (*out NULL).
+ * schema to HISTORY_SCHEMA_VERSION. A new database is only made where no
+ * file is; an existing file without kagari's schema (an empty file,
+ * another program's database) is refused, never written into. timeout_ms:
+ * how long to wait for another writer. Returns 0, or -1 with a reason in
+ * err (*out NULL).
  */
 int history_open(const char *path, int timeout_ms, struct history **out,
 		 struct sbuf *err);
+/*
+ * Open an existing history for reading only (`kagari history`, --shard's
+ * durations): nothing is created or migrated, and a history in a folder
+ * this process may not write is still read. Returns 0, or -1 with a
+ * reason in err (no such file, not a kagari history, a newer schema).
+ */
+int history_open_read(const char *path, int timeout_ms, struct history **out,
+		      struct sbuf *err);
 void history_close(struct history *h);
 /* The schema version the file holds (after history_open: the current one). */
 int history_schema_version(struct history *h);

@@ -5,6 +5,11 @@
  * LF is enclosed in double quotes, with inner quotes doubled. Records end
  * with "\n" (what Unix tools, R and Python's csv module read). A value that
  * was not measured is an empty cell, never 0.
+ *
+ * A text field that begins with '=', '+', '-', '@', a tab or a CR gets a
+ * leading "'" (OWASP's advice against CSV injection): a spreadsheet would
+ * otherwise run a suite named "=HYPERLINK(...)" as a formula. Numbers are
+ * never text fields here, so a negative value stays a number.
  */
 #include "report/report.h"
 
@@ -18,11 +23,16 @@ static void csv_field(struct sbuf *out, const char *s)
 {
 	if (!s)
 		return;
+	int formula = *s && strchr("=+-@\t\r", *s);
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (formula)
+			sbuf_addch(out, '\'');
 		sbuf_adds(out, s);
 		return;
 	}
 	sbuf_addch(out, '"');
+	if (formula)
+		sbuf_addch(out, '\'');
 	for (; *s; s++) {
 		if (*s == '"')
 			sbuf_addch(out, '"');

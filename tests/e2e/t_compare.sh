@@ -548,5 +548,18 @@ state "$T/after-kill"
 check_state "$T/before-kill" "$T/after-kill"
 no_process_left "$HK"
 
+case_ "a base that cannot be checked out is said once, naming the ref and the commit"
+# A file where git keeps its worktrees: `git worktree add` fails (as root too).
+W="$T/wtfail"
+mkdir -p "$W" && cd "$W" || exit 1
+g init -q . && printf 'version: "1"\nname: w\nbenchmarks:\n  - name: b\n    commands:\n      c: {command: [\"true\"]}\n' > kagari.yaml
+g add -A && g commit -qm w
+: > .git/worktrees
+run_k compare --against HEAD --runs 2 --quiet --no-history
+expect_rc 4
+expect_err "base 'HEAD': cannot check out '$(g rev-parse HEAD)' into a temporary worktree"
+[ "$(grep -o "temporary worktree" "$T/err" | wc -l)" -eq 1 ] || fail "said more than once: $(cat "$T/err")"
+cd "$R" || exit 1
+
 cd "$T" || exit 1
 finish

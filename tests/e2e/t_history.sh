@@ -178,4 +178,53 @@ case_ "the stored report can be analysed again (samples and settings kept)"
 run_k report "$T/stored.json" --reanalyze --format json
 expect_rc 0
 json_check "$T/out" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["allocs"]["samples"] == [1000, 1000] or [s["value"] for s in r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["allocs"]["samples"]] == [1000, 1000]'
+
+case_ "an --output onto the history database is refused, and it is kept"
+cp .kagari/history.sqlite "$T/before.sqlite"
+run_k history --output .kagari/history.sqlite
+expect_rc 3
+expect_err "is the history database '$R/.kagari/history.sqlite'; refusing to overwrite it"
+run_k run kagari.yaml --quiet --format json --output "$R/.kagari/./history.sqlite"
+expect_rc 3
+expect_err "is the history database"
+run_k run kagari.yaml --quiet --no-history --format json --output .kagari/history.sqlite
+expect_rc 3
+run_k run kagari.yaml --quiet --history "$T/h2.sqlite" --format json --output "$T/h2.sqlite"
+expect_rc 3
+[ ! -e "$T/h2.sqlite" ] || fail "the refused run created its history"
+cmp -s .kagari/history.sqlite "$T/before.sqlite" || fail "the history database changed"
+
+case_ "--history of an empty file or another program's database writes no schema into it"
+: > "$T/empty.sqlite"
+run_k run kagari.yaml --quiet --history "$T/empty.sqlite"
+expect_rc 4
+expect_err "history '$T/empty.sqlite' is an empty file, not a kagari history"
+[ ! -s "$T/empty.sqlite" ] || fail "a schema was written into the empty file"
+"$PY" -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE notes(x)"); c.commit()' "$T/theirs.sqlite"
+cp "$T/theirs.sqlite" "$T/theirs.before"
+run_k run kagari.yaml --quiet --history "$T/theirs.sqlite"
+expect_rc 4
+expect_err "is another program's database, not a kagari history"
+cmp -s "$T/theirs.sqlite" "$T/theirs.before" || fail "the other program's database changed"
+run_k history --history "$T/empty.sqlite"
+expect_rc 4
+expect_err "is an empty file, not a kagari history"
+
+case_ "kagari history reads a history in a folder it may not write"
+# As root, without the capability that overrides file permissions.
+asuser() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --bounding-set=-dac_override,-dac_read_search "$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	else
+		"$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	fi
+	RC=$?
+}
+mkdir "$T/ro" && cp .kagari/history.sqlite "$T/ro/h.sqlite" && chmod 555 "$T/ro" && chmod 444 "$T/ro/h.sqlite"
+asuser history --history "$T/ro/h.sqlite" --format json
+expect_rc 0
+json_check "$T/out" "r[\"runs\"] == $("$PY" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' .kagari/history.sqlite)"
+[ "$(ls "$T/ro")" = h.sqlite ] || fail "reading left files behind: $(ls "$T/ro")"
+cmp -s "$T/ro/h.sqlite" .kagari/history.sqlite || fail "reading changed the history"
+chmod 755 "$T/ro"
 finish

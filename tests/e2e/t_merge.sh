@@ -194,6 +194,22 @@ for order in "s1 s2" "s2 s1"; do
 	run_k merge --replicate "$T/$1.json" "$T/$2.json" --format json --output "$T/st.json"
 	json_check "$T/st.json" 'r["environment"]["steal_percent"] == 25.0'
 done
+# Round numbers near INT_MAX (a report may hold any up to it) cannot be
+# pooled: the sum would overflow. Refused with the reason, not wrapped.
+"$PY" - "$T/r1.json" "$T/big.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for b in r["suites"][0]["benchmarks"]:
+    for c in b["commands"]:
+        for side in ("base", "head"):
+            for m in c[side]["metrics"].values():
+                for x in m.get("samples", []):
+                    x["round"] += 2147483647 - 8
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k merge --replicate "$T/r2.json" "$T/big.json" --format json
+expect_rc 2
+expect_err "too high to pool"
 # The same samples measured twice (one job's report pooled with itself):
 # twice the evidence, a narrower bootstrap interval.
 run_k merge --replicate "$T/r1.json" "$T/r1.json" --format json --output "$T/twice.json"

@@ -99,14 +99,16 @@ compare --format json --output "$T/mt.json"
 json_check "$T/mt.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50000'
 
 case_ "identical builds: a change there is a measurement artefact, exit 0"
-# The artifact is a copy of the same script on both sides; only the
-# sleep time outside it differs, so a regression is measured but the
-# builds are byte-identical.
-printf '#!/bin/sh\nexec "$1" sleep "$(cat "$2")"\n' > nap.sh
+# The artifact is a copy of the same script on both sides; it reads the
+# sleep time from the file it is given, else ./ms, which the command does
+# not name, so a regression is measured but the command's argv and the
+# builds are the same.
+printf '#!/bin/sh\nexec "$1" sleep "$(cat "${2:-ms}")"\n' > nap.sh
+printf '#!/bin/sh\nexec "$1" sleep 20\n' > tool.sh
 cat > kagari.yaml <<YAML
 version: "1"
 name: seq
-build: {command: [sh, -c, 'cp nap.sh "\$0" && chmod +x "\$0"', "\${artifact}"]}
+build: {command: [sh, -c, 'cp nap.sh "\$0" && cp tool.sh "\$0-tool" && chmod +x "\$0" "\$0-tool"', "\${artifact}"]}
 defaults:
   warmup: 1
   max_runs: 100
@@ -116,7 +118,7 @@ benchmarks:
   - name: s
     commands:
       nap:
-        command: ["\${artifact}", "$H", "\${root}/ms"]
+        command: ["\${artifact}", "$H"]
 YAML
 echo 20 > ms
 g add -A && g commit -qm build
@@ -125,5 +127,37 @@ compare --format json --output "$T/same.json"
 expect_rc 0
 json_check "$T/same.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["identical_artifact"] is True'
 json_check "$T/same.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "within_noise" and "measurement artefact" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+g checkout -q ms
+
+# edit_suite FROM TO: replace the command line of the suite above.
+edit_suite() {
+	"$PY" - "$1" "$2" <<'PYEOF'
+import sys
+s = open("kagari.yaml").read()
+open("kagari.yaml", "w").write(s.replace(sys.argv[1], sys.argv[2]))
+PYEOF
+}
+
+case_ "identical builds, but the command names a file that changed: a regression"
+# ${root}/ms is named on the command line and differs between the trees.
+edit_suite '["${artifact}", "'"$H"'"]' '["${artifact}", "'"$H"'", "${root}/ms"]'
+g commit -qam named
+echo 80 > ms
+compare --format json --output "$T/named.json"
+expect_rc 1
+json_check "$T/named.json" '"identical_artifact" not in r["suites"][0]["benchmarks"][0]["commands"][0]'
+json_check "$T/named.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "regression"'
+g checkout -q ms
+
+case_ "identical builds, but the command runs \${artifact}-tool, which changed: a regression"
+# Not the artifact: a name that merely begins with it.
+edit_suite '["${artifact}", "'"$H"'", "${root}/ms"]' '["${artifact}-tool", "'"$H"'"]'
+g commit -qam tool
+printf '#!/bin/sh\nexec "$1" sleep 80\n' > tool.sh
+compare --format json --output "$T/tool.json"
+expect_rc 1
+json_check "$T/tool.json" '"identical_artifact" not in r["suites"][0]["benchmarks"][0]["commands"][0]'
+json_check "$T/tool.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "regression"'
+g checkout -q tool.sh
 
 finish

@@ -519,6 +519,47 @@ static void test_csv(void **state)
 	run_result_release(&r);
 }
 
+/*
+ * CSV injection: a text field a spreadsheet would take for a formula
+ * (a leading =, +, -, @, tab or CR) starts with "'"; others, and the
+ * numbers, are as they were.
+ */
+static void test_csv_formula_names(void **state)
+{
+	(void)state;
+	static const char *const names[][2] = {
+		{ "=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")" },
+		{ "+1", "'+1" }, { "-2+3", "'-2+3" }, { "@SUM(A1)", "'@SUM(A1)" },
+		{ "\tcmd", "'\tcmd" }, { "\rcmd", "'\rcmd" }, { "a-b=c", "a-b=c" },
+	};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		for (int samples = 0; samples <= 1; samples++) {
+			struct run_result r;
+			build(&r, 1);
+			struct suite_result *s = &r.suites[0];
+			free(s->name);
+			s->name = xstrdup(names[k][0]);
+			free(s->benches[0].name);
+			s->benches[0].name = xstrdup(names[k][0]);
+			free(s->benches[0].commands[0].name);
+			s->benches[0].commands[0].name = xstrdup(names[k][0]);
+			char *text = render(&r, samples ? REPORT_SAMPLES_CSV : REPORT_CSV, 0, 0);
+			struct csv c;
+			csv_parse(&c, text);
+			assert_true(c.nr > 1);
+			for (size_t i = 1; i < c.nr; i++) {
+				assert_string_equal(c.rows[i][0], names[k][1]);
+				assert_string_equal(c.rows[i][1], names[k][1]);
+				if (strcmp(c.rows[i][2], "crash"))
+					assert_string_equal(c.rows[i][2], names[k][1]);
+			}
+			csv_free(&c);
+			free(text);
+			run_result_release(&r);
+		}
+	}
+}
+
 static void test_samples_csv(void **state)
 {
 	(void)state;
@@ -755,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_json_compare),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_samples_csv),
+		cmocka_unit_test(test_csv_formula_names),
 		cmocka_unit_test(test_table_run),
 		cmocka_unit_test(test_table_compare),
 		cmocka_unit_test(test_formats),
