@@ -152,14 +152,14 @@ static void draw(struct rng *rng, size_t n, size_t k, size_t *out)
 
 /* Analyze one trial; returns flags: 1 = slow leaf grew, 2 = other flagged */
 static int trial(const struct pool *a, const size_t *ia, const struct pool *b,
-		 const size_t *ib, size_t n, const char *slow, struct rng *rng)
+		 const size_t *ib, size_t n, const char *slow)
 {
 	struct profile_set ps = PROFILE_SET_INIT;
 	for (size_t k = 0; k < n; k++) {
 		copy_run(&ps, a, ia[k], PROFILE_BASE, (int)k + 1);
 		copy_run(&ps, b, ib[k], PROFILE_HEAD, (int)k + 1);
 	}
-	profile_analyze(&ps, 0.95, 200, rng);
+	profile_analyze(&ps, 0.95);
 	int out = 0;
 	for (size_t i = 0; i < ps.nr_changes; i++) {
 		const struct profile_change *c = &ps.changes[i];
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 			for (int t = 0; t < TRIALS; t++) {
 				size_t both[128];
 				draw(&rng, base.nr, 2 * n, both);
-				if (trial(&base, both, &base, both + n, n, slow, &rng))
+				if (trial(&base, both, &base, both + n, n, slow))
 					fp0++;
 			}
 			printf("  %-3zu ", n);
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 				for (int t = 0; t < TRIALS; t++) {
 					draw(&rng, base.nr, n, ia);
 					draw(&rng, head[x].nr, n, ib);
-					int r = trial(&base, ia, &head[x], ib, n, slow, &rng);
+					int r = trial(&base, ia, &head[x], ib, n, slow);
 					if (r & 1)
 						tp++;
 					else

@@ -648,12 +648,7 @@ static void analyze_profile(const struct run_result *r, const struct suite_resul
 		return;
 	const struct analysis_settings *a = &cr->analysis;
 	double confidence = a->present ? a->confidence : 0.95;
-	int resamples = a->present ? a->resamples : 2000; /* suite defaults */
-	char *label = xstrfmt("%s/%s/%s/profile", sr->name, br->name, cr->name);
-	struct rng rng;
-	rng_seed(&rng, rng_seed_from(r->seed, label));
-	free(label);
-	profile_analyze(cr->profile, confidence, resamples, &rng);
+	profile_analyze(cr->profile, confidence);
 }
 
 void analyze_result(struct run_result *r, const struct analyze_overrides *ov)

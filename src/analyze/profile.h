@@ -9,10 +9,13 @@
  * lengthens the run, does not make a function look slower: its share falls
  * as the run's time rises). Base and head runs are paired by round; per
  * function the paired differences head - base give the change (their
- * mean), a bootstrap percentile interval over rounds, and a two-sided
- * sign-flip test (exact.h: enumerated up to EXACT_SIGNFLIP_MAX_N pairs,
- * beyond by the normal approximation of its distribution, so that p is not
- * floored at 1/(resamples + 1)); Benjamini-Hochberg over the tested functions
+ * Hodges-Lehmann shift, the median of the Walsh averages), its interval at
+ * the confidence (exact.h: the order statistics of the Walsh averages the
+ * signed-rank test would not reject) and a two-sided Wilcoxon signed-rank
+ * test (exact up to EXACT_SIGNED_RANK_MAX_N pairs, so p is never floored by
+ * a resample count); ranks, because a run's CPU time on a shared machine
+ * now and then jumps by tens of percent and a test on the sum lets those
+ * pairs decide. Benjamini-Hochberg over the tested functions
  * gives q. Verdicts: `too_few_samples` when the function was the leaf of
  * fewer than PROFILE_MIN_SAMPLES samples over all runs of both sides (not
  * tested, not counted in BH); `grew` / `shrank` when q < 1 - confidence and
@@ -27,17 +30,15 @@
 #include <stddef.h>
 
 #include "model/profile.h"
-#include "model/rng.h"
 
 /*
  * The comparison per function (see the header comment). confidence in
- * (0.5, 1); resamples >= 1 bootstrap resamples drawn from rng. Only
+ * (0.5, 1). Only
  * functions seen on some side are listed. With one side (no pairs), the
  * times are filled in and every verdict is `same` with NAN test fields
  * ... unless too few samples. Replaces any earlier result.
  */
-void profile_analyze(struct profile_set *ps, double confidence, int resamples,
-		     struct rng *rng);
+void profile_analyze(struct profile_set *ps, double confidence);
 
 /*
  * Benjamini-Hochberg adjusted values of p[0..n) into q (monotone, capped

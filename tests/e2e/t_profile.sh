@@ -21,6 +21,10 @@ cp "$SRC/bench/profile_tree.c" .
 # A frequency well above the default gives each leaf ~350 samples a run in
 # ~70 ms; confidence 0.999 keeps "nothing else grows" from being a 1-in-20
 # coin (Benjamini-Hochberg controls the false discovery rate at 1 - confidence).
+# 40 sampled runs a side, not 20: a function's time is its share times the
+# run's CPU time, and under ctest -j2 on a 2-core runner adjacent runs' CPU
+# times differ by ~10%, so 20 pairs left the +10% leaf at about 3 sd, short of
+# q < 0.001 one run in four (CI saw it; a busy-loop neighbour reproduces it).
 cat > kagari.yaml <<'EOF'
 version: "1"
 name: prof
@@ -29,7 +33,7 @@ build:
 defaults:
   runs: 4
   warmup: 1
-  metrics: {profile_runs: 20, profile_frequency: 20000}
+  metrics: {profile_runs: 40, profile_frequency: 20000}
   regression: {confidence: 0.999}
 benchmarks:
   - name: tree
@@ -50,7 +54,7 @@ if "$PY" -c 'import json,sys; p=json.load(open(sys.argv[1]))["suites"][0]["bench
 	skip_test "sampling does not work here: $("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["profile"]["error"])' "$T/c.json")"
 fi
 P='r["suites"][0]["benchmarks"][0]["commands"][0]["profile"]'
-json_check "$T/c.json" "$P['runs'] == {'base': 20, 'head': 20} and $P['pairs'] == 20"
+json_check "$T/c.json" "$P['runs'] == {'base': 40, 'head': 40} and $P['pairs'] == 40"
 json_check "$T/c.json" "$P['event'] in ('cpu-clock',) or $P['event'].startswith('cycles')"
 json_check "$T/c.json" "$P['lost']['head'] >= 0 and 'throttled' in $P"
 json_check "$T/c.json" "$P['functions'][0]['function'] == 'leaf_110' and $P['functions'][0]['verdict'] == 'grew'"
@@ -83,7 +87,7 @@ case_ "report re-renders a saved profile; --reanalyze judges its sampled runs ag
 run_k report "$T/c.json" --format json --output "$T/c2.json"
 expect_rc 0
 cmp -s "$T/c.json" "$T/c2.json" || fail "report --format json of a profiled result is not byte-identical: $(diff "$T/c.json" "$T/c2.json" | head -10)"
-json_check "$T/c.json" "len($P['sampled_runs']) == 40 and len($P['symbols']) >= 7 and len($P['stacks']) >= 4"
+json_check "$T/c.json" "len($P['sampled_runs']) == 80 and len($P['symbols']) >= 7 and len($P['stacks']) >= 4"
 run_k report "$T/c.json"
 expect_rc 0
 grep -E 'leaf_110 +artifact +[0-9.]+ ms → [0-9.]+ ms +\+[0-9.]+ ms .* grew' "$T/out" >/dev/null ||
@@ -134,11 +138,11 @@ grep -Eq '<td>leaf_110</td><td>artifact</td>' "$T/out" || fail "html: no table r
 case_ "run --profile: one side's self times"
 run_k run --profile --format json --output "$T/r.json" --quiet
 expect_rc 0
-json_check "$T/r.json" "$P['runs'] == {'head': 20} and $P['functions'][0]['self_base_ms'] is None"
+json_check "$T/r.json" "$P['runs'] == {'head': 40} and $P['functions'][0]['self_base_ms'] is None"
 json_check "$T/r.json" "sum(1 for f in $P['functions'] if f['function'].startswith('leaf_1') and f['self_head_ms'] > 0) == 4"
 
 case_ "metrics.profile in the suite, without the flag"
-sed -i 's/metrics: {profile_runs: 20/metrics: {profile: true, profile_runs: 3/' kagari.yaml
+sed -i 's/metrics: {profile_runs: 40/metrics: {profile: true, profile_runs: 3/' kagari.yaml
 run_k run --format json --output "$T/s.json" --quiet
 expect_rc 0
 json_check "$T/s.json" "$P['runs'] == {'head': 3}"
