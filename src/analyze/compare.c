@@ -1,6 +1,6 @@
 /*
  * analyze/compare: the comparison engine of compare.h, exactly as
- * STATISTICS.md defines it. Laid out bottom-up, in sections: small helpers
+ * docs/statistics.md defines it. Laid out bottom-up, in sections: small helpers
  * (valid samples, statistics, spreads); the bootstrap (paired over rounds,
  * independent per side) and its percentile interval; rounds and the stall
  * filter; the within-round A/A control and noise floor; the estimate,
@@ -375,7 +375,7 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	 * taken on some runs only widens head exactly in the rounds that
 	 * carry it), so one side's spread alone must never remove a round.
 	 * A stall on one side is left to the rank test, where it weighs as
-	 * one round (docs/statistics.md, "The stall filter").
+	 * one round (docs/statistics.md, "Stall filter").
 	 */
 	cand = xreallocarray(NULL, w->nr, sizeof(*cand));
 	for (size_t k = 0; k < w->nr; k++)
@@ -440,7 +440,7 @@ static void collect_kept(struct work *w)
  * run 1), while the estimate compares means of runs_per_round runs per
  * side: its log-ratios are sqrt(runs_per_round) times wider than the
  * estimate's, so they are shrunk by that factor before the interval is
- * taken (STATISTICS.md, "on the estimate's scale"). Without it a true +5%
+ * taken (docs/statistics.md, "on the estimate's scale"). Without it a true +5%
  * at T = 3 on a quiet machine came out within_noise.
  */
 static double control_scale(const struct compare_input *in)

@@ -2,7 +2,7 @@
  * kagari compare --against REV [options] [PATH...]: measure the base
  * revision (a temporary detached worktree) and the working tree (with its
  * uncommitted changes) interleaved, and give a verdict per command and
- * metric (STATISTICS.md). The user's working tree, index, branches and
+ * metric (docs/statistics.md). The user's working tree, index, branches and
  * stashes are never touched; the worktree is removed at exit, on error and
  * on SIGINT/SIGTERM.
  */

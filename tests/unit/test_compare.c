@@ -2,7 +2,7 @@
  * Tests for analyze/compare (and holm): estimates and exact tests of whole
  * comparisons against SciPy (tests/data/reference/exact_ref.h), each of the
  * nine verdict rules with its reason, exact (zero-spread) data, the stall
- * filter on the pinned dataset of STATISTICS.md, the A/A control,
+ * filter on the pinned dataset of docs/statistics.md, the A/A control,
  * reproducibility, and Holm across comparisons.
  */
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /*
  * cmd/outcome: result strings, summary counts and the exit code of a
- * measured run, with CONTRACT.md's precedence 4, 6, 1, 0.
+ * measured run, with docs/contract.md's precedence 4, 6, 1, 0.
  */
 #include <stdarg.h>
 #include <stddef.h>
