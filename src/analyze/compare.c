@@ -1344,8 +1344,10 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 		add_interval(&sb, in, r);
 		sbuf_adds(&sb, " reaches ");
 		add_threshold(&sb, !hib, T);
+		/* rule 8 passes when P(regression) <= 1 - confidence; alpha
+		   is this look's share of it and differs in sequential mode */
 		sbuf_addf(&sb, ": P(regression)=%.2f, a pass needs at most %g",
-			  r->p_reg, alpha);
+			  r->p_reg, 1 - conf);
 	}
 	set_verdict(r, V_INCONCLUSIVE, 9, &sb);
 }
