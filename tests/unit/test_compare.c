@@ -374,21 +374,28 @@ static void test_rule8_pass(void **state)
 	compare_result_release(&r);
 }
 
-static void test_rule9_inconclusive(void **state)
+/* Ten rounds whose ratios (1.00 .. 1.18) straddle a 10% tolerance. */
+static void straddling(struct data *d)
 {
 	static const double rk[10] = { 1.00, 1.18, 1.02, 1.16, 1.05,
 				       1.12, 1.08, 1.10, 1.03, 1.15 };
-	struct data d = { .nb = 0 };
+
+	d->nb = d->nh = 0;
+	for (int k = 0; k < 10; k++)
+		for (int j = 0; j < 2; j++) {
+			add(d->base, &d->nb, 1e8 * (1 + 0.002 * j), k + 1);
+			add(d->head, &d->nh, 1e8 * rk[k] * (1 + 0.002 * j), k + 1);
+		}
+}
+
+static void test_rule9_inconclusive(void **state)
+{
+	struct data d;
 	struct compare_input in;
 	struct compare_result r;
 
 	(void)state;
-	for (int k = 0; k < 10; k++)
-		for (int j = 0; j < 2; j++) {
-			add(d.base, &d.nb, 1e8 * (1 + 0.002 * j), k + 1);
-			add(d.head, &d.nh, 1e8 * rk[k] * (1 + 0.002 * j),
-			    k + 1);
-		}
+	straddling(&d);
 	setup_input(&in, &d);
 	run(&in, &r);
 	expect(&r, "inconclusive", 9, "reaches > 10%: P(regression)=");
@@ -429,14 +436,7 @@ static void test_sequential_mirror(void **state)
 	assert_non_null(strstr(r.reason, "is not below this look's level 1e-09"));
 	compare_result_release(&r);
 
-	static const double rk[10] = { 1.00, 1.18, 1.02, 1.16, 1.05,
-				       1.12, 1.08, 1.10, 1.03, 1.15 };
-	d.nb = d.nh = 0;
-	for (int k = 0; k < 10; k++)
-		for (int j = 0; j < 2; j++) {
-			add(d.base, &d.nb, 1e8 * (1 + 0.002 * j), k + 1);
-			add(d.head, &d.nh, 1e8 * rk[k] * (1 + 0.002 * j), k + 1);
-		}
+	straddling(&d);
 	setup_input(&in, &d);
 	in.sequential = 1;
 	in.level = 0.01;
