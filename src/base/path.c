@@ -10,23 +10,34 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 
+const char *path_component(const char **p, size_t *n)
+{
+	const char *s = *p;
+	while (*s == '/')
+		s++;
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	const char *e = strchrnul(s, '/');
+	*n = (size_t)(e - s);
+	*p = e;
+	return s;
+}
+
 char *path_normalize(const char *p)
 {
 	struct strvec parts = STRVEC_INIT;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *e = strchrnul(p, '/');
-		size_t n = (size_t)(e - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
+	size_t n;
+	for (const char *c; (c = path_component(&p, &n));) {
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			if (parts.nr) {
 				free((char *)parts.v[--parts.nr]);
 				parts.v[parts.nr] = NULL;
 			}
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			strvec_push_take(&parts, xstrndup(p, n));
+		} else if (!(n == 1 && c[0] == '.')) {
+			strvec_push_take(&parts, xstrndup(c, n));
 		}
-		p = e;
 	}
 	struct sbuf out = SBUF_INIT;
 	for (size_t i = 0; i < parts.nr; i++)

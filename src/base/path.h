@@ -9,6 +9,15 @@
 #ifndef KAGARI_BASE_PATH_H
 #define KAGARI_BASE_PATH_H
 
+#include <stddef.h>
+
+/*
+ * The next non-empty '/'-separated component of *p: returns its start and
+ * sets *n to its length, and moves *p past it; NULL when none is left.
+ *	for (const char *c; (c = path_component(&p, &n));) ...
+ */
+const char *path_component(const char **p, size_t *n);
+
 /*
  * An absolute path with empty and "." components dropped and ".." applied
  * ("/a//b/./c/../d" -> "/a/b/d"; ".." at the root stays at the root; "/"

@@ -58,11 +58,29 @@ static void test_inside(void **state)
 	in("/a", NULL, NULL);
 }
 
+static void test_components(void **state)
+{
+	(void)state;
+	const char *p = "//a/./bc//d/", *c;
+	const char *want[] = { "a", ".", "bc", "d" };
+	size_t n, k = 0;
+	while ((c = path_component(&p, &n))) {
+		assert_true(k < 4);
+		assert_int_equal(n, strlen(want[k]));
+		assert_memory_equal(c, want[k], n);
+		k++;
+	}
+	assert_int_equal(k, 4);
+	p = "///";
+	assert_null(path_component(&p, &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_inside),
+		cmocka_unit_test(test_components),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
