@@ -1,6 +1,6 @@
 /*
  * Seeded Monte-Carlo calibration of the comparison engine (docs/statistics.md,
- * "What must be shown before the engine is trusted"): runs: 20 (ten rounds
+ * the end of "The paired test"): runs: 20 (ten rounds
  * of two runs per side), lognormal per-run noise, five machines:
  *   (a) quiet, CV 1%;
  *   (b) loaded, CV 2% plus a 10% load factor shared by both sides in a round;
