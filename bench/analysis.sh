@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 gcc -std=gnu11 -D_GNU_SOURCE -O2 -Isrc -o "$work/analysis" \
 	bench/analysis.c src/analyze/compare.c src/analyze/exact.c \
-	src/analyze/boot_median.c src/model/sequential.c \
+	src/analyze/decide.c src/analyze/boot_median.c src/model/sequential.c \
 	src/analyze/holm.c src/model/rng.c src/analyze/summary.c \
 	src/analyze/format.c src/base/sbuf.c src/base/strvec.c \
 	src/base/xalloc.c src/model/metric.c -lm
