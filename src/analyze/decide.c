@@ -55,6 +55,15 @@ static void set_verdict(struct compare_result *r, const char *v, int rule,
 	r->reason = sbuf_detach(reason);
 }
 
+/* The level a p must get below: alpha, or Holm's alpha / m. */
+static void add_level(struct sbuf *sb, double alpha, size_t m, double thr)
+{
+	if (m > 1)
+		sbuf_addf(sb, "the Holm threshold %g / %zu = %.2g", alpha, m, thr);
+	else
+		sbuf_addf(sb, "%g", alpha);
+}
+
 /* The warning when no p this test can give passes the Holm threshold. */
 static void warn_power(const struct compare_input *in,
 		       struct compare_result *r)
@@ -77,11 +86,7 @@ static void warn_power(const struct compare_input *in,
 			  "with %zu and %zu runs the smallest possible p is "
 			  "%.2g, not below ",
 			  r->nr_base, r->nr_head, r->min_possible_p);
-		if (r->holm_m > 1)
-			sbuf_addf(&sb, "the Holm threshold %g / %zu = %.2g",
-				  alpha, r->holm_m, thr);
-		else
-			sbuf_addf(&sb, "%g", alpha);
+		add_level(&sb, alpha, r->holm_m, thr);
 		sbuf_addf(&sb,
 			  ": no change can be shown; %zu runs per side would "
 			  "be needed",
@@ -95,11 +100,7 @@ static void warn_power(const struct compare_input *in,
 			  "with %zu rounds the smallest possible p is %.2g, "
 			  "not below ",
 			  r->nr_pairs, r->min_possible_p);
-		if (r->holm_m > 1)
-			sbuf_addf(&sb, "the Holm threshold %g / %zu = %.2g",
-				  alpha, r->holm_m, thr);
-		else
-			sbuf_addf(&sb, "%g", alpha);
+		add_level(&sb, alpha, r->holm_m, thr);
 		sbuf_addf(&sb,
 			  ": no change can be shown; %d rounds (%d runs per "
 			  "side) would be needed",
