@@ -437,6 +437,183 @@ static int load_traces(const struct cli *cli, int need_cpu, struct trace *tr)
 	return 0;
 }
 
+/* The design's overrides from the command line; 0 or the exit code. */
+static int design_from_cli(const struct cli *cli, struct design *d)
+{
+	d->metric = cli->metric && !strcmp(cli->metric, "cpu_total") ? METRIC_CPU_TOTAL
+								    : METRIC_LATENCY;
+	if (cli->runs_per_round == 0 || cli->max_runs == 0 || cli->trials == 0) {
+		cmd_error("--%s must be at least 1", cli->trials == 0 ? "trials"
+						     : cli->max_runs == 0 ? "max-runs"
+									  : "runs-per-round");
+		return EXIT_USAGE;
+	}
+	if (cli->runs_per_round > 0)
+		d->st.runs_per_round = cli->runs_per_round;
+	if (cli->max_runs > 0)
+		d->st.max_runs = cli->max_runs;
+	if (cli->order)
+		d->st.order = !strcmp(cli->order, "abba")	   ? ORDER_ABBA
+			      : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
+								  : ORDER_RANDOM;
+	if (cli->confidence) {
+		char *e;
+		double c = strtod(cli->confidence, &e);
+		if (*e || !(c > 0.5 && c < 1)) {
+			cmd_error("--confidence '%s': a number between 0.5 and 1, e.g. 0.95",
+				  cli->confidence);
+			return EXIT_USAGE;
+		}
+		d->st.regression.confidence = c;
+	}
+	struct plan_schedule ps;
+	plan_schedule_init(&ps, &d->st, -1, -1);
+	plan_make_sequential(&ps, &d->st);
+	d->sequential = ps.sequential;
+	d->warm_rounds = ps.warm_rounds;
+	d->rounds = ps.total_rounds;
+	d->max_time_ns = d->st.max_time_ns == MAX_TIME_PER_COMMAND ? MAX_TIME_COMMAND_NS
+								    : d->st.max_time_ns;
+	return 0;
+}
+
+/* --cells (or the default list) into cells[0..*nc); 0 or the exit code. */
+static int cells_from_cli(const struct cli *cli, struct cell **cells, size_t *nc)
+{
+	struct strvec list = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	const char *cl = cli->cells ? cli->cells : POWER_DEFAULT_CELLS;
+	int rc = 0;
+	for (const char *p = cl;;) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		if (l)
+			strvec_push_take(&list, xstrndup(p, l));
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	*cells = xcalloc(list.nr + 1, sizeof(**cells));
+	for (size_t i = 0; i < list.nr && !rc; i++) {
+		if (parse_cell(list.v[i], &(*cells)[*nc], &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_USAGE;
+		} else
+			(*nc)++;
+	}
+	strvec_clear(&list);
+	sbuf_release(&err);
+	if (!rc && !*nc) {
+		cmd_error("--cells: no cell given");
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}
+
+/* Every trace holds at least one window of `need` runs; 0 or EXIT_INVALID. */
+static int check_trace_lengths(const struct design *d, const struct trace *tr,
+			       size_t nt, size_t need)
+{
+	for (size_t i = 0; i < nt; i++) {
+		if (tr[i].n < need) {
+			cmd_error("%s: %zu runs, but one window of this design needs %zu "
+				  "(%d warm-up and %d measured rounds of %d run%s per side); record a "
+				  "longer trace or lower --max-runs",
+				  tr[i].file, tr[i].n, need, d->warm_rounds, d->rounds,
+				  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s");
+			return EXIT_INVALID;
+		}
+	}
+	return 0;
+}
+
+/* --output is none of the inputs (the traces, the suite); 0 or the code. */
+static int check_output(const struct cli *cli, const struct design *d)
+{
+	if (!cli->output)
+		return 0;
+	struct input_files in = INPUT_FILES_INIT;
+	for (size_t i = 0; i < cli->args.nr; i++) {
+		char *what = xstrfmt("the trace '%s'", cli->args.v[i]);
+		input_files_add(&in, cli->args.v[i], what);
+		free(what);
+	}
+	if (d->from)
+		input_files_add(&in, d->from, "the suite file");
+	int rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	input_files_release(&in);
+	return rc;
+}
+
+/*
+ * `trials` trials of each cell, each on a window of `need` runs at a seeded
+ * random offset. Windows are drawn over all traces alike: a trace holds
+ * windows in proportion to its length.
+ */
+static void replay_cells(const struct design *d, const struct trace *tr, size_t nt,
+			 size_t need, struct cell *cells, size_t nc, int trials,
+			 uint64_t seed)
+{
+	size_t total_windows = 0;
+	for (size_t i = 0; i < nt; i++)
+		total_windows += tr[i].n - need + 1;
+	int *runs = xcalloc((size_t)trials + 1, sizeof(int));
+	for (size_t ci = 0; ci < nc; ci++) {
+		struct cell *c = &cells[ci];
+		double sum = 0;
+		for (int t = 0; t < trials; t++) {
+			char *label = xstrfmt("power/%s/%d", c->text, t);
+			struct rng rng;
+			rng_seed(&rng, rng_seed_from(seed, label));
+			free(label);
+			size_t w = (size_t)rng_below(&rng, total_windows), ti = 0;
+			while (w >= tr[ti].n - need + 1) {
+				w -= tr[ti].n - need + 1;
+				ti++;
+			}
+			int v = trial(d, c, column(&tr[ti], d->metric), w, &rng,
+				      rng_next(&rng), &runs[t]);
+			c->verdicts[v]++;
+			sum += runs[t];
+		}
+		c->trials = trials;
+		c->mean_runs = sum / trials;
+		qsort(runs, (size_t)trials, sizeof(int), cmp_int);
+		/* the 95th percentile, nearest rank */
+		size_t k = (size_t)ceil(0.95 * trials);
+		c->p95_runs = runs[(k ? k : 1) - 1];
+	}
+	free(runs);
+}
+
+/* The table or JSON to stdout or --output; 0 or EXIT_EXEC. */
+static int write_result(const struct cli *cli, const struct design *d,
+			const struct trace *tr, size_t nt, const struct cell *cells,
+			size_t nc, uint64_t seed)
+{
+	struct trace_stats ts;
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	int rc = 0;
+	trace_stats(tr, nt, d->metric, &ts);
+	if (cli->format && !strcmp(cli->format, "json"))
+		render_json(&out, d, tr, nt, &ts, cells, nc, seed);
+	else
+		render_table(&out, d, tr, nt, &ts, cells, nc, seed);
+	if (!cli->output) {
+		fputs(out.buf, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s", strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return rc;
+}
+
 static int power_exec(struct cli *cli, struct cmd_env *env)
 {
 	(void)env;
@@ -461,159 +638,17 @@ static int power_exec(struct cli *cli, struct cmd_env *env)
 		settings_release(&d.st);
 		return EXIT_INVALID;
 	}
-	d.metric = cli->metric && !strcmp(cli->metric, "cpu_total") ? METRIC_CPU_TOTAL
-								   : METRIC_LATENCY;
-	if (cli->runs_per_round == 0 || cli->max_runs == 0 || cli->trials == 0) {
-		cmd_error("--%s must be at least 1", cli->trials == 0 ? "trials"
-						     : cli->max_runs == 0 ? "max-runs"
-									  : "runs-per-round");
-		rc = EXIT_USAGE;
+	if ((rc = design_from_cli(cli, &d)) || (rc = cells_from_cli(cli, &cells, &nc)))
 		goto out;
-	}
-	if (cli->runs_per_round > 0)
-		d.st.runs_per_round = cli->runs_per_round;
-	if (cli->max_runs > 0)
-		d.st.max_runs = cli->max_runs;
-	if (cli->order)
-		d.st.order = !strcmp(cli->order, "abba")	  ? ORDER_ABBA
-			     : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
-								 : ORDER_RANDOM;
-	if (cli->confidence) {
-		char *e;
-		double c = strtod(cli->confidence, &e);
-		if (*e || !(c > 0.5 && c < 1)) {
-			cmd_error("--confidence '%s': a number between 0.5 and 1, e.g. 0.95",
-				  cli->confidence);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		d.st.regression.confidence = c;
-	}
-	{
-		struct plan_schedule ps;
-		plan_schedule_init(&ps, &d.st, -1, -1);
-		plan_make_sequential(&ps, &d.st);
-		d.sequential = ps.sequential;
-		d.warm_rounds = ps.warm_rounds;
-		d.rounds = ps.total_rounds;
-		d.max_time_ns = d.st.max_time_ns == MAX_TIME_PER_COMMAND ? MAX_TIME_COMMAND_NS
-									 : d.st.max_time_ns;
-	}
-
-	/* The cells. */
-	{
-		struct strvec list = STRVEC_INIT;
-		const char *cl = cli->cells ? cli->cells : POWER_DEFAULT_CELLS;
-		for (const char *p = cl;;) {
-			const char *e = strchr(p, ',');
-			size_t l = e ? (size_t)(e - p) : strlen(p);
-			if (l)
-				strvec_push_take(&list, xstrndup(p, l));
-			if (!e)
-				break;
-			p = e + 1;
-		}
-		cells = xcalloc(list.nr + 1, sizeof(*cells));
-		for (size_t i = 0; i < list.nr && !rc; i++) {
-			if (parse_cell(list.v[i], &cells[nc], &err)) {
-				cmd_error("%s", err.buf);
-				rc = EXIT_USAGE;
-			} else
-				nc++;
-		}
-		strvec_clear(&list);
-		if (!rc && !nc) {
-			cmd_error("--cells: no cell given");
-			rc = EXIT_USAGE;
-		}
-		if (rc)
-			goto out;
-	}
-
 	tr = xcalloc(nt + 1, sizeof(*tr));
-	rc = load_traces(cli, d.metric == METRIC_CPU_TOTAL, tr);
-	if (rc)
-		goto out;
 	size_t need = (size_t)(d.warm_rounds + d.rounds) * 2 * (size_t)d.st.runs_per_round;
-	for (size_t i = 0; i < nt; i++) {
-		if (tr[i].n < need) {
-			cmd_error("%s: %zu runs, but one window of this design needs %zu "
-				  "(%d warm-up and %d measured rounds of %d run%s per side); record a "
-				  "longer trace or lower --max-runs",
-				  tr[i].file, tr[i].n, need, d.warm_rounds, d.rounds,
-				  d.st.runs_per_round, d.st.runs_per_round == 1 ? "" : "s");
-			rc = EXIT_INVALID;
-			goto out;
-		}
-	}
-	if (cli->output) {
-		struct input_files in = INPUT_FILES_INIT;
-		for (size_t i = 0; i < nt; i++) {
-			char *what = xstrfmt("the trace '%s'", cli->args.v[i]);
-			input_files_add(&in, cli->args.v[i], what);
-			free(what);
-		}
-		if (d.from)
-			input_files_add(&in, d.from, "the suite file");
-		rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
-		input_files_release(&in);
-		if (rc)
-			goto out;
-	}
-
+	if ((rc = load_traces(cli, d.metric == METRIC_CPU_TOTAL, tr)) ||
+	    (rc = check_trace_lengths(&d, tr, nt, need)) || (rc = check_output(cli, &d)))
+		goto out;
 	uint64_t seed = cli->have_seed ? cli->seed : 1;
-	int trials = cli->trials > 0 ? cli->trials : POWER_DEFAULT_TRIALS;
-	/* Windows are drawn over all traces alike: a trace holds windows in
-	   proportion to its length. */
-	size_t total_windows = 0;
-	for (size_t i = 0; i < nt; i++)
-		total_windows += tr[i].n - need + 1;
-	int *runs = xcalloc((size_t)trials + 1, sizeof(int));
-	for (size_t ci = 0; ci < nc; ci++) {
-		struct cell *c = &cells[ci];
-		double sum = 0;
-		for (int t = 0; t < trials; t++) {
-			char *label = xstrfmt("power/%s/%d", c->text, t);
-			struct rng rng;
-			rng_seed(&rng, rng_seed_from(seed, label));
-			free(label);
-			size_t w = (size_t)rng_below(&rng, total_windows), ti = 0;
-			while (w >= tr[ti].n - need + 1) {
-				w -= tr[ti].n - need + 1;
-				ti++;
-			}
-			int v = trial(&d, c, column(&tr[ti], d.metric), w, &rng,
-				      rng_next(&rng), &runs[t]);
-			c->verdicts[v]++;
-			sum += runs[t];
-		}
-		c->trials = trials;
-		c->mean_runs = sum / trials;
-		qsort(runs, (size_t)trials, sizeof(int), cmp_int);
-		/* the 95th percentile, nearest rank */
-		size_t k = (size_t)ceil(0.95 * trials);
-		c->p95_runs = runs[(k ? k : 1) - 1];
-	}
-	free(runs);
-
-	struct trace_stats ts;
-	trace_stats(tr, nt, d.metric, &ts);
-	struct sbuf out = SBUF_INIT;
-	if (cli->format && !strcmp(cli->format, "json"))
-		render_json(&out, &d, tr, nt, &ts, cells, nc, seed);
-	else
-		render_table(&out, &d, tr, nt, &ts, cells, nc, seed);
-	if (!cli->output) {
-		fputs(out.buf, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			cmd_error("cannot write the report to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
-		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
-		rc = EXIT_EXEC;
-	}
-	sbuf_release(&out);
+	replay_cells(&d, tr, nt, need, cells, nc,
+		     cli->trials > 0 ? cli->trials : POWER_DEFAULT_TRIALS, seed);
+	rc = write_result(cli, &d, tr, nt, cells, nc, seed);
 out:
 	for (size_t i = 0; i < nc; i++)
 		free(cells[i].text);
