@@ -358,6 +358,66 @@ static char *matrix_name(const char *key, const struct matrix *x, const size_t *
 	return sbuf_detach(&sb);
 }
 
+/*
+ * A benchmark's `commands`: each one once, or with a `matrix` once per
+ * combination of its values, named after them and with ${NAME} replaced
+ * in its strings.
+ */
+static void load_commands(struct loader *L, yaml_node_t *cmds, yaml_node_t *mx,
+			  const char *path, struct bench_spec *b)
+{
+	const char *cpath = ywalk_key(&L->w, path, "commands");
+	struct ywalk_map cm;
+	if (ywalk_map_open(&L->w, cmds, cpath, NULL, NULL, NULL, &cm))
+		return;
+	if (!cm.nr)
+		ywalk_error(&L->w, cmds, cpath, "must define at least one command");
+	struct matrix x;
+	int have_x = mx && !load_matrix(L, mx, ywalk_key(&L->w, path, "matrix"), &x);
+	size_t per = have_x ? x.combinations : 1;
+	b->commands = xcalloc(cm.nr ? cm.nr * per : 1, sizeof(*b->commands));
+	size_t *idx = xcalloc(have_x ? x.names.nr + 1 : 1, sizeof(*idx));
+	struct strvec values = STRVEC_INIT;
+	for (size_t i = 0; i < cm.nr; i++) {
+		memset(idx, 0, (have_x ? x.names.nr + 1 : 1) * sizeof(*idx));
+		for (size_t k = 0; k < per; k++) {
+			struct command_spec *c = &b->commands[b->nr_commands++];
+			struct ywalk_pair p = cm.pairs[i];
+			char *name = NULL;
+			strvec_init(&c->exec.argv);
+			strvec_init(&c->exec.env);
+			if (have_x) {
+				/* one command per combination, ${NAME} replaced */
+				name = matrix_name(p.key, &x, idx, &values);
+				p.key = name;
+				ywalk_substitute(&x.names, &values);
+				for (size_t q = x.names.nr; q > 0; q--)
+					if (++idx[q - 1] < x.values[q - 1].nr)
+						break;
+					else
+						idx[q - 1] = 0;
+			}
+			load_command(L, &p, ywalk_key(&L->w, cpath, cm.pairs[i].key), b, c);
+			ywalk_substitute(NULL, NULL);
+			if (have_x) {
+				strvec_copy(&c->matrix_names, &x.names);
+				strvec_copy(&c->matrix_values, &values);
+			}
+			for (size_t d = 0; name && d + 1 < b->nr_commands; d++)
+				if (b->commands[d].name && !strcmp(b->commands[d].name, name))
+					ywalk_error(&L->w, cm.pairs[i].key_node,
+						    ywalk_key(&L->w, cpath, cm.pairs[i].key),
+						    "the matrix gives two commands the name '%s'", name);
+			free(name);
+		}
+	}
+	strvec_clear(&values);
+	free(idx);
+	if (mx)
+		matrix_release(&x);
+	ywalk_map_close(&cm);
+}
+
 void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
 	      size_t index, struct bench_spec *b)
 {
@@ -402,59 +462,10 @@ void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
 	check_measured(L, b);
 
 	yaml_node_t *cmds = ywalk_map_get(&m, "commands");
-	const char *cpath = ywalk_key(&L->w, path, "commands");
-	struct ywalk_map cm;
-	if (!cmds) {
+	if (!cmds)
 		ld_missing(L, &m, "commands", " (a mapping of command names to commands)");
-	} else if (!ywalk_map_open(&L->w, cmds, cpath, NULL, NULL, NULL, &cm)) {
-		if (!cm.nr)
-			ywalk_error(&L->w, cmds, cpath, "must define at least one command");
-		struct matrix x;
-		yaml_node_t *mx = ywalk_map_get(&m, "matrix");
-		int have_x = mx && !load_matrix(L, mx, ywalk_key(&L->w, path, "matrix"), &x);
-		size_t per = have_x ? x.combinations : 1;
-		b->commands = xcalloc(cm.nr ? cm.nr * per : 1, sizeof(*b->commands));
-		size_t *idx = xcalloc(have_x ? x.names.nr + 1 : 1, sizeof(*idx));
-		struct strvec values = STRVEC_INIT;
-		for (size_t i = 0; i < cm.nr; i++) {
-			memset(idx, 0, (have_x ? x.names.nr + 1 : 1) * sizeof(*idx));
-			for (size_t k = 0; k < per; k++) {
-				struct command_spec *c = &b->commands[b->nr_commands++];
-				struct ywalk_pair p = cm.pairs[i];
-				char *name = NULL;
-				strvec_init(&c->exec.argv);
-				strvec_init(&c->exec.env);
-				if (have_x) {
-					/* one command per combination, ${NAME} replaced */
-					name = matrix_name(p.key, &x, idx, &values);
-					p.key = name;
-					ywalk_substitute(&x.names, &values);
-					for (size_t q = x.names.nr; q > 0; q--)
-						if (++idx[q - 1] < x.values[q - 1].nr)
-							break;
-						else
-							idx[q - 1] = 0;
-				}
-				load_command(L, &p, ywalk_key(&L->w, cpath, cm.pairs[i].key), b, c);
-				ywalk_substitute(NULL, NULL);
-				if (have_x) {
-					strvec_copy(&c->matrix_names, &x.names);
-					strvec_copy(&c->matrix_values, &values);
-				}
-				for (size_t d = 0; name && d + 1 < b->nr_commands; d++)
-					if (b->commands[d].name && !strcmp(b->commands[d].name, name))
-						ywalk_error(&L->w, cm.pairs[i].key_node,
-							    ywalk_key(&L->w, cpath, cm.pairs[i].key),
-							    "the matrix gives two commands the name '%s'", name);
-				free(name);
-			}
-		}
-		strvec_clear(&values);
-		free(idx);
-		if (mx)
-			matrix_release(&x);
-		ywalk_map_close(&cm);
-	}
+	else
+		load_commands(L, cmds, ywalk_map_get(&m, "matrix"), path, b);
 
 	if (ld_get_str(L, &m, "baseline", &b->baseline, &v) > 0 &&
 	    !find_command(b, b->baseline) && cmds)
