@@ -129,6 +129,7 @@ void cli_release(struct cli *c)
 	free(c->min_change);
 	free(c->good);
 	free(c->bad);
+	free(c->command);
 	strvec_clear(&c->max_percent);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);

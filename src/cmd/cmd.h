@@ -54,6 +54,7 @@ struct cli {
 	char *metric;		 /* history, bisect: --metric M */
 	char *min_change;	 /* history: --min-change P */
 	char *good, *bad;	 /* bisect */
+	char *command;		 /* bisect: --command [SUITE/]BENCH/CMD */
 	int repeat;		 /* aa: --repeat N, -1 unset */
 	char *trace;		 /* aa: --trace FILE */
 	char *cells;		 /* power: --cells LIST */
