@@ -127,6 +127,7 @@ void cli_release(struct cli *c)
 	free(c->cells);
 	free(c->order);
 	free(c->min_change);
+	free(c->detect);
 	free(c->good);
 	free(c->bad);
 	free(c->command);
