@@ -1,6 +1,7 @@
 #!/bin/bash
 # kagari bisect: a commit left undecided is measured again, with twice the
-# runs a side, before it is skipped; every commit is built once (counted by
+# runs a side, before it is skipped (here eight runs a side are fewer than
+# the suite's min_samples, so every commit is undecided at first); every commit is built once (counted by
 # a build command that appends the commit it builds to a log), GOOD once;
 # --command BENCH/CMD measures only that benchmark and judges only that
 # command; --output FILE takes the result (atomically) instead of stdout.
@@ -12,33 +13,48 @@ R="$T/repo"
 mkdir -p "$R"
 cd "$R" || exit 1
 g init -q .
-# prog.sh is the program: m/prog sleeps P ms, other/flip (argument x)
-# sleeps F ms; `build` copies it to the artifact and logs the commit.
-prog() { # P F [FLIP]
-	{
-		echo '#!/bin/sh'
-		echo 'if [ "$1" = x ]; then sleep '"$2"'; exit 0; fi'
-		if [ -n "${3:-}" ]; then
-			# One run in four 100 ms: neither a pass nor a
-			# regression beyond 50 %, however many runs.
-			echo 'n=$(cat "'"$T"'/flip" 2>/dev/null || echo 0); echo $((n + 1)) > "'"$T"'/flip"'
-			echo 'if [ $((n % 4)) -eq 3 ]; then sleep 0.1; exit 0; fi'
-		fi
-		echo "sleep $1"
-	} > prog.sh
+# prog: N allocations (NOISY: N to N+399, by pid); with an argument (flip)
+# M allocations. Counts are exact, so the search is the same on any machine.
+cat > prog.c <<'C'
+#include <stdlib.h>
+#include <unistd.h>
+#include "n.h"
+#ifndef M
+#define M 500
+#endif
+int main(int argc, char **argv)
+{
+#ifdef NOISY
+	int n = N + (int)(getpid() % 400);
+#else
+	int n = N;
+#endif
+	(void)argv;
+	if (argc > 1)
+		n = M;
+	for (int i = 0; i < n; i++) {
+		volatile char *p = malloc(48);
+		p[0] = 1;
+		free((void *)p);
+	}
+	return 0;
 }
+C
+# Eight runs a side cannot decide a comparison that wants min_samples: 16:
+# every commit is inconclusive at first and measured again with 16.
 cat > kagari.yaml <<YAML
 version: "1"
 name: bi
 build:
-  command: [sh, -c, 'git rev-parse HEAD >> "$T/builds.log" && cp prog.sh "\$0" && chmod +x "\$0"', "\${artifact}"]
+  command: [sh, -c, 'git rev-parse HEAD >> "$T/builds.log" && exec cc -O1 -o "\$0" prog.c', "\${artifact}"]
 defaults:
   warmup: 0
   runs: 8
-  max_runs: 32
+  metrics: {allocations: true, cpu: false}
   regression:
-    min_samples: 4
-    latency: {max_percent: 50}
+    min_samples: 16
+    latency: {max_percent: 50, gate: false}
+    allocs: {max_percent: 5}
 benchmarks:
   - name: m
     commands:
@@ -47,42 +63,37 @@ benchmarks:
     commands:
       flip: {command: ["\${artifact}", "x"]}
 YAML
-prog 0.01 0.01
+echo '#define N 1000' > n.h
 g add -A && g commit -qm c0
 SHAS=("$(g rev-parse HEAD)")
-# Eight commits: prog sleeps 30 ms instead of 10 from commit 5 on; commit 4
-# (the search's first midpoint) 10 ms, or 100 in every fourth run; flip sleeps
-# 30 ms from commit 2 on. Timed: the checks are of structure and direction.
+# Eight commits: prog +40 % allocations from commit 5 on; commit 4 (the
+# search's first midpoint) allocates 1200-1599; flip +100 % allocations
+# from commit 2 on.
 for i in $(seq 1 8); do
-	p=0.01 f=0.01 flip=
-	[ "$i" -ge 5 ] && p=0.03
-	[ "$i" -ge 2 ] && f=0.03
-	[ "$i" -eq 4 ] && flip=1
-	prog "$p" "$f" "$flip"
-	echo "# commit $i" >> prog.sh
+	n=1000
+	[ "$i" -ge 5 ] && n=1400
+	{
+		[ "$i" -eq 4 ] && echo "#define NOISY" && n=1200
+		echo "#define N $n"
+		[ "$i" -ge 2 ] && echo "#define M 1000"
+		echo "/* commit $i */"
+	} > n.h
 	g commit -qam "c$i"
 	SHAS+=("$(g rev-parse HEAD)")
 done
 
 case_ "--command narrows what is measured and judged; an undecided commit is measured again"
-rm -f "$T/builds.log" "$T/flip"
+rm -f "$T/builds.log"
 run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --command m/prog --format json --seed 3 --output "$T/b.json"
+expect_rc 0
 [ -s "$T/out" ] && fail "stdout is not empty with --output: $(head -c 300 "$T/out")"
-# Commit 4 stays undecided: measured with 8, 16 and 32 runs a side (the
-# cap), then skipped, naming the comparison; the first bad commit is then
-# 4 or 5 (exit 1), or 4 when load made it look decided.
-json_check "$T/b.json" "[t['outcome'] for t in r['tested'] if t['sha'] == '${SHAS[4]}'] in (['skip'], ['bad'])"
-json_check "$T/b.json" "all(1 <= t['measurements'] <= 3 for t in r['tested'])"
-if json_check "$T/b.json" "[t['outcome'] for t in r['tested'] if t['sha'] == '${SHAS[4]}'] == ['skip']" 2>/dev/null; then
-	expect_rc 1
-	json_check "$T/b.json" "r['first_bad'] is None"
-	json_check "$T/b.json" "[(t['measurements'], t['reason'].startswith('bi/m/prog latency inconclusive ')) for t in r['tested'] if t['sha'] == '${SHAS[4]}'] == [(3, True)]"
-	expect_err "skipped commits leave the first bad commit among 2, from ${SHAS[4]:0:12} to ${SHAS[5]:0:12}"
-else
-	expect_rc 0
-	json_check "$T/b.json" "r['first_bad'] == '${SHAS[4]}' and r['what'] == 'bi/m/prog latency'"
-fi
-expect_err "kagari: bisect: ${SHAS[4]:0:12} undecided (bi/m/prog latency inconclusive "
+# Commit 4 allocates 20-60 % more than GOOD: bad, once it is decided.
+json_check "$T/b.json" "r['first_bad'] == '${SHAS[4]}' and r['what'] == 'bi/m/prog allocs'"
+json_check "$T/b.json" "[t['sha'] for t in r['tested']] == '${SHAS[8]} ${SHAS[4]} ${SHAS[2]} ${SHAS[3]}'.split()"
+json_check "$T/b.json" "[t['outcome'] for t in r['tested']] == ['bad', 'bad', 'good', 'good']"
+json_check "$T/b.json" "all(t['measurements'] == 2 for t in r['tested'])"
+json_check "$T/b.json" "r['commits'] == 8"
+expect_err "kagari: bisect: ${SHAS[4]:0:12} undecided (bi/m/prog allocs inconclusive "
 expect_err "measuring it again with 16 runs a side"
 
 case_ "every commit is built once, GOOD once, also when one is measured again"
@@ -99,13 +110,14 @@ PYEOF
 case_ "without --command every gated comparison judges: flip's earlier regression is found"
 run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --format json --seed 3
 expect_rc 0
-json_check "$T/out" "r['first_bad'] == '${SHAS[2]}' and r['what'] == 'bi/other/flip latency'"
+json_check "$T/out" "r['first_bad'] == '${SHAS[2]}' and r['what'] == 'bi/other/flip allocs'"
 
 case_ "--command SUITE/BENCH/CMD with --metric; the table says a commit was measured again"
-rm -f "$T/flip"
-run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --command bi/m/prog --metric latency --seed 3 --quiet
-grep -qE "^  ${SHAS[4]:0:12}  (bad |skip).*\[measured [23] times, the last with (16|32) runs a side\]$" "$T/out" ||
-	fail "commit 4 is not said to be measured again: $(cat "$T/out")"
+run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --command bi/m/prog --metric allocs --seed 3 --quiet
+expect_rc 0
+expect_out "first bad commit: ${SHAS[4]}"
+expect_out "  ${SHAS[4]:0:12}  bad "
+expect_out "[measured 2 times, the last with 16 runs a side]"
 grep -q "bi/other/flip" "$T/out" && fail "flip judged under --command: $(cat "$T/out")"
 
 case_ "--command naming nothing selected is a usage error, before anything is built"
