@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	if (have_runner)
 		runner_stop(&runner);
 	/* A failed write to stdout is an execution failure, which outranks
-	   6 and 1 (CONTRACT.md); a report writer may have said so already. */
+	   6 and 1 (docs/contract.md); a report writer may have said so already. */
 	if ((fflush(stdout) != 0 || ferror(stdout)) &&
 	    (rc == EXIT_PASS || rc == EXIT_FAIL || rc == EXIT_UNSUPPORTED)) {
 		cmd_error("could not write to standard output");

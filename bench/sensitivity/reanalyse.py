@@ -10,7 +10,7 @@ Reads OUT-DIR/verdicts.tsv and the JSON reports next to it and, from the raw
 latency samples of every compare:
 
 1. re-derives the verdict with an independent implementation of
-   docs STATISTICS.md (stall filter as analyze/compare.h documents it,
+   docs/statistics.md (stall filter as analyze/compare.h documents it,
    per-round ratios or independent medians, percentile bootstrap, exact
    sign-flip / Mann-Whitney test, within-round A/A control, the rules in
    order) and counts agreement with kagari; the bootstrap draws differ, so

@@ -239,7 +239,7 @@ static int decisive(const char *verdict)
 }
 
 /*
- * The looks of one benchmark's sequential commands (STATISTICS.md
+ * The looks of one benchmark's sequential commands (docs/statistics.md
  * "Sequential rounds"), replayed from the samples: at each look n (the
  * schedule of model/sequential.h up to the rounds measured, the last one
  * at the rounds measured) every gated timed comparison is computed on the

@@ -1,6 +1,6 @@
 /*
  * analyze/compare: the comparison engine of compare.h, exactly as
- * STATISTICS.md defines it. Laid out bottom-up, in sections: small helpers
+ * docs/statistics.md defines it. Laid out bottom-up, in sections: small helpers
  * (valid samples, statistics, spreads); the bootstrap (paired over rounds,
  * independent per side) and its percentile interval; rounds and the stall
  * filter; the within-round A/A control and noise floor; the estimate,
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/boot_median.h"
 #include "analyze/exact.h"
 #include "analyze/format.h"
 #include "model/rng.h"
@@ -67,7 +68,6 @@ struct work {
 	size_t nr;
 	double *kb, *kh; /* values of the kept rounds */
 	size_t nkb, nkh;
-	unsigned *counts; /* resampling scratch, zeroed */
 	double *scratch;  /* max(B, samples) doubles */
 	size_t nr_scratch;
 	int B;
@@ -168,40 +168,23 @@ static int all_equal(const double *x, size_t n)
 /* ---- bootstrap ---------------------------------------------------------- */
 
 /*
- * The statistic of one bootstrap resample of sorted[0..n). For the median
- * the resample is never materialised: the draws are counted per index of
- * the sorted data and the two middle order statistics are read off the
- * cumulative counts (R type 7 median). counts[0..n) is scratch.
+ * One bootstrap resample's statistic of sorted[0..n): the median from its
+ * exact bootstrap distribution (analyze/boot_median.h, prepared once per
+ * sample in *med), the mean by drawing the resample. A local copy of the
+ * generator keeps its state in registers across the draws.
  */
 static double resample_stat(struct rng *rng, const double *sorted, size_t n,
-			    enum statistic st, unsigned *counts)
+			    enum statistic st, const struct boot_median *med)
 {
-	size_t k1 = (n - 1) / 2, k2 = n / 2, cum = 0, i;
-	double v1 = 0, v2;
+	if (st == STATISTIC_MEDIAN)
+		return boot_median_draw(med, rng);
+	struct rng g = *rng;
+	double sum = 0;
 
-	if (st == STATISTIC_MEAN) {
-		double sum = 0;
-
-		for (i = 0; i < n; i++)
-			sum += sorted[rng_below(rng, n)];
-		return sum / (double)n;
-	}
-	memset(counts, 0, n * sizeof(*counts));
-	for (i = 0; i < n; i++)
-		counts[rng_below(rng, n)]++;
-	for (i = 0; i < n; i++) {
-		cum += counts[i];
-		if (cum > k1)
-			break;
-	}
-	v1 = sorted[i];
-	if (cum > k2)
-		return v1;
-	for (i++; i < n; i++)
-		if (counts[i])
-			break;
-	v2 = sorted[i];
-	return v1 + 0.5 * (v2 - v1);
+	for (size_t i = 0; i < n; i++)
+		sum += sorted[rng_below(&g, n)];
+	*rng = g;
+	return sum / (double)n;
 }
 
 static double *sorted_dup(const double *x, size_t n)
@@ -219,12 +202,13 @@ static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r,
 			    size_t n, double *out)
 {
 	double *s = sorted_dup(r, n);
+	struct boot_median med;
 
+	boot_median_init(&med, s, n);
 	for (int b = 0; b < w->B; b++)
-		out[b] = (resample_stat(rng, s, n, w->in->statistic,
-					w->counts) -
-			  1) *
+		out[b] = (resample_stat(rng, s, n, w->in->statistic, &med) - 1) *
 			 100;
+	boot_median_release(&med);
 	free(s);
 }
 
@@ -237,12 +221,13 @@ static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
 {
 	double *sx = sorted_dup(x, nx), *sy = sorted_dup(y, ny);
 	size_t zero = 0;
+	struct boot_median mx, my;
 
+	boot_median_init(&mx, sx, nx);
+	boot_median_init(&my, sy, ny);
 	for (int b = 0; b < w->B; b++) {
-		double a = resample_stat(rng, sx, nx, w->in->statistic,
-					 w->counts);
-		double c = resample_stat(rng, sy, ny, w->in->statistic,
-					 w->counts);
+		double a = resample_stat(rng, sx, nx, w->in->statistic, &mx);
+		double c = resample_stat(rng, sy, ny, w->in->statistic, &my);
 
 		if (a == 0) {
 			out[b] = NAN;
@@ -251,6 +236,8 @@ static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
 			out[b] = (c - a) / a * 100;
 		}
 	}
+	boot_median_release(&mx);
+	boot_median_release(&my);
 	free(sx);
 	free(sy);
 	return zero;
@@ -375,7 +362,7 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	 * taken on some runs only widens head exactly in the rounds that
 	 * carry it), so one side's spread alone must never remove a round.
 	 * A stall on one side is left to the rank test, where it weighs as
-	 * one round (docs/statistics.md, "The stall filter").
+	 * one round (docs/statistics.md, "Stall filter").
 	 */
 	cand = xreallocarray(NULL, w->nr, sizeof(*cand));
 	for (size_t k = 0; k < w->nr; k++)
@@ -440,7 +427,7 @@ static void collect_kept(struct work *w)
  * run 1), while the estimate compares means of runs_per_round runs per
  * side: its log-ratios are sqrt(runs_per_round) times wider than the
  * estimate's, so they are shrunk by that factor before the interval is
- * taken (STATISTICS.md, "on the estimate's scale"). Without it a true +5%
+ * taken (docs/statistics.md, "on the estimate's scale"). Without it a true +5%
  * at T = 3 on a quiet machine came out within_noise.
  */
 static double control_scale(const struct compare_input *in)
@@ -1002,7 +989,6 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	out->nr_rounds = w.nr;
 	w.nr_scratch = (size_t)w.B + nb + nh + 1;
 	w.scratch = xreallocarray(NULL, w.nr_scratch, sizeof(double));
-	w.counts = xcalloc(nb + nh + 1, sizeof(unsigned));
 
 	rng_seed(&boot_rng, rng_seed_from(in->seed, "bootstrap"));
 	rng_seed(&control_rng, rng_seed_from(in->seed, "control"));
@@ -1079,7 +1065,6 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	free(w.kb);
 	free(w.kh);
 	free(w.scratch);
-	free(w.counts);
 }
 
 /* ---- phase 3 ------------------------------------------------------------ */
@@ -1344,8 +1329,10 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 		add_interval(&sb, in, r);
 		sbuf_adds(&sb, " reaches ");
 		add_threshold(&sb, !hib, T);
+		/* rule 8 passes when P(regression) <= 1 - confidence; alpha
+		   is this look's share of it and differs in sequential mode */
 		sbuf_addf(&sb, ": P(regression)=%.2f, a pass needs at most %g",
-			  r->p_reg, alpha);
+			  r->p_reg, 1 - conf);
 	}
 	set_verdict(r, V_INCONCLUSIVE, 9, &sb);
 }

@@ -2,7 +2,7 @@
  * analyze/compare: the comparison engine of `kagari compare` — base against
  * head samples of one metric of one command becomes a change, an interval,
  * an exact test, a noise floor and a verdict with a one-line reason, exactly
- * as docs STATISTICS.md defines them. Pure: no processes, no I/O.
+ * as docs/statistics.md defines them. Pure: no processes, no I/O.
  *
  * Call order for one run:
  *   1. for every comparison: compare_input_init(&in), fill it (the seed is
@@ -22,7 +22,7 @@
  * below is a change unless named a degradation. Samples that are not finite
  * or are negative are ignored (metrics are never negative).
  *
- * Statistical choices beyond STATISTICS.md (documented here once):
+ * Statistical choices beyond docs/statistics.md (documented here once):
  *  - the sign-flip test is exact up to 20 pairs (2^20 patterns) and Monte
  *    Carlo with `resamples` patterns beyond; Mann-Whitney is exact without
  *    ties up to nx * ny <= 2500, else normal with tie and continuity
@@ -79,7 +79,7 @@ struct compare_input {
 	uint64_t seed;		  /* per comparison */
 	int gate;
 	/*
-	 * The sequential design (STATISTICS.md "Sequential rounds"): a
+	 * The sequential design (docs/statistics.md "Sequential rounds"): a
 	 * regression or improvement needs its adjusted p below `level` (the
 	 * look's spent error, model/sequential.h; 0: nothing can be shown at
 	 * this look) instead of 1 - confidence, and a pass needs the mirror
@@ -149,7 +149,7 @@ struct compare_result {
 	int decided;
 };
 
-/* Fill *in with STATISTICS.md's defaults (median, 10%, rounds, 2000, ...). */
+/* Fill *in with docs/statistics.md's defaults (median, 10%, rounds, 2000, ...). */
 void compare_input_init(struct compare_input *in);
 
 /* Phase 1: everything but the verdict. */

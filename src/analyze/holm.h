@@ -1,6 +1,6 @@
 /*
  * analyze/holm: Holm's step-down correction over the gated comparisons of
- * one run (STATISTICS.md: `regression.correction: holm`).
+ * one run (docs/statistics.md: `regression.correction: holm`).
  *
  * Call order: compare_compute() for every comparison, then holm_adjust()
  * once over the gated ones (the family), then compare_decide() for every

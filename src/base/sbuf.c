@@ -70,6 +70,16 @@ void sbuf_setlen(struct sbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
+void sbuf_extend(struct sbuf *sb, size_t n)
+{
+	if (!n)
+		return;
+	if (sb->len + n + 1 > sb->alloc)
+		abort(); /* more than sbuf_grow() reserved */
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 void sbuf_add(struct sbuf *sb, const void *data, size_t len)
 {
 	if (!len)

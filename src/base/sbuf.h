@@ -27,6 +27,9 @@ char *sbuf_detach(struct sbuf *sb);
 void sbuf_grow(struct sbuf *sb, size_t extra);
 void sbuf_reset(struct sbuf *sb);
 void sbuf_setlen(struct sbuf *sb, size_t len);
+/* Account for n bytes written (e.g. by read(2)) straight into the space
+ * sbuf_grow() reserved; sbuf_setlen() only shortens. */
+void sbuf_extend(struct sbuf *sb, size_t n);
 
 void sbuf_add(struct sbuf *sb, const void *data, size_t len);
 void sbuf_adds(struct sbuf *sb, const char *s);

@@ -30,6 +30,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/format.h"
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/tmpdir.h"
@@ -102,15 +103,6 @@ struct bisect {
 	size_t nr_order;
 };
 
-/* `path` relative to `root` when it lies inside it, else NULL. */
-static const char *inside(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-	if (strncmp(path, root, n) || (path[n] && path[n] != '/'))
-		return NULL;
-	return path[n] == '/' ? path + n + 1 : path + n;
-}
-
 /* Check out and build commit c once; 0, or -1 (c->reason says why). */
 static int prepare_commit(struct bisect *b, struct commit *c, size_t id)
 {
@@ -132,7 +124,7 @@ static int prepare_commit(struct bisect *b, struct commit *c, size_t id)
 		const struct suite *su = b->s.ls.suites[i];
 		if (!su->build)
 			continue;
-		const char *rel = inside(su->root, b->repo);
+		const char *rel = path_inside(su->root, b->repo);
 		char *root = xstrfmt("%s%s%s", c->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
 		char *tmp = xstrfmt("%s/b%zu", c->dir, i);
 		c->artifact[i] = xstrfmt("%s/artifact", tmp);
@@ -345,7 +337,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
 	int failed = 0;
 	for (size_t i = 0; i < b->s.ls.nr && !interrupt_requested; i++) {
 		const struct suite *su = b->s.ls.suites[i];
-		const char *rel = inside(su->root, b->repo);
+		const char *rel = path_inside(su->root, b->repo);
 		char *groot = xstrfmt("%s%s%s", b->good.wt.path, rel && *rel ? "/" : "", rel ? rel : "");
 		char *hroot = xstrfmt("%s%s%s", c->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
 		char *tb = xstrfmt("%s/m%03zu-%zu-base", b->s.tmp, b->steps, i);

@@ -2,7 +2,7 @@
  * kagari compare --against REV [options] [PATH...]: measure the base
  * revision (a temporary detached worktree) and the working tree (with its
  * uncommitted changes) interleaved, and give a verdict per command and
- * metric (STATISTICS.md). The user's working tree, index, branches and
+ * metric (docs/statistics.md). The user's working tree, index, branches and
  * stashes are never touched; the worktree is removed at exit, on error and
  * on SIGINT/SIGTERM.
  */
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
@@ -34,15 +35,6 @@ static const struct opt compare_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-/* `path` relative to `root` when it lies inside it, else NULL. */
-static const char *inside(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-	if (strncmp(path, root, n) || (path[n] && path[n] != '/'))
-		return NULL;
-	return path[n] == '/' ? path + n + 1 : path + n;
-}
-
 /*
  * Which copy of suite i both sides run (--suite-from): the base commit's
  * own copy where it has one — a change cannot loosen the gate it is judged
@@ -59,7 +51,7 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 	const char *want = s->cli->suite_from;
 	char *file = xstrfmt("%s/%s", su->dir,
 			     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
-	const char *rel = inside(file, repo);
+	const char *rel = path_inside(file, repo);
 	struct sbuf err = SBUF_INIT;
 	int exists = 0, rc = 0;
 	*from = "head";
@@ -203,7 +195,7 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		rc = EXIT_EXEC;
 	}
 	for (size_t i = 0; !rc && i < s.ls.nr; i++)
-		if (!inside(s.ls.suites[i]->dir, repo)) {
+		if (!path_inside(s.ls.suites[i]->dir, repo)) {
 			cmd_error("suite '%s' is not inside the repository '%s'",
 				  s.ls.suites[i]->file, repo);
 			rc = EXIT_USAGE;
@@ -241,7 +233,7 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		if (rc)
 			break;
 		const struct suite *su = s.ls.suites[i];
-		const char *root_rel = inside(su->root, repo);
+		const char *root_rel = path_inside(su->root, repo);
 		char *base_root = xstrfmt("%s%s%s", wt.path, root_rel && *root_rel ? "/" : "",
 					  root_rel ? root_rel : "");
 		char *tmp_base = xstrfmt("%s/s%zu-base", s.tmp, i);

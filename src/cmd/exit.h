@@ -1,5 +1,5 @@
 /*
- * cmd/exit: kagari's exit statuses, exactly as CONTRACT.md fixes them.
+ * cmd/exit: kagari's exit statuses, exactly as docs/contract.md fixes them.
  * When several apply, the precedence is 4, 6, 1, 0 (see exit_merge()).
  */
 #ifndef KAGARI_CMD_EXIT_H

@@ -12,6 +12,23 @@
 #include "cmd/exit.h"
 #include "model/result.h"
 
+/*
+ * "METRIC AGG LIMIT": the aggregation and limit text are absent from a
+ * budget read back from a hand-edited or foreign report; say what is known
+ * rather than hand NULL to %s.
+ */
+static void budget_words(const struct budget_result *b, struct sbuf *msg)
+{
+	sbuf_adds(msg, metric_get(b->metric)->name);
+	if (b->aggregation)
+		sbuf_addf(msg, " %s", b->aggregation);
+	if (b->limit_text)
+		sbuf_addf(msg, " %s", b->limit_text);
+	else if (b->op && b->limit == b->limit) /* not NaN */
+		sbuf_addf(msg, " %s %g %s", b->op, b->limit,
+			  metric_get(b->metric)->unit_name);
+}
+
 /* The first failed budget, "METRIC AGG LIMIT (benchmark 'B', command 'C')". */
 static void first_budget(const struct run_result *r, struct sbuf *msg)
 {
@@ -22,10 +39,8 @@ static void first_budget(const struct run_result *r, struct sbuf *msg)
 				const struct command_result *cr = &br->commands[c];
 				for (size_t k = 0; k < cr->nr_budgets; k++)
 					if (cr->budgets[k].status == BUDGET_FAIL) {
-						sbuf_addf(msg, "%s %s %s (benchmark '%s', command '%s')",
-							  metric_get(cr->budgets[k].metric)->name,
-							  cr->budgets[k].aggregation,
-							  cr->budgets[k].limit_text,
+						budget_words(&cr->budgets[k], msg);
+						sbuf_addf(msg, " (benchmark '%s', command '%s')",
 							  br->name, cr->name);
 						return;
 					}

@@ -708,26 +708,3 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 	sqlite3_finalize(st);
 	return 0;
 }
-
-int history_report(struct history *h, int64_t run, char **json, struct sbuf *err)
-{
-	sqlite3_stmt *st = NULL;
-	*json = NULL;
-	if (prepare(h, "SELECT report FROM runs WHERE id = ?1",
-		    &st, "cannot query", err))
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*json = col_text(st, 0);
-		rc = 0;
-	} else {
-		if (rc == SQLITE_DONE)
-			sbuf_addf(err, "history '%s': no run %lld", h->path, (long long)run);
-		else
-			db_error(h, "cannot query", err);
-		rc = -1;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}

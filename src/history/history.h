@@ -143,10 +143,4 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 			const char *const *cmd, size_t n, double *ms,
 			struct sbuf *err);
 
-/*
- * The JSON report stored with run id (caller frees *json; NULL when it was
- * too large to keep). -1 when there is no such run.
- */
-int history_report(struct history *h, int64_t run, char **json, struct sbuf *err);
-
 #endif

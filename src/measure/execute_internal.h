@@ -2,7 +2,7 @@
  * execute_internal: what the files of the execute engine share; not for
  * callers outside src/measure/execute*.c (they use execute.h).
  *
- * The engine in four files, in the order a benchmark meets them:
+ * The engine in six files, in the order a benchmark meets them:
  *
  *   execute_prepare.c     expand a suite's exec spec into a prepared command
  *                         (argv, environment, cwd), run untimed commands that
@@ -15,6 +15,10 @@
  *                         execute_metric_asked/required/unsupported) and the
  *                         untimed instrumented rounds (allocation shim,
  *                         valgrind) after the timed ones
+ *   execute_profile.c     the sampled, untimed runs of `metrics: {profile:
+ *                         true}` after those
+ *   execute_identical.c   whether a compare of byte-identical artifacts may
+ *                         be called an A/A for a command (identical_artifact)
  *
  * Per benchmark, execute.c calls: execute_side_suite_dir(), execute_run_hooks()
  * (setup), execute_prepare_exec() per unit, execute_perf_plan() per unit, the

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -64,41 +65,13 @@ char *execute_join_path(const char *dir, const char *rel)
 	return xstrfmt("%s/%s", dir, rel);
 }
 
-/* p with "." and empty components dropped and ".." applied, lexically. */
-static char *normalize_path(const char *p)
-{
-	struct strvec parts = STRVEC_INIT;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *e = strchrnul(p, '/');
-		size_t n = (size_t)(e - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			if (parts.nr) {
-				free((char *)parts.v[--parts.nr]);
-				parts.v[parts.nr] = NULL;
-			}
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			strvec_push_take(&parts, xstrndup(p, n));
-		}
-		p = e;
-	}
-	struct sbuf out = SBUF_INIT;
-	for (size_t i = 0; i < parts.nr; i++)
-		sbuf_addf(&out, "/%s", parts.v[i]);
-	if (!out.len)
-		sbuf_addch(&out, '/');
-	strvec_clear(&parts);
-	return sbuf_detach(&out);
-}
-
+/* Is normalised `path` inside folder dir (not normalised; NULL: no)? */
 static int inside(const char *path, const char *dir)
 {
 	if (!dir)
 		return 0;
-	char *d = normalize_path(dir);
-	size_t n = strlen(d);
-	int in = !strcmp(d, "/") || (!strncmp(path, d, n) && (!path[n] || path[n] == '/'));
+	char *d = path_normalize(dir);
+	int in = path_inside(path, d) != NULL;
 	free(d);
 	return in;
 }
@@ -117,7 +90,7 @@ char *execute_side_path(const char *what, const char *in, const char *dir,
 	sbuf_release(&why);
 	char *joined = execute_join_path(dir, tmp.buf);
 	sbuf_release(&tmp);
-	char *norm = normalize_path(joined);
+	char *norm = path_normalize(joined);
 	int ok = inside(norm, ctx->repo) || inside(norm, ctx->head_repo) ||
 		 inside(norm, ctx->workdir);
 	free(norm);

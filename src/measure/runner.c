@@ -227,14 +227,6 @@ static int send_frame(int fd, const struct sbuf *b, const int *fds, int nfds)
 	return 0;
 }
 
-/* Account for n bytes read straight into the space sbuf_grow() reserved
- * (sbuf_setlen() only shortens). */
-static void sbuf_extend(struct sbuf *sb, size_t n)
-{
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 /*
  * Read one whole frame into b (header included). Descriptors that arrive
  * with it are stored in fds (up to 3; extra ones closed). Returns 1, 0 at a

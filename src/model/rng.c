@@ -9,11 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 uint64_t rng_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -31,42 +26,6 @@ void rng_seed(struct rng *r, uint64_t seed)
 	 */
 	for (int i = 0; i < 4; i++)
 		r->s[i] = rng_splitmix64(&seed);
-}
-
-uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	const uint64_t result = rotl(s[1] * 5, 7) * 9;
-	const uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	unsigned __int128 m;
-	uint64_t low;
-
-	if (!n)
-		return 0;
-	m = (unsigned __int128)rng_next(r) * n;
-	low = (uint64_t)m;
-	if (low < n) {
-		/* 2^64 mod n: products whose low half falls below it are
-		 * biased. */
-		uint64_t threshold = -n % n;
-		while (low < threshold) {
-			m = (unsigned __int128)rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
 }
 
 double rng_uniform(struct rng *r)

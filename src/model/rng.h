@@ -25,11 +25,53 @@ struct rng {
 
 /* Fill the state from `seed` with splitmix64 (any seed, including 0). */
 void rng_seed(struct rng *r, uint64_t seed);
-/* The next 64 random bits. */
-uint64_t rng_next(struct rng *r);
-/* Uniform in [0, n), unbiased (Lemire's multiply-and-reject); n == 0 gives 0.
+/*
+ * The next 64 random bits, and a draw uniform in [0, n), unbiased (Lemire's
+ * multiply-and-reject; n == 0 gives 0). Defined here, inline, because the
+ * bootstrap draws hundreds of thousands of indices per comparison and a
+ * call per draw cost more than the draw itself (bench/analysis.sh).
  */
-uint64_t rng_below(struct rng *r, uint64_t n);
+static inline uint64_t rng_rotl_(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	const uint64_t result = rng_rotl_(s[1] * 5, 7) * 9;
+	const uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rng_rotl_(s[3], 45);
+	return result;
+}
+
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	unsigned __int128 m;
+	uint64_t low;
+
+	if (!n)
+		return 0;
+	m = (unsigned __int128)rng_next(r) * n;
+	low = (uint64_t)m;
+	if (low < n) {
+		/* 2^64 mod n: products whose low half falls below it are
+		 * biased. */
+		uint64_t threshold = -n % n;
+		while (low < threshold) {
+			m = (unsigned __int128)rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
 /* Uniform in [0, 1) on the 2^-53 grid (the top 53 bits of rng_next). */
 double rng_uniform(struct rng *r);
 /* Fisher-Yates shuffle of nmemb elements of `size` bytes each, in place. */

@@ -1,6 +1,6 @@
 /*
  * model/sequential: the look schedule and the error spending of the
- * sequential design (`runs: auto` in compare; STATISTICS.md "Sequential
+ * sequential design (`runs: auto` in compare; docs/statistics.md "Sequential
  * rounds"). plan/ uses the looks to know where a batch of rounds ends;
  * analyze/ uses them and the levels to decide at each look. Pure.
  *

@@ -30,7 +30,7 @@ struct metric_rule {
 	int gate;
 };
 
-/* The regression settings of one command (STATISTICS.md's parameters). */
+/* The regression settings of one command (docs/statistics.md's parameters). */
 struct analysis_settings {
 	int present; /* set when copied from a suite or read from a report;
 			without it the command is never compared */
@@ -42,7 +42,7 @@ struct analysis_settings {
 	double max_cv;
 	int runs_per_round; /* as planned: the stall filter needs >= 2 */
 	/*
-	 * The sequential design (`runs: auto` in compare, STATISTICS.md
+	 * The sequential design (`runs: auto` in compare, docs/statistics.md
 	 * "Sequential rounds"): the verdicts are decided at looks after
 	 * model/sequential.h's rounds, spending the error up to max_rounds
 	 * (the planned cap, N). 0: the fixed design.

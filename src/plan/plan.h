@@ -17,7 +17,7 @@
  *
  * A unit is one (side, command) pair of a benchmark. A round runs every
  * active unit `runs_per_round` times, in an order set by the suite's `order`
- * (STATISTICS.md, "Definitions"):
+ * (docs/statistics.md, "Rounds" and "Order within a round"):
  *   random    - the passes of abba/alternate (every unit that owes a k-th
  *               run, once), each shuffled on its own from the seed (the
  *               default);
@@ -80,7 +80,7 @@ void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
 
 /*
  * Make an adaptive schedule sequential (a compare whose `runs` is unset or
- * `auto`, STATISTICS.md "Sequential rounds"): every unit runs up to
+ * `auto`, docs/statistics.md "Sequential rounds"): every unit runs up to
  * max_runs, and the analysis after each look (model/sequential.h) says
  * which commands are decided and stop; `max_time` caps the measured time.
  * A fixed schedule stays fixed.

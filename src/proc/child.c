@@ -546,14 +546,6 @@ static void close_run_fds(struct run_fds *f)
 	close_fd(&f->own_tail);
 }
 
-/* Account for n bytes read straight into the space sbuf_grow() reserved
- * (sbuf_setlen() only shortens). */
-static void sbuf_extend(struct sbuf *sb, size_t n)
-{
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 /* Read what is available from a capture pipe; closes it at EOF. */
 static void pump(int *fd, struct sbuf *sb, int *truncated)
 {

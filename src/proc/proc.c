@@ -152,14 +152,6 @@ static void parse_pids(const char *s, pid_t **pids, size_t *nr, size_t *alloc)
 	}
 }
 
-/* Account for n bytes read straight into the space sbuf_grow() reserved
- * (sbuf_setlen() only shortens). */
-static void sbuf_extend(struct sbuf *sb, size_t n)
-{
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 /* Read a small /proc file into sb; 0 or -1 with errno. */
 static int read_proc_file(const char *path, struct sbuf *sb)
 {

@@ -25,7 +25,7 @@
 
 enum report_format {
 	REPORT_TABLE,	    /* for humans; the default */
-	REPORT_JSON,	    /* CONTRACT.md "The JSON report" */
+	REPORT_JSON,	    /* docs/contract.md "The JSON report" */
 	REPORT_CSV,	    /* a row per suite/benchmark/command/side/metric */
 	REPORT_SAMPLES_CSV, /* one row per sample */
 	REPORT_MARKDOWN,

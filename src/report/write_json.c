@@ -1,5 +1,5 @@
 /*
- * The JSON report (CONTRACT.md "The JSON report"). Field order follows the
+ * The JSON report (docs/contract.md "The JSON report"). Field order follows the
  * contract; fields it does not list (interrupted, warnings, exit_reason,
  * per-command rounds/error/stderr_tail, budget limit_text/reason, metric
  * reason, stats count/robust_cv/p90/p95/p99, a metric's `required`, the

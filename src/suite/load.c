@@ -19,6 +19,7 @@
 
 #include <yaml.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -598,18 +599,14 @@ static unsigned base_vars(const struct loader *L)
  */
 static int climbs_out(const char *p, int depth)
 {
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *e = strchrnul(p, '/');
-		size_t n = (size_t)(e - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
+	size_t n;
+	for (const char *c; (c = path_component(&p, &n));) {
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			if (--depth < 0)
 				return -1;
-		} else if (n && !(n == 1 && p[0] == '.')) {
+		} else if (!(n == 1 && c[0] == '.')) {
 			depth++;
 		}
-		p = e;
 	}
 	return 0;
 }
@@ -617,14 +614,9 @@ static int climbs_out(const char *p, int depth)
 static int dir_depth(const char *rel)
 {
 	int d = 0;
-	for (const char *p = rel; *p;) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
+	size_t n;
+	while (path_component(&rel, &n))
 		d++;
-		p = strchrnul(p, '/');
-	}
 	return d;
 }
 

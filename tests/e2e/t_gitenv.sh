@@ -34,6 +34,7 @@ case_ "compare from a pre-commit hook: the base build sees the base commit"
 # What git sets for a pre-commit hook of `git commit -a` (a temporary
 # index), plus the repository variables a hook may carry.
 cp repo/.git/index "$T/hook-index"
+cp repo/.git/index "$T/index.orig"
 rm -f build.log hook.log
 (cd repo && GIT_DIR="$T/repo/.git" GIT_WORK_TREE="$T/repo" \
 	GIT_INDEX_FILE="$T/hook-index" GIT_PREFIX= \
@@ -45,7 +46,9 @@ grep -qx "$HEAD_SHA" build.log || fail "the head build did not see the head comm
 	fail "builds inherited git's variables: $(cat build.log)"
 [ "$(grep -c "hook idx=unset" hook.log)" -eq 2 ] ||
 	fail "hooks inherited GIT_INDEX_FILE: $(cat hook.log)"
-cmp -s repo/.git/index hook-index || true
+# Neither the hook's temporary index nor the repository's own is touched.
+cmp -s hook-index index.orig || fail "the hook's index was modified"
+cmp -s repo/.git/index index.orig || fail "the repository's index was modified"
 [ "$(git -C repo worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] ||
 	fail "worktrees left: $(git -C repo worktree list)"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Checks made before anything runs name the suite file, the position and
-# the field, like every validation error (CONTRACT.md): a program that is
+# the field, like every validation error (docs/contract.md): a program that is
 # not there or not executable is exit 4, a missing cwd is exit 2.
 . "$(dirname "$0")/lib.sh"
 

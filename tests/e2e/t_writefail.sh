@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reports that cannot be written outrank the measured outcome (CONTRACT.md:
+# Reports that cannot be written outrank the measured outcome (docs/contract.md:
 # precedence 4, 6, 1, 0): standard output that fails, a --summary file over
 # the file-size limit. The last line on stderr says why.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 /*
- * Seeded Monte-Carlo calibration of the comparison engine (STATISTICS.md,
- * "What must be shown before the engine is trusted"): runs: 20 (ten rounds
+ * Seeded Monte-Carlo calibration of the comparison engine (docs/statistics.md,
+ * the end of "The paired test"): runs: 20 (ten rounds
  * of two runs per side), lognormal per-run noise, five machines:
  *   (a) quiet, CV 1%;
  *   (b) loaded, CV 2% plus a 10% load factor shared by both sides in a round;
@@ -31,7 +31,7 @@
  * below carry (d) for both designs (+5% at T = 3 in >= 90% with rounds of
  * two, where the both-sides filter leaves one-sided stalls to the test).
  *
- * The sequential design (`runs: auto`, STATISTICS.md "Sequential rounds")
+ * The sequential design (`runs: auto`, docs/statistics.md "Sequential rounds")
  * goes through analyze_result() itself, the code compare runs: one
  * command, latency gated, max_runs 64 (looks after 5, 8, 12, 16, 24, 32
  * rounds). Replaying the looks on all 32 rounds gives exactly the verdict

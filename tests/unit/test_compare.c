@@ -2,7 +2,7 @@
  * Tests for analyze/compare (and holm): estimates and exact tests of whole
  * comparisons against SciPy (tests/data/reference/exact_ref.h), each of the
  * nine verdict rules with its reason, exact (zero-spread) data, the stall
- * filter on the pinned dataset of STATISTICS.md, the A/A control,
+ * filter on the pinned dataset of docs/statistics.md, the A/A control,
  * reproducibility, and Holm across comparisons.
  */
 #include <stdarg.h>
@@ -374,21 +374,28 @@ static void test_rule8_pass(void **state)
 	compare_result_release(&r);
 }
 
-static void test_rule9_inconclusive(void **state)
+/* Ten rounds whose ratios (1.00 .. 1.18) straddle a 10% tolerance. */
+static void straddling(struct data *d)
 {
 	static const double rk[10] = { 1.00, 1.18, 1.02, 1.16, 1.05,
 				       1.12, 1.08, 1.10, 1.03, 1.15 };
-	struct data d = { .nb = 0 };
+
+	d->nb = d->nh = 0;
+	for (int k = 0; k < 10; k++)
+		for (int j = 0; j < 2; j++) {
+			add(d->base, &d->nb, 1e8 * (1 + 0.002 * j), k + 1);
+			add(d->head, &d->nh, 1e8 * rk[k] * (1 + 0.002 * j), k + 1);
+		}
+}
+
+static void test_rule9_inconclusive(void **state)
+{
+	struct data d;
 	struct compare_input in;
 	struct compare_result r;
 
 	(void)state;
-	for (int k = 0; k < 10; k++)
-		for (int j = 0; j < 2; j++) {
-			add(d.base, &d.nb, 1e8 * (1 + 0.002 * j), k + 1);
-			add(d.head, &d.nh, 1e8 * rk[k] * (1 + 0.002 * j),
-			    k + 1);
-		}
+	straddling(&d);
 	setup_input(&in, &d);
 	run(&in, &r);
 	expect(&r, "inconclusive", 9, "reaches > 10%: P(regression)=");
@@ -398,6 +405,43 @@ static void test_rule9_inconclusive(void **state)
 	in.max_percent = 5;
 	run(&in, &r);
 	expect(&r, "inconclusive", 9, "> 5% ");
+	compare_result_release(&r);
+}
+
+/*
+ * Sequential looks: a pass needs the mirror test ("the degradation is below
+ * T") below the look's level as well. The same clearly-within data pass at a
+ * generous level and stay inconclusive (rule 9, naming the mirror test) at a
+ * level too small for ten pairs to reach. And rule 9's "a pass needs at most"
+ * names 1 - confidence, the bound rule 8 tests, not the look's level.
+ */
+static void test_sequential_mirror(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	synth(&d, 10, 1e8, 1.0, small_noise);
+	setup_input(&in, &d);
+	in.sequential = 1;
+	in.level = 0.05;
+	run(&in, &r);
+	expect(&r, "pass", 8, ", mirror test p=");
+	compare_result_release(&r);
+
+	in.level = 1e-9;
+	run(&in, &r);
+	expect(&r, "inconclusive", 9, "within 10% but the mirror test p=");
+	assert_non_null(strstr(r.reason, "is not below this look's level 1e-09"));
+	compare_result_release(&r);
+
+	straddling(&d);
+	setup_input(&in, &d);
+	in.sequential = 1;
+	in.level = 0.01;
+	run(&in, &r);
+	expect(&r, "inconclusive", 9, "a pass needs at most 0.05");
 	compare_result_release(&r);
 }
 
@@ -741,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_rule7_within_noise),
 		cmocka_unit_test(test_rule8_pass),
 		cmocka_unit_test(test_rule9_inconclusive),
+		cmocka_unit_test(test_sequential_mirror),
 		cmocka_unit_test(test_exact_data),
 		cmocka_unit_test(test_pinned_stalls),
 		cmocka_unit_test(test_shaped_change),

@@ -1,6 +1,6 @@
 /*
  * cmd/outcome: result strings, summary counts and the exit code of a
- * measured run, with CONTRACT.md's precedence 4, 6, 1, 0.
+ * measured run, with docs/contract.md's precedence 4, 6, 1, 0.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyze.h"
@@ -84,6 +85,26 @@ static void test_over_budget_is_1(void **state)
 	run_result_release(&r);
 }
 
+/* A budget read back from an edited report may lack its texts: the reason
+   says what is known, never "(null)". */
+static void test_over_budget_without_texts(void **state)
+{
+	(void)state;
+	struct run_result r;
+	struct command_result *cr = one_command(&r);
+	add_budget(cr, BUDGET_FAIL);
+	free(cr->budgets[0].aggregation);
+	free(cr->budgets[0].limit_text);
+	cr->budgets[0].aggregation = cr->budgets[0].limit_text = NULL;
+	cr->budgets[0].limit = 1e6;
+	analyze_rollup(&r);
+	outcome_judge(&r);
+	assert_int_equal(r.summary.exit_code, EXIT_FAIL);
+	assert_null(strstr(r.exit_reason, "(null)"));
+	assert_non_null(strstr(r.exit_reason, "latency <= 1e+06 ns (benchmark"));
+	run_result_release(&r);
+}
+
 static void test_required_failed_is_6(void **state)
 {
 	(void)state;
@@ -135,6 +156,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_over_budget_is_1),
+		cmocka_unit_test(test_over_budget_without_texts),
 		cmocka_unit_test(test_required_failed_is_6),
 		cmocka_unit_test(test_over_budget_and_required_failed_is_6),
 		cmocka_unit_test(test_error_wins),

@@ -44,7 +44,7 @@ static void test_round_orders(void **state)
 		int round;
 		const char *want;
 	} cases[] = {
-		/* STATISTICS.md: abba mirrors, flipping every round. */
+		/* docs/statistics.md: abba mirrors, flipping every round. */
 		{ ORDER_ABBA, two, 2, { 2, 2 }, 0, "BHHB" },
 		{ ORDER_ABBA, two, 2, { 2, 2 }, 1, "HBBH" },
 		{ ORDER_ABBA, two, 2, { 2, 2 }, 2, "BHHB" },
