@@ -37,6 +37,8 @@
 
 /* A step must keep this many commits on either side (docs/history.md). */
 #define HISTORY_MIN_SEGMENT 2
+/* Commits off the first-parent line whose dates one git call asks for. */
+#define HISTORY_MAX_DATED 20000
 
 static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
@@ -114,6 +116,11 @@ static int cmp_by_sha(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int cmp_rank_sha(const void *a, const void *b)
 {
 	return strcmp(((const struct git_rank *)a)->sha, ((const struct git_rank *)b)->sha);
@@ -171,22 +178,28 @@ static void git_order_load(struct git_order *o, const char *dir, const struct hi
 		}
 	}
 	qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
-	/* The other shas: their commit dates, one git call. */
+	/* The other shas, each once: their commit dates, one git call (at
+	   most HISTORY_MAX_DATED of them, to stay far below ARG_MAX; the
+	   rest keep the order they were first measured in). */
+	const char **other = xcalloc(p->nr + 1, sizeof(*other));
+	size_t nr_other = 0;
+	for (size_t i = 0; i < p->nr; i++) {
+		const char *sha = p->v[i].sha;
+		if (sha && strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 &&
+		    !order_find(o, sha))
+			other[nr_other++] = sha;
+	}
+	qsort(other, nr_other, sizeof(*other), cmp_str);
 	struct strvec args = STRVEC_INIT;
 	strvec_push(&args, "log");
 	strvec_push(&args, "--no-walk=unsorted");
 	strvec_push(&args, "--ignore-missing");
 	strvec_push(&args, "--format=%H %ct");
 	size_t fixed = args.nr;
-	for (size_t i = 0; i < p->nr; i++) {
-		const char *sha = p->v[i].sha;
-		if (!sha || strlen(sha) != 40 || strspn(sha, "0123456789abcdef") != 40 ||
-		    order_find(o, sha))
-			continue;
-		if (args.nr > fixed && !strcmp(args.v[args.nr - 1], sha))
-			continue;
-		strvec_push(&args, sha);
-	}
+	for (size_t i = 0; i < nr_other && args.nr - fixed < HISTORY_MAX_DATED; i++)
+		if (!i || strcmp(other[i], other[i - 1]))
+			strvec_push(&args, other[i]);
+	free(other);
 	if (args.nr > fixed) {
 		sbuf_reset(&out);
 		sbuf_reset(&err);
