@@ -1,8 +1,8 @@
 /*
- * kagari bisect --good REV --bad REV [--metric M] [filters] [PATH...]:
- * the first commit on the first-parent path from GOOD to BAD whose
- * selected commands regress beyond the suite's tolerance against GOOD
- * (docs/bisect.md).
+ * kagari bisect --good REV --bad REV [--metric M] [--command BENCH/CMD]
+ * [--output FILE] [filters] [PATH...]: the first commit on the
+ * first-parent path from GOOD to BAD whose selected commands regress
+ * beyond the suite's tolerance against GOOD (docs/bisect.md).
  *
  * Every commit it looks at is checked out into a temporary detached
  * worktree (git/worktree.h) and built once, into its own folder; GOOD is
@@ -11,10 +11,13 @@
  * comparisons that regressed there are the ones the search follows. Then
  * a binary search: a commit with any regressing comparison is "bad", one
  * whose followed comparisons all pass (or improve, or stay within noise)
- * is "good", whatever the other commands' verdicts, and one whose build
- * fails, or whose followed comparison fails or is not decided, is skipped
- * (named), as `git bisect` does with exit 125, and the search tries the
- * nearest untested commit instead. The user's working tree, index,
+ * is "good", whatever the other commands' verdicts; one whose followed
+ * comparison is not decided is measured again with twice the runs a side,
+ * up to the command's max_runs (test_commit()), and one whose build
+ * fails, or whose followed comparison fails or is still not decided, is
+ * skipped (named), as `git bisect` does with exit 125, and the search
+ * tries the nearest untested commit instead. --command narrows what is
+ * measured to one benchmark and what is judged to one command. The user's working tree, index,
  * branches and HEAD are never touched; the suite is the working tree's
  * (as for compare), run in each commit's checkout.
  *

@@ -116,6 +116,16 @@ static int cmp_by_sha(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* The latest point: HEAD's, the last on the first-parent line, when the
+   series has one there; else the last point. NULL for no points. */
+static const struct commit_point *latest(const struct commit_point *pts, size_t nr)
+{
+	for (size_t q = nr; q-- > 0;)
+		if (pts[q].cls == 0)
+			return &pts[q];
+	return nr ? &pts[nr - 1] : NULL;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -332,7 +342,7 @@ static struct series *build_series(const struct history_points *p,
 					     &s->steps, &s->nr_steps);
 		s->runs_needed = 0;
 		if (s->nr) {
-			double level = fabs(s->pts[s->nr - 1].median);
+			double level = fabs(latest(s->pts, s->nr)->median);
 			s->runs_needed = steps_runs_needed(s->noise, level * detect / 100);
 		}
 		free(sp);
@@ -403,7 +413,7 @@ static void step_fields(struct sbuf *out, const struct series *s, const struct s
 /* "noise of one run ±2.1%; a 5% step needs 9 runs per commit (these have 1-3)" */
 static void noise_line(struct sbuf *out, const struct series *s, double detect)
 {
-	double level = s->nr ? fabs(s->pts[s->nr - 1].median) : 0;
+	double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
 	if (!(level > 0))
 		return;
 	sbuf_addf(out, "noise of one run ±%.1f%%; a %g%% step needs %zu run%s per commit to be found (",
@@ -443,7 +453,7 @@ static void render_table(struct sbuf *out, const struct series *v, size_t nr,
 		sbuf_adds(out, " .. ");
 		short_sha(out, s->pts[s->nr - 1].sha);
 		sbuf_adds(out, ", latest ");
-		const struct commit_point *last = &s->pts[s->nr - 1];
+		const struct commit_point *last = latest(s->pts, s->nr);
 		units_format_value(out, s->metric, last->median);
 		if (last->runs > 1) {
 			sbuf_adds(out, " [");
@@ -489,7 +499,7 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 		json_emit_key(&j, "this_machine");
 		json_emit_bool(&j, s->this_machine);
 		json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
-		double level = s->nr ? fabs(s->pts[s->nr - 1].median) : 0;
+		double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
 		json_emit_key(&j, "noise_percent");
 		if (level > 0)
 			json_emit_double(&j, s->noise / level * 100);

@@ -70,6 +70,8 @@ case_ "the step reads from c3 to c4"
 json_check "$T/h.json" "[(s['from_sha'], s['to_sha'], s['change_percent']) for s in r['series'][0]['steps']] == [('${C[3]}', '${C[4]}', 30.0)]"
 run_k history --metric allocs
 expect_out "step ${C[3]:0:10} → ${C[4]:0:10}  +30.0%"
+# The latest value is HEAD's (c6: 1300), not the side branch's after it.
+expect_out "7 commits, ${C[1]:0:10} .. ${SIDE:0:10}, latest 1300"
 
 case_ "each point has the interval of its runs"
 json_check "$T/h.json" "[(p['runs'], p['low'], p['high']) for p in r['series'][0]['points']][1] == (3, 1000.0, 1000.0)"
