@@ -132,5 +132,10 @@ case_ "--output a folder is a usage error before anything runs"
 run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --output "$T"
 expect_rc 3
 [ -e "$T/builds.log" ] && fail "built before refusing --output"
+cp kagari.yaml "$T/suite.before"
+run_k bisect --good "${SHAS[0]}" --bad "${SHAS[8]}" --output kagari.yaml
+expect_rc 3
+cmp -s kagari.yaml "$T/suite.before" || fail "--output overwrote the suite"
+[ -e "$T/builds.log" ] && fail "built before refusing --output"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 finish
