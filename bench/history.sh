@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 gcc -std=gnu11 -D_GNU_SOURCE -DKAGARI_VERSION='"bench"' -O2 -Isrc -o "$work/history" \
 	bench/history.c src/history/history.c src/history/steps.c \
-	src/model/result.c src/model/metric.c src/model/rng.c src/base/sbuf.c \
+	src/model/result.c src/model/profile.c src/model/metric.c src/model/rng.c src/base/sbuf.c \
 	src/base/strvec.c src/base/xalloc.c src/base/fileio.c \
 	$(pkg-config --cflags --libs sqlite3) -lm
 echo "== bench/history: $runs stored runs (20 result rows each) =="

@@ -1,8 +1,8 @@
 /*
- * kagari bisect --good REV --bad REV [--metric M] [filters] [PATH...]:
- * the first commit on the first-parent path from GOOD to BAD whose
- * selected commands regress beyond the suite's tolerance against GOOD
- * (docs/bisect.md).
+ * kagari bisect --good REV --bad REV [--metric M] [--command BENCH/CMD]
+ * [--output FILE] [filters] [PATH...]: the first commit on the
+ * first-parent path from GOOD to BAD whose selected commands regress
+ * beyond the suite's tolerance against GOOD (docs/bisect.md).
  *
  * Every commit it looks at is checked out into a temporary detached
  * worktree (git/worktree.h) and built once, into its own folder; GOOD is
@@ -11,10 +11,13 @@
  * comparisons that regressed there are the ones the search follows. Then
  * a binary search: a commit with any regressing comparison is "bad", one
  * whose followed comparisons all pass (or improve, or stay within noise)
- * is "good", whatever the other commands' verdicts, and one whose build
- * fails, or whose followed comparison fails or is not decided, is skipped
- * (named), as `git bisect` does with exit 125, and the search tries the
- * nearest untested commit instead. The user's working tree, index,
+ * is "good", whatever the other commands' verdicts; one whose followed
+ * comparison is not decided is measured again with twice the runs a side,
+ * up to the command's max_runs (test_commit()), and one whose build
+ * fails, or whose followed comparison fails or is still not decided, is
+ * skipped (named), as `git bisect` does with exit 125, and the search
+ * tries the nearest untested commit instead. --command narrows what is
+ * measured to one benchmark and what is judged to one command. The user's working tree, index,
  * branches and HEAD are never touched; the suite is the working tree's
  * (as for compare), run in each commit's checkout.
  *
@@ -22,6 +25,7 @@
  * not a regression against GOOD, or skipped commits leave a range). 3:
  * usage; 4: GOOD's build or git failed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,7 @@
 #include "proc/child.h"
 #include "proc/proc.h"
 #include "report/json_emit.h"
+#include "report/output.h"
 
 static const struct opt bisect_opts[] = {
 	{ "good", OPT_STRING, offsetof(struct cli, good), "REV",
@@ -52,9 +57,13 @@ static const struct opt bisect_opts[] = {
 	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
 	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
 	  "judge only metric M (default: every gated metric)", NULL },
+	{ "command", OPT_STRING, offsetof(struct cli, command), "BENCH/CMD",
+	  "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several suites)", NULL },
 	OPT_COMMON_SELECTION,
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
 	  "output format: table (default) or json", "table|json" },
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	  "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", NULL },
 	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",
 	  "seed for run order and resampling (default: random, always printed)", NULL },
 	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",
@@ -78,6 +87,9 @@ struct commit {
 	struct git_worktree wt;
 	int built;	   /* 1 built, -1 failed */
 	char **artifact;   /* per suite, when it has `build` */
+	int measured;	   /* how many times it was measured */
+	int runs;	   /* runs a side of the last measurement (0: the suite's) */
+	int again;	   /* skip: runs a side that might decide it (0: none) */
 };
 
 struct bisect {
@@ -87,6 +99,7 @@ struct bisect {
 	struct commit *path; /* first-parent path after GOOD; last is BAD */
 	size_t n;
 	int metric;	     /* -1: every gated metric */
+	const char *command; /* --command: "[SUITE/]BENCH/CMD", or NULL */
 	size_t steps;	     /* measurements so far */
 	size_t *order;	     /* indexes into path (SIZE_MAX: good) in test order */
 	struct strvec matters; /* "suite/bench/command metric" that regressed at BAD */
@@ -134,6 +147,69 @@ out:
 	return c->built > 0 ? 0 : -1;
 }
 
+/* Is command `cmd` of benchmark `bench` in suite `suite` what --command names? */
+static int command_named(const char *named, const char *suite, const char *bench,
+			 const char *cmd)
+{
+	if (!named)
+		return 1;
+	size_t ns = strlen(suite), nb = strlen(bench);
+	const char *p = named;
+	if (!strncmp(p, suite, ns) && p[ns] == '/' &&
+	    !strncmp(p + ns + 1, bench, nb) && p[ns + 1 + nb] == '/' &&
+	    !strcmp(p + ns + 2 + nb, cmd))
+		return 1;
+	return !strncmp(p, bench, nb) && p[nb] == '/' && !strcmp(p + nb + 1, cmd);
+}
+
+/*
+ * The runs a side that might decide an undecided comparison of command
+ * cc of benchmark br in suite i, measured with `runs` a side: twice as
+ * many, up to the command's max_runs (the cap of the sequential rounds);
+ * 0 when it is already there.
+ */
+static int runs_again(const struct bisect *b, size_t i, const struct bench_result *br,
+		      size_t cc, int runs)
+{
+	if (i >= b->s.ls.nr)
+		return 0;
+	const struct suite *su = b->s.ls.suites[i];
+	for (size_t k = 0; k < su->nr_benches; k++) {
+		const struct bench_spec *bs = &su->benches[k];
+		if (strcmp(bs->name, br->name) || cc >= bs->nr_commands)
+			continue;
+		int cap = bs->commands[cc].settings.max_runs;
+		if (b->s.cli->runs > cap)
+			cap = b->s.cli->runs;
+		int next = runs > 0 ? 2 * runs : 0;
+		if (next > cap)
+			next = cap;
+		return next > runs ? next : 0;
+	}
+	return 0;
+}
+
+/*
+ * Would more runs give metric m of cr more samples? Not when it has fewer
+ * than the runs (instrumented runs are min(runs, min_samples)), nor for
+ * allocation counts that have min_samples already, nor for counters with
+ * exactly min_samples (valgrind's, instrumented; perf's come from every
+ * timed run, so more than min_samples of them say they are perf's).
+ */
+static int more_samples(const struct command_result *cr, int m)
+{
+	size_t got = cr->side[SIDE_HEAD].metric[m].nr;
+	size_t min = cr->analysis.min_samples > 0 ? (size_t)cr->analysis.min_samples : 0;
+	int group = metric_get(m)->group;
+	if (got < cr->side[SIDE_HEAD].count)
+		return 0;
+	if (group == GROUP_ALLOCATIONS && got >= min)
+		return 0;
+	if (group == GROUP_COUNTERS && got == min)
+		return 0;
+	return 1;
+}
+
 static void add_change(struct sbuf *sb, const struct comparison *cp)
 {
 	units_format_percent(sb, cp->change_percent);
@@ -167,7 +243,8 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 					const struct comparison *cp = &cr->comparison[m];
 					int gate = cp->present ? cp->gate : cr->analysis.metric[m].gate;
 					int selected = b->metric >= 0 ? m == b->metric : gate;
-					if (!selected || (!cp->present && !cr->error))
+					if (!selected || (!cp->present && !cr->error) ||
+					    !command_named(b->command, rr->suites[i].name, br->name, cr->name))
 						continue;
 					sbuf_reset(&what);
 					sbuf_addf(&what, "%s/%s/%s %s", rr->suites[i].name, br->name,
@@ -192,7 +269,10 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 							strvec_push(&b->matters, what.buf);
 						continue;
 					}
-					if (!matters)
+					/* At BAD every selected comparison may be the
+					   regression, so an undecided one is measured
+					   again there too. */
+					if (!matters && !at_bad)
 						continue;
 					int decided = cp->present && cp->verdict &&
 						      (!strcmp(cp->verdict, "pass") ||
@@ -207,6 +287,9 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 							sbuf_addf(&r, "%s %s ", what.buf,
 								  cp->verdict ? cp->verdict : "undecided");
 							add_change(&r, cp);
+							if (more_samples(cr, m))
+								c->again = runs_again(b, i, br, cc,
+										      (int)cr->side[SIDE_HEAD].count);
 						}
 						c->reason = sbuf_detach(&r);
 					}
@@ -221,9 +304,11 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 	if (c->out == OUT_BAD) {
 		free(c->reason); /* a regression is bad whatever else is unclear */
 		c->reason = NULL;
+		c->again = 0;
 	} else if (!judged) {
 		c->out = OUT_SKIP;
-		c->reason = xstrdup("no comparison of the selected metric");
+		c->reason = xstrdup(b->command ? "no comparison of --command's command and the selected metric"
+					       : "no comparison of the selected metric");
 	} else if (c->reason) {
 		c->out = OUT_SKIP;
 	} else if (missing < b->matters.nr) {
@@ -235,15 +320,17 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 	}
 }
 
-/* Measure c against GOOD and judge it. */
-static void test_commit(struct bisect *b, struct commit *c, size_t id)
+/* Measure c against GOOD once (c->runs a side, 0: the suite's) and judge it. */
+static void measure_commit(struct bisect *b, struct commit *c)
 {
-	if (!b->s.cli->quiet)
-		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
-	if (prepare_commit(b, c, id)) {
-		c->out = OUT_SKIP;
-		return;
-	}
+	free(c->reason);
+	free(c->what);
+	c->reason = c->what = NULL;
+	c->out = OUT_UNTESTED;
+	c->have_change = 0;
+	c->again = 0;
+	c->measured++;
+	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->runs;
 	b->steps++;
 	struct run_result rr;
 	run_result_init(&rr);
@@ -295,6 +382,31 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 	analyze_result(&rr, NULL);
 	judge(b, c, &rr, c == &b->path[b->n - 1]);
 	run_result_release(&rr);
+}
+
+/*
+ * Measure c against GOOD and judge it. Its build is made once and kept
+ * (prepare_commit()); a commit skipped because a comparison that matters
+ * is undecided is measured again, with twice the runs a side each time,
+ * up to the command's max_runs, before it stays skipped.
+ */
+static void test_commit(struct bisect *b, struct commit *c, size_t id)
+{
+	if (!b->s.cli->quiet)
+		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
+	if (prepare_commit(b, c, id)) {
+		c->out = OUT_SKIP;
+		return;
+	}
+	measure_commit(b, c);
+	while (c->out == OUT_SKIP && c->again > 0 && !interrupt_requested) {
+		if (!b->s.cli->quiet)
+			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side\n",
+				c->sha, c->reason, c->again);
+		c->runs = c->again;
+		measure_commit(b, c);
+	}
+	b->s.opts.runs_override = b->s.cli->runs;
 }
 
 static const char *outcome_name(enum outcome o)
@@ -358,6 +470,9 @@ static void print_commit_line(struct sbuf *out, const struct commit *c)
 	}
 	if (c->reason)
 		sbuf_addf(out, "  (%s)", c->reason);
+	if (c->measured > 1)
+		sbuf_addf(out, "  [measured %d times, the last with %d runs a side]",
+			  c->measured, c->runs);
 	sbuf_addch(out, '\n');
 }
 
@@ -415,6 +530,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	memset(&b, 0, sizeof(b));
 	strvec_init(&b.matters);
 	b.metric = metric;
+	b.command = cli->command;
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
@@ -428,6 +544,35 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 			cmd_warning("%s", err.buf);
 		sbuf_release(&tag);
 		sbuf_reset(&err);
+	}
+	if (!rc && cli->command) {
+		/* Measure only the benchmarks that hold the command. */
+		size_t found = 0;
+		struct sbuf names = SBUF_INIT;
+		for (size_t i = 0; i < b.s.ls.nr; i++) {
+			const struct suite *su = b.s.ls.suites[i];
+			for (size_t bi = 0; bi < su->nr_benches; bi++) {
+				const struct bench_spec *bs = &su->benches[bi];
+				int has = 0;
+				for (size_t cc = 0; cc < bs->nr_commands; cc++) {
+					if (command_named(cli->command, su->name, bs->name,
+							  bs->commands[cc].name))
+						has = 1;
+					else if (b.s.ls.selected[i][bi] && names.len < 400)
+						sbuf_addf(&names, "%s%s/%s", names.len ? ", " : "",
+							  bs->name, bs->commands[cc].name);
+				}
+				if (!has)
+					b.s.ls.selected[i][bi] = 0;
+				found += has && b.s.ls.selected[i][bi];
+			}
+		}
+		if (!found) {
+			cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
+				  cli->command, names.len ? names.buf : "none");
+			rc = EXIT_USAGE;
+		}
+		sbuf_release(&names);
 	}
 	if (!rc && git_toplevel(b.s.ls.suites[0]->dir, &b.repo, &err)) {
 		cmd_error("%s (bisect needs a git repository)", err.buf);
@@ -533,6 +678,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 				json_emit_begin_object_inline(&j);
 				json_emit_kv_string(&j, "sha", c->sha);
 				json_emit_kv_string(&j, "outcome", outcome_name(c->out));
+				json_emit_kv_int(&j, "measurements", c->measured);
 				if (c->have_change)
 					json_emit_kv_double(&j, "change_percent", c->change);
 				if (c->reason)
@@ -560,8 +706,19 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 				}
 			}
 		}
-		fputs(out.buf, stdout);
-		fflush(stdout);
+		if (cli->output) {
+			sbuf_reset(&err);
+			if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+				cmd_error("%s", err.buf);
+				rc = EXIT_EXEC;
+			}
+		} else {
+			fputs(out.buf, stdout);
+			if (fflush(stdout)) {
+				cmd_error("cannot write to standard output: %s", strerror(errno));
+				rc = EXIT_EXEC;
+			}
+		}
 		size_t skipped = 0;
 		for (size_t k = 0; k < b.n; k++)
 			skipped += b.path[k].out == OUT_SKIP;
@@ -572,14 +729,14 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 			cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
 				  bad_sha, b.good.sha,
 				  b.path[b.n - 1].reason ? b.path[b.n - 1].reason : outcome_name(b.path[b.n - 1].out));
-			rc = EXIT_FAIL;
+			rc = exit_merge(rc, EXIT_FAIL);
 		} else if (ambiguous) {
 			long lo = first - 1;
 			while (lo >= 0 && b.path[lo].out != OUT_GOOD)
 				lo--;
 			cmd_error("skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
 				  first - lo, b.path[lo + 1].sha, b.path[first].sha);
-			rc = EXIT_FAIL;
+			rc = exit_merge(rc, EXIT_FAIL);
 		}
 	}
 	/* A pending interrupt would stop the git calls of the cleanup. */

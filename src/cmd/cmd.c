@@ -127,8 +127,10 @@ void cli_release(struct cli *c)
 	free(c->cells);
 	free(c->order);
 	free(c->min_change);
+	free(c->detect);
 	free(c->good);
 	free(c->bad);
+	free(c->command);
 	strvec_clear(&c->max_percent);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);

@@ -53,7 +53,9 @@ struct cli {
 	int annotations;	 /* merge: GitHub annotations on stderr */
 	char *metric;		 /* history, bisect: --metric M */
 	char *min_change;	 /* history: --min-change P */
+	char *detect;		 /* history: --detect P */
 	char *good, *bad;	 /* bisect */
+	char *command;		 /* bisect: --command [SUITE/]BENCH/CMD */
 	int repeat;		 /* aa: --repeat N, -1 unset */
 	char *trace;		 /* aa: --trace FILE */
 	char *cells;		 /* power: --cells LIST */

@@ -20,11 +20,13 @@
 
 #include "analyze/format.h"
 #include "base/sbuf.h"
+#include "base/strvec.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
 #include "cmd/record.h"
+#include "git/git.h"
 #include "history/history.h"
 #include "history/steps.h"
 #include "measure/sysinfo.h"
@@ -35,6 +37,8 @@
 
 /* A step must keep this many commits on either side (docs/history.md). */
 #define HISTORY_MIN_SEGMENT 2
+/* Commits off the first-parent line whose dates one git call asks for. */
+#define HISTORY_MAX_DATED 20000
 
 static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
@@ -42,6 +46,8 @@ static const struct opt history_opts[] = {
 	  "only metric M (default: every metric stored)", NULL },
 	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
+	{ "detect", OPT_STRING, offsetof(struct cli, detect), "P",
+	  "say how many runs per commit would find a step of P percent (default 5)", NULL },
 	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
@@ -55,9 +61,12 @@ struct commit_point {
 	const char *sha, *time;
 	size_t first; /* index of its first run in the query's points */
 	double median;
+	double low, high; /* the interval of its runs: their least and greatest */
 	size_t runs;
-	double *vals;
+	double *vals;	  /* its runs' medians, oldest first */
 	size_t nr_vals, alloc_vals;
+	int cls;	  /* 0 first-parent, 1 another commit, 2 unknown here */
+	long long key;	  /* position on the first-parent line, or commit date */
 };
 
 struct series {
@@ -68,6 +77,25 @@ struct series {
 	size_t nr, alloc;
 	struct step *steps;
 	size_t nr_steps;
+	double noise;	   /* of a single run (steps_run_noise()), metric units */
+	size_t runs_needed; /* per commit for a step of --detect percent */
+	size_t min_runs, max_runs; /* runs per commit of its points */
+};
+
+/*
+ * The order of commits: the first-parent line of HEAD, oldest first, then
+ * the other commits by commit date; commits the repository does not have
+ * last, in the order they were first measured. Sorted by sha for lookups.
+ */
+struct git_rank {
+	char sha[41];
+	int cls;
+	long long key;
+};
+
+struct git_order {
+	struct git_rank *v;
+	size_t nr, alloc;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -88,9 +116,129 @@ static int cmp_by_sha(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-static int cmp_first(const void *a, const void *b)
+/* The latest point: HEAD's, the last on the first-parent line, when the
+   series has one there; else the last point. NULL for no points. */
+static const struct commit_point *latest(const struct commit_point *pts, size_t nr)
+{
+	for (size_t q = nr; q-- > 0;)
+		if (pts[q].cls == 0)
+			return &pts[q];
+	return nr ? &pts[nr - 1] : NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_rank_sha(const void *a, const void *b)
+{
+	return strcmp(((const struct git_rank *)a)->sha, ((const struct git_rank *)b)->sha);
+}
+
+static void order_add(struct git_order *o, const char *sha, size_t len, int cls, long long key)
+{
+	if (len != 40)
+		return;
+	if (o->nr == o->alloc) {
+		o->alloc = o->alloc ? 2 * o->alloc : 64;
+		o->v = xreallocarray(o->v, o->alloc, sizeof(*o->v));
+	}
+	memcpy(o->v[o->nr].sha, sha, 40);
+	o->v[o->nr].sha[40] = '\0';
+	o->v[o->nr].cls = cls;
+	o->v[o->nr].key = key;
+	o->nr++;
+}
+
+static const struct git_rank *order_find(const struct git_order *o, const char *sha)
+{
+	struct git_rank k;
+	if (!o->nr || strlen(sha) != 40)
+		return NULL;
+	memcpy(k.sha, sha, 41);
+	return bsearch(&k, o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
+}
+
+/*
+ * The rank of every sha of the points in the repository of `dir`: its
+ * place on HEAD's first-parent line, else its commit date. Without a
+ * repository (or with git failing) the order stays empty and the points
+ * keep the order they were first measured in.
+ */
+static void git_order_load(struct git_order *o, const char *dir, const struct history_points *p)
+{
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	char *repo = NULL;
+	memset(o, 0, sizeof(*o));
+	if (git_toplevel(dir, &repo, &err))
+		goto out;
+	static const char *const fp[] = { "rev-list", "--first-parent", "HEAD", NULL };
+	if (!git_run(repo, fp, GIT_SLOW_TIMEOUT_NS, &out, &err)) {
+		size_t lines = 0;
+		for (size_t i = 0; i < out.len; i++)
+			lines += out.buf[i] == '\n';
+		/* rev-list lists the newest first. */
+		size_t k = 0;
+		for (char *s = out.buf, *nl; s && *s; s = nl + 1, k++) {
+			nl = strchr(s, '\n');
+			if (!nl)
+				break;
+			order_add(o, s, (size_t)(nl - s), 0, (long long)(lines - 1 - k));
+		}
+	}
+	qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
+	/* The other shas, each once: their commit dates, one git call (at
+	   most HISTORY_MAX_DATED of them, to stay far below ARG_MAX; the
+	   rest keep the order they were first measured in). */
+	const char **other = xcalloc(p->nr + 1, sizeof(*other));
+	size_t nr_other = 0;
+	for (size_t i = 0; i < p->nr; i++) {
+		const char *sha = p->v[i].sha;
+		if (sha && strlen(sha) == 40 && strspn(sha, "0123456789abcdef") == 40 &&
+		    !order_find(o, sha))
+			other[nr_other++] = sha;
+	}
+	qsort(other, nr_other, sizeof(*other), cmp_str);
+	struct strvec args = STRVEC_INIT;
+	strvec_push(&args, "log");
+	strvec_push(&args, "--no-walk=unsorted");
+	strvec_push(&args, "--ignore-missing");
+	strvec_push(&args, "--format=%H %ct");
+	size_t fixed = args.nr;
+	for (size_t i = 0; i < nr_other && args.nr - fixed < HISTORY_MAX_DATED; i++)
+		if (!i || strcmp(other[i], other[i - 1]))
+			strvec_push(&args, other[i]);
+	free(other);
+	if (args.nr > fixed) {
+		sbuf_reset(&out);
+		sbuf_reset(&err);
+		size_t before = o->nr;
+		if (!git_run(repo, (const char *const *)args.v, GIT_SLOW_TIMEOUT_NS, &out, &err))
+			for (char *s = out.buf, *nl; s && *s; s = nl + 1) {
+				nl = strchr(s, '\n');
+				if (!nl)
+					break;
+				if (nl - s > 41 && s[40] == ' ')
+					order_add(o, s, 40, 1, strtoll(s + 41, NULL, 10));
+			}
+		if (o->nr > before)
+			qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
+	}
+	strvec_clear(&args);
+out:
+	free(repo);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
+static int cmp_commit_order(const void *a, const void *b)
 {
 	const struct commit_point *x = a, *y = b;
+	if (x->cls != y->cls)
+		return x->cls - y->cls;
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
 	return (x->first > y->first) - (x->first < y->first);
 }
 
@@ -116,7 +264,8 @@ static int selected(const struct loaded_suites *ls, const char *suite, const cha
 /* Group the points (ordered by series, then time) into series of commits. */
 static struct series *build_series(const struct history_points *p,
 				   const struct loaded_suites *ls, const char *fp,
-				   double min_change, size_t *nr_out)
+				   double min_change, double detect,
+				   const struct git_order *order, size_t *nr_out)
 {
 	struct series *v = NULL;
 	size_t nr = 0, alloc = 0;
@@ -165,18 +314,38 @@ static struct series *build_series(const struct history_points *p,
 			k = e;
 		}
 		free(ix);
-		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_first);
-		double *y = xcalloc(s->nr ? s->nr : 1, sizeof(*y));
+		for (size_t q = 0; q < s->nr; q++) {
+			const struct git_rank *g = order_find(order, s->pts[q].sha);
+			s->pts[q].cls = g ? g->cls : 2;
+			s->pts[q].key = g ? g->key : 0;
+		}
+		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_commit_order);
+		struct steps_point *sp = xcalloc(s->nr ? s->nr : 1, sizeof(*sp));
 		for (size_t q = 0; q < s->nr; q++) {
 			struct commit_point *c = &s->pts[q];
-			qsort(c->vals, c->nr_vals, sizeof(*c->vals), cmp_double);
 			size_t n = c->nr_vals;
-			c->median = n % 2 ? c->vals[n / 2] : (c->vals[n / 2 - 1] + c->vals[n / 2]) / 2;
+			double *t = xcalloc(n, sizeof(*t));
+			memcpy(t, c->vals, n * sizeof(*t));
+			qsort(t, n, sizeof(*t), cmp_double);
+			c->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+			c->low = t[0];
+			c->high = t[n - 1];
+			free(t);
 			c->runs = n;
-			y[q] = c->median;
+			if (!q || n < s->min_runs)
+				s->min_runs = n;
+			if (n > s->max_runs)
+				s->max_runs = n;
+			sp[q] = (struct steps_point){ c->median, c->vals, n };
 		}
-		steps_find(y, s->nr, HISTORY_MIN_SEGMENT, min_change, &s->steps, &s->nr_steps);
-		free(y);
+		s->noise = steps_find_points(sp, s->nr, HISTORY_MIN_SEGMENT, min_change,
+					     &s->steps, &s->nr_steps);
+		s->runs_needed = 0;
+		if (s->nr) {
+			double level = fabs(latest(s->pts, s->nr)->median);
+			s->runs_needed = steps_runs_needed(s->noise, level * detect / 100);
+		}
+		free(sp);
 		i = j;
 	}
 	/* This machine's series first, each group in the query's order: every
@@ -241,6 +410,21 @@ static void step_fields(struct sbuf *out, const struct series *s, const struct s
 	sbuf_adds(out, sep[5]);
 }
 
+/* "noise of one run ±2.1%; a 5% step needs 9 runs per commit (these have 1-3)" */
+static void noise_line(struct sbuf *out, const struct series *s, double detect)
+{
+	double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
+	if (!(level > 0))
+		return;
+	sbuf_addf(out, "noise of one run ±%.1f%%; a %g%% step needs %zu run%s per commit to be found (",
+		  s->noise / level * 100, detect, s->runs_needed,
+		  s->runs_needed == 1 ? "" : "s");
+	if (s->min_runs == s->max_runs)
+		sbuf_addf(out, "these have %zu)", s->min_runs);
+	else
+		sbuf_addf(out, "these have %zu-%zu)", s->min_runs, s->max_runs);
+}
+
 static void step_line(struct sbuf *out, const struct series *s, const struct step *st)
 {
 	static const char *const sep[6] = { "", " → ", "  ", "  (", " → ", ")" };
@@ -249,7 +433,7 @@ static void step_line(struct sbuf *out, const struct series *s, const struct ste
 }
 
 static void render_table(struct sbuf *out, const struct series *v, size_t nr,
-			 const char *db, const char *fp, int64_t runs)
+			 const char *db, const char *fp, int64_t runs, double detect)
 {
 	sbuf_addf(out, "history %s: %lld run%s; this machine %s\n", db, (long long)runs,
 		  runs == 1 ? "" : "s", fp);
@@ -269,7 +453,17 @@ static void render_table(struct sbuf *out, const struct series *v, size_t nr,
 		sbuf_adds(out, " .. ");
 		short_sha(out, s->pts[s->nr - 1].sha);
 		sbuf_adds(out, ", latest ");
-		units_format_value(out, s->metric, s->pts[s->nr - 1].median);
+		const struct commit_point *last = latest(s->pts, s->nr);
+		units_format_value(out, s->metric, last->median);
+		if (last->runs > 1) {
+			sbuf_adds(out, " [");
+			units_format_value(out, s->metric, last->low);
+			sbuf_adds(out, " … ");
+			units_format_value(out, s->metric, last->high);
+			sbuf_addf(out, ", %zu runs]", last->runs);
+		}
+		sbuf_adds(out, "\n  ");
+		noise_line(out, s, detect);
 		sbuf_addch(out, '\n');
 		if (!s->nr_steps)
 			sbuf_adds(out, "  no steps\n");
@@ -282,7 +476,7 @@ static void render_table(struct sbuf *out, const struct series *v, size_t nr,
 }
 
 static void render_json(struct sbuf *out, const struct series *v, size_t nr,
-			const char *db, const char *fp, int64_t runs)
+			const char *db, const char *fp, int64_t runs, double detect)
 {
 	struct json_emit j;
 	json_emit_init(&j, out, 1);
@@ -305,6 +499,21 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 		json_emit_key(&j, "this_machine");
 		json_emit_bool(&j, s->this_machine);
 		json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
+		double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
+		json_emit_key(&j, "noise_percent");
+		if (level > 0)
+			json_emit_double(&j, s->noise / level * 100);
+		else
+			json_emit_null(&j);
+		json_emit_key(&j, "detect");
+		json_emit_begin_object_inline(&j);
+		json_emit_kv_double(&j, "step_percent", detect);
+		json_emit_key(&j, "runs_per_commit");
+		if (level > 0)
+			json_emit_int(&j, (int64_t)s->runs_needed);
+		else
+			json_emit_null(&j);
+		json_emit_end_object(&j);
 		json_emit_key(&j, "points");
 		json_emit_begin_array(&j);
 		for (size_t q = 0; q < s->nr; q++) {
@@ -312,6 +521,8 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 			json_emit_kv_string(&j, "sha", s->pts[q].sha);
 			json_emit_kv_string(&j, "time", s->pts[q].time);
 			json_emit_kv_double(&j, "median", s->pts[q].median);
+			json_emit_kv_double(&j, "low", s->pts[q].low);
+			json_emit_kv_double(&j, "high", s->pts[q].high);
 			json_emit_kv_int(&j, "runs", (int64_t)s->pts[q].runs);
 			json_emit_end_object(&j);
 		}
@@ -337,7 +548,7 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 }
 
 static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
-		    const char *fp)
+		    const char *fp, double detect)
 {
 	sbuf_addf(out, "## kagari history\n\nThis machine: `%s`.\n", fp);
 	for (size_t i = 0; i < nr; i++) {
@@ -348,7 +559,9 @@ static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
 		series_name(out, s);
 		if (!s->this_machine)
 			sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
-		sbuf_addf(out, "\n\n%zu commits. ", s->nr);
+		sbuf_addf(out, "\n\n%zu commits; ", s->nr);
+		noise_line(out, s, detect);
+		sbuf_adds(out, ". ");
 		if (!s->nr_steps)
 			sbuf_adds(out, "No steps.\n");
 		else
@@ -363,7 +576,7 @@ static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
 }
 
 static void render_html(struct sbuf *out, const struct series *v, size_t nr,
-			const char *fp)
+			const char *fp, double detect)
 {
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
@@ -385,16 +598,27 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 		report_html_escape(out, title.buf, 0);
 		sbuf_adds(out, "</h3>\n");
 		double *y = xcalloc(s->nr, sizeof(*y));
+		double *lo = xcalloc(s->nr, sizeof(*lo)), *hi = xcalloc(s->nr, sizeof(*hi));
 		char **lab = xcalloc(s->nr, sizeof(*lab));
 		size_t *at = xcalloc(s->nr_steps + 1, sizeof(*at));
 		for (size_t q = 0; q < s->nr; q++) {
 			y[q] = s->pts[q].median;
+			lo[q] = s->pts[q].low;
+			hi[q] = s->pts[q].high;
 			lab[q] = xstrndup(s->pts[q].sha, 10);
 		}
 		for (size_t k = 0; k < s->nr_steps; k++)
 			at[k] = s->steps[k].at;
-		svg_trend_plot(out, title.buf, s->metric, y, s->nr,
+		svg_trend_plot(out, title.buf, s->metric, y, lo, hi, s->nr,
 			       (const char *const *)lab, at, s->nr_steps);
+		struct sbuf nl = SBUF_INIT;
+		noise_line(&nl, s, detect);
+		if (nl.len) {
+			sbuf_adds(out, "<p class=\"noise\">");
+			report_html_escape(out, nl.buf, 0);
+			sbuf_adds(out, "</p>\n");
+		}
+		sbuf_release(&nl);
 		sbuf_adds(out, "<ul>\n");
 		if (!s->nr_steps)
 			sbuf_adds(out, "<li>no steps</li>\n");
@@ -411,6 +635,8 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 			free(lab[q]);
 		free(lab);
 		free(y);
+		free(lo);
+		free(hi);
 		free(at);
 	}
 	sbuf_release(&title);
@@ -427,6 +653,16 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 		if (end == cli->min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
 				  cli->min_change);
+			return EXIT_USAGE;
+		}
+	}
+	double detect = 5;
+	if (cli->detect) {
+		char *end;
+		detect = strtod(cli->detect, &end);
+		if (end == cli->detect || *end || !(detect > 0 && detect < 1e6)) {
+			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
+				  cli->detect);
 			return EXIT_USAGE;
 		}
 	}
@@ -479,16 +715,19 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct history_machine m;
 	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), &m);
 	free(envi.cpu_model);
-	v = build_series(&pts, &ls, m.fingerprint, min_change, &nr);
+	struct git_order order;
+	git_order_load(&order, ls.suites[0]->dir, &pts);
+	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
+	free(order.v);
 	const char *f = cli->format ? cli->format : "table";
 	if (!strcmp(f, "json"))
-		render_json(&out, v, nr, path, m.fingerprint, runs);
+		render_json(&out, v, nr, path, m.fingerprint, runs, detect);
 	else if (!strcmp(f, "markdown"))
-		render_markdown(&out, v, nr, m.fingerprint);
+		render_markdown(&out, v, nr, m.fingerprint, detect);
 	else if (!strcmp(f, "html"))
-		render_html(&out, v, nr, m.fingerprint);
+		render_html(&out, v, nr, m.fingerprint, detect);
 	else
-		render_table(&out, v, nr, path, m.fingerprint, runs);
+		render_table(&out, v, nr, path, m.fingerprint, runs, detect);
 	history_machine_release(&m);
 	if (cli->output) {
 		if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {

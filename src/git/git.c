@@ -353,7 +353,7 @@ int git_head_info(const char *repo, char **head_sha, int *dirty,
 		  struct sbuf *err)
 {
 	static const char *const status[] = {
-	    "status",	    "--porcelain", "-z", "--untracked-files=normal",
+	    "status",	    "--porcelain", "-z", "--untracked-files=no",
 	    "--no-renames", NULL};
 	struct sbuf out = SBUF_INIT;
 	char *sha = NULL;

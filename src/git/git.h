@@ -106,12 +106,13 @@ int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
 
 /*
  * HEAD's commit sha in *head_sha (caller frees; NULL on an unborn branch,
- * i.e. before the first commit) and *dirty: 1 when the working tree differs
- * from HEAD in anything a build could see, i.e. `git status --porcelain
- * --untracked-files=normal` lists anything: a staged or unstaged change to
- * a tracked file, or an untracked file that is not ignored (a new source
- * file not yet added is part of what "head" measures). Ignored files never
- * count. Submodules count as git status is configured to show them. The
+ * i.e. before the first commit) and *dirty: 1 when a tracked file differs
+ * from HEAD, i.e. `git status --porcelain --untracked-files=no` lists
+ * anything: a staged or unstaged change to a tracked file. Untracked files
+ * never count: the suite file a user has not committed yet is what makes
+ * most trees differ, and it changes no commit's code ("head" still
+ * measures the working tree as it is, untracked files included).
+ * Submodules count as git status is configured to show them. The
  * user's index is not rewritten (GIT_OPTIONAL_LOCKS=0).
  * head_sha or dirty may be NULL when not wanted.
  */

@@ -25,24 +25,32 @@ static double median(const double *x, size_t n, double *scratch)
 
 struct ctx {
 	const double *x;
-	double sigma, min_change;
+	const double *w;       /* 1 / each point's noise */
+	double min_change;
 	size_t min_size;
 	double *scratch;
-	double *left, *right; /* costs of every prefix and suffix of a segment */
-	double *sorted;
+	double *left, *right;  /* costs of every prefix and suffix of a segment */
+	double *sorted, *sw;   /* values sorted, with their weights */
 	struct step *v;
 	size_t nr, alloc;
 };
 
 /*
- * The L1 cost of a sorted array: the upper half's sum minus the lower
- * half's (the middle element of an odd count deviates by 0).
+ * The weighted L1 cost of a sorted array: sum of w * |a - m| about its
+ * weighted median m (the first value whose cumulative weight reaches half
+ * the total). With equal weights this is the upper half's sum minus the
+ * lower half's, divided by the noise.
  */
-static double sorted_cost(const double *a, size_t m)
+static double sorted_cost(const double *a, const double *w, size_t m)
 {
-	double c = 0;
-	for (size_t i = 0; i < m / 2; i++)
-		c += a[m - 1 - i] - a[i];
+	double total = 0, acc = 0, c = 0;
+	for (size_t i = 0; i < m; i++)
+		total += w[i];
+	size_t k = 0;
+	while (k + 1 < m && (acc += w[k]) < total / 2)
+		k++;
+	for (size_t i = 0; i < m; i++)
+		c += w[i] * fabs(a[i] - a[k]);
 	return c;
 }
 
@@ -50,19 +58,22 @@ static double sorted_cost(const double *a, size_t m)
  * out[k] = cost of x[0..k) for k = 1..n (out[0] = 0), by insertion into a
  * sorted array: O(n^2) for all prefixes instead of a sort per split.
  */
-static void prefix_costs(const double *x, size_t n, int reverse, double *sorted,
-			 double *out)
+static void prefix_costs(const double *x, const double *w, size_t n, int reverse,
+			 double *sorted, double *sw, double *out)
 {
 	out[0] = 0;
 	for (size_t k = 0; k < n; k++) {
-		double v = reverse ? x[n - 1 - k] : x[k];
+		size_t i = reverse ? n - 1 - k : k;
+		double v = x[i];
 		size_t at = k;
 		while (at > 0 && sorted[at - 1] > v) {
 			sorted[at] = sorted[at - 1];
+			sw[at] = sw[at - 1];
 			at--;
 		}
 		sorted[at] = v;
-		out[k + 1] = sorted_cost(sorted, k + 1);
+		sw[at] = w[i];
+		out[k + 1] = sorted_cost(sorted, sw, k + 1);
 	}
 }
 
@@ -71,8 +82,8 @@ static void segment(struct ctx *c, size_t lo, size_t hi)
 	size_t n = hi - lo;
 	if (n < 2 * c->min_size || n < 2)
 		return;
-	prefix_costs(c->x + lo, n, 0, c->sorted, c->left);
-	prefix_costs(c->x + lo, n, 1, c->sorted, c->right);
+	prefix_costs(c->x + lo, c->w + lo, n, 0, c->sorted, c->sw, c->left);
+	prefix_costs(c->x + lo, c->w + lo, n, 1, c->sorted, c->sw, c->right);
 	double whole = c->left[n];
 	double best = 0;
 	size_t at = 0;
@@ -83,7 +94,8 @@ static void segment(struct ctx *c, size_t lo, size_t hi)
 			at = k;
 		}
 	}
-	double pen = 2 * c->sigma * sqrt((double)n * log((double)n));
+	/* The costs are in units of each point's noise. */
+	double pen = 2 * sqrt((double)n * log((double)n));
 	if (!at || !(best > pen))
 		return;
 	double before = median(c->x + lo, at - lo, c->scratch);
@@ -100,6 +112,37 @@ static void segment(struct ctx *c, size_t lo, size_t hi)
 	segment(c, at, hi);
 }
 
+/* Segment x with each point's noise sd[i] (> 0). */
+static void find(const double *x, const double *sd, size_t n, size_t min_size,
+		 double min_change_percent, struct step **steps, size_t *nr_steps)
+{
+	double *w = xcalloc(n, sizeof(*w));
+	for (size_t i = 0; i < n; i++)
+		w[i] = 1 / sd[i];
+	struct ctx c = { x, w, min_change_percent, min_size ? min_size : 1,
+			 xcalloc(n, sizeof(double)), xcalloc(n + 1, sizeof(double)),
+			 xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)),
+			 xcalloc(n + 1, sizeof(double)), NULL, 0, 0 };
+	/* Bounded by the segments' lengths: each level of recursion splits. */
+	segment(&c, 0, n);
+	*steps = c.v;
+	*nr_steps = c.nr;
+	free(c.scratch);
+	free(c.left);
+	free(c.right);
+	free(c.sorted);
+	free(c.sw);
+	free(w);
+}
+
+/* Exact metrics (counts) have no noise: any change is a step, but a floor
+   keeps the penalty positive. */
+static double floor_noise(double sigma, const double *x, size_t n, double *scratch)
+{
+	double level = fabs(median(x, n, scratch));
+	return sigma < level * 1e-9 ? level * 1e-9 : sigma;
+}
+
 double steps_find(const double *x, size_t n, size_t min_size,
 		  double min_change_percent, struct step **steps, size_t *nr_steps)
 {
@@ -112,22 +155,74 @@ double steps_find(const double *x, size_t n, size_t min_size,
 	for (size_t i = 0; i + 1 < n; i++)
 		d[i] = fabs(x[i + 1] - x[i]);
 	double sigma = 1.4826 * median(d, n - 1, scratch) / sqrt(2.0);
-	/* Exact metrics (counts) have no noise: any change is a step, but a
-	   floor keeps the penalty positive. */
-	double level = fabs(median(x, n, scratch));
-	if (sigma < level * 1e-9)
-		sigma = level * 1e-9;
-	struct ctx c = { x, sigma, min_change_percent, min_size ? min_size : 1, scratch,
-			 xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)),
-			 xcalloc(n + 1, sizeof(double)), NULL, 0, 0 };
-	/* Bounded by the segments' lengths: each level of recursion splits. */
-	segment(&c, 0, n);
-	*steps = c.v;
-	*nr_steps = c.nr;
-	free(c.left);
-	free(c.right);
-	free(c.sorted);
+	sigma = floor_noise(sigma, x, n, scratch);
+	for (size_t i = 0; i < n; i++)
+		d[i] = sigma;
+	find(x, d, n, min_size, min_change_percent, steps, nr_steps);
 	free(d);
 	free(scratch);
 	return sigma;
+}
+
+double steps_run_noise(const struct steps_point *p, size_t n)
+{
+	size_t pairs = 0, total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += p[i].nr_runs;
+	double *d = xcalloc(total + n + 1, sizeof(*d));
+	double *scratch = xcalloc(total + n + 1, sizeof(*scratch));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j + 1 < p[i].nr_runs; j++)
+			d[pairs++] = fabs(p[i].runs[j + 1] - p[i].runs[j]);
+	double sigma;
+	if (pairs >= STEPS_MIN_PAIRS) {
+		sigma = 1.4826 * median(d, pairs, scratch) / sqrt(2.0);
+	} else if (n >= 2) {
+		/* Consecutive points, each difference scaled to two single runs. */
+		size_t m = 0;
+		for (size_t i = 0; i + 1 < n; i++) {
+			double k0 = p[i].nr_runs ? (double)p[i].nr_runs : 1;
+			double k1 = p[i + 1].nr_runs ? (double)p[i + 1].nr_runs : 1;
+			d[m++] = fabs(p[i + 1].value - p[i].value) / sqrt(1 / k0 + 1 / k1);
+		}
+		sigma = 1.4826 * median(d, m, scratch);
+	} else {
+		sigma = 0;
+	}
+	free(d);
+	free(scratch);
+	return sigma;
+}
+
+double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
+			 double min_change_percent, struct step **steps,
+			 size_t *nr_steps)
+{
+	*steps = NULL;
+	*nr_steps = 0;
+	if (n < 2)
+		return 0;
+	double *x = xcalloc(n, sizeof(*x));
+	double *sd = xcalloc(n, sizeof(*sd));
+	double *scratch = xcalloc(n, sizeof(*scratch));
+	for (size_t i = 0; i < n; i++)
+		x[i] = p[i].value;
+	double sigma = floor_noise(steps_run_noise(p, n), x, n, scratch);
+	for (size_t i = 0; i < n; i++)
+		sd[i] = sigma / sqrt(p[i].nr_runs ? (double)p[i].nr_runs : 1);
+	find(x, sd, n, min_size, min_change_percent, steps, nr_steps);
+	free(x);
+	free(sd);
+	free(scratch);
+	return sigma;
+}
+
+size_t steps_runs_needed(double noise, double step)
+{
+	if (!(noise >= 0) || !(step > 0))
+		return 0;
+	double k = ceil(pow(STEPS_DETECT_RATIO * noise / step, 2) - 1e-9);
+	if (k < 1)
+		k = 1;
+	return k > 1e9 ? (size_t)1e9 : (size_t)k;
 }

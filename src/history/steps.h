@@ -13,7 +13,8 @@
  * from consecutive differences: 1.4826 * median |x[i+1] - x[i]| / sqrt 2,
  * which a step barely moves), both parts keep at least `min_size` points,
  * and the two medians differ by at least min_change_percent. The halves
- * are split again the same way.
+ * are split again the same way. steps_find_points() does the same with
+ * each point's own noise.
  */
 #ifndef KAGARI_HISTORY_STEPS_H
 #define KAGARI_HISTORY_STEPS_H
@@ -28,10 +29,56 @@ struct step {
 
 /*
  * Find the steps of x[0..n) into *steps (ascending by index; caller frees;
- * *nr_steps 0 and *steps NULL when there are none). Returns the noise
- * estimate sigma.
+ * *nr_steps 0 and *steps NULL when there are none), every point with the
+ * same noise. Returns the noise estimate sigma.
  */
 double steps_find(const double *x, size_t n, size_t min_size,
 		  double min_change_percent, struct step **steps, size_t *nr_steps);
+
+/* One point of a history: a commit's value (the median of its runs) and
+   its runs' values, oldest first. */
+struct steps_point {
+	double value;
+	const double *runs;
+	size_t nr_runs;
+};
+
+/* Pairs of runs of one commit that steps_run_noise() needs to use them. */
+#define STEPS_MIN_PAIRS 3
+
+/*
+ * The noise of a single run, sigma_1: from the differences between
+ * consecutive runs of the same commit, 1.4826 * median |r[j+1] - r[j]| /
+ * sqrt 2, when there are at least STEPS_MIN_PAIRS of them (no step or
+ * drift between commits enters it); else from consecutive points, each
+ * difference scaled by sqrt(1/k_i + 1/k_i+1) to that of two single runs
+ * (for single-run points the estimate of steps_find()).
+ */
+double steps_run_noise(const struct steps_point *p, size_t n);
+
+/*
+ * steps_find() with each point's own noise: sigma_1 / sqrt(k) for a point
+ * of k runs (sigma_1 from steps_run_noise()). A segment costs
+ * sum |x - m| / sigma_i about its weighted median m, the penalty is
+ * 2 sqrt(n ln n) in those units, so a point of many runs weighs more than
+ * one of a single run, and a step the size of the noise between single
+ * runs is found once the points carry enough runs. Returns sigma_1.
+ */
+double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
+			 double min_change_percent, struct step **steps,
+			 size_t *nr_steps);
+
+/*
+ * A step is found (about 90 % of the time over 16 commits, at its commit)
+ * when it is this many times the noise of a point (docs/history.md).
+ */
+#define STEPS_DETECT_RATIO 5.0
+
+/*
+ * The runs per commit that make a step of `step` detectable with single
+ * runs of noise `noise` (same unit): ceil((STEPS_DETECT_RATIO * noise /
+ * step)^2), at least 1; 0 when step <= 0 or noise is not a number.
+ */
+size_t steps_runs_needed(double noise, double step);
 
 #endif

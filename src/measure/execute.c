@@ -577,6 +577,7 @@ static void bench_result_start(struct bench_run *B)
 	const struct bench_spec *b = B->b;
 	struct bench_result *br = B->br;
 	br->name = xstrdup(b->name);
+	br->line = b->loc.line;
 	br->baseline = b->baseline ? xstrdup(b->baseline) : NULL;
 	strvec_copy(&br->tags, &b->tags);
 	br->nr_commands = b->nr_commands;

@@ -164,6 +164,7 @@ struct bench_result {
 	char *baseline; /* `baseline:` command name (ratios relative to it), or NULL */
 	char *result;
 	int rounds;
+	int line; /* the benchmark's line in its suite file; 0: unknown */
 	struct command_result *commands;
 	size_t nr_commands;
 };

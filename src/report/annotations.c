@@ -57,13 +57,16 @@ static const char *level_name(enum github_level l)
 }
 
 void github_command(struct sbuf *out, enum github_level level,
-		    const char *title, const char *file, const char *message)
+		    const char *title, const char *file, int line,
+		    const char *message)
 {
 	sbuf_addf(out, "::%s title=", level_name(level));
 	github_escape_property(out, title);
 	if (file && *file) {
 		sbuf_adds(out, ",file=");
 		github_escape_property(out, file);
+		if (line > 0)
+			sbuf_addf(out, ",line=%d", line);
 	}
 	sbuf_adds(out, "::");
 	github_escape_data(out, message);
@@ -75,6 +78,7 @@ struct problem {
 	enum github_level level;
 	const char *title;
 	const char *file; /* borrowed from the result */
+	int line;	  /* the benchmark's line in file, 0: unknown */
 	char *message;
 };
 
@@ -84,12 +88,14 @@ struct problems {
 };
 
 static void add_problem(struct problems *p, enum github_level level,
-			const char *title, const char *file, struct sbuf *msg)
+			const char *title, const char *file, int line,
+			struct sbuf *msg)
 {
 	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
 	p->v[p->nr].level = level;
 	p->v[p->nr].title = title;
 	p->v[p->nr].file = file;
+	p->v[p->nr].line = line;
 	p->v[p->nr].message = sbuf_detach(msg);
 	p->nr++;
 }
@@ -206,7 +212,7 @@ static void annotate(struct problems *p, const struct run_result *r,
 		if (x->reason && *x->reason)
 			sbuf_addf(&msg, ": %s", x->reason);
 	}
-	add_problem(p, lvl, title, file, &msg);
+	add_problem(p, lvl, title, file, x->bench ? x->bench->line : 0, &msg);
 	sbuf_release(&msg);
 }
 
@@ -247,7 +253,7 @@ void github_annotations(struct sbuf *out, const struct run_result *r,
 	collect(&p, r, fail_on_inconclusive, workspace);
 	for (size_t i = 0; i < p.nr; i++)
 		github_command(out, p.v[i].level, p.v[i].title, p.v[i].file,
-			       p.v[i].message);
+			       p.v[i].line, p.v[i].message);
 	problems_release(&p);
 }
 
@@ -285,13 +291,12 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 	}
 	sbuf_addf(out, ". Seed %" PRIu64 ".\n", r->seed);
 	if (r->git.base_sha || r->git.head_sha) {
-		const char *ref = r->git.base_ref, *sha = r->git.base_sha;
+		const char *ref = report_base_ref_shown(&r->git), *sha = r->git.base_sha;
 		sbuf_adds(out, "\nBase ");
-		if (ref && (!sha || strcmp(ref, sha)))
+		if (ref)
 			report_md_escape(out, ref);
 		if (sha)
-			sbuf_addf(out, "%s`%.12s`%s", ref && strcmp(ref, sha) ? " (" : "",
-				  sha, ref && strcmp(ref, sha) ? ")" : "");
+			sbuf_addf(out, "%s`%.12s`%s", ref ? " (" : "", sha, ref ? ")" : "");
 		else if (!ref)
 			sbuf_adds(out, "?");
 		sbuf_adds(out, ", head ");

@@ -34,11 +34,13 @@ enum github_level { GITHUB_NOTICE, GITHUB_WARNING, GITHUB_ERROR };
 
 /*
  * Append one workflow command line:
- *	::LEVEL title=TITLE[,file=FILE]::MESSAGE\n
- * with title, file and message escaped. file may be NULL.
+ *	::LEVEL title=TITLE[,file=FILE[,line=LINE]]::MESSAGE\n
+ * with title, file and message escaped. file may be NULL; line is left
+ * out when it is 0 or there is no file.
  */
 void github_command(struct sbuf *out, enum github_level level,
-		    const char *title, const char *file, const char *message);
+		    const char *title, const char *file, int line,
+		    const char *message);
 
 /* The fixed annotation titles. */
 #define GITHUB_TITLE_REGRESSION "regression"

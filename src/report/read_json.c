@@ -866,6 +866,7 @@ static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 	}
 	get_string(d, o, "result", &b->result);
 	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
+	get_int(d, o, "line", &b->line, 0, INT_MAX);
 	get_string(d, o, "baseline", &b->baseline);
 	if (!d->failed)
 		b->commands = read_objects(d, o, "commands", 1, sizeof(*b->commands),

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/format.h"
 #include "base/xalloc.h"
@@ -611,4 +612,47 @@ void report_problems_title(struct sbuf *out, const struct report_problems *p,
 		sbuf_adds(&sb, " (interrupted)");
 	sbuf_add(out, sb.buf, sb.len);
 	sbuf_release(&sb);
+}
+
+const char *report_base_ref_shown(const struct git_info *g)
+{
+	const char *ref = g->base_ref, *sha = g->base_sha;
+	if (!ref || !*ref)
+		return NULL;
+	if (!sha)
+		return ref;
+	size_t n = strlen(ref);
+	/* An abbreviation is at least 4 hex digits, as git's. */
+	if (n >= 4 && n <= strlen(sha) && strspn(ref, "0123456789abcdefABCDEF") == n &&
+	    !strncasecmp(ref, sha, n))
+		return NULL;
+	return ref;
+}
+
+int report_warning_is_row_stall(const struct run_result *r, const char *w)
+{
+	static const char tag[] = ": stall filter dropped ";
+	const char *at = strstr(w, tag);
+	if (!at)
+		return 0;
+	size_t n = (size_t)(at - w);
+	struct sbuf label = SBUF_INIT;
+	int found = 0;
+	for (size_t i = 0; i < r->nr_suites && !found; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches && !found; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands && !found; c++)
+				for (int m = 0; m < METRIC__COUNT && !found; m++) {
+					const struct comparison *cp = &br->commands[c].comparison[m];
+					if (!cp->present || !cp->nr_dropped_rounds)
+						continue;
+					sbuf_reset(&label);
+					sbuf_addf(&label, "%s/%s %s", br->name ? br->name : "",
+						  br->commands[c].name ? br->commands[c].name : "",
+						  metric_get(m)->name);
+					found = label.len == n && !memcmp(label.buf, w, n);
+				}
+		}
+	sbuf_release(&label);
+	return found;
 }

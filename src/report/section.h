@@ -97,6 +97,22 @@ void report_md_code_block(struct sbuf *out, const char *s);
 void report_value_text(struct sbuf *out, const struct command_result *c,
 		       enum metric_id m, double v);
 
+/*
+ * The base's ref as a report shows it beside the sha: NULL when it says
+ * nothing the sha does not (no ref, or the sha itself or an abbreviation of
+ * it, as `ci` gets from an event), else the ref. So a header reads
+ * "base main (0acd445dea07)" or "base 0acd445dea07", never the sha twice.
+ */
+const char *report_base_ref_shown(const struct git_info *g);
+
+/*
+ * 1 when warning w is the stall filter's about a comparison of r that
+ * drops rounds ("BENCH/CMD METRIC: stall filter dropped ..."): a report
+ * whose comparison rows say "rounds dropped: ..." leaves it out of its
+ * list of warnings, so that it is said once.
+ */
+int report_warning_is_row_stall(const struct run_result *r, const char *w);
+
 /* ---- problems ---------------------------------------------------------- */
 
 /* Most severe first. */

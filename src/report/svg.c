@@ -45,6 +45,7 @@ const char SVG_STYLESHEET[] =
     "svg.plot .ci{fill:#3a6ea5;fill-opacity:.15}\n"
     "svg.plot .bar{fill:#7f9cc0}\n"
     "svg.plot .est{stroke:#111;stroke-width:1.5}\n"
+    "svg.plot .iv{stroke:#e07b24;stroke-width:2;stroke-opacity:.55}\n"
     "svg.plot text.tolt{fill:#c62828}\n"
     "svg.plot text.medt{fill:#7b3fa0}\n"
     "svg.flame{width:100%;height:auto;background:#fff;border:1px solid #ddd}\n"
@@ -815,8 +816,8 @@ static void value_frame(struct sbuf *out, const struct frame *f, enum metric_id 
 /* ---- trend (kagari history) ------------------------------------------ */
 
 void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
-		    const double *y, size_t n, const char *const *labels,
-		    const size_t *steps, size_t nr_steps)
+		    const double *y, const double *lo, const double *hi, size_t n,
+		    const char *const *labels, const size_t *steps, size_t nr_steps)
 {
 	if (!n) {
 		empty_plot(out, title, "no commits recorded");
@@ -824,10 +825,12 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 	}
 	struct frame f = { 0, n > 1 ? (double)(n - 1) : 1, y[0], y[0] };
 	for (size_t i = 0; i < n; i++) {
-		if (y[i] < f.y0)
-			f.y0 = y[i];
-		if (y[i] > f.y1)
-			f.y1 = y[i];
+		double a = lo && isfinite(lo[i]) ? fmin(lo[i], y[i]) : y[i];
+		double b = hi && isfinite(hi[i]) ? fmax(hi[i], y[i]) : y[i];
+		if (a < f.y0)
+			f.y0 = a;
+		if (b > f.y1)
+			f.y1 = b;
 	}
 	pad_range(&f.y0, &f.y1, 0.08);
 	if (n == 1) {
@@ -850,6 +853,11 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 	for (size_t i = 0; i + 1 < n; i++)
 		line(out, fx(&f, (double)i), fy(&f, y[i]), fx(&f, (double)i + 1),
 		     fy(&f, y[i + 1]), "one");
+	/* Each commit's runs: a bar from the least to the greatest. */
+	for (size_t i = 0; lo && hi && i < n; i++)
+		if (isfinite(lo[i]) && isfinite(hi[i]) && hi[i] > lo[i])
+			line(out, fx(&f, (double)i), fy(&f, lo[i]), fx(&f, (double)i),
+			     fy(&f, hi[i]), "iv");
 	for (size_t i = 0; i < n; i++)
 		dot(out, fx(&f, (double)i), fy(&f, y[i]), 2.5, "h");
 	/* First and last commit under the axis. */

@@ -57,12 +57,15 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 		    enum metric_id m);
 /*
  * The trend of one metric over commits (`kagari history --format html`):
- * y[0..n) in commit order, labels[i] the commit's short name (may be
- * NULL), and a dashed marker before each index in steps[0..nr_steps).
+ * y[0..n) in commit order, each with the interval of its runs
+ * [lo[i], hi[i]] drawn as a vertical bar (class "iv") where it is wider
+ * than nothing (lo, hi may be NULL), labels[i] the commit's short name
+ * (may be NULL), and a dashed marker before each index in
+ * steps[0..nr_steps).
  */
 void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
-		    const double *y, size_t n, const char *const *labels,
-		    const size_t *steps, size_t nr_steps);
+		    const double *y, const double *lo, const double *hi, size_t n,
+		    const char *const *labels, const size_t *steps, size_t nr_steps);
 /*
  * The A/A scatter of `kagari aa` (founding article 000): change[0..n) in
  * percent, one dot per A/A compare in order, 0 marked, and the tolerance

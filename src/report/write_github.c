@@ -230,19 +230,20 @@ int report_write_github(const struct run_result *r,
 
 	/* base → head · counts · exit code */
 	if (r->git.base_ref || r->git.base_sha) {
+		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(out, "base ");
-		if (r->git.base_ref) {
+		if (ref) {
 			sbuf_adds(out, "**");
-			report_md_escape(out, r->git.base_ref);
+			report_md_escape(out, ref);
 			sbuf_adds(out, "** ");
 		}
 		if (r->git.base_sha) {
 			sbuf_reset(&sb);
 			sbuf_add(&sb, r->git.base_sha,
 				 strnlen(r->git.base_sha, 12));
-			sbuf_addch(out, '(');
+			sbuf_adds(out, ref ? "(" : "");
 			report_md_escape(out, sb.buf);
-			sbuf_adds(out, ") ");
+			sbuf_adds(out, ref ? ") " : " ");
 		}
 		sbuf_adds(out, "→ head ");
 		if (r->git.head_sha) {

@@ -908,10 +908,11 @@ static void environment(struct sbuf *out, struct sbuf *tmp,
 	env_row(out, "git head", tmp->buf);
 	sbuf_reset(tmp);
 	if (r->git.base_ref || r->git.base_sha) {
-		sbuf_adds(tmp, r->git.base_ref ? r->git.base_ref : "");
+		const char *ref = report_base_ref_shown(&r->git);
+		sbuf_adds(tmp, ref ? ref : "");
 		if (r->git.base_sha)
-			sbuf_addf(tmp, "%s%s%s", r->git.base_ref ? " (" : "",
-				  r->git.base_sha, r->git.base_ref ? ")" : "");
+			sbuf_addf(tmp, "%s%s%s", ref ? " (" : "",
+				  r->git.base_sha, ref ? ")" : "");
 	}
 	env_row(out, "git base", tmp->buf);
 	sbuf_reset(tmp);
@@ -945,16 +946,22 @@ static void header(struct sbuf *out, struct sbuf *tmp,
 	esc_tmp(out, tmp);
 	sbuf_adds(out, "</h1>\n<p class=\"meta\">");
 	if (r->git.base_ref || r->git.base_sha) {
-		sbuf_adds(out, "base <b>");
-		esc(out, r->git.base_ref ? r->git.base_ref : "");
-		sbuf_adds(out, "</b>");
+		const char *ref = report_base_ref_shown(&r->git);
+		sbuf_adds(out, "base ");
+		if (ref) {
+			sbuf_adds(out, "<b>");
+			esc(out, ref);
+			sbuf_adds(out, "</b> (");
+		}
 		if (r->git.base_sha) {
 			sbuf_add(tmp, r->git.base_sha,
 				 strnlen(r->git.base_sha, 12));
-			sbuf_adds(out, " (<code>");
+			sbuf_adds(out, "<code>");
 			esc_tmp(out, tmp);
-			sbuf_adds(out, "</code>)");
+			sbuf_adds(out, "</code>");
 		}
+		if (ref)
+			sbuf_adds(out, r->git.base_sha ? ")" : "");
 		sbuf_adds(out, " → head ");
 		if (r->git.head_sha) {
 			sbuf_add(tmp, r->git.head_sha,

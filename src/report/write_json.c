@@ -390,6 +390,8 @@ static void emit_bench(struct json_emit *j, const struct bench_result *b,
 	json_emit_end_array(j);
 	json_emit_kv_string(j, "result", b->result);
 	json_emit_kv_int(j, "rounds", b->rounds);
+	if (b->line > 0)
+		json_emit_kv_int(j, "line", b->line);
 	if (b->baseline)
 		json_emit_kv_string(j, "baseline", b->baseline);
 	json_emit_key(j, "commands");

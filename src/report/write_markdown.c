@@ -446,10 +446,11 @@ static void environment(struct md *m)
 	env_row(m, "git head", v.buf);
 	sbuf_reset(&v);
 	if (r->git.base_ref || r->git.base_sha) {
-		sbuf_adds(&v, r->git.base_ref ? r->git.base_ref : "");
+		const char *ref = report_base_ref_shown(&r->git);
+		sbuf_adds(&v, ref ? ref : "");
 		if (r->git.base_sha)
-			sbuf_addf(&v, "%s%s%s", r->git.base_ref ? " (" : "",
-				  r->git.base_sha, r->git.base_ref ? ")" : "");
+			sbuf_addf(&v, "%s%s%s", ref ? " (" : "",
+				  r->git.base_sha, ref ? ")" : "");
 	}
 	env_row(m, "git base", v.buf);
 	sbuf_reset(&v);
@@ -474,19 +475,20 @@ static void header(struct md *m, const struct report_problems *p)
 	report_md_escape(m->out, sb.buf);
 	sbuf_adds(m->out, "\n\n");
 	if (r->git.base_ref || r->git.base_sha) {
+		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(m->out, "base ");
-		if (r->git.base_ref) {
+		if (ref) {
 			sbuf_adds(m->out, "**");
-			report_md_escape(m->out, r->git.base_ref);
+			report_md_escape(m->out, ref);
 			sbuf_adds(m->out, "**");
 		}
 		if (r->git.base_sha) {
 			sbuf_reset(&sb);
 			sbuf_add(&sb, r->git.base_sha,
 				 strnlen(r->git.base_sha, 12));
-			sbuf_adds(m->out, r->git.base_ref ? " (" : "");
+			sbuf_adds(m->out, ref ? " (" : "");
 			report_md_escape(m->out, sb.buf);
-			sbuf_adds(m->out, r->git.base_ref ? ")" : "");
+			sbuf_adds(m->out, ref ? ")" : "");
 		}
 		sbuf_adds(m->out, " → head ");
 		if (r->git.head_sha) {
@@ -563,15 +565,20 @@ int report_write_markdown(const struct run_result *r,
 	}
 	/* Every profiled command: where the time went, per function. */
 	report_profile_markdown(out, r, 0, MD_PROFILE_ROWS);
-	if (r->warnings.nr) {
-		sbuf_adds(out, "### Warnings\n\n");
-		for (size_t i = 0; i < r->warnings.nr; i++) {
-			sbuf_adds(out, "- ");
-			report_md_escape(out, r->warnings.v[i]);
-			sbuf_addch(out, '\n');
-		}
+	/* A stall filter's warning is its comparison's row ("rounds
+	   dropped: ..."), not a second line here. */
+	size_t listed = 0;
+	for (size_t i = 0; i < r->warnings.nr; i++) {
+		if (report_warning_is_row_stall(r, r->warnings.v[i]))
+			continue;
+		if (!listed++)
+			sbuf_adds(out, "### Warnings\n\n");
+		sbuf_adds(out, "- ");
+		report_md_escape(out, r->warnings.v[i]);
 		sbuf_addch(out, '\n');
 	}
+	if (listed)
+		sbuf_addch(out, '\n');
 	environment(&m);
 	report_section_end(out, name);
 	sbuf_addch(out, '\n');

@@ -709,13 +709,14 @@ static void header(struct table *t)
 	}
 	sbuf_addch(out, '\n');
 	if (r->git.base_ref || r->git.base_sha) {
+		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(out, "base ");
-		add_safe(out, r->git.base_ref ? r->git.base_ref : "");
+		add_safe(out, ref ? ref : "");
 		if (r->git.base_sha) {
-			sbuf_addf(out, "%s", r->git.base_ref ? " (" : "");
+			sbuf_addf(out, "%s", ref ? " (" : "");
 			add_safe_len(out, r->git.base_sha,
 				     strnlen(r->git.base_sha, 12));
-			sbuf_addf(out, "%s", r->git.base_ref ? ")" : "");
+			sbuf_addf(out, "%s", ref ? ")" : "");
 		}
 		sbuf_adds(out, " → head ");
 		if (r->git.head_sha)

@@ -102,18 +102,20 @@ expect_err "invalid JSON"
 
 case_ "pull_request: base sha, annotations on stderr, summary appended"
 printf '# Earlier step\n\nkept as it was' > "$T/summary.md"
+# An untracked file (as a suite not committed yet) changes no commit.
+echo "notes" > "$R/untracked.txt"
 GITHUB_STEP_SUMMARY="$T/summary.md" GITHUB_WORKSPACE="$R" \
 	ci_env pull_request "$EV/pr.json" --format json --output "$T/ci.json" --seed 7
 expect_rc 1
 expect_err "comparing with $BASE (from the 'pull_request' event)"
-expect_err "::error title=budget exceeded,file=kagari.yaml::sl,1%25/nap: latency max "
+expect_err "::error title=budget exceeded,file=kagari.yaml,line=5::sl,1%25/nap: latency max "
 expect_err ", budget <= 1ns"
 [ -s "$T/out" ] && fail "stdout is not empty with --output: $(head -c 300 "$T/out")"
 # The annotations come before the closing sentence, which is the last line.
 tail -n 1 "$T/err" | grep -q '^kagari: error: ' || fail "last stderr line: $(tail -n 1 "$T/err")"
 grep -q '^::' "$T/err" || fail "no annotation line"
 # Every annotation line is one of the fixed titles and escaped.
-grep '^::' "$T/err" | grep -vE '^::(error|warning|notice) title=(regression|budget exceeded|inconclusive|metric unsupported|benchmark failed)(,file=[^:,]*)?::' &&
+grep '^::' "$T/err" | grep -vE '^::(error|warning|notice) title=(regression|budget exceeded|inconclusive|metric unsupported|benchmark failed)(,file=[^:,]*(,line=[0-9]+)?)?::' &&
 	fail "an annotation with an unexpected form"
 head -c 37 "$T/summary.md" | grep -q '^# Earlier step$' || fail "summary head lost"
 grep -q '^kept as it was$' "$T/summary.md" || fail "existing summary content changed or joined: $(head -5 "$T/summary.md")"
@@ -122,13 +124,38 @@ grep -q 'budget' "$T/summary.md" || fail "summary lacks the budget: $(cat "$T/su
 json_check "$T/ci.json" "r['mode'] == 'compare' and r['git']['base_sha'] == '$BASE' and r['seed'] == 7 and r['summary']['exit_code'] == 1"
 # If the 20x slower head was judged a regression (it should be), it is annotated.
 if "$PY" -c "import json,sys; r=json.load(open('$T/ci.json')); c=r['suites'][0]['benchmarks'][0]['commands'][0]; sys.exit(0 if c['comparisons']['latency']['verdict']=='regression' else 1)"; then
-	expect_err "::error title=regression,file=kagari.yaml::sl,1%25/nap latency: "
+	expect_err "::error title=regression,file=kagari.yaml,line=5::sl,1%25/nap latency: "
 fi
 cp "$T/err" "$T/ci.err"
+rm "$R/untracked.txt"
+json_check "$T/ci.json" "r['git']['dirty'] == False"
+grep -q "uncommitted" "$T/summary.md" && fail "an untracked file made the tree dirty: $(grep uncommitted "$T/summary.md")"
+
+case_ "the summary names a base given as a sha once, short; the environment table has its full sha once"
+S12=${BASE:0:12}
+grep -qF "base $S12 → head ${HEAD_SHA:0:12}" "$T/summary.md" || fail "summary header: $(grep '→ head' "$T/summary.md")"
+grep -qF "**$BASE**" "$T/summary.md" && fail "the full sha in bold: $(grep -F "**$BASE**" "$T/summary.md")"
+grep -qF "($S12)" "$T/summary.md" && fail "the sha twice: $(grep -F "($S12)" "$T/summary.md")"
+row=$(grep -F "| git base |" "$T/summary.md")
+[ "$(grep -o "$BASE" <<<"$row" | wc -l)" -eq 1 ] || fail "git base row: $row"
+# A ref that is a name is kept beside the sha.
+run_k report "$T/ci.json" --format markdown
+python3 - "$T/ci.json" "$T/named.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1])); r['git']['base_ref'] = 'main'
+json.dump(r, open(sys.argv[2], 'w'))
+PYEOF
+run_k report "$T/named.json" --format markdown
+expect_out "base **main** ($S12) → head"
+expect_out "| git base | main ($BASE) |"
 
 case_ "--format json on stdout stays clean JSON; colour is off"
+echo "# a tracked change" >> kagari.yaml
 GITHUB_STEP_SUMMARY="$T/summary2.md" ci_env merge_group "$EV/mg.json" --format json --filter quick
 expect_rc 0
+g checkout -q kagari.yaml
+json_check "$T/out" "r['git']['dirty'] == True"
+grep -qF "${HEAD_SHA:0:12} + uncommitted changes" "$T/summary2.md" || fail "a tracked change is not said: $(grep '→ head' "$T/summary2.md")"
 "$PY" -c "import json,sys; json.load(open('$T/out'))" || fail "stdout is not JSON"
 grep -q '::' "$T/out" && fail "annotations on stdout"
 grep -q $'\033' "$T/out" && fail "escape codes on stdout"

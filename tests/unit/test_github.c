@@ -174,14 +174,18 @@ static void test_escaping(void **state)
 	assert_string_equal(out.buf, "%250A::error::x");
 	sbuf_reset(&out);
 	github_command(&out, GITHUB_ERROR, "budget exceeded", "bench/k,1.yaml",
-		       "line1\nline2");
+		       0, "line1\nline2");
 	assert_string_equal(out.buf,
 			    "::error title=budget exceeded,file=bench/k%2C1.yaml::line1%0Aline2\n");
 	sbuf_reset(&out);
-	github_command(&out, GITHUB_NOTICE, "a:b", NULL, "m");
+	/* The benchmark's line in the suite file, when known. */
+	github_command(&out, GITHUB_ERROR, "regression", "kagari.yaml", 12, "m");
+	assert_string_equal(out.buf, "::error title=regression,file=kagari.yaml,line=12::m\n");
+	sbuf_reset(&out);
+	github_command(&out, GITHUB_NOTICE, "a:b", NULL, 3, "m");
 	assert_string_equal(out.buf, "::notice title=a%3Ab::m\n");
 	sbuf_reset(&out);
-	github_command(&out, GITHUB_WARNING, "t", "", "");
+	github_command(&out, GITHUB_WARNING, "t", "", 0, "");
 	assert_string_equal(out.buf, "::warning title=t::\n");
 	sbuf_release(&out);
 }

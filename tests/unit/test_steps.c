@@ -3,7 +3,10 @@
  * planted step at its index with its size, finds two steps, ignores one
  * wild point, finds nothing in A/A noise (seeded, so deterministic: the
  * false-step rate over 200 noisy series is asserted, not hoped for), and
- * respects --min-change.
+ * respects --min-change; with each point's own spread (several runs per
+ * commit) a step the size of the noise between single runs is found, a
+ * step among points of many runs is found beside points of one, and the
+ * runs per commit a step needs follow from the noise of one run.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +108,138 @@ static void test_min_change(void **state)
 	free(s);
 }
 
+/*
+ * n commits of k[i] runs each (single-run noise 10 % of 100), +step % from
+ * commit `at` on; the points and their runs in p, runs in buf (n * 64).
+ */
+static void history(struct rng *r, size_t n, const size_t *k, size_t at, double step,
+		    struct steps_point *p, double *buf, double *med)
+{
+	for (size_t i = 0; i < n; i++) {
+		double *x = buf + 64 * i, t[64];
+		noisy(r, x, k[i], 100, 0.10);
+		for (size_t j = 0; j < k[i]; j++) {
+			if (i >= at)
+				x[j] *= 1 + step / 100;
+			t[j] = x[j];
+		}
+		for (size_t a = 1; a < k[i]; a++) /* insertion sort: the median */
+			for (size_t b = a; b > 0 && t[b - 1] > t[b]; b--) {
+				double v = t[b];
+				t[b] = t[b - 1];
+				t[b - 1] = v;
+			}
+		med[i] = k[i] % 2 ? t[k[i] / 2] : (t[k[i] / 2 - 1] + t[k[i] / 2]) / 2;
+		p[i] = (struct steps_point){ med[i], x, k[i] };
+	}
+}
+
+/* Found at its commit (or one off) among the steps? */
+static int found_at(const struct step *s, size_t n, size_t at)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i].at + 1 >= at && s[i].at <= at + 1)
+			return 1;
+	return 0;
+}
+
+static void test_step_of_run_noise(void **state)
+{
+	(void)state;
+	struct rng r;
+	static double buf[16 * 64];
+	struct steps_point p[16];
+	double med[16];
+	size_t k[16];
+	int many = 0, one = 0, aa = 0;
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		struct step *s;
+		size_t n;
+		/* A +10 % step, the noise of one run: 25 runs a commit
+		   (steps_runs_needed(10, 10)) find it ... */
+		for (size_t i = 0; i < 16; i++)
+			k[i] = steps_runs_needed(10, 10);
+		rng_seed(&r, seed);
+		history(&r, 16, k, 8, 10, p, buf, med);
+		steps_find_points(p, 16, 2, 1, &s, &n);
+		many += found_at(s, n, 8);
+		free(s);
+		/* ... one run a commit does not ... */
+		for (size_t i = 0; i < 16; i++)
+			k[i] = 1;
+		history(&r, 16, k, 8, 10, p, buf, med);
+		steps_find_points(p, 16, 2, 1, &s, &n);
+		one += found_at(s, n, 8);
+		free(s);
+		/* ... and 25 runs a commit make no step of none. */
+		for (size_t i = 0; i < 16; i++)
+			k[i] = 25;
+		history(&r, 16, k, 8, 0, p, buf, med);
+		steps_find_points(p, 16, 2, 1, &s, &n);
+		aa += n > 0;
+		free(s);
+	}
+	assert_true(many >= 45);
+	assert_true(one <= 5);
+	assert_true(aa <= 1);
+}
+
+static void test_points_of_many_runs_weigh_more(void **state)
+{
+	(void)state;
+	struct rng r;
+	static double buf[16 * 64];
+	struct steps_point p[16];
+	double med[16];
+	size_t k[16];
+	int spread = 0, medians = 0;
+	/* Eight commits of one run, then eight of eight runs; +30 % (three
+	   times the noise of one run) from commit 12 on. */
+	for (size_t i = 0; i < 16; i++)
+		k[i] = i < 8 ? 1 : 8;
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		struct step *s;
+		size_t n;
+		rng_seed(&r, seed);
+		history(&r, 16, k, 12, 30, p, buf, med);
+		steps_find_points(p, 16, 2, 1, &s, &n);
+		spread += found_at(s, n, 12);
+		free(s);
+		/* One noise for every point, from the noisy ones: mostly missed. */
+		steps_find(med, 16, 2, 1, &s, &n);
+		medians += found_at(s, n, 12);
+		free(s);
+	}
+	assert_true(spread >= 48);
+	assert_true(medians <= 30);
+}
+
+static void test_run_noise_and_runs_needed(void **state)
+{
+	(void)state;
+	/* Runs of the same commit give the noise, whatever the steps between
+	   commits: pairs differ by 2, so sigma = 1.4826 * 2 / sqrt 2. */
+	double a[] = { 100, 102, 100 }, b[] = { 300, 302 }, c[] = { 50, 52 };
+	struct steps_point p[] = { { 100, a, 3 }, { 301, b, 2 }, { 51, c, 2 } };
+	assert_true(fabs(steps_run_noise(p, 3) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
+	/* Single runs: the consecutive differences, as steps_find(). */
+	double x[] = { 10, 12, 11, 15, 14 };
+	struct steps_point q[5];
+	for (size_t i = 0; i < 5; i++)
+		q[i] = (struct steps_point){ x[i], &x[i], 1 };
+	struct step *s;
+	size_t n;
+	double sigma = steps_find(x, 5, 2, 1, &s, &n);
+	free(s);
+	assert_true(fabs(steps_run_noise(q, 5) - sigma) < 1e-9);
+	/* A step 5 times a point's noise: (5 * 10 / 10)^2 = 25 runs. */
+	assert_int_equal(steps_runs_needed(10, 10), 25);
+	assert_int_equal(steps_runs_needed(10, 30), 3);
+	assert_int_equal(steps_runs_needed(1, 30), 1);
+	assert_int_equal(steps_runs_needed(0, 5), 1);
+	assert_int_equal(steps_runs_needed(10, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +247,9 @@ int main(void)
 		cmocka_unit_test(test_exact_series),
 		cmocka_unit_test(test_aa_noise),
 		cmocka_unit_test(test_min_change),
+		cmocka_unit_test(test_step_of_run_noise),
+		cmocka_unit_test(test_points_of_many_runs_weigh_more),
+		cmocka_unit_test(test_run_noise_and_runs_needed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
