@@ -402,6 +402,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
 		rc = common_select(cli, &s->ls);
+	size_t nr_selected = s->ls.nr_selected;
 	if (!rc)
 		rc = shard_select(cli, &s->ls);
 	if (!rc)
@@ -441,6 +442,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (rc)
 		return rc;
 	s->r.mode = xstrdup(mode);
+	shard_record(cli, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
 	s->r.seed = cli->have_seed ? cli->seed
 				   : rng_random_seed() & ((UINT64_C(1) << 53) - 1);

@@ -920,6 +920,29 @@ static void read_git(struct rd *d, json_t *o, struct git_info *g)
 	get_string(d, o, "base_sha", &g->base_sha);
 }
 
+/* The shard record (write_json.c's emit_shard()). */
+static void read_shard(struct rd *d, json_t *o, struct shard_record *sh)
+{
+	sh->present = 1;
+	sh->index = sh->count = 0;
+	get_int(d, o, "index", &sh->index, 1, 1024);
+	get_int(d, o, "count", &sh->count, 1, 1024);
+	get_bool(d, o, "replicate", &sh->replicate);
+	get_string(d, o, "selection", &sh->selection);
+	get_int(d, o, "benchmarks", &sh->benchmarks, 0, INT_MAX);
+	get_string(d, o, "run_id", &sh->run_id);
+	if (d->failed)
+		return;
+	if (!sh->index || !sh->count)
+		fail(d, !sh->index ? "index" : "count", "missing");
+	else if (sh->index > sh->count)
+		fail(d, "index", "%d is above the count, %d", sh->index, sh->count);
+	else if (!sh->run_id || !*sh->run_id)
+		fail(d, "run_id", "missing");
+	else if (!sh->selection)
+		sh->selection = xstrdup("");
+}
+
 static void read_acceptance_item(struct rd *d, json_t *o, void *item)
 {
 	struct acceptance *a = item;
@@ -1102,6 +1125,12 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 	if (o && !d->failed) {
 		size_t old = enter_key(d, "git");
 		read_git(d, o, &r->git);
+		leave(d, old);
+	}
+	o = get_object(d, root, "shard", 0);
+	if (o && !d->failed) {
+		size_t old = enter_key(d, "shard");
+		read_shard(d, o, &r->shard);
 		leave(d, old);
 	}
 	if (!d->failed) {

@@ -436,6 +436,18 @@ static void emit_git(struct json_emit *j, const struct git_info *g)
 	json_emit_end_object(j);
 }
 
+static void emit_shard(struct json_emit *j, const struct shard_record *sh)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_int(j, "index", sh->index);
+	json_emit_kv_int(j, "count", sh->count);
+	json_emit_kv_bool(j, "replicate", sh->replicate);
+	json_emit_kv_string(j, "selection", sh->selection);
+	json_emit_kv_int(j, "benchmarks", sh->benchmarks);
+	json_emit_kv_string(j, "run_id", sh->run_id);
+	json_emit_end_object(j);
+}
+
 static void emit_summary(struct json_emit *j, const struct run_summary *s)
 {
 	json_emit_begin_object(j);
@@ -473,6 +485,10 @@ int report_write_json(const struct run_result *r,
 	emit_environment(&j, &r->env);
 	json_emit_key(&j, "git");
 	emit_git(&j, &r->git);
+	if (r->shard.present) {
+		json_emit_key(&j, "shard");
+		emit_shard(&j, &r->shard);
+	}
 	if (r->nr_accepts) {
 		json_emit_key(&j, "acceptances");
 		json_emit_begin_array(&j);
