@@ -270,14 +270,11 @@ static void clear_progress(struct progress *p)
 
 /*
  * Print each failed command's error and stderr tail. Under `kagari ci` the
- * tail is the measured program's text: a hostile program could write
- * GitHub workflow commands (::error::, ::add-mask::...) into it, so the
- * output is fenced with ::stop-commands:: and a random token.
+ * tail is the measured program's text: cmd_error() keeps its lines from
+ * reading as workflow commands (cmd_guard_workflow_commands()).
  */
 static void print_command_errors(const struct run_result *r)
 {
-	int fence = r->mode && !strcmp(r->mode, "ci");
-	char token[32] = "";
 	struct sbuf msg = SBUF_INIT;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
@@ -286,22 +283,14 @@ static void print_command_errors(const struct run_result *r)
 				const struct command_result *cr = &br->commands[c];
 				if (!cr->error)
 					continue;
-				int tail = cr->stderr_tail && *cr->stderr_tail;
-				if (fence && tail) {
-					snprintf(token, sizeof(token), "kagari-%016llx",
-						 (unsigned long long)rng_random_seed());
-					fprintf(stderr, "::stop-commands::%s\n", token);
-				}
 				sbuf_reset(&msg);
 				sbuf_adds(&msg, cr->error);
-				if (tail)
+				if (cr->stderr_tail && *cr->stderr_tail)
 					child_add_stderr_tail(&msg, cr->stderr_tail,
 							      strlen(cr->stderr_tail),
 							      CHILD_TAIL_BLOCK);
 				cmd_error("benchmark '%s', command '%s': %s", br->name,
 					  cr->name, msg.buf);
-				if (fence && tail)
-					fprintf(stderr, "::%s::\n", token);
 			}
 		}
 	sbuf_release(&msg);
