@@ -148,7 +148,7 @@ void cmd_guard_workflow_commands(int fence);
 /* compare and ci: the cap of the sequential rounds. */
 #define OPT_MAX_TIME                                                           \
 	{ "max-time", OPT_STRING, offsetof(struct cli, max_time), "DURATION",  \
-	  "stop measuring after DURATION (e.g. 10m) in all; undecided comparisons end inconclusive", \
+	  "a cap on the whole compare: once DURATION (e.g. 10m) is spent no run starts; the comparisons it stopped end inconclusive", \
 	  NULL }
 /* compare and ci: whose copy of each suite file both sides run. */
 #define OPT_SUITE_FROM                                                         \

@@ -141,6 +141,7 @@ struct command_result {
 	char *result;	   /* one of the RESULT_* strings (or a verdict) */
 	int rounds;	   /* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
+	int out_of_time;   /* --max-time was spent while it measured, or before */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;

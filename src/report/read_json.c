@@ -788,6 +788,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	get_string(d, o, "result", &c->result);
 	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	get_bool(d, o, "identical_artifact", &c->identical_artifact);
+	get_bool(d, o, "stopped_by_max_time", &c->out_of_time);
 	json_t *mx = get_object(d, o, "matrix", 0);
 	if (mx) {
 		const char *k;

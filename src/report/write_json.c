@@ -333,6 +333,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_kv_int(j, "rounds", c->rounds);
 	if (c->identical_artifact)
 		json_emit_kv_bool(j, "identical_artifact", 1);
+	if (c->out_of_time)
+		json_emit_kv_bool(j, "stopped_by_max_time", 1);
 	if (c->matrix_names.nr) {
 		json_emit_key(j, "matrix");
 		json_emit_begin_object_inline(j);
