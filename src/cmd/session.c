@@ -26,6 +26,7 @@
 #include "cmd/outcome.h"
 #include "cmd/record.h"
 #include "cmd/shard.h"
+#include "git/git.h"
 #include "proc/child.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
@@ -369,6 +370,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
 	memset(s, 0, sizeof(*s));
+	sbuf_init(&s->git_start_status);
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
@@ -460,7 +462,51 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.profile_override = cli->profile || cli->profile_dir,
 	};
 	interrupt_install(env->runner);
+	/* HEAD and the working tree now, to be checked at the end. */
+	struct sbuf err = SBUF_INIT;
+	if (!git_toplevel(s->ls.suites[0]->dir, &s->git_repo, &err) &&
+	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status, &err)) {
+		free(s->git_repo);
+		s->git_repo = NULL;
+	}
+	sbuf_release(&err);
 	return 0;
+}
+
+/*
+ * HEAD or the working tree changed while measuring (a checkout, a commit,
+ * an edit — by the user or by a measured command): the samples may come
+ * from two states, so say so and record the run as dirty.
+ */
+static void check_git_moved(struct session *s)
+{
+	if (!s->git_repo || !s->git_start_sha)
+		return;
+	char *sha = NULL;
+	struct sbuf status = SBUF_INIT, err = SBUF_INIT;
+	if (git_head_status(s->git_repo, &sha, &status, &err)) {
+		sbuf_rtrim(&err);
+		strvec_pushf(&s->r.warnings,
+			     "HEAD could not be read again at the end (%s): the run is recorded as dirty",
+			     err.buf);
+		s->git_moved = 1;
+	} else if (strcmp(sha, s->git_start_sha)) {
+		strvec_pushf(&s->r.warnings,
+			     "HEAD moved from %.12s to %.12s while measuring: the samples may come from both commits; the run is recorded as dirty",
+			     s->git_start_sha, sha);
+		s->git_moved = 1;
+	} else if ((status.len > 0) != (s->git_start_status.len > 0)) {
+		strvec_pushf(&s->r.warnings,
+			     "the working tree %s while measuring: the samples may come from both states; the run is recorded as dirty",
+			     status.len ? "was clean at the start and has uncommitted changes at the end"
+					: "had uncommitted changes at the start and is clean at the end");
+		s->git_moved = 1;
+	}
+	if (s->git_moved && s->r.git.head_sha)
+		s->r.git.dirty = 1;
+	free(sha);
+	sbuf_release(&status);
+	sbuf_release(&err);
 }
 
 /*
@@ -645,6 +691,7 @@ int session_finish(struct session *s)
 	struct cpu_ticks ticks_end;
 	if (s->have_ticks_start && !sysinfo_cpu_ticks(NULL, &ticks_end))
 		r->env.steal_percent = sysinfo_steal_percent(&s->ticks_start, &ticks_end);
+	check_git_moved(s);
 	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)
@@ -725,6 +772,9 @@ void session_release(struct session *s)
 		free(s->built[i]);
 	free(s->built);
 	run_result_release(&s->r);
+	free(s->git_repo);
+	free(s->git_start_sha);
+	sbuf_release(&s->git_start_status);
 	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);
 	memset(s, 0, sizeof(*s));
