@@ -366,6 +366,13 @@ static void session_look(void *data, struct bench_result *br, unsigned char *dec
 	analyze_look(s->r.seed, su->name, br, decided);
 }
 
+/* For tmpdir_prune(), a folder without a lock (a kagari before locks):
+   1 only when the owner file's process is certainly gone. */
+static int owner_gone(const char *owner)
+{
+	return proc_owner_state(owner) == 0;
+}
+
 int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
@@ -422,11 +429,20 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = preflight(&s->ls);
 	if (!rc) {
+		/* The folders of kagaris that were killed (SIGKILL, a crash)
+		   first: ours, with a lock no live process holds. */
+		tmpdir_prune("kagari", owner_gone);
 		struct sbuf err = SBUF_INIT;
 		s->tmp = tmpdir_create(tmp_prefix, &err);
 		if (!s->tmp) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
+		} else if ((s->tmp_lock = tmpdir_lock(s->tmp, &err)) < 0) {
+			/* Without it a later kagari could not tell we live. */
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		} else {
+			s->have_tmp_lock = 1;
 		}
 		sbuf_release(&err);
 	}
@@ -757,8 +773,18 @@ int session_finish(struct session *s)
 
 void session_release(struct session *s)
 {
-	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR"))
+	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR")) {
 		tmpdir_remove(s->tmp);
+	} else if (s->tmp) {
+		/* Kept on purpose: without its lock file no later kagari
+		   takes it for a dead run's and prunes it. */
+		char *lock = xstrfmt("%s/lock", s->tmp);
+		unlink(lock);
+		free(lock);
+	}
+	/* Only now: the folder was ours until it was gone. */
+	if (s->have_tmp_lock)
+		close(s->tmp_lock);
 	interrupt_uninstall();
 	free(s->tmp);
 	for (size_t i = 0; i < s->nr_dest; i++) {

@@ -46,6 +46,8 @@ struct session {
 	struct destination *dest;
 	size_t nr_dest, dest_alloc;
 	char *tmp;	/* private 0700 folder, removed by session_release */
+	int tmp_lock;	/* flock held on tmp/lock while we live (tmpdir_lock()) */
+	int have_tmp_lock; /* tmp_lock is open (a zeroed session has none) */
 	struct run_result r;
 	struct progress prog;
 	struct execute_options opts;

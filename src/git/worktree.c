@@ -514,6 +514,34 @@ static void remove_private_parent(const char *path)
 	free(parent);
 }
 
+/*
+ * The liveness of the kagari that made the worktree at path: the lock of
+ * the nearest enclosing private folder (kagari-*, tmpdir_lock()), which
+ * its maker holds for as long as it lives, in whatever pid namespace.
+ * tmpdir_lock_state()'s answer (1 live, 0 gone with *fd holding the lock,
+ * -1 no such lock: a kagari before locks, or a folder that is gone).
+ */
+static int owner_lock_state(const char *path, int *fd)
+{
+	char *dir = xstrdup(path);
+	int ret = -1;
+	*fd = -1;
+	for (int depth = 0; depth < 4; depth++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+		const char *name = strrchr(dir, '/');
+		name = name ? name + 1 : dir;
+		if (!strncmp(name, "kagari-", 7)) {
+			ret = tmpdir_lock_state(dir, fd);
+			break;
+		}
+	}
+	free(dir);
+	return ret;
+}
+
 int git_prune_orphans(const char *repo, struct sbuf *err)
 {
 	struct wt_list l = {0};
@@ -534,13 +562,24 @@ int git_prune_orphans(const char *repo, struct sbuf *err)
 		state = proc_owner_state(r + strlen(LOCK_PREFIX));
 		if (state < 0)
 			continue;
+		/* The maker's folder lock, when it has one, decides: a pid
+		 * seen from another pid namespace (a container, unshare
+		 * --pid) may name no process here, or another one. Held: it
+		 * lives, never removed; free: it is gone (we hold the lock
+		 * while removing). Without one, the pid rule of old. */
+		int lock_fd = -1, lk = owner_lock_state(e->path, &lock_fd);
+		if (lk == 1)
+			continue;
 		/* An entry is listed only once git has made its folder, so a
 		 * missing folder is never a worktree still being added. */
 		gone = !path_exists(e->path);
-		if (!gone && state > 0)
+		if (lk < 0 && !gone && state > 0)
 			continue;
 		struct sbuf why = SBUF_INIT;
-		if (remove_worktree(repo, e->path, &why) < 0) {
+		int rrc = remove_worktree(repo, e->path, &why);
+		if (rrc < 0) {
+			if (lock_fd >= 0)
+				close(lock_fd);
 			if (!ret)
 				sbuf_adds(err, why.buf);
 			sbuf_release(&why);
@@ -549,6 +588,8 @@ int git_prune_orphans(const char *repo, struct sbuf *err)
 		}
 		sbuf_release(&why);
 		remove_private_parent(e->path);
+		if (lock_fd >= 0)
+			close(lock_fd);
 	}
 	wt_list_release(&l);
 	return ret;
