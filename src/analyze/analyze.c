@@ -176,6 +176,18 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 			continue;
 		const struct metric_series *bm = &cr->side[SIDE_BASE].metric[m];
 		const struct metric_series *hm = &cr->side[SIDE_HEAD].metric[m];
+		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+		    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
+			/* A saved report may hold any number: too many to
+			   analyse in bounded memory is said, not aborted on. */
+			char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at most %d per side",
+					    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
+			skip_comparison(&cr->comparison[m], mr, why);
+			free(why);
+			free(cr->comparison[m].verdict);
+			cr->comparison[m].verdict = xstrdup("inconclusive");
+			continue;
+		}
 		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
 			if (cr->out_of_time) {
 				/* --max-time was spent before it ran on both

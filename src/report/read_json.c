@@ -516,7 +516,9 @@ static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 	get_choice(d, o, "correction", corrections, 2, &v);
 	a->correction = (enum correction)v;
 	a->resamples = 2000;
-	get_int(d, o, "resamples", &a->resamples, 1, INT_MAX);
+	/* No more than a suite may ask for (a report is as untrusted as a
+	   file can be: each resample is a pass over the samples). */
+	get_int(d, o, "resamples", &a->resamples, 1, SETTINGS_MAX_RESAMPLES);
 	a->confidence = get_number(d, o, "confidence");
 	if (!d->failed && !(a->confidence > 0 && a->confidence < 1))
 		fail(d, "confidence", "expected a number between 0 and 1");

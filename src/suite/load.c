@@ -23,6 +23,7 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "base/suggest.h"
+#include "model/settings.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 #include "suite/ywalk.h"
@@ -1152,7 +1153,7 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 		r->pairing = (enum pairing)v;
 	if (get_enum(L, &m, "correction", correction_names, &v) > 0)
 		r->correction = (enum correction)v;
-	get_int(L, &m, "resamples", 100, 10000000, &r->resamples, NULL);
+	get_int(L, &m, "resamples", 100, SETTINGS_MAX_RESAMPLES, &r->resamples, NULL);
 	get_int(L, &m, "min_samples", 2, 1000000, &r->min_samples, NULL);
 	yaml_node_t *c = ywalk_map_get(&m, "confidence");
 	if (c)
