@@ -133,10 +133,19 @@ static void fill_comparison(struct pending *p)
 		memcpy(c->boot, r->boot, r->nr_boot * sizeof(double));
 }
 
+static void skip_comparison_fill(struct comparison *c, const struct metric_rule *mr,
+				 const char *why);
+
 static void skip_comparison(struct comparison *c, const struct metric_rule *mr,
 			    const char *why)
 {
 	comparison_clear(c); /* a look may have filled it already */
+	skip_comparison_fill(c, mr, why);
+}
+
+static void skip_comparison_fill(struct comparison *c, const struct metric_rule *mr,
+				 const char *why)
+{
 	c->present = 1;
 	c->statistic = xstrdup(mr->statistic == STATISTIC_MEAN ? "mean" : "median");
 	c->pairing = xstrdup("rounds");
@@ -167,8 +176,27 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 			continue;
 		const struct metric_series *bm = &cr->side[SIDE_BASE].metric[m];
 		const struct metric_series *hm = &cr->side[SIDE_HEAD].metric[m];
+		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+		    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
+			/* A saved report may hold any number: too many to
+			   analyse in bounded memory is said, not aborted on. */
+			char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at most %d per side",
+					    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
+			skip_comparison(&cr->comparison[m], mr, why);
+			free(why);
+			free(cr->comparison[m].verdict);
+			cr->comparison[m].verdict = xstrdup("inconclusive");
+			continue;
+		}
 		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
-			if (mr->configured)
+			if (cr->out_of_time) {
+				/* --max-time was spent before it ran on both
+				   sides: undecided, not skipped. */
+				skip_comparison(&cr->comparison[m], mr,
+						"not measured: --max-time was spent before it ran on both sides");
+				free(cr->comparison[m].verdict);
+				cr->comparison[m].verdict = xstrdup("inconclusive");
+			} else if (mr->configured)
 				skip_comparison(&cr->comparison[m], mr,
 						"not measured on both sides");
 			continue;
@@ -367,6 +395,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
 					  p->cr->rounds,
 					  p->cr->rounds >= N ? "max_runs reached"
+					  : p->cr->out_of_time ? "--max-time was spent"
 							     : "max_time reached or interrupted");
 			free(p->res.reason);
 			p->res.reason = r;
@@ -580,6 +609,25 @@ static void resolution_notes(struct command_result *cr)
 	}
 }
 
+/*
+ * A command whose runs --max-time stopped: an inconclusive verdict says
+ * that the time ran out (a look's reason may say so already).
+ */
+static void out_of_time_note(struct command_result *cr)
+{
+	if (!cr->out_of_time)
+		return;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		struct comparison *cp = &cr->comparison[m];
+		if (!cp->present || !cp->verdict || strcmp(cp->verdict, "inconclusive") ||
+		    (cp->reason && strstr(cp->reason, "--max-time")))
+			continue;
+		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s", cp->reason ? cp->reason : "",
+				       cp->reason && *cp->reason ? "; " : "", cr->rounds,
+				       cr->rounds == 1 ? "" : "s"));
+	}
+}
+
 static void explain_verdicts(struct run_result *r)
 {
 	for (size_t i = 0; i < r->nr_suites; i++)
@@ -588,6 +636,7 @@ static void explain_verdicts(struct run_result *r)
 				struct command_result *cr = &r->suites[i].benches[b].commands[c];
 				identical_artifact_guard(cr);
 				resolution_notes(cr);
+				out_of_time_note(cr);
 			}
 }
 

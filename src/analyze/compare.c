@@ -461,19 +461,23 @@ static void hl_summary(const double *x, size_t n, double confidence,
 		       double *est, double *lo, double *hi, double *quant,
 		       size_t nq)
 {
-	size_t M;
-	double *wa = exact_walsh_sorted(x, n, &M);
+	/* By selection over the sorted values: the n(n+1)/2 Walsh averages
+	   are never stored (O(n) memory; exact.h). */
+	size_t M = n * (n + 1) / 2;
+	double *a = exact_sorted_copy(x, n);
+	double m1 = exact_walsh_select(a, n, (M - 1) / 2);
+	double m2 = M % 2 ? m1 : exact_walsh_select(a, n, M / 2);
 
-	*est = expm1((wa[(M - 1) / 2] + wa[M / 2]) / 2) * 100;
-	exact_hl_interval(wa, n, confidence, lo, hi);
+	*est = expm1((m1 + m2) / 2) * 100;
+	exact_hl_interval_sorted(a, n, confidence, lo, hi);
 	*lo = expm1(*lo) * 100;
 	*hi = expm1(*hi) * 100;
 	if (quant) {
-		exact_hl_quantiles(wa, n, nq, quant);
+		exact_hl_quantiles_sorted(a, n, nq, quant);
 		for (size_t i = 0; i < nq; i++)
 			quant[i] = expm1(quant[i]) * 100;
 	}
-	free(wa);
+	free(a);
 }
 
 /*

@@ -625,9 +625,214 @@ double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
 	return exact_normal_sf(z);
 }
 
-/* ---- Hodges-Lehmann ----------------------------------------------------- */
+/* ---- Hodges-Lehmann (at the end: the selection below) ------------------- */
+
+/* ---- selection over the Walsh averages and the differences -------------- */
+
+/*
+ * The k-th smallest of a set of n(n+1)/2 (or nx * ny) values that are
+ * never stored: a binary search on the value, over the doubles in their
+ * order (the IEEE bit patterns, mapped so that integer order is numeric
+ * order), with each step counting the members <= t in linear time over
+ * the sorted data (two pointers; fl(a + b) and fl(a - b) are monotone in
+ * each argument, so the pointers only move one way). The smallest t with
+ * count(t) >= k + 1 is the k-th smallest member itself: at most 64 steps,
+ * O(n) memory and O(n log n) time with the sort.
+ */
+static uint64_t key_of(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof(u));
+	return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static double double_of(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double x;
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+/*
+ * The two sets, each as "how many members are <= t" (linear: two pointers
+ * over the sorted data) and "the members in (lo, hi]" (linear plus what
+ * it hands out).
+ */
+struct pairset {
+	const double *a, *b; /* Walsh: a only; differences: x = a, y = b */
+	size_t na, nb;
+	int walsh;
+};
+
+static size_t pairset_count(const struct pairset *p, double t)
+{
+	size_t count = 0;
+	if (p->walsh) {
+		/* for row i, members (a_i + a_j) / 2 with j in [i, j) are <= t */
+		size_t j = p->na;
+		for (size_t i = 0; i < p->na; i++) {
+			while (j > i && (p->a[i] + p->a[j - 1]) / 2 > t)
+				j--;
+			if (j <= i)
+				break; /* later rows start higher still */
+			count += j - i;
+		}
+	} else {
+		/* for y_i, x_0..x_{j-1} - y_i are <= t */
+		size_t j = 0;
+		for (size_t i = 0; i < p->nb; i++) {
+			while (j < p->na && p->a[j] - p->b[i] <= t)
+				j++;
+			count += j;
+		}
+	}
+	return count;
+}
+
+/* The members in (lo, hi] into out (room for all of them); how many. */
+static size_t pairset_between(const struct pairset *p, double lo, double hi, double *out)
+{
+	size_t k = 0;
+	if (p->walsh) {
+		size_t jl = p->na, jh = p->na;
+		for (size_t i = 0; i < p->na; i++) {
+			while (jh > i && (p->a[i] + p->a[jh - 1]) / 2 > hi)
+				jh--;
+			while (jl > i && (p->a[i] + p->a[jl - 1]) / 2 > lo)
+				jl--;
+			size_t from = jl > i ? jl : i;
+			for (size_t j = from; j < jh; j++)
+				out[k++] = (p->a[i] + p->a[j]) / 2;
+		}
+	} else {
+		size_t jl = 0, jh = 0;
+		for (size_t i = 0; i < p->nb; i++) {
+			while (jh < p->na && p->a[jh] - p->b[i] <= hi)
+				jh++;
+			while (jl < p->na && p->a[jl] - p->b[i] <= lo)
+				jl++;
+			for (size_t j = jl; j < jh; j++)
+				out[k++] = p->a[j] - p->b[i];
+		}
+	}
+	return k;
+}
+
+/*
+ * The k-th smallest member (0-based). Invariant: count(lo) < k + 1 <=
+ * count(hi). Each step guesses t by interpolating the count between lo
+ * and hi (the count of a large set is a smooth curve: a few steps), and
+ * bisects the doubles' order instead after a guess that did not at least
+ * halve the members left (so at most about 2 x 64 steps in all). Once few
+ * members are left between lo and hi (at most 4 per data value), they are
+ * listed and the one wanted selected; lo and hi adjacent doubles: hi is it.
+ */
+static double pairset_select(const struct pairset *p, size_t k)
+{
+	size_t want = k + 1, n = p->na + p->nb;
+	double lo, hi;
+	if (p->walsh) {
+		lo = p->a[0];
+		hi = p->a[p->na - 1];
+	} else {
+		lo = p->a[0] - p->b[p->nb - 1];
+		hi = p->a[p->na - 1] - p->b[0];
+	}
+	size_t clo = pairset_count(p, lo), chi = pairset_count(p, hi);
+	if (want <= clo)
+		return lo; /* the smallest member itself */
+	int bisect = 0;
+	for (;;) {
+		uint64_t klo = key_of(lo), khi = key_of(hi);
+		if (khi - klo <= 1)
+			return hi;
+		size_t left = chi - clo;
+		if (left <= 4 * n + 64) {
+			double *buf = xreallocarray(NULL, left ? left : 1, sizeof(*buf));
+			size_t got = pairset_between(p, lo, hi, buf);
+			double v = exact_select(buf, got, want - clo - 1);
+			free(buf);
+			return v;
+		}
+		uint64_t kt = klo + (khi - klo) / 2;
+		if (!bisect) {
+			double frac = (double)(want - clo) / (double)left;
+			double g = lo + frac * (hi - lo);
+			uint64_t kg = key_of(g);
+			if (g == g && kg > klo && kg < khi)
+				kt = kg;
+		}
+		double t = double_of(kt);
+		size_t c = pairset_count(p, t);
+		if (c >= want) {
+			hi = t;
+			chi = c;
+		} else {
+			lo = t;
+			clo = c;
+		}
+		bisect = !bisect && (chi - clo) * 2 > left;
+	}
+}
+
+double exact_walsh_select(const double *a, size_t n, size_t k)
+{
+	struct pairset p = { a, NULL, n, 0, 1 };
+	return pairset_select(&p, k);
+}
+
+double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny, size_t k)
+{
+	struct pairset p = { x, y, nx, ny, 0 };
+	return pairset_select(&p, k);
+}
+
+double *exact_sorted_copy(const double *d, size_t n)
+{
+	double *a = xreallocarray(NULL, n ? n : 1, sizeof(*a));
+	if (n)
+		memcpy(a, d, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), cmp_plain_double);
+	return a;
+}
+
+/* R type-7 median of M members from their two middle order statistics,
+   as exact_quantile_inplace() computes it. */
+static double median_of(double v, double w, size_t M)
+{
+	if (M % 2 || w == v)
+		return v;
+	return v + 0.5 * (w - v);
+}
 
 double exact_hl_paired(const double *d, size_t n)
+{
+	if (!n)
+		return NAN;
+	double *a = exact_sorted_copy(d, n);
+	size_t M = n * (n + 1) / 2, k = (M - 1) / 2;
+	double v = exact_walsh_select(a, n, k);
+	double w = M % 2 ? v : exact_walsh_select(a, n, k + 1);
+	free(a);
+	return median_of(v, w, M);
+}
+
+double exact_hl_two_sample(const double *x, size_t nx, const double *y,
+			   size_t ny)
+{
+	if (!nx || !ny)
+		return NAN;
+	double *xs = exact_sorted_copy(x, nx), *ys = exact_sorted_copy(y, ny);
+	size_t M = nx * ny, k = (M - 1) / 2;
+	double v = exact_diff_select(xs, nx, ys, ny, k);
+	double w = M % 2 ? v : exact_diff_select(xs, nx, ys, ny, k + 1);
+	free(xs);
+	free(ys);
+	return median_of(v, w, M);
+}
+
+double exact_hl_paired_quadratic(const double *d, size_t n)
 {
 	size_t m = n * (n + 1) / 2, k = 0;
 	double *w, v;
@@ -643,8 +848,8 @@ double exact_hl_paired(const double *d, size_t n)
 	return v;
 }
 
-double exact_hl_two_sample(const double *x, size_t nx, const double *y,
-			   size_t ny)
+double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y,
+				     size_t ny)
 {
 	double *w, v;
 	size_t k = 0;
@@ -658,4 +863,62 @@ double exact_hl_two_sample(const double *x, size_t nx, const double *y,
 	v = exact_quantile_inplace(w, nx * ny, 0.5);
 	free(w);
 	return v;
+}
+
+void exact_hl_interval_sorted(const double *a, size_t n, double confidence,
+			      double *lo, double *hi)
+{
+	size_t M = n * (n + 1) / 2, c;
+
+	if (!n) {
+		*lo = *hi = NAN;
+		return;
+	}
+	c = exact_signed_rank_rank(n, (1 - confidence) / 2);
+	if (c > (M + 1) / 2)
+		c = (M + 1) / 2;
+	*lo = exact_walsh_select(a, n, c - 1);
+	*hi = exact_walsh_select(a, n, M - c);
+}
+
+/* Up to this many Walsh averages (16 MiB), the quantiles read them from a
+   sorted copy: a bound that does not grow with n, and B selections of a
+   small set would cost more than one sort. */
+#define HL_QUANTILES_STORED_MAX ((size_t)1 << 21)
+
+void exact_hl_quantiles_sorted(const double *a, size_t n, size_t B, double *out)
+{
+	size_t M = n * (n + 1) / 2, c = 0, last = 0;
+	double v = NAN;
+
+	if (!n)
+		return;
+	if (M <= HL_QUANTILES_STORED_MAX) {
+		size_t count;
+		double *w = exact_walsh_sorted(a, n, &count);
+		exact_hl_quantiles(w, n, B, out);
+		free(w);
+		return;
+	}
+	for (size_t i = 0; i < B; i++) {
+		double q = ((double)i + 0.5) / (double)B;
+
+		if (n <= EXACT_SIGNED_RANK_MAX_N) {
+			const double *sf = sr_null_sf(n);
+
+			while (c < M && sf[M - c] <= q)
+				c++;
+		} else {
+			double nn = (double)n;
+			double x = nn * (nn + 1) / 4 +
+				   normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
+
+			c = x < 1 ? 1 : x > (double)M ? M : (size_t)x;
+		}
+		size_t r = c ? c : 1;
+		if (r != last || isnan(v)) /* neighbouring quantiles often share a rank */
+			v = exact_walsh_select(a, n, r - 1);
+		last = r;
+		out[i] = v;
+	}
 }

@@ -30,6 +30,12 @@
  *    value is tied has no spread: p is 1.
  *  - exact_hl_paired(): median of the Walsh averages (d_i + d_j) / 2, i <= j.
  *  - exact_hl_two_sample(): median of all x_j - y_i.
+ *    Both in O(n log n) time and O(n) memory: the n(n+1)/2 (nx * ny)
+ *    members are never stored; exact_walsh_select() and
+ *    exact_diff_select() find an order statistic by a binary search on
+ *    the value, counting in linear time over the sorted data. The
+ *    *_quadratic versions store every member (O(n^2) memory, 30,000
+ *    rounds need 3.6 GB): kept as the reference the tests compare with.
  *
  * Inputs must be finite. Nothing allocated here outlives a call.
  */
@@ -91,6 +97,20 @@ double exact_mann_whitney_u(const double *x, size_t nx, const double *y,
 double exact_hl_paired(const double *d, size_t n);
 double exact_hl_two_sample(const double *x, size_t nx, const double *y,
 			   size_t ny);
+double exact_hl_paired_quadratic(const double *d, size_t n);
+double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y,
+				     size_t ny);
+
+/* A sorted (ascending) copy of d[0..n); the caller frees. */
+double *exact_sorted_copy(const double *d, size_t n);
+/* The k-th smallest (0-based, k < n(n+1)/2) Walsh average (a_i + a_j) / 2,
+   i <= j, of ascending a[0..n), n >= 1: exactly the value the sorted
+   array of exact_walsh_sorted() holds at k. */
+double exact_walsh_select(const double *a, size_t n, size_t k);
+/* The k-th smallest (0-based, k < nx * ny) of x_j - y_i, x and y
+   ascending and not empty. */
+double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny,
+			 size_t k);
 
 /*
  * The distribution-free inference that belongs to the signed-rank test
@@ -115,6 +135,14 @@ void exact_hl_interval(const double *w, size_t n, double confidence,
 /* B quantiles of that confidence distribution at (i + 0.5) / B, ascending,
    into out[0..B): what a bootstrap would draw, for plots. */
 void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out);
+/* The same two from the ascending values a[0..n) themselves (not their
+   Walsh averages), by selection: O(n) memory (the quantiles read a sorted
+   copy of at most 2^21 Walsh averages, 16 MiB, when there are no more).
+   exact_walsh_sorted() and the two above are the O(n^2) reference the
+   tests compare with. */
+void exact_hl_interval_sorted(const double *a, size_t n, double confidence,
+			      double *lo, double *hi);
+void exact_hl_quantiles_sorted(const double *a, size_t n, size_t B, double *out);
 
 /*
  * The k-th smallest (0-based) of a[0..n), k < n, by quickselect; reorders

@@ -157,11 +157,13 @@ void profile_analyze(struct profile_set *ps, double confidence)
 		double pl = exact_signed_rank_p(neg, npairs, NULL, NULL);
 		double pv = 2 * (pg < pl ? pg : pl);
 		c->p_value = p[f] = pv > 1 ? 1 : pv;
-		size_t nw;
-		double *w = exact_walsh_sorted(d, npairs, &nw);
-		c->change_ns = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
-		exact_hl_interval(w, npairs, confidence, &c->ci_low_ns, &c->ci_high_ns);
-		free(w);
+		size_t nw = npairs * (npairs + 1) / 2;
+		double *a = exact_sorted_copy(d, npairs);
+		c->change_ns = nw % 2 ? exact_walsh_select(a, npairs, nw / 2)
+				      : (exact_walsh_select(a, npairs, nw / 2 - 1) +
+					 exact_walsh_select(a, npairs, nw / 2)) / 2;
+		exact_hl_interval_sorted(a, npairs, confidence, &c->ci_low_ns, &c->ci_high_ns);
+		free(a);
 	}
 	double *q = xcalloc(nf, sizeof(double));
 	profile_bh(p, q, nf);

@@ -6,10 +6,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +70,47 @@ int tmpdir_remove(const char *path)
 }
 
 #define OWNER_FILE "owner"
+#define LOCK_FILE "lock"
+
+int tmpdir_lock(const char *dir, struct sbuf *err)
+{
+	char *tmp = xstrfmt("%s/.lock-XXXXXX", dir);
+	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		sbuf_addf(err, "cannot create a lock file in '%s': %s", dir, strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB) || rename(tmp, path)) {
+		sbuf_addf(err, "cannot lock '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		close(fd);
+		fd = -1;
+	}
+	free(tmp);
+	free(path);
+	return fd;
+}
+
+int tmpdir_lock_state(const char *dir, int *fd)
+{
+	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	struct stat st;
+	int ret = -1;
+	*fd = -1;
+	int f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (f >= 0 && fstat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (flock(f, LOCK_EX | LOCK_NB) == 0) {
+			*fd = f;
+			f = -1;
+			ret = 0;
+		} else if (errno == EWOULDBLOCK) {
+			ret = 1;
+		}
+	}
+	if (f >= 0)
+		close(f);
+	free(path);
+	return ret;
+}
 
 int tmpdir_claim(const char *dir, const char *owner, struct sbuf *err)
 {
@@ -95,12 +138,22 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 		char *dir = xstrfmt("%s/%s", base, e->d_name);
 		char *file = xstrfmt("%s/" OWNER_FILE, dir);
 		struct stat st;
+		int fd = -1, state = -1;
 		sbuf_reset(&owner);
 		/* Someone else's folder, or a symlink to anywhere, is never ours to remove. */
-		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-		    sbuf_read_file(&owner, file, 4096) == 0 && gone(owner.buf) == 1 &&
-		    tmpdir_remove(dir) == 0)
+		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
+			state = tmpdir_lock_state(dir, &fd);
+			/* No lock file: the owner file of a kagari before locks. */
+			if (state < 0 && gone && sbuf_read_file(&owner, file, 4096) == 0 &&
+			    gone(owner.buf) == 1)
+				state = 0;
+		}
+		/* Removed while holding the dead maker's lock: a second kagari
+		   pruning at the same time sees it held and leaves it. */
+		if (state == 0 && tmpdir_remove(dir) == 0)
 			removed++;
+		if (fd >= 0)
+			close(fd);
 		free(file);
 		free(dir);
 	}

@@ -15,6 +15,25 @@ char *tmpdir_create(const char *prefix, struct sbuf *err);
 int tmpdir_remove(const char *path);
 
 /*
+ * Liveness that holds across pid namespaces (a container, `unshare
+ * --pid`), where a pid means nothing: the folder's maker holds an
+ * exclusive flock() on dir/lock for as long as it lives (the kernel drops
+ * it when the process dies, SIGKILL included). tmpdir_lock() makes that
+ * file already locked (a locked temporary file renamed into place, so no
+ * one ever sees it unlocked) and returns its descriptor (close-on-exec:
+ * measured programs do not inherit it), or -1 with a reason in err. Keep
+ * it open until the folder is removed.
+ */
+int tmpdir_lock(const char *dir, struct sbuf *err);
+/*
+ * Is dir's maker alive? 1: dir/lock is held; 0: it exists and is free (the
+ * maker is gone), and *fd then holds the lock for the caller (close it when
+ * done; -1 otherwise); -1: there is no lock file (a folder being made, or
+ * one from a kagari before locks), or it cannot be opened.
+ */
+int tmpdir_lock_state(const char *dir, int *fd);
+
+/*
  * Mark folder dir (from tmpdir_create) as its maker's: write `owner`
  * (dir/owner) into it, a line a later tmpdir_prune() hands to its `gone`
  * test. Returns 0, or -1 with a reason in err.
@@ -23,10 +42,12 @@ int tmpdir_claim(const char *dir, const char *owner, struct sbuf *err);
 
 /*
  * Remove the folders PREFIX-* under $TMPDIR (or /tmp) that a killed
- * kagari left: ours, not symlinks, with an owner file (tmpdir_claim) for
- * which gone(text) returns 1. A folder without one (being made, or from a
- * kagari that did not claim it) is left alone. Returns how many were
- * removed.
+ * kagari left: ours, not symlinks, and either with a lock file nobody
+ * holds (tmpdir_lock_state() 0: the maker is gone, in whatever pid
+ * namespace it ran), or without one but with an owner file
+ * (tmpdir_claim) for which gone(text) returns 1 (gone may be NULL). A
+ * folder whose lock is held, or with neither file (being made, or not
+ * kagari's), is left alone. Returns how many were removed.
  */
 size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner));
 

@@ -67,6 +67,7 @@ static const struct opt aa_opts[] = {
 	{ "trace", OPT_STRING, offsetof(struct cli, trace), "FILE",
 	  "also write every measured run, in the order they ran, as a trace for `kagari power`",
 	  NULL },
+	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

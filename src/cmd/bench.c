@@ -60,6 +60,7 @@ static const struct opt bench_opts[] = {
 	{ "seed", OPT_SEED, 0, "N", "seed for run order and resampling", NULL },
 	{ "quiet", OPT_BOOL, 0, NULL, "no progress line", NULL },
 	{ "no-color", OPT_BOOL, 0, NULL, "no colour", NULL },
+	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -71,6 +71,7 @@ static const struct opt bisect_opts[] = {
 	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
 	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress lines", NULL },
+	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -91,6 +91,9 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 	struct sbuf err = SBUF_INIT;
 	struct sbuf from_event = SBUF_INIT;
 
+	/* A failing program's stderr tail must not reach the runner as
+	   workflow commands; GitLab reads none, so no fence there. */
+	cmd_guard_workflow_commands(!nonempty_env("GITLAB_CI"));
 	if (!base && (base = nonempty_env("KAGARI_BASE_REF")))
 		from = "KAGARI_BASE_REF";
 	/* GitLab: a merge-request pipeline's base is the merge base with the
@@ -116,7 +119,13 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 			sbuf_release(&err);
 			return EXIT_USAGE;
 		}
-		if (github_event_base(name, path, &event_sha, &err)) {
+		/* Allowed (--allow-pull-request-target; cmd_exec() refused it
+		   otherwise): its event file names the base as a pull_request
+		   event's does. */
+		const char *as = name && !strcmp(name, "pull_request_target") &&
+					 cli->allow_pull_request_target
+				 ? "pull_request" : name;
+		if (github_event_base(as, path, &event_sha, &err)) {
 			cmd_error("%s", err.buf);
 			sbuf_release(&err);
 			return EXIT_USAGE;

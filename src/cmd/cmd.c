@@ -13,6 +13,7 @@
 
 #include "base/sbuf.h"
 #include "cmd/exit.h"
+#include "model/rng.h"
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
@@ -34,11 +35,61 @@ const struct cmd_entry *cmd_at(size_t i)
 	return i < NR_COMMANDS ? commands[i] : NULL;
 }
 
+/* cmd_guard_workflow_commands(): 0 off, 1 lines prefixed, 2 also fenced. */
+static int workflow_guard;
+
+void cmd_guard_workflow_commands(int fence)
+{
+	workflow_guard = fence ? 2 : 1;
+}
+
+/*
+ * A message of more than one line carries text kagari did not write (a
+ * failing program's stderr tail, a build's output). Under `kagari ci` a CI
+ * runner reads workflow commands (`::error::`, `::stop-commands::`,
+ * `::add-mask::`) from any line that starts with one, leading blanks
+ * ignored, and it ends a line at a CR as well as at an LF: every line after
+ * the first gets a visible "  | " in front, and on GitHub the message is
+ * fenced with ::stop-commands:: and a random token the program cannot know.
+ */
+static void print_guarded(const char *prefix, const char *msg)
+{
+	const char *nl = strpbrk(msg, "\r\n");
+	if (!workflow_guard || !nl) {
+		fprintf(stderr, "kagari: %s%s\n", prefix, msg);
+		return;
+	}
+	char token[40] = "";
+	if (workflow_guard == 2) {
+		snprintf(token, sizeof(token), "kagari-%016llx%016llx",
+			 (unsigned long long)rng_random_seed(),
+			 (unsigned long long)rng_random_seed());
+		fprintf(stderr, "::stop-commands::%s\n", token);
+	}
+	struct sbuf out = SBUF_INIT;
+	sbuf_addf(&out, "kagari: %s", prefix);
+	sbuf_add(&out, msg, (size_t)(nl - msg));
+	for (const char *p = nl; *p;) {
+		/* One line break: LF, CR LF or a lone CR. */
+		p += p[0] == '\r' && p[1] == '\n' ? 2 : 1;
+		if (!*p)
+			break; /* a final line break ends the message */
+		const char *end = p + strcspn(p, "\r\n");
+		sbuf_adds(&out, "\n  | ");
+		sbuf_add(&out, p, (size_t)(end - p));
+		p = end;
+	}
+	fprintf(stderr, "%s\n", out.buf);
+	if (workflow_guard == 2)
+		fprintf(stderr, "::%s::\n", token);
+	sbuf_release(&out);
+}
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	struct sbuf sb = SBUF_INIT;
 	sbuf_vaddf(&sb, fmt, ap);
-	fprintf(stderr, "kagari: %s%s\n", prefix, sb.buf);
+	print_guarded(prefix, sb.buf);
 	fflush(stderr);
 	sbuf_release(&sb);
 }
@@ -145,6 +196,23 @@ static const struct opts_layout cli_layout = {
 	.have_seed = offsetof(struct cli, have_seed),
 };
 
+/*
+ * GitHub's pull_request_target event runs the job with a write token and
+ * the repository's secrets, on behalf of a pull request that anyone may
+ * open: every command that builds or runs code (a suite's commands, a
+ * build, a revision's tree) refuses it, whatever names the base, unless
+ * --allow-pull-request-target says this job checks out trusted code only.
+ */
+static int refuse_pull_request_target(const struct cmd_entry *e, const struct cli *cli)
+{
+	const char *ev = getenv("GITHUB_EVENT_NAME");
+	if (!ev || strcmp(ev, "pull_request_target") || cli->allow_pull_request_target)
+		return 0;
+	cmd_error("GITHUB_EVENT_NAME is 'pull_request_target': kagari %s refuses to build or run anything under it, since that job runs with a write token and the repository's secrets, and the pull request's code would get both; run it on 'pull_request' instead (--allow-pull-request-target overrides this, only for a job that checks out no untrusted code; see SECURITY.md)",
+		  e->name);
+	return 1;
+}
+
 int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	     struct cmd_env *env)
 {
@@ -154,9 +222,17 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	cli_init(&cli);
 	int rc;
 	if (e->raw_args) {
+		int dashdash = 0;
 		for (int i = 0; i < argc; i++) {
 			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 				cli.help = 1;
+			dashdash |= !strcmp(argv[i], "--");
+			/* The one flag every command that runs anything takes. */
+			if (e->needs_runner && !dashdash &&
+			    !strcmp(argv[i], "--allow-pull-request-target")) {
+				cli.allow_pull_request_target = 1;
+				continue;
+			}
 			strvec_push(&cli.args, argv[i]);
 		}
 	}
@@ -172,6 +248,8 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 		fputs(out.buf, stdout);
 		sbuf_release(&out);
 		rc = EXIT_PASS;
+	} else if (e->needs_runner && refuse_pull_request_target(e, &cli)) {
+		rc = EXIT_USAGE;
 	} else {
 		rc = e->exec(&cli, env);
 	}

@@ -63,6 +63,7 @@ struct cli {
 	int runs_per_round;	 /* power: -1 unset */
 	int max_runs;		 /* power: -1 unset */
 	char *order;		 /* power: random|abba|alternate */
+	int allow_pull_request_target; /* --allow-pull-request-target */
 	int help;
 	struct strvec args; /* positional arguments */
 };
@@ -120,6 +121,13 @@ void cmd_overview(struct sbuf *out);
 /* Print "kagari: error: MSG" (multi-line MSG is kept) to stderr. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * From now on, cmd_error() and cmd_warning() keep the lines after a
+ * message's first from reading as CI workflow commands: each is prefixed
+ * "  | " (CR counts as a line break), and with `fence` the message is
+ * wrapped in ::stop-commands::TOKEN ... ::TOKEN:: (GitHub). `kagari ci`.
+ */
+void cmd_guard_workflow_commands(int fence);
 
 /* Option tables shared by several commands. */
 #define OPT_COMMON_SELECTION                                                   \
@@ -131,10 +139,18 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "skip-tag", OPT_LIST, offsetof(struct cli, skip_tags), "T",          \
 	  "skip benchmarks with tag T (repeatable; skip wins)", NULL }
 
+/* Every command that builds or runs anything (needs_runner): the one
+   opt-out of the pull_request_target refusal (SECURITY.md). */
+#define OPT_ALLOW_PULL_REQUEST_TARGET                                          \
+	{ "allow-pull-request-target", OPT_BOOL,                               \
+	  offsetof(struct cli, allow_pull_request_target), NULL,               \
+	  "run even when GITHUB_EVENT_NAME is pull_request_target (a job with secrets and a write token): only where no untrusted code is checked out (SECURITY.md)", \
+	  NULL }
+
 /* compare and ci: the cap of the sequential rounds. */
 #define OPT_MAX_TIME                                                           \
 	{ "max-time", OPT_STRING, offsetof(struct cli, max_time), "DURATION",  \
-	  "stop measuring after DURATION (e.g. 10m) in all; undecided comparisons end inconclusive", \
+	  "a cap on the whole compare: once DURATION (e.g. 10m) is spent no run starts; the comparisons it stopped end inconclusive", \
 	  NULL }
 /* compare and ci: whose copy of each suite file both sides run. */
 #define OPT_SUITE_FROM                                                         \
@@ -178,6 +194,7 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	{ "shard", OPT_STRING, offsetof(struct cli, shard), "K/N",             \
 	  "measure only shard K of N of the selected benchmarks (merge the reports with kagari merge)", NULL }, \
 	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,        \
-	  "with --shard: measure every benchmark in every shard; merge --replicate pools the rounds", NULL }
+	  "with --shard: measure every benchmark in every shard; merge --replicate pools the rounds", NULL }, \
+	OPT_ALLOW_PULL_REQUEST_TARGET
 
 #endif

@@ -15,10 +15,19 @@
  * seeded with it, so merging the same files again gives the same output).
  * A shard whose build or measuring failed (exit 4) keeps the merged exit
  * code at 4 with its reason.
+ *
+ * The set is checked first (exit 2, naming the files): every report must
+ * carry its shard record (K/N, the selection, a run id; shard.c) and the
+ * `analysis` settings of every command (without them its comparisons and
+ * budgets would be dropped, and a failing shard would merge to a pass);
+ * all must be shards of one matrix (the same N, selection and
+ * --replicate), no run may come twice (a copy would count its samples
+ * twice), no shard twice, and none may be missing.
  */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +268,117 @@ static int read_report(const char *path, struct run_result *r)
 	return rc;
 }
 
+/*
+ * Can merge judge r as its analysis did? Every command needs the settings
+ * its samples were judged by (`analysis`): without them analyze_result()
+ * drops its comparisons and budgets, and a shard that failed the gate
+ * would merge to a pass. Also the shard record, without which merge cannot
+ * tell whether it has every shard. 0, or EXIT_INVALID with the reason.
+ */
+static int check_judgeable(const struct run_result *r, const char *path)
+{
+	if (!r->shard.present) {
+		cmd_error("cannot merge '%s': it records no shard (a report of an older kagari, or edited), so merge cannot tell whether every shard of the run is there; measure it again with this kagari",
+			  path);
+		return EXIT_INVALID;
+	}
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++)
+				if (!br->commands[c].analysis.present) {
+					cmd_error("cannot merge '%s': suite '%s', benchmark '%s', command '%s' has no `analysis` settings (a report of an older kagari, or edited), so its samples cannot be judged again",
+						  path, r->suites[i].name, br->name,
+						  br->commands[c].name);
+					return EXIT_INVALID;
+				}
+		}
+	return 0;
+}
+
+/* What merge keeps of each report's shard record, to check the set. */
+struct shard_seen {
+	const char *path;
+	int index, count, replicate, benchmarks;
+	char *selection, *run_id;
+};
+
+/*
+ * Report i (sh[i]) against the ones before: one matrix (same N, the same
+ * selection and --replicate), no run twice, no shard twice.
+ */
+static int check_shard(const struct shard_seen *sh, size_t i)
+{
+	const struct shard_seen *b = &sh[i];
+	for (size_t k = 0; k < i; k++) {
+		const struct shard_seen *a = &sh[k];
+		if (!strcmp(a->run_id, b->run_id)) {
+			cmd_error("cannot merge: '%s' and '%s' are the same run (run id %s): its samples would count twice",
+				  a->path, b->path, b->run_id);
+			return EXIT_INVALID;
+		}
+		if (a->count != b->count || a->replicate != b->replicate ||
+		    strcmp(a->selection, b->selection) || a->benchmarks != b->benchmarks) {
+			cmd_error("cannot merge: '%s' is shard %d/%d%s of %d benchmark%s selected by '%s', '%s' shard %d/%d%s of %d selected by '%s': they are not shards of one matrix",
+				  a->path, a->index, a->count, a->replicate ? " (--replicate)" : "",
+				  a->benchmarks, a->benchmarks == 1 ? "" : "s", a->selection,
+				  b->path, b->index, b->count, b->replicate ? " (--replicate)" : "",
+				  b->benchmarks, b->selection);
+			return EXIT_INVALID;
+		}
+		if (a->index == b->index) {
+			cmd_error("cannot merge: '%s' and '%s' are both shard %d/%d (runs %s and %s): one job's shard was measured twice; merge one of them",
+				  a->path, b->path, a->index, a->count, a->run_id, b->run_id);
+			return EXIT_INVALID;
+		}
+	}
+	return 0;
+}
+
+/* Every shard 1..N once: the ones missing are named. */
+static int check_complete(const struct shard_seen *sh, size_t n)
+{
+	int count = sh[0].count;
+	struct sbuf missing = SBUF_INIT, have = SBUF_INIT;
+	int nr_missing = 0;
+	for (int k = 1; k <= count; k++) {
+		int found = 0;
+		for (size_t i = 0; i < n && !found; i++)
+			found = sh[i].index == k;
+		if (!found) {
+			nr_missing++;
+			if (nr_missing <= 20)
+				sbuf_addf(&missing, "%s%d/%d", missing.len ? ", " : "", k, count);
+		}
+	}
+	if (nr_missing > 20)
+		sbuf_addf(&missing, " and %d more", nr_missing - 20);
+	for (size_t i = 0; i < n && i < 20; i++)
+		sbuf_addf(&have, "%s'%s' (%d/%d)", i ? ", " : "", sh[i].path, sh[i].index,
+			  sh[i].count);
+	if (n > 20)
+		sbuf_addf(&have, " and %zu more", n - 20);
+	int rc = 0;
+	if (nr_missing) {
+		cmd_error("cannot merge: shard%s %s of the run %s missing (given: %s); the benchmarks of a missing shard would go unjudged",
+			  nr_missing == 1 ? "" : "s", missing.buf,
+			  nr_missing == 1 ? "is" : "are", have.buf);
+		rc = EXIT_INVALID;
+	}
+	sbuf_release(&missing);
+	sbuf_release(&have);
+	return rc;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
 static int merge_exec(struct cli *cli, struct cmd_env *env)
 {
 	if (cli->args.nr < 1) {
@@ -283,12 +403,30 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 			return bad;
 	}
 	struct run_result r, next;
+	struct shard_seen *sh = xcalloc(cli->args.nr, sizeof(*sh));
+	size_t nr_sh = 0;
 	int rc = read_report(cli->args.v[0], &r);
+	if (!rc)
+		rc = check_judgeable(&r, cli->args.v[0]);
+	if (!rc)
+		sh[nr_sh++] = (struct shard_seen){ cli->args.v[0], r.shard.index, r.shard.count,
+						   r.shard.replicate, r.shard.benchmarks,
+						   xstrdup(r.shard.selection), xstrdup(r.shard.run_id) };
 	int exec_failed = !rc && r.summary.exit_code == EXIT_EXEC;
 	char *exec_reason = exec_failed && r.exit_reason ? xstrdup(r.exit_reason) : NULL;
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	for (size_t i = 1; i < cli->args.nr && !rc; i++) {
 		rc = read_report(cli->args.v[i], &next);
+		if (!rc)
+			rc = check_judgeable(&next, cli->args.v[i]);
+		if (!rc) {
+			sh[nr_sh++] = (struct shard_seen){ cli->args.v[i], next.shard.index,
+							   next.shard.count, next.shard.replicate,
+							   next.shard.benchmarks,
+							   xstrdup(next.shard.selection),
+							   xstrdup(next.shard.run_id) };
+			rc = check_shard(sh, nr_sh - 1);
+		}
 		if (!rc && next.summary.exit_code == EXIT_EXEC && !exec_failed) {
 			exec_failed = 1;
 			exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
@@ -300,8 +438,19 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 		}
 		run_result_release(&next);
 	}
+	if (!rc)
+		rc = check_complete(sh, nr_sh);
 	if (rc)
 		goto out;
+	/* The merged report is one whole run: shard 1/1, with an id of the
+	   runs it joins (the same files merge to the same id). */
+	uint64_t id = 0;
+	for (size_t i = 0; i < nr_sh; i++)
+		id ^= fnv1a(sh[i].run_id);
+	free(r.shard.run_id);
+	r.shard.run_id = xstrfmt("merge-%016llx", (unsigned long long)id);
+	r.shard.index = r.shard.count = 1;
+	r.shard.replicate = 0;
 	/* The one analysis, over the whole merged set: Holm across all shards. */
 	free(r.exit_reason);
 	r.exit_reason = NULL;
@@ -367,6 +516,11 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	else if (rc && r.exit_reason)
 		cmd_error("%s", r.exit_reason);
 out:
+	for (size_t i = 0; i < nr_sh; i++) {
+		free(sh[i].selection);
+		free(sh[i].run_id);
+	}
+	free(sh);
 	free(exec_reason);
 	run_result_release(&r);
 	sbuf_release(&err);

@@ -59,12 +59,20 @@ int record_session(struct session *s)
 	struct sbuf err = SBUF_INIT, json = SBUF_INIT;
 	char *repo = NULL, *head = NULL, *branch = NULL;
 	int dirty = r->git.dirty;
-	/* `run` does not put git in its report; the history needs the commit. */
+	/* `run` does not put git in its report; the history needs the commit:
+	   the one measured from the start. */
 	if (!git_toplevel(s->ls.suites[0]->dir, &repo, &err)) {
 		if (!r->git.head_sha && git_head_info(repo, &head, &dirty, &err))
 			dirty = -1;
+		if (!r->git.head_sha && s->git_start_sha) {
+			free(head);
+			head = xstrdup(s->git_start_sha);
+		}
 		branch = current_branch(repo);
 	}
+	/* HEAD or the working tree changed while measuring. */
+	if (s->git_moved)
+		dirty = 1;
 	sbuf_reset(&err);
 	struct report_options o;
 	report_options_init(&o);

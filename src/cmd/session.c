@@ -26,6 +26,7 @@
 #include "cmd/outcome.h"
 #include "cmd/record.h"
 #include "cmd/shard.h"
+#include "git/git.h"
 #include "proc/child.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
@@ -270,14 +271,11 @@ static void clear_progress(struct progress *p)
 
 /*
  * Print each failed command's error and stderr tail. Under `kagari ci` the
- * tail is the measured program's text: a hostile program could write
- * GitHub workflow commands (::error::, ::add-mask::...) into it, so the
- * output is fenced with ::stop-commands:: and a random token.
+ * tail is the measured program's text: cmd_error() keeps its lines from
+ * reading as workflow commands (cmd_guard_workflow_commands()).
  */
 static void print_command_errors(const struct run_result *r)
 {
-	int fence = r->mode && !strcmp(r->mode, "ci");
-	char token[32] = "";
 	struct sbuf msg = SBUF_INIT;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
@@ -286,22 +284,14 @@ static void print_command_errors(const struct run_result *r)
 				const struct command_result *cr = &br->commands[c];
 				if (!cr->error)
 					continue;
-				int tail = cr->stderr_tail && *cr->stderr_tail;
-				if (fence && tail) {
-					snprintf(token, sizeof(token), "kagari-%016llx",
-						 (unsigned long long)rng_random_seed());
-					fprintf(stderr, "::stop-commands::%s\n", token);
-				}
 				sbuf_reset(&msg);
 				sbuf_adds(&msg, cr->error);
-				if (tail)
+				if (cr->stderr_tail && *cr->stderr_tail)
 					child_add_stderr_tail(&msg, cr->stderr_tail,
 							      strlen(cr->stderr_tail),
 							      CHILD_TAIL_BLOCK);
 				cmd_error("benchmark '%s', command '%s': %s", br->name,
 					  cr->name, msg.buf);
-				if (fence && tail)
-					fprintf(stderr, "::%s::\n", token);
 			}
 		}
 	sbuf_release(&msg);
@@ -376,10 +366,18 @@ static void session_look(void *data, struct bench_result *br, unsigned char *dec
 	analyze_look(s->r.seed, su->name, br, decided);
 }
 
+/* For tmpdir_prune(), a folder without a lock (a kagari before locks):
+   1 only when the owner file's process is certainly gone. */
+static int owner_gone(const char *owner)
+{
+	return proc_owner_state(owner) == 0;
+}
+
 int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
 	memset(s, 0, sizeof(*s));
+	sbuf_init(&s->git_start_status);
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
@@ -402,6 +400,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	int rc = common_load(cli, &s->ls);
 	if (!rc)
 		rc = common_select(cli, &s->ls);
+	size_t nr_selected = s->ls.nr_selected;
 	if (!rc)
 		rc = shard_select(cli, &s->ls);
 	if (!rc)
@@ -430,17 +429,27 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = preflight(&s->ls);
 	if (!rc) {
+		/* The folders of kagaris that were killed (SIGKILL, a crash)
+		   first: ours, with a lock no live process holds. */
+		tmpdir_prune("kagari", owner_gone);
 		struct sbuf err = SBUF_INIT;
 		s->tmp = tmpdir_create(tmp_prefix, &err);
 		if (!s->tmp) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
+		} else if ((s->tmp_lock = tmpdir_lock(s->tmp, &err)) < 0) {
+			/* Without it a later kagari could not tell we live. */
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		} else {
+			s->have_tmp_lock = 1;
 		}
 		sbuf_release(&err);
 	}
 	if (rc)
 		return rc;
 	s->r.mode = xstrdup(mode);
+	shard_record(cli, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
 	s->r.seed = cli->have_seed ? cli->seed
 				   : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
@@ -469,7 +478,51 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.profile_override = cli->profile || cli->profile_dir,
 	};
 	interrupt_install(env->runner);
+	/* HEAD and the working tree now, to be checked at the end. */
+	struct sbuf err = SBUF_INIT;
+	if (!git_toplevel(s->ls.suites[0]->dir, &s->git_repo, &err) &&
+	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status, &err)) {
+		free(s->git_repo);
+		s->git_repo = NULL;
+	}
+	sbuf_release(&err);
 	return 0;
+}
+
+/*
+ * HEAD or the working tree changed while measuring (a checkout, a commit,
+ * an edit — by the user or by a measured command): the samples may come
+ * from two states, so say so and record the run as dirty.
+ */
+static void check_git_moved(struct session *s)
+{
+	if (!s->git_repo || !s->git_start_sha)
+		return;
+	char *sha = NULL;
+	struct sbuf status = SBUF_INIT, err = SBUF_INIT;
+	if (git_head_status(s->git_repo, &sha, &status, &err)) {
+		sbuf_rtrim(&err);
+		strvec_pushf(&s->r.warnings,
+			     "HEAD could not be read again at the end (%s): the run is recorded as dirty",
+			     err.buf);
+		s->git_moved = 1;
+	} else if (strcmp(sha, s->git_start_sha)) {
+		strvec_pushf(&s->r.warnings,
+			     "HEAD moved from %.12s to %.12s while measuring: the samples may come from both commits; the run is recorded as dirty",
+			     s->git_start_sha, sha);
+		s->git_moved = 1;
+	} else if ((status.len > 0) != (s->git_start_status.len > 0)) {
+		strvec_pushf(&s->r.warnings,
+			     "the working tree %s while measuring: the samples may come from both states; the run is recorded as dirty",
+			     status.len ? "was clean at the start and has uncommitted changes at the end"
+					: "had uncommitted changes at the start and is clean at the end");
+		s->git_moved = 1;
+	}
+	if (s->git_moved && s->r.git.head_sha)
+		s->r.git.dirty = 1;
+	free(sha);
+	sbuf_release(&status);
+	sbuf_release(&err);
 }
 
 /*
@@ -654,6 +707,7 @@ int session_finish(struct session *s)
 	struct cpu_ticks ticks_end;
 	if (s->have_ticks_start && !sysinfo_cpu_ticks(NULL, &ticks_end))
 		r->env.steal_percent = sysinfo_steal_percent(&s->ticks_start, &ticks_end);
+	check_git_moved(s);
 	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)
@@ -719,8 +773,18 @@ int session_finish(struct session *s)
 
 void session_release(struct session *s)
 {
-	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR"))
+	if (s->tmp && !getenv("KAGARI_KEEP_WORKDIR")) {
 		tmpdir_remove(s->tmp);
+	} else if (s->tmp) {
+		/* Kept on purpose: without its lock file no later kagari
+		   takes it for a dead run's and prunes it. */
+		char *lock = xstrfmt("%s/lock", s->tmp);
+		unlink(lock);
+		free(lock);
+	}
+	/* Only now: the folder was ours until it was gone. */
+	if (s->have_tmp_lock)
+		close(s->tmp_lock);
 	interrupt_uninstall();
 	free(s->tmp);
 	for (size_t i = 0; i < s->nr_dest; i++) {
@@ -734,6 +798,9 @@ void session_release(struct session *s)
 		free(s->built[i]);
 	free(s->built);
 	run_result_release(&s->r);
+	free(s->git_repo);
+	free(s->git_start_sha);
+	sbuf_release(&s->git_start_status);
 	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);
 	memset(s, 0, sizeof(*s));

@@ -46,6 +46,8 @@ struct session {
 	struct destination *dest;
 	size_t nr_dest, dest_alloc;
 	char *tmp;	/* private 0700 folder, removed by session_release */
+	int tmp_lock;	/* flock held on tmp/lock while we live (tmpdir_lock()) */
+	int have_tmp_lock; /* tmp_lock is open (a zeroed session has none) */
 	struct run_result r;
 	struct progress prog;
 	struct execute_options opts;
@@ -76,6 +78,15 @@ struct session {
 	/* /proc/stat at the start, for environment.steal_percent. */
 	struct cpu_ticks ticks_start;
 	int have_ticks_start;
+	/*
+	 * The repository of the first suite, its HEAD and `git status` when
+	 * the session started (NULL outside a repository); session_finish()
+	 * reads them again. Different: HEAD moved or the working tree changed
+	 * while measuring (git_moved), and the run is recorded as dirty.
+	 */
+	char *git_repo, *git_start_sha;
+	struct sbuf git_start_status;
+	int git_moved;
 };
 
 /* Returns 0, or the exit code to stop with (message printed). */

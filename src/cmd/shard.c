@@ -17,6 +17,7 @@
  */
 #include "cmd/shard.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "cmd/record.h"
 #include "history/history.h"
 #include "measure/sysinfo.h"
+#include "model/rng.h"
 
 int shard_parse(const char *text, int *k, int *n)
 {
@@ -163,4 +165,44 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls)
 	free(shard_of);
 	free(it);
 	return 0;
+}
+
+/* A value of the selection string: as given, quoted when it holds blanks. */
+static void add_selection(struct sbuf *sb, const char *opt, const char *v)
+{
+	sbuf_addf(sb, "%s--%s ", sb->len ? " " : "", opt);
+	if (v[strcspn(v, " \t'\"\\")] || !*v) {
+		sbuf_addch(sb, '\'');
+		for (; *v; v++)
+			if (*v == '\'')
+				sbuf_adds(sb, "'\\''");
+			else
+				sbuf_addch(sb, *v);
+		sbuf_addch(sb, '\'');
+	} else {
+		sbuf_adds(sb, v);
+	}
+}
+
+void shard_record(const struct cli *cli, size_t nr_selected, struct shard_record *out)
+{
+	int k = 1, n = 1;
+	if (cli->shard && shard_parse(cli->shard, &k, &n))
+		k = n = 1;
+	struct sbuf sel = SBUF_INIT;
+	if (cli->filter)
+		add_selection(&sel, "filter", cli->filter);
+	for (size_t i = 0; i < cli->tags.nr; i++)
+		add_selection(&sel, "tag", cli->tags.v[i]);
+	for (size_t i = 0; i < cli->skip_tags.nr; i++)
+		add_selection(&sel, "skip-tag", cli->skip_tags.v[i]);
+	free(out->selection);
+	free(out->run_id);
+	out->present = 1;
+	out->index = k;
+	out->count = n;
+	out->replicate = cli->shard && cli->replicate;
+	out->selection = sbuf_detach(&sel);
+	out->benchmarks = nr_selected > INT_MAX ? INT_MAX : (int)nr_selected;
+	out->run_id = xstrfmt("%016llx", (unsigned long long)rng_random_seed());
 }

@@ -17,5 +17,12 @@ int shard_parse(const char *text, int *k, int *n);
  * EXIT_USAGE with the error printed.
  */
 int shard_select(const struct cli *cli, struct loaded_suites *ls);
+struct shard_record;
+/*
+ * The report's shard record: K/N (1/1 without --shard), --replicate, the
+ * selection options, the benchmarks selected before the split
+ * (nr_selected) and a fresh random run id. Replaces what *out held.
+ */
+void shard_record(const struct cli *cli, size_t nr_selected, struct shard_record *out);
 
 #endif

@@ -349,6 +349,24 @@ int git_resolve_commit(const char *repo, const char *rev, char **sha,
 	return -1;
 }
 
+int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
+		    struct sbuf *err)
+{
+	static const char *const args[] = {
+	    "status",	    "--porcelain", "-z", "--untracked-files=normal",
+	    "--no-renames", NULL};
+	*head_sha = NULL;
+	sbuf_reset(status);
+	if (verify_object(repo, "HEAD^{commit}", head_sha, err) < 0)
+		return -1;
+	if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, status, err) < 0) {
+		free(*head_sha);
+		*head_sha = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int git_head_info(const char *repo, char **head_sha, int *dirty,
 		  struct sbuf *err)
 {

@@ -118,6 +118,12 @@ int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
  */
 int git_head_info(const char *repo, char **head_sha, int *dirty,
 		  struct sbuf *err);
+/*
+ * Like git_head_info(), with `git status --porcelain` itself in *status
+ * (replaced; empty when clean, as git_head_info()'s dirty is 0).
+ */
+int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
+		    struct sbuf *err);
 
 /*
  * *exists = 1 when relpath (relative to the top of the working tree, '/'

@@ -7,11 +7,14 @@
 #include "git/worktree.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/sbuf.h"
@@ -22,6 +25,63 @@
 #include "proc/proc.h"
 
 #define LOCK_PREFIX "kagari "
+
+/*
+ * Concurrent compares in one repository: `git worktree add`, `remove` and
+ * `list` of several processes race on .git/worktrees/ (one reads an entry
+ * another is still writing: "failed to read .git/worktrees/base7/
+ * commondir"). Every kagari serialises its worktree changes and listings
+ * with an exclusive flock on <git common dir>/kagari-worktrees.lock (made
+ * once, left in place: removing a lock file races with its next user).
+ * Nested calls of one process share the lock (a depth count: a second
+ * flock of the same file from the same process would wait for itself).
+ * A lock that cannot be had within WT_LOCK_WAIT_MS goes on unlocked,
+ * which is what kagari did before.
+ */
+#define WT_LOCK_FILE "kagari-worktrees.lock"
+#define WT_LOCK_WAIT_MS 600000
+
+static int wt_lock_fd = -1, wt_lock_depth;
+
+static int rev_parse_path(const char *dir, const char *opt, char **out,
+			  struct sbuf *err);
+
+static void repo_lock(const char *repo)
+{
+	if (wt_lock_depth++ > 0)
+		return;
+	char *common = NULL;
+	struct sbuf scratch = SBUF_INIT;
+	if (rev_parse_path(repo, "--git-common-dir", &common, &scratch) == 0 && *common) {
+		char *path = common[0] == '/' ? xstrfmt("%s/" WT_LOCK_FILE, common)
+					      : xstrfmt("%s/%s/" WT_LOCK_FILE, repo, common);
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		for (int waited = 0; fd >= 0; waited += 10) {
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				wt_lock_fd = fd;
+				break;
+			}
+			if (errno != EWOULDBLOCK || waited >= WT_LOCK_WAIT_MS) {
+				close(fd);
+				break;
+			}
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		free(path);
+	}
+	free(common);
+	sbuf_release(&scratch);
+}
+
+static void repo_unlock(void)
+{
+	if (wt_lock_depth <= 0 || --wt_lock_depth > 0)
+		return;
+	if (wt_lock_fd >= 0)
+		close(wt_lock_fd);
+	wt_lock_fd = -1;
+}
 
 static void lock_reason(struct sbuf *sb)
 {
@@ -135,7 +195,18 @@ static int path_exists(const char *path)
 /*
  * Remove the worktree at path (folder and entry); see git_worktree_remove.
  */
+static int remove_worktree_locked(const char *repo, const char *path,
+				  struct sbuf *err);
+
 static int remove_worktree(const char *repo, const char *path, struct sbuf *err)
+{
+	repo_lock(repo);
+	int ret = remove_worktree_locked(repo, path, err);
+	repo_unlock();
+	return ret;
+}
+
+static int remove_worktree_locked(const char *repo, const char *path, struct sbuf *err)
 {
 	const char *args[] = {"worktree", "remove", "--force",
 			      "--force",  path,	    NULL};
@@ -432,8 +503,10 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		    "worktree", "add",	    "--quiet", "--lock", "--reason",
 		    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
 		struct sbuf why = SBUF_INIT;
-		if (git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why) <
-		    0) {
+		repo_lock(wt->repo);
+		int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
+		repo_unlock();
+		if (arc < 0) {
 			sbuf_addf(err,
 				  "cannot check out '%s' into a temporary "
 				  "worktree: %s",
@@ -514,7 +587,45 @@ static void remove_private_parent(const char *path)
 	free(parent);
 }
 
+/*
+ * The liveness of the kagari that made the worktree at path: the lock of
+ * the nearest enclosing private folder (kagari-*, tmpdir_lock()), which
+ * its maker holds for as long as it lives, in whatever pid namespace.
+ * tmpdir_lock_state()'s answer (1 live, 0 gone with *fd holding the lock,
+ * -1 no such lock: a kagari before locks, or a folder that is gone).
+ */
+static int owner_lock_state(const char *path, int *fd)
+{
+	char *dir = xstrdup(path);
+	int ret = -1;
+	*fd = -1;
+	for (int depth = 0; depth < 4; depth++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+		const char *name = strrchr(dir, '/');
+		name = name ? name + 1 : dir;
+		if (!strncmp(name, "kagari-", 7)) {
+			ret = tmpdir_lock_state(dir, fd);
+			break;
+		}
+	}
+	free(dir);
+	return ret;
+}
+
+static int prune_orphans_locked(const char *repo, struct sbuf *err);
+
 int git_prune_orphans(const char *repo, struct sbuf *err)
+{
+	repo_lock(repo);
+	int ret = prune_orphans_locked(repo, err);
+	repo_unlock();
+	return ret;
+}
+
+static int prune_orphans_locked(const char *repo, struct sbuf *err)
 {
 	struct wt_list l = {0};
 	int ret = 0;
@@ -534,13 +645,24 @@ int git_prune_orphans(const char *repo, struct sbuf *err)
 		state = proc_owner_state(r + strlen(LOCK_PREFIX));
 		if (state < 0)
 			continue;
+		/* The maker's folder lock, when it has one, decides: a pid
+		 * seen from another pid namespace (a container, unshare
+		 * --pid) may name no process here, or another one. Held: it
+		 * lives, never removed; free: it is gone (we hold the lock
+		 * while removing). Without one, the pid rule of old. */
+		int lock_fd = -1, lk = owner_lock_state(e->path, &lock_fd);
+		if (lk == 1)
+			continue;
 		/* An entry is listed only once git has made its folder, so a
 		 * missing folder is never a worktree still being added. */
 		gone = !path_exists(e->path);
-		if (!gone && state > 0)
+		if (lk < 0 && !gone && state > 0)
 			continue;
 		struct sbuf why = SBUF_INIT;
-		if (remove_worktree(repo, e->path, &why) < 0) {
+		int rrc = remove_worktree(repo, e->path, &why);
+		if (rrc < 0) {
+			if (lock_fd >= 0)
+				close(lock_fd);
 			if (!ret)
 				sbuf_adds(err, why.buf);
 			sbuf_release(&why);
@@ -549,6 +671,8 @@ int git_prune_orphans(const char *repo, struct sbuf *err)
 		}
 		sbuf_release(&why);
 		remove_private_parent(e->path);
+		if (lock_fd >= 0)
+			close(lock_fd);
 	}
 	wt_list_release(&l);
 	return ret;

@@ -75,8 +75,14 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err);
 
 /*
  * Remove the worktrees kagari left behind in repo: those whose lock reason
- * is kagari's (above), made on this host, and whose process is gone (pid not
- * running, or running with another start time) or whose folder is gone.
+ * is kagari's (above), made on this host, and whose maker is gone or whose
+ * folder is gone. The maker's liveness is the lock of its private folder
+ * (the nearest kagari-* above the worktree, base/tmpdir.h's tmpdir_lock()):
+ * held, the worktree is never removed, whatever its pid looks like from
+ * here (a pid of another pid namespace names no process here, or another
+ * one); free, the maker is gone. Only a folder without that lock (a
+ * kagari before locks) is judged by its pid (not running, or running with
+ * another start time).
  * When such a worktree's folder is <P>/base and P is named "kagari-*", owned
  * by us and not a symlink, the whole private folder P is deleted too. Other
  * worktrees are never touched, not even prunable ones. Returns 0 (also when

@@ -422,7 +422,10 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 			    (r < R->sched.warm_rounds) != is_warm ||
 			    (!is_warm && plan_look_due(&R->sched, *round + nb)) ||
 			    R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
-			    est + R->round_ns > BATCH_NS)
+			    est + R->round_ns > BATCH_NS ||
+			    /* a batch never reaches past --max-time */
+			    (o->deadline_ns > 0 &&
+			     sysinfo_monotonic_ns() + est + 2 * R->round_ns > o->deadline_ns))
 				break;
 			int sure = 1;
 			for (size_t i = 0; i < R->nr_units; i++) {
@@ -714,6 +717,27 @@ static int rounds_owed(struct rounds *R, int wr, int round, int *owed)
 	return any;
 }
 
+/* Is the cap of the whole compare (--max-time) spent? */
+static int deadline_passed(const struct execute_options *o)
+{
+	return o->deadline_ns > 0 && sysinfo_monotonic_ns() >= o->deadline_ns;
+}
+
+/*
+ * The --max-time cap is spent: no unit starts another run, and the
+ * commands that were still measuring say so (out_of_time), so that their
+ * comparisons end inconclusive with that reason.
+ */
+static void rounds_out_of_time(struct rounds *R)
+{
+	for (size_t i = 0; i < R->nr_units; i++) {
+		struct execute_unit *u = &R->units[i];
+		if (u->ok && !u->stopped)
+			R->br->commands[u->cmd].out_of_time = 1;
+		u->stopped = 1;
+	}
+}
+
 /*
  * Sequential rounds, after `round` measured rounds: the running commands'
  * rounds, then at a look the analysis (o->look) stops the decided
@@ -736,8 +760,11 @@ static int rounds_look(struct rounds *R, int round)
 	int64_t cap = R->sched.max_time_ns == MAX_TIME_PER_COMMAND
 			      ? MAX_TIME_COMMAND_NS * (int64_t)nc
 			      : R->sched.max_time_ns;
-	if ((cap > 0 && spent >= cap) ||
-	    (o->deadline_ns > 0 && sysinfo_monotonic_ns() >= o->deadline_ns)) {
+	if (deadline_passed(o)) {
+		rounds_out_of_time(R);
+		return 1;
+	}
+	if (cap > 0 && spent >= cap) {
 		for (size_t i = 0; i < R->nr_units; i++)
 			R->units[i].stopped = 1;
 		return 1;
@@ -792,6 +819,11 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 	int round = 0, last = R.sched.warm_rounds + R.sched.total_rounds;
 	for (int wr = 0; wr < last && !R.interrupted && rounds_owed(&R, wr, round, owed);) {
 		int is_warm = wr < R.sched.warm_rounds;
+		/* --max-time is a cap: no round starts once it is spent. */
+		if (deadline_passed(o)) {
+			rounds_out_of_time(&R);
+			break;
+		}
 		if (o->progress)
 			o->progress(o->progress_data, B->b->name, is_warm ? wr + 1 : round + 1,
 				    is_warm ? R.sched.warm_rounds : R.sched.total_rounds, is_warm);
@@ -806,6 +838,12 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 				      is_warm ? wr : round, rng, &R.seq, &R.seq_alloc);
 		for (size_t k = 0; k < n && !R.interrupted; k++) {
 			struct execute_unit *u = rounds_unit(&R, &R.seq[k]);
+			/* Not even within a round: the runs made stay, a round
+			   left half-made pairs what it has. */
+			if (deadline_passed(o)) {
+				rounds_out_of_time(&R);
+				break;
+			}
 			if (u && u->ok)
 				rounds_run_one(&R, u, is_warm, round);
 		}
@@ -889,6 +927,18 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 		.work = { NAN, NAN },
 	};
 	bench_result_start(&B);
+	if (deadline_passed(o)) {
+		/* --max-time spent before this benchmark: nothing of it runs,
+		   not even its setup; its comparisons end inconclusive. */
+		for (size_t c = 0; c < b->nr_commands; c++) {
+			br->commands[c].out_of_time = 1;
+			for (int sd = 0; sd < SIDE__COUNT; sd++)
+				br->commands[c].side[sd].present = sides[sd].present;
+		}
+		bench_statuses(&B, 0);
+		bench_release(&B);
+		return 0;
+	}
 	bench_setup_sides(&B, bench_index);
 	bench_prepare_units(&B);
 

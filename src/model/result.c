@@ -117,6 +117,8 @@ void run_result_release(struct run_result *r)
 	free(r->git.head_sha);
 	free(r->git.base_ref);
 	free(r->git.base_sha);
+	free(r->shard.selection);
+	free(r->shard.run_id);
 	strvec_clear(&r->warnings);
 	free(r->exit_reason);
 	for (size_t i = 0; i < r->nr_accepts; i++)

@@ -141,6 +141,7 @@ struct command_result {
 	char *result;	   /* one of the RESULT_* strings (or a verdict) */
 	int rounds;	   /* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
+	int out_of_time;   /* --max-time was spent while it measured, or before */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;
@@ -197,6 +198,21 @@ struct git_info {
 	char *base_ref, *base_sha;
 };
 
+/*
+ * Which share of a job matrix a report measured (--shard K/N; 1/1 without
+ * it), the selection the shards were split from, and an id of the
+ * invocation: kagari merge checks that a set of reports is every shard of
+ * one matrix exactly once (JSON "shard"; absent in older reports).
+ */
+struct shard_record {
+	int present;	 /* 0: a report written before shard records */
+	int index, count; /* K and N, 1 <= K <= N */
+	int replicate;	 /* --replicate: every shard measured every benchmark */
+	char *selection; /* the selection options as given ("" for none) */
+	int benchmarks;	 /* benchmarks selected before the split */
+	char *run_id;	 /* unique to the invocation that wrote the report */
+};
+
 struct run_summary {
 	int benchmarks, commands;
 	int pass, improved, inconclusive, regression, over_budget, error;
@@ -227,6 +243,7 @@ struct run_result {
 	int interrupted;
 	struct environment_info env;
 	struct git_info git;
+	struct shard_record shard;
 	struct suite_result *suites;
 	size_t nr_suites;
 	struct strvec warnings;

@@ -15,6 +15,14 @@
 
 #include "model/metric.h"
 
+/* The most bootstrap resamples a suite may ask for (regression.resamples),
+   and so a saved report too: each costs a pass over the samples. */
+#define SETTINGS_MAX_RESAMPLES 10000000
+/* The most samples per side a comparison analyses: beyond, it ends
+   inconclusive with that reason instead of running out of memory (a saved
+   report may hold any number). */
+#define SETTINGS_MAX_COMPARE_SAMPLES 1000000
+
 enum pairing { PAIRING_ROUNDS, PAIRING_INDEPENDENT };
 enum correction { CORRECTION_HOLM, CORRECTION_NONE };
 enum statistic { STATISTIC_MEDIAN, STATISTIC_MEAN };

@@ -516,7 +516,9 @@ static void read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 	get_choice(d, o, "correction", corrections, 2, &v);
 	a->correction = (enum correction)v;
 	a->resamples = 2000;
-	get_int(d, o, "resamples", &a->resamples, 1, INT_MAX);
+	/* No more than a suite may ask for (a report is as untrusted as a
+	   file can be: each resample is a pass over the samples). */
+	get_int(d, o, "resamples", &a->resamples, 1, SETTINGS_MAX_RESAMPLES);
 	a->confidence = get_number(d, o, "confidence");
 	if (!d->failed && !(a->confidence > 0 && a->confidence < 1))
 		fail(d, "confidence", "expected a number between 0 and 1");
@@ -788,6 +790,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	get_string(d, o, "result", &c->result);
 	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	get_bool(d, o, "identical_artifact", &c->identical_artifact);
+	get_bool(d, o, "stopped_by_max_time", &c->out_of_time);
 	json_t *mx = get_object(d, o, "matrix", 0);
 	if (mx) {
 		const char *k;
@@ -919,6 +922,29 @@ static void read_git(struct rd *d, json_t *o, struct git_info *g)
 	get_bool(d, o, "dirty", &g->dirty);
 	get_string(d, o, "base_ref", &g->base_ref);
 	get_string(d, o, "base_sha", &g->base_sha);
+}
+
+/* The shard record (write_json.c's emit_shard()). */
+static void read_shard(struct rd *d, json_t *o, struct shard_record *sh)
+{
+	sh->present = 1;
+	sh->index = sh->count = 0;
+	get_int(d, o, "index", &sh->index, 1, 1024);
+	get_int(d, o, "count", &sh->count, 1, 1024);
+	get_bool(d, o, "replicate", &sh->replicate);
+	get_string(d, o, "selection", &sh->selection);
+	get_int(d, o, "benchmarks", &sh->benchmarks, 0, INT_MAX);
+	get_string(d, o, "run_id", &sh->run_id);
+	if (d->failed)
+		return;
+	if (!sh->index || !sh->count)
+		fail(d, !sh->index ? "index" : "count", "missing");
+	else if (sh->index > sh->count)
+		fail(d, "index", "%d is above the count, %d", sh->index, sh->count);
+	else if (!sh->run_id || !*sh->run_id)
+		fail(d, "run_id", "missing");
+	else if (!sh->selection)
+		sh->selection = xstrdup("");
 }
 
 static void read_acceptance_item(struct rd *d, json_t *o, void *item)
@@ -1103,6 +1129,12 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 	if (o && !d->failed) {
 		size_t old = enter_key(d, "git");
 		read_git(d, o, &r->git);
+		leave(d, old);
+	}
+	o = get_object(d, root, "shard", 0);
+	if (o && !d->failed) {
+		size_t old = enter_key(d, "shard");
+		read_shard(d, o, &r->shard);
 		leave(d, old);
 	}
 	if (!d->failed) {

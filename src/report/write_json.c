@@ -333,6 +333,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_kv_int(j, "rounds", c->rounds);
 	if (c->identical_artifact)
 		json_emit_kv_bool(j, "identical_artifact", 1);
+	if (c->out_of_time)
+		json_emit_kv_bool(j, "stopped_by_max_time", 1);
 	if (c->matrix_names.nr) {
 		json_emit_key(j, "matrix");
 		json_emit_begin_object_inline(j);
@@ -438,6 +440,18 @@ static void emit_git(struct json_emit *j, const struct git_info *g)
 	json_emit_end_object(j);
 }
 
+static void emit_shard(struct json_emit *j, const struct shard_record *sh)
+{
+	json_emit_begin_object(j);
+	json_emit_kv_int(j, "index", sh->index);
+	json_emit_kv_int(j, "count", sh->count);
+	json_emit_kv_bool(j, "replicate", sh->replicate);
+	json_emit_kv_string(j, "selection", sh->selection);
+	json_emit_kv_int(j, "benchmarks", sh->benchmarks);
+	json_emit_kv_string(j, "run_id", sh->run_id);
+	json_emit_end_object(j);
+}
+
 static void emit_summary(struct json_emit *j, const struct run_summary *s)
 {
 	json_emit_begin_object(j);
@@ -475,6 +489,10 @@ int report_write_json(const struct run_result *r,
 	emit_environment(&j, &r->env);
 	json_emit_key(&j, "git");
 	emit_git(&j, &r->git);
+	if (r->shard.present) {
+		json_emit_key(&j, "shard");
+		emit_shard(&j, &r->shard);
+	}
 	if (r->nr_accepts) {
 		json_emit_key(&j, "acceptances");
 		json_emit_begin_array(&j);

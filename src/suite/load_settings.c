@@ -220,7 +220,7 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 		r->pairing = (enum pairing)v;
 	if (ld_get_enum(L, &m, "correction", ld_correction_names, &v) > 0)
 		r->correction = (enum correction)v;
-	ld_get_int(L, &m, "resamples", 100, 10000000, &r->resamples, NULL);
+	ld_get_int(L, &m, "resamples", 100, SETTINGS_MAX_RESAMPLES, &r->resamples, NULL);
 	ld_get_int(L, &m, "min_samples", 2, 1000000, &r->min_samples, NULL);
 	yaml_node_t *c = ywalk_map_get(&m, "confidence");
 	if (c)

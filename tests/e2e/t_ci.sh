@@ -78,8 +78,79 @@ expect_err "CI_MERGE_REQUEST_DIFF_BASE_SHA"
 case_ "pull_request_target is refused with the reason"
 ci_env pull_request_target "$EV/pr.json" --quiet
 expect_rc 3
-expect_err "'pull_request_target' event is refused"
-expect_err "untrusted code"
+expect_err "GITHUB_EVENT_NAME is 'pull_request_target': kagari ci refuses to build or run anything"
+expect_err "write token and the repository's secrets"
+
+case_ "pull_request_target is refused whatever names the base, by every command that builds or runs"
+KAGARI_BASE_REF=HEAD~1 ci_env pull_request_target "$EV/pr.json" --format json --filter quick --quiet
+expect_rc 3
+expect_err "GITHUB_EVENT_NAME is 'pull_request_target': kagari ci refuses to build or run anything"
+expect_err "--allow-pull-request-target"
+ci_env pull_request_target "$EV/pr.json" --against "$BASE" --filter quick --quiet
+expect_rc 3
+for args in "compare --against $BASE --filter quick" "run --filter quick" \
+	"aa --repeat 2 --filter quick" "bisect --good $BASE --bad HEAD --filter quick" \
+	"bench --runs 2 true"; do
+	GITHUB_EVENT_NAME=pull_request_target run_k $args --quiet
+	expect_rc 3
+	expect_err "GITHUB_EVENT_NAME is 'pull_request_target': kagari ${args%% *} refuses"
+	[ -s "$T/out" ] && fail "${args%% *} wrote a report under pull_request_target"
+done
+# Commands that run nothing are not refused.
+GITHUB_EVENT_NAME=pull_request_target run_k list
+expect_rc 0
+GITHUB_EVENT_NAME=pull_request_target run_k validate
+expect_rc 0
+
+case_ "--allow-pull-request-target is the one opt-out: ci reads the event's base, run and bench run"
+ci_env pull_request_target "$EV/pr.json" --allow-pull-request-target --format json --filter quick --quiet
+expect_rc 0
+json_check "$T/out" "r['git']['base_sha'] == '$BASE'"
+GITHUB_EVENT_NAME=pull_request_target run_k run --filter quick --runs 2 --allow-pull-request-target --quiet --no-history
+expect_rc 0
+GITHUB_EVENT_NAME=pull_request_target run_k bench --runs 2 --allow-pull-request-target true
+expect_rc 0
+grep -q -- '--allow-pull-request-target' "${KAGARI_SOURCE_DIR:?}/SECURITY.md" || fail "SECURITY.md does not document the opt-out"
+
+case_ "a failing program's stderr cannot issue workflow commands under ci"
+cat > inject.kagari.yaml <<'YAML'
+version: "1"
+name: inject
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: hostile
+    commands:
+      say:
+        command: "printf '::error::pwned\\n  ::stop-commands::evil\\nfine\\r::warning::after-cr\\n##[error]v1\\n' >&2; exit 3"
+        shell: true
+YAML
+GITHUB_STEP_SUMMARY="$T/inj.md" ci_env pull_request "$EV/pr.json" inject.kagari.yaml --quiet --no-history
+expect_rc 4
+expect_err "| ::error::pwned"
+expect_err "| fine"
+# What a runner reads: lines split at LF, CR LF and a lone CR, leading
+# blanks ignored. No line of the program's may be a workflow command,
+# and the ones v1 reads anywhere in a line stay inside the fence.
+"$PY" - "$T/err" <<'PYEOF' || fail "the stderr tail reached the runner as workflow commands: $(cat "$T/err")"
+import re, sys
+text = open(sys.argv[1], newline="").read()
+stopped, token = False, None
+for line in re.split(r"\r\n|\r|\n", text):
+    t = line.lstrip()
+    if stopped:
+        if t == "::%s::" % token:
+            stopped = False
+        continue
+    m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
+    if m:
+        stopped, token = True, m.group(1)
+        continue
+    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*)?::", t):
+        continue  # kagari's own annotation, its text escaped
+    assert "pwned" not in t and "evil" not in t and "after-cr" not in t and "v1" not in t, t
+    assert not t.startswith("::"), t
+PYEOF
+rm -f inject.kagari.yaml
 
 case_ "a push that created the branch has no before"
 ci_env push "$EV/push0.json" --quiet
@@ -194,10 +265,10 @@ expect_rc 0
 json_check "$T/out" "r['git']['base_ref'] == 'HEAD~1'"
 
 case_ "--against and KAGARI_BASE_REF win over the event"
-KAGARI_BASE_REF=HEAD~1 ci_env pull_request_target "$EV/pr.json" --format json --filter quick --quiet
+KAGARI_BASE_REF=HEAD~1 ci_env pull_request "$EV/pr.json" --format json --filter quick --quiet
 expect_rc 0
 json_check "$T/out" "r['git']['base_ref'] == 'HEAD~1' and r['git']['base_sha'] == '$BASE'"
-KAGARI_BASE_REF=nope ci_env pull_request_target "$EV/pr.json" --against "$BASE" --format json --filter quick --quiet
+KAGARI_BASE_REF=nope ci_env pull_request "$EV/pr.json" --against "$BASE" --format json --filter quick --quiet
 expect_rc 0
 json_check "$T/out" "r['git']['base_ref'] == '$BASE'"
 

@@ -5,7 +5,10 @@
 # data (allocation counts are exact; a saved one-job report split by hand
 # merges back to exactly its own statistics and verdicts, latency
 # included); reports of other commits or overlapping shards are refused
-# with the reason; --replicate pools rounds and narrows the interval.
+# with the reason, and so are incomplete or repeated sets of shards, a
+# report merged with its own copy and reports merge cannot judge (no
+# shard record, no analysis settings); --replicate pools rounds and
+# narrows the interval.
 . "$(dirname "$0")/lib.sh"
 
 git_sandbox
@@ -104,6 +107,7 @@ r = json.load(open(sys.argv[1]))
 for k, f in enumerate(sys.argv[2:]):
     h = json.loads(json.dumps(r))
     h["suites"][0]["benchmarks"] = [b for i, b in enumerate(r["suites"][0]["benchmarks"]) if i % 2 == k]
+    h["shard"].update(index=k + 1, count=2, run_id="half%d" % k)
     json.dump(h, open(f, "w"))
 PYEOF
 run_k merge "$T/half1.json" "$T/half2.json" --format json --output "$T/back.json"
@@ -127,10 +131,71 @@ expect_rc 1
 grep -q "b1" "$T/summary.md" || fail "no summary written"
 expect_err "::error"
 
-case_ "the same command in two reports is refused without --replicate"
+case_ "every report records its shard, selection and a run id of its own"
+json_check "$T/one.json" 'r["shard"]["index"] == 1 and r["shard"]["count"] == 1 and r["shard"]["selection"] == "" and r["shard"]["benchmarks"] == 8 and not r["shard"]["replicate"]'
+json_check "$T/s3-4.json" 'r["shard"]["index"] == 3 and r["shard"]["count"] == 4 and r["shard"]["benchmarks"] == 8'
+"$PY" - "$T"/s?-4.json "$T/one.json" <<'PYEOF' || fail "run ids are not unique"
+import json, sys
+ids = [json.load(open(f))["shard"]["run_id"] for f in sys.argv[1:]]
+sys.exit(0 if len(set(ids)) == len(ids) and all(ids) else 1)
+PYEOF
+json_check "$T/m4.json" 'r["shard"]["index"] == 1 and r["shard"]["count"] == 1 and r["shard"]["run_id"].startswith("merge-")'
+
+case_ "an incomplete set of shards is refused, naming what is missing"
+run_k merge "$T/s1-2.json" --format json --output "$T/part.json"
+expect_rc 2
+expect_err "shard 2/2 of the run is missing (given: '$T/s1-2.json' (1/2))"
+[ -e "$T/part.json" ] && fail "an incomplete merge wrote a report"
+run_k merge "$T/s1-4.json" "$T/s3-4.json"
+expect_rc 2
+expect_err "shards 2/4, 4/4 of the run are missing"
+
+case_ "a shard given twice, or two runs of one shard, are refused"
+run_k merge "$T/s1-2.json" "$T/s2-2.json" "$T/s1-2.json"
+expect_rc 2
+expect_err "'$T/s1-2.json' and '$T/s1-2.json' are the same run (run id"
+run_k merge --replicate "$T/s1-2.json" "$T/s1-2.json" "$T/s2-2.json"
+expect_rc 2
+expect_err "are the same run"
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["shard"]["run_id"]="again"; json.dump(r, open(sys.argv[2],"w"))' "$T/s1-2.json" "$T/s1-again.json"
+run_k merge "$T/s1-2.json" "$T/s2-2.json" "$T/s1-again.json"
+expect_rc 2
+expect_err "'$T/s1-2.json' and '$T/s1-again.json' are both shard 1/2"
+
+case_ "shards of different matrices are refused"
+run_k merge "$T/s1-2.json" "$T/s2-4.json"
+expect_rc 2
+expect_err "is shard 1/2 of 8 benchmarks selected by '', '$T/s2-4.json' shard 2/4"
 run_k merge "$T/one.json" "$T/s1-2.json"
 expect_rc 2
+expect_err "they are not shards of one matrix"
+
+case_ "the same command in two reports is refused without --replicate"
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["shard"].update(index=2, run_id="x"); json.dump(r, open(sys.argv[2],"w"))' "$T/s1-2.json" "$T/s1-as-2.json"
+run_k merge "$T/s1-2.json" "$T/s1-as-2.json"
+expect_rc 2
 expect_err "both measured suite 'sh', benchmark 'b0', command 'p'"
+
+case_ "reports merge cannot judge are refused: no shard record, no analysis settings"
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); del r["shard"]; json.dump(r, open(sys.argv[2],"w"))' "$T/half2.json" "$T/noshard.json"
+run_k merge "$T/half1.json" "$T/noshard.json"
+expect_rc 2
+expect_err "cannot merge '$T/noshard.json': it records no shard"
+# A shard that failed the gate (b1 regressed) without its settings would
+# otherwise merge to a pass with its comparisons dropped.
+"$PY" - "$T/half2.json" "$T/noanalysis.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for b in r["suites"][0]["benchmarks"]:
+    for c in b["commands"]:
+        c.pop("analysis", None)
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+json_check "$T/half2.json" 'r["summary"]["exit_code"] == 1'
+run_k merge "$T/half1.json" "$T/noanalysis.json" --format json --output "$T/na.json"
+expect_rc 2
+expect_err "benchmark 'b1', command 'p' has no \`analysis\` settings"
+[ -e "$T/na.json" ] && fail "a report merge cannot judge was merged"
 
 case_ "reports of other commits are refused with the reason"
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["git"]["head_sha"]="0"*40; json.dump(r, open(sys.argv[2],"w"))' "$T/half2.json" "$T/other.json"
@@ -210,9 +275,12 @@ PYEOF
 run_k merge --replicate "$T/r2.json" "$T/big.json" --format json
 expect_rc 2
 expect_err "too high to pool"
-# The same samples measured twice (one job's report pooled with itself):
-# twice the evidence, a narrower bootstrap interval.
-run_k merge --replicate "$T/r1.json" "$T/r1.json" --format json --output "$T/twice.json"
+# The same samples as if measured twice (a second job that happened to
+# measure exactly what the first did): twice the evidence, a narrower
+# bootstrap interval. (The report pooled with itself is refused above.)
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["shard"].update(index=2, run_id="other"); json.dump(r, open(sys.argv[2],"w"))' "$T/r1.json" "$T/r1b.json"
+run_k merge --replicate "$T/r1.json" "$T/r1b.json" --format json --output "$T/twice.json"
+expect_rc 1
 "$PY" - "$T/r1.json" "$T/twice.json" <<'PYEOF' || fail "pooling did not narrow the latency interval"
 import json, sys
 a, m = (json.load(open(f)) for f in sys.argv[1:3])
@@ -225,4 +293,28 @@ for x, y in zip(a["suites"][0]["benchmarks"], m["suites"][0]["benchmarks"]):
     wm += cy["ci_high_percent"] - cy["ci_low_percent"]
 sys.exit(0 if narrower >= 2 and wm < wa else 1)
 PYEOF
+case_ "a shard whose build failed fails the merge (exit 4), and the example workflow cannot pass without it"
+echo 'this does not compile' >> prog.c
+run_k compare --against HEAD --seed 7 --no-history --shard 2/2 --format json --output "$T/bad2.json" --quiet
+expect_rc 4
+g checkout -q -- prog.c
+run_k merge "$T/s1-2.json" "$T/bad2.json" --format json --output "$T/mbad.json"
+expect_rc 4
+json_check "$T/mbad.json" 'r["summary"]["exit_code"] == 4'
+# The workflow: a failed shard job still uploads its report, a shard that
+# uploaded nothing is named missing by merge, and the merge job fails
+# whenever a shard job did not succeed.
+"$PY" - "${KAGARI_SOURCE_DIR:?}/examples/github-actions/kagari-matrix.yml" <<'PYEOF' || fail "the matrix workflow lets a failed shard pass"
+import re, sys
+text = open(sys.argv[1]).read()
+shard = text[text.index("\n  shard:"):text.index("\n  merge:")]
+merge = text[text.index("\n  merge:"):]
+up = shard[shard.index("actions/upload-artifact"):]
+assert re.search(r"if: always\(\)", up.split("- ")[0] + up), "upload is not always()"
+assert re.search(r"if: always\(\)", merge.split("steps:")[0]), "the merge job does not always run"
+fail_step = re.search(r"if: always\(\) && needs\.shard\.result != 'success'\n\s+run: \|\n(?:.*\n)*?\s+exit 1", merge)
+assert fail_step, "no step fails the merge job when a shard job failed"
+assert "kagari merge shard-*.json" in merge
+PYEOF
+
 finish

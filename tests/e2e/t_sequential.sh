@@ -160,4 +160,40 @@ json_check "$T/tool.json" '"identical_artifact" not in r["suites"][0]["benchmark
 json_check "$T/tool.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "regression"'
 g checkout -q tool.sh
 
+case_ "--max-time is a cap: no run starts once it is spent, the rest end inconclusive saying so"
+# Eight benchmarks of three fixed rounds of 200 ms a side need 9.6 s;
+# under --max-time 1s the runs stop at the cap (one run may be under way).
+mkdir -p "$T/cap" && cd "$T/cap" || exit 1
+g init -q .
+{
+	printf 'version: "1"\nname: capped\ndefaults:\n  warmup: 0\n  runs: 3\nbenchmarks:\n'
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '  - name: b%d\n    commands:\n      nap: {command: ["%s", sleep, "200"]}\n' $i "$H"
+	done
+} > kagari.yaml
+g add -A && g commit -qm capped
+start=${EPOCHREALTIME/./}
+run_k compare --against HEAD --quiet --seed 7 --max-time 1s --format json --output "$T/capped.json"
+took=$(( (${EPOCHREALTIME/./} - start) / 1000 ))
+expect_rc 0
+[ "$took" -lt 5000 ] || fail "--max-time 1s took $took ms (all eight would need 9600 ms)"
+"$PY" - "$T/capped.json" <<'PYEOF' || fail "the capped compare does not say which commands the time cap stopped"
+import json, sys
+r = json.load(open(sys.argv[1]))
+cs = [b["commands"][0] for b in r["suites"][0]["benchmarks"]]
+assert len(cs) == 8, len(cs)
+stopped = [c for c in cs if c.get("stopped_by_max_time")]
+assert stopped and cs[-1] in stopped, [c.get("stopped_by_max_time") for c in cs]
+assert any(c["rounds"] == 0 for c in stopped), [c["rounds"] for c in cs]
+for c in stopped:
+    v = c["comparisons"]["latency"]
+    assert v["verdict"] == "inconclusive", v
+    assert "--max-time" in v["reason"], v["reason"]
+assert r["summary"]["inconclusive"] >= len(stopped), r["summary"]
+PYEOF
+# The saved report analysed again says the same.
+run_k report "$T/capped.json" --reanalyze --format json --output "$T/capped2.json"
+json_check "$T/capped2.json" 'all(("--max-time" in b["commands"][0]["comparisons"]["latency"]["reason"]) == bool(b["commands"][0].get("stopped_by_max_time")) for b in r["suites"][0]["benchmarks"])'
+cd "$R" || exit 1
+
 finish

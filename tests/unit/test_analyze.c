@@ -166,6 +166,33 @@ static void test_skipped(void **state)
 	run_result_release(&r);
 }
 
+
+/*
+ * A saved report may hold more rounds than can be analysed in bounded
+ * memory: that comparison ends inconclusive saying so; the others of the
+ * run are judged as ever.
+ */
+static void test_too_many_rounds(void **state)
+{
+	(void)state;
+	struct run_result r;
+	make_result(&r);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		struct metric_series *m = &c->side[sd].metric[METRIC_LATENCY];
+		for (int k = 20; k <= SETTINGS_MAX_COMPARE_SAMPLES; k++)
+			metric_series_add(m, 1000000.0, k / 2 + 1, k + 1);
+		assert_true(m->nr > SETTINGS_MAX_COMPARE_SAMPLES);
+	}
+	analyze_result(&r, NULL);
+	const struct comparison *lat = &c->comparison[METRIC_LATENCY];
+	assert_true(lat->present);
+	assert_string_equal(lat->verdict, "inconclusive");
+	assert_non_null(strstr(lat->reason, "too many rounds to analyse"));
+	assert_string_equal(c->comparison[METRIC_ALLOCS].verdict, "pass"); /* +50% < 60% */
+	run_result_release(&r);
+}
+
 static void test_bad_analysis(void **state)
 {
 	(void)state;
@@ -178,6 +205,8 @@ static void test_bad_analysis(void **state)
 		{ "\"confidence\": 0.95,\n", "\"confidence\": 2,\n", "analysis.confidence" },
 		{ "\"correction\": \"holm\"", "\"correction\": \"sometimes\"", "analysis.correction" },
 		{ "\"resamples\": 500", "\"resamples\": \"many\"", "analysis.resamples" },
+		/* more than a suite may ask for: each is a pass over the samples */
+		{ "\"resamples\": 500", "\"resamples\": 10000001", "analysis.resamples" },
 		{ "\"allocs\": {\"statistic\"", "\"nosuch\": {\"statistic\"", "analysis.metrics.nosuch" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -306,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_bad_analysis),
+		cmocka_unit_test(test_too_many_rounds),
 		cmocka_unit_test(test_resolution_note),
 		cmocka_unit_test(test_resolution_note_counts),
 	};

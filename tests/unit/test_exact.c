@@ -308,6 +308,117 @@ static void test_holm_values(void **state)
 	check_rel("holm", "nan", qa[2], 1, 1e-15);
 }
 
+
+/*
+ * The Hodges-Lehmann selection (O(n) memory) against the O(n^2) method it
+ * replaced, on random data: every order statistic of the Walsh averages
+ * and of the two-sample differences, the estimates, the interval and the
+ * quantiles must be equal, exactly. Kinds of data: continuous, heavy ties
+ * (small integers), negative and zero values, one huge outlier, and
+ * values of mixed sign around zero (-0.0 among them).
+ */
+static void fill_random(struct rng *g, double *v, size_t n, int kind)
+{
+	for (size_t i = 0; i < n; i++) {
+		double u = rng_uniform(g);
+		switch (kind) {
+		case 0: v[i] = u * 2 - 1; break;
+		case 1: v[i] = (double)(int)(u * 5) - 2; break;
+		case 2: v[i] = log(u + 1e-9) * 0.01; break;
+		case 3: v[i] = i == n / 2 ? 1e12 : u; break;
+		default: v[i] = u < 0.3 ? -0.0 : u < 0.6 ? 0.0 : u - 0.8; break;
+		}
+	}
+}
+
+static void test_hl_selection_matches_quadratic(void **state)
+{
+	(void)state;
+	struct rng g;
+	rng_seed(&g, 20261202);
+	for (int trial = 0; trial < 300; trial++) {
+		int kind = trial % 5;
+		size_t n = 1 + (size_t)(rng_uniform(&g) * (trial < 100 ? 12 : 90));
+		size_t ny = 1 + (size_t)(rng_uniform(&g) * 40);
+		double *d = calloc(n, sizeof(double)), *y = calloc(ny, sizeof(double));
+		fill_random(&g, d, n, kind);
+		fill_random(&g, y, ny, (kind + 1) % 5);
+		size_t M;
+		double *w = exact_walsh_sorted(d, n, &M);
+		double *a = exact_sorted_copy(d, n);
+		assert_int_equal(M, n * (n + 1) / 2);
+		for (size_t k = 0; k < M; k += 1 + (M > 200 ? (size_t)(rng_uniform(&g) * 40) : 0))
+			if (exact_walsh_select(a, n, k) != w[k]) {
+				fprintf(stderr, "trial %d kind %d n %zu: Walsh k=%zu: %.17g, not %.17g\n",
+					trial, kind, n, k, exact_walsh_select(a, n, k), w[k]);
+				fail();
+			}
+		assert_true(exact_walsh_select(a, n, M - 1) == w[M - 1]);
+		double p1 = exact_hl_paired(d, n), p2 = exact_hl_paired_quadratic(d, n);
+		assert_true(p1 == p2);
+		double x1 = exact_hl_two_sample(d, n, y, ny);
+		double x2 = exact_hl_two_sample_quadratic(d, n, y, ny);
+		assert_true(x1 == x2);
+		/* every order statistic of the differences, small cases */
+		if (n * ny <= 400) {
+			double *diffs = calloc(n * ny, sizeof(double)), *ys = exact_sorted_copy(y, ny);
+			size_t k = 0;
+			for (size_t i = 0; i < ny; i++)
+				for (size_t j = 0; j < n; j++)
+					diffs[k++] = d[j] - y[i];
+			for (size_t r = 0; r < k; r++) {
+				double want = exact_select(diffs, k, r);
+				assert_true(exact_diff_select(a, n, ys, ny, r) == want);
+			}
+			free(diffs);
+			free(ys);
+		}
+		double lo1, hi1, lo2, hi2;
+		for (int c = 0; c < 3; c++) {
+			double conf = c == 0 ? 0.95 : c == 1 ? 0.5 : 0.999;
+			exact_hl_interval(w, n, conf, &lo1, &hi1);
+			exact_hl_interval_sorted(a, n, conf, &lo2, &hi2);
+			assert_true(lo1 == lo2 && hi1 == hi2);
+		}
+		double q1[101], q2[101];
+		exact_hl_quantiles(w, n, 101, q1);
+		exact_hl_quantiles_sorted(a, n, 101, q2);
+		for (int i = 0; i < 101; i++)
+			assert_true(q1[i] == q2[i]);
+		free(w);
+		free(a);
+		free(d);
+		free(y);
+	}
+}
+
+/* Beyond the exact signed-rank distribution (n > 400), and a size whose
+   Walsh averages the quadratic method can still hold: still equal. */
+static void test_hl_selection_large(void **state)
+{
+	(void)state;
+	struct rng g;
+	rng_seed(&g, 7);
+	/* 2100 rounds: 2.2 million Walsh averages, past the sorted copy the
+	   quantiles use below 2^21, so these come by selection too */
+	size_t n = 2100, M;
+	double *d = calloc(n, sizeof(double));
+	fill_random(&g, d, n, 2);
+	double *w = exact_walsh_sorted(d, n, &M), *a = exact_sorted_copy(d, n);
+	assert_true(exact_hl_paired(d, n) == exact_hl_paired_quadratic(d, n));
+	double lo1, hi1, lo2, hi2, q1[101], q2[101];
+	exact_hl_interval(w, n, 0.95, &lo1, &hi1);
+	exact_hl_interval_sorted(a, n, 0.95, &lo2, &hi2);
+	assert_true(lo1 == lo2 && hi1 == hi2);
+	exact_hl_quantiles(w, n, 101, q1);
+	exact_hl_quantiles_sorted(a, n, 101, q2);
+	for (int i = 0; i < 101; i++)
+		assert_true(q1[i] == q2[i]);
+	free(w);
+	free(a);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +429,8 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_reference),
 		cmocka_unit_test(test_mann_whitney_edges),
 		cmocka_unit_test(test_select_and_quantile),
+		cmocka_unit_test(test_hl_selection_matches_quadratic),
+		cmocka_unit_test(test_hl_selection_large),
 		cmocka_unit_test(test_holm_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,117 @@
+#!/bin/bash
+# Whether the kagari that made a temporary folder or a base worktree still
+# lives is decided by a lock it holds (flock on <its folder>/lock), not by
+# its pid, which means nothing in another pid namespace (issue 22 items 6
+# and 11): a compare never removes the worktree of a live compare whose
+# pid looks dead from here (a container, `unshare --pid`), and the folders
+# of a kagari killed with SIGKILL are pruned by the next one, while a live
+# one's and folders that are not kagari's stay.
+. "$(dirname "$0")/lib.sh"
+
+git_sandbox
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+echo '.kagari/' > .gitignore
+cat > slow.kagari.yaml <<YAML
+version: "1"
+name: slow
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: slow
+    commands:
+      nap: {command: ["$H", "sleep", "2500"]}
+YAML
+cat > quick.kagari.yaml <<YAML
+version: "1"
+name: quick
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: quick
+    commands:
+      nap: {command: ["$H", "sleep", "1"]}
+YAML
+g add -A && g commit -qm base
+
+# kagari_worktree: the path of the (one) worktree kagari has locked.
+kagari_worktree() {
+	g worktree list --porcelain | awk '/^worktree /{p=substr($0, 10)} /^locked kagari /{print p}'
+}
+has_worktree() { [ -n "$(kagari_worktree)" ]; }
+
+# A live compare whose worktree lock names a pid that means nothing here,
+# then a second compare in the same repository: the first one's worktree
+# and folder must survive, and the first compare must end normally.
+live_compare_survives() { # LABEL
+	wait_until 60 has_worktree || return
+	local wt
+	wt=$(kagari_worktree)
+	run_k compare --against HEAD quick.kagari.yaml --quiet --no-history --format json --output "$T/quick.json"
+	[ "$RC" -le 1 ] || fail "$1: the second compare: exit $RC: $(tail -3 "$T/err")"
+	[ -d "$wt" ] || fail "$1: the second compare removed the live compare's worktree '$wt'"
+	[ "$(kagari_worktree)" = "$wt" ] || fail "$1: the live worktree's entry is gone: $(g worktree list)"
+	wait "$A"
+	local rc=$?
+	[ "$rc" -le 1 ] || fail "$1: the live compare failed (exit $rc): $(tail -5 "$T/a.err")"
+	[ -z "$(kagari_worktree)" ] || fail "$1: the live compare left its worktree behind"
+}
+
+case_ "a live compare whose pid looks dead from here keeps its worktree"
+"$KAGARI" compare --against HEAD slow.kagari.yaml --quiet --no-history --format json --output "$T/a.json" 2>"$T/a.err" &
+A=$!
+if wait_until 60 has_worktree; then
+	# What a pid of another pid namespace looks like from here: a
+	# process that does not exist (one that just ended).
+	true & dead=$!
+	wait "$dead"
+	gitdir=$(g rev-parse --absolute-git-dir)
+	for f in "$gitdir"/worktrees/*/locked; do
+		sed -i "s/pid=[0-9]*/pid=$dead/; s/start=[0-9]*/start=0/" "$f"
+	done
+	grep -q "pid=$dead" "$gitdir"/worktrees/*/locked || fail "could not fake the lock's pid"
+	live_compare_survives "faked pid"
+fi
+
+case_ "a live compare in another pid namespace (unshare --pid) keeps its worktree"
+if unshare --pid --fork --mount-proc true 2>/dev/null; then
+	unshare --pid --fork --mount-proc sh -c '"$0" compare --against HEAD slow.kagari.yaml --quiet --no-history --format json --output "$1"; exit $?' \
+		"$KAGARI" "$T/ns.json" 2>"$T/a.err" &
+	A=$!
+	live_compare_survives "unshare --pid"
+else
+	echo "  (unshare --pid is not allowed here: only the faked pid case ran)"
+fi
+
+case_ "the folders of a kagari killed with SIGKILL are pruned by the next one; live and foreign ones stay"
+"$KAGARI" run slow.kagari.yaml --quiet --no-history >/dev/null 2>"$T/k.err" &
+K=$!
+has_lock() { ls "$TMPDIR"/kagari-*/lock >/dev/null 2>&1; }
+wait_until 60 has_lock
+dead_dir=$(dirname "$(ls "$TMPDIR"/kagari-*/lock | head -1)")
+kill -9 "$K"
+wait "$K" 2>/dev/null
+no_process_left "$H sleep 2500"
+[ -d "$dead_dir" ] || fail "precondition: the killed kagari's folder '$dead_dir' is already gone"
+# A folder whose lock a live process holds (a kagari in another pid
+# namespace, say), and a user's folder that merely shares the prefix.
+mkdir -p "$TMPDIR/kagari-live-x" "$TMPDIR/kagari-mine"
+echo keep > "$TMPDIR/kagari-mine/notes.txt"
+: > "$TMPDIR/kagari-live-x/lock"
+# (the process that holds the lock is the one killed at the end)
+(exec 9>"$TMPDIR/kagari-live-x/lock" && flock 9 && exec sleep 60) >/dev/null 2>&1 &
+F=$!
+wait_until 10 sh -c "! flock -n '$TMPDIR/kagari-live-x/lock' true"
+run_k run quick.kagari.yaml --quiet --no-history
+expect_rc 0
+[ -d "$dead_dir" ] && fail "the killed kagari's folder '$dead_dir' was not pruned"
+[ -d "$TMPDIR/kagari-live-x" ] || fail "a folder whose lock is held was removed"
+[ "$(cat "$TMPDIR/kagari-mine/notes.txt" 2>/dev/null)" = keep ] || fail "a folder without kagari's lock was touched"
+kill "$F" 2>/dev/null
+wait "$F" 2>/dev/null
+# Our own folder is gone at exit, and the lock with it.
+left=$(ls "$TMPDIR" | grep -v -x -e kagari-mine -e kagari-live-x)
+[ -z "$left" ] || fail "a kagari folder was left: $left"
+
+finish
