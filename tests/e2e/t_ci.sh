@@ -145,7 +145,7 @@ for line in re.split(r"\r\n|\r|\n", text):
     if m:
         stopped, token = True, m.group(1)
         continue
-    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*)?::", t):
+    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*(,line=[0-9]+)?)?::", t):
         continue  # kagari's own annotation, its text escaped
     assert "pwned" not in t and "evil" not in t and "after-cr" not in t and "v1" not in t, t
     assert not t.startswith("::"), t
