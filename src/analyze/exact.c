@@ -331,28 +331,39 @@ static double normal_quantile(double p)
 	return x - u / (1 + x * u / 2);
 }
 
+/*
+ * The rank (1-based, 0 before the first) of the Walsh average at quantile q
+ * of the signed-rank confidence distribution of n pairs; c is the rank of a
+ * smaller q (or 0): q rises along the callers' loops, so the exact rank
+ * only moves up from it.
+ */
+static size_t hl_quantile_rank(size_t n, double q, size_t c)
+{
+	size_t M = n * (n + 1) / 2;
+
+	if (n <= EXACT_SIGNED_RANK_MAX_N) {
+		const double *sf = sr_null_sf(n);
+
+		while (c < M && sf[M - c] <= q)
+			c++;
+		return c;
+	}
+	double nn = (double)n;
+	double x = nn * (nn + 1) / 4 +
+		   normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
+	return x < 1 ? 1 : x > (double)M ? M : (size_t)x;
+}
+
 void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out)
 {
-	size_t M = n * (n + 1) / 2, c = 0;
+	size_t c = 0;
 
 	if (!n)
 		return;
 	for (size_t i = 0; i < B; i++) {
 		double q = ((double)i + 0.5) / (double)B;
 
-		if (n <= EXACT_SIGNED_RANK_MAX_N) {
-			/* q rises with i, so the rank only moves up. */
-			const double *sf = sr_null_sf(n);
-
-			while (c < M && sf[M - c] <= q)
-				c++;
-		} else {
-			double nn = (double)n;
-			double x = nn * (nn + 1) / 4 +
-				   normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
-
-			c = x < 1 ? 1 : x > (double)M ? M : (size_t)x;
-		}
+		c = hl_quantile_rank(n, q, c);
 		out[i] = w[(c ? c : 1) - 1];
 	}
 }
@@ -903,18 +914,7 @@ void exact_hl_quantiles_sorted(const double *a, size_t n, size_t B, double *out)
 	for (size_t i = 0; i < B; i++) {
 		double q = ((double)i + 0.5) / (double)B;
 
-		if (n <= EXACT_SIGNED_RANK_MAX_N) {
-			const double *sf = sr_null_sf(n);
-
-			while (c < M && sf[M - c] <= q)
-				c++;
-		} else {
-			double nn = (double)n;
-			double x = nn * (nn + 1) / 4 +
-				   normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
-
-			c = x < 1 ? 1 : x > (double)M ? M : (size_t)x;
-		}
+		c = hl_quantile_rank(n, q, c);
 		size_t r = c ? c : 1;
 		if (r != last || isnan(v)) /* neighbouring quantiles often share a rank */
 			v = exact_walsh_select(a, n, r - 1);
