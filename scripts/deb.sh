@@ -3,6 +3,8 @@
 #
 #   scripts/deb.sh [BUILD-DIR]        prints lintian's findings, then the .deb
 #
+# KAGARI_DEB_JOBS: parallel build jobs (default: the number of CPUs).
+#
 # The source tree (tracked and untracked files, not ignored ones) is copied
 # to BUILD/deb/kagari-VERSION/ and built there by `dpkg-buildpackage -b`
 # with debian/ (debhelper, CMake + Ninja, no tests), so nothing is written
@@ -34,7 +36,7 @@ if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1 && [ -n "$commit" ]; 
 else
 	(cd "$src" && tar -cf - --exclude='./build' --exclude='./build-*' .) | tar -C "$tree" -xf -
 fi
-jobs=$(nproc 2>/dev/null || echo 1)
+jobs=${KAGARI_DEB_JOBS:-$(nproc 2>/dev/null || echo 1)}
 echo "deb: dpkg-buildpackage in $tree (log: $work/build.log)"
 if ! (cd "$tree" && DEB_KAGARI_COMMIT="$commit" DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
 	dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1; then

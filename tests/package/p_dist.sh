@@ -12,6 +12,8 @@
 SRC=$KAGARI_SOURCE_DIR
 BUILD=${KAGARI_BUILD_DIR:?}
 unset KAGARI_ALLOC_SHIM KAGARI_RUNNER_FORK
+# One core for the build: under ctest -j2 the timing tests beside it keep theirs.
+export CMAKE_BUILD_PARALLEL_LEVEL=1
 
 for p in zlib1g-dev libyaml-dev libjansson-dev libsqlite3-dev libelf-dev; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
