@@ -1,6 +1,10 @@
 # A thin front for CMake + Ninja. Everything is built in build/.
 BUILD ?= build
 CMAKE_FLAGS ?=
+# make install / uninstall: where (PREFIX) and under which staging root
+# (DESTDIR, empty for the live system).
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 # Which packages scripts/deps.sh installs: `check` and `demo` set a larger
 # set, and GNU make hands a target's variables down to its prerequisites, so
@@ -12,12 +16,22 @@ check: DEPS = check
 demo: DEPS = demo
 memcheck: DEPS = check
 
-.PHONY: all deps check demo bench clean format fuzz memcheck
+# Which CMake targets `all` builds: by default (CMake's `all`) only what a
+# user runs — kagari, kagari-runner, the allocation shim and the completion
+# scripts. The tests, their helpers and the sanitizer builds are the target
+# `tests`, built by `make check` (and `make memcheck`); `make bench` adds
+# the test helper it measures.
+TARGETS ?= all
+check: TARGETS = all tests
+memcheck: TARGETS = all tests
+bench: TARGETS = all kagari-helper
+
+.PHONY: all deps check demo bench clean format fuzz memcheck install uninstall dist deb
 
 all:
 	@sh scripts/deps.sh $(DEPS)
 	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
-	@cmake --build $(BUILD)
+	@cmake --build $(BUILD) --target $(TARGETS)
 
 deps:
 	@sh scripts/deps.sh $(DEPS)
@@ -30,6 +44,26 @@ demo: all
 
 bench: all
 	@sh bench/overhead.sh $(BUILD)
+
+# kagari, kagari-runner and the shim, the man page, the bash, zsh and fish
+# completions and the docs under $(DESTDIR)$(PREFIX); the tree is
+# relocatable. uninstall removes exactly what install puts there.
+install: all
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+uninstall:
+	@sh scripts/uninstall.sh "$(BUILD)" "$(DESTDIR)$(PREFIX)"
+
+# build/kagari-VERSION-linux-ARCH.tar.gz: kagari and kagari-runner linked
+# statically, in a tree of their own (build/dist/).
+dist:
+	@sh scripts/deps.sh dist
+	@sh scripts/dist.sh $(BUILD)
+
+# build/kagari_VERSION_ARCH.deb, with dpkg-buildpackage (debian/).
+deb:
+	@sh scripts/deps.sh deb
+	@sh scripts/deb.sh $(BUILD)
 
 # libFuzzer targets (clang) in their own tree; each runs FUZZ_SECONDS on a
 # copy of its seed corpus (fuzz/run.sh).

@@ -14,6 +14,7 @@
 # 2*POOL of the base (default 12; about 0.2 s of CPU per run) and prints
 # F1 per depth, delta and number of runs, the table "runs needed for
 # F1 >= 98%", and the overhead of sampling on timed runs.
+# (`make check` builds build/kagari-profile-f1; `make` alone does not.)
 set -eu
 build=${1:-build}
 pool=${2:-12}

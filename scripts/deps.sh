@@ -3,10 +3,13 @@
 # serial step: the Makefile runs this before it configures, builds or starts
 # any test, and no test installs anything itself.
 #
-#   scripts/deps.sh [build|demo|check]     (default: build)
+#   scripts/deps.sh [build|demo|check|dist|deb]     (default: build)
 #
 # build: what compiling kagari and its tests needs; demo: build + what the
-# demo runs; check: demo + every program a test uses (valgrind, chromium, ...).
+# demo runs; check: demo + every program a test uses (valgrind, chromium,
+# Debian's packaging tools, ...); dist: what `make dist` needs (the static
+# libraries); deb: what `make deb` needs (dpkg-buildpackage, debhelper,
+# lintian and the package's build dependencies).
 # As root this runs apt-get; otherwise it prints the one command to run. A
 # missing build package stops the build (exit 1); a missing test-only package
 # does not: the tests that need it exit 77 and CTest lists them as skipped.
@@ -17,10 +20,10 @@ set_name=build
 list_only=0
 for arg in "$@"; do
 	case $arg in
-	build | demo | check) set_name=$arg ;;
+	build | demo | check | dist | deb) set_name=$arg ;;
 	--list) list_only=1 ;;
 	*)
-		echo "usage: scripts/deps.sh [build|demo|check] [--list]" >&2
+		echo "usage: scripts/deps.sh [build|demo|check|dist|deb] [--list]" >&2
 		exit 2
 		;;
 	esac
@@ -34,11 +37,19 @@ DEMO_PKGS="python3"
 # The tests: GNU time and pgrep (procps) in e2e scripts, valgrind for the
 # instruction-count path, chromium for the HTML report in a real browser.
 TEST_PKGS="time procps valgrind chromium"
+# make dist and make deb (and the tests that run them): building kagari
+# without its tests (no cmocka), zlib's static library for the static link
+# (libelf and sqlite need it), Debian's packaging tools and lintian.
+DIST_PKGS="cmake ninja-build pkg-config gcc libc6-dev make git libyaml-dev \
+libjansson-dev libsqlite3-dev libelf-dev zlib1g-dev"
+DEB_PKGS="$DIST_PKGS dpkg-dev debhelper fakeroot lintian"
 
 case $set_name in
 build) want=$BUILD_PKGS ;;
 demo) want="$BUILD_PKGS $DEMO_PKGS" ;;
-check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS" ;;
+check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS zlib1g-dev dpkg-dev debhelper fakeroot lintian" ;;
+dist) want=$DIST_PKGS ;;
+deb) want=$DEB_PKGS ;;
 esac
 if [ "$list_only" = 1 ]; then
 	echo $want
@@ -69,6 +80,9 @@ fi
 echo "kagari: missing Debian packages:$missing" >&2
 echo "run: sudo apt-get install -y --no-install-recommends$missing" >&2
 for p in $missing; do
+	case $set_name in
+	dist | deb) exit 1 ;; # nothing to go on with
+	esac
 	case " $BUILD_PKGS $DEMO_PKGS " in
 	*" $p "*) exit 1 ;;
 	esac

@@ -53,6 +53,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * Loads into the programs of any glibc (make dist builds it once for every
+ * Linux): x86-64 glibc 2.14 gave memcpy a new version, which a program on
+ * an older glibc could not bind, so the shim asks for the first one. Every
+ * other symbol it needs is from glibc 2.3.2 or older (tests/package/p_dist.sh).
+ */
+#if defined(__x86_64__) && defined(__GLIBC__)
+__asm__(".symver memcpy,memcpy@GLIBC_2.2.5");
+#endif
+
 #define EXPORT __attribute__((visibility("default")))
 
 extern void *__libc_malloc(size_t n);

@@ -4,8 +4,8 @@
  * One line per item, `ok|warn|info  item: value — what to do about it`:
  * performance counters (perf_event_paranoid, each event tried for real),
  * where counter metrics would come from, valgrind, the allocation shim, the
- * CPU, its frequency governor and turbo, ASLR, the load, and whether stdout
- * is a terminal. Always exits 0: it reports, it does not judge a suite.
+ * runner program, the CPU, its frequency governor and turbo, ASLR, the load,
+ * and whether stdout is a terminal. Always exits 0: it reports, it does not judge a suite.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "cmd/exit.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"
+#include "measure/runner.h"
 #include "measure/sample.h"
 #include "measure/sysinfo.h"
 #include "measure/valgrind.h"
@@ -218,6 +219,21 @@ static void check_shim(struct doctor *d, const struct cmd_env *env)
 	sbuf_release(&err);
 }
 
+static void check_runner(struct doctor *d)
+{
+	struct sbuf path = SBUF_INIT;
+	runner_program_path(&path);
+	if (path.len)
+		add(d, DOCTOR_OK, "runner", path.buf,
+		    "measured commands start from this small static process");
+	else
+		add(d, DOCTOR_WARN, "runner", "kagari-runner not found",
+		    "commands start from a fork of kagari, whose larger resident "
+		    "set raises the floor of peak_rss; install kagari-runner in "
+		    "../lib/kagari/ beside kagari's folder");
+	sbuf_release(&path);
+}
+
 static void check_cpu(struct doctor *d)
 {
 	struct sbuf v = SBUF_INIT;
@@ -399,6 +415,7 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 	check_sampling(&d);
 	check_valgrind(&d);
 	check_shim(&d, env);
+	check_runner(&d);
 	check_cpu(&d);
 	check_machine(&d, env);
 	struct sbuf out = SBUF_INIT;

@@ -195,6 +195,11 @@ out:
 	sbuf_release(&exe);
 }
 
+void runner_program_path(struct sbuf *path)
+{
+	find_program(path);
+}
+
 /* Fork (and exec `program` unless empty) a runner; wait for its hello. */
 static int start_one(struct runner *r, const char *program, struct sbuf *err)
 {

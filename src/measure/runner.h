@@ -275,4 +275,12 @@ int runner_serve(int fd, const char *token);
  */
 void runner_debug_no_exec(int on);
 
+/*
+ * The kagari-runner program runner_start() would exec, in *path: next to
+ * this executable (the build tree), else in ../lib/kagari/ or
+ * ../libexec/kagari/ from it (an installed tree, wherever it was moved).
+ * Empty when there is none (the runner is then a plain fork).
+ */
+void runner_program_path(struct sbuf *path);
+
 #endif

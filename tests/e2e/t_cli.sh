@@ -2,12 +2,24 @@
 # The command line: help, version, unknown commands and flags, init.
 . "$(dirname "$0")/lib.sh"
 
-case_ "version"
+case_ "version: the version, the commit, the counter sources"
 run_k version; expect_rc 0
-grep -qE '^kagari [0-9]+\.[0-9]+\.[0-9]+ \(libyaml [0-9.]+, jansson [0-9.]+\)$' "$T/out" || fail "version line: $(cat "$T/out")"
+head -n 1 "$T/out" | grep -qE '^kagari [0-9]+\.[0-9]+\.[0-9]+$' || fail "first line: $(head -n 1 "$T/out")"
+grep -qE '^commit: ([0-9a-f]{12}(-dirty)?|unknown \(not built from a git checkout\))$' "$T/out" || fail "no commit line: $(cat "$T/out")"
+# Built from this source tree's checkout: the commit is its HEAD.
+SRC=${KAGARI_SOURCE_DIR:-}
+if [ -n "$SRC" ] && head=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null) &&
+	[ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$SRC" && pwd -P)" ]; then
+	grep -qE "^commit: $head(-dirty)?\$" "$T/out" || fail "commit is not $head: $(grep '^commit' "$T/out")"
+fi
+expect_out "counter sources:"
+for src in "  perf " "  valgrind " "  alloc " cycles instructions task-clock libkagari-alloc.so allocs; do expect_out "$src"; done
+grep -qE '^built with: libyaml [0-9.]+, jansson [0-9.]+, sqlite [0-9.]+; (dynamically|statically) linked$' "$T/out" || fail "no 'built with' line: $(cat "$T/out")"
 cp "$T/out" version.txt
-run_k --version; expect_rc 0
-cmp -s "$T/out" version.txt || fail "--version differs from version: $(cat "$T/out")"
+for flag in --version -V; do
+	run_k "$flag"; expect_rc 0
+	cmp -s "$T/out" version.txt || fail "$flag differs from version: $(cat "$T/out")"
+done
 
 case_ "help lists every command"
 run_k help; expect_rc 0
