@@ -63,6 +63,10 @@ struct cli {
 	char *order;		 /* power: random|abba|alternate */
 	int help;
 	struct strvec args; /* positional arguments */
+	/* bench: more reports beside --format/--output (--export-json ...):
+	   pairs FORMAT, PATH, with the option that asked as LABEL (triples). */
+	struct strvec exports;
+	char *time_unit; /* bench: -u/--time-unit (NULL: chosen per value) */
 };
 
 void cli_init(struct cli *c);

@@ -390,6 +390,27 @@ static void read_side(struct rd *d, json_t *o, struct side_result *sd,
 	struct side_ctx ctx = { sd, cr };
 
 	read_by_metric(d, o, "metrics", side_metric, &ctx);
+	json_t *runs = get_object(d, o, "runs", 0);
+	if (!runs || d->failed)
+		return;
+	size_t old = enter_key(d, "runs");
+	json_t *ec = get_array(d, runs, "exit_code", 1);
+	json_t *us = get_array(d, runs, "cpu_user", 1);
+	json_t *sy = get_array(d, runs, "cpu_system", 1);
+	size_t n = ec ? json_array_size(ec) : 0;
+	if (!d->failed && (json_array_size(us) != n || json_array_size(sy) != n))
+		fail(d, NULL, "exit_code, cpu_user and cpu_system differ in length");
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *e = json_array_get(ec, i);
+		double ev = json_is_null(e) ? -1 : number_value(d, "exit_code", e);
+		double u = number_value(d, "cpu_user", json_array_get(us, i));
+		double y = number_value(d, "cpu_system", json_array_get(sy, i));
+		if (!d->failed && (ev != floor(ev) || ev < -1 || ev > 255 || !(u >= 0) || !(y >= 0)))
+			fail(d, NULL, "expected exit codes 0..255 (or null) and CPU times >= 0");
+		if (!d->failed)
+			side_result_add_run(sd, (int)ev, u, y);
+	}
+	leave(d, old);
 }
 
 static void read_double_array(struct rd *d, json_t *arr, double **v,
@@ -867,6 +888,7 @@ static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 	get_string(d, o, "result", &b->result);
 	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
 	get_string(d, o, "baseline", &b->baseline);
+	get_bool(d, o, "compare_with_baseline", &b->compare_baseline);
 	if (!d->failed)
 		b->commands = read_objects(d, o, "commands", 1, sizeof(*b->commands),
 					   &b->nr_commands, read_command_item);
