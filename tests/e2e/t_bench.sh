@@ -106,7 +106,7 @@ run_k bench -P x 0 1 -D 0.5 "true {x}" --runs 1 --warmup 0 --quiet --format hype
 	fail "-D 0.5 values are not written as hyperfine writes them: $(head -c 300 "$T/out")"
 
 case_ "--export-json, --export-csv and --export-markdown at once, beside --format/--output"
-run_k bench "$H sleep 1" "$H sleep 5" -n one -n five --runs 3 --quiet --export-json "$T/e.json" --export-csv "$T/e.csv" --export-markdown "$T/e.md" --format json --output "$T/e-report.json"
+run_k bench "$H sleep 1" "$H sleep 80" -n one -n five --runs 3 --quiet --export-json "$T/e.json" --export-csv "$T/e.csv" --export-markdown "$T/e.md" --format json --output "$T/e-report.json"
 expect_rc 0
 bj "$T/e-report.json" "list(cs) == ['one', 'five']"
 "$PY" - "$T/e.json" "$T/e.csv" "$T/e.md" <<'PYEOF' || fail "exports: $(cat "$T/e.csv" "$T/e.md")"
