@@ -81,13 +81,27 @@ for bench, measures in d.items():
 PYEOF
 }
 
-# check_junit FILE PYTHON-EXPR: the JUnit XML parses; counts add up; EXPR
-# over `cases` (name -> testcase element) holds.
+# check_junit FILE PYTHON-EXPR: the JUnit XML validates against the
+# junit-10 schema (Jenkins' xunit plugin, tests/data/junit-10.xsd); counts
+# add up; every failure and error has its details as text; the time of
+# <testsuites> is the run's elapsed time (at least the measured time of
+# every test case); EXPR over `cases` (name -> testcase element) holds.
 check_junit() {
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout --schema "$KAGARI_SOURCE_DIR/tests/data/junit-10.xsd" "$1" 2>"$T/xmllint.err" ||
+			fail "$1 is not valid junit-10: $(cat "$T/xmllint.err")"
+	else
+		skip_part "xmllint is not installed: sudo apt-get install -y libxml2-utils" libxml2-utils
+	fi
 	"$PY" - "$@" <<'PYEOF' || fail "junit check failed for $1: $2"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites", root.tag
+assert "skipped" not in root.attrib, root.attrib
+assert float(root.get("time")) + 0.01 >= sum(float(tc.get("time")) for tc in root.iter("testcase")), root.get("time")
+for k in ("failure", "error"):
+    for e in root.iter(k):
+        assert e.text and e.text.strip() and e.get("message"), (k, e.attrib, e.text)
 cases = {}
 tot = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
 for ts in root.findall("testsuite"):
@@ -103,7 +117,7 @@ for ts in root.findall("testsuite"):
     for k in n:
         assert int(ts.get(k)) == n[k], (k, ts.get(k), n[k])
         tot[k] += n[k]
-for k in tot:
+for k in ("tests", "failures", "errors"):
     assert int(root.get(k)) == tot[k], (k, root.get(k), tot[k])
 fail = lambda name: cases[name].find("failure")
 ok = eval(sys.argv[2])
@@ -138,6 +152,32 @@ done
 check_hyperfine "$T/re.hyperfine-json" 2
 check_bmf "$T/re.bmf" "b/fast,b/slow"
 check_junit "$T/re.junit" 'fail("slow budget latency max <= 1us") is not None'
+
+case_ "hyperfine-json without metrics.cpu: user and system are numbers, exit codes the real ones"
+cat > nocpu.yaml <<YAML
+version: "1"
+name: nocpu
+defaults: {warmup: 0, runs: 3}
+benchmarks:
+  - name: b
+    commands:
+      three: {command: ["$H", "burn", "2", "exit", "3"], exit_codes: [3]}
+YAML
+run_k run nocpu.yaml --quiet --format json --output "$T/nocpu.json"
+expect_rc 0
+run_k report "$T/nocpu.json" --format hyperfine-json --output "$T/nocpu.hf.json"
+expect_rc 0
+"$PY" - "$T/nocpu.hf.json" "$T/nocpu.json" <<'PYEOF' || fail "hyperfine-json without metrics.cpu: $(cat "$T/nocpu.hf.json")"
+import json, sys
+x = json.load(open(sys.argv[1]))["results"][0]
+for k in ("user", "system"):
+    assert isinstance(x[k], float) and x[k] >= 0, (k, x[k])
+assert x["user"] + x["system"] > 0, x
+assert x["exit_codes"] == [3, 3, 3], x["exit_codes"]
+r = json.load(open(sys.argv[2]))
+c = r["suites"][0]["benchmarks"][0]["commands"][0]
+assert "cpu_user" not in c["head"]["metrics"] and c["head"]["runs"]["exit_code"] == [3, 3, 3]
+PYEOF
 
 case_ "a command that fails is a junit <error> with its message"
 cat > bad.yaml <<YAML
