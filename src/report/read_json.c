@@ -1093,7 +1093,10 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 		fail(d, "schema_version", "missing (is this a kagari JSON report?)");
 		return;
 	}
-	if (!json_is_string(sv) || strcmp(json_string_value(sv), REPORT_SCHEMA_VERSION)) {
+	/* The number 1 is the same version, as aa and history once wrote it. */
+	int old_form = json_is_number(sv) && json_number_value(sv) == 1;
+	if (!old_form &&
+	    (!json_is_string(sv) || strcmp(json_string_value(sv), REPORT_SCHEMA_VERSION))) {
 		struct sbuf t = SBUF_INIT;
 		if (json_is_string(sv))
 			sbuf_adds(&t, json_string_value(sv));
