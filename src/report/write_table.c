@@ -947,12 +947,39 @@ static void bench_table(struct table *t)
 	}
 	if (r->warnings.nr)
 		sbuf_addch(out, '\n');
+	/* A warning every comparison gets ("bench/NAME latency: TEXT") is
+	   said once, with the commands it concerns. */
+	unsigned char *done = xcalloc(r->warnings.nr + 1, 1);
 	for (size_t i = 0; i < r->warnings.nr; i++) {
+		if (done[i])
+			continue;
+		const char *w = r->warnings.v[i], *rest = strstr(w, ": ");
 		paint(t, out, TC_YELLOW, "warning:");
 		sbuf_addch(out, ' ');
-		add_safe(out, r->warnings.v[i]);
-		sbuf_addch(out, '\n');
+		size_t same = 0;
+		for (size_t k = i + 1; rest && k < r->warnings.nr; k++) {
+			const char *ow = strstr(r->warnings.v[k], ": ");
+			same += !done[k] && ow && !strcmp(ow, rest);
+		}
+		if (!same) {
+			add_safe(out, w);
+			sbuf_addch(out, '\n');
+			continue;
+		}
+		add_safe(out, rest + 2);
+		sbuf_addf(out, " (%zu comparisons: ", same + 1);
+		add_safe_len(out, w, (size_t)(rest - w));
+		for (size_t k = i + 1; k < r->warnings.nr; k++) {
+			const char *ow = strstr(r->warnings.v[k], ": ");
+			if (done[k] || !ow || strcmp(ow, rest))
+				continue;
+			done[k] = 1;
+			sbuf_adds(out, ", ");
+			add_safe_len(out, r->warnings.v[k], (size_t)(ow - r->warnings.v[k]));
+		}
+		sbuf_adds(out, ")\n");
 	}
+	free(done);
 	if (gated || r->summary.exit_code) {
 		const struct run_summary *s = &r->summary;
 		struct sbuf sb = SBUF_INIT;

@@ -48,6 +48,11 @@ expect_out "'$H sleep 2' ran"
 grep -Eq "^    [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} times faster than '$H sleep 20'\$" "$T/out" || fail "no 'times faster than' line: $(cat "$T/out")"
 grep -Eq "pass|regression|inconclusive|exit code|cpu_|peak_rss" "$T/out" && fail "a report-only bench shows verdicts or metrics nobody asked for: $(cat "$T/out")"
 
+case_ "a warning every comparison gets is said once"
+run_k bench -N --runs 3 --warmup 0 -L ms 1,2 -L x a,b "$H sleep {ms}" --quiet --no-color
+expect_rc 0
+[ "$(grep -c '^warning:' "$T/out")" -le 1 ] || fail "the same warning repeated per comparison: $(grep '^warning:' "$T/out")"
+
 case_ "no --runs: measured until decided, at least 10 runs and 3 s; a large difference is never left undecided"
 run_k bench "$H sleep 30" "$H sleep 100" --max-percent 10 --quiet --format json --output "$T/seq.json"
 expect_rc 1

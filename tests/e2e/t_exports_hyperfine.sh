@@ -70,12 +70,12 @@ PYEOF
 }
 
 case_ "several commands: one result each, named as typed"
-same many --runs 3 'sleep 0.001' 'sleep 0.002' 'sleep 0.003'
+same many --runs 3 'sleep 0.01' 'sleep 0.02' 'sleep 0.03'
 compare many
-json_check "$T/many.kg.json" '[x["command"] for x in r["results"]] == ["sleep 0.001", "sleep 0.002", "sleep 0.003"]'
+json_check "$T/many.kg.json" '[x["command"] for x in r["results"]] == ["sleep 0.01", "sleep 0.02", "sleep 0.03"]'
 
 case_ "-n names the commands"
-same names --runs 3 -n first -n second 'sleep 0.001' 'sleep 0.002'
+same names --runs 3 -n first -n second 'sleep 0.01' 'sleep 0.02'
 compare names
 
 case_ "-L twice: hyperfine's order of combinations and its parameters"
