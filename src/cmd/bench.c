@@ -1,26 +1,32 @@
 /*
  * kagari bench [options] CMD...: hyperfine's habits, kagari's engine. No
- * suite and no git: the commands on the command line are measured
- * interleaved in rounds, the first one is the baseline, and each other
- * command is compared with it by the full comparison engine (paired
- * per-round ratios, bootstrap interval, exact test, Holm, the A/A noise
- * floor) — report only, exit 0, unless --max-percent P gates the verdicts.
+ * suite and no git: the commands on the command line are measured once
+ * per round each, interleaved in the same rounds (a seeded shuffle per
+ * round), the first one is the baseline, and each other command is
+ * compared with it by the full comparison engine (paired per-round
+ * ratios, bootstrap interval, exact test, Holm, the A/A noise floor) —
+ * report only, exit 0, unless --max-percent P gates the verdicts.
  *
- * How: the engine compares the two sides (base, head) of one command, so
- * each other command K becomes one command whose base side runs the
- * baseline and whose head side runs K. bench writes a private suite and,
- * per side, one small script per command into two folders (base/ and
- * head/, each the side's ${root}): the script changes to the user's
- * folder and runs the command with the shell (`SHELL script` costs what
- * `SHELL -c CMD` costs), or with -N execs its words from `sh`. Then it
- * runs the usual session (cmd/session.h) on that suite with the baseline
- * as base, and names the results after the user's commands.
+ * How: bench writes a private one-sided suite with one benchmark whose
+ * commands c1..cN are the user's (`baseline: c1`), and runs the usual
+ * session (cmd/session.h) in mode "bench" with execute_options'
+ * compare_baseline: the benchmark result is marked compare_with_baseline
+ * and analyze/ compares each command's runs with the baseline's of the
+ * same rounds. Without --runs the rounds are sequential (the looks of
+ * compare) with hyperfine's floor of 10 runs and 3 s per command. Each
+ * command runs in the user's folder: with a shell, `SHELL cK.sh` where the
+ * script changes there and runs the command (what `SHELL -c CMD` costs);
+ * with -N its words are started directly, no shell at all, through a
+ * link to that folder. The results are then named after the user's
+ * commands (-n names, {NAME} expanded) with their parameters.
  *
  * Parameters as in hyperfine: -P NAME MIN MAX [-D STEP] and -L NAME A,B,C
  * (several combine into every combination) replace {NAME} in the commands
- * (and -n names); each command template expands in order, and the first
- * expanded command is the baseline. --save-suite FILE writes the
- * equivalent suite (one benchmark, `baseline: c1`) to graduate to.
+ * (and -n names), in hyperfine's order: per combination, the first
+ * parameter changing fastest, every command as given. --save-suite FILE
+ * writes the equivalent suite (one benchmark, `baseline: c1`) to graduate
+ * to. --export-json/-csv/-markdown add hyperfine's exports beside
+ * --format/--output.
  */
 #include <errno.h>
 #include <math.h>

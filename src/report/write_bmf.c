@@ -73,7 +73,8 @@ static void bmf_name(struct sbuf *name)
 
 static void emit_command(struct json_emit *j, const struct run_result *r,
 			 const struct suite_result *s, const struct bench_result *b,
-			 const struct command_result *c, struct sbuf *tmp)
+			 const struct command_result *c, struct sbuf *tmp,
+			 struct strvec *used)
 {
 	const struct side_result *head = &c->side[SIDE_HEAD];
 	if (!head->present || !head->count)
@@ -87,6 +88,21 @@ static void emit_command(struct json_emit *j, const struct run_result *r,
 		sbuf_addf(tmp, "%s/%s", b->name, c->name);
 	}
 	bmf_name(tmp);
+	/* BMF's benchmarks are object keys: a name bench was given twice
+	   (-L values a command does not use) gets " #2", " #3" ... */
+	if (strvec_contains(used, tmp->buf)) {
+		struct sbuf alt = SBUF_INIT;
+		for (int k = 2;; k++) {
+			sbuf_reset(&alt);
+			sbuf_addf(&alt, "%s #%d", tmp->buf, k);
+			if (!strvec_contains(used, alt.buf))
+				break;
+		}
+		sbuf_reset(tmp);
+		sbuf_adds(tmp, alt.buf);
+		sbuf_release(&alt);
+	}
+	strvec_push(used, tmp->buf);
 	json_emit_key(j, tmp->buf);
 	json_emit_begin_object(j);
 	for (int m = 0; m < METRIC__COUNT; m++) {
@@ -120,6 +136,7 @@ int report_write_bmf(const struct run_result *r, const struct report_options *o,
 {
 	struct json_emit j;
 	struct sbuf tmp = SBUF_INIT;
+	struct strvec used = STRVEC_INIT;
 	(void)o;
 	json_emit_init(&j, out, 1);
 	json_emit_begin_object(&j);
@@ -127,10 +144,12 @@ int report_write_bmf(const struct run_result *r, const struct report_options *o,
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
 			for (size_t c = 0; c < br->nr_commands; c++)
-				emit_command(&j, r, &r->suites[i], br, &br->commands[c], &tmp);
+				emit_command(&j, r, &r->suites[i], br, &br->commands[c], &tmp,
+					     &used);
 		}
 	json_emit_end_object(&j);
 	sbuf_release(&tmp);
+	strvec_clear(&used);
 	if (json_emit_finish(&j) < 0) {
 		sbuf_adds(err, "internal error: the BMF export is malformed");
 		return -1;

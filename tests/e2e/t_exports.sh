@@ -266,6 +266,12 @@ for k in d:
     assert set(d[k]) == {"latency"}, d[k]
 PYEOF
 
+case_ "bmf: a name bench was given twice stays apart"
+run_k bench -N -L n 1,2 "$H sleep 1" --runs 2 --quiet --format bmf
+expect_rc 0
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sorted(d) == [sys.argv[2], sys.argv[2] + " #2"], list(d)' "$T/out" "$H sleep 1" ||
+	fail "duplicate BMF names: $(head -c 300 "$T/out")"
+
 case_ "--help and the suite's report.outputs know the formats"
 run_k help run
 for f in hyperfine-json bmf junit; do expect_out "$f"; done
