@@ -35,8 +35,10 @@ libjansson-dev libsqlite3-dev libcmocka-dev libelf-dev"
 # The demo reads the report with python3.
 DEMO_PKGS="python3"
 # The tests: GNU time and pgrep (procps) in e2e scripts, valgrind for the
-# instruction-count path, chromium for the HTML report in a real browser.
-TEST_PKGS="time procps valgrind chromium"
+# instruction-count path, chromium for the HTML report in a real browser,
+# hyperfine for the differential checks of bench's exports, python3-jsonschema
+# for docs/report.schema.json and xmllint (libxml2-utils) for the JUnit schema.
+TEST_PKGS="time procps valgrind chromium hyperfine python3-jsonschema libxml2-utils"
 # make dist and make deb (and the tests that run them): building kagari
 # without its tests (no cmocka), zlib's static library for the static link
 # (libelf and sqlite need it), Debian's packaging tools and lintian.

@@ -90,6 +90,7 @@ struct pending {
 	int frozen;	    /* decided at look decided_at */
 	int decided_at;
 	int spent_at;	    /* the last look that spent error */
+	struct sample *owned_base; /* compare_baseline: the baseline's rounds */
 };
 
 static void fill_comparison(struct pending *p)
@@ -160,21 +161,43 @@ static void skip_comparison_fill(struct comparison *c, const struct metric_rule 
 	c->gate = mr->gate;
 }
 
+static struct sample *samples_upto(const struct sample *s, size_t n, int rounds,
+				   size_t *out);
+
+/* The command a compare_baseline benchmark compares with, or NULL. */
+static const struct command_result *baseline_of(const struct bench_result *br)
+{
+	for (size_t c = 0; br->baseline && c < br->nr_commands; c++)
+		if (br->commands[c].name && !strcmp(br->commands[c].name, br->baseline))
+			return &br->commands[c];
+	return NULL;
+}
+
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
 			  size_t cmd, struct command_result *cr,
 			  struct pending **pend, size_t *nr, size_t *alloc)
 {
 	const struct analysis_settings *a = &cr->analysis;
-	if (!a->present || !cr->side[SIDE_BASE].present || !cr->side[SIDE_HEAD].present)
+	const struct side_result *base = &cr->side[SIDE_BASE];
+	if (br->compare_baseline) {
+		/* kagari bench: the baseline command's runs are the base. */
+		const struct command_result *bl = baseline_of(br);
+		if (!bl || bl == cr || bl->error || !bl->side[SIDE_HEAD].present)
+			return;
+		base = &bl->side[SIDE_HEAD];
+	} else if (!base->present) {
 		return; /* new in head: measured like run */
+	}
+	if (!a->present || !cr->side[SIDE_HEAD].present)
+		return;
 	if (cr->error)
 		return;
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct metric_rule *mr = &a->metric[m];
 		if (!mr->compare)
 			continue;
-		const struct metric_series *bm = &cr->side[SIDE_BASE].metric[m];
+		const struct metric_series *bm = &base->metric[m];
 		const struct metric_series *hm = &cr->side[SIDE_HEAD].metric[m];
 		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
 		    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
@@ -207,6 +230,15 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		compare_input_init(&p->in);
 		p->in.base = bm->samples;
 		p->in.nr_base = bm->nr;
+		if (br->compare_baseline) {
+			/* The rounds this command ran: the baseline ran on. */
+			int last = 0;
+			for (size_t i = 0; i < hm->nr; i++)
+				if (hm->samples[i].round > last)
+					last = hm->samples[i].round;
+			p->owned_base = samples_upto(bm->samples, bm->nr, last, &p->in.nr_base);
+			p->in.base = p->owned_base;
+		}
 		p->in.head = hm->samples;
 		p->in.nr_head = hm->nr;
 		p->in.metric = (enum metric_id)m;
@@ -288,7 +320,10 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 		struct pending *p = &pend[i];
 		if (!p->cr->analysis.sequential)
 			continue;
-		p->seq = p->in.gate && timed_metric(p->in.metric);
+		/* bench without a gate: latency is still what the looks
+		   decide (report only, but decided). */
+		p->seq = (p->in.gate || (br->compare_baseline && p->in.metric == METRIC_LATENCY)) &&
+			 timed_metric(p->in.metric);
 		if (!p->seq)
 			continue;
 		m += p->holm;
@@ -382,6 +417,14 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 		for (size_t i = 0; i < np; i++)
 			if (pend[i].seq && !pend[i].frozen)
 				decided[pend[i].cmd] = 0;
+		/* compare_baseline: the baseline is decided with the rest. */
+		const struct command_result *bl = br->compare_baseline ? baseline_of(br) : NULL;
+		if (bl) {
+			size_t bi = (size_t)(bl - br->commands);
+			for (size_t c = 0; c < br->nr_commands; c++)
+				if (c != bi && !br->commands[c].error && !decided[c])
+					decided[bi] = 0;
+		}
 	}
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
@@ -408,6 +451,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 
 static void pending_release(struct pending *p)
 {
+	free(p->owned_base);
 	compare_result_release(&p->res);
 	free(p->label);
 }

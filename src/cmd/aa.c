@@ -231,7 +231,7 @@ static void render_json(struct sbuf *out, const struct aa_state *st)
 	struct json_emit j;
 	json_emit_init(&j, out, 1);
 	json_emit_begin_object(&j);
-	json_emit_kv_int(&j, "schema_version", 1);
+	json_emit_kv_string(&j, "schema_version", "1");
 	json_emit_kv_string(&j, "mode", "aa");
 	json_emit_kv_int(&j, "repeat", st->measured);
 	json_emit_kv_int(&j, "seed", (int64_t)st->seed);

@@ -1,26 +1,32 @@
 /*
  * kagari bench [options] CMD...: hyperfine's habits, kagari's engine. No
- * suite and no git: the commands on the command line are measured
- * interleaved in rounds, the first one is the baseline, and each other
- * command is compared with it by the full comparison engine (paired
- * per-round ratios, bootstrap interval, exact test, Holm, the A/A noise
- * floor) — report only, exit 0, unless --max-percent P gates the verdicts.
+ * suite and no git: the commands on the command line are measured once
+ * per round each, interleaved in the same rounds (a seeded shuffle per
+ * round), the first one is the baseline, and each other command is
+ * compared with it by the full comparison engine (paired per-round
+ * ratios, bootstrap interval, exact test, Holm, the A/A noise floor) —
+ * report only, exit 0, unless --max-percent P gates the verdicts.
  *
- * How: the engine compares the two sides (base, head) of one command, so
- * each other command K becomes one command whose base side runs the
- * baseline and whose head side runs K. bench writes a private suite and,
- * per side, one small script per command into two folders (base/ and
- * head/, each the side's ${root}): the script changes to the user's
- * folder and runs the command with the shell (`SHELL script` costs what
- * `SHELL -c CMD` costs), or with -N execs its words from `sh`. Then it
- * runs the usual session (cmd/session.h) on that suite with the baseline
- * as base, and names the results after the user's commands.
+ * How: bench writes a private one-sided suite with one benchmark whose
+ * commands c1..cN are the user's (`baseline: c1`), and runs the usual
+ * session (cmd/session.h) in mode "bench" with execute_options'
+ * compare_baseline: the benchmark result is marked compare_with_baseline
+ * and analyze/ compares each command's runs with the baseline's of the
+ * same rounds. Without --runs the rounds are sequential (the looks of
+ * compare) with hyperfine's floor of 10 runs and 3 s per command. Each
+ * command runs in the user's folder: with a shell, `SHELL cK.sh` where the
+ * script changes there and runs the command (what `SHELL -c CMD` costs);
+ * with -N its words are started directly, no shell at all, through a
+ * link to that folder. The results are then named after the user's
+ * commands (-n names, {NAME} expanded) with their parameters.
  *
  * Parameters as in hyperfine: -P NAME MIN MAX [-D STEP] and -L NAME A,B,C
  * (several combine into every combination) replace {NAME} in the commands
- * (and -n names); each command template expands in order, and the first
- * expanded command is the baseline. --save-suite FILE writes the
- * equivalent suite (one benchmark, `baseline: c1`) to graduate to.
+ * (and -n names), in hyperfine's order: per combination, the first
+ * parameter changing fastest, every command as given. --save-suite FILE
+ * writes the equivalent suite (one benchmark, `baseline: c1`) to graduate
+ * to. --export-json/-csv/-markdown add hyperfine's exports beside
+ * --format/--output.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,9 +59,19 @@ static const struct opt bench_opts[] = {
 	{ "parameter-step-size", OPT_STRING, 0, "STEP", "(-D) the step of --parameter-scan (default 1)", NULL },
 	{ "parameter-list", OPT_STRING, 0, "NAME A,B,..", "(-L) one command per value, as {NAME}; several lists give every combination", NULL },
 	{ "command-name", OPT_STRING, 0, "NAME", "(-n) the name of the next command (repeatable; {NAME} expands)", NULL },
+	{ "setup", OPT_STRING, 0, "CMD", "(-s) run CMD once before the runs of the commands, untimed", NULL },
+	{ "cleanup", OPT_STRING, 0, "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
+	{ "ignore-failure", OPT_BOOL, 0, NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
+	{ "min-runs", OPT_COUNT, 0, "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
+	{ "max-runs", OPT_COUNT, 0, "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
+	{ "time-unit", OPT_ENUM, 0, "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
+	{ "style", OPT_ENUM, 0, "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
+	{ "export-json", OPT_STRING, 0, "FILE", "also write hyperfine's JSON export to FILE", NULL },
+	{ "export-csv", OPT_STRING, 0, "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
+	{ "export-markdown", OPT_STRING, 0, "FILE", "also write hyperfine's Markdown table to FILE", NULL },
 	{ "max-percent", OPT_STRING, 0, "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
 	{ "save-suite", OPT_STRING, 0, "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run", "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|bmf|junit" },
+	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|hyperfine-csv|hyperfine-markdown|bmf|junit" },
 	{ "output", OPT_STRING, 0, "FILE", "write the report to FILE instead of stdout", NULL },
 	{ "seed", OPT_SEED, 0, "N", "seed for run order and resampling", NULL },
 	{ "quiet", OPT_BOOL, 0, NULL, "no progress line", NULL },
@@ -75,12 +91,16 @@ struct bench_args {
 	struct param *params;
 	size_t nr_params;
 	char *scan_name, *scan_min, *scan_max, *step;
-	char *prepare;
+	char *prepare, *setup, *cleanup;
+	int ignore_failure;
+	int min_runs, max_runs; /* -1: unset */
 	char *shell; /* NULL: sh; "none": -N */
 	char *max_percent;
 	char *save_suite;
-	/* expanded */
+	/* expanded, in hyperfine's order: per combination of the
+	   parameters (the first one changing fastest), every command */
 	struct strvec cmds, labels;
+	struct strvec *values; /* per command: the parameters' values */
 };
 
 static void bench_args_release(struct bench_args *a)
@@ -97,7 +117,12 @@ static void bench_args_release(struct bench_args *a)
 	free(a->scan_max);
 	free(a->step);
 	free(a->prepare);
+	free(a->setup);
+	free(a->cleanup);
 	free(a->shell);
+	for (size_t i = 0; a->values && i < a->cmds.nr; i++)
+		strvec_clear(&a->values[i]);
+	free(a->values);
 	free(a->max_percent);
 	free(a->save_suite);
 	strvec_clear(&a->cmds);
@@ -188,7 +213,11 @@ static int bench_parse(struct cli *cli, struct bench_args *a)
 			{ "-n", "--command-name", 1 }, { NULL, "--max-percent", 1 },
 			{ NULL, "--save-suite", 1 }, { NULL, "--format", 1 }, { NULL, "--output", 1 },
 			{ NULL, "--seed", 1 }, { NULL, "--quiet", 0 }, { NULL, "--no-color", 0 },
-			{ "-h", "--help", 0 },
+			{ "-h", "--help", 0 }, { "-s", "--setup", 1 }, { "-c", "--cleanup", 1 },
+			{ "-i", "--ignore-failure", 0 }, { "-m", "--min-runs", 1 },
+			{ "-M", "--max-runs", 1 }, { "-u", "--time-unit", 1 },
+			{ NULL, "--style", 1 }, { NULL, "--export-json", 1 },
+			{ NULL, "--export-csv", 1 }, { NULL, "--export-markdown", 1 },
 		};
 		const char *lng = NULL;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -236,6 +265,51 @@ static int bench_parse(struct cli *cli, struct bench_args *a)
 			set_str(&a->prepare, v[0]);
 		} else if (!strcmp(lng, "--shell")) {
 			set_str(&a->shell, v[0]);
+		} else if (!strcmp(lng, "--setup")) {
+			set_str(&a->setup, v[0]);
+		} else if (!strcmp(lng, "--cleanup")) {
+			set_str(&a->cleanup, v[0]);
+		} else if (!strcmp(lng, "--ignore-failure")) {
+			a->ignore_failure = 1;
+		} else if (!strcmp(lng, "--min-runs") || !strcmp(lng, "--max-runs")) {
+			int *dst = lng[3] == 'i' ? &a->min_runs : &a->max_runs;
+			rc = parse_count(lng, v[0], dst);
+			if (!rc && *dst < 1) {
+				cmd_error("%s must be at least 1", lng);
+				rc = EXIT_USAGE;
+			}
+		} else if (!strcmp(lng, "--time-unit")) {
+			static const char *const units[] = { "second", "millisecond",
+							     "microsecond", "nanosecond" };
+			int ok = 0;
+			for (size_t k = 0; k < 4; k++)
+				ok |= !strcmp(v[0], units[k]);
+			if (!ok) {
+				cmd_error("--time-unit: '%s' is not one of second, millisecond, microsecond, nanosecond", v[0]);
+				rc = EXIT_USAGE;
+			}
+			set_str(&cli->time_unit, v[0]);
+		} else if (!strcmp(lng, "--style")) {
+			if (!strcmp(v[0], "none")) {
+				cli->quiet = 1;
+				cli->no_color = 1;
+			} else if (!strcmp(v[0], "basic") || !strcmp(v[0], "nocolor")) {
+				cli->no_color = 1;
+			} else if (strcmp(v[0], "auto") && strcmp(v[0], "full") &&
+				   strcmp(v[0], "color")) {
+				cmd_error("--style: '%s' is not one of auto, basic, full, nocolor, color, none", v[0]);
+				rc = EXIT_USAGE;
+			}
+		} else if (!strncmp(lng, "--export-", 9)) {
+			if (!*v[0]) {
+				cmd_error("%s: empty file name", lng);
+				rc = EXIT_USAGE;
+			}
+			strvec_push(&cli->exports, !strcmp(lng, "--export-json") ? "hyperfine-json"
+						   : !strcmp(lng, "--export-csv") ? "hyperfine-csv"
+										  : "hyperfine-markdown");
+			strvec_push(&cli->exports, v[0]);
+			strvec_push(&cli->exports, lng);
 		} else if (!strcmp(lng, "-N")) {
 			set_str(&a->shell, "none");
 		} else if (!strcmp(lng, "--parameter-scan")) {
@@ -290,6 +364,18 @@ static int bench_parse(struct cli *cli, struct bench_args *a)
 	return rc;
 }
 
+/* Digits after the decimal point of a number as typed (none: 0). */
+static int decimals(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	if (!dot || strpbrk(s, "eE"))
+		return 0;
+	int n = 0;
+	for (const char *p = dot + 1; *p >= '0' && *p <= '9'; p++)
+		n++;
+	return n > 15 ? 15 : n;
+}
+
 /* The scan's values as a parameter list. */
 static int scan_values(struct bench_args *a)
 {
@@ -324,11 +410,16 @@ static int scan_values(struct bench_args *a)
 			  BENCH_MAX_COMMANDS);
 		return EXIT_USAGE;
 	}
-	/* The scan is the first parameter: hyperfine's commands vary it. */
+	/* The scan is the first parameter: hyperfine's commands vary it.
+	   Its values are written as hyperfine writes them (decimal sums):
+	   MIN with the digits it was typed with, then MIN + k STEP with as
+	   many decimals as the longer of MIN and STEP. */
 	struct param p = { .name = xstrdup(a->scan_name) };
 	strvec_init(&p.values);
+	int dmin = decimals(a->scan_min), dstep = a->step ? decimals(a->step) : 0;
+	int d = dmin > dstep ? dmin : dstep;
 	for (int k = 0; k < (int)n; k++)
-		strvec_pushf(&p.values, "%.15g", lo + step * k);
+		strvec_pushf(&p.values, "%.*f", k ? d : dmin, lo + step * k);
 	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
 	memmove(a->params + 1, a->params, a->nr_params * sizeof(*a->params));
 	a->params[0] = p;
@@ -358,7 +449,11 @@ static char *substitute(const char *t, const struct bench_args *a, const size_t 
 	return sbuf_detach(&out);
 }
 
-/* Every template with every combination, in order: a->cmds, a->labels. */
+/*
+ * Every combination of the parameters, each with every template, in
+ * hyperfine's order (the first parameter changes fastest; within a
+ * combination the commands as given): a->cmds, a->labels, a->values.
+ */
 static int expand(struct bench_args *a)
 {
 	for (size_t p = 0; p < a->nr_params; p++)
@@ -372,9 +467,9 @@ static int expand(struct bench_args *a)
 		return EXIT_USAGE;
 	}
 	size_t *idx = xcalloc(a->nr_params + 1, sizeof(*idx));
-	for (size_t t = 0; t < a->templates.nr; t++) {
-		memset(idx, 0, (a->nr_params + 1) * sizeof(*idx));
-		for (;;) {
+	size_t alloc = 0;
+	for (;;) {
+		for (size_t t = 0; t < a->templates.nr; t++) {
 			if (a->cmds.nr >= BENCH_MAX_COMMANDS) {
 				cmd_error("more than %d commands after expanding the parameters",
 					  BENCH_MAX_COMMANDS);
@@ -383,21 +478,26 @@ static int expand(struct bench_args *a)
 			}
 			char *c = substitute(a->templates.v[t], a, idx);
 			char *l = t < a->names.nr ? substitute(a->names.v[t], a, idx) : xstrdup(c);
+			ALLOC_GROW(a->values, a->cmds.nr + 1, alloc);
+			struct strvec *vals = &a->values[a->cmds.nr];
+			strvec_init(vals);
+			for (size_t p = 0; p < a->nr_params; p++)
+				strvec_push(vals, a->params[p].values.v[idx[p]]);
 			strvec_push(&a->cmds, c);
 			strvec_push(&a->labels, l);
 			free(c);
 			free(l);
-			/* next combination, the last parameter fastest */
-			int carry = 1;
-			for (size_t p = a->nr_params; p > 0 && carry; p--) {
-				if (++idx[p - 1] < a->params[p - 1].values.nr)
-					carry = 0;
-				else
-					idx[p - 1] = 0;
-			}
-			if (carry)
-				break; /* every combination done (or no parameters) */
 		}
+		/* next combination, the first parameter fastest */
+		int carry = 1;
+		for (size_t p = 0; p < a->nr_params && carry; p++) {
+			if (++idx[p] < a->params[p].values.nr)
+				carry = 0;
+			else
+				idx[p] = 0;
+		}
+		if (carry)
+			break; /* every combination done (or no parameters) */
 	}
 	free(idx);
 	return 0;
@@ -507,23 +607,40 @@ static int write_file(const char *path, const struct sbuf *data)
 	return rc;
 }
 
-/* The regression settings both suites share. */
+/* The regression settings both suites share: latency, the one metric
+   bench measures (user and system CPU time come with every run). */
 static void regression_yaml(struct sbuf *y, const struct bench_args *a, double max)
 {
-	const char *gate = a->max_percent ? "true" : "false";
-	sbuf_adds(y, "  metrics: {cpu: true, memory: true}\n  regression:\n");
-	static const char *const metrics[] = { "latency", "cpu_total", "peak_rss" };
-	for (size_t m = 0; m < 3; m++)
-		sbuf_addf(y, "    %s: {max_percent: %g, gate: %s}\n", metrics[m], max, gate);
+	sbuf_addf(y, "  regression:\n    latency: {max_percent: %g, gate: %s}\n", max,
+		  a->max_percent ? "true" : "false");
 }
 
-static void defaults_yaml(struct sbuf *y, const struct cli *cli)
+/* hyperfine's defaults: at least 10 runs and 3 s per command. */
+#define BENCH_MIN_RUNS 10
+#define BENCH_MAX_RUNS 1000
+
+static void defaults_yaml(struct sbuf *y, const struct cli *cli, const struct bench_args *a)
 {
 	sbuf_adds(y, "defaults:\n");
 	if (cli->warmup >= 0)
 		sbuf_addf(y, "  warmup: %d\n", cli->warmup);
-	if (cli->runs > 0)
+	if (cli->runs > 0) {
 		sbuf_addf(y, "  runs: %d\n", cli->runs);
+	} else {
+		int max = a->max_runs > 0 ? a->max_runs : BENCH_MAX_RUNS;
+		int min = a->min_runs > 0 ? a->min_runs : BENCH_MIN_RUNS;
+		if (min > max && a->min_runs <= 0)
+			min = max;
+		if (max < min && a->max_runs <= 0)
+			max = min;
+		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n", min, max);
+	}
+	if (a->ignore_failure) {
+		sbuf_adds(y, "  exit_codes: [");
+		for (int i = 0; i < 256; i++)
+			sbuf_addf(y, "%s%d", i ? ", " : "", i);
+		sbuf_adds(y, "]\n");
+	}
 }
 
 /*
@@ -551,7 +668,7 @@ static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct
 		sbuf_adds(y, "# They run where bench ran them: this file's folder cannot reach it\n"
 			     "# (cwd stays in the suite's repository), so each first changes there.\n");
 	sbuf_adds(y, "version: \"1\"\nname: bench\n");
-	defaults_yaml(y, cli);
+	defaults_yaml(y, cli, a);
 	if (at && at->rel) {
 		sbuf_adds(y, "  cwd: ");
 		yaml_quote(y, at->rel);
@@ -561,16 +678,20 @@ static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct
 	sbuf_adds(y, "benchmarks:\n  - name: bench\n    baseline: c1\n");
 	const char *sh = a->shell && !no_shell(a) ? a->shell : NULL;
 	struct sbuf cmd = SBUF_INIT;
-	if (a->prepare) {
+	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
+	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
+	for (int h = 0; h < 3; h++) {
+		if (!hook_cmd[h])
+			continue;
 		/* Hooks do not inherit defaults.cwd (docs/suite.md). */
-		sbuf_adds(y, "    prepare_each:\n      - command: ");
+		sbuf_addf(y, "    %s:\n      - command: ", hook_key[h]);
 		sbuf_reset(&cmd);
 		if (at && at->cd) {
 			sbuf_adds(&cmd, "cd -- ");
 			sh_quote(&cmd, at->cd);
 			sbuf_adds(&cmd, " && ");
 		}
-		sbuf_adds(&cmd, a->prepare);
+		sbuf_adds(&cmd, hook_cmd[h]);
 		yaml_quote(y, cmd.buf);
 		sbuf_adds(y, "\n        shell: true\n");
 		if (at && at->rel) {
@@ -671,11 +792,14 @@ static void saved_where_find(struct saved_where *at, const char *file,
 }
 
 /*
- * The private suite and scripts under dir: dir/head/kagari.yaml (its
- * folder is the head side's ${root}; an empty .git folder makes it the
- * suite's root, as a repository would), dir/base/ the base side's. Command
- * cK (K >= 2) runs the baseline on the base side and command K on the
- * head side; with one command, c1 on the head side alone.
+ * The private suite and scripts under dir/head (its ${root}; an empty .git
+ * folder makes it the suite's root, as a repository would): one benchmark
+ * whose commands c1..cN are the user's, measured in the same rounds, c1
+ * the baseline. With a shell, cK runs the script cK.sh, which changes to
+ * the user's folder and runs the command (`SHELL script` costs what
+ * `SHELL -c CMD` costs); with -N, cK is the command's words, started
+ * directly (no shell at all) in the user's folder through the link
+ * dir/head/work. The hooks are shell scripts the same way.
  */
 static int make_suite(const char *dir, const struct bench_args *a, const struct cli *cli,
 		      double max, char **suite_file)
@@ -685,65 +809,127 @@ static int make_suite(const char *dir, const struct bench_args *a, const struct 
 		cmd_error("cannot get the current folder: %s", strerror(errno));
 		return EXIT_EXEC;
 	}
-	const char *sides[] = { "base", "head" };
-	for (int s = 0; s < 2; s++) {
-		char *p = xstrfmt("%s/%s", dir, sides[s]);
-		char *g = xstrfmt("%s/.git", p);
-		int bad = mkdir(p, 0700) || mkdir(g, 0700);
-		free(p);
-		free(g);
-		if (bad) {
-			cmd_error("cannot create a folder in '%s': %s", dir, strerror(errno));
-			return EXIT_EXEC;
-		}
+	char *head = xstrfmt("%s/head", dir);
+	char *g = xstrfmt("%s/.git", head);
+	char *work = xstrfmt("%s/work", head);
+	int bad = mkdir(head, 0700) || mkdir(g, 0700) || (no_shell(a) && symlink(cwd, work));
+	free(g);
+	free(work);
+	if (bad) {
+		cmd_error("cannot create a folder in '%s': %s", dir, strerror(errno));
+		free(head);
+		return EXIT_EXEC;
 	}
 	const char *sh = no_shell(a) || !a->shell ? "sh" : a->shell;
-	size_t first = a->cmds.nr > 1 ? 1 : 0;
 	int rc = 0;
-	struct sbuf body = SBUF_INIT;
-	for (size_t k = first; k < a->cmds.nr && !rc; k++)
-		for (int s = 0; s < 2 && !rc; s++) {
-			sbuf_reset(&body);
-			rc = script_body(&body, a, cwd, a->cmds.v[s == 0 ? 0 : k]);
-			char *f = xstrfmt("%s/%s/c%zu.sh", dir, sides[s], k + 1);
-			if (!rc)
-				rc = write_file(f, &body);
-			free(f);
-		}
-	if (!rc && a->prepare) {
-		struct bench_args sh_only = *a;
-		sh_only.shell = NULL; /* --prepare is always a shell command */
-		for (int s = 0; s < 2 && !rc; s++) {
-			sbuf_reset(&body);
-			script_body(&body, &sh_only, cwd, a->prepare);
-			char *f = xstrfmt("%s/%s/prepare.sh", dir, sides[s]);
-			rc = write_file(f, &body);
-			free(f);
-		}
-	}
-	sbuf_release(&body);
-	if (rc)
-		return rc;
-	struct sbuf y = SBUF_INIT;
+	struct sbuf body = SBUF_INIT, y = SBUF_INIT;
 	sbuf_adds(&y, "version: \"1\"\nname: bench\n");
-	defaults_yaml(&y, cli);
+	defaults_yaml(&y, cli, a);
 	regression_yaml(&y, a, max);
 	sbuf_adds(&y, "benchmarks:\n  - name: bench\n");
-	if (a->prepare)
-		sbuf_adds(&y, "    prepare_each:\n      - command: [sh, \"${root}/prepare.sh\"]\n");
+	if (a->cmds.nr > 1)
+		sbuf_adds(&y, "    baseline: c1\n");
+	struct bench_args sh_only = *a;
+	sh_only.shell = NULL; /* hooks are always shell commands */
+	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
+	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
+	for (int h = 0; h < 3 && !rc; h++) {
+		if (!hook_cmd[h])
+			continue;
+		sbuf_reset(&body);
+		script_body(&body, &sh_only, cwd, hook_cmd[h]);
+		char *f = xstrfmt("%s/%s.sh", head, hook_key[h]);
+		rc = write_file(f, &body);
+		free(f);
+		sbuf_addf(&y, "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n", hook_key[h],
+			  hook_key[h]);
+	}
 	sbuf_adds(&y, "    commands:\n");
-	for (size_t k = first; k < a->cmds.nr; k++) {
+	for (size_t k = 0; k < a->cmds.nr && !rc; k++) {
 		sbuf_addf(&y, "      c%zu: {command: [", k + 1);
+		if (no_shell(a)) {
+			struct strvec w = STRVEC_INIT;
+			if (split_words(a->cmds.v[k], &w) || !w.nr) {
+				cmd_error("-N: cannot split '%s' into words (an unclosed quote, or empty)",
+					  a->cmds.v[k]);
+				rc = EXIT_USAGE;
+			}
+			for (size_t i = 0; i < w.nr; i++) {
+				if (i)
+					sbuf_adds(&y, ", ");
+				/* $${ is a literal ${ in a suite */
+				struct sbuf q = SBUF_INIT;
+				for (const char *p = w.v[i]; *p; p++) {
+					if (p[0] == '$' && p[1] == '{')
+						sbuf_addch(&q, '$');
+					sbuf_addch(&q, *p);
+				}
+				yaml_quote(&y, q.buf);
+				sbuf_release(&q);
+			}
+			strvec_clear(&w);
+			sbuf_adds(&y, "], cwd: work}\n");
+			continue;
+		}
+		sbuf_reset(&body);
+		rc = script_body(&body, a, cwd, a->cmds.v[k]);
+		char *f = xstrfmt("%s/c%zu.sh", head, k + 1);
+		if (!rc)
+			rc = write_file(f, &body);
+		free(f);
 		yaml_quote(&y, sh);
 		sbuf_addf(&y, ", \"${root}/c%zu.sh\"]}\n", k + 1);
 	}
-	*suite_file = xstrfmt("%s/head/kagari.yaml", dir);
-	rc = write_file(*suite_file, &y);
+	sbuf_release(&body);
+	if (!rc) {
+		*suite_file = xstrfmt("%s/kagari.yaml", head);
+		rc = write_file(*suite_file, &y);
+	}
 	sbuf_release(&y);
+	free(head);
 	return rc;
 }
 
-/* The results carry the user's commands, not the scripts. */
+/* Swap the commands' private names (c1, c2 ...) for the user's labels, or
+   back: the comparisons are seeded by name, so the looks while measuring
+   must see the names the final analysis sees. */
+static void swap_names(struct bench_result *br, char **names, char **baseline)
+{
+	for (size_t c = 0; c < br->nr_commands; c++) {
+		char *t = br->commands[c].name;
+		br->commands[c].name = names[c];
+		names[c] = t;
+	}
+	char *t = br->baseline;
+	br->baseline = *baseline;
+	*baseline = t;
+}
+
+struct bench_look {
+	execute_look_fn *look;
+	void *data;
+	const struct bench_args *a;
+};
+
+static void bench_look_fn(void *data, struct bench_result *br, unsigned char *decided)
+{
+	struct bench_look *L = data;
+	size_t n = br->nr_commands < L->a->labels.nr ? br->nr_commands : L->a->labels.nr;
+	if (n != br->nr_commands) {
+		L->look(L->data, br, decided);
+		return;
+	}
+	char **names = xcalloc(n + 1, sizeof(*names));
+	for (size_t c = 0; c < n; c++)
+		names[c] = (char *)L->a->labels.v[c];
+	char *baseline = br->baseline ? (char *)L->a->labels.v[0] : NULL;
+	swap_names(br, names, &baseline);
+	L->look(L->data, br, decided);
+	swap_names(br, names, &baseline);
+	free(names);
+}
+
+/* The results carry the user's commands, names and parameters. */
 static void name_results(struct run_result *r, const struct bench_args *a)
 {
 	if (!r->nr_suites || !r->suites[0].nr_benches)
@@ -752,17 +938,20 @@ static void name_results(struct run_result *r, const struct bench_args *a)
 	free(sr->file);
 	sr->file = xstrdup("kagari bench");
 	struct bench_result *br = &sr->benches[0];
-	size_t first = a->cmds.nr > 1 ? 1 : 0;
-	if (first) {
-		free(br->name);
-		br->name = xstrfmt("vs %s", a->labels.v[0]);
+	if (br->baseline) {
+		free(br->baseline);
+		br->baseline = xstrdup(a->labels.v[0]);
 	}
-	for (size_t c = 0; c < br->nr_commands && first + c < a->cmds.nr; c++) {
+	for (size_t c = 0; c < br->nr_commands && c < a->cmds.nr; c++) {
 		struct command_result *cr = &br->commands[c];
 		free(cr->name);
 		free(cr->command);
-		cr->name = xstrdup(a->labels.v[first + c]);
-		cr->command = xstrdup(a->cmds.v[first + c]);
+		cr->name = xstrdup(a->labels.v[c]);
+		cr->command = xstrdup(a->cmds.v[c]);
+		for (size_t p = 0; p < a->nr_params; p++) {
+			strvec_push(&cr->matrix_names, a->params[p].name);
+			strvec_push(&cr->matrix_values, a->values[c].v[p]);
+		}
 	}
 }
 
@@ -774,6 +963,7 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	strvec_init(&a.names);
 	strvec_init(&a.cmds);
 	strvec_init(&a.labels);
+	a.min_runs = a.max_runs = -1;
 	double max = 10;
 	int rc = bench_parse(cli, &a);
 	if (!rc && !a.templates.nr) {
@@ -787,6 +977,10 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	}
 	if (!rc && a.shell && !*a.shell) {
 		cmd_error("--shell: empty");
+		rc = EXIT_USAGE;
+	}
+	if (!rc && a.min_runs > 0 && a.max_runs > 0 && a.min_runs > a.max_runs) {
+		cmd_error("--min-runs %d is above --max-runs %d", a.min_runs, a.max_runs);
 		rc = EXIT_USAGE;
 	}
 	if (!rc)
@@ -817,27 +1011,26 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	if (!rc) {
 		strvec_clear(&cli->args);
 		strvec_push(&cli->args, suite_file);
-		int two = a.cmds.nr > 1;
-		if (two && !cli->quiet)
-			fprintf(stderr, "kagari: bench: %zu command%s compared with the baseline '%s' (base below is the baseline, head the command)\n",
-				a.cmds.nr - 1, a.cmds.nr == 2 ? "" : "s", a.labels.v[0]);
+		cli->no_history = 1; /* no suite of the user's to keep it beside */
+		if (a.cmds.nr > 1 && !cli->quiet)
+			fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
+				a.cmds.nr, a.labels.v[0]);
 		struct session s;
-		rc = session_prepare(&s, cli, env, two ? "compare" : "run", "kagari-bench");
+		rc = session_prepare(&s, cli, env, "bench", "kagari-bench");
 		if (!rc) {
 			const struct suite *su = s.ls.suites[0];
-			char *base_root = xstrfmt("%s/base", dir);
-			char *tmp_base = xstrfmt("%s/s0-base", s.tmp);
 			char *tmp_head = xstrfmt("%s/s0-head", s.tmp);
 			struct execute_side sides[SIDE__COUNT] = {
-				[SIDE_BASE] = { .present = two, .root = base_root,
-						.head_root = su->root, .tmpdir = tmp_base },
 				[SIDE_HEAD] = { .present = 1, .root = su->root,
 						.head_root = su->root, .tmpdir = tmp_head },
 			};
+			struct bench_look look = { s.opts.look, s.opts.look_data, &a };
+			s.opts.compare_baseline = 1;
+			s.opts.seq_min_time = 1;
+			s.opts.look = bench_look_fn;
+			s.opts.look_data = &look;
 			session_measure_suite(&s, 0, sides);
 			name_results(&s.r, &a);
-			free(base_root);
-			free(tmp_base);
 			free(tmp_head);
 			rc = session_finish(&s);
 		}

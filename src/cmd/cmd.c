@@ -151,6 +151,7 @@ void cli_init(struct cli *c)
 	strvec_init(&c->skip_tags);
 	strvec_init(&c->args);
 	strvec_init(&c->max_percent);
+	strvec_init(&c->exports);
 	c->runs = -1;
 	c->warmup = -1;
 	c->repeat = -1;
@@ -183,6 +184,8 @@ void cli_release(struct cli *c)
 	free(c->bad);
 	free(c->command);
 	strvec_clear(&c->max_percent);
+	strvec_clear(&c->exports);
+	free(c->time_unit);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);
 	strvec_clear(&c->args);

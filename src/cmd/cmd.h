@@ -66,6 +66,10 @@ struct cli {
 	int allow_pull_request_target; /* --allow-pull-request-target */
 	int help;
 	struct strvec args; /* positional arguments */
+	/* bench: more reports beside --format/--output (--export-json ...):
+	   pairs FORMAT, PATH, with the option that asked as LABEL (triples). */
+	struct strvec exports;
+	char *time_unit; /* bench: -u/--time-unit (NULL: chosen per value) */
 };
 
 void cli_init(struct cli *c);

@@ -481,7 +481,7 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 	struct json_emit j;
 	json_emit_init(&j, out, 1);
 	json_emit_begin_object(&j);
-	json_emit_kv_int(&j, "schema_version", 1);
+	json_emit_kv_string(&j, "schema_version", "1");
 	json_emit_kv_string(&j, "database", db);
 	json_emit_kv_string(&j, "machine", fp);
 	json_emit_kv_int(&j, "runs", runs);

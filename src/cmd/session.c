@@ -307,6 +307,7 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		o.color = !d[i].path && env->stdout_tty && !cli->no_color &&
 			  !getenv("NO_COLOR");
 		o.section = d[i].section;
+		o.time_unit = cli->time_unit;
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 		if (report_render(r, d[i].format, &o, &out, &err)) {
 			cmd_error("%s", err.buf);
@@ -407,6 +408,9 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,
 				     cli->section, "--output", EXIT_USAGE);
+	for (size_t k = 0; k + 3 <= cli->exports.nr && !rc; k += 3)
+		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, cli->exports.v[k],
+				     cli->exports.v[k + 1], NULL, cli->exports.v[k + 2], EXIT_USAGE);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {

@@ -96,6 +96,7 @@ static void record_run(struct side_result *sr, const struct settings *st,
 		}
 		metric_series_add(&sr->metric[m], v, round, run);
 	}
+	side_result_add_run(sr, out->status == CHILD_EXITED ? out->exit_code : -1, user, sys);
 	sr->count++;
 }
 
@@ -217,6 +218,9 @@ struct rounds {
 	size_t rng_at_alloc;
 	int64_t round_ns; /* wall time per round of the last batch; -1 unknown */
 	uint64_t layout_seed; /* the benchmark's layout pad stream */
+	/* Sequential with o->seq_min_time: a decided unit stops only after
+	   this much measured time (min_time, which the schedule drops). */
+	int64_t seq_min_time_ns;
 };
 
 /* The layout pad of u's n-th (1-based) warm-up or measured run: the pad
@@ -582,6 +586,8 @@ static void bench_result_start(struct bench_run *B)
 	br->name = xstrdup(b->name);
 	br->line = b->loc.line;
 	br->baseline = b->baseline ? xstrdup(b->baseline) : NULL;
+	br->compare_baseline = B->o->compare_baseline && b->baseline && b->nr_commands > 1 &&
+			       !(B->sides[SIDE_BASE].present && B->sides[SIDE_HEAD].present);
 	strvec_copy(&br->tags, &b->tags);
 	br->nr_commands = b->nr_commands;
 	br->commands = xcalloc(b->nr_commands, sizeof(*br->commands));
@@ -774,12 +780,23 @@ static int rounds_look(struct rounds *R, int round)
 	unsigned char *decided = xcalloc(nc + 1, 1);
 	o->look(o->look_data, R->br, decided);
 	int running = 0;
+	struct execute_unit *baseline = NULL;
 	for (size_t i = 0; i < R->nr_units; i++) {
 		struct execute_unit *u = &R->units[i];
-		if (decided[u->cmd])
+		if (decided[u->cmd] && u->time_ns >= R->seq_min_time_ns)
 			u->stopped = 1;
-		running |= u->ok && !u->stopped;
+		if (R->br->compare_baseline && R->br->baseline &&
+		    !strcmp(R->br->commands[u->cmd].name, R->br->baseline))
+			baseline = u;
+		else
+			running |= u->ok && !u->stopped;
 	}
+	/* Compared with the baseline in the same rounds: it runs while any
+	   other command does. */
+	if (baseline && running)
+		baseline->stopped = 0;
+	if (baseline)
+		running |= baseline->ok && !baseline->stopped;
 	free(decided);
 	return !running;
 }
@@ -800,7 +817,9 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 	R.layout_seed = rng_seed_from(o->seed, label);
 	free(label);
 	plan_schedule_init(&R.sched, &B->b->settings, o->runs_override, o->warmup_override);
-	if (o->sequential && B->two_sided)
+	if (o->seq_min_time)
+		R.seq_min_time_ns = R.sched.min_time_ns;
+	if (o->sequential && (B->two_sided || B->br->compare_baseline))
 		plan_make_sequential(&R.sched, &B->b->settings);
 	for (size_t c = 0; c < B->br->nr_commands; c++) {
 		B->br->commands[c].analysis.sequential = R.sched.sequential;

@@ -154,6 +154,13 @@ struct execute_options {
 	int sequential;
 	execute_look_fn *look;
 	void *look_data;
+	/* kagari bench: a one-sided benchmark with a `baseline` command
+	   compares every other command with it (bench_result's
+	   compare_baseline), sequentially like a compare when `sequential`. */
+	int compare_baseline;
+	/* Sequential: a decided command still runs until its measured time
+	   reaches min_time (bench: hyperfine's "at least 3 s"). */
+	int seq_min_time;
 	int64_t deadline_ns; /* sysinfo_monotonic_ns() cap of the whole
 				compare (--max-time); 0: none */
 	/* Optional: a probe cache shared with the caller (NULL: a private one

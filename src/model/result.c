@@ -24,6 +24,7 @@ static void side_release(struct side_result *s)
 		free(s->metric[m].reason);
 		free(s->metric[m].samples);
 	}
+	free(s->runs);
 }
 
 void comparison_clear(struct comparison *c)
@@ -136,6 +137,16 @@ void metric_series_add(struct metric_series *m, double value, int round, int run
 	m->samples[m->nr].layout_pad = -1;
 	m->nr++;
 	m->status = MSTATUS_OK;
+}
+
+void side_result_add_run(struct side_result *sr, int exit_code, double user_ns,
+			 double system_ns)
+{
+	ALLOC_GROW(sr->runs, sr->nr_runs + 1, sr->alloc_runs);
+	sr->runs[sr->nr_runs].exit_code = exit_code;
+	sr->runs[sr->nr_runs].user_ns = user_ns;
+	sr->runs[sr->nr_runs].system_ns = system_ns;
+	sr->nr_runs++;
 }
 
 void side_result_set_layout_pad(struct side_result *sr, int run, int pad)

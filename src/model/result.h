@@ -67,10 +67,23 @@ struct metric_series {
 	int required; /* exit 6 when it ends unsupported or failed */
 };
 
+/*
+ * What wait4 reported for one measured timed run, whatever metrics were
+ * asked for (it costs nothing): hyperfine's export always has `user`,
+ * `system` and the exit codes. JSON: a side's `runs`.
+ */
+struct run_record {
+	int exit_code;	   /* -1: not known (a report that did not record it) */
+	double user_ns, system_ns;
+};
+
 struct side_result {
 	int present; /* this side was measured */
 	size_t count; /* successful measured runs */
 	struct metric_series metric[METRIC__COUNT];
+	/* One per measured timed run, in run order (run k at k - 1). */
+	struct run_record *runs;
+	size_t nr_runs, alloc_runs;
 };
 
 enum budget_status { BUDGET_PASS, BUDGET_FAIL, BUDGET_UNASSESSABLE };
@@ -163,6 +176,12 @@ struct bench_result {
 	char *name;
 	struct strvec tags;
 	char *baseline; /* `baseline:` command name (ratios relative to it), or NULL */
+	/*
+	 * kagari bench: the commands were measured on one side in the same
+	 * rounds, and each other command is compared with `baseline` (its
+	 * head side is the comparison's base). JSON: "compare_with_baseline".
+	 */
+	int compare_baseline;
 	char *result;
 	int rounds;
 	int line; /* the benchmark's line in its suite file; 0: unknown */
@@ -260,6 +279,9 @@ void acceptance_release(struct acceptance *a);
 void run_result_release(struct run_result *r);
 /* Append a sample; the series becomes MSTATUS_OK. */
 void metric_series_add(struct metric_series *m, double value, int round, int run);
+/* Append what wait4 said of the next measured run of sr. */
+void side_result_add_run(struct side_result *sr, int exit_code, double user_ns,
+			 double system_ns);
 /* Record the layout pad of measured run `run` (1-based) on the samples of
    every metric of sr that run produced (metric_series_add() leaves -1). */
 void side_result_set_layout_pad(struct side_result *sr, int run, int pad);

@@ -390,6 +390,27 @@ static void read_side(struct rd *d, json_t *o, struct side_result *sd,
 	struct side_ctx ctx = { sd, cr };
 
 	read_by_metric(d, o, "metrics", side_metric, &ctx);
+	json_t *runs = get_object(d, o, "runs", 0);
+	if (!runs || d->failed)
+		return;
+	size_t old = enter_key(d, "runs");
+	json_t *ec = get_array(d, runs, "exit_code", 1);
+	json_t *us = get_array(d, runs, "cpu_user", 1);
+	json_t *sy = get_array(d, runs, "cpu_system", 1);
+	size_t n = ec ? json_array_size(ec) : 0;
+	if (!d->failed && (json_array_size(us) != n || json_array_size(sy) != n))
+		fail(d, NULL, "exit_code, cpu_user and cpu_system differ in length");
+	for (size_t i = 0; i < n && !d->failed; i++) {
+		json_t *e = json_array_get(ec, i);
+		double ev = json_is_null(e) ? -1 : number_value(d, "exit_code", e);
+		double u = number_value(d, "cpu_user", json_array_get(us, i));
+		double y = number_value(d, "cpu_system", json_array_get(sy, i));
+		if (!d->failed && (ev != floor(ev) || ev < -1 || ev > 255 || !(u >= 0) || !(y >= 0)))
+			fail(d, NULL, "expected exit codes 0..255 (or null) and CPU times >= 0");
+		if (!d->failed)
+			side_result_add_run(sd, (int)ev, u, y);
+	}
+	leave(d, old);
 }
 
 static void read_double_array(struct rd *d, json_t *arr, double **v,
@@ -871,6 +892,7 @@ static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
 	get_int(d, o, "line", &b->line, 0, INT_MAX);
 	get_string(d, o, "baseline", &b->baseline);
+	get_bool(d, o, "compare_with_baseline", &b->compare_baseline);
 	if (!d->failed)
 		b->commands = read_objects(d, o, "commands", 1, sizeof(*b->commands),
 					   &b->nr_commands, read_command_item);
@@ -1098,7 +1120,10 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 		fail(d, "schema_version", "missing (is this a kagari JSON report?)");
 		return;
 	}
-	if (!json_is_string(sv) || strcmp(json_string_value(sv), REPORT_SCHEMA_VERSION)) {
+	/* The number 1 is the same version, as aa and history once wrote it. */
+	int old_form = json_is_number(sv) && json_number_value(sv) == 1;
+	if (!old_form &&
+	    (!json_is_string(sv) || strcmp(json_string_value(sv), REPORT_SCHEMA_VERSION))) {
 		struct sbuf t = SBUF_INIT;
 		if (json_is_string(sv))
 			sbuf_adds(&t, json_string_value(sv));

@@ -22,6 +22,8 @@ static const char *const format_names[] = {
 	[REPORT_HYPERFINE] = "hyperfine-json",
 	[REPORT_BMF] = "bmf",
 	[REPORT_JUNIT] = "junit",
+	[REPORT_HYPERFINE_CSV] = "hyperfine-csv",
+	[REPORT_HYPERFINE_MARKDOWN] = "hyperfine-markdown",
 };
 
 int report_format_parse(const char *name, enum report_format *out)
@@ -80,6 +82,10 @@ int report_render(const struct run_result *r, enum report_format f,
 		return report_write_bmf(r, o, out, err);
 	case REPORT_JUNIT:
 		return report_write_junit(r, o, out, err);
+	case REPORT_HYPERFINE_CSV:
+		return report_write_hyperfine_csv(r, o, out, err);
+	case REPORT_HYPERFINE_MARKDOWN:
+		return report_write_hyperfine_markdown(r, o, out, err);
 	default:
 		sbuf_addf(err, "unknown report format '%s'",
 			  report_format_name(f));

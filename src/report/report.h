@@ -34,6 +34,8 @@ enum report_format {
 	REPORT_HYPERFINE,   /* hyperfine --export-json schema */
 	REPORT_BMF,	    /* Bencher Metric Format */
 	REPORT_JUNIT,	    /* JUnit XML */
+	REPORT_HYPERFINE_CSV, /* hyperfine --export-csv layout */
+	REPORT_HYPERFINE_MARKDOWN, /* hyperfine --export-markdown layout */
 };
 
 /*
@@ -50,6 +52,9 @@ struct report_options {
 			       tty, --no-color, NO_COLOR, ci) */
 	int terminal_width; /* columns for `table`; <= 0 means unlimited */
 	int json_compact;   /* `json` on one line instead of 2-space indent */
+	const char *time_unit; /* bench's table and hyperfine-markdown:
+				  "second", "millisecond", "microsecond" or
+				  "nanosecond"; NULL: per value (not owned) */
 	const char *section; /* `markdown`: the NAME of its
 				<!-- kagari:begin NAME --> markers
 				(report/section.h); not owned */
@@ -98,6 +103,18 @@ int report_write_html(const struct run_result *r,
 int report_write_hyperfine(const struct run_result *r,
 			   const struct report_options *o, struct sbuf *out,
 			   struct sbuf *err);
+/* hyperfine's --export-csv and --export-markdown layouts
+   (write_hyperfine.c). */
+int report_write_hyperfine_csv(const struct run_result *r,
+			       const struct report_options *o, struct sbuf *out,
+			       struct sbuf *err);
+int report_write_hyperfine_markdown(const struct run_result *r,
+				    const struct report_options *o, struct sbuf *out,
+				    struct sbuf *err);
+/* The time unit of hyperfine's tables (-u NAME, else by the first mean):
+   the factor from seconds and the label ("ms"). */
+void report_hyperfine_unit(const char *time_unit, double first_mean_s, double *scale,
+			   const char **label);
 /* Bencher Metric Format JSON (write_bmf.c). */
 int report_write_bmf(const struct run_result *r, const struct report_options *o,
 		     struct sbuf *out, struct sbuf *err);

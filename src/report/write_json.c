@@ -99,6 +99,31 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 		json_emit_end_object(j);
 	}
 	json_emit_end_object(j);
+	if (sd->nr_runs) {
+		/* What wait4 said of each measured run, in run order. */
+		json_emit_key(j, "runs");
+		json_emit_begin_object(j);
+		json_emit_key(j, "exit_code");
+		json_emit_begin_array_inline(j);
+		for (size_t i = 0; i < sd->nr_runs; i++) {
+			if (sd->runs[i].exit_code < 0)
+				json_emit_null(j);
+			else
+				json_emit_int(j, sd->runs[i].exit_code);
+		}
+		json_emit_end_array(j);
+		static const char *const keys[] = { "cpu_user", "cpu_system" };
+		for (int k = 0; k < 2; k++) {
+			json_emit_key(j, keys[k]);
+			json_emit_begin_array_inline(j);
+			for (size_t i = 0; i < sd->nr_runs; i++) {
+				double v = k ? sd->runs[i].system_ns : sd->runs[i].user_ns;
+				json_emit_uint(j, (uint64_t)llround(v > 0 ? v : 0));
+			}
+			json_emit_end_array(j);
+		}
+		json_emit_end_object(j);
+	}
 	json_emit_end_object(j);
 }
 
@@ -396,6 +421,8 @@ static void emit_bench(struct json_emit *j, const struct bench_result *b,
 		json_emit_kv_int(j, "line", b->line);
 	if (b->baseline)
 		json_emit_kv_string(j, "baseline", b->baseline);
+	if (b->compare_baseline)
+		json_emit_kv_bool(j, "compare_with_baseline", 1);
 	json_emit_key(j, "commands");
 	json_emit_begin_array(j);
 	for (size_t i = 0; i < b->nr_commands; i++)

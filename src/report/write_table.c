@@ -776,6 +776,231 @@ static void footer(struct table *t)
 	sbuf_release(&sb);
 }
 
+/* ---- kagari bench: hyperfine's layout ---------------------------------- */
+
+/* A time in seconds in the unit of o->time_unit, else ms below 1 s. */
+static void hf_time(struct sbuf *out, const struct report_options *o, double secs,
+		    int width)
+{
+	double scale;
+	const char *u;
+	report_hyperfine_unit(o->time_unit, secs, &scale, &u);
+	int prec = scale == 1 ? 3 : scale == 1e9 ? 0 : 1;
+	sbuf_addf(out, "%*.*f %s", width, prec, secs * scale, u);
+}
+
+struct hf_cmd {
+	const struct command_result *c;
+	double mean, sd, min, max, user, sys;
+	size_t n;
+};
+
+static int hf_stats(const struct command_result *c, struct hf_cmd *x)
+{
+	const struct side_result *s = &c->side[SIDE_HEAD];
+	const struct metric_series *lat = &s->metric[METRIC_LATENCY];
+	memset(x, 0, sizeof(*x));
+	x->c = c;
+	if (!s->present || lat->status != MSTATUS_OK || !lat->nr)
+		return 0;
+	double sum = 0, ss = 0, u = 0, y = 0;
+	x->min = x->max = lat->samples[0].value;
+	for (size_t i = 0; i < lat->nr; i++) {
+		double v = lat->samples[i].value;
+		sum += v;
+		x->min = v < x->min ? v : x->min;
+		x->max = v > x->max ? v : x->max;
+	}
+	x->n = lat->nr;
+	x->mean = sum / (double)lat->nr;
+	for (size_t i = 0; i < lat->nr; i++)
+		ss += (lat->samples[i].value - x->mean) * (lat->samples[i].value - x->mean);
+	x->sd = lat->nr > 1 ? sqrt(ss / (double)(lat->nr - 1)) : NAN;
+	for (size_t i = 0; i < s->nr_runs; i++) {
+		u += s->runs[i].user_ns;
+		y += s->runs[i].system_ns;
+	}
+	x->user = s->nr_runs ? u / (double)s->nr_runs : NAN;
+	x->sys = s->nr_runs ? y / (double)s->nr_runs : NAN;
+	x->mean /= 1e9, x->sd /= 1e9, x->min /= 1e9, x->max /= 1e9, x->user /= 1e9, x->sys /= 1e9;
+	return 1;
+}
+
+/*
+ * `kagari bench`: per command hyperfine's two lines (mean ± σ with user
+ * and system time, min … max with the runs), kagari's paired change
+ * against the first command with its interval (and, when --max-percent
+ * gates, the verdict), then hyperfine's summary: the fastest command and
+ * how many times faster it ran than each other one (± the σ of the
+ * ratio). Only latency is measured, so only latency is shown.
+ */
+static void bench_table(struct table *t)
+{
+	const struct run_result *r = t->r;
+	const struct report_options *o = t->o;
+	struct sbuf *out = t->out;
+	const struct bench_result *br = NULL;
+	if (r->nr_suites && r->suites[0].nr_benches)
+		br = &r->suites[0].benches[0];
+	size_t n = br ? br->nr_commands : 0;
+	struct hf_cmd *x = xcalloc(n + 1, sizeof(*x));
+	int gated = 0;
+	if (r->interrupted) {
+		paint(t, out, TC_YELLOW, "interrupted: results are partial");
+		sbuf_addch(out, '\n');
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct command_result *c = &br->commands[i];
+		int ok = hf_stats(c, &x[i]);
+		if (i)
+			sbuf_addch(out, '\n');
+		paint(t, out, TC_BOLD, "Benchmark");
+		sbuf_addf(out, " %zu: ", i + 1);
+		add_safe(out, c->name);
+		if (c->command && strcmp(c->command, c->name)) {
+			sbuf_adds(out, " (");
+			add_safe(out, c->command);
+			sbuf_adds(out, ")");
+		}
+		sbuf_addch(out, '\n');
+		if (ok) {
+			sbuf_adds(out, "  Time (mean ± σ):     ");
+			hf_time(out, o, x[i].mean, 6);
+			sbuf_adds(out, " ± ");
+			if (isfinite(x[i].sd))
+				hf_time(out, o, x[i].sd, 5);
+			else
+				sbuf_adds(out, "   n/a");
+			sbuf_adds(out, "    [User: ");
+			hf_time(out, o, x[i].user, 0);
+			sbuf_adds(out, ", System: ");
+			hf_time(out, o, x[i].sys, 0);
+			sbuf_adds(out, "]\n  Range (min … max):   ");
+			hf_time(out, o, x[i].min, 6);
+			sbuf_adds(out, " … ");
+			hf_time(out, o, x[i].max, 6);
+			sbuf_addf(out, "    %zu run%s\n", x[i].n, x[i].n == 1 ? "" : "s");
+		}
+		if (c->error) {
+			sbuf_adds(out, "  ");
+			paint(t, out, TC_RED, "error:");
+			sbuf_addch(out, ' ');
+			add_safe(out, c->error);
+			sbuf_addch(out, '\n');
+		}
+		const struct comparison *cp = &c->comparison[METRIC_LATENCY];
+		if (cp->present && i > 0) {
+			struct sbuf sb = SBUF_INIT;
+			sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
+			sbuf_adds(out, cp->statistic ? cp->statistic : "median");
+			sbuf_adds(out, "): ");
+			units_format_percent(&sb, cp->change_percent);
+			if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
+				sbuf_adds(&sb, " [");
+				units_format_percent(&sb, cp->ci_low_percent);
+				sbuf_adds(&sb, ", ");
+				units_format_percent(&sb, cp->ci_high_percent);
+				sbuf_adds(&sb, "]");
+			}
+			sbuf_adds(out, sb.buf);
+			if (cp->gate) {
+				gated = 1;
+				sbuf_adds(out, "  ");
+				paint_safe(t, out, result_color(cp->verdict), cp->verdict ? cp->verdict : "");
+				sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
+			}
+			if (cp->gate && cp->verdict && strcmp(cp->verdict, "pass") && cp->reason &&
+			    *cp->reason) {
+				sbuf_adds(out, "\n    ");
+				add_safe(out, cp->reason);
+			}
+			sbuf_addch(out, '\n');
+			sbuf_release(&sb);
+		}
+	}
+	/* hyperfine's summary: the fastest and the others' ratios to it. */
+	size_t fastest = n, valid = 0;
+	for (size_t i = 0; i < n; i++)
+		if (x[i].n) {
+			valid++;
+			if (fastest == n || x[i].mean < x[fastest].mean)
+				fastest = i;
+		}
+	if (valid > 1) {
+		sbuf_adds(out, "\n");
+		paint(t, out, TC_BOLD, "Summary");
+		sbuf_adds(out, "\n  '");
+		add_safe(out, x[fastest].c->name);
+		sbuf_adds(out, "' ran\n");
+		for (size_t i = 0; i < n; i++) {
+			if (i == fastest || !x[i].n)
+				continue;
+			const struct hf_cmd *f = &x[fastest];
+			double ratio = x[i].mean / f->mean;
+			sbuf_addf(out, "    %.2f", ratio);
+			if (isfinite(x[i].sd) && isfinite(f->sd))
+				sbuf_addf(out, " ± %.2f", ratio * sqrt(pow(x[i].sd / x[i].mean, 2) +
+								  pow(f->sd / f->mean, 2)));
+			sbuf_adds(out, " times faster than '");
+			add_safe(out, x[i].c->name);
+			sbuf_adds(out, "'\n");
+		}
+	}
+	if (r->warnings.nr)
+		sbuf_addch(out, '\n');
+	/* A warning every comparison gets ("bench/NAME latency: TEXT") is
+	   said once, with the commands it concerns. */
+	unsigned char *done = xcalloc(r->warnings.nr + 1, 1);
+	for (size_t i = 0; i < r->warnings.nr; i++) {
+		if (done[i])
+			continue;
+		const char *w = r->warnings.v[i], *rest = strstr(w, ": ");
+		paint(t, out, TC_YELLOW, "warning:");
+		sbuf_addch(out, ' ');
+		size_t same = 0;
+		for (size_t k = i + 1; rest && k < r->warnings.nr; k++) {
+			const char *ow = strstr(r->warnings.v[k], ": ");
+			same += !done[k] && ow && !strcmp(ow, rest);
+		}
+		if (!same) {
+			add_safe(out, w);
+			sbuf_addch(out, '\n');
+			continue;
+		}
+		add_safe(out, rest + 2);
+		sbuf_addf(out, " (%zu comparisons: ", same + 1);
+		add_safe_len(out, w, (size_t)(rest - w));
+		for (size_t k = i + 1; k < r->warnings.nr; k++) {
+			const char *ow = strstr(r->warnings.v[k], ": ");
+			if (done[k] || !ow || strcmp(ow, rest))
+				continue;
+			done[k] = 1;
+			sbuf_adds(out, ", ");
+			add_safe_len(out, r->warnings.v[k], (size_t)(ow - r->warnings.v[k]));
+		}
+		sbuf_adds(out, ")\n");
+	}
+	free(done);
+	if (gated || r->summary.exit_code) {
+		const struct run_summary *s = &r->summary;
+		struct sbuf sb = SBUF_INIT;
+		count_part(&sb, s->pass, "pass", 1);
+		count_part(&sb, s->improved, "improved", 0);
+		count_part(&sb, s->inconclusive, "inconclusive", 0);
+		count_part(&sb, s->regression, s->regression == 1 ? "regression" : "regressions", 0);
+		count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
+		sbuf_adds(out, "\ngate: ");
+		sbuf_adds(out, sb.buf);
+		sbuf_adds(out, " · ");
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "exit code %d", s->exit_code);
+		paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
+		sbuf_addch(out, '\n');
+		sbuf_release(&sb);
+	}
+	free(x);
+}
+
 int report_write_table(const struct run_result *r,
 		       const struct report_options *o, struct sbuf *out,
 		       struct sbuf *err)
@@ -783,6 +1008,10 @@ int report_write_table(const struct run_result *r,
 	struct table t = { .r = r, .o = o, .out = out };
 
 	(void)err;
+	if (r->mode && !strcmp(r->mode, "bench")) {
+		bench_table(&t);
+		return 0;
+	}
 
 	header(&t);
 	for (size_t i = 0; i < r->nr_suites; i++) {

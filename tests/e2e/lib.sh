@@ -162,7 +162,25 @@ skip_part() {
 	SKIPS=$((SKIPS + 1))
 }
 
+# Every kagari JSON output a test wrote (reports, aa, history) must
+# validate against docs/report.schema.json (issue 24).
+check_schema() {
+	local out rc
+	out=$("$PY" "$KAGARI_SOURCE_DIR/tests/e2e/validate_reports.py" \
+		"$KAGARI_SOURCE_DIR/docs/report.schema.json" "$T" 2>/dev/null)
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		CASE="the JSON schema"
+		CASES=$((CASES + 1))
+		skip_part "python3-jsonschema is not installed: sudo apt-get install -y python3-jsonschema" python3-jsonschema
+	elif [ "$rc" != 0 ]; then
+		CASE="every JSON report validates against docs/report.schema.json"
+		fail "$out"
+	fi
+}
+
 finish() {
+	check_schema
 	if [ "$FAILS" -gt 0 ]; then
 		echo "$FAILS of $CASES cases failed" >&2
 		exit 1

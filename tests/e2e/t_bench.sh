@@ -23,14 +23,41 @@ if not ok:
 PYEOF
 }
 
-case_ "two commands: the second compared with the first, report only (exit 0)"
-run_k bench "$H sleep 2" "$H sleep 20" --runs 20 --quiet --format json --output "$T/b.json"
+case_ "three commands: each measured once per round, the first the baseline, report only (exit 0)"
+run_k bench "$H sleep 2" "$H sleep 20" "$H sleep 2" --runs 12 --quiet --format json --output "$T/b.json"
 expect_rc 0
-bj "$T/b.json" "r['mode'] == 'compare' and b['name'] == 'vs $H sleep 2' and list(cs) == ['$H sleep 20']"
-bj "$T/b.json" "cs['$H sleep 20']['comparisons']['latency']['change_percent'] > 100 and not cs['$H sleep 20']['comparisons']['latency']['gate']"
-bj "$T/b.json" "cs['$H sleep 20']['base']['count'] == 20 and cs['$H sleep 20']['head']['count'] == 20 and r['summary']['exit_code'] == 0"
-# the base side is the first command: its latency is the shorter sleep
-bj "$T/b.json" "cs['$H sleep 20']['base']['metrics']['latency']['stats']['median'] < cs['$H sleep 20']['head']['metrics']['latency']['stats']['median']"
+bj "$T/b.json" "r['mode'] == 'bench' and b['name'] == 'bench' and b['baseline'] == '$H sleep 2' and b['compare_with_baseline'] is True"
+bj "$T/b.json" "[c['name'] for c in b['commands']] == ['$H sleep 2', '$H sleep 20', '$H sleep 2'] and all('base' not in c for c in b['commands'])"
+# one run per command per round: 12 runs each, rounds 1..12 each once
+bj "$T/b.json" "all(sorted(s['round'] for s in c['head']['metrics']['latency']['samples']) == list(range(1, 13)) for c in b['commands'])"
+bj "$T/b.json" "'comparisons' not in b['commands'][0] or not b['commands'][0]['comparisons']"
+bj "$T/b.json" "b['commands'][1]['comparisons']['latency']['change_percent'] > 100 and not b['commands'][1]['comparisons']['latency']['gate'] and r['summary']['exit_code'] == 0"
+# only latency is measured (no metric nobody asked for), CPU times per run
+bj "$T/b.json" "all(list(c['head']['metrics']) == ['latency'] and len(c['head']['runs']['cpu_user']) == 12 and c['head']['runs']['exit_code'] == [0] * 12 for c in b['commands'])"
+
+case_ "the table is hyperfine's: mean ± σ, range, runs, the fastest and how many times faster, no verdict when report only"
+run_k bench "$H sleep 20" "$H sleep 2" --runs 10 --quiet --no-color
+expect_rc 0
+expect_out "Benchmark 1: $H sleep 20"
+expect_out "Time (mean ± σ):"
+expect_out "Range (min … max):"
+expect_out "10 runs"
+expect_out "Change vs Benchmark 1 (paired by round, median): "
+expect_out "Summary"
+expect_out "'$H sleep 2' ran"
+grep -Eq "^    [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} times faster than '$H sleep 20'\$" "$T/out" || fail "no 'times faster than' line: $(cat "$T/out")"
+grep -Eq "pass|regression|inconclusive|exit code|cpu_|peak_rss" "$T/out" && fail "a report-only bench shows verdicts or metrics nobody asked for: $(cat "$T/out")"
+
+case_ "a warning every comparison gets is said once"
+run_k bench -N --runs 3 --warmup 0 -L ms 1,2 -L x a,b "$H sleep {ms}" --quiet --no-color
+expect_rc 0
+[ "$(grep -c '^warning:' "$T/out")" -le 1 ] || fail "the same warning repeated per comparison: $(grep '^warning:' "$T/out")"
+
+case_ "no --runs: measured until decided, at least 10 runs and 3 s; a large difference is never left undecided"
+run_k bench "$H sleep 30" "$H sleep 100" --max-percent 10 --quiet --format json --output "$T/seq.json"
+expect_rc 1
+bj "$T/seq.json" "b['commands'][1]['comparisons']['latency']['verdict'] == 'regression'"
+bj "$T/seq.json" "all(c['head']['count'] >= 10 and sum(s['value'] for s in c['head']['metrics']['latency']['samples']) >= 3e9 for c in b['commands'])"
 
 case_ "--max-percent gates: a 6x slower command fails (exit 1), a faster one does not"
 # (at most 3 attempts: on a busy machine a wide spread can leave one
@@ -46,25 +73,76 @@ run_k bench "$H sleep 60" "$H sleep 10" --runs 16 --max-percent 10 --quiet --for
 expect_rc 0
 bj "$T/g2.json" "cs['$H sleep 10']['comparisons']['latency']['verdict'] != 'regression' and cs['$H sleep 10']['comparisons']['latency']['change_percent'] < -50"
 
-case_ "-N -L: one command per value, named with -n and {NAME}; -L lists combine"
+case_ "-N -L -L: hyperfine's order of combinations (the first parameter fastest), named with -n and {NAME}"
 run_k bench -N -L ms 1,3 -L x a,b "$H sleep {ms}" -n "nap-{ms}-{x}" -r 4 --quiet --format json --output "$T/l.json"
 expect_rc 0
-bj "$T/l.json" "b['name'] == 'vs nap-1-a' and list(cs) == ['nap-1-b', 'nap-3-a', 'nap-3-b']"
-bj "$T/l.json" "cs['nap-3-b']['command'] == '$H sleep 3' and cs['nap-1-b']['command'] == '$H sleep 1'"
+bj "$T/l.json" "[c['name'] for c in b['commands']] == ['nap-1-a', 'nap-3-a', 'nap-1-b', 'nap-3-b'] and b['baseline'] == 'nap-1-a'"
+bj "$T/l.json" "cs['nap-3-b']['command'] == '$H sleep 3' and cs['nap-3-b']['matrix'] == {'ms': '3', 'x': 'b'}"
+run_k bench -N -L ms 1,3 -L x a,b "$H sleep {ms}" -n "nap-{ms}-{x}" -r 3 --quiet --format hyperfine-json
+expect_rc 0
+"$PY" - "$T/out" <<'PYEOF' || fail "hyperfine-json of -L -L: $(head -c 600 "$T/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))["results"]
+assert [x["command"] for x in d] == ["nap-1-a", "nap-3-a", "nap-1-b", "nap-3-b"], d
+assert [x["parameters"] for x in d] == [{"ms": "1", "x": "a"}, {"ms": "3", "x": "a"}, {"ms": "1", "x": "b"}, {"ms": "3", "x": "b"}]
+assert all(isinstance(x["user"], float) and isinstance(x["system"], float) and x["exit_codes"] == [0, 0, 0] for x in d)
+PYEOF
 
-case_ "-P NAME MIN MAX -D STEP scans numbers"
+case_ "-N starts no shell: the command is the process measured"
+run_k bench -N "$H parent-to $T/parent-n.txt" --runs 2 --warmup 0 --quiet
+expect_rc 0
+run_k bench "$H parent-to $T/parent-sh.txt" --runs 2 --warmup 0 --quiet
+expect_rc 0
+grep -q "^sh $T/work\$" "$T/parent-sh.txt" || fail "with a shell the command's parent is not sh in the user's folder: $(cat "$T/parent-sh.txt")"
+[ "$(grep -c "^kagari-runner $T/work\$" "$T/parent-n.txt")" = 2 ] || fail "-N: the command was not started by the runner itself in the user's folder: $(cat "$T/parent-n.txt")"
+run_k bench "$H sleep 1" -N --runs 2 --warmup 0 --quiet --save-suite "$T/n.yaml"
+grep -q "command: \[\"$H\", \"sleep\", \"1\"\]" "$T/n.yaml" || fail "-N did not save an argv: $(cat "$T/n.yaml")"
+
+case_ "-P NAME MIN MAX -D STEP scans numbers; hyperfine's parameters and names"
 run_k bench -P ms 1 5 -D 2 "$H sleep {ms}" --runs 2 --quiet --format json --output "$T/p.json"
 expect_rc 0
-bj "$T/p.json" "[c['command'] for c in b['commands']] == ['$H sleep 3', '$H sleep 5'] and b['name'] == 'vs $H sleep 1'"
+bj "$T/p.json" "[c['command'] for c in b['commands']] == ['$H sleep 1', '$H sleep 3', '$H sleep 5'] and b['baseline'] == '$H sleep 1'"
 run_k bench --parameter-scan ms 1 2 "$H sleep {ms}" --runs 2 --quiet --format hyperfine-json
 expect_rc 0
-"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["results"]) == 2 and all(x["parameters"]["side"] in ("base","head") for x in d["results"])' "$T/out" ||
-	fail "hyperfine-json of bench: $(head -c 300 "$T/out")"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["parameters"] for x in d["results"]] == [{"ms": "1"}, {"ms": "2"}]' "$T/out" ||
+	fail "hyperfine-json of bench -P: $(head -c 300 "$T/out")"
+run_k bench -P x 0 1 -D 0.5 "true {x}" --runs 1 --warmup 0 --quiet --format hyperfine-json
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [x["parameters"]["x"] for x in d["results"]] == ["0", "0.5", "1.0"], d' "$T/out" ||
+	fail "-D 0.5 values are not written as hyperfine writes them: $(head -c 300 "$T/out")"
+
+case_ "--export-json, --export-csv and --export-markdown at once, beside --format/--output"
+run_k bench "$H sleep 1" "$H sleep 80" -n one -n five --runs 3 --quiet --export-json "$T/e.json" --export-csv "$T/e.csv" --export-markdown "$T/e.md" --format json --output "$T/e-report.json"
+expect_rc 0
+bj "$T/e-report.json" "list(cs) == ['one', 'five']"
+"$PY" - "$T/e.json" "$T/e.csv" "$T/e.md" <<'PYEOF' || fail "exports: $(cat "$T/e.csv" "$T/e.md")"
+import json, sys, csv
+j = json.load(open(sys.argv[1]))["results"]
+assert [x["command"] for x in j] == ["one", "five"]
+rows = list(csv.reader(open(sys.argv[2])))
+assert rows[0] == ["command", "mean", "stddev", "median", "user", "system", "min", "max"], rows[0]
+assert [r[0] for r in rows[1:]] == ["one", "five"] and all(0 < float(v) < 1 for v in rows[1][1:3])
+md = open(sys.argv[3]).read().splitlines()
+assert md[0] == "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |" and md[1] == "|:---|---:|---:|---:|---:|", md
+assert md[2].startswith("| `one` | ") and md[2].endswith(" | 1.00 |") and md[3].startswith("| `five` | "), md
+PYEOF
+run_k bench "$H sleep 1" --runs 2 --quiet -u second --export-markdown "$T/s.md"
+expect_rc 0
+grep -q "Mean \[s\]" "$T/s.md" || fail "-u second: $(cat "$T/s.md")"
+expect_out "s ±"
+
+case_ "-i: a failing command still runs and its real exit codes are exported; -s and -c run once"
+run_k bench -i "$H exit 3" "$H sleep 1" --runs 3 --quiet -s "echo s >> setup.txt" -c "echo c >> cleanup.txt" --export-json "$T/i.json"
+expect_rc 0
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))["results"]; assert d[0]["exit_codes"] == [3, 3, 3] and d[1]["exit_codes"] == [0, 0, 0], d' "$T/i.json" ||
+	fail "-i exit codes: $(cat "$T/i.json")"
+[ "$(cat setup.txt)" = s ] && [ "$(cat cleanup.txt)" = c ] || fail "-s/-c did not run once each: $(cat setup.txt cleanup.txt)"
+run_k bench "$H exit 3" "$H sleep 1" --runs 3 --quiet
+expect_rc 4
 
 case_ "commands run in the user's folder, with the shell; --prepare before every run"
 run_k bench 'pwd >> where.txt; echo "$((1+1))" >> where.txt' --runs 3 --warmup 0 --prepare 'echo p >> prep.txt' --quiet --format json --output "$T/w.json"
 expect_rc 0
-bj "$T/w.json" "r['mode'] == 'run' and not b['commands'][0].get('comparisons') and b['commands'][0]['head']['count'] == 3"
+bj "$T/w.json" "r['mode'] == 'bench' and not b['commands'][0].get('comparisons') and b['commands'][0]['head']['count'] == 3"
 [ "$(grep -c "^$T/work\$" where.txt)" = 3 ] || fail "the command did not run 3 times in the user's folder: $(cat where.txt)"
 [ "$(grep -c '^2$' where.txt)" = 3 ] || fail "the command did not run in a shell: $(cat where.txt)"
 [ "$(wc -l < prep.txt)" -ge 3 ] || fail "--prepare did not run before every run: $(wc -l < prep.txt)"
@@ -136,9 +214,21 @@ expect_err "-D"
 run_k bench -N "'unclosed" --runs 1
 expect_rc 3
 expect_err "unclosed quote"
+run_k bench --style fancy "$H sleep 1"
+expect_rc 3
+expect_err "--style: 'fancy'"
+run_k bench -u hours "$H sleep 1"
+expect_rc 3
+expect_err "--time-unit: 'hours'"
+run_k bench --min-runs 5 --max-runs 2 "$H sleep 1"
+expect_rc 3
+expect_err "--min-runs 5 is above --max-runs 2"
+run_k bench --export-csv "" "$H sleep 1"
+expect_rc 3
+expect_err "--export-csv: empty"
 run_k bench --help
 expect_rc 0
-for o in --runs --warmup --prepare --shell --parameter-scan --parameter-list --parameter-step-size --command-name --max-percent --save-suite; do
+for o in --runs --warmup --prepare --shell --parameter-scan --parameter-list --parameter-step-size --command-name --max-percent --save-suite --setup --cleanup --ignore-failure --min-runs --max-runs --time-unit --style --export-json --export-csv --export-markdown; do
 	expect_out "$o"
 done
 ls "$TMPDIR" | grep -q '^kagari' && fail "a temporary folder was left in \$TMPDIR: $(ls "$TMPDIR")"

@@ -81,13 +81,27 @@ for bench, measures in d.items():
 PYEOF
 }
 
-# check_junit FILE PYTHON-EXPR: the JUnit XML parses; counts add up; EXPR
-# over `cases` (name -> testcase element) holds.
+# check_junit FILE PYTHON-EXPR: the JUnit XML validates against the
+# junit-10 schema (Jenkins' xunit plugin, tests/data/junit-10.xsd); counts
+# add up; every failure and error has its details as text; the time of
+# <testsuites> is the run's elapsed time (at least the measured time of
+# every test case); EXPR over `cases` (name -> testcase element) holds.
 check_junit() {
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout --schema "$KAGARI_SOURCE_DIR/tests/data/junit-10.xsd" "$1" 2>"$T/xmllint.err" ||
+			fail "$1 is not valid junit-10: $(cat "$T/xmllint.err")"
+	else
+		skip_part "xmllint is not installed: sudo apt-get install -y libxml2-utils" libxml2-utils
+	fi
 	"$PY" - "$@" <<'PYEOF' || fail "junit check failed for $1: $2"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites", root.tag
+assert "skipped" not in root.attrib, root.attrib
+assert float(root.get("time")) + 0.01 >= sum(float(tc.get("time")) for tc in root.iter("testcase")), root.get("time")
+for k in ("failure", "error"):
+    for e in root.iter(k):
+        assert e.text and e.text.strip() and e.get("message"), (k, e.attrib, e.text)
 cases = {}
 tot = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
 for ts in root.findall("testsuite"):
@@ -103,7 +117,7 @@ for ts in root.findall("testsuite"):
     for k in n:
         assert int(ts.get(k)) == n[k], (k, ts.get(k), n[k])
         tot[k] += n[k]
-for k in tot:
+for k in ("tests", "failures", "errors"):
     assert int(root.get(k)) == tot[k], (k, root.get(k), tot[k])
 fail = lambda name: cases[name].find("failure")
 ok = eval(sys.argv[2])
@@ -138,6 +152,32 @@ done
 check_hyperfine "$T/re.hyperfine-json" 2
 check_bmf "$T/re.bmf" "b/fast,b/slow"
 check_junit "$T/re.junit" 'fail("slow budget latency max <= 1us") is not None'
+
+case_ "hyperfine-json without metrics.cpu: user and system are numbers, exit codes the real ones"
+cat > nocpu.yaml <<YAML
+version: "1"
+name: nocpu
+defaults: {warmup: 0, runs: 3}
+benchmarks:
+  - name: b
+    commands:
+      three: {command: ["$H", "burn", "2", "exit", "3"], exit_codes: [3]}
+YAML
+run_k run nocpu.yaml --quiet --format json --output "$T/nocpu.json"
+expect_rc 0
+run_k report "$T/nocpu.json" --format hyperfine-json --output "$T/nocpu.hf.json"
+expect_rc 0
+"$PY" - "$T/nocpu.hf.json" "$T/nocpu.json" <<'PYEOF' || fail "hyperfine-json without metrics.cpu: $(cat "$T/nocpu.hf.json")"
+import json, sys
+x = json.load(open(sys.argv[1]))["results"][0]
+for k in ("user", "system"):
+    assert isinstance(x[k], float) and x[k] >= 0, (k, x[k])
+assert x["user"] + x["system"] > 0, x
+assert x["exit_codes"] == [3, 3, 3], x["exit_codes"]
+r = json.load(open(sys.argv[2]))
+c = r["suites"][0]["benchmarks"][0]["commands"][0]
+assert "cpu_user" not in c["head"]["metrics"] and c["head"]["runs"]["exit_code"] == [3, 3, 3]
+PYEOF
 
 case_ "a command that fails is a junit <error> with its message"
 cat > bad.yaml <<YAML
@@ -191,9 +231,13 @@ check_hyperfine "$T/c.hyperfine-json" 2 base,head
 check_bmf "$T/c.bmf" "w/work"
 "$PY" - "$T/c.bmf" "$T/c.json" <<'PYEOF' || fail "bmf of a compare is not the head's values"
 import json, sys
-b = json.load(open(sys.argv[1]))["w/work"]["latency"]["value"]
-head = json.load(open(sys.argv[2]))["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"]["stats"]["median"]
-assert b == head, (b, head)
+import statistics
+b = json.load(open(sys.argv[1]))["w/work"]["latency"]
+v = [s["value"] for s in json.load(open(sys.argv[2]))["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["latency"]["samples"]]
+# Bencher's hyperfine adapter: the mean, bounds one standard deviation apart
+assert abs(b["value"] - statistics.mean(v)) < 1e-6 * b["value"], (b, statistics.mean(v))
+sd = statistics.stdev(v)
+assert abs(b["upper_value"] - b["value"] - sd) < 1e-6 * b["value"] + 1, (b, sd)
 PYEOF
 check_junit "$T/c.junit" 'fail("work budget latency max <= 1us").get("type") == "over_budget" and fail("work") is None and "work latency" in cases'
 # the latency test case fails exactly when the comparison is a regression
@@ -208,6 +252,25 @@ run_k compare --against main --quiet --format junit --output "$T/cc.junit"
 expect_rc 1
 check_junit "$T/cc.junit" 'fail("work budget latency max <= 1us") is not None'
 cd "$T" || exit 1
+
+case_ "bmf: a name longer than Bencher's 1,024 characters is cut with a hash suffix"
+LONG=$(printf 'x%.0s' $(seq 1100))
+run_k bench -n "${LONG}a" -n "${LONG}b" "$H sleep 1" "$H sleep 1" --runs 2 --quiet --format bmf
+expect_rc 0
+"$PY" - "$T/out" <<'PYEOF' || fail "long BMF names: $(head -c 300 "$T/out")"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 2, list(d)
+for k in d:
+    assert len(k) <= 1024 and re.search("#[0-9a-f]{16}$", k), (len(k), k[-30:])
+    assert set(d[k]) == {"latency"}, d[k]
+PYEOF
+
+case_ "bmf: a name bench was given twice stays apart"
+run_k bench -N -L n 1,2 "$H sleep 1" --runs 2 --quiet --format bmf
+expect_rc 0
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sorted(d) == [sys.argv[2], sys.argv[2] + " #2"], list(d)' "$T/out" "$H sleep 1" ||
+	fail "duplicate BMF names: $(head -c 300 "$T/out")"
 
 case_ "--help and the suite's report.outputs know the formats"
 run_k help run

@@ -389,6 +389,24 @@ int main(int argc, char **argv)
 			printf("%s\n", cwd);
 			fflush(stdout);
 			free(cwd);
+		} else if (!strcmp(step, "parent-to") && i + 1 < argc) {
+			/* append "PARENT-COMM CWD" to FILE: who started us, where */
+			char path[64], comm[64] = "";
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)getppid());
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (!fgets(comm, sizeof(comm), f))
+					comm[0] = '\0';
+				fclose(f);
+			}
+			comm[strcspn(comm, "\n")] = '\0';
+			char *cwd = getcwd(NULL, 0);
+			FILE *o = fopen(argv[++i], "a");
+			if (!o || !cwd)
+				die("parent-to failed");
+			fprintf(o, "%s %s\n", comm, cwd);
+			fclose(o);
+			free(cwd);
 		} else if (!strcmp(step, "fds")) {
 			print_fds();
 		} else if (!strcmp(step, "tty")) {

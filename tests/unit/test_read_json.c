@@ -341,11 +341,13 @@ static void test_errors(void **state)
 					  "reads \"1\"", NULL };
 	expect_error("{\"schema_version\":\"2\",\"tool\":\"kagari\"}", v2);
 	static const char *const vnum[] = { "r.json: schema_version: unknown schema version 'a number'", NULL };
-	expect_error("{\"schema_version\":1}", vnum);
+	expect_error("{\"schema_version\":2}", vnum);
 	static const char *const vnone[] = { "r.json: schema_version: missing", NULL };
 	expect_error("{\"tool\":\"kagari\"}", vnone);
 	static const char *const tool[] = { "r.json: tool: not a kagari report", NULL };
 	expect_error("{\"schema_version\":\"1\",\"tool\":\"hyperfine\"}", tool);
+	/* the old form (the number 1, as aa and history wrote it) is read */
+	expect_error("{\"schema_version\":1,\"tool\":\"hyperfine\"}", tool);
 	static const char *const syntax[] = { "r.json:2:", "invalid JSON", NULL };
 	expect_error("{\"schema_version\":\"1\",\n  \"tool\": kagari}", syntax);
 	static const char *const empty[] = { "r.json:", "invalid JSON", NULL };
