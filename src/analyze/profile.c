@@ -70,101 +70,102 @@ static int cmp_change(const void *a, const void *b)
 	return x->func < y->func ? -1 : x->func > y->func;
 }
 
-void profile_analyze(struct profile_set *ps, double confidence)
-{
-	free(ps->changes);
-	ps->changes = NULL;
-	ps->nr_changes = 0;
-	ps->confidence = confidence;
-	size_t nf = ps->nr_funcs;
-	if (!nf)
-		return;
+/* Which rounds have a run on both sides (the pairs), and how many runs
+   each side has in each round (a round with several runs on a side takes
+   their mean). */
+struct pairing {
+	size_t nround, npairs;
+	size_t *nrun;		/* [round * PROFILE_SIDES + side] */
+	size_t nruns_side[PROFILE_SIDES];
+	int *pair_of_round;	/* the pair's index, or -1 */
+};
 
-	/* Rounds with a run on both sides: the pairs. A round with several
-	   runs on a side takes their mean. */
+static void pairing_build(struct pairing *pg, const struct profile_set *ps)
+{
 	int max_round = 0;
 	for (size_t i = 0; i < ps->nr_runs; i++)
 		if (ps->runs[i].round > max_round)
 			max_round = ps->runs[i].round;
-	size_t nround = (size_t)max_round + 1;
-	size_t *nrun = xcalloc(nround * PROFILE_SIDES, sizeof(size_t));
-	size_t nruns_side[PROFILE_SIDES] = { 0, 0 };
+	pg->nround = (size_t)max_round + 1;
+	pg->nrun = xcalloc(pg->nround * PROFILE_SIDES, sizeof(size_t));
+	pg->nruns_side[0] = pg->nruns_side[1] = 0;
 	for (size_t i = 0; i < ps->nr_runs; i++) {
-		nrun[(size_t)ps->runs[i].round * PROFILE_SIDES + (size_t)ps->runs[i].side]++;
-		nruns_side[ps->runs[i].side]++;
+		pg->nrun[(size_t)ps->runs[i].round * PROFILE_SIDES + (size_t)ps->runs[i].side]++;
+		pg->nruns_side[ps->runs[i].side]++;
 	}
-	int *pair_of_round = xcalloc(nround, sizeof(int));
-	size_t npairs = 0;
-	for (size_t k = 0; k < nround; k++) {
-		pair_of_round[k] = -1;
-		if (nrun[k * PROFILE_SIDES] && nrun[k * PROFILE_SIDES + 1])
-			pair_of_round[k] = (int)npairs++;
+	pg->pair_of_round = xcalloc(pg->nround, sizeof(int));
+	pg->npairs = 0;
+	for (size_t k = 0; k < pg->nround; k++) {
+		pg->pair_of_round[k] = -1;
+		if (pg->nrun[k * PROFILE_SIDES] && pg->nrun[k * PROFILE_SIDES + 1])
+			pg->pair_of_round[k] = (int)pg->npairs++;
 	}
-	ps->pairs = npairs;
+}
 
-	struct profile_change *ch = xcalloc(nf, sizeof(*ch));
-	double *side_sum = xcalloc(npairs * PROFILE_SIDES + 1, sizeof(double));
-	double *d = xcalloc(npairs + 1, sizeof(double));
-	double *neg = xcalloc(npairs + 1, sizeof(double));
-	double *p = xcalloc(nf, sizeof(double));
-	double alpha = 1 - confidence;
+static void pairing_free(struct pairing *pg)
+{
+	free(pg->nrun);
+	free(pg->pair_of_round);
+}
 
-	for (size_t f = 0; f < nf; f++) {
-		struct profile_change *c = &ch[f];
-		c->func = f;
-		memset(side_sum, 0, (npairs * PROFILE_SIDES + 1) * sizeof(double));
-		for (size_t i = 0; i < ps->nr_runs; i++) {
-			const struct profile_run *r = &ps->runs[i];
-			double t = run_time(r, f, 0);
-			c->self_ns[r->side] += t;
-			c->incl_ns[r->side] += run_time(r, f, 1);
-			if (f < r->nr_slot && r->slot[f])
-				c->samples[r->side] += r->counts[r->slot[f] - 1].self;
-			int pr = pair_of_round[r->round];
-			if (pr >= 0)
-				side_sum[(size_t)pr * PROFILE_SIDES + (size_t)r->side] +=
-					t / (double)nrun[(size_t)r->round * PROFILE_SIDES +
-							 (size_t)r->side];
-		}
-		for (int s = 0; s < PROFILE_SIDES; s++)
-			if (nruns_side[s]) {
-				c->self_ns[s] /= (double)nruns_side[s];
-				c->incl_ns[s] /= (double)nruns_side[s];
-			}
-		c->change_ns = c->self_ns[PROFILE_HEAD] - c->self_ns[PROFILE_BASE];
-		c->ci_low_ns = c->ci_high_ns = c->p_value = c->q_value = NAN;
-		p[f] = NAN;
-		if (c->samples[0] + c->samples[1] < PROFILE_MIN_SAMPLES) {
-			c->verdict = PROFILE_TOO_FEW;
-			continue;
-		}
-		c->verdict = PROFILE_SAME;
-		if (npairs < 2)
-			continue;
-		for (size_t k = 0; k < npairs; k++) {
-			d[k] = side_sum[k * PROFILE_SIDES + 1] - side_sum[k * PROFILE_SIDES];
-			neg[k] = -d[k];
-		}
-		/*
-		 * The signed-rank test and its Hodges-Lehmann estimate and
-		 * interval, as the timed comparisons use: on a shared machine a
-		 * run's CPU time, and with it every function's, jumps by tens
-		 * of percent now and then, and a test on the sum lets those few
-		 * pairs decide (a +10% leaf over 40 pairs fell short of q <
-		 * 0.001 one compare in four under ctest -j2; the ranks did not).
-		 */
-		double pg = exact_signed_rank_p(d, npairs, NULL, NULL);
-		double pl = exact_signed_rank_p(neg, npairs, NULL, NULL);
-		double pv = 2 * (pg < pl ? pg : pl);
-		c->p_value = p[f] = pv > 1 ? 1 : pv;
-		size_t nw = npairs * (npairs + 1) / 2;
-		double *a = exact_sorted_copy(d, npairs);
-		c->change_ns = nw % 2 ? exact_walsh_select(a, npairs, nw / 2)
-				      : (exact_walsh_select(a, npairs, nw / 2 - 1) +
-					 exact_walsh_select(a, npairs, nw / 2)) / 2;
-		exact_hl_interval_sorted(a, npairs, confidence, &c->ci_low_ns, &c->ci_high_ns);
-		free(a);
+/* Function f's mean self and inclusive time per side, its samples, and its
+   self time per pair and side in side_sum ([pair * PROFILE_SIDES + side]). */
+static void function_sums(struct profile_change *c, const struct profile_set *ps,
+			  const struct pairing *pg, double *side_sum)
+{
+	size_t f = c->func;
+	memset(side_sum, 0, (pg->npairs * PROFILE_SIDES + 1) * sizeof(double));
+	for (size_t i = 0; i < ps->nr_runs; i++) {
+		const struct profile_run *r = &ps->runs[i];
+		double t = run_time(r, f, 0);
+		c->self_ns[r->side] += t;
+		c->incl_ns[r->side] += run_time(r, f, 1);
+		if (f < r->nr_slot && r->slot[f])
+			c->samples[r->side] += r->counts[r->slot[f] - 1].self;
+		int pr = pg->pair_of_round[r->round];
+		if (pr >= 0)
+			side_sum[(size_t)pr * PROFILE_SIDES + (size_t)r->side] +=
+				t / (double)pg->nrun[(size_t)r->round * PROFILE_SIDES +
+						     (size_t)r->side];
 	}
+	for (int s = 0; s < PROFILE_SIDES; s++)
+		if (pg->nruns_side[s]) {
+			c->self_ns[s] /= (double)pg->nruns_side[s];
+			c->incl_ns[s] /= (double)pg->nruns_side[s];
+		}
+	c->change_ns = c->self_ns[PROFILE_HEAD] - c->self_ns[PROFILE_BASE];
+}
+
+/*
+ * The signed-rank test on the npairs head − base differences d and its
+ * Hodges-Lehmann estimate and interval, as the timed comparisons use: on a
+ * shared machine a run's CPU time, and with it every function's, jumps by
+ * tens of percent now and then, and a test on the sum lets those few pairs
+ * decide (a +10% leaf over 40 pairs fell short of q < 0.001 one compare in
+ * four under ctest -j2; the ranks did not). neg is scratch of npairs.
+ */
+static void function_test(struct profile_change *c, const double *d, double *neg,
+			  size_t npairs, double confidence)
+{
+	for (size_t k = 0; k < npairs; k++)
+		neg[k] = -d[k];
+	double pg = exact_signed_rank_p(d, npairs, NULL, NULL);
+	double pl = exact_signed_rank_p(neg, npairs, NULL, NULL);
+	double pv = 2 * (pg < pl ? pg : pl);
+	c->p_value = pv > 1 ? 1 : pv;
+	size_t nw = npairs * (npairs + 1) / 2;
+	double *a = exact_sorted_copy(d, npairs);
+	c->change_ns = nw % 2 ? exact_walsh_select(a, npairs, nw / 2)
+			      : (exact_walsh_select(a, npairs, nw / 2 - 1) +
+				 exact_walsh_select(a, npairs, nw / 2)) / 2;
+	exact_hl_interval_sorted(a, npairs, confidence, &c->ci_low_ns, &c->ci_high_ns);
+	free(a);
+}
+
+/* Benjamini-Hochberg over the functions' p-values; a function grew or
+   shrank when its q is below alpha and its interval excludes 0. */
+static void apply_fdr(struct profile_change *ch, const double *p, size_t nf, double alpha)
+{
 	double *q = xcalloc(nf, sizeof(double));
 	profile_bh(p, q, nf);
 	for (size_t f = 0; f < nf; f++) {
@@ -177,6 +178,49 @@ void profile_analyze(struct profile_set *ps, double confidence)
 		else if (c->change_ns < 0 && c->ci_high_ns < 0)
 			c->verdict = PROFILE_SHRANK;
 	}
+	free(q);
+}
+
+void profile_analyze(struct profile_set *ps, double confidence)
+{
+	free(ps->changes);
+	ps->changes = NULL;
+	ps->nr_changes = 0;
+	ps->confidence = confidence;
+	size_t nf = ps->nr_funcs;
+	if (!nf)
+		return;
+
+	struct pairing pg;
+	pairing_build(&pg, ps);
+	size_t npairs = pg.npairs;
+	ps->pairs = npairs;
+
+	struct profile_change *ch = xcalloc(nf, sizeof(*ch));
+	double *side_sum = xcalloc(npairs * PROFILE_SIDES + 1, sizeof(double));
+	double *d = xcalloc(npairs + 1, sizeof(double));
+	double *neg = xcalloc(npairs + 1, sizeof(double));
+	double *p = xcalloc(nf, sizeof(double));
+
+	for (size_t f = 0; f < nf; f++) {
+		struct profile_change *c = &ch[f];
+		c->func = f;
+		function_sums(c, ps, &pg, side_sum);
+		c->ci_low_ns = c->ci_high_ns = c->p_value = c->q_value = NAN;
+		p[f] = NAN;
+		if (c->samples[0] + c->samples[1] < PROFILE_MIN_SAMPLES) {
+			c->verdict = PROFILE_TOO_FEW;
+			continue;
+		}
+		c->verdict = PROFILE_SAME;
+		if (npairs < 2)
+			continue;
+		for (size_t k = 0; k < npairs; k++)
+			d[k] = side_sum[k * PROFILE_SIDES + 1] - side_sum[k * PROFILE_SIDES];
+		function_test(c, d, neg, npairs, confidence);
+		p[f] = c->p_value;
+	}
+	apply_fdr(ch, p, nf, 1 - confidence);
 	/* Functions never seen on either side are not listed. */
 	size_t n = 0;
 	for (size_t f = 0; f < nf; f++)
@@ -186,12 +230,9 @@ void profile_analyze(struct profile_set *ps, double confidence)
 	qsort(ch, n, sizeof(*ch), cmp_change);
 	ps->changes = ch;
 	ps->nr_changes = n;
-	free(q);
 	free(p);
 	free(neg);
 	free(d);
 	free(side_sum);
-	free(pair_of_round);
-	free(nrun);
+	pairing_free(&pg);
 }
-
