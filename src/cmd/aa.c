@@ -405,6 +405,118 @@ static void next_result(struct session *s, uint64_t seed)
 	s->r.suites = xcalloc(s->ls.nr + 1, sizeof(*s->r.suites));
 }
 
+/* --trace FILE: checked as an output (never one of the inputs, not the
+   --output file), and every run recorded into tr. 0 or the exit code. */
+static int aa_trace_setup(struct session *s, struct cli *cli, struct aa_trace *tr)
+{
+	struct input_files in = INPUT_FILES_INIT;
+	input_files_add_suites(&in, &s->ls);
+	int rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
+	input_files_release(&in);
+	if (cli->output && !rc && fileio_same_file(cli->output, cli->trace)) {
+		cmd_error("--trace and --output name the same file '%s'", cli->trace);
+		rc = EXIT_USAGE;
+	}
+	if (rc)
+		return rc;
+	s->opts.on_run = aa_on_run;
+	s->opts.on_run_data = tr;
+	return 0;
+}
+
+/* The k-th A/A compare: every suite with the working tree on both sides,
+   then judged into st. 0 or EXIT_EXEC. */
+static int aa_one_compare(struct session *s, struct aa_state *st, int k, int repeat)
+{
+	if (k)
+		next_result(s, st->seed);
+	/* Each compare its own run order; the resampling seed stays. */
+	s->opts.seed = st->seed + (uint64_t)k;
+	for (size_t i = 0; i < s->ls.nr && !s->r.interrupted; i++) {
+		const struct suite *su = s->ls.suites[i];
+		char *tmp_a = xstrfmt("%s/s%zu-r%d-base", s->tmp, i, k);
+		char *tmp_b = xstrfmt("%s/s%zu-r%d-head", s->tmp, i, k);
+		/* Both sides: the working tree (A/A). */
+		struct execute_side sides[SIDE__COUNT] = {
+			[SIDE_BASE] = { .present = 1, .root = su->root,
+					.head_root = su->root, .tmpdir = tmp_a },
+			[SIDE_HEAD] = { .present = 1, .root = su->root,
+					.head_root = su->root, .tmpdir = tmp_b },
+		};
+		session_measure_suite(s, i, sides);
+		free(tmp_a);
+		free(tmp_b);
+	}
+	if (s->r.interrupted || interrupt_requested) {
+		cmd_error("interrupted after %d of %d A/A compares", k, repeat);
+		return EXIT_EXEC;
+	}
+	if (command_errors(&s->r) || s->exec_rc) {
+		if (s->r.exit_reason)
+			cmd_error("%s", s->r.exit_reason);
+		cmd_error("A/A compare %d of %d failed", k + 1, repeat);
+		return EXIT_EXEC;
+	}
+	judge_compare(st, &s->r);
+	return 0;
+}
+
+/* The summary in --format, to --output or standard output. */
+static int aa_write(const struct cli *cli, const struct aa_state *st)
+{
+	int rc = 0;
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	const char *fmt = cli->format ? cli->format : "table";
+	if (!strcmp(fmt, "json"))
+		render_json(&out, st);
+	else if (!strcmp(fmt, "html"))
+		render_html(&out, st);
+	else
+		render_table(&out, st);
+	if (!cli->output) {
+		fputs(out.buf, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s",
+				  strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* The --trace file, written even after a failed compare: the runs made
+   are noise recorded all the same. 0 or EXIT_EXEC. */
+static int aa_trace_write(const struct cli *cli, const struct aa_trace *tr)
+{
+	int rc = 0;
+	struct sbuf err = SBUF_INIT;
+	if (report_output_write(cli->trace, NULL, tr->text.buf, tr->text.len, &err)) {
+		cmd_error("--trace: %s", err.buf);
+		rc = EXIT_EXEC;
+	} else if (tr->other)
+		fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
+			"(a trace is one program's noise; --filter selects another)\n",
+			cli->trace, tr->n, tr->bench, tr->command);
+	sbuf_release(&err);
+	return rc;
+}
+
+static void aa_state_release(struct aa_state *st)
+{
+	for (size_t k = 0; k < st->nr; k++) {
+		free(st->rows[k].change);
+		free(st->rows[k].suite);
+		free(st->rows[k].benchmark);
+		free(st->rows[k].command);
+	}
+	free(st->rows);
+}
+
 static int aa_exec(struct cli *cli, struct cmd_env *env)
 {
 	int repeat = cli->repeat < 0 ? AA_DEFAULT_REPEAT : cli->repeat;
@@ -422,105 +534,28 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 	}
 	s.build_once = 1;
 	struct aa_trace tr = { .text = SBUF_INIT };
-	if (cli->trace) {
-		struct input_files in = INPUT_FILES_INIT;
-		input_files_add_suites(&in, &s.ls);
-		rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
-		input_files_release(&in);
-		if (cli->output && !rc && fileio_same_file(cli->output, cli->trace)) {
-			cmd_error("--trace and --output name the same file '%s'", cli->trace);
-			rc = EXIT_USAGE;
-		}
-		if (rc) {
-			session_release(&s);
-			return rc;
-		}
-		s.opts.on_run = aa_on_run;
-		s.opts.on_run_data = &tr;
+	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
+		session_release(&s);
+		return rc;
 	}
 	struct aa_state st;
 	memset(&st, 0, sizeof(st));
 	st.repeat = repeat;
 	st.seed = s.r.seed;
-	for (int k = 0; k < repeat && !rc; k++) {
-		if (k)
-			next_result(&s, st.seed);
-		/* Each compare its own run order; the resampling seed stays. */
-		s.opts.seed = st.seed + (uint64_t)k;
-		for (size_t i = 0; i < s.ls.nr && !s.r.interrupted; i++) {
-			const struct suite *su = s.ls.suites[i];
-			char *tmp_a = xstrfmt("%s/s%zu-r%d-base", s.tmp, i, k);
-			char *tmp_b = xstrfmt("%s/s%zu-r%d-head", s.tmp, i, k);
-			/* Both sides: the working tree (A/A). */
-			struct execute_side sides[SIDE__COUNT] = {
-				[SIDE_BASE] = { .present = 1, .root = su->root,
-						.head_root = su->root, .tmpdir = tmp_a },
-				[SIDE_HEAD] = { .present = 1, .root = su->root,
-						.head_root = su->root, .tmpdir = tmp_b },
-			};
-			session_measure_suite(&s, i, sides);
-			free(tmp_a);
-			free(tmp_b);
-		}
-		if (s.r.interrupted || interrupt_requested) {
-			cmd_error("interrupted after %d of %d A/A compares", k, repeat);
-			rc = EXIT_EXEC;
-		} else if (command_errors(&s.r) || s.exec_rc) {
-			if (s.r.exit_reason)
-				cmd_error("%s", s.r.exit_reason);
-			cmd_error("A/A compare %d of %d failed", k + 1, repeat);
-			rc = EXIT_EXEC;
-		} else {
-			judge_compare(&st, &s.r);
-		}
-	}
+	for (int k = 0; k < repeat && !rc; k++)
+		rc = aa_one_compare(&s, &st, k, repeat);
 	if (!rc) {
 		summarise(&st);
-		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-		const char *fmt = cli->format ? cli->format : "table";
-		if (!strcmp(fmt, "json"))
-			render_json(&out, &st);
-		else if (!strcmp(fmt, "html"))
-			render_html(&out, &st);
-		else
-			render_table(&out, &st);
-		if (!cli->output) {
-			fputs(out.buf, stdout);
-			if (fflush(stdout) != 0 || ferror(stdout)) {
-				cmd_error("cannot write the report to standard output: %s",
-					  strerror(errno));
-				rc = EXIT_EXEC;
-			}
-		} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
-			cmd_error("%s (the previous report, if any, is untouched)", err.buf);
-			rc = EXIT_EXEC;
-		}
-		sbuf_release(&out);
-		sbuf_release(&err);
+		rc = aa_write(cli, &st);
 	}
 	if (cli->trace && tr.n) {
-		/* Written even after a failed compare: the runs made are noise
-		   recorded all the same. */
-		struct sbuf err = SBUF_INIT;
-		if (report_output_write(cli->trace, NULL, tr.text.buf, tr.text.len, &err)) {
-			cmd_error("--trace: %s", err.buf);
-			rc = rc ? rc : EXIT_EXEC;
-		} else if (tr.other)
-			fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
-				"(a trace is one program's noise; --filter selects another)\n",
-				cli->trace, tr.n, tr.bench, tr.command);
-		sbuf_release(&err);
+		int trc = aa_trace_write(cli, &tr);
+		rc = rc ? rc : trc;
 	}
 	free(tr.bench);
 	free(tr.command);
 	sbuf_release(&tr.text);
-	for (size_t k = 0; k < st.nr; k++) {
-		free(st.rows[k].change);
-		free(st.rows[k].suite);
-		free(st.rows[k].benchmark);
-		free(st.rows[k].command);
-	}
-	free(st.rows);
+	aa_state_release(&st);
 	session_release(&s);
 	return rc;
 }
