@@ -403,7 +403,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		rc = common_select(cli, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;
 	if (!rc)
-		rc = shard_select(cli, &s->ls);
+		rc = shard_select(cli, &s->ls, &s->r.shard);
 	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,

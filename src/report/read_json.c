@@ -957,6 +957,8 @@ static void read_shard(struct rd *d, json_t *o, struct shard_record *sh)
 	get_string(d, o, "selection", &sh->selection);
 	get_int(d, o, "benchmarks", &sh->benchmarks, 0, INT_MAX);
 	get_string(d, o, "run_id", &sh->run_id);
+	get_string(d, o, "split", &sh->split);
+	get_string(d, o, "assignment", &sh->assignment);
 	if (d->failed)
 		return;
 	if (!sh->index || !sh->count)
