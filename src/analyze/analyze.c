@@ -654,8 +654,9 @@ static void resolution_notes(struct command_result *cr)
 }
 
 /*
- * A command whose runs --max-time stopped: an inconclusive verdict says
- * that the time ran out (a look's reason may say so already).
+ * A command whose runs --max-time stopped: an inconclusive verdict, and a
+ * budget that could not be assessed, say that the time ran out (a look's
+ * reason may say so already).
  */
 static void out_of_time_note(struct command_result *cr)
 {
@@ -669,6 +670,19 @@ static void out_of_time_note(struct command_result *cr)
 		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s", cp->reason ? cp->reason : "",
 				       cp->reason && *cp->reason ? "; " : "", cr->rounds,
 				       cr->rounds == 1 ? "" : "s"));
+	}
+	/* A budget the cap left without samples: the time cap, not the
+	   metric, is why it could not be assessed (exit 6 says so too). */
+	for (size_t k = 0; k < cr->nr_budgets; k++) {
+		struct budget_result *b = &cr->budgets[k];
+		if (b->status != BUDGET_UNASSESSABLE ||
+		    (b->reason && strstr(b->reason, "--max-time")))
+			continue;
+		char *why = xstrfmt("--max-time stopped the measuring after %d round%s: %s",
+				    cr->rounds, cr->rounds == 1 ? "" : "s",
+				    b->reason ? b->reason : "no value");
+		free(b->reason);
+		b->reason = why;
 	}
 }
 
