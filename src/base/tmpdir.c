@@ -72,10 +72,10 @@ int tmpdir_remove(const char *path)
 #define OWNER_FILE "owner"
 #define LOCK_FILE "lock"
 
-int tmpdir_lock(const char *dir, struct sbuf *err)
+int tmpdir_lock_named(const char *dir, const char *name, int shared_read, struct sbuf *err)
 {
-	char *tmp = xstrfmt("%s/.lock-XXXXXX", dir);
-	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	char *tmp = xstrfmt("%s/.%s-XXXXXX", dir, name);
+	char *path = xstrfmt("%s/%s", dir, name);
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		sbuf_addf(err, "cannot create a lock file in '%s': %s", dir, strerror(errno));
@@ -84,15 +84,26 @@ int tmpdir_lock(const char *dir, struct sbuf *err)
 		unlink(tmp);
 		close(fd);
 		fd = -1;
+	} else if (shared_read) {
+		/* Readable by whoever shares the folder (another user of a
+		   shared repository), within the umask: they only test it. */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0644 & ~mask);
 	}
 	free(tmp);
 	free(path);
 	return fd;
 }
 
-int tmpdir_lock_state(const char *dir, int *fd)
+int tmpdir_lock(const char *dir, struct sbuf *err)
 {
-	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	return tmpdir_lock_named(dir, LOCK_FILE, 0, err);
+}
+
+int tmpdir_lock_state_named(const char *dir, const char *name, int *fd)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
 	struct stat st;
 	int ret = -1;
 	*fd = -1;
@@ -110,6 +121,11 @@ int tmpdir_lock_state(const char *dir, int *fd)
 		close(f);
 	free(path);
 	return ret;
+}
+
+int tmpdir_lock_state(const char *dir, int *fd)
+{
+	return tmpdir_lock_state_named(dir, LOCK_FILE, fd);
 }
 
 int tmpdir_claim(const char *dir, const char *owner, struct sbuf *err)

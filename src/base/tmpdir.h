@@ -32,6 +32,13 @@ int tmpdir_lock(const char *dir, struct sbuf *err);
  * one from a kagari before locks), or it cannot be opened.
  */
 int tmpdir_lock_state(const char *dir, int *fd);
+/*
+ * The same with the lock file dir/name (tmpdir_lock() is name "lock");
+ * shared_read makes the file readable by others (0644 within the umask),
+ * so that another user sharing the folder can test it.
+ */
+int tmpdir_lock_named(const char *dir, const char *name, int shared_read, struct sbuf *err);
+int tmpdir_lock_state_named(const char *dir, const char *name, int *fd);
 
 /*
  * Mark folder dir (from tmpdir_create) as its maker's: write `owner`

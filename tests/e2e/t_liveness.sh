@@ -6,6 +6,8 @@
 # pid looks dead from here (a container, `unshare --pid`), and the folders
 # of a kagari killed with SIGKILL are pruned by the next one, while a live
 # one's and folders that are not kagari's stay.
+# The worktree liveness lock lives in the worktree's admin folder under
+# .git, so a compare with another TMPDIR (or mount namespace) sees it.
 . "$(dirname "$0")/lib.sh"
 
 git_sandbox
@@ -113,5 +115,51 @@ wait "$F" 2>/dev/null
 # Our own folder is gone at exit, and the lock with it.
 left=$(ls "$TMPDIR" | grep -v -x -e kagari-mine -e kagari-live-x)
 [ -z "$left" ] || fail "a kagari folder was left: $left"
+
+case_ "a live compare whose folder is invisible here (another TMPDIR, another mount namespace) keeps its worktree"
+# The liveness lock is in the worktree's admin folder under .git, which
+# every process sharing the repository sees; the maker's private folder
+# (its TMPDIR) may not be visible at all. The live compare waits in its
+# first run until $T/go exists, so nothing of it starts while its TMPDIR is
+# out of sight.
+cat > gate.kagari.yaml <<YAML
+version: "1"
+name: gate
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: gate
+    commands:
+      wait: {command: [sh, -c, 'touch "\$0.started"; while [ ! -e "\$0" ]; do sleep 0.05; done', "$T/go"]}
+YAML
+g add -A && g commit -qm gate
+rm -f "$T/go" "$T/go.started"
+mkdir -p "$T/tmpA" "$T/tmpB"
+TMPDIR="$T/tmpA" "$KAGARI" compare --against HEAD gate.kagari.yaml --quiet --no-history --format json --output "$T/gate.json" 2>"$T/a.err" &
+A=$!
+if wait_until 60 test -e "$T/go.started"; then
+	wt=$(kagari_worktree)
+	case "$wt" in "$T/tmpA/"*) ;; *) fail "precondition: the live worktree '$wt' is not in the first TMPDIR" ;; esac
+	gitdir=$(g rev-parse --absolute-git-dir)
+	admin=$(dirname "$(grep -l -x -F "$wt/.git" "$gitdir"/worktrees/*/gitdir)")
+	[ -f "$admin/kagari-live.lock" ] || fail "no liveness lock in the worktree's admin folder '$admin'"
+	flock -n "$admin/kagari-live.lock" true && fail "the liveness lock in '$admin' is not held by the live compare"
+	# What the folder of a kagari in another mount namespace looks like
+	# from here: nothing at all.
+	mv "$T/tmpA" "$T/tmpA.hidden"
+	TMPDIR="$T/tmpB" run_k compare --against HEAD quick.kagari.yaml --quiet --no-history --format json --output "$T/quick2.json"
+	[ -d "$admin" ] || fail "the second compare removed the live compare's worktree entry '$admin'"
+	[ -d "$T/tmpA.hidden/${wt#"$T/tmpA/"}" ] || fail "the second compare removed the live compare's worktree folder"
+	mv "$T/tmpA.hidden" "$T/tmpA"
+	[ "$RC" -le 1 ] || fail "the second compare: exit $RC: $(tail -3 "$T/err")"
+	[ "$(kagari_worktree)" = "$wt" ] || fail "the live worktree's entry is gone: $(g worktree list)"
+	touch "$T/go"
+	wait "$A"
+	rc=$?
+	[ "$rc" -le 1 ] || fail "the live compare failed (exit $rc): $(tail -5 "$T/a.err")"
+	[ -z "$(kagari_worktree)" ] || fail "the live compare left its worktree behind"
+	[ ! -e "$admin" ] || fail "the live compare left its admin folder '$admin' behind"
+else
+	fail "the live compare never started its first run: $(tail -5 "$T/a.err")"
+fi
 
 finish
