@@ -666,6 +666,12 @@ static void test_prune_orphans(void **state)
 	p_gone = make_parent();
 	assert_int_equal(git_worktree_add(r.dir, r.c1, p_gone, &gone, &err), 0);
 	assert_int_equal(tmpdir_remove(p_gone), 0);
+	/* Its maker is gone: the kernel dropped the flock on the admin
+	   folder's kagari-live.lock (here: closed). While held, a missing
+	   folder alone would not make it an orphan (another TMPDIR). */
+	assert_true(gone.live_lock > 0);
+	close(gone.live_lock - 1);
+	gone.live_lock = 0;
 
 	/* ours, folder present, its kagari process dead */
 	p_dead = make_parent();
