@@ -22,7 +22,8 @@ int tmpdir_remove(const char *path);
  * file already locked (a locked temporary file renamed into place, so no
  * one ever sees it unlocked) and returns its descriptor (close-on-exec:
  * measured programs do not inherit it), or -1 with a reason in err. Keep
- * it open until the folder is removed.
+ * it open until the folder is removed. The file's first line is kagari's
+ * (tmpdir_lock_state() does not count a file without it).
  */
 int tmpdir_lock(const char *dir, struct sbuf *err);
 /*
@@ -48,13 +49,25 @@ int tmpdir_lock_state_named(const char *dir, const char *name, int *fd);
 int tmpdir_claim(const char *dir, const char *owner, struct sbuf *err);
 
 /*
- * Remove the folders PREFIX-* under $TMPDIR (or /tmp) that a killed
- * kagari left: ours, not symlinks, and either with a lock file nobody
- * holds (tmpdir_lock_state() 0: the maker is gone, in whatever pid
- * namespace it ran), or without one but with an owner file
- * (tmpdir_claim) for which gone(text) returns 1 (gone may be NULL). A
- * folder whose lock is held, or with neither file (being made, or not
- * kagari's), is left alone. Returns how many were removed.
+ * Is name a folder name tmpdir_create() makes for kagari: one of its
+ * prefixes ("kagari", "kagari-compare", "kagari-aa", "kagari-bench",
+ * "kagari-bisect") starting with prefix (NULL: any), '-', and mkdtemp's 6
+ * characters, exactly?
+ */
+int tmpdir_name_is_kagari(const char *name, const char *prefix);
+
+/*
+ * Remove the folders under $TMPDIR (or /tmp) that a killed kagari left:
+ * named exactly as tmpdir_create() makes them with a kagari prefix that
+ * starts with prefix (tmpdir_name_is_kagari), ours, not symlinks, and
+ * either with a lock file nobody holds (tmpdir_lock_state() 0: the maker
+ * is gone, in whatever pid namespace it ran), or without one but with an
+ * owner file (tmpdir_claim) for which gone(text) returns 1 (gone may be
+ * NULL). Lock and owner files count only when they start with the line
+ * tmpdir_lock() and tmpdir_claim() write (a user's `kagari-mine/lock` is
+ * not kagari's). A folder whose lock is held, or with neither file (being
+ * made, not kagari's, or made where flock is not supported), is left
+ * alone. Returns how many were removed.
  */
 size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner));
 

@@ -595,7 +595,8 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
 
 /*
  * After removing an orphan at <P>/base: delete P too when it is kagari's
- * private temporary folder (named kagari-*, ours, not a symlink).
+ * private temporary folder (named as tmpdir_create() names kagari's,
+ * ours, not a symlink).
  */
 static void remove_private_parent(const char *path)
 {
@@ -609,7 +610,7 @@ static void remove_private_parent(const char *path)
 	parent = xstrndup(path, (size_t)(slash - path));
 	name = strrchr(parent, '/');
 	name = name ? name + 1 : parent;
-	if (!strncmp(name, "kagari-", 7) && lstat(parent, &st) == 0 &&
+	if (tmpdir_name_is_kagari(name, NULL) && lstat(parent, &st) == 0 &&
 	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
 		tmpdir_remove(parent);
 	free(parent);
@@ -634,7 +635,7 @@ static int owner_lock_state(const char *path, int *fd)
 		*slash = '\0';
 		const char *name = strrchr(dir, '/');
 		name = name ? name + 1 : dir;
-		if (!strncmp(name, "kagari-", 7)) {
+		if (tmpdir_name_is_kagari(name, NULL)) {
 			ret = tmpdir_lock_state(dir, fd);
 			break;
 		}

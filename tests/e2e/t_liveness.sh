@@ -98,22 +98,30 @@ no_process_left "$H sleep 2500"
 [ -d "$dead_dir" ] || fail "precondition: the killed kagari's folder '$dead_dir' is already gone"
 # A folder whose lock a live process holds (a kagari in another pid
 # namespace, say), and a user's folder that merely shares the prefix.
-mkdir -p "$TMPDIR/kagari-live-x" "$TMPDIR/kagari-mine"
+# It is named as kagari names its folders and its lock is kagari's (the
+# killed one's first line), so only the held lock keeps it.
+live=kagari-Live01
+mkdir -p "$TMPDIR/$live" "$TMPDIR/kagari-mine"
 echo keep > "$TMPDIR/kagari-mine/notes.txt"
-: > "$TMPDIR/kagari-live-x/lock"
+head -n 1 "$dead_dir/lock" > "$TMPDIR/$live/lock"
+grep -q . "$TMPDIR/$live/lock" || fail "precondition: the killed kagari's lock has no first line"
 # (the process that holds the lock is the one killed at the end)
-(exec 9>"$TMPDIR/kagari-live-x/lock" && flock 9 && exec sleep 60) >/dev/null 2>&1 &
+(exec 9<"$TMPDIR/$live/lock" && flock 9 && exec sleep 60) >/dev/null 2>&1 &
 F=$!
-wait_until 10 sh -c "! flock -n '$TMPDIR/kagari-live-x/lock' true"
+wait_until 10 sh -c "! flock -n '$TMPDIR/$live/lock' true"
 run_k run quick.kagari.yaml --quiet --no-history
 expect_rc 0
 [ -d "$dead_dir" ] && fail "the killed kagari's folder '$dead_dir' was not pruned"
-[ -d "$TMPDIR/kagari-live-x" ] || fail "a folder whose lock is held was removed"
+[ -d "$TMPDIR/$live" ] || fail "a folder whose lock is held was removed"
 [ "$(cat "$TMPDIR/kagari-mine/notes.txt" 2>/dev/null)" = keep ] || fail "a folder without kagari's lock was touched"
 kill "$F" 2>/dev/null
 wait "$F" 2>/dev/null
+# Now that nobody holds it, that folder is a dead kagari's: pruned.
+run_k run quick.kagari.yaml --quiet --no-history
+expect_rc 0
+[ -d "$TMPDIR/$live" ] && fail "a kagari folder whose lock was released was not pruned"
 # Our own folder is gone at exit, and the lock with it.
-left=$(ls "$TMPDIR" | grep -v -x -e kagari-mine -e kagari-live-x)
+left=$(ls "$TMPDIR" | grep -v -x -e kagari-mine)
 [ -z "$left" ] || fail "a kagari folder was left: $left"
 
 case_ "a live compare whose folder is invisible here (another TMPDIR, another mount namespace) keeps its worktree"
@@ -161,5 +169,22 @@ if wait_until 60 test -e "$T/go.started"; then
 else
 	fail "the live compare never started its first run: $(tail -5 "$T/a.err")"
 fi
+
+case_ "a user's own \$TMPDIR/kagari-* folders with a plain lock or owner file survive a compare"
+# Not named as kagari names its folders, or named so but with files that
+# are not kagari's (no first line of kagari's): none is pruned, though
+# nobody holds their `lock`.
+for d in kagari-mine kagari-abcdef kagari-compare-Ab12Cd kagari-bisect-xyz123; do
+	mkdir -p "$TMPDIR/$d"
+	echo "my notes" > "$TMPDIR/$d/notes.txt"
+	: > "$TMPDIR/$d/lock"
+done
+printf 'kagari pid=1 start=1\n' > "$TMPDIR/kagari-bisect-xyz123/owner"
+rm -f "$TMPDIR/kagari-bisect-xyz123/lock"
+run_k compare --against HEAD quick.kagari.yaml --quiet --no-history --format json --output "$T/quick3.json"
+[ "$RC" -le 1 ] || fail "the compare: exit $RC: $(tail -3 "$T/err")"
+for d in kagari-mine kagari-abcdef kagari-compare-Ab12Cd kagari-bisect-xyz123; do
+	[ "$(cat "$TMPDIR/$d/notes.txt" 2>/dev/null)" = "my notes" ] || fail "the user's folder '$d' was pruned"
+done
 
 finish

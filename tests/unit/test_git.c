@@ -155,7 +155,8 @@ static void repo_release(struct repo *r)
 /* A fresh private folder kagari-wt-XXXXXX under the test root. */
 static char *make_parent(void)
 {
-	char *p = xstrfmt("%s/kagari-wt-XXXXXX", test_root);
+	/* Named as compare names its folder (tmpdir_name_is_kagari()). */
+	char *p = xstrfmt("%s/kagari-compare-XXXXXX", test_root);
 	assert_non_null(mkdtemp(p));
 	return p;
 }
