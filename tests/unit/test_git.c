@@ -330,7 +330,7 @@ static void test_head_info(void **state)
 
 	(void)state;
 	make_repo(&r);
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	assert_string_equal(sha, r.c2);
 	assert_int_equal(dirty, 0);
 	free(sha);
@@ -339,31 +339,71 @@ static void test_head_info(void **state)
 	p = xstrfmt("%s/build.log", r.dir);
 	write_file(p, "noise\n");
 	free(p);
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 0);
 
-	/* nor does an untracked one (a suite file not committed yet): only
-	   a tracked file that differs makes "+ uncommitted changes" */
+	/* an untracked source file does: the head measures it */
 	p = xstrfmt("%s/extra.c", r.dir);
 	write_file(p, "int x;\n");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
-	assert_int_equal(dirty, 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
+	assert_int_equal(dirty, 1);
+	/* ... unless it is one of kagari's own (a suite file not committed
+	   yet, a report): those are named in skip, canonical */
+	{
+		struct strvec skip = STRVEC_INIT;
+		struct sbuf st = SBUF_INIT;
+		char *canon = realpath(p, NULL), *sha2 = NULL;
+		assert_non_null(canon);
+		strvec_push(&skip, canon);
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		/* in a new folder, with a new source file beside it: dirty */
+		char *dir = xstrfmt("%s/newdir", r.dir);
+		assert_int_equal(mkdir(dir, 0700), 0);
+		char *suite = xstrfmt("%s/kagari.yaml", dir), *src = xstrfmt("%s/new.c", dir);
+		write_file(suite, "version: \"1\"\n");
+		strvec_push_take(&skip, realpath(suite, NULL));
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		write_file(src, "int y;\n");
+		assert_int_equal(git_head_status(r.dir, &sha2, &st, &skip, &err), 0);
+		assert_non_null(strstr(st.buf, "newdir/new.c"));
+		assert_null(strstr(st.buf, "kagari.yaml"));
+		assert_null(strstr(st.buf, "extra.c"));
+		assert_int_equal(unlink(src), 0);
+		/* kagari's .kagari/ folder (the history) never counts */
+		char *kdir = xstrfmt("%s/.kagari", dir), *hist = xstrfmt("%s/.kagari/history.sqlite", dir);
+		assert_int_equal(mkdir(kdir, 0700), 0);
+		write_file(hist, "x");
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		assert_int_equal(tmpdir_remove(dir), 0);
+		free(kdir);
+		free(hist);
+		free(suite);
+		free(src);
+		free(dir);
+		free(sha2);
+		free(canon);
+		sbuf_release(&st);
+		strvec_clear(&skip);
+	}
 	assert_int_equal(unlink(p), 0);
 	free(p);
 
 	/* an unstaged change */
 	p = xstrfmt("%s/file.txt", r.dir);
 	write_file(p, "changed\n");
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	assert_string_equal(sha, r.c2);
 	assert_int_equal(dirty, 1);
 	free(sha);
 	/* a staged change */
 	GIT(r.dir, "add", "file.txt");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 1);
 	GIT(r.dir, "reset", "-q", "--hard");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 0);
 	free(p);
 
@@ -375,13 +415,13 @@ static void test_head_info(void **state)
 		static char sentinel;
 		sha = &sentinel;
 	}
-	assert_int_equal(git_head_info(unborn, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(unborn, &sha, &dirty, NULL, &err), 0);
 	assert_null(sha);
 	assert_int_equal(dirty, 0);
 	assert_int_equal(git_resolve_commit(unborn, "HEAD", &sha, &err), -1);
 	assert_non_null(strstr(err.buf, "no commits yet"));
 
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	free(sha);
 	free(unborn);
 	sbuf_release(&err);
@@ -519,7 +559,7 @@ static void test_worktree_leaves_user_state(void **state)
 	{
 		char *sha = NULL;
 		int dirty = -1;
-		assert_int_equal(git_head_info(wt.path, &sha, &dirty, &err), 0);
+		assert_int_equal(git_head_info(wt.path, &sha, &dirty, NULL, &err), 0);
 		assert_string_equal(sha, r.c1);
 		assert_int_equal(dirty, 0);
 		free(sha);
