@@ -227,3 +227,35 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 	sbuf_release(&owner);
 	return removed;
 }
+
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *err)
+{
+	*lock_fd = -1;
+	char *dir = tmpdir_create(prefix, err);
+	if (!dir)
+		return NULL;
+	*lock_fd = tmpdir_lock(dir, err);
+	if (*lock_fd < 0) {
+		/* Without it a later kagari could not tell we live. */
+		tmpdir_remove(dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+void tmpdir_release(char *dir, int lock_fd, int keep)
+{
+	if (dir && !keep) {
+		tmpdir_remove(dir);
+	} else if (dir) {
+		/* Kept on purpose: without its lock file no later kagari
+		   takes it for a dead run's and prunes it. */
+		char *lock = xstrfmt("%s/" LOCK_FILE, dir);
+		unlink(lock);
+		free(lock);
+	}
+	/* Only now: the folder was ours until it was gone. */
+	if (lock_fd >= 0)
+		close(lock_fd);
+}

@@ -42,6 +42,17 @@ int tmpdir_lock_named(const char *dir, const char *name, int shared_read, struct
 int tmpdir_lock_state_named(const char *dir, const char *name, int *fd);
 
 /*
+ * tmpdir_create() and tmpdir_lock() in one: the folder, locked, its lock's
+ * descriptor in *lock_fd; NULL with a reason in err (nothing is left).
+ */
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *err);
+/*
+ * The end of such a folder: removed (keep 0), or kept without its lock file
+ * (so that no later kagari prunes it), then the lock closed. Frees nothing.
+ */
+void tmpdir_release(char *dir, int lock_fd, int keep);
+
+/*
  * Mark folder dir (from tmpdir_create) as its maker's: write `owner`
  * (dir/owner) into it, a line a later tmpdir_prune() hands to its `gone`
  * test. Returns 0, or -1 with a reason in err.

@@ -187,4 +187,19 @@ for d in kagari-mine kagari-abcdef kagari-compare-Ab12Cd kagari-bisect-xyz123; d
 	[ "$(cat "$TMPDIR/$d/notes.txt" 2>/dev/null)" = "my notes" ] || fail "the user's folder '$d' was pruned"
 done
 
+case_ "the folders of a bench killed with SIGKILL are pruned by the next kagari"
+bench_dirs() { ls -d "$TMPDIR"/kagari-bench-* 2>/dev/null; }
+"$KAGARI" bench "$H sleep 2500" --runs 2 --warmup 0 --quiet >/dev/null 2>"$T/b.err" &
+K=$!
+# Both of bench's folders (its suite's and the session's) are there, locked.
+two_locked() { [ "$(ls "$TMPDIR"/kagari-bench-*/lock 2>/dev/null | wc -l)" -ge 2 ]; }
+wait_until 60 two_locked || fail "bench did not lock both its folders: $(bench_dirs; tail -3 "$T/b.err")"
+kill -9 "$K"
+wait "$K" 2>/dev/null
+no_process_left "$H sleep 2500"
+[ -n "$(bench_dirs)" ] || fail "precondition: the killed bench left no folder"
+run_k run quick.kagari.yaml --quiet --no-history
+expect_rc 0
+[ -z "$(bench_dirs)" ] || fail "the killed bench's folders were not pruned: $(bench_dirs)"
+
 finish
