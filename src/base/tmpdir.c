@@ -19,6 +19,13 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
+int (*tmpdir_flock)(int fd, int op) = flock;
+
+int tmpdir_flock_unsupported(int err)
+{
+	return err == EOPNOTSUPP || err == ENOLCK || err == ENOSYS;
+}
+
 static const char *tmp_base(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -123,11 +130,14 @@ int tmpdir_lock_named(const char *dir, const char *name, int shared_read, struct
 	if (fd < 0) {
 		sbuf_addf(err, "cannot create a lock file in '%s': %s", dir, strerror(errno));
 	} else if (write(fd, LOCK_MAGIC, strlen(LOCK_MAGIC)) != (ssize_t)strlen(LOCK_MAGIC) ||
-		   flock(fd, LOCK_EX | LOCK_NB) || rename(tmp, path)) {
-		sbuf_addf(err, "cannot lock '%s': %s", path, strerror(errno));
+		   tmpdir_flock(fd, LOCK_EX | LOCK_NB) || rename(tmp, path)) {
+		/* Never left in place unlocked: a free lock says "gone". */
+		int e = errno;
+		sbuf_addf(err, "cannot lock '%s': %s", path, strerror(e));
 		unlink(tmp);
 		close(fd);
 		fd = -1;
+		errno = e;
 	} else if (shared_read) {
 		/* Readable by whoever shares the folder (another user of a
 		   shared repository), within the umask: they only test it. */
@@ -154,7 +164,7 @@ int tmpdir_lock_state_named(const char *dir, const char *name, int *fd)
 	int f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	/* Without kagari's first line it is not our lock: -1, never "free". */
 	if (f >= 0 && fstat(f, &st) == 0 && S_ISREG(st.st_mode) && fd_has_magic(f, LOCK_MAGIC)) {
-		if (flock(f, LOCK_EX | LOCK_NB) == 0) {
+		if (tmpdir_flock(f, LOCK_EX | LOCK_NB) == 0) {
 			*fd = f;
 			f = -1;
 			ret = 0;
@@ -228,19 +238,32 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 	return removed;
 }
 
-char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *err)
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
+			   struct sbuf *err)
 {
+	static int warned;
+	struct sbuf why = SBUF_INIT;
 	*lock_fd = -1;
 	char *dir = tmpdir_create(prefix, err);
 	if (!dir)
 		return NULL;
-	*lock_fd = tmpdir_lock(dir, err);
-	if (*lock_fd < 0) {
+	*lock_fd = tmpdir_lock(dir, &why);
+	if (*lock_fd < 0 && tmpdir_flock_unsupported(errno)) {
+		/* A filesystem without flock (some network or FUSE ones):
+		   go on without the lock. The folder then has no lock file,
+		   so no other kagari ever prunes it (nor can it tell that we
+		   live); it is still removed at our exit. */
+		if (!warned++)
+			sbuf_addf(warn, "%s: $TMPDIR's filesystem does not support flock, so kagari's temporary folders are not locked; one left by a kagari killed with SIGKILL is not removed by the next one",
+				  why.buf);
+	} else if (*lock_fd < 0) {
 		/* Without it a later kagari could not tell we live. */
+		sbuf_adds(err, why.buf);
 		tmpdir_remove(dir);
 		free(dir);
-		return NULL;
+		dir = NULL;
 	}
+	sbuf_release(&why);
 	return dir;
 }
 

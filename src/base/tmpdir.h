@@ -44,8 +44,19 @@ int tmpdir_lock_state_named(const char *dir, const char *name, int *fd);
 /*
  * tmpdir_create() and tmpdir_lock() in one: the folder, locked, its lock's
  * descriptor in *lock_fd; NULL with a reason in err (nothing is left).
+ * Where the filesystem has no flock (tmpdir_flock_unsupported()), the
+ * folder without a lock (*lock_fd -1), and the first time in the process
+ * a warning in warn: such a folder is never pruned by another kagari.
  */
-char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *err);
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
+			   struct sbuf *err);
+/* Is errno err flock()'s "not on this filesystem" (EOPNOTSUPP, ENOLCK, ENOSYS)? */
+int tmpdir_flock_unsupported(int err);
+/*
+ * The flock() that the locks of tmpdir.c take and test: flock(2); only the
+ * unit tests replace it (to play a filesystem without flock).
+ */
+extern int (*tmpdir_flock)(int fd, int op);
 /*
  * The end of such a folder: removed (keep 0), or kept without its lock file
  * (so that no later kagari prunes it), then the lock closed. Frees nothing.

@@ -990,6 +990,7 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	struct sbuf err = SBUF_INIT;
 	char *dir = NULL, *suite_file = NULL;
 	int dir_lock = -1;
+	struct sbuf warn = SBUF_INIT;
 	if (!rc && a.save_suite) {
 		struct sbuf y = SBUF_INIT;
 		struct saved_where at;
@@ -1003,7 +1004,9 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	if (!rc) {
 		/* Locked like compare's, so a bench killed with SIGKILL
 		   leaves a folder the next kagari prunes. */
-		dir = tmpdir_create_locked("kagari-bench", &dir_lock, &err);
+		dir = tmpdir_create_locked("kagari-bench", &dir_lock, &warn, &err);
+		if (warn.len)
+			cmd_warning("%s", warn.buf);
 		if (!dir) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
@@ -1043,6 +1046,7 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	free(dir);
 	free(suite_file);
 	sbuf_release(&err);
+	sbuf_release(&warn);
 	bench_args_release(&a);
 	return rc;
 }

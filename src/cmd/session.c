@@ -470,19 +470,19 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		/* The folders of kagaris that were killed (SIGKILL, a crash)
 		   first: ours, with a lock no live process holds. */
 		tmpdir_prune("kagari", owner_gone);
-		struct sbuf err = SBUF_INIT;
-		s->tmp = tmpdir_create(tmp_prefix, &err);
+		struct sbuf err = SBUF_INIT, warn = SBUF_INIT;
+		s->tmp = tmpdir_create_locked(tmp_prefix, &s->tmp_lock, &warn, &err);
 		if (!s->tmp) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
-		} else if ((s->tmp_lock = tmpdir_lock(s->tmp, &err)) < 0) {
-			/* Without it a later kagari could not tell we live. */
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
 		} else {
-			s->have_tmp_lock = 1;
+			/* -1 on a filesystem without flock: warned, unlocked. */
+			s->have_tmp_lock = s->tmp_lock >= 0;
 		}
+		if (warn.len)
+			cmd_warning("%s", warn.buf);
 		sbuf_release(&err);
+		sbuf_release(&warn);
 	}
 	if (rc)
 		return rc;

@@ -58,7 +58,12 @@ static void repo_lock(const char *repo)
 	if (rev_parse_path(repo, "--git-common-dir", &common, &scratch) == 0 && *common) {
 		char *path = common[0] == '/' ? xstrfmt("%s/" WT_LOCK_FILE, common)
 					      : xstrfmt("%s/%s/" WT_LOCK_FILE, repo, common);
-		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		/* 0644 (within the umask): another user of a shared
+		   repository must be able to open it; one who may not write
+		   it takes the flock on a read-only descriptor. */
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		for (int waited = 0; fd >= 0; waited += 10) {
 			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 				wt_lock_fd = fd;

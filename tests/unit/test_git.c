@@ -757,6 +757,17 @@ static void test_prune_orphans(void **state)
 
 	assert_int_equal(git_prune_orphans(r.dir, &err), 0);
 	assert_int_equal(err.len, 0);
+	/* The repository's worktree lock file is readable by the other
+	   users of a shared repository: 0644 within the umask, not 0600. */
+	{
+		char *lockf = xstrfmt("%s/.git/kagari-worktrees.lock", r.dir);
+		struct stat lst;
+		mode_t mask = umask(0);
+		umask(mask);
+		assert_int_equal(stat(lockf, &lst), 0);
+		assert_int_equal(lst.st_mode & 0777, 0644 & ~mask);
+		free(lockf);
+	}
 
 	list = GIT_OUT(r.dir, "worktree", "list", "--porcelain");
 	assert_null(strstr(list, gone.path));
