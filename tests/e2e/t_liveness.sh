@@ -47,11 +47,20 @@ has_worktree() { [ -n "$(kagari_worktree)" ]; }
 # then a second compare in the same repository: the first one's worktree
 # and folder must survive, and the first compare must end normally.
 live_compare_survives() { # LABEL
-	wait_until 60 has_worktree || return
+	if ! wait_until 60 has_worktree; then
+		# Nothing to protect: no pass without a test.
+		fail "$1: the live compare made no worktree: $(tail -5 "$T/a.err")"
+		kill "$A" 2>/dev/null
+		wait "$A" 2>/dev/null
+		return
+	fi
 	local wt
 	wt=$(kagari_worktree)
 	run_k compare --against HEAD quick.kagari.yaml --quiet --no-history --format json --output "$T/quick.json"
 	[ "$RC" -le 1 ] || fail "$1: the second compare: exit $RC: $(tail -3 "$T/err")"
+	# The second compare pruned while the first still lived, or nothing
+	# was tested.
+	kill -0 "$A" 2>/dev/null || fail "$1: the live compare had ended before the second one's prune"
 	[ -d "$wt" ] || fail "$1: the second compare removed the live compare's worktree '$wt'"
 	[ "$(kagari_worktree)" = "$wt" ] || fail "$1: the live worktree's entry is gone: $(g worktree list)"
 	wait "$A"
@@ -73,7 +82,13 @@ if wait_until 60 has_worktree; then
 		sed -i "s/pid=[0-9]*/pid=$dead/; s/start=[0-9]*/start=0/" "$f"
 	done
 	grep -q "pid=$dead" "$gitdir"/worktrees/*/locked || fail "could not fake the lock's pid"
+	# By its pid alone it is dead: only the liveness lock can keep it.
+	kill -0 "$dead" 2>/dev/null && fail "precondition: pid $dead still runs"
 	live_compare_survives "faked pid"
+else
+	fail "the live compare made no worktree: $(tail -5 "$T/a.err")"
+	kill "$A" 2>/dev/null
+	wait "$A" 2>/dev/null
 fi
 
 case_ "a live compare in another pid namespace (unshare --pid) keeps its worktree"
@@ -90,7 +105,7 @@ case_ "the folders of a kagari killed with SIGKILL are pruned by the next one; l
 "$KAGARI" run slow.kagari.yaml --quiet --no-history >/dev/null 2>"$T/k.err" &
 K=$!
 has_lock() { ls "$TMPDIR"/kagari-*/lock >/dev/null 2>&1; }
-wait_until 60 has_lock
+wait_until 60 has_lock || fail "the slow run never locked its folder: $(tail -3 "$T/k.err")"
 dead_dir=$(dirname "$(ls "$TMPDIR"/kagari-*/lock | head -1)")
 kill -9 "$K"
 wait "$K" 2>/dev/null
@@ -108,7 +123,7 @@ grep -q . "$TMPDIR/$live/lock" || fail "precondition: the killed kagari's lock h
 # (the process that holds the lock is the one killed at the end)
 (exec 9<"$TMPDIR/$live/lock" && flock 9 && exec sleep 60) >/dev/null 2>&1 &
 F=$!
-wait_until 10 sh -c "! flock -n '$TMPDIR/$live/lock' true"
+wait_until 10 sh -c "! flock -n '$TMPDIR/$live/lock' true" || fail "precondition: the lock of '$live' is not held"
 run_k run quick.kagari.yaml --quiet --no-history
 expect_rc 0
 [ -d "$dead_dir" ] && fail "the killed kagari's folder '$dead_dir' was not pruned"
