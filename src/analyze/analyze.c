@@ -211,6 +211,20 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 			cr->comparison[m].verdict = xstrdup("inconclusive");
 			continue;
 		}
+		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+		    (double)cr->analysis.resamples * (double)(bm->nr > hm->nr ? bm->nr : hm->nr) >
+			    (double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
+			/* Reports are refused above it when read; shards pooled
+			   by merge --replicate may still pass it. */
+			char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is more than %lld bootstrap draws",
+					    cr->analysis.resamples, bm->nr > hm->nr ? bm->nr : hm->nr,
+					    SETTINGS_MAX_BOOTSTRAP_DRAWS);
+			skip_comparison(&cr->comparison[m], mr, why);
+			free(why);
+			free(cr->comparison[m].verdict);
+			cr->comparison[m].verdict = xstrdup("inconclusive");
+			continue;
+		}
 		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
 			if (cr->out_of_time) {
 				/* --max-time was spent before it ran on both
