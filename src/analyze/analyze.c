@@ -211,6 +211,20 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 			cr->comparison[m].verdict = xstrdup("inconclusive");
 			continue;
 		}
+		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+		    (double)cr->analysis.resamples * (double)(bm->nr > hm->nr ? bm->nr : hm->nr) >
+			    (double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
+			/* Reports are refused above it when read; shards pooled
+			   by merge --replicate may still pass it. */
+			char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is more than %lld bootstrap draws",
+					    cr->analysis.resamples, bm->nr > hm->nr ? bm->nr : hm->nr,
+					    SETTINGS_MAX_BOOTSTRAP_DRAWS);
+			skip_comparison(&cr->comparison[m], mr, why);
+			free(why);
+			free(cr->comparison[m].verdict);
+			cr->comparison[m].verdict = xstrdup("inconclusive");
+			continue;
+		}
 		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
 			if (cr->out_of_time) {
 				/* --max-time was spent before it ran on both
@@ -654,8 +668,9 @@ static void resolution_notes(struct command_result *cr)
 }
 
 /*
- * A command whose runs --max-time stopped: an inconclusive verdict says
- * that the time ran out (a look's reason may say so already).
+ * A command whose runs --max-time stopped: an inconclusive verdict, and a
+ * budget that could not be assessed, say that the time ran out (a look's
+ * reason may say so already).
  */
 static void out_of_time_note(struct command_result *cr)
 {
@@ -669,6 +684,19 @@ static void out_of_time_note(struct command_result *cr)
 		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s", cp->reason ? cp->reason : "",
 				       cp->reason && *cp->reason ? "; " : "", cr->rounds,
 				       cr->rounds == 1 ? "" : "s"));
+	}
+	/* A budget the cap left without samples: the time cap, not the
+	   metric, is why it could not be assessed (exit 6 says so too). */
+	for (size_t k = 0; k < cr->nr_budgets; k++) {
+		struct budget_result *b = &cr->budgets[k];
+		if (b->status != BUDGET_UNASSESSABLE ||
+		    (b->reason && strstr(b->reason, "--max-time")))
+			continue;
+		char *why = xstrfmt("--max-time stopped the measuring after %d round%s: %s",
+				    cr->rounds, cr->rounds == 1 ? "" : "s",
+				    b->reason ? b->reason : "no value");
+		free(b->reason);
+		b->reason = why;
 	}
 }
 

@@ -19,6 +19,13 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
+int (*tmpdir_flock)(int fd, int op) = flock;
+
+int tmpdir_flock_unsupported(int err)
+{
+	return err == EOPNOTSUPP || err == ENOLCK || err == ENOSYS;
+}
+
 static const char *tmp_base(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -71,34 +78,93 @@ int tmpdir_remove(const char *path)
 
 #define OWNER_FILE "owner"
 #define LOCK_FILE "lock"
+/*
+ * The first line of every lock and owner file kagari writes: prune touches
+ * a folder only when its file starts with it, so a user's own
+ * $TMPDIR/kagari-* folder with a file that happens to be named `lock` or
+ * `owner` is never taken for kagari's.
+ */
+#define LOCK_MAGIC "kagari-tmpdir-lock v1\n"
+#define OWNER_MAGIC "kagari-tmpdir-owner v1\n"
 
-int tmpdir_lock(const char *dir, struct sbuf *err)
+/* The folder names tmpdir_create() makes with the prefixes kagari uses. */
+static const char *const known_prefixes[] = { "kagari", "kagari-compare", "kagari-aa",
+					      "kagari-bench", "kagari-bisect", NULL };
+
+/* name is prefix, '-', and 6 characters of mkdtemp's alphabet. */
+static int name_is(const char *name, const char *prefix)
 {
-	char *tmp = xstrfmt("%s/.lock-XXXXXX", dir);
-	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	size_t n = strlen(prefix);
+	if (strncmp(name, prefix, n) || name[n] != '-' || strlen(name + n + 1) != 6)
+		return 0;
+	for (const char *p = name + n + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return 0;
+	return 1;
+}
+
+int tmpdir_name_is_kagari(const char *name, const char *prefix)
+{
+	for (size_t i = 0; known_prefixes[i]; i++)
+		if ((!prefix || !strncmp(known_prefixes[i], prefix, strlen(prefix))) &&
+		    name_is(name, known_prefixes[i]))
+			return 1;
+	return 0;
+}
+
+/* Does the open file f start with magic? */
+static int fd_has_magic(int f, const char *magic)
+{
+	char buf[64];
+	size_t n = strlen(magic);
+	ssize_t got = pread(f, buf, n, 0);
+	return got == (ssize_t)n && !memcmp(buf, magic, n);
+}
+
+int tmpdir_lock_named(const char *dir, const char *name, int shared_read, struct sbuf *err)
+{
+	char *tmp = xstrfmt("%s/.%s-XXXXXX", dir, name);
+	char *path = xstrfmt("%s/%s", dir, name);
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		sbuf_addf(err, "cannot create a lock file in '%s': %s", dir, strerror(errno));
-	} else if (flock(fd, LOCK_EX | LOCK_NB) || rename(tmp, path)) {
-		sbuf_addf(err, "cannot lock '%s': %s", path, strerror(errno));
+	} else if (write(fd, LOCK_MAGIC, strlen(LOCK_MAGIC)) != (ssize_t)strlen(LOCK_MAGIC) ||
+		   tmpdir_flock(fd, LOCK_EX | LOCK_NB) || rename(tmp, path)) {
+		/* Never left in place unlocked: a free lock says "gone". */
+		int e = errno;
+		sbuf_addf(err, "cannot lock '%s': %s", path, strerror(e));
 		unlink(tmp);
 		close(fd);
 		fd = -1;
+		errno = e;
+	} else if (shared_read) {
+		/* Readable by whoever shares the folder (another user of a
+		   shared repository), within the umask: they only test it. */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0644 & ~mask);
 	}
 	free(tmp);
 	free(path);
 	return fd;
 }
 
-int tmpdir_lock_state(const char *dir, int *fd)
+int tmpdir_lock(const char *dir, struct sbuf *err)
 {
-	char *path = xstrfmt("%s/" LOCK_FILE, dir);
+	return tmpdir_lock_named(dir, LOCK_FILE, 0, err);
+}
+
+int tmpdir_lock_state_named(const char *dir, const char *name, int *fd)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
 	struct stat st;
 	int ret = -1;
 	*fd = -1;
 	int f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (f >= 0 && fstat(f, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (flock(f, LOCK_EX | LOCK_NB) == 0) {
+	/* Without kagari's first line it is not our lock: -1, never "free". */
+	if (f >= 0 && fstat(f, &st) == 0 && S_ISREG(st.st_mode) && fd_has_magic(f, LOCK_MAGIC)) {
+		if (tmpdir_flock(f, LOCK_EX | LOCK_NB) == 0) {
 			*fd = f;
 			f = -1;
 			ret = 0;
@@ -112,10 +178,15 @@ int tmpdir_lock_state(const char *dir, int *fd)
 	return ret;
 }
 
+int tmpdir_lock_state(const char *dir, int *fd)
+{
+	return tmpdir_lock_state_named(dir, LOCK_FILE, fd);
+}
+
 int tmpdir_claim(const char *dir, const char *owner, struct sbuf *err)
 {
 	char *path = xstrfmt("%s/" OWNER_FILE, dir);
-	char *line = xstrfmt("%s\n", owner);
+	char *line = xstrfmt(OWNER_MAGIC "%s\n", owner);
 	int ret = fileio_write_atomic(path, line, strlen(line), err);
 	free(path);
 	free(line);
@@ -133,7 +204,9 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, n) || e->d_name[n] != '-')
+		/* Only the names tmpdir_create() makes: PREFIX-XXXXXX. */
+		if (strncmp(e->d_name, prefix, n) || e->d_name[n] != '-' ||
+		    !tmpdir_name_is_kagari(e->d_name, prefix))
 			continue;
 		char *dir = xstrfmt("%s/%s", base, e->d_name);
 		char *file = xstrfmt("%s/" OWNER_FILE, dir);
@@ -143,9 +216,12 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 		/* Someone else's folder, or a symlink to anywhere, is never ours to remove. */
 		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
 			state = tmpdir_lock_state(dir, &fd);
-			/* No lock file: the owner file of a kagari before locks. */
+			/* No lock file: the owner file (bisect's claim) decides,
+			   when it is kagari's (its first line). */
+			size_t m = strlen(OWNER_MAGIC);
 			if (state < 0 && gone && sbuf_read_file(&owner, file, 4096) == 0 &&
-			    gone(owner.buf) == 1)
+			    owner.len >= m && !memcmp(owner.buf, OWNER_MAGIC, m) &&
+			    gone(owner.buf + m) == 1)
 				state = 0;
 		}
 		/* Removed while holding the dead maker's lock: a second kagari
@@ -160,4 +236,49 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 	closedir(d);
 	sbuf_release(&owner);
 	return removed;
+}
+
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
+			   struct sbuf *err)
+{
+	static int warned;
+	struct sbuf why = SBUF_INIT;
+	*lock_fd = -1;
+	char *dir = tmpdir_create(prefix, err);
+	if (!dir)
+		return NULL;
+	*lock_fd = tmpdir_lock(dir, &why);
+	if (*lock_fd < 0 && tmpdir_flock_unsupported(errno)) {
+		/* A filesystem without flock (some network or FUSE ones):
+		   go on without the lock. The folder then has no lock file,
+		   so no other kagari ever prunes it (nor can it tell that we
+		   live); it is still removed at our exit. */
+		if (!warned++)
+			sbuf_addf(warn, "%s: $TMPDIR's filesystem does not support flock, so kagari's temporary folders are not locked; one left by a kagari killed with SIGKILL is not removed by the next one",
+				  why.buf);
+	} else if (*lock_fd < 0) {
+		/* Without it a later kagari could not tell we live. */
+		sbuf_adds(err, why.buf);
+		tmpdir_remove(dir);
+		free(dir);
+		dir = NULL;
+	}
+	sbuf_release(&why);
+	return dir;
+}
+
+void tmpdir_release(char *dir, int lock_fd, int keep)
+{
+	if (dir && !keep) {
+		tmpdir_remove(dir);
+	} else if (dir) {
+		/* Kept on purpose: without its lock file no later kagari
+		   takes it for a dead run's and prunes it. */
+		char *lock = xstrfmt("%s/" LOCK_FILE, dir);
+		unlink(lock);
+		free(lock);
+	}
+	/* Only now: the folder was ours until it was gone. */
+	if (lock_fd >= 0)
+		close(lock_fd);
 }

@@ -989,6 +989,8 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 		rc = expand(&a);
 	struct sbuf err = SBUF_INIT;
 	char *dir = NULL, *suite_file = NULL;
+	int dir_lock = -1;
+	struct sbuf warn = SBUF_INIT;
 	if (!rc && a.save_suite) {
 		struct sbuf y = SBUF_INIT;
 		struct saved_where at;
@@ -1000,7 +1002,11 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_release(&y);
 	}
 	if (!rc) {
-		dir = tmpdir_create("kagari-bench", &err);
+		/* Locked like compare's, so a bench killed with SIGKILL
+		   leaves a folder the next kagari prunes. */
+		dir = tmpdir_create_locked("kagari-bench", &dir_lock, &warn, &err);
+		if (warn.len)
+			cmd_warning("%s", warn.buf);
 		if (!dir) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
@@ -1036,11 +1042,11 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 		}
 		session_release(&s);
 	}
-	if (dir && !getenv("KAGARI_KEEP_WORKDIR"))
-		tmpdir_remove(dir);
+	tmpdir_release(dir, dir_lock, getenv("KAGARI_KEEP_WORKDIR") != NULL);
 	free(dir);
 	free(suite_file);
 	sbuf_release(&err);
+	sbuf_release(&warn);
 	bench_args_release(&a);
 	return rc;
 }

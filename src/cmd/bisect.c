@@ -537,7 +537,9 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	tmpdir_prune("kagari-bisect", owner_gone);
 	int rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
 	char *bad_sha = NULL;
-	if (!rc) {
+	/* Only a locked folder: one made where flock is not supported must
+	   never be pruned by another kagari (a pid may mean nothing here). */
+	if (!rc && b.s.have_tmp_lock) {
 		/* Claimed, so that the next bisect can prune it if we die. */
 		struct sbuf tag = SBUF_INIT;
 		proc_owner_tag(&tag);

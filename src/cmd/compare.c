@@ -206,7 +206,7 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 		sbuf_reset(&err);
 		if (git_resolve_commit(repo, base_ref, &base_sha, &err) ||
-		    git_head_info(repo, &head_sha, &dirty, &err)) {
+		    git_head_info(repo, &head_sha, &dirty, &s.git_skip, &err)) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
 		}

@@ -21,7 +21,8 @@
  * `analysis` settings of every command (without them its comparisons and
  * budgets would be dropped, and a failing shard would merge to a pass);
  * all must be shards of one matrix (the same N, selection and
- * --replicate), no run may come twice (a copy would count its samples
+ * --replicate) split alike (the same split method and assignment
+ * fingerprint, shard.c), no run may come twice (a copy would count its samples
  * twice), no shard twice, and none may be missing.
  */
 #include <errno.h>
@@ -66,6 +67,11 @@ static const struct opt merge_opts[] = {
 static int streq(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
 }
 
 /* The highest round and run numbers of a series (0 when empty). */
@@ -301,6 +307,7 @@ struct shard_seen {
 	const char *path;
 	int index, count, replicate, benchmarks;
 	char *selection, *run_id;
+	char *split, *assignment; /* NULL: a report of an older kagari */
 };
 
 /*
@@ -324,6 +331,17 @@ static int check_shard(const struct shard_seen *sh, size_t i)
 				  a->benchmarks, a->benchmarks == 1 ? "" : "s", a->selection,
 				  b->path, b->index, b->count, b->replicate ? " (--replicate)" : "",
 				  b->benchmarks, b->selection);
+			return EXIT_INVALID;
+		}
+		/* The same matrix split differently (one job balanced by its
+		   history, another by count) leaves some benchmark in no
+		   shard, and every shard would still be there. */
+		if (!streq(a->split, b->split) || !streq(a->assignment, b->assignment)) {
+			cmd_error("cannot merge: '%s' assigned the benchmarks to shards %s (assignment %s), '%s' %s (assignment %s): the jobs split the benchmarks differently, so some benchmark may be measured by no shard; give every job the same history (or --no-history)",
+				  a->path, a->split ? a->split : "in an unrecorded way",
+				  a->assignment ? a->assignment : "-", b->path,
+				  b->split ? b->split : "in an unrecorded way",
+				  b->assignment ? b->assignment : "-");
 			return EXIT_INVALID;
 		}
 		if (a->index == b->index) {
@@ -411,7 +429,9 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	if (!rc)
 		sh[nr_sh++] = (struct shard_seen){ cli->args.v[0], r.shard.index, r.shard.count,
 						   r.shard.replicate, r.shard.benchmarks,
-						   xstrdup(r.shard.selection), xstrdup(r.shard.run_id) };
+						   xstrdup(r.shard.selection), xstrdup(r.shard.run_id),
+						   xstrdup_or_null(r.shard.split),
+						   xstrdup_or_null(r.shard.assignment) };
 	int exec_failed = !rc && r.summary.exit_code == EXIT_EXEC;
 	char *exec_reason = exec_failed && r.exit_reason ? xstrdup(r.exit_reason) : NULL;
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
@@ -424,7 +444,9 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 							   next.shard.count, next.shard.replicate,
 							   next.shard.benchmarks,
 							   xstrdup(next.shard.selection),
-							   xstrdup(next.shard.run_id) };
+							   xstrdup(next.shard.run_id),
+							   xstrdup_or_null(next.shard.split),
+							   xstrdup_or_null(next.shard.assignment) };
 			rc = check_shard(sh, nr_sh - 1);
 		}
 		if (!rc && next.summary.exit_code == EXIT_EXEC && !exec_failed) {
@@ -519,6 +541,8 @@ out:
 	for (size_t i = 0; i < nr_sh; i++) {
 		free(sh[i].selection);
 		free(sh[i].run_id);
+		free(sh[i].split);
+		free(sh[i].assignment);
 	}
 	free(sh);
 	free(exec_reason);

@@ -42,10 +42,36 @@ static void first_budget(const struct run_result *r, struct sbuf *msg)
 						budget_words(&cr->budgets[k], msg);
 						sbuf_addf(msg, " (benchmark '%s', command '%s')",
 							  br->name, cr->name);
+						/* Judged on fewer rounds than asked. */
+						if (cr->out_of_time)
+							sbuf_addf(msg, ", on the %d round%s measured before the time cap (--max-time) stopped it",
+								  cr->rounds, cr->rounds == 1 ? "" : "s");
 						return;
 					}
 			}
 		}
+}
+
+/*
+ * The first command --max-time stopped before a budget of it could be
+ * assessed: "benchmark 'B', command 'C'" in msg, 1; else 0.
+ */
+static int first_capped_budget(const struct run_result *r, struct sbuf *msg)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct command_result *cr = &br->commands[c];
+				for (size_t k = 0; k < cr->nr_budgets && cr->out_of_time; k++)
+					if (cr->budgets[k].status == BUDGET_UNASSESSABLE) {
+						sbuf_addf(msg, "benchmark '%s', command '%s'",
+							  br->name, cr->name);
+						return 1;
+					}
+			}
+		}
+	return 0;
 }
 
 void outcome_judge(struct run_result *r)
@@ -67,7 +93,13 @@ void outcome_judge(struct run_result *r)
 					 sm->error ? sm->error : 1, sm->error == 1 ? "" : "s");
 	} else if (sm->unsupported) {
 		code = EXIT_UNSUPPORTED;
-		r->exit_reason = xstrdup("a required metric could not be measured, or a budget could not be assessed because its metric was not measured");
+		struct sbuf which = SBUF_INIT;
+		if (first_capped_budget(r, &which))
+			r->exit_reason = xstrfmt("a budget could not be assessed: the time cap (--max-time) stopped the measuring of %s before it had samples",
+						 which.buf);
+		else
+			r->exit_reason = xstrdup("a required metric could not be measured, or a budget could not be assessed because its metric was not measured");
+		sbuf_release(&which);
 	} else if (sm->over_budget || sm->regression) {
 		code = EXIT_FAIL;
 		if (sm->regression) {

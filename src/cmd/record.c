@@ -62,7 +62,7 @@ int record_session(struct session *s)
 	/* `run` does not put git in its report; the history needs the commit:
 	   the one measured from the start. */
 	if (!git_toplevel(s->ls.suites[0]->dir, &repo, &err)) {
-		if (!r->git.head_sha && git_head_info(repo, &head, &dirty, &err))
+		if (!r->git.head_sha && git_head_info(repo, &head, &dirty, &s->git_skip, &err))
 			dirty = -1;
 		if (!r->git.head_sha && s->git_start_sha) {
 			free(head);

@@ -374,11 +374,45 @@ static int owner_gone(const char *owner)
 	return proc_owner_state(owner) == 0;
 }
 
+static void skip_path(struct strvec *skip, const char *path)
+{
+	char *canon = realpath(path, NULL);
+	strvec_push_take(skip, canon ? canon : fileio_canonical_path(path));
+}
+
+/*
+ * The files kagari itself makes or reads in the tree, which are no change
+ * to the code measured (git_head_info()): the suite files being run, every
+ * report destination, --summary and the history (with SQLite's side
+ * files). Anything else untracked makes the tree dirty.
+ */
+static void git_skip_own_files(struct session *s)
+{
+	for (size_t i = 0; i < s->ls.nr; i++)
+		skip_path(&s->git_skip, s->ls.suites[i]->file);
+	for (size_t i = 0; i < s->nr_dest; i++)
+		if (s->dest[i].path)
+			skip_path(&s->git_skip, s->dest[i].path);
+	if (s->cli->summary)
+		skip_path(&s->git_skip, s->cli->summary);
+	if (!s->cli->no_history && s->ls.nr) {
+		char *h = record_history_path(s->cli, &s->ls);
+		static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+		for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+			char *p = xstrfmt("%s%s", h, side[i]);
+			skip_path(&s->git_skip, p);
+			free(p);
+		}
+		free(h);
+	}
+}
+
 int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		    const char *mode, const char *tmp_prefix)
 {
 	memset(s, 0, sizeof(*s));
 	sbuf_init(&s->git_start_status);
+	strvec_init(&s->git_skip);
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
@@ -403,7 +437,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		rc = common_select(cli, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;
 	if (!rc)
-		rc = shard_select(cli, &s->ls);
+		rc = shard_select(cli, &s->ls, &s->r.shard);
 	if (!rc)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
 				     cli->format ? cli->format : "table", cli->output,
@@ -436,19 +470,19 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		/* The folders of kagaris that were killed (SIGKILL, a crash)
 		   first: ours, with a lock no live process holds. */
 		tmpdir_prune("kagari", owner_gone);
-		struct sbuf err = SBUF_INIT;
-		s->tmp = tmpdir_create(tmp_prefix, &err);
+		struct sbuf err = SBUF_INIT, warn = SBUF_INIT;
+		s->tmp = tmpdir_create_locked(tmp_prefix, &s->tmp_lock, &warn, &err);
 		if (!s->tmp) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
-		} else if ((s->tmp_lock = tmpdir_lock(s->tmp, &err)) < 0) {
-			/* Without it a later kagari could not tell we live. */
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
 		} else {
-			s->have_tmp_lock = 1;
+			/* -1 on a filesystem without flock: warned, unlocked. */
+			s->have_tmp_lock = s->tmp_lock >= 0;
 		}
+		if (warn.len)
+			cmd_warning("%s", warn.buf);
 		sbuf_release(&err);
+		sbuf_release(&warn);
 	}
 	if (rc)
 		return rc;
@@ -482,10 +516,12 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.profile_override = cli->profile || cli->profile_dir,
 	};
 	interrupt_install(env->runner);
+	git_skip_own_files(s);
 	/* HEAD and the working tree now, to be checked at the end. */
 	struct sbuf err = SBUF_INIT;
 	if (!git_toplevel(s->ls.suites[0]->dir, &s->git_repo, &err) &&
-	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status, &err)) {
+	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status,
+			    &s->git_skip, &err)) {
 		free(s->git_repo);
 		s->git_repo = NULL;
 	}
@@ -504,7 +540,7 @@ static void check_git_moved(struct session *s)
 		return;
 	char *sha = NULL;
 	struct sbuf status = SBUF_INIT, err = SBUF_INIT;
-	if (git_head_status(s->git_repo, &sha, &status, &err)) {
+	if (git_head_status(s->git_repo, &sha, &status, &s->git_skip, &err)) {
 		sbuf_rtrim(&err);
 		strvec_pushf(&s->r.warnings,
 			     "HEAD could not be read again at the end (%s): the run is recorded as dirty",
@@ -515,11 +551,15 @@ static void check_git_moved(struct session *s)
 			     "HEAD moved from %.12s to %.12s while measuring: the samples may come from both commits; the run is recorded as dirty",
 			     s->git_start_sha, sha);
 		s->git_moved = 1;
-	} else if ((status.len > 0) != (s->git_start_status.len > 0)) {
+	} else if (status.len != s->git_start_status.len ||
+		   memcmp(status.buf, s->git_start_status.buf, status.len)) {
+		/* By the same rule as the start's: kagari's own files (its
+		   reports, the history) are no change. */
 		strvec_pushf(&s->r.warnings,
 			     "the working tree %s while measuring: the samples may come from both states; the run is recorded as dirty",
-			     status.len ? "was clean at the start and has uncommitted changes at the end"
-					: "had uncommitted changes at the start and is clean at the end");
+			     !s->git_start_status.len ? "was clean at the start and has uncommitted changes at the end"
+			     : !status.len		? "had uncommitted changes at the start and is clean at the end"
+							: "changed (other files differ from HEAD at the end than at the start)");
 		s->git_moved = 1;
 	}
 	if (s->git_moved && s->r.git.head_sha)
@@ -805,6 +845,7 @@ void session_release(struct session *s)
 	free(s->git_repo);
 	free(s->git_start_sha);
 	sbuf_release(&s->git_start_status);
+	strvec_clear(&s->git_skip);
 	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);
 	memset(s, 0, sizeof(*s));

@@ -86,6 +86,9 @@ struct session {
 	 */
 	char *git_repo, *git_start_sha;
 	struct sbuf git_start_status;
+	/* Untracked files that are kagari's own, not a change to the tree:
+	   the suite files, the outputs, the history (git_head_info()). */
+	struct strvec git_skip;
 	int git_moved;
 };
 

@@ -19,6 +19,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,22 +105,59 @@ out:
 	return ok;
 }
 
-int shard_select(const struct cli *cli, struct loaded_suites *ls)
+static void fnv_add(uint64_t *h, const void *p, size_t len)
 {
-	int k, n;
-	if (!cli->shard) {
-		if (cli->replicate) {
-			cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
-			return EXIT_USAGE;
-		}
-		return 0;
+	const unsigned char *c = p;
+	for (size_t i = 0; i < len; i++)
+		*h = (*h ^ c[i]) * UINT64_C(1099511628211);
+}
+
+/*
+ * The assignment's fingerprint: FNV-1a over every selected benchmark in
+ * suite order (suite name, benchmark name, its shard). It depends only on
+ * the suites, the selection and the split, so every job of a matrix that
+ * split alike computes the same one, and merge can refuse shards of
+ * different splits (one balanced, one by count: a benchmark in neither).
+ * shard_of is indexed by it[].order; -1 for every shard (--replicate).
+ */
+static char *assignment_fingerprint(const struct loaded_suites *ls, const struct item *it,
+				    const int *shard_of, size_t nr, int n)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	fnv_add(&h, &n, sizeof(n));
+	for (size_t o = 0; o < nr; o++) {
+		const struct item *x = NULL;
+		for (size_t i = 0; i < nr && !x; i++)
+			if (it[i].order == o)
+				x = &it[i];
+		const struct suite *su = ls->suites[x->suite];
+		const char *bn = su->benches[x->bench].name;
+		fnv_add(&h, su->name, strlen(su->name) + 1);
+		fnv_add(&h, bn, strlen(bn) + 1);
+		fnv_add(&h, &shard_of[o], sizeof(shard_of[o]));
 	}
-	if (shard_parse(cli->shard, &k, &n)) {
+	return xstrfmt("%016llx", (unsigned long long)h);
+}
+
+static void set_assignment(struct shard_record *rec, const char *split, char *fp)
+{
+	free(rec->split);
+	free(rec->assignment);
+	rec->split = xstrdup(split);
+	rec->assignment = fp;
+}
+
+int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_record *rec)
+{
+	int k = 1, n = 1;
+	if (!cli->shard && cli->replicate) {
+		cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
+		return EXIT_USAGE;
+	}
+	if (cli->shard && shard_parse(cli->shard, &k, &n)) {
 		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", cli->shard);
 		return EXIT_USAGE;
 	}
-	if (cli->replicate)
-		return 0;
 	struct item *it = xcalloc(ls->nr_selected + 1, sizeof(*it));
 	size_t nr = 0;
 	for (size_t i = 0; i < ls->nr; i++)
@@ -128,6 +166,17 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls)
 				it[nr] = (struct item){ i, b, 0, nr };
 				nr++;
 			}
+	if (!cli->shard || cli->replicate) {
+		/* One shard, or every shard measuring everything. */
+		int *all = xcalloc(nr + 1, sizeof(*all));
+		for (size_t i = 0; i < nr; i++)
+			all[i] = cli->replicate ? -1 : 0;
+		set_assignment(rec, cli->replicate ? "replicate" : "count",
+			       assignment_fingerprint(ls, it, all, nr, n));
+		free(all);
+		free(it);
+		return 0;
+	}
 	if ((size_t)n > nr) {
 		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most %zu shards",
 			  cli->shard, nr, nr == 1 ? " is" : "s are", n, nr);
@@ -152,6 +201,12 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls)
 		for (size_t i = 0; i < nr; i++)
 			shard_of[i] = (int)(i % (size_t)n);
 	}
+	int *by_order = xcalloc(nr + 1, sizeof(*by_order));
+	for (size_t i = 0; i < nr; i++)
+		by_order[it[i].order] = shard_of[i];
+	set_assignment(rec, balanced ? "balanced" : "count",
+		       assignment_fingerprint(ls, it, by_order, nr, n));
+	free(by_order);
 	size_t mine = 0;
 	for (size_t i = 0; i < nr; i++) {
 		int keep = shard_of[i] == k - 1;

@@ -349,17 +349,68 @@ int git_resolve_commit(const char *repo, const char *rev, char **sha,
 	return -1;
 }
 
-int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
-		    struct sbuf *err)
+/* Is rel (a path relative to the top of the tree) in kagari's .kagari/? */
+static int in_kagari_folder(const char *rel)
 {
+	return !strncmp(rel, ".kagari/", 8) || strstr(rel, "/.kagari/") != NULL;
+}
+
+/*
+ * Keep in status (`git status --porcelain -z` records "XY path") what
+ * makes the tree dirty: every tracked change, and the untracked files
+ * other than kagari's own (skip: absolute canonical paths; .kagari/).
+ */
+static int filter_status(const char *repo, struct sbuf *status, const struct strvec *skip,
+			 struct sbuf *err)
+{
+	struct sbuf kept = SBUF_INIT;
+	char *top = NULL;
+	int ret = 0;
+	for (size_t i = 0; i < status->len;) {
+		const char *rec = status->buf + i;
+		size_t n = strlen(rec);
+		i += n + 1;
+		int drop = 0;
+		if (n > 3 && rec[0] == '?' && rec[1] == '?') {
+			const char *rel = rec + 3;
+			drop = in_kagari_folder(rel);
+			if (!drop && skip && skip->nr) {
+				if (!top && git_toplevel(repo, &top, err) < 0) {
+					ret = -1;
+					break;
+				}
+				char *abs = xstrfmt("%s/%s", top, rel);
+				for (size_t k = 0; k < skip->nr && !drop; k++)
+					drop = !strcmp(abs, skip->v[k]);
+				free(abs);
+			}
+		}
+		if (!drop)
+			sbuf_add(&kept, rec, n + 1);
+	}
+	if (!ret) {
+		sbuf_reset(status);
+		sbuf_add(status, kept.buf, kept.len);
+	}
+	free(top);
+	sbuf_release(&kept);
+	return ret;
+}
+
+int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
+		    const struct strvec *skip, struct sbuf *err)
+{
+	/* Every untracked file, not its folder: a new folder may hold both
+	   the suite (not a change) and a new source file (one). */
 	static const char *const args[] = {
-	    "status",	    "--porcelain", "-z", "--untracked-files=normal",
+	    "status",	    "--porcelain", "-z", "--untracked-files=all",
 	    "--no-renames", NULL};
 	*head_sha = NULL;
 	sbuf_reset(status);
 	if (verify_object(repo, "HEAD^{commit}", head_sha, err) < 0)
 		return -1;
-	if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, status, err) < 0) {
+	if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, status, err) < 0 ||
+	    filter_status(repo, status, skip, err) < 0) {
 		free(*head_sha);
 		*head_sha = NULL;
 		return -1;
@@ -368,11 +419,8 @@ int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
 }
 
 int git_head_info(const char *repo, char **head_sha, int *dirty,
-		  struct sbuf *err)
+		  const struct strvec *skip, struct sbuf *err)
 {
-	static const char *const status[] = {
-	    "status",	    "--porcelain", "-z", "--untracked-files=no",
-	    "--no-renames", NULL};
 	struct sbuf out = SBUF_INIT;
 	char *sha = NULL;
 
@@ -380,15 +428,14 @@ int git_head_info(const char *repo, char **head_sha, int *dirty,
 		*head_sha = NULL;
 	if (dirty)
 		*dirty = 0;
-	if (verify_object(repo, "HEAD^{commit}", &sha, err) < 0)
-		return -1;
 	if (dirty) {
-		if (git_run(repo, status, GIT_SLOW_TIMEOUT_NS, &out, err) < 0) {
-			free(sha);
+		if (git_head_status(repo, &sha, &out, skip, err) < 0) {
 			sbuf_release(&out);
 			return -1;
 		}
 		*dirty = out.len > 0;
+	} else if (verify_object(repo, "HEAD^{commit}", &sha, err) < 0) {
+		return -1;
 	}
 	sbuf_release(&out);
 	if (head_sha)

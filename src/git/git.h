@@ -106,24 +106,28 @@ int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
 
 /*
  * HEAD's commit sha in *head_sha (caller frees; NULL on an unborn branch,
- * i.e. before the first commit) and *dirty: 1 when a tracked file differs
- * from HEAD, i.e. `git status --porcelain --untracked-files=no` lists
- * anything: a staged or unstaged change to a tracked file. Untracked files
- * never count: the suite file a user has not committed yet is what makes
- * most trees differ, and it changes no commit's code ("head" still
- * measures the working tree as it is, untracked files included).
- * Submodules count as git status is configured to show them. The
- * user's index is not rewritten (GIT_OPTIONAL_LOCKS=0).
- * head_sha or dirty may be NULL when not wanted.
+ * i.e. before the first commit) and *dirty: 1 when the working tree holds
+ * a change the measured code may see — a staged or unstaged change to a
+ * tracked file, or an untracked file other than kagari's own: the paths in
+ * skip (absolute and canonical, as realpath() gives them: the suite files
+ * being run, kagari's --output and export files; NULL for none) and
+ * anything in a `.kagari/` folder (the history). So the suite file a user
+ * has not committed yet, and the reports kagari writes, do not make a run
+ * dirty, but a new source file does. Ignored files never count.
+ * Submodules count as git status is configured to show them. The user's
+ * index is not rewritten (GIT_OPTIONAL_LOCKS=0). head_sha or dirty may be
+ * NULL when not wanted.
  */
 int git_head_info(const char *repo, char **head_sha, int *dirty,
-		  struct sbuf *err);
+		  const struct strvec *skip, struct sbuf *err);
 /*
- * Like git_head_info(), with `git status --porcelain` itself in *status
- * (replaced; empty when clean, as git_head_info()'s dirty is 0).
+ * Like git_head_info(), with the records of `git status --porcelain -z
+ * --untracked-files=all` that make the tree dirty by that rule in *status
+ * (replaced; empty when clean, as git_head_info()'s dirty is 0): compare
+ * two such texts to see whether the tree changed in between.
  */
 int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
-		    struct sbuf *err);
+		    const struct strvec *skip, struct sbuf *err);
 
 /*
  * *exists = 1 when relpath (relative to the top of the working tree, '/'

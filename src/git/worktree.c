@@ -6,6 +6,7 @@
  */
 #include "git/worktree.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,6 +40,8 @@
  * which is what kagari did before.
  */
 #define WT_LOCK_FILE "kagari-worktrees.lock"
+/* In a worktree's admin folder: flocked by its maker while it lives. */
+#define WT_LIVE_FILE "kagari-live.lock"
 #define WT_LOCK_WAIT_MS 600000
 
 static int wt_lock_fd = -1, wt_lock_depth;
@@ -55,7 +58,12 @@ static void repo_lock(const char *repo)
 	if (rev_parse_path(repo, "--git-common-dir", &common, &scratch) == 0 && *common) {
 		char *path = common[0] == '/' ? xstrfmt("%s/" WT_LOCK_FILE, common)
 					      : xstrfmt("%s/%s/" WT_LOCK_FILE, repo, common);
-		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		/* 0644 (within the umask): another user of a shared
+		   repository must be able to open it; one who may not write
+		   it takes the flock on a read-only descriptor. */
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		for (int waited = 0; fd >= 0; waited += 10) {
 			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 				wt_lock_fd = fd;
@@ -252,6 +260,29 @@ void git_worktree_release(struct git_worktree *wt)
 	free(wt->path);
 	free(wt->sha);
 	wt->repo = wt->path = wt->sha = NULL;
+	if (wt->live_lock > 0)
+		close(wt->live_lock - 1);
+	wt->live_lock = 0;
+}
+
+/*
+ * Hold the flock on kagari-live.lock in the admin folder of the worktree
+ * just added (see git_prune_orphans). Called with the repository's
+ * worktree lock held, right after `git worktree add`. Without it (the
+ * filesystem has no flock, say) the worktree is judged by the older rules;
+ * that is no reason to fail the compare.
+ */
+static void hold_live_lock(struct git_worktree *wt)
+{
+	char *admin = NULL;
+	struct sbuf scratch = SBUF_INIT;
+	if (rev_parse_path(wt->path, "--absolute-git-dir", &admin, &scratch) == 0 && *admin) {
+		int fd = tmpdir_lock_named(admin, WT_LIVE_FILE, 1, &scratch);
+		if (fd >= 0)
+			wt->live_lock = fd + 1;
+	}
+	free(admin);
+	sbuf_release(&scratch);
 }
 
 /* 1 when dir is a git directory (it has HEAD and objects/). */
@@ -505,6 +536,8 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		struct sbuf why = SBUF_INIT;
 		repo_lock(wt->repo);
 		int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
+		if (arc >= 0)
+			hold_live_lock(wt);
 		repo_unlock();
 		if (arc < 0) {
 			sbuf_addf(err,
@@ -567,7 +600,8 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
 
 /*
  * After removing an orphan at <P>/base: delete P too when it is kagari's
- * private temporary folder (named kagari-*, ours, not a symlink).
+ * private temporary folder (named as tmpdir_create() names kagari's,
+ * ours, not a symlink).
  */
 static void remove_private_parent(const char *path)
 {
@@ -581,7 +615,7 @@ static void remove_private_parent(const char *path)
 	parent = xstrndup(path, (size_t)(slash - path));
 	name = strrchr(parent, '/');
 	name = name ? name + 1 : parent;
-	if (!strncmp(name, "kagari-", 7) && lstat(parent, &st) == 0 &&
+	if (tmpdir_name_is_kagari(name, NULL) && lstat(parent, &st) == 0 &&
 	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
 		tmpdir_remove(parent);
 	free(parent);
@@ -606,12 +640,69 @@ static int owner_lock_state(const char *path, int *fd)
 		*slash = '\0';
 		const char *name = strrchr(dir, '/');
 		name = name ? name + 1 : dir;
-		if (!strncmp(name, "kagari-", 7)) {
+		if (tmpdir_name_is_kagari(name, NULL)) {
 			ret = tmpdir_lock_state(dir, fd);
 			break;
 		}
 	}
 	free(dir);
+	return ret;
+}
+
+/*
+ * The admin folder <common>/worktrees/<id> of the worktree at path: the
+ * one whose gitdir file names path/.git (git writes it for every
+ * worktree; the folder itself may be invisible from here). NULL if none.
+ */
+static char *admin_dir_of(const char *repo, const char *path)
+{
+	char *common = NULL, *found = NULL;
+	struct sbuf scratch = SBUF_INIT, text = SBUF_INIT;
+	if (rev_parse_path(repo, "--git-common-dir", &common, &scratch) || !*common)
+		goto out;
+	char *wts = common[0] == '/' ? xstrfmt("%s/worktrees", common)
+				     : xstrfmt("%s/%s/worktrees", repo, common);
+	char *want = xstrfmt("%s/.git", path);
+	DIR *d = opendir(wts);
+	struct dirent *e;
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *file = xstrfmt("%s/%s/gitdir", wts, e->d_name);
+		sbuf_reset(&text);
+		if (sbuf_read_file(&text, file, PATH_MAX + 16) == 0) {
+			while (text.len && (text.buf[text.len - 1] == '\n' ||
+					    text.buf[text.len - 1] == '\r'))
+				text.buf[--text.len] = '\0';
+			if (!strcmp(text.buf, want))
+				found = xstrfmt("%s/%s", wts, e->d_name);
+		}
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	free(want);
+	free(wts);
+out:
+	free(common);
+	sbuf_release(&scratch);
+	sbuf_release(&text);
+	return found;
+}
+
+/*
+ * The maker's flock on the admin folder's kagari-live.lock:
+ * tmpdir_lock_state()'s answer (1 live; 0 gone, *fd holding it; -1 no
+ * such lock).
+ */
+static int live_lock_state(const char *repo, const char *path, int *fd)
+{
+	char *admin = admin_dir_of(repo, path);
+	int ret = -1;
+	*fd = -1;
+	if (admin)
+		ret = tmpdir_lock_state_named(admin, WT_LIVE_FILE, fd);
+	free(admin);
 	return ret;
 }
 
@@ -645,12 +736,20 @@ static int prune_orphans_locked(const char *repo, struct sbuf *err)
 		state = proc_owner_state(r + strlen(LOCK_PREFIX));
 		if (state < 0)
 			continue;
-		/* The maker's folder lock, when it has one, decides: a pid
-		 * seen from another pid namespace (a container, unshare
-		 * --pid) may name no process here, or another one. Held: it
-		 * lives, never removed; free: it is gone (we hold the lock
-		 * while removing). Without one, the pid rule of old. */
-		int lock_fd = -1, lk = owner_lock_state(e->path, &lock_fd);
+		/* The maker's lock decides: the one in the admin folder
+		 * (seen by all who share the repository, whatever their
+		 * TMPDIR or mount namespace), else its private folder's: a
+		 * pid seen from another pid namespace (a container,
+		 * unshare --pid) may name no process here, or another one.
+		 * Held: it lives, never removed; free: it is gone (we hold
+		 * the lock while removing). Without either, the pid rule of
+		 * old. */
+		int live_fd = -1, lk = live_lock_state(repo, e->path, &live_fd);
+		int lock_fd = -1;
+		if (lk < 0)
+			lk = owner_lock_state(e->path, &lock_fd);
+		else
+			lock_fd = live_fd;
 		if (lk == 1)
 			continue;
 		/* An entry is listed only once git has made its folder, so a

@@ -38,11 +38,14 @@ struct git_worktree {
 	char *repo; /* absolute path of the repository folder given to add */
 	char *path; /* absolute, canonical: <parent_dir>/base */
 	char *sha;  /* the commit checked out */
+	/* 1 + the descriptor of the flock on the worktree's admin folder's
+	   kagari-live.lock (0: none; a zeroed struct holds none). */
+	int live_lock;
 };
 
 #define GIT_WORKTREE_INIT                                                      \
 	{                                                                      \
-		NULL, NULL, NULL                                               \
+		NULL, NULL, NULL, 0                                            \
 	}
 
 /*
@@ -76,13 +79,19 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err);
 /*
  * Remove the worktrees kagari left behind in repo: those whose lock reason
  * is kagari's (above), made on this host, and whose maker is gone or whose
- * folder is gone. The maker's liveness is the lock of its private folder
- * (the nearest kagari-* above the worktree, base/tmpdir.h's tmpdir_lock()):
- * held, the worktree is never removed, whatever its pid looks like from
- * here (a pid of another pid namespace names no process here, or another
- * one); free, the maker is gone. Only a folder without that lock (a
- * kagari before locks) is judged by its pid (not running, or running with
- * another start time).
+ * folder is gone. The maker's liveness is first the flock it holds, for as
+ * long as it lives, on kagari-live.lock in the worktree's admin folder
+ * <git common dir>/worktrees/<id>/ (taken by git_worktree_add while the
+ * repository's worktree lock is held, so no prune sees the entry without
+ * it): every process sharing the repository sees that file, whatever its
+ * mount namespace or TMPDIR, where the worktree's folder itself may be
+ * invisible. Held, the worktree is never removed; free, its maker is gone.
+ * Without that file (a kagari before it, or a filesystem without flock),
+ * the lock of the maker's private folder (the nearest kagari-* above the
+ * worktree, base/tmpdir.h's tmpdir_lock()) decides the same way, whatever
+ * its pid looks like from here (a pid of another pid namespace names no
+ * process here, or another one). Only a worktree with neither lock is
+ * judged by its pid (not running, or running with another start time).
  * When such a worktree's folder is <P>/base and P is named "kagari-*", owned
  * by us and not a symlink, the whole private folder P is deleted too. Other
  * worktrees are never touched, not even prunable ones. Returns 0 (also when

@@ -120,6 +120,8 @@ void run_result_release(struct run_result *r)
 	free(r->git.base_sha);
 	free(r->shard.selection);
 	free(r->shard.run_id);
+	free(r->shard.split);
+	free(r->shard.assignment);
 	strvec_clear(&r->warnings);
 	free(r->exit_reason);
 	for (size_t i = 0; i < r->nr_accepts; i++)

@@ -230,6 +230,11 @@ struct shard_record {
 	char *selection; /* the selection options as given ("" for none) */
 	int benchmarks;	 /* benchmarks selected before the split */
 	char *run_id;	 /* unique to the invocation that wrote the report */
+	/* How the selected benchmarks were assigned to the N shards: the
+	   method ("count", "balanced" or "replicate") and a fingerprint of
+	   the whole assignment (every selected benchmark and its shard),
+	   the same in every job that split alike; NULL in older reports. */
+	char *split, *assignment;
 };
 
 struct run_summary {

@@ -18,6 +18,11 @@
 /* The most bootstrap resamples a suite may ask for (regression.resamples),
    and so a saved report too: each costs a pass over the samples. */
 #define SETTINGS_MAX_RESAMPLES 10000000
+/* The most bootstrap draws one comparison may cost: resamples x samples
+   per side (a suite's `runs`, else `max_runs`; a saved report's samples).
+   A suite or report asking for more is refused (exit 2), and a merged
+   report that pools past it ends inconclusive (docs/statistics.md). */
+#define SETTINGS_MAX_BOOTSTRAP_DRAWS 1000000000LL
 /* The most samples per side a comparison analyses: beyond, it ends
    inconclusive with that reason instead of running out of memory (a saved
    report may hold any number). */

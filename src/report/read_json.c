@@ -847,6 +847,19 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	if (an) {
 		size_t old = enter_key(d, "analysis");
 		read_analysis(d, an, &c->analysis);
+		/* The bootstrap's cost, as a suite's is capped (load_settings.c):
+		   a report is as untrusted as a file can be. */
+		size_t n = 0;
+		for (int sd = 0; sd < SIDE__COUNT; sd++)
+			for (int m = 0; m < METRIC__COUNT; m++)
+				if (c->side[sd].metric[m].nr > n)
+					n = c->side[sd].metric[m].nr;
+		if (!d->failed && (double)c->analysis.resamples * (double)n >
+					  (double)SETTINGS_MAX_BOOTSTRAP_DRAWS)
+			fail(d, "resamples",
+			     "%d resamples x %zu samples per side is %.0f bootstrap draws per comparison, more than the limit of %lld (docs/statistics.md)",
+			     c->analysis.resamples, n, (double)c->analysis.resamples * (double)n,
+			     SETTINGS_MAX_BOOTSTRAP_DRAWS);
 		leave(d, old);
 	}
 	json_t *pr = d->failed ? NULL : get_object(d, o, "profile", 0);
@@ -957,6 +970,8 @@ static void read_shard(struct rd *d, json_t *o, struct shard_record *sh)
 	get_string(d, o, "selection", &sh->selection);
 	get_int(d, o, "benchmarks", &sh->benchmarks, 0, INT_MAX);
 	get_string(d, o, "run_id", &sh->run_id);
+	get_string(d, o, "split", &sh->split);
+	get_string(d, o, "assignment", &sh->assignment);
 	if (d->failed)
 		return;
 	if (!sh->index || !sh->count)

@@ -476,6 +476,10 @@ static void emit_shard(struct json_emit *j, const struct shard_record *sh)
 	json_emit_kv_string(j, "selection", sh->selection);
 	json_emit_kv_int(j, "benchmarks", sh->benchmarks);
 	json_emit_kv_string(j, "run_id", sh->run_id);
+	if (sh->split)
+		json_emit_kv_string(j, "split", sh->split);
+	if (sh->assignment)
+		json_emit_kv_string(j, "assignment", sh->assignment);
 	json_emit_end_object(j);
 }
 

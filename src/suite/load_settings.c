@@ -220,7 +220,11 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 		r->pairing = (enum pairing)v;
 	if (ld_get_enum(L, &m, "correction", ld_correction_names, &v) > 0)
 		r->correction = (enum correction)v;
-	ld_get_int(L, &m, "resamples", 100, SETTINGS_MAX_RESAMPLES, &r->resamples, NULL);
+	yaml_node_t *rs = NULL;
+	if (ld_get_int(L, &m, "resamples", 100, SETTINGS_MAX_RESAMPLES, &r->resamples, &rs) > 0) {
+		r->resamples_loc = ld_loc_of(rs);
+		r->resamples_in_defaults = lv == LV_DEFAULTS;
+	}
 	ld_get_int(L, &m, "min_samples", 2, 1000000, &r->min_samples, NULL);
 	yaml_node_t *c = ywalk_map_get(&m, "confidence");
 	if (c)
@@ -257,6 +261,31 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 
 /* ------------------------------------------------------------------ */
 /* Settings: what defaults, a benchmark and (in part) a command set.    */
+
+/*
+ * resamples x samples per side (`runs`, else `max_runs`) within
+ * SETTINGS_MAX_BOOTSTRAP_DRAWS, checked where resamples or a count was set
+ * (here) against the resamples written in the suite (the error is at its
+ * line, in defaults or here; an unwritten default is not checked).
+ */
+static void check_bootstrap_cost(struct loader *L, const struct settings *s, const char *path,
+				 int set_here)
+{
+	const struct regression_cfg *r = &s->regression;
+	if (!set_here || !r->resamples_loc.line)
+		return;
+	long long samples = s->runs > 0 ? s->runs : s->max_runs;
+	long long draws = (long long)r->resamples * samples;
+	if (draws <= SETTINGS_MAX_BOOTSTRAP_DRAWS)
+		return;
+	const char *rpath = r->resamples_in_defaults
+				    ? "defaults.regression.resamples"
+				    : ywalk_key(&L->w, ywalk_key(&L->w, path, "regression"), "resamples");
+	ywalk_error_at(&L->w, r->resamples_loc.line, r->resamples_loc.col, rpath,
+		       "%d resamples x %lld samples per side (%s of %s) is %lld bootstrap draws per comparison, more than the limit of %lld (docs/statistics.md): lower resamples or %s",
+		       r->resamples, samples, s->runs > 0 ? "runs" : "max_runs", path,
+		       draws, SETTINGS_MAX_BOOTSTRAP_DRAWS, s->runs > 0 ? "runs" : "max_runs");
+}
 
 void ld_settings(struct loader *L, struct ywalk_map *m,
 		 struct settings *s, enum level lv)
@@ -299,6 +328,13 @@ void ld_settings(struct loader *L, struct ywalk_map *m,
 		if (n)
 			load_regression(L, n, ywalk_key(&L->w, path, "regression"),
 					&s->regression, lv);
+		yaml_node_t *rg = ywalk_map_get(m, "regression");
+		int resamples_here = rg && rg->type == YAML_MAPPING_NODE &&
+				     s->regression.resamples_loc.line &&
+				     s->regression.resamples_in_defaults == (lv == LV_DEFAULTS);
+		check_bootstrap_cost(L, s, path,
+				     resamples_here || ywalk_map_get(m, "runs") ||
+					 ywalk_map_get(m, "max_runs"));
 	}
 	ld_get_duration(L, m, "timeout", 1, &s->timeout_ns);
 	ld_get_bool(L, m, "layout_noise", &s->layout_noise);

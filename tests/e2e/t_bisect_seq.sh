@@ -69,10 +69,12 @@ case_ "a killed bisect's folder is pruned by the next bisect, a live one's is ke
 # process that is gone (a finished subshell's pid)...
 dead=$(bash -c 'echo $$')
 mkdir -p "$TMPDIR/kagari-bisect-dead01/c001"
-echo "kagari pid=$dead start=1 host=$(uname -n)" > "$TMPDIR/kagari-bisect-dead01/owner"
+# (the first line is the one tmpdir_claim() writes: without it the folder
+# is not kagari's and is never pruned)
+printf 'kagari-tmpdir-owner v1\nkagari pid=%s start=1 host=%s\n' "$dead" "$(uname -n)" > "$TMPDIR/kagari-bisect-dead01/owner"
 # ...and one of a process that still runs (this shell).
 mkdir -p "$TMPDIR/kagari-bisect-live01"
-echo "kagari pid=$$ start=0 host=$(uname -n)" > "$TMPDIR/kagari-bisect-live01/owner"
+printf 'kagari-tmpdir-owner v1\nkagari pid=%s start=0 host=%s\n' "$$" "$(uname -n)" > "$TMPDIR/kagari-bisect-live01/owner"
 run_k bisect --good "${SHAS[3]}" --bad "${SHAS[4]}" --format json --seed 7
 expect_rc 0
 json_check "$T/out" "r['first_bad'] == '${SHAS[4]}'"

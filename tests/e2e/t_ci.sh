@@ -173,8 +173,10 @@ expect_err "invalid JSON"
 
 case_ "pull_request: base sha, annotations on stderr, summary appended"
 printf '# Earlier step\n\nkept as it was' > "$T/summary.md"
-# An untracked file (as a suite not committed yet) changes no commit.
-echo "notes" > "$R/untracked.txt"
+# kagari's own untracked files (.kagari/, where the history goes) change
+# no commit (docs/contract.md, git.dirty).
+mkdir -p "$R/.kagari"
+echo "notes" > "$R/.kagari/untracked.txt"
 GITHUB_STEP_SUMMARY="$T/summary.md" GITHUB_WORKSPACE="$R" \
 	ci_env pull_request "$EV/pr.json" --format json --output "$T/ci.json" --seed 7
 expect_rc 1
@@ -198,7 +200,7 @@ if "$PY" -c "import json,sys; r=json.load(open('$T/ci.json')); c=r['suites'][0][
 	expect_err "::error title=regression,file=kagari.yaml,line=5::sl,1%25/nap latency: "
 fi
 cp "$T/err" "$T/ci.err"
-rm "$R/untracked.txt"
+rm "$R/.kagari/untracked.txt"
 json_check "$T/ci.json" "r['git']['dirty'] == False"
 grep -q "uncommitted" "$T/summary.md" && fail "an untracked file made the tree dirty: $(grep uncommitted "$T/summary.md")"
 

@@ -70,4 +70,72 @@ expect_err "was clean at the start"
 [ "$(history_dirty compare)" = "1 $START" ] || fail "history: $(history_dirty compare)"
 rm -f new-file.txt
 
+# The rule of dirtiness (docs/contract.md): tracked changes, and untracked
+# files other than kagari's own (the suite files run, its outputs, .kagari/).
+mkdir -p "$T/r2"
+cd "$T/r2" || exit 1
+g init -q .
+cat > own.kagari.yaml <<'YAML'
+version: "1"
+name: own
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [sh, -c, "mkdir -p .kagari && echo x > .kagari/another-history && echo y > report.json"]}
+YAML
+echo 'int main(void) { return 0; }' > prog.c
+g add -A && g commit -qm base
+
+case_ "kagari's own files appearing in the tree while measuring (.kagari/, its --output) are no change"
+run_k compare --against HEAD own.kagari.yaml --quiet --no-history --format json --output report.json
+[ "$RC" -le 1 ] || fail "exit $RC: $(tail -3 "$T/err")"
+[ -f .kagari/another-history ] || fail "the command did not write into .kagari/"
+grep -q "while measuring" "$T/err" && fail "kagari's own files made a warning: $(grep 'while measuring' "$T/err")"
+json_check report.json 'r["git"]["dirty"] is False and not any("while measuring" in w for w in r["warnings"])'
+rm -rf .kagari report.json
+
+case_ "an untracked suite file being run is no change, but an untracked source file is"
+cat > quiet.kagari.yaml <<'YAML'
+version: "1"
+name: quiet
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [sh, -c, ":"]}
+YAML
+run_k compare --against HEAD quiet.kagari.yaml --quiet --no-history --format json --output "$T/q.json"
+[ "$RC" -le 1 ] || fail "exit $RC: $(tail -3 "$T/err")"
+json_check "$T/q.json" 'r["git"]["dirty"] is False and not any("while measuring" in w for w in r["warnings"])'
+# An untracked source file there from the start: the head is not HEAD's code.
+echo 'int helper2;' > helper.c
+run_k compare --against HEAD quiet.kagari.yaml --quiet --no-history --format json --output "$T/q2.json"
+json_check "$T/q2.json" 'r["git"]["dirty"] is True and not any("while measuring" in w for w in r["warnings"])'
+rm -f helper.c quiet.kagari.yaml
+# One made while measuring: the tree changed.
+cat > newsrc.kagari.yaml <<'YAML'
+version: "1"
+name: newsrc
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [sh, -c, "echo 'int helper;' > helper.c"]}
+YAML
+run_k compare --against HEAD newsrc.kagari.yaml --quiet --no-history --format json --output "$T/ns.json"
+[ "$RC" -le 1 ] || fail "exit $RC: $(tail -3 "$T/err")"
+json_check "$T/ns.json" 'any("clean at the start and has uncommitted changes at the end" in w for w in r["warnings"])'
+json_check "$T/ns.json" 'r["git"]["dirty"] is True'
+rm -f helper.c
+
+case_ "a new untracked source file while the tree was already dirty is a change too"
+echo '/* edited */' >> prog.c
+run_k compare --against HEAD newsrc.kagari.yaml --quiet --no-history --format json --output "$T/ns3.json"
+json_check "$T/ns3.json" 'r["git"]["dirty"] is True'
+json_check "$T/ns3.json" 'any("working tree changed" in w for w in r["warnings"])'
+g checkout -q prog.c
+rm -f helper.c
+cd "$R" || exit 1
+
 finish

@@ -230,6 +230,36 @@ names = [b["name"] for f in sys.argv[1:] for s in json.load(open(f))["suites"] f
 sys.exit(0 if sorted(names) == ["b%d" % i for i in range(8)] else 1)
 PYEOF
 
+case_ "shards split differently (balanced by history, by count) are refused, naming both files"
+"$PY" - "$T/bal1.json" "$T/s1-2.json" "$T/s2-2.json" <<'PYEOF' || fail "the shard records do not carry the split and its assignment"
+import json, sys
+b1, c1, c2 = (json.load(open(f))["shard"] for f in sys.argv[1:4])
+ok = b1["split"] == "balanced" and c1["split"] == c2["split"] == "count"
+ok = ok and c1["assignment"] == c2["assignment"] and b1["assignment"] != c1["assignment"]
+ok = ok and all(len(x["assignment"]) == 16 for x in (b1, c1, c2))
+sys.exit(0 if ok else 1)
+PYEOF
+run_k run kagari.yaml --shard 2/2 --runs 1 --no-history --format json --output "$T/cnt2.json" --quiet
+expect_rc 0
+run_k merge "$T/bal1.json" "$T/cnt2.json" --format json --output "$T/mixed.json"
+expect_rc 2
+expect_err "'$T/bal1.json' assigned the benchmarks to shards balanced"
+expect_err "'$T/cnt2.json' count"
+[ ! -e "$T/mixed.json" ] || fail "a merge of differently split shards wrote a report"
+# The same method with another assignment (say another history) too.
+"$PY" - "$T/s2-2.json" "$T/s2-2x.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["shard"]["assignment"] = "0123456789abcdef"
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k merge "$T/s1-2.json" "$T/s2-2x.json" --format json --output "$T/mixed.json"
+expect_rc 2
+expect_err "split the benchmarks differently"
+# Shards split alike still merge.
+run_k merge "$T/bal1.json" "$T/bal2.json" --format json --output "$T/balm.json"
+expect_rc 0
+
 case_ "--replicate: two jobs' rounds are pooled in blocks and the interval narrows"
 run_k compare --against HEAD --seed 3 --no-history --filter '^b[0-3]$' --runs 12 --shard 1/2 --replicate --format json --output "$T/r1.json" --quiet
 run_k compare --against HEAD --seed 5 --no-history --filter '^b[0-3]$' --runs 12 --shard 2/2 --replicate --format json --output "$T/r2.json" --quiet

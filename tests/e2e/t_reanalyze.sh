@@ -146,6 +146,72 @@ expect_err "no \`analysis\` settings"
 run_k report "$T/old.json"
 expect_rc 0
 
+case_ "a report asking for a bootstrap above the limit (resamples x samples) is refused naming the file and field (exit 2)"
+"$PY" - "$T/c.json" "$T/costly.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["suites"][0]["benchmarks"][0]["commands"][0]
+c["analysis"]["resamples"] = 10000000
+# 150 samples a side: 1.5e9 draws, above the limit of 1e9.
+for side in ("base", "head"):
+    for m in c[side]["metrics"].values():
+        s = m.get("samples") or []
+        if not s:
+            continue
+        more = []
+        for i in range(150):
+            x = json.loads(json.dumps(s[i % len(s)]))
+            if isinstance(x, dict):
+                x["round"] = i + 1
+                x["run"] = i + 1
+            more.append(x)
+        m["samples"] = more
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k report "$T/costly.json" --reanalyze
+expect_rc 2
+expect_err "$T/costly.json: suites[0].benchmarks[0].commands[0].analysis.resamples: 10000000 resamples x 150 samples per side"
+expect_err "more than the limit of 1000000000"
+# Within the limit it is read (the same resamples, fewer samples).
+"$PY" - "$T/c.json" "$T/cheap.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["resamples"] = 10000
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k report "$T/cheap.json" --reanalyze --format json --output "$T/cheap2.json"
+[ "$RC" -le 1 ] || fail "a report within the limit: exit $RC: $(tail -3 "$T/err")"
+
+case_ "a suite asking for a bootstrap above the limit is refused at resamples' line and column (exit 2)"
+cat > "$T/costly.kagari.yaml" <<'YAML'
+version: "1"
+name: costly
+defaults:
+  max_runs: 1000000
+  regression:
+    resamples: 5000
+benchmarks:
+  - name: a
+    commands:
+      c: {command: ["true"]}
+  - name: b
+    runs: 500
+    regression:
+      resamples: 9000000
+    commands:
+      c: {command: ["true"]}
+YAML
+run_k validate "$T/costly.kagari.yaml"
+expect_rc 2
+expect_err "costly.kagari.yaml:6:16: defaults.regression.resamples: 5000 resamples x 1000000 samples per side (max_runs of defaults)"
+expect_err "costly.kagari.yaml:14:18: benchmarks[1].regression.resamples: 9000000 resamples x 500 samples per side (runs of benchmarks[1])"
+run_k run "$T/costly.kagari.yaml"
+expect_rc 2
+# Within the limit: valid.
+sed -i 's/max_runs: 1000000/max_runs: 100000/; s/resamples: 9000000/resamples: 2000000/' "$T/costly.kagari.yaml"
+run_k validate "$T/costly.kagari.yaml"
+expect_rc 0
+
 case_ "a run report: budgets and summaries are analysed again, same suites, same exit code"
 sed -i 's/<= 100000/<= 1000/' kagari.yaml
 run_k run --format json --output "$T/run.json" --quiet --seed 5

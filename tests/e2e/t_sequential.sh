@@ -196,6 +196,24 @@ PYEOF
 # The saved report analysed again says the same.
 run_k report "$T/capped.json" --reanalyze --format json --output "$T/capped2.json"
 json_check "$T/capped2.json" 'all(("--max-time" in b["commands"][0]["comparisons"]["latency"]["reason"]) == bool(b["commands"][0].get("stopped_by_max_time")) for b in r["suites"][0]["benchmarks"])'
+
+case_ "a budget the time cap left unassessed: exit 6, and the reason names --max-time"
+sed -i 's|nap: {command: \(.*\)}$|nap: {command: \1, budget: {latency: {max: "< 10s"}}}|' kagari.yaml
+grep -q 'budget' kagari.yaml || fail "the budget was not added"
+g commit -qam budget
+run_k compare --against HEAD --quiet --seed 7 --max-time 1s --format json --output "$T/capbud.json"
+expect_rc 6
+last_err_has "--max-time"
+last_err_has "stopped the measuring of benchmark 'b"
+"$PY" - "$T/capbud.json" <<'PYEOF' || fail "the unassessed budget does not name --max-time"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["suites"][0]["benchmarks"][-1]["commands"][0]
+assert c.get("stopped_by_max_time") and c["rounds"] == 0, c
+b = c["budgets"][0]
+assert b["status"] != "pass" and "--max-time" in b["reason"], b
+assert "--max-time" in r["exit_reason"], r.get("exit_reason")
+PYEOF
 cd "$R" || exit 1
 
 finish

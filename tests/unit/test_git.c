@@ -155,7 +155,8 @@ static void repo_release(struct repo *r)
 /* A fresh private folder kagari-wt-XXXXXX under the test root. */
 static char *make_parent(void)
 {
-	char *p = xstrfmt("%s/kagari-wt-XXXXXX", test_root);
+	/* Named as compare names its folder (tmpdir_name_is_kagari()). */
+	char *p = xstrfmt("%s/kagari-compare-XXXXXX", test_root);
 	assert_non_null(mkdtemp(p));
 	return p;
 }
@@ -329,7 +330,7 @@ static void test_head_info(void **state)
 
 	(void)state;
 	make_repo(&r);
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	assert_string_equal(sha, r.c2);
 	assert_int_equal(dirty, 0);
 	free(sha);
@@ -338,31 +339,71 @@ static void test_head_info(void **state)
 	p = xstrfmt("%s/build.log", r.dir);
 	write_file(p, "noise\n");
 	free(p);
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 0);
 
-	/* nor does an untracked one (a suite file not committed yet): only
-	   a tracked file that differs makes "+ uncommitted changes" */
+	/* an untracked source file does: the head measures it */
 	p = xstrfmt("%s/extra.c", r.dir);
 	write_file(p, "int x;\n");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
-	assert_int_equal(dirty, 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
+	assert_int_equal(dirty, 1);
+	/* ... unless it is one of kagari's own (a suite file not committed
+	   yet, a report): those are named in skip, canonical */
+	{
+		struct strvec skip = STRVEC_INIT;
+		struct sbuf st = SBUF_INIT;
+		char *canon = realpath(p, NULL), *sha2 = NULL;
+		assert_non_null(canon);
+		strvec_push(&skip, canon);
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		/* in a new folder, with a new source file beside it: dirty */
+		char *dir = xstrfmt("%s/newdir", r.dir);
+		assert_int_equal(mkdir(dir, 0700), 0);
+		char *suite = xstrfmt("%s/kagari.yaml", dir), *src = xstrfmt("%s/new.c", dir);
+		write_file(suite, "version: \"1\"\n");
+		strvec_push_take(&skip, realpath(suite, NULL));
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		write_file(src, "int y;\n");
+		assert_int_equal(git_head_status(r.dir, &sha2, &st, &skip, &err), 0);
+		assert_non_null(strstr(st.buf, "newdir/new.c"));
+		assert_null(strstr(st.buf, "kagari.yaml"));
+		assert_null(strstr(st.buf, "extra.c"));
+		assert_int_equal(unlink(src), 0);
+		/* kagari's .kagari/ folder (the history) never counts */
+		char *kdir = xstrfmt("%s/.kagari", dir), *hist = xstrfmt("%s/.kagari/history.sqlite", dir);
+		assert_int_equal(mkdir(kdir, 0700), 0);
+		write_file(hist, "x");
+		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
+		assert_int_equal(dirty, 0);
+		assert_int_equal(tmpdir_remove(dir), 0);
+		free(kdir);
+		free(hist);
+		free(suite);
+		free(src);
+		free(dir);
+		free(sha2);
+		free(canon);
+		sbuf_release(&st);
+		strvec_clear(&skip);
+	}
 	assert_int_equal(unlink(p), 0);
 	free(p);
 
 	/* an unstaged change */
 	p = xstrfmt("%s/file.txt", r.dir);
 	write_file(p, "changed\n");
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	assert_string_equal(sha, r.c2);
 	assert_int_equal(dirty, 1);
 	free(sha);
 	/* a staged change */
 	GIT(r.dir, "add", "file.txt");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 1);
 	GIT(r.dir, "reset", "-q", "--hard");
-	assert_int_equal(git_head_info(r.dir, NULL, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, NULL, &dirty, NULL, &err), 0);
 	assert_int_equal(dirty, 0);
 	free(p);
 
@@ -374,13 +415,13 @@ static void test_head_info(void **state)
 		static char sentinel;
 		sha = &sentinel;
 	}
-	assert_int_equal(git_head_info(unborn, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(unborn, &sha, &dirty, NULL, &err), 0);
 	assert_null(sha);
 	assert_int_equal(dirty, 0);
 	assert_int_equal(git_resolve_commit(unborn, "HEAD", &sha, &err), -1);
 	assert_non_null(strstr(err.buf, "no commits yet"));
 
-	assert_int_equal(git_head_info(r.dir, &sha, &dirty, &err), 0);
+	assert_int_equal(git_head_info(r.dir, &sha, &dirty, NULL, &err), 0);
 	free(sha);
 	free(unborn);
 	sbuf_release(&err);
@@ -518,7 +559,7 @@ static void test_worktree_leaves_user_state(void **state)
 	{
 		char *sha = NULL;
 		int dirty = -1;
-		assert_int_equal(git_head_info(wt.path, &sha, &dirty, &err), 0);
+		assert_int_equal(git_head_info(wt.path, &sha, &dirty, NULL, &err), 0);
 		assert_string_equal(sha, r.c1);
 		assert_int_equal(dirty, 0);
 		free(sha);
@@ -666,6 +707,12 @@ static void test_prune_orphans(void **state)
 	p_gone = make_parent();
 	assert_int_equal(git_worktree_add(r.dir, r.c1, p_gone, &gone, &err), 0);
 	assert_int_equal(tmpdir_remove(p_gone), 0);
+	/* Its maker is gone: the kernel dropped the flock on the admin
+	   folder's kagari-live.lock (here: closed). While held, a missing
+	   folder alone would not make it an orphan (another TMPDIR). */
+	assert_true(gone.live_lock > 0);
+	close(gone.live_lock - 1);
+	gone.live_lock = 0;
 
 	/* ours, folder present, its kagari process dead */
 	p_dead = make_parent();
@@ -710,6 +757,17 @@ static void test_prune_orphans(void **state)
 
 	assert_int_equal(git_prune_orphans(r.dir, &err), 0);
 	assert_int_equal(err.len, 0);
+	/* The repository's worktree lock file is readable by the other
+	   users of a shared repository: 0644 within the umask, not 0600. */
+	{
+		char *lockf = xstrfmt("%s/.git/kagari-worktrees.lock", r.dir);
+		struct stat lst;
+		mode_t mask = umask(0);
+		umask(mask);
+		assert_int_equal(stat(lockf, &lst), 0);
+		assert_int_equal(lst.st_mode & 0777, 0644 & ~mask);
+		free(lockf);
+	}
 
 	list = GIT_OUT(r.dir, "worktree", "list", "--porcelain");
 	assert_null(strstr(list, gone.path));
