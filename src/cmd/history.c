@@ -47,7 +47,7 @@ static const struct opt history_opts[] = {
 	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
 	{ "detect", OPT_STRING, offsetof(struct cli, detect), "P",
-	  "say how many runs per commit would find a step of P percent (default 5)", NULL },
+	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
 	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
