@@ -6,7 +6,11 @@
  * respects --min-change; with each point's own spread (several runs per
  * commit) a step the size of the noise between single runs is found, a
  * step among points of many runs is found beside points of one, and the
- * runs per commit a step needs follow from the noise of one run.
+ * runs per commit a step needs follow from the noise of one run and that
+ * between sessions; points whose sessions differ far more than their
+ * runs do (each commit's runs share its session's offset) make no step,
+ * while a step ten times that offset is found. Every found step is
+ * checked at its commit and with its size.
  */
 #include <stdarg.h>
 #include <stddef.h>
