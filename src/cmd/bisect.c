@@ -13,7 +13,9 @@
  * whose followed comparisons all pass (or improve, or stay within noise)
  * is "good", whatever the other commands' verdicts; one whose followed
  * comparison is not decided is measured again with twice the runs a side,
- * up to the command's max_runs (test_commit()), and one whose build
+ * up to the command's max_runs (test_commit()), each measurement of a
+ * commit at half the level of the one before (alpha/2, alpha/4, ...:
+ * look_alpha()), and one whose build
  * fails, or whose followed comparison fails or is still not decided, is
  * skipped (named), as `git bisect` does with exit 125, and the search
  * tries the nearest untested commit instead. --command narrows what is
@@ -26,6 +28,7 @@
  * usage; 4: GOOD's build or git failed.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +94,7 @@ struct commit {
 	int measured;	   /* how many times it was measured */
 	int runs;	   /* runs a side of the last measurement (0: the suite's) */
 	int again;	   /* skip: runs a side that might decide it (0: none) */
+	double *alpha;	   /* per measurement: the level it was judged at */
 };
 
 struct bisect {
@@ -105,7 +109,77 @@ struct bisect {
 	size_t *order;	     /* indexes into path (SIZE_MAX: good) in test order */
 	struct strvec matters; /* "suite/bench/command metric" that regressed at BAD */
 	size_t nr_order;
+	double *alpha0;	     /* every command's 1 - confidence, as the suite says */
+	size_t nr_alpha0;
 };
+
+/*
+ * The level of the k-th measurement of one commit (k = 1, 2, ...): alpha /
+ * 2^k, alpha = 1 - the suite's confidence. A commit left undecided is
+ * measured again and takes the last measurement's outcome, so a false
+ * "bad" (or "good") may come from any of its measurements: by the union
+ * bound their levels must add up to at most alpha, and alpha/2 + alpha/4
+ * + ... stays below it however many there are (docs/bisect.md). Each
+ * measurement spends its share by the suite's own design (the sequential
+ * looks of docs/statistics.md split it again).
+ */
+static double look_alpha(double alpha, int k)
+{
+	return ldexp(alpha, -k);
+}
+
+/* Every command's alpha as the suite says it, before the first look. */
+static void save_alpha(struct bisect *b)
+{
+	for (size_t i = 0; i < b->s.ls.nr; i++) {
+		const struct suite *su = b->s.ls.suites[i];
+		for (size_t bi = 0; bi < su->nr_benches; bi++)
+			for (size_t cc = 0; cc < su->benches[bi].nr_commands; cc++) {
+				b->alpha0 = xreallocarray(b->alpha0, b->nr_alpha0 + 1,
+							  sizeof(*b->alpha0));
+				b->alpha0[b->nr_alpha0++] =
+					1 - su->benches[bi].commands[cc].settings.regression.confidence;
+			}
+	}
+}
+
+/*
+ * Judge the k-th measurement of a commit at look_alpha() of each command's
+ * alpha (k 0: the suite's own again). It is the suite's settings that
+ * change, so the sequential looks made while measuring (session_look)
+ * and the verdicts of analyze_result() use the same level.
+ */
+static void set_look(struct bisect *b, int k)
+{
+	size_t q = 0;
+	for (size_t i = 0; i < b->s.ls.nr; i++) {
+		struct suite *su = b->s.ls.suites[i];
+		for (size_t bi = 0; bi < su->nr_benches; bi++)
+			for (size_t cc = 0; cc < su->benches[bi].nr_commands && q < b->nr_alpha0;
+			     cc++, q++)
+				su->benches[bi].commands[cc].settings.regression.confidence =
+					1 - (k > 0 ? look_alpha(b->alpha0[q], k) : b->alpha0[q]);
+	}
+}
+
+/* The level the comparisons of rr were judged at (the largest, should
+   commands' levels differ); NAN when none was made. */
+static double judged_alpha(const struct run_result *rr)
+{
+	double a = NAN;
+	for (size_t i = 0; i < rr->nr_suites; i++)
+		for (size_t bi = 0; bi < rr->suites[i].nr_benches; bi++) {
+			const struct bench_result *br = &rr->suites[i].benches[bi];
+			for (size_t cc = 0; cc < br->nr_commands; cc++)
+				for (int m = 0; m < METRIC__COUNT; m++) {
+					const struct comparison *cp = &br->commands[cc].comparison[m];
+					if (cp->present && isfinite(cp->confidence) &&
+					    !(1 - cp->confidence <= a))
+						a = 1 - cp->confidence;
+				}
+		}
+	return a;
+}
 
 /* Check out and build commit c once; 0, or -1 (c->reason says why). */
 static int prepare_commit(struct bisect *b, struct commit *c, size_t id)
@@ -331,6 +405,9 @@ static void measure_commit(struct bisect *b, struct commit *c)
 	c->have_change = 0;
 	c->again = 0;
 	c->measured++;
+	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
+	c->alpha[c->measured - 1] = NAN;
+	set_look(b, c->measured);
 	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->runs;
 	b->steps++;
 	struct run_result rr;
@@ -378,11 +455,14 @@ static void measure_commit(struct bisect *b, struct commit *c)
 		c->out = OUT_SKIP;
 		c->reason = xstrdup("interrupted");
 		run_result_release(&rr);
+		set_look(b, 0);
 		return;
 	}
 	analyze_result(&rr, NULL);
+	c->alpha[c->measured - 1] = judged_alpha(&rr);
 	judge(b, c, &rr, c == &b->path[b->n - 1]);
 	run_result_release(&rr);
+	set_look(b, 0);
 }
 
 /*
@@ -402,8 +482,8 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 	measure_commit(b, c);
 	while (c->out == OUT_SKIP && c->again > 0 && !interrupt_requested) {
 		if (!b->s.cli->quiet)
-			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side\n",
-				c->sha, c->reason, c->again);
+			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side, at alpha/%d (each measurement of a commit at half the level of the one before)\n",
+				c->sha, c->reason, c->again, 1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
 		c->runs = c->again;
 		measure_commit(b, c);
 	}
@@ -496,6 +576,7 @@ static void release_commit(struct commit *c, size_t nr_suites, int *rc)
 	free(c->reason);
 	free(c->what);
 	free(c->dir);
+	free(c->alpha);
 }
 
 /* For tmpdir_prune(): 1 only when the folder's maker is certainly gone. */
@@ -548,6 +629,8 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_release(&tag);
 		sbuf_reset(&err);
 	}
+	if (!rc)
+		save_alpha(&b);
 	if (!rc && cli->command) {
 		/* Measure only the benchmarks that hold the command. */
 		size_t found = 0;
@@ -682,6 +765,14 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 				json_emit_kv_string(&j, "sha", c->sha);
 				json_emit_kv_string(&j, "outcome", outcome_name(c->out));
 				json_emit_kv_int(&j, "measurements", c->measured);
+				json_emit_key(&j, "alpha");
+				json_emit_begin_array(&j);
+				for (int look = 0; look < c->measured; look++)
+					if (isfinite(c->alpha[look]))
+						json_emit_double(&j, c->alpha[look]);
+					else
+						json_emit_null(&j);
+				json_emit_end_array(&j);
 				if (c->have_change)
 					json_emit_kv_double(&j, "change_percent", c->change);
 				if (c->reason)
@@ -749,6 +840,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		release_commit(&b.path[k], b.s.ls.nr, &rc);
 	free(b.path);
 	free(b.order);
+	free(b.alpha0);
 	strvec_clear(&b.matters);
 	free(b.repo);
 	free(bad_sha);

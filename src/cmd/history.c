@@ -47,7 +47,7 @@ static const struct opt history_opts[] = {
 	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
 	{ "detect", OPT_STRING, offsetof(struct cli, detect), "P",
-	  "say how many runs per commit would find a step of P percent (default 5)", NULL },
+	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
 	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
@@ -78,7 +78,9 @@ struct series {
 	struct step *steps;
 	size_t nr_steps;
 	double noise;	   /* of a single run (steps_run_noise()), metric units */
-	size_t runs_needed; /* per commit for a step of --detect percent */
+	double between;	   /* between sessions (steps_between_noise()), metric units */
+	size_t runs_needed; /* per commit for a step of --detect percent, or
+			       STEPS_RUNS_NEVER */
 	size_t min_runs, max_runs; /* runs per commit of its points */
 };
 
@@ -96,6 +98,7 @@ struct git_rank {
 struct git_order {
 	struct git_rank *v;
 	size_t nr, alloc;
+	int line; /* HEAD's first-parent line was read (a repository) */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -186,6 +189,7 @@ static void git_order_load(struct git_order *o, const char *dir, const struct hi
 				break;
 			order_add(o, s, (size_t)(nl - s), 0, (long long)(lines - 1 - k));
 		}
+		o->line = o->nr > 0;
 	}
 	qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
 	/* The other shas, each once: their commit dates, one git call (at
@@ -338,12 +342,31 @@ static struct series *build_series(const struct history_points *p,
 				s->max_runs = n;
 			sp[q] = (struct steps_point){ c->median, c->vals, n };
 		}
-		s->noise = steps_find_points(sp, s->nr, HISTORY_MIN_SEGMENT, min_change,
-					     &s->steps, &s->nr_steps);
+		/*
+		 * Steps are searched on HEAD's first-parent line alone, in its
+		 * order (the points sorted above put it first): a side branch's
+		 * commits or another branch's tip, placed after it by date, are
+		 * not a continuation of that line, and a "step" into them would
+		 * be no change any commit made. They are shown, not segmented.
+		 * Without a repository there is no line, and every point, in the
+		 * order it was measured, is segmented.
+		 */
+		size_t nseg = s->nr;
+		if (order->line)
+			for (nseg = 0; nseg < s->nr && s->pts[nseg].cls == 0;)
+				nseg++;
+		if (nseg >= 2) {
+			s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
+						     &s->steps, &s->nr_steps, &s->between);
+		} else {
+			s->noise = steps_run_noise(sp, s->nr);
+			s->between = steps_between_noise(sp, s->nr, s->noise);
+		}
 		s->runs_needed = 0;
 		if (s->nr) {
 			double level = fabs(latest(s->pts, s->nr)->median);
-			s->runs_needed = steps_runs_needed(s->noise, level * detect / 100);
+			s->runs_needed = steps_runs_needed(s->noise, s->between,
+							   level * detect / 100);
 		}
 		free(sp);
 		i = j;
@@ -410,15 +433,28 @@ static void step_fields(struct sbuf *out, const struct series *s, const struct s
 	sbuf_adds(out, sep[5]);
 }
 
-/* "noise of one run ±2.1%; a 5% step needs 9 runs per commit (these have 1-3)" */
+/*
+ * "noise of one run ±2.1%; a 5% step needs 9 runs per commit (these have
+ * 1-3)", with ", between sessions ±0.4%" after the first part when the
+ * points' sessions differ by more than their runs' noise explains, and
+ * then, when no number of runs finds the step, "no number of runs per
+ * commit finds a 5% step: the noise between sessions alone makes it more
+ * than 2% (...)" (docs/history.md).
+ */
 static void noise_line(struct sbuf *out, const struct series *s, double detect)
 {
 	double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
 	if (!(level > 0))
 		return;
-	sbuf_addf(out, "noise of one run ±%.1f%%; a %g%% step needs %zu run%s per commit to be found (",
-		  s->noise / level * 100, detect, s->runs_needed,
-		  s->runs_needed == 1 ? "" : "s");
+	sbuf_addf(out, "noise of one run ±%.1f%%", s->noise / level * 100);
+	if (s->between > 0)
+		sbuf_addf(out, ", between sessions ±%.1f%%", s->between / level * 100);
+	if (s->runs_needed == STEPS_RUNS_NEVER)
+		sbuf_addf(out, "; no number of runs per commit finds a %g%% step: the noise between sessions alone makes it more than %.1f%% (",
+			  detect, STEPS_DETECT_RATIO * s->between / level * 100);
+	else
+		sbuf_addf(out, "; a %g%% step needs %zu run%s per commit to be found (",
+			  detect, s->runs_needed, s->runs_needed == 1 ? "" : "s");
 	if (s->min_runs == s->max_runs)
 		sbuf_addf(out, "these have %zu)", s->min_runs);
 	else
@@ -505,12 +541,23 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 			json_emit_double(&j, s->noise / level * 100);
 		else
 			json_emit_null(&j);
+		json_emit_key(&j, "between_percent");
+		if (level > 0)
+			json_emit_double(&j, s->between / level * 100);
+		else
+			json_emit_null(&j);
 		json_emit_key(&j, "detect");
 		json_emit_begin_object_inline(&j);
 		json_emit_kv_double(&j, "step_percent", detect);
 		json_emit_key(&j, "runs_per_commit");
-		if (level > 0)
+		if (level > 0 && s->runs_needed != STEPS_RUNS_NEVER)
 			json_emit_int(&j, (int64_t)s->runs_needed);
+		else
+			json_emit_null(&j);
+		/* The least step any number of runs finds: 5 tau. */
+		json_emit_key(&j, "min_step_percent");
+		if (level > 0)
+			json_emit_double(&j, STEPS_DETECT_RATIO * s->between / level * 100);
 		else
 			json_emit_null(&j);
 		json_emit_end_object(&j);

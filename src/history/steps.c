@@ -164,6 +164,15 @@ double steps_find(const double *x, size_t n, size_t min_size,
 	return sigma;
 }
 
+/* Pairs of consecutive runs of one commit (what steps_run_noise() uses). */
+static size_t within_pairs(const struct steps_point *p, size_t n)
+{
+	size_t pairs = 0;
+	for (size_t i = 0; i < n; i++)
+		pairs += p[i].nr_runs > 1 ? p[i].nr_runs - 1 : 0;
+	return pairs;
+}
+
 double steps_run_noise(const struct steps_point *p, size_t n)
 {
 	size_t pairs = 0, total = 0;
@@ -194,12 +203,47 @@ double steps_run_noise(const struct steps_point *p, size_t n)
 	return sigma;
 }
 
+/*
+ * Runs of one commit are measured back to back, in one session, and share
+ * its offset (the day, the machine's state): a point's value varies by
+ * tau^2 + sigma_1^2 / k around the commit's true value, and only the second
+ * part shrinks with more runs. tau^2 is estimated by the method of moments
+ * from consecutive points: Var(x[i+1] - x[i]) = 2 tau^2 + sigma_1^2 (1/k_i
+ * + 1/k_i+1) where no step lies between them, the variance of the
+ * differences taken robustly (1.4826 * median |dx|)^2, so a step, which
+ * changes one difference, barely moves it.
+ */
+double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
+{
+	/* sigma_1 from the points themselves already holds tau: it cannot be
+	   told apart from the noise of one run without runs of one commit. */
+	if (n < 2 || within_pairs(p, n) < STEPS_MIN_PAIRS || !(sigma1 >= 0))
+		return 0;
+	double *d = xcalloc(n, sizeof(*d));
+	double *scratch = xcalloc(n, sizeof(*scratch));
+	double c = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double k0 = p[i].nr_runs ? (double)p[i].nr_runs : 1;
+		double k1 = p[i + 1].nr_runs ? (double)p[i + 1].nr_runs : 1;
+		d[i] = fabs(p[i + 1].value - p[i].value);
+		c += 1 / k0 + 1 / k1;
+	}
+	c /= (double)(n - 1);
+	double sd = 1.4826 * median(d, n - 1, scratch);
+	double tau2 = (sd * sd - sigma1 * sigma1 * c) / 2;
+	free(d);
+	free(scratch);
+	return tau2 > 0 ? sqrt(tau2) : 0;
+}
+
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps,
-			 size_t *nr_steps)
+			 size_t *nr_steps, double *between)
 {
 	*steps = NULL;
 	*nr_steps = 0;
+	if (between)
+		*between = 0;
 	if (n < 2)
 		return 0;
 	double *x = xcalloc(n, sizeof(*x));
@@ -208,20 +252,29 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 	for (size_t i = 0; i < n; i++)
 		x[i] = p[i].value;
 	double sigma = floor_noise(steps_run_noise(p, n), x, n, scratch);
-	for (size_t i = 0; i < n; i++)
-		sd[i] = sigma / sqrt(p[i].nr_runs ? (double)p[i].nr_runs : 1);
+	double tau = steps_between_noise(p, n, sigma);
+	for (size_t i = 0; i < n; i++) {
+		double k = p[i].nr_runs ? (double)p[i].nr_runs : 1;
+		sd[i] = sqrt(tau * tau + sigma * sigma / k);
+	}
 	find(x, sd, n, min_size, min_change_percent, steps, nr_steps);
+	if (between)
+		*between = tau;
 	free(x);
 	free(sd);
 	free(scratch);
 	return sigma;
 }
 
-size_t steps_runs_needed(double noise, double step)
+size_t steps_runs_needed(double noise, double between, double step)
 {
-	if (!(noise >= 0) || !(step > 0))
+	if (!(noise >= 0) || !(between >= 0) || !(step > 0))
 		return 0;
-	double k = ceil(pow(STEPS_DETECT_RATIO * noise / step, 2) - 1e-9);
+	/* step >= R sqrt(tau^2 + sigma^2 / k)  <=>  k >= sigma^2 / ((step/R)^2 - tau^2) */
+	double room = pow(step / STEPS_DETECT_RATIO, 2) - between * between;
+	if (!(room > 0))
+		return between > 0 ? STEPS_RUNS_NEVER : 1;
+	double k = ceil(noise * noise / room - 1e-9);
 	if (k < 1)
 		k = 1;
 	return k > 1e9 ? (size_t)1e9 : (size_t)k;

@@ -14,7 +14,8 @@
  * which a step barely moves), both parts keep at least `min_size` points,
  * and the two medians differ by at least min_change_percent. The halves
  * are split again the same way. steps_find_points() does the same with
- * each point's own noise.
+ * each point's own noise: that of its runs' session (tau) and of their
+ * number.
  */
 #ifndef KAGARI_HISTORY_STEPS_H
 #define KAGARI_HISTORY_STEPS_H
@@ -57,16 +58,28 @@ struct steps_point {
 double steps_run_noise(const struct steps_point *p, size_t n);
 
 /*
- * steps_find() with each point's own noise: sigma_1 / sqrt(k) for a point
- * of k runs (sigma_1 from steps_run_noise()). A segment costs
- * sum |x - m| / sigma_i about its weighted median m, the penalty is
- * 2 sqrt(n ln n) in those units, so a point of many runs weighs more than
- * one of a single run, and a step the size of the noise between single
- * runs is found once the points carry enough runs. Returns sigma_1.
+ * The noise between sessions, tau: runs of one commit are measured back
+ * to back and share that session's offset, so a point of k runs varies by
+ * tau^2 + sigma_1^2 / k, not sigma_1^2 / k. Estimated by the method of
+ * moments from consecutive points (a step changes one difference only):
+ * tau^2 = max(0, ((1.4826 * median |x[i+1] - x[i]|)^2 - sigma_1^2 * mean(1/k_i
+ * + 1/k_i+1)) / 2). 0 when sigma_1 came from the points themselves (fewer
+ * than STEPS_MIN_PAIRS pairs of runs of one commit): it holds tau then.
+ */
+double steps_between_noise(const struct steps_point *p, size_t n, double sigma1);
+
+/*
+ * steps_find() with each point's own noise: sqrt(tau^2 + sigma_1^2 / k)
+ * for a point of k runs (sigma_1 from steps_run_noise(), tau from
+ * steps_between_noise()). A segment costs sum |x - m| / sigma_i about its
+ * weighted median m, the penalty is 2 sqrt(n ln n) in those units, so a
+ * point of many runs weighs more than one of a single run, as far as the
+ * session's offset lets it. Returns sigma_1, and tau in *between (may be
+ * NULL).
  */
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps,
-			 size_t *nr_steps);
+			 size_t *nr_steps, double *between);
 
 /*
  * A step is found (about 90 % of the time over 16 commits, at its commit)
@@ -74,11 +87,18 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
  */
 #define STEPS_DETECT_RATIO 5.0
 
+/* steps_runs_needed(): no number of runs per commit finds the step. */
+#define STEPS_RUNS_NEVER ((size_t)-1)
+
 /*
  * The runs per commit that make a step of `step` detectable with single
- * runs of noise `noise` (same unit): ceil((STEPS_DETECT_RATIO * noise /
- * step)^2), at least 1; 0 when step <= 0 or noise is not a number.
+ * runs of noise `noise` and the noise between sessions `between` (same
+ * unit): the least k with STEPS_DETECT_RATIO * sqrt(between^2 + noise^2 /
+ * k) <= step, ceil(noise^2 / ((step / STEPS_DETECT_RATIO)^2 - between^2)),
+ * at least 1; STEPS_RUNS_NEVER when step <= STEPS_DETECT_RATIO * between
+ * (more runs cannot bring a point's noise below tau); 0 when step <= 0 or
+ * a noise is not a number.
  */
-size_t steps_runs_needed(double noise, double step);
+size_t steps_runs_needed(double noise, double between, double step);
 
 #endif

@@ -107,4 +107,87 @@ run_k history --metric latency --format html
 expect_rc 0
 grep -q 'class="iv"' "$T/out" || fail "no interval bar in the trend plot"
 expect_out "noise of one run ±"
+case_ "a merged side branch is shown after HEAD's first-parent line, never searched for steps"
+# main: m1 m2 m3 (1000 allocations), m4 m5 (1300), then M, the merge of a
+# side branch s1 s2 s3 forked at m2 whose commits make 2000 (the merge
+# keeps main's 1300), then m6. Searched over every point, the side
+# branch's level after the line's tip would be a +54 % step; searched on
+# the first-parent line alone, the one step is m3 -> m4.
+R2="$T/merge"
+mkdir -p "$R2"
+cd "$R2" || exit 1
+g init -q .
+at=1700000000
+commit() { # MESSAGE
+	at=$((at + 60))
+	g add -A
+	GIT_COMMITTER_DATE="@$at +0000" GIT_AUTHOR_DATE="@$at +0000" g commit -qm "$1"
+}
+declare -A S
+for i in 1 2 3 4 5; do
+	n=1000
+	[ "$i" -ge 4 ] && n=1300
+	suite $n
+	echo "$i" > i.txt
+	commit "m$i"
+	S[m$i]=$(g rev-parse HEAD)
+done
+g checkout -q -b side "${S[m2]}"
+for i in 1 2 3; do
+	suite 2000
+	echo "s$i" > s.txt
+	commit "s$i"
+	S[s$i]=$(g rev-parse HEAD)
+done
+g checkout -q main
+at=$((at + 60))
+GIT_COMMITTER_DATE="@$at +0000" GIT_AUTHOR_DATE="@$at +0000" g merge -q -s ours --no-edit side
+S[M]=$(g rev-parse HEAD)
+suite 1300
+echo 6 > i.txt
+commit m6
+S[m6]=$(g rev-parse HEAD)
+[ "$(g rev-list --first-parent HEAD | wc -l)" -eq 7 ] || fail "the first-parent line is not m1..m5 M m6"
+# The side branch measured between the line's commits, the tip first.
+for c in m6 s2 m1 m4 s1 M m2 s3 m5 m3; do
+	measure "${S[$c]}"
+done
+g checkout -q main
+run_k history --format json --metric allocs
+expect_rc 0
+json_check "$T/out" "[p['sha'] for p in r['series'][0]['points']] == '${S[m1]} ${S[m2]} ${S[m3]} ${S[m4]} ${S[m5]} ${S[M]} ${S[m6]} ${S[s1]} ${S[s2]} ${S[s3]}'.split()"
+json_check "$T/out" "[p['median'] for p in r['series'][0]['points']] == [1000.0] * 3 + [1300.0] * 4 + [2000.0] * 3"
+json_check "$T/out" "[(s['from_sha'], s['to_sha'], s['change_percent']) for s in r['series'][0]['steps']] == [('${S[m3]}', '${S[m4]}', 30.0)]"
+run_k history --metric allocs
+expect_rc 0
+expect_out "10 commits, ${S[m1]:0:10} .. ${S[s3]:0:10}, latest 1300"
+[ "$(grep -c '^  step ' "$T/out")" -eq 1 ] || fail "not exactly one step: $(cat "$T/out")"
+expect_out "step ${S[m3]:0:10} → ${S[m4]:0:10}  +30.0%"
+case_ "points that differ more than their runs do: the noise between sessions, and no number of runs finds a small step"
+# Two runs of every commit agree exactly (allocation counts), while the
+# commits alternate 1000 / 1100: their scatter is the sessions' (tau =
+# 1.4826 * 100 / sqrt 2 = 104.8, 9.5 % of 1100), and more runs per commit
+# cannot make a 5 % step visible (it needs more than 5 tau, 47.7 %).
+R3="$T/sessions"
+mkdir -p "$R3"
+cd "$R3" || exit 1
+g init -q .
+A=()
+for i in 1 2 3 4 5 6; do
+	suite $((i % 2 ? 1000 : 1100))
+	g add -A && g commit -qm "a$i"
+	A[$i]=$(g rev-parse HEAD)
+done
+for i in 1 2 3 4 5 6; do
+	measure "${A[$i]}" 2
+done
+g checkout -q main
+run_k history --metric allocs
+expect_rc 0
+expect_out "noise of one run ±0.0%, between sessions ±9.5%; no number of runs per commit finds a 5% step: the noise between sessions alone makes it more than 47.7% (these have 2)"
+run_k history --metric allocs --format json
+json_check "$T/out" "abs(r['series'][0]['between_percent'] - 1.4826 * 100 / 2 ** 0.5 / 11) < 0.01 and r['series'][0]['detect']['runs_per_commit'] is None and abs(r['series'][0]['detect']['min_step_percent'] - 5 * 1.4826 * 100 / 2 ** 0.5 / 11) < 0.05"
+# A step above 5 tau: the runs it needs (1: the runs agree exactly).
+run_k history --metric allocs --format json --detect 60
+json_check "$T/out" "r['series'][0]['detect']['runs_per_commit'] == 1"
 finish

@@ -6,7 +6,11 @@
  * respects --min-change; with each point's own spread (several runs per
  * commit) a step the size of the noise between single runs is found, a
  * step among points of many runs is found beside points of one, and the
- * runs per commit a step needs follow from the noise of one run.
+ * runs per commit a step needs follow from the noise of one run and that
+ * between sessions; points whose sessions differ far more than their
+ * runs do (each commit's runs share its session's offset) make no step,
+ * while a step ten times that offset is found. Every found step is
+ * checked at its commit and with its size.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +23,12 @@
 
 #include "history/steps.h"
 #include "model/rng.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
 
 /* Gaussian noise (Box-Muller) around level, sd as a fraction of level. */
 static void noisy(struct rng *r, double *x, size_t n, double level, double sd)
@@ -66,7 +76,7 @@ static void test_exact_series(void **state)
 	assert_int_equal(s[0].at, 4);
 	assert_true(fabs(s[0].change_percent - 30) < 1e-9);
 	assert_int_equal(s[1].at, 9);
-	assert_true(s[1].change_percent < -30);
+	assert_true(fabs(s[1].change_percent - (900.0 - 1300) / 1300 * 100) < 1e-9);
 	free(s);
 	/* A constant series has no step; one odd point is not a step. */
 	double flat[] = { 5, 5, 5, 5, 5, 9, 5, 5, 5, 5 };
@@ -105,6 +115,7 @@ static void test_min_change(void **state)
 	steps_find(x, 8, 2, 0.1, &s, &n);
 	assert_int_equal(n, 1);
 	assert_int_equal(s[0].at, 4);
+	assert_true(fabs(s[0].change_percent - 0.5) < 1e-9);
 	free(s);
 }
 
@@ -134,13 +145,14 @@ static void history(struct rng *r, size_t n, const size_t *k, size_t at, double 
 	}
 }
 
-/* Found at its commit (or one off) among the steps? */
-static int found_at(const struct step *s, size_t n, size_t at)
+/*
+ * The only step found, at commit `at` exactly, of `size` percent within
+ * `tol` points? (A step one commit off, a second step beside it, or one of
+ * the wrong size does not count: each is a failure of the finder.)
+ */
+static int found_exactly(const struct step *s, size_t n, size_t at, double size, double tol)
 {
-	for (size_t i = 0; i < n; i++)
-		if (s[i].at + 1 >= at && s[i].at <= at + 1)
-			return 1;
-	return 0;
+	return n == 1 && s[0].at == at && fabs(s[0].change_percent - size) <= tol;
 }
 
 static void test_step_of_run_noise(void **state)
@@ -156,30 +168,34 @@ static void test_step_of_run_noise(void **state)
 		struct step *s;
 		size_t n;
 		/* A +10 % step, the noise of one run: 25 runs a commit
-		   (steps_runs_needed(10, 10)) find it ... */
+		   (steps_runs_needed(10, 0, 10)) find it ... */
 		for (size_t i = 0; i < 16; i++)
-			k[i] = steps_runs_needed(10, 10);
+			k[i] = steps_runs_needed(10, 0, 10);
 		rng_seed(&r, seed);
 		history(&r, 16, k, 8, 10, p, buf, med);
-		steps_find_points(p, 16, 2, 1, &s, &n);
-		many += found_at(s, n, 8);
+		steps_find_points(p, 16, 2, 1, &s, &n, NULL);
+		many += found_exactly(s, n, 8, 10, 4);
 		free(s);
 		/* ... one run a commit does not ... */
 		for (size_t i = 0; i < 16; i++)
 			k[i] = 1;
 		history(&r, 16, k, 8, 10, p, buf, med);
-		steps_find_points(p, 16, 2, 1, &s, &n);
-		one += found_at(s, n, 8);
+		steps_find_points(p, 16, 2, 1, &s, &n, NULL);
+		one += n > 0 && s[0].at == 8;
 		free(s);
 		/* ... and 25 runs a commit make no step of none. */
 		for (size_t i = 0; i < 16; i++)
 			k[i] = 25;
 		history(&r, 16, k, 8, 0, p, buf, med);
-		steps_find_points(p, 16, 2, 1, &s, &n);
+		steps_find_points(p, 16, 2, 1, &s, &n, NULL);
 		aa += n > 0;
 		free(s);
 	}
-	assert_true(many >= 45);
+	/* 34 of 50 at commit 8 with +10 +-4 %: a point's noise is what its
+	   points scatter by, median of 25 runs and all (steps_between_noise()
+	   takes in what sigma_1 / 5 leaves out), so the step is about 4 of
+	   them, not 5. */
+	assert_true(many >= 30);
 	assert_true(one <= 5);
 	assert_true(aa <= 1);
 }
@@ -202,16 +218,17 @@ static void test_points_of_many_runs_weigh_more(void **state)
 		size_t n;
 		rng_seed(&r, seed);
 		history(&r, 16, k, 12, 30, p, buf, med);
-		steps_find_points(p, 16, 2, 1, &s, &n);
-		spread += found_at(s, n, 12);
+		steps_find_points(p, 16, 2, 1, &s, &n, NULL);
+		spread += found_exactly(s, n, 12, 30, 10);
 		free(s);
 		/* One noise for every point, from the noisy ones: mostly missed. */
 		steps_find(med, 16, 2, 1, &s, &n);
-		medians += found_at(s, n, 12);
+		medians += found_exactly(s, n, 12, 30, 10);
 		free(s);
 	}
-	assert_true(spread >= 48);
-	assert_true(medians <= 30);
+	/* 42 and 20 of 50, at commit 12 with +30 +-10 %. */
+	assert_true(spread >= 38);
+	assert_true(medians <= 25);
 }
 
 static void test_run_noise_and_runs_needed(void **state)
@@ -233,11 +250,112 @@ static void test_run_noise_and_runs_needed(void **state)
 	free(s);
 	assert_true(fabs(steps_run_noise(q, 5) - sigma) < 1e-9);
 	/* A step 5 times a point's noise: (5 * 10 / 10)^2 = 25 runs. */
-	assert_int_equal(steps_runs_needed(10, 10), 25);
-	assert_int_equal(steps_runs_needed(10, 30), 3);
-	assert_int_equal(steps_runs_needed(1, 30), 1);
-	assert_int_equal(steps_runs_needed(0, 5), 1);
-	assert_int_equal(steps_runs_needed(10, 0), 0);
+	assert_int_equal(steps_runs_needed(10, 0, 10), 25);
+	assert_int_equal(steps_runs_needed(10, 0, 30), 3);
+	assert_int_equal(steps_runs_needed(1, 0, 30), 1);
+	assert_int_equal(steps_runs_needed(0, 0, 5), 1);
+	assert_int_equal(steps_runs_needed(10, 0, 0), 0);
+	/* With noise between sessions tau a point's noise is sqrt(tau^2 +
+	   sigma^2 / k): 5 sqrt(1 + 100 / k) <= 10 needs k >= 100 / 3, 34 runs
+	   (25 without tau) ... */
+	assert_int_equal(steps_runs_needed(10, 1, 10), 34);
+	assert_int_equal(steps_runs_needed(10, 1.5, 10), 58);
+	/* ... and no number of runs brings it below 5 tau. */
+	assert_int_equal(steps_runs_needed(10, 2, 10), STEPS_RUNS_NEVER);
+	assert_int_equal(steps_runs_needed(0.001, 3, 10), STEPS_RUNS_NEVER);
+	assert_int_equal(steps_runs_needed(0, 1.9, 10), 1);
+}
+
+/*
+ * n commits of k runs each measured in sessions: every commit's runs share
+ * its session's offset (sd `between` of 100) and scatter by `within` about
+ * it; +step % from commit `at` on.
+ */
+static void sessions(struct rng *r, size_t n, size_t k, double between, double within,
+		     size_t at, double step, struct steps_point *p, double *buf)
+{
+	for (size_t i = 0; i < n; i++) {
+		double off, *x = buf + 64 * i, t[64];
+		noisy(r, &off, 1, 1, between);
+		noisy(r, x, k, 100 * off, within);
+		for (size_t j = 0; j < k; j++) {
+			if (i >= at)
+				x[j] *= 1 + step / 100;
+			t[j] = x[j];
+		}
+		for (size_t a = 1; a < k; a++)
+			for (size_t b = a; b > 0 && t[b - 1] > t[b]; b--) {
+				double v = t[b];
+				t[b] = t[b - 1];
+				t[b - 1] = v;
+			}
+		p[i] = (struct steps_point){ k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, x, k };
+	}
+}
+
+static void test_session_offsets(void **state)
+{
+	(void)state;
+	struct rng r;
+	static double buf[16 * 64];
+	struct steps_point p[16];
+	int flat_steps = 0, found = 0;
+	double taus[50];
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		struct step *s;
+		size_t n;
+		double tau;
+		/* Ten runs a commit within 0.2 % of each other, the commits'
+		   sessions 5 % apart: a flat history. With a point's noise
+		   sigma / sqrt 10 = 0.06 % nearly every offset would be a step. */
+		rng_seed(&r, 7000 + seed);
+		sessions(&r, 16, 10, 0.05, 0.002, 16, 0, p, buf);
+		double sigma = steps_find_points(p, 16, 2, 1, &s, &n, &tau);
+		flat_steps += n > 0;
+		free(s);
+		assert_true(sigma < 0.5);
+		assert_true(fabs(tau - steps_between_noise(p, 16, sigma)) < 1e-12);
+		taus[seed - 1] = tau;
+		/* A step ten times the offsets' spread (+50 % from commit 8) is
+		   still found, at its commit, with its size. */
+		sessions(&r, 16, 10, 0.05, 0.002, 8, 50, p, buf);
+		steps_find_points(p, 16, 2, 1, &s, &n, NULL);
+		found += found_exactly(s, n, 8, 50, 10);
+		free(s);
+	}
+	qsort(taus, 50, sizeof(*taus), cmp_double);
+	assert_true(flat_steps <= 1);
+	assert_true(found >= 48);
+	/* tau is estimated without bias worth the name: the median of the 50
+	   estimates within 20 % of the 5 it is. */
+	assert_true(taus[24] > 4 && taus[25] < 6);
+}
+
+static void test_between_noise(void **state)
+{
+	(void)state;
+	/* Runs of one commit differ by 2 (sigma = 1.4826 * 2 / sqrt 2); the
+	   points 100, 110, 100, 110, 100: |dx| = 10 each, so tau^2 = ((1.4826 *
+	   10)^2 - sigma^2 * (1/2 + 1/2)) / 2. */
+	double r0[] = { 99, 101 }, r1[] = { 109, 111 };
+	struct steps_point p[5];
+	for (size_t i = 0; i < 5; i++)
+		p[i] = (struct steps_point){ i % 2 ? 110 : 100, i % 2 ? r1 : r0, 2 };
+	double sigma = steps_run_noise(p, 5);
+	assert_true(fabs(sigma - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
+	double want = sqrt((pow(1.4826 * 10, 2) - sigma * sigma) / 2);
+	assert_true(fabs(steps_between_noise(p, 5, sigma) - want) < 1e-9);
+	/* Points no farther apart than their runs explain: tau is 0, not an
+	   imaginary number. */
+	for (size_t i = 0; i < 5; i++)
+		p[i].value = i % 2 ? 100.5 : 100;
+	assert_true(steps_between_noise(p, 5, sigma) == 0);
+	/* Single runs: sigma_1 comes from the points and already holds tau. */
+	double x[] = { 10, 20, 10, 20, 10 };
+	struct steps_point q[5];
+	for (size_t i = 0; i < 5; i++)
+		q[i] = (struct steps_point){ x[i], &x[i], 1 };
+	assert_true(steps_between_noise(q, 5, steps_run_noise(q, 5)) == 0);
 }
 
 int main(void)
@@ -250,6 +368,8 @@ int main(void)
 		cmocka_unit_test(test_step_of_run_noise),
 		cmocka_unit_test(test_points_of_many_runs_weigh_more),
 		cmocka_unit_test(test_run_noise_and_runs_needed),
+		cmocka_unit_test(test_session_offsets),
+		cmocka_unit_test(test_between_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
