@@ -78,8 +78,11 @@ struct cell {
 	double mean_runs, p95_runs;
 };
 
-static const char *const verdict_names[5] = { "regression", "pass", "improved",
-					      "within_noise", "inconclusive" };
+/* The order of the columns and of cell.verdicts; any other verdict counts
+   as inconclusive (the last). */
+static const enum verdict power_verdicts[5] = { VERDICT_REGRESSION, VERDICT_PASS,
+						VERDICT_IMPROVED, VERDICT_WITHIN_NOISE,
+						VERDICT_INCONCLUSIVE };
 
 struct design {
 	struct settings st;   /* warmup, runs, runs_per_round, order, max_runs,
@@ -254,7 +257,7 @@ static int trial(const struct design *d, const struct cell *c, const double *v,
 	const struct comparison *cp = &cr->comparison[d->metric];
 	int vi = 4;
 	for (int i = 0; i < 5; i++)
-		if (cp->verdict && !strcmp(cp->verdict, verdict_names[i]))
+		if (cp->verdict == power_verdicts[i])
 			vi = i;
 	int used = d->sequential && cp->decided_at_rounds > 0 ? cp->decided_at_rounds : rounds;
 	*runs = used * st->runs_per_round;
@@ -405,7 +408,7 @@ static void render_json(struct sbuf *o, const struct design *d, const struct tra
 		json_emit_kv_double(&j, "tolerance_percent", c->T);
 		json_emit_kv_int(&j, "trials", c->trials);
 		for (int v = 0; v < 5; v++)
-			json_emit_kv_double(&j, verdict_names[v], c->verdicts[v] / t);
+			json_emit_kv_double(&j, verdict_name(power_verdicts[v]), c->verdicts[v] / t);
 		json_emit_kv_double(&j, "mean_runs_per_side", c->mean_runs);
 		json_emit_kv_double(&j, "p95_runs_per_side", c->p95_runs);
 		json_emit_end_object(&j);
