@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyze/format.h"
+#include "base/cmp.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -97,12 +98,6 @@ struct git_order {
 	struct git_rank *v;
 	size_t nr, alloc;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 struct by_sha {
 	const char *sha;

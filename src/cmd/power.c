@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "base/cmp.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
@@ -271,12 +272,6 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 struct trace_stats {
 	size_t runs;
 	double median_ns, pair_mad, pair_sd;
@@ -299,7 +294,7 @@ static void trace_stats(const struct trace *tr, size_t nt, int metric, struct tr
 		for (size_t k = 0; k + 1 < tr[i].n; k += 2)
 			lr[np++] = log(v[k + 1] / v[k]);
 	}
-	qsort(all, n, sizeof(double), cmp_dbl);
+	qsort(all, n, sizeof(double), cmp_double);
 	s->runs = n;
 	s->median_ns = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
 	double mean = 0, ss = 0;
@@ -309,11 +304,11 @@ static void trace_stats(const struct trace *tr, size_t nt, int metric, struct tr
 	for (size_t k = 0; k < np; k++)
 		ss += (lr[k] - mean) * (lr[k] - mean);
 	s->pair_sd = np > 1 ? sqrt(ss / (double)(np - 1)) * 100 : NAN;
-	qsort(lr, np, sizeof(double), cmp_dbl);
+	qsort(lr, np, sizeof(double), cmp_double);
 	double med = np ? (np % 2 ? lr[np / 2] : (lr[np / 2 - 1] + lr[np / 2]) / 2) : NAN;
 	for (size_t k = 0; k < np; k++)
 		lr[k] = fabs(lr[k] - med);
-	qsort(lr, np, sizeof(double), cmp_dbl);
+	qsort(lr, np, sizeof(double), cmp_double);
 	/* scaled by 1.4826 to estimate the sd under normal noise */
 	s->pair_mad = np ? (np % 2 ? lr[np / 2] : (lr[np / 2 - 1] + lr[np / 2]) / 2) * 148.26 : NAN;
 	free(all);
