@@ -79,8 +79,8 @@ void accept_apply(struct run_result *r)
 				struct command_result *cr = &br->commands[c];
 				for (int m = 0; m < METRIC__COUNT; m++) {
 					struct comparison *cp = &cr->comparison[m];
-					if (!cp->present || !cp->gate || !cp->verdict ||
-					    strcmp(cp->verdict, "regression"))
+					if (!cp->present || !cp->gate ||
+					    cp->verdict != VERDICT_REGRESSION)
 						continue;
 					const struct acceptance *a =
 						find(r, br->name, cr->name, (enum metric_id)m);
@@ -91,8 +91,7 @@ void accept_apply(struct run_result *r)
 						reason = xstrfmt("accepted by commit %.12s (Kagari-Accept: up to +%g%%): %s",
 								 a->commit, a->max_percent,
 								 cp->reason ? cp->reason : "");
-						free(cp->verdict);
-						cp->verdict = xstrdup("accepted");
+						cp->verdict = VERDICT_ACCEPTED;
 						free(cp->accepted_by);
 						cp->accepted_by = xstrdup(a->commit);
 					} else {

@@ -119,7 +119,7 @@ static void fill_comparison(struct pending *p)
 	c->p_imp = r->p_imp;
 	c->hl_shift_percent = r->hl_shift_percent;
 	c->noise_floor_percent = r->noise_floor_percent;
-	c->verdict = xstrdup(r->verdict ? r->verdict : "inconclusive");
+	c->verdict = r->verdict != VERDICT_NONE ? r->verdict : VERDICT_INCONCLUSIVE;
 	c->reason = xstrdup(r->reason ? r->reason : "");
 	c->gate = p->in.gate;
 	c->control_failed = r->control_failed;
@@ -156,7 +156,7 @@ static void skip_comparison_fill(struct comparison *c, const struct metric_rule 
 	c->p_reg = c->p_imp = c->p_adjusted = NAN;
 	c->confidence = NAN;
 	c->max_percent = mr->max_percent;
-	c->verdict = xstrdup("skipped");
+	c->verdict = VERDICT_SKIPPED;
 	c->reason = xstrdup(why);
 	c->gate = mr->gate;
 }
@@ -207,8 +207,7 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 					    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
 			skip_comparison(&cr->comparison[m], mr, why);
 			free(why);
-			free(cr->comparison[m].verdict);
-			cr->comparison[m].verdict = xstrdup("inconclusive");
+			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
 			continue;
 		}
 		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
@@ -231,8 +230,7 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 				   sides: undecided, not skipped. */
 				skip_comparison(&cr->comparison[m], mr,
 						"not measured: --max-time was spent before it ran on both sides");
-				free(cr->comparison[m].verdict);
-				cr->comparison[m].verdict = xstrdup("inconclusive");
+				cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
 			} else if (mr->configured)
 				skip_comparison(&cr->comparison[m], mr,
 						"not measured on both sides");
@@ -306,10 +304,10 @@ static struct sample *samples_upto(const struct sample *s, size_t n, int rounds,
 	return v;
 }
 
-static int decisive(const char *verdict)
+static int decisive(enum verdict verdict)
 {
-	return verdict && (!strcmp(verdict, "regression") || !strcmp(verdict, "improved") ||
-			   !strcmp(verdict, "pass"));
+	return verdict == VERDICT_REGRESSION || verdict == VERDICT_IMPROVED ||
+	       verdict == VERDICT_PASS;
 }
 
 /*
@@ -552,13 +550,12 @@ static void identical_artifact_guard(struct command_result *cr)
 		return;
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		struct comparison *cp = &cr->comparison[m];
-		if (!cp->present || !cp->verdict ||
-		    (strcmp(cp->verdict, "regression") && strcmp(cp->verdict, "improved")))
+		if (!cp->present ||
+		    (cp->verdict != VERDICT_REGRESSION && cp->verdict != VERDICT_IMPROVED))
 			continue;
 		set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
 				       "${artifact} are byte-identical, yet %s", cp->reason ? cp->reason : ""));
-		free(cp->verdict);
-		cp->verdict = xstrdup("within_noise");
+		cp->verdict = VERDICT_WITHIN_NOISE;
 	}
 }
 
@@ -573,8 +570,8 @@ static int resolves(const struct comparison *cp, double T)
 {
 	double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
 
-	if (!cp->present || !cp->verdict || !isfinite(lo) || !isfinite(hi) ||
-	    !strcmp(cp->verdict, "skipped") || cp->noise_floor_percent >= T)
+	if (!cp->present || cp->verdict == VERDICT_NONE || !isfinite(lo) || !isfinite(hi) ||
+	    cp->verdict == VERDICT_SKIPPED || cp->noise_floor_percent >= T)
 		return 0;
 	return lo > T || hi < -T || (lo > -T && hi < T);
 }
@@ -605,8 +602,8 @@ static void resolution_notes(struct command_result *cr)
 {
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		struct comparison *cp = &cr->comparison[m];
-		if (!cp->present || !cp->gate || !cp->verdict ||
-		    (strcmp(cp->verdict, "inconclusive") && strcmp(cp->verdict, "within_noise")))
+		if (!cp->present || !cp->gate ||
+		    (cp->verdict != VERDICT_INCONCLUSIVE && cp->verdict != VERDICT_WITHIN_NOISE))
 			continue;
 		double T = cp->max_percent, F = cp->noise_floor_percent;
 		double W = cp->ci_high_percent - cp->ci_low_percent;
@@ -678,7 +675,7 @@ static void out_of_time_note(struct command_result *cr)
 		return;
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		struct comparison *cp = &cr->comparison[m];
-		if (!cp->present || !cp->verdict || strcmp(cp->verdict, "inconclusive") ||
+		if (!cp->present || cp->verdict != VERDICT_INCONCLUSIVE ||
 		    (cp->reason && strstr(cp->reason, "--max-time")))
 			continue;
 		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s", cp->reason ? cp->reason : "",
@@ -866,9 +863,9 @@ static const char *command_outcome(const struct run_result *r,
 	/* A comparison verdict (compare mode) outranks pass. */
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct comparison *cmp = &cr->comparison[m];
-		if (cmp->present && cmp->verdict && cmp->gate &&
-		    severity(cmp->verdict) > severity(res))
-			res = cmp->verdict;
+		if (cmp->present && verdict_name(cmp->verdict) && cmp->gate &&
+		    severity(verdict_name(cmp->verdict)) > severity(res))
+			res = verdict_name(cmp->verdict);
 	}
 	return res;
 }

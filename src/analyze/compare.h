@@ -140,8 +140,8 @@ struct compare_result {
 	double *boot;
 	size_t nr_boot;
 	/* ---- phase 3: compare_decide() ---- */
-	const char *verdict; /* pass improved regression inconclusive
-				within_noise (static string) */
+	enum verdict verdict; /* pass improved regression inconclusive
+				 within_noise (model/verdict.h) */
 	char *reason;	     /* one line naming the numbers */
 	int rule;	     /* 1..9: the rule that decided */
 	/* Stall, control and power warnings (one sentence each). */

@@ -18,12 +18,6 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
-static const char *const V_PASS = "pass";
-static const char *const V_IMPROVED = "improved";
-static const char *const V_REGRESSION = "regression";
-static const char *const V_INCONCLUSIVE = "inconclusive";
-static const char *const V_WITHIN_NOISE = "within_noise";
-
 /* "> 10%" or "< -10%": the threshold on the change for one direction. */
 static void add_threshold(struct sbuf *sb, int upper, double t)
 {
@@ -46,7 +40,7 @@ static void add_interval(struct sbuf *sb, const struct compare_input *in,
 	units_format_percent(sb, r->ci_high_percent);
 }
 
-static void set_verdict(struct compare_result *r, const char *v, int rule,
+static void set_verdict(struct compare_result *r, enum verdict v, int rule,
 			struct sbuf *reason)
 {
 	r->verdict = v;
@@ -144,14 +138,14 @@ static int decide_preconditions(const struct rules *R)
 							  : r->nr_base,
 				  r->nr_base < r->nr_head ? "head" : "base",
 				  in->min_samples);
-		set_verdict(r, V_INCONCLUSIVE, 1, &sb);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 1, &sb);
 		return 1;
 	}
 	if (!r->nr_pairs || (isnan(r->change_percent) && !r->zero_base)) {
 		sbuf_adds(&sb, in->pairing == PAIRING_INDEPENDENT
 				       ? "no samples to compare"
 				       : "no round holds samples of both sides");
-		set_verdict(r, V_INCONCLUSIVE, 1, &sb);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 1, &sb);
 		return 1;
 	}
 	/* 2. dispersion */
@@ -159,14 +153,14 @@ static int decide_preconditions(const struct rules *R)
 	    !r->ranges_disjoint) {
 		sbuf_addf(&sb, "dispersion (robust CV %.2f) above max_cv %g",
 			  r->robust_cv, in->max_cv);
-		set_verdict(r, V_INCONCLUSIVE, 2, &sb);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 2, &sb);
 		return 1;
 	}
 	/* 3. zero base statistic */
 	if (r->zero_base) {
 		sbuf_adds(&sb, "the base statistic is zero (in a round or a "
 			       "resample): a relative change is undefined");
-		set_verdict(r, V_INCONCLUSIVE, 3, &sb);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 3, &sb);
 		return 1;
 	}
 	/* 4. min_difference */
@@ -178,7 +172,7 @@ static int decide_preconditions(const struct rules *R)
 				   r->base_stat);
 		sbuf_adds(&sb, " below min_difference ");
 		units_format_value(&sb, in->metric, in->min_difference);
-		set_verdict(r, V_PASS, 4, &sb);
+		set_verdict(r, VERDICT_PASS, 4, &sb);
 		return 1;
 	}
 	return 0;
@@ -208,7 +202,7 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 		/* 5 and 6 */
 		if (!isnan(r->noise_floor_percent) && !r->exact_data)
 			sbuf_addf(sb, ", noise floor %.1f%%", F);
-		set_verdict(r, reg ? V_REGRESSION : V_IMPROVED, reg ? 5 : 6, sb);
+		set_verdict(r, reg ? VERDICT_REGRESSION : VERDICT_IMPROVED, reg ? 5 : 6, sb);
 		return 1;
 	}
 	/* 7 */
@@ -217,7 +211,7 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 		  "cannot resolve changes of %g%% for this command "
 		  "(noise floor %.1f%%)",
 		  T, F);
-	set_verdict(r, V_WITHIN_NOISE, 7, sb);
+	set_verdict(r, VERDICT_WITHIN_NOISE, 7, sb);
 	return 1;
 }
 
@@ -241,7 +235,7 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 			if (r->holm_applied)
 				sbuf_addf(sb, " (Holm %.2g)", p_pass);
 			sbuf_addf(sb, " is not below this look's level %.2g", alpha);
-			set_verdict(r, V_INCONCLUSIVE, 9, sb);
+			set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
 			return 1;
 		}
 	}
@@ -270,7 +264,7 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 			sbuf_addf(sb, ", mirror test p=%.2g", p_pass);
 		sbuf_addch(sb, ')');
 	}
-	set_verdict(r, V_PASS, 8, sb);
+	set_verdict(r, VERDICT_PASS, 8, sb);
 	return 1;
 }
 
@@ -299,7 +293,7 @@ static void decide_undecided(const struct rules *R, struct sbuf *sb)
 		sbuf_addf(sb, ": P(regression)=%.2f, a pass needs at most %g",
 			  r->p_reg, 1 - conf);
 	}
-	set_verdict(r, V_INCONCLUSIVE, 9, sb);
+	set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
 }
 
 void compare_decide(const struct compare_input *in, struct compare_result *r)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/summary.h"
+#include "base/cmp.h"
 #include "base/xalloc.h"
 
 const char *exact_method_name(enum exact_method m)
@@ -131,13 +132,6 @@ static void half_sums(const double *a, size_t m, double *out)
 			s += (mask >> i & 1) ? -a[i] : a[i];
 		out[mask] = s;
 	}
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double x = *(const double *)pa, y = *(const double *)pb;
-
-	return (x > y) - (x < y);
 }
 
 /* Number of elements of sorted s[0..n) that are >= v. */
@@ -368,13 +362,6 @@ void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out)
 	}
 }
 
-static int cmp_plain_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 double *exact_walsh_sorted(const double *d, size_t n, size_t *count)
 {
 	size_t m = n * (n + 1) / 2, k = 0;
@@ -383,7 +370,7 @@ double *exact_walsh_sorted(const double *d, size_t n, size_t *count)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, m, sizeof(*w), cmp_plain_double);
+	qsort(w, m, sizeof(*w), cmp_double);
 	*count = m;
 	return w;
 }
@@ -804,7 +791,7 @@ double *exact_sorted_copy(const double *d, size_t n)
 	double *a = xreallocarray(NULL, n ? n : 1, sizeof(*a));
 	if (n)
 		memcpy(a, d, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), cmp_plain_double);
+	qsort(a, n, sizeof(*a), cmp_double);
 	return a;
 }
 

@@ -10,17 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "base/xalloc.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	/* A total order even with NaN (placed last), so qsort stays defined. */
-	if (isnan(x) || isnan(y))
-		return isnan(x) - isnan(y);
-	return (x > y) - (x < y);
-}
 
 void summary_sort(double *x, size_t n)
 {

@@ -121,8 +121,8 @@ struct aa_state {
 
 static int is_false_verdict(const struct comparison *cp)
 {
-	return cp->present && cp->verdict &&
-	       (!strcmp(cp->verdict, "regression") || !strcmp(cp->verdict, "improved"));
+	return cp->present &&
+	       (cp->verdict == VERDICT_REGRESSION || cp->verdict == VERDICT_IMPROVED);
 }
 
 /* The rows, from the first compare: every gated comparison it made. */

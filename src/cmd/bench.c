@@ -71,7 +71,7 @@ static const struct opt bench_opts[] = {
 	{ "export-markdown", OPT_STRING, 0, "FILE", "also write hyperfine's Markdown table to FILE", NULL },
 	{ "max-percent", OPT_STRING, 0, "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
 	{ "save-suite", OPT_STRING, 0, "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|hyperfine-csv|hyperfine-markdown|bmf|junit" },
+	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
 	{ "output", OPT_STRING, 0, "FILE", "write the report to FILE instead of stdout", NULL },
 	{ "seed", OPT_SEED, 0, "N", "seed for run order and resampling", NULL },
 	{ "quiet", OPT_BOOL, 0, NULL, "no progress line", NULL },

@@ -331,7 +331,7 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 					if (matters)
 						seen[k] = 1;
 					judged++;
-					if (cp->present && cp->verdict && !strcmp(cp->verdict, "regression")) {
+					if (cp->present && cp->verdict == VERDICT_REGRESSION) {
 						if (c->out != OUT_BAD) {
 							c->out = OUT_BAD;
 							c->have_change = 1;
@@ -349,18 +349,18 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 					   again there too. */
 					if (!matters && !at_bad)
 						continue;
-					int decided = cp->present && cp->verdict &&
-						      (!strcmp(cp->verdict, "pass") ||
-						       !strcmp(cp->verdict, "improved") ||
-						       !strcmp(cp->verdict, "within_noise") ||
-						       !strcmp(cp->verdict, "accepted"));
+					int decided = cp->present &&
+						      (cp->verdict == VERDICT_PASS ||
+						       cp->verdict == VERDICT_IMPROVED ||
+						       cp->verdict == VERDICT_WITHIN_NOISE ||
+						       cp->verdict == VERDICT_ACCEPTED);
 					if (!decided && !c->reason) {
 						struct sbuf r = SBUF_INIT;
 						if (cr->error) {
 							sbuf_addf(&r, "%s: the command failed", what.buf);
 						} else {
 							sbuf_addf(&r, "%s %s ", what.buf,
-								  cp->verdict ? cp->verdict : "undecided");
+								  verdict_text(cp->verdict, "undecided"));
 							add_change(&r, cp);
 							if (more_samples(cr, m))
 								c->again = runs_again(b, i, br, cc,

@@ -13,6 +13,7 @@
 
 #include "base/opts.h"
 #include "base/strvec.h"
+#include "model/formats.h"
 
 struct runner;
 struct sbuf;
@@ -165,8 +166,7 @@ void cmd_guard_workflow_commands(int fence);
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",             \
-	  "report format: table (default), json, csv, samples-csv, markdown, github, html, hyperfine-json, bmf (Bencher), junit", \
-	  "table|json|csv|samples-csv|markdown|github|html|hyperfine-json|bmf|junit" }, \
+	  "report format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES }, \
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
 	  "write the report to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", \
 	  NULL },							       \

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyze/format.h"
+#include "base/cmp.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -100,12 +101,6 @@ struct git_order {
 	size_t nr, alloc;
 	int line; /* HEAD's first-parent line was read (a repository) */
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 struct by_sha {
 	const char *sha;

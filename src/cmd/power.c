@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "base/cmp.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
@@ -78,8 +79,11 @@ struct cell {
 	double mean_runs, p95_runs;
 };
 
-static const char *const verdict_names[5] = { "regression", "pass", "improved",
-					      "within_noise", "inconclusive" };
+/* The order of the columns and of cell.verdicts; any other verdict counts
+   as inconclusive (the last). */
+static const enum verdict power_verdicts[5] = { VERDICT_REGRESSION, VERDICT_PASS,
+						VERDICT_IMPROVED, VERDICT_WITHIN_NOISE,
+						VERDICT_INCONCLUSIVE };
 
 struct design {
 	struct settings st;   /* warmup, runs, runs_per_round, order, max_runs,
@@ -254,7 +258,7 @@ static int trial(const struct design *d, const struct cell *c, const double *v,
 	const struct comparison *cp = &cr->comparison[d->metric];
 	int vi = 4;
 	for (int i = 0; i < 5; i++)
-		if (cp->verdict && !strcmp(cp->verdict, verdict_names[i]))
+		if (cp->verdict == power_verdicts[i])
 			vi = i;
 	int used = d->sequential && cp->decided_at_rounds > 0 ? cp->decided_at_rounds : rounds;
 	*runs = used * st->runs_per_round;
@@ -265,12 +269,6 @@ static int trial(const struct design *d, const struct cell *c, const double *v,
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
@@ -296,7 +294,7 @@ static void trace_stats(const struct trace *tr, size_t nt, int metric, struct tr
 		for (size_t k = 0; k + 1 < tr[i].n; k += 2)
 			lr[np++] = log(v[k + 1] / v[k]);
 	}
-	qsort(all, n, sizeof(double), cmp_dbl);
+	qsort(all, n, sizeof(double), cmp_double);
 	s->runs = n;
 	s->median_ns = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
 	double mean = 0, ss = 0;
@@ -306,11 +304,11 @@ static void trace_stats(const struct trace *tr, size_t nt, int metric, struct tr
 	for (size_t k = 0; k < np; k++)
 		ss += (lr[k] - mean) * (lr[k] - mean);
 	s->pair_sd = np > 1 ? sqrt(ss / (double)(np - 1)) * 100 : NAN;
-	qsort(lr, np, sizeof(double), cmp_dbl);
+	qsort(lr, np, sizeof(double), cmp_double);
 	double med = np ? (np % 2 ? lr[np / 2] : (lr[np / 2 - 1] + lr[np / 2]) / 2) : NAN;
 	for (size_t k = 0; k < np; k++)
 		lr[k] = fabs(lr[k] - med);
-	qsort(lr, np, sizeof(double), cmp_dbl);
+	qsort(lr, np, sizeof(double), cmp_double);
 	/* scaled by 1.4826 to estimate the sd under normal noise */
 	s->pair_mad = np ? (np % 2 ? lr[np / 2] : (lr[np / 2 - 1] + lr[np / 2]) / 2) * 148.26 : NAN;
 	free(all);
@@ -405,7 +403,7 @@ static void render_json(struct sbuf *o, const struct design *d, const struct tra
 		json_emit_kv_double(&j, "tolerance_percent", c->T);
 		json_emit_kv_int(&j, "trials", c->trials);
 		for (int v = 0; v < 5; v++)
-			json_emit_kv_double(&j, verdict_names[v], c->verdicts[v] / t);
+			json_emit_kv_double(&j, verdict_name(power_verdicts[v]), c->verdicts[v] / t);
 		json_emit_kv_double(&j, "mean_runs_per_side", c->mean_runs);
 		json_emit_kv_double(&j, "p95_runs_per_side", c->p95_runs);
 		json_emit_end_object(&j);

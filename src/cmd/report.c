@@ -40,8 +40,7 @@
 
 static const struct opt report_opts[] = {
 	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
-	  "output format: table (default), markdown, github, html, csv, samples-csv, json, hyperfine-json, bmf (Bencher), junit",
-	  "table|markdown|github|html|csv|samples-csv|json|hyperfine-json|bmf|junit" },
+	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
 	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
 	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
 	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",

@@ -526,7 +526,7 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 						bind_double(st, 13, ms->summary.stddev);
 						bind_double(st, 14, ms->summary.p95);
 						if (head_cmp) {
-							bind_text(st, 15, cmp->verdict);
+							bind_text(st, 15, verdict_name(cmp->verdict));
 							bind_double(st, 16, cmp->change_percent);
 							bind_double(st, 17, cmp->ci_low_percent);
 							bind_double(st, 18, cmp->ci_high_percent);

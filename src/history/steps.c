@@ -7,13 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "base/xalloc.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* Median of x[0..n) using scratch (n doubles). */
 static double median(const double *x, size_t n, double *scratch)

@@ -31,7 +31,6 @@ void comparison_clear(struct comparison *c)
 {
 	free(c->statistic);
 	free(c->pairing);
-	free(c->verdict);
 	free(c->reason);
 	free(c->dropped_rounds);
 	free(c->boot);

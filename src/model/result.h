@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "model/verdict.h"
 #include "base/strvec.h"
 #include "model/metric.h"
 #include "model/settings.h"
@@ -109,7 +110,7 @@ struct comparison {
 	double change_percent, ci_low_percent, ci_high_percent;
 	double confidence, max_percent, p_value, hl_shift_percent;
 	double noise_floor_percent;
-	char *verdict;	   /* pass improved regression inconclusive within_noise skipped */
+	enum verdict verdict; /* model/verdict.h; VERDICT_NONE when not present */
 	char *reason;
 	int gate;
 	/* Beyond the contract's stable fields: the evidence behind the verdict. */

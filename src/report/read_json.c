@@ -441,7 +441,8 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->p_value = get_number(d, o, "p_value");
 	c->hl_shift_percent = get_number(d, o, "hl_shift_percent");
 	c->noise_floor_percent = get_number(d, o, "noise_floor_percent");
-	get_string(d, o, "verdict", &c->verdict);
+	char *verdict = NULL;
+	get_string(d, o, "verdict", &verdict);
 	get_string(d, o, "reason", &c->reason);
 	get_string(d, o, "accepted_by", &c->accepted_by);
 	get_bool(d, o, "gate", &c->gate);
@@ -450,8 +451,12 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->p_adjusted = get_number(d, o, "p_adjusted");
 	get_bool(d, o, "control_failed", &c->control_failed);
 	get_int(d, o, "decided_at_rounds", &c->decided_at_rounds, 0, INT_MAX);
-	if (!c->verdict)
-		fail(d, "verdict", "missing");
+	int vd = verdict_parse(verdict);
+	if (!d->failed && vd < 0)
+		fail(d, "verdict", verdict ? "unknown value '%s'" : "missing%s",
+		     verdict ? verdict : "");
+	c->verdict = vd < 0 ? VERDICT_NONE : (enum verdict)vd;
+	free(verdict);
 	json_t *dr = get_array(d, o, "dropped_rounds", 0);
 	size_t n = dr ? json_array_size(dr) : 0;
 	c->dropped_rounds = xcalloc(n + 1, sizeof(int));

@@ -1,6 +1,6 @@
 /*
- * report/report: the format table and report_render(), which hands a
- * run_result to the writer of the format asked for (report.h).
+ * report/report: report_render(), which hands a run_result to the writer
+ * of the format asked for (report.h; the format names are model/formats.h's).
  */
 #include "report/report.h"
 
@@ -10,40 +10,6 @@
 
 #include "base/xalloc.h"
 #include "report/section.h"
-
-static const char *const format_names[] = {
-	[REPORT_TABLE] = "table",
-	[REPORT_JSON] = "json",
-	[REPORT_CSV] = "csv",
-	[REPORT_SAMPLES_CSV] = "samples-csv",
-	[REPORT_MARKDOWN] = "markdown",
-	[REPORT_GITHUB] = "github",
-	[REPORT_HTML] = "html",
-	[REPORT_HYPERFINE] = "hyperfine-json",
-	[REPORT_BMF] = "bmf",
-	[REPORT_JUNIT] = "junit",
-	[REPORT_HYPERFINE_CSV] = "hyperfine-csv",
-	[REPORT_HYPERFINE_MARKDOWN] = "hyperfine-markdown",
-};
-
-int report_format_parse(const char *name, enum report_format *out)
-{
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(*format_names);
-	     i++) {
-		if (!strcmp(name, format_names[i])) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *report_format_name(enum report_format f)
-{
-	if ((size_t)f >= sizeof(format_names) / sizeof(*format_names))
-		return "unknown";
-	return format_names[f];
-}
 
 void report_options_init(struct report_options *o)
 {

@@ -21,31 +21,10 @@
 #define KAGARI_REPORT_REPORT_H
 
 #include "base/sbuf.h"
+/* enum report_format, report_format_parse() and report_format_name(): the
+   one table of the format names. */
+#include "model/formats.h"
 #include "model/result.h"
-
-enum report_format {
-	REPORT_TABLE,	    /* for humans; the default */
-	REPORT_JSON,	    /* docs/contract.md "The JSON report" */
-	REPORT_CSV,	    /* a row per suite/benchmark/command/side/metric */
-	REPORT_SAMPLES_CSV, /* one row per sample */
-	REPORT_MARKDOWN,
-	REPORT_GITHUB,
-	REPORT_HTML,
-	REPORT_HYPERFINE,   /* hyperfine --export-json schema */
-	REPORT_BMF,	    /* Bencher Metric Format */
-	REPORT_JUNIT,	    /* JUnit XML */
-	REPORT_HYPERFINE_CSV, /* hyperfine --export-csv layout */
-	REPORT_HYPERFINE_MARKDOWN, /* hyperfine --export-markdown layout */
-};
-
-/*
- * Parse a --format name ("table", "json", "csv", "samples-csv",
- * "markdown", "github", "html"). Returns 0, or -1 when unknown (*out
- * untouched).
- */
-int report_format_parse(const char *name, enum report_format *out);
-/* The name report_format_parse() accepts for f. */
-const char *report_format_name(enum report_format f);
 
 struct report_options {
 	int color;	    /* ANSI colours in `table` (the caller decides:

@@ -428,9 +428,7 @@ static void list_command(struct report_problems *p,
 		if (!cp->present)
 			continue;
 		p->nr_comparisons++;
-		if (!cp->verdict)
-			continue;
-		if (!strcmp(cp->verdict, "regression")) {
+		if (cp->verdict == VERDICT_REGRESSION) {
 			x = problem_add(p,
 					cp->gate ? PROBLEM_REGRESSION
 						 : PROBLEM_NOT_GATED,
@@ -439,13 +437,13 @@ static void list_command(struct report_problems *p,
 			x->weight = isfinite(cp->change_percent)
 					? fabs(cp->change_percent)
 					: 0;
-		} else if (!strcmp(cp->verdict, "accepted")) {
+		} else if (cp->verdict == VERDICT_ACCEPTED) {
 			x = problem_add(p, PROBLEM_ACCEPTED, s, b, c, idx, m);
 			x->cmp = cp;
 			x->weight = isfinite(cp->change_percent)
 					? fabs(cp->change_percent)
 					: 0;
-		} else if (!strcmp(cp->verdict, "inconclusive")) {
+		} else if (cp->verdict == VERDICT_INCONCLUSIVE) {
 			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
 					m);
 			x->cmp = cp;

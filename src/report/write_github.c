@@ -184,8 +184,7 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 					change_text(&sb, cp);
 					cell(out, sb.buf);
 					sbuf_reset(&sb);
-					sbuf_adds(&sb, cp->verdict ? cp->verdict
-								   : "n/a");
+					sbuf_adds(&sb, verdict_text(cp->verdict, "n/a"));
 					if (!cp->gate)
 						sbuf_adds(&sb, " (not gated)");
 					if (cp->decided_at_rounds > 0)

@@ -184,9 +184,8 @@ static void change_text(struct sbuf *tmp, const struct comparison *cp)
 
 static int comparison_is_problem(const struct comparison *cp)
 {
-	return cp->verdict &&
-	       (!strcmp(cp->verdict, "regression") ||
-		(cp->gate && !strcmp(cp->verdict, "inconclusive")));
+	return cp->verdict == VERDICT_REGRESSION ||
+	       (cp->gate && cp->verdict == VERDICT_INCONCLUSIVE);
 }
 
 /* ---- summary ----------------------------------------------------------- */
@@ -353,7 +352,7 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 						continue;
 					summary_comparison_row(&rest, tmp, r, s,
 							       br, c, idx, m,
-							       cp->verdict);
+							       verdict_name(cp->verdict));
 					nrest++;
 				}
 			}
@@ -494,7 +493,7 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 
 	sbuf_addf(out, "<div class=\"cmp\" id=\"c%zu-%s\">\n<h4>%s ", idx,
 		  metric_get(m)->name, metric_get(m)->name);
-	badge(out, cp->verdict);
+	badge(out, verdict_name(cp->verdict));
 	sbuf_adds(out, " ");
 	units_format_percent(tmp, cp->change_percent);
 	esc_tmp(out, tmp);

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "base/xalloc.h"
 
 #include "report/json_emit.h"
@@ -63,12 +64,6 @@ static double series_stddev(const struct metric_series *ms)
 	for (size_t i = 0; i < ms->nr; i++)
 		ss += (ms->samples[i].value - mean) * (ms->samples[i].value - mean);
 	return sqrt(ss / (double)(ms->nr - 1));
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The mean of a CPU time: from the run records, else the metric; 0 for a

@@ -143,7 +143,7 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	json_emit_kv_double(j, "p_value", cp->p_value);
 	json_emit_kv_double(j, "hl_shift_percent", cp->hl_shift_percent);
 	json_emit_kv_double(j, "noise_floor_percent", cp->noise_floor_percent);
-	json_emit_kv_string(j, "verdict", cp->verdict);
+	json_emit_kv_string(j, "verdict", verdict_name(cp->verdict));
 	json_emit_kv_string(j, "reason", cp->reason);
 	if (cp->accepted_by)
 		json_emit_kv_string(j, "accepted_by", cp->accepted_by);

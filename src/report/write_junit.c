@@ -147,12 +147,12 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 		sbuf_addf(tmp, "%s %s", c->name, metric_get(m)->name);
 		n->tests++;
 		open_case(out, s, b, tmp->buf, 0);
-		const char *v = cp->verdict ? cp->verdict : "";
+		const char *v = verdict_text(cp->verdict, "");
 		sbuf_reset(tmp);
 		sbuf_addf(tmp, "%s: %s ", metric_get(m)->name, v);
 		units_format_percent(tmp, cp->change_percent);
 		sbuf_addf(tmp, " (tolerance %g%%)", cp->max_percent);
-		if (!strcmp(v, "regression")) {
+		if (cp->verdict == VERDICT_REGRESSION) {
 			sbuf_adds(out, ">\n");
 			struct sbuf text = SBUF_INIT;
 			sbuf_adds(&text, tmp->buf);
@@ -162,7 +162,7 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 			sbuf_release(&text);
 			sbuf_adds(out, "    </testcase>\n");
 			n->failures++;
-		} else if (!strcmp(v, "skipped")) {
+		} else if (cp->verdict == VERDICT_SKIPPED) {
 			sbuf_adds(out, ">\n");
 			outcome(out, "skipped", NULL, cp->reason ? cp->reason : v, NULL);
 			sbuf_adds(out, "    </testcase>\n");

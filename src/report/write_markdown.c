@@ -186,7 +186,7 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 						  cp->noise_floor_percent);
 				cell_tmp(m);
 				sbuf_adds(&m->tmp,
-					  cp->verdict ? cp->verdict : "n/a");
+					  verdict_text(cp->verdict, "n/a"));
 				if (!cp->gate)
 					sbuf_adds(&m->tmp, " (not gated)");
 				if (cp->decided_at_rounds > 0)

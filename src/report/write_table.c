@@ -382,8 +382,8 @@ static void comparison_row(struct table *t, size_t indent,
 	units_format_percent(&sb, cp->ci_high_percent);
 	sbuf_addch(&sb, ']');
 	tline_cell_sb(l, TC_NONE, &sb);
-	tline_cell(l, result_color(cp->verdict),
-		   cp->verdict ? cp->verdict : "n/a");
+	tline_cell(l, result_color(verdict_name(cp->verdict)),
+		   verdict_text(cp->verdict, "n/a"));
 	if (cp->decided_at_rounds > 0)
 		sbuf_addf(&sb, "decided after %d rounds: ", cp->decided_at_rounds);
 	if (cp->reason && *cp->reason)
@@ -906,10 +906,10 @@ static void bench_table(struct table *t)
 			if (cp->gate) {
 				gated = 1;
 				sbuf_adds(out, "  ");
-				paint_safe(t, out, result_color(cp->verdict), cp->verdict ? cp->verdict : "");
+				paint_safe(t, out, result_color(verdict_name(cp->verdict)), verdict_text(cp->verdict, ""));
 				sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
 			}
-			if (cp->gate && cp->verdict && strcmp(cp->verdict, "pass") && cp->reason &&
+			if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
 			    *cp->reason) {
 				sbuf_adds(out, "\n    ");
 				add_safe(out, cp->reason);

@@ -20,6 +20,7 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "base/suggest.h"
+#include "model/formats.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 #include "suite/ywalk.h"
@@ -83,10 +84,8 @@ const char *const ld_correction_names[] = { "holm", "none", NULL };
 const char *const ld_statistic_names[] = { "median", "mean", NULL };
 const char *const ld_instrument_names[] = { "auto", "perf", "valgrind", NULL };
 const char *const ld_unsupported_names[] = { "fail", "skip", NULL };
-const char *const ld_format_names[] = { "table", "json", "csv",
-					    "samples-csv", "markdown", "github",
-					    "html", "hyperfine-json", "bmf",
-					    "junit", NULL };
+/* The formats of every command (model/formats.h), NULL-terminated. */
+const char *const ld_format_names[] = { REPORT_FORMAT_NAMES };
 
 /* Regression keys: the fixed ones plus every comparable metric. */
 const char *const *ld_regression_keys(int bench_level)

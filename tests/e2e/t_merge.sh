@@ -124,6 +124,17 @@ case_ "merge renders any format"
 run_k merge "$T/half1.json" "$T/half2.json" --format markdown
 expect_rc 1
 expect_out "b1"
+# Every format `report` renders, taken from its own list of valid ones
+# (model/formats.h is the one table both use).
+run_k report "$T/half1.json" --format bogus
+expect_rc 3
+formats=$(sed -n "s/.*'--format': expected one of //p" "$T/err" | tr '|' ' ')
+[ "$(echo "$formats" | wc -w)" -ge 10 ] || fail "report's format list: '$formats'"
+for f in $formats; do
+	run_k merge "$T/half1.json" "$T/half2.json" --format "$f"
+	expect_rc 1
+	[ -s "$T/out" ] || fail "merge --format $f wrote nothing"
+done
 
 case_ "merge writes the step summary and the annotations of ci"
 run_k merge "$T/half1.json" "$T/half2.json" --summary "$T/summary.md" --annotations --format json

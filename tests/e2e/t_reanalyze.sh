@@ -212,6 +212,18 @@ sed -i 's/max_runs: 1000000/max_runs: 100000/; s/resamples: 9000000/resamples: 2
 run_k validate "$T/costly.kagari.yaml"
 expect_rc 0
 
+case_ "a verdict outside docs/contract.md's list is refused, naming the field (exit 2)"
+"$PY" - "$T/c.json" "$T/badverdict.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["allocs"]["verdict"] = "passed"
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k report "$T/badverdict.json"
+expect_rc 2
+expect_err "comparisons.allocs.verdict: unknown value 'passed'"
+rm -f "$T/badverdict.json" # finish validates every report left in $T
+
 case_ "a run report: budgets and summaries are analysed again, same suites, same exit code"
 sed -i 's/<= 100000/<= 1000/' kagari.yaml
 run_k run --format json --output "$T/run.json" --quiet --seed 5

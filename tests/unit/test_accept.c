@@ -97,7 +97,7 @@ static void one(struct run_result *r, const char *v, double change)
 			struct comparison *cp = &c->comparison[m];
 			cp->present = 1;
 			cp->gate = 1;
-			cp->verdict = xstrdup(v);
+			cp->verdict = (enum verdict)verdict_parse(v);
 			cp->reason = xstrdup("why");
 			cp->change_percent = change;
 		}
@@ -124,13 +124,13 @@ static void test_apply(void **state)
 	accept_apply(&r);
 	const struct command_result *fast = &r.suites[0].benches[0].commands[0];
 	const struct command_result *slow = &r.suites[0].benches[0].commands[1];
-	assert_string_equal(fast->comparison[METRIC_LATENCY].verdict, "accepted");
+	assert_string_equal(verdict_name(fast->comparison[METRIC_LATENCY].verdict), "accepted");
 	assert_string_equal(fast->comparison[METRIC_LATENCY].accepted_by, SHA);
 	assert_string_equal(fast->comparison[METRIC_LATENCY].reason,
 			    "accepted by commit 0123456789ab (Kagari-Accept: up to +15%): why");
 	/* another metric, another command: untouched */
-	assert_string_equal(fast->comparison[METRIC_CPU_TOTAL].verdict, "regression");
-	assert_string_equal(slow->comparison[METRIC_LATENCY].verdict, "regression");
+	assert_string_equal(verdict_name(fast->comparison[METRIC_CPU_TOTAL].verdict), "regression");
+	assert_string_equal(verdict_name(slow->comparison[METRIC_LATENCY].verdict), "regression");
 	assert_null(slow->comparison[METRIC_LATENCY].accepted_by);
 	run_result_release(&r);
 
@@ -139,7 +139,7 @@ static void test_apply(void **state)
 	accept_one(&r, "parse/fast latency +15%");
 	accept_apply(&r);
 	fast = &r.suites[0].benches[0].commands[0];
-	assert_string_equal(fast->comparison[METRIC_LATENCY].verdict, "regression");
+	assert_string_equal(verdict_name(fast->comparison[METRIC_LATENCY].verdict), "regression");
 	assert_null(fast->comparison[METRIC_LATENCY].accepted_by);
 	assert_string_equal(fast->comparison[METRIC_LATENCY].reason,
 			    "why; beyond the +15% that commit 0123456789ab accepts");
@@ -151,12 +151,12 @@ static void test_apply(void **state)
 	accept_one(&r, "parse/slow latency +40%");
 	accept_apply(&r);
 	slow = &r.suites[0].benches[0].commands[1];
-	assert_string_equal(slow->comparison[METRIC_LATENCY].verdict, "accepted");
+	assert_string_equal(verdict_name(slow->comparison[METRIC_LATENCY].verdict), "accepted");
 	run_result_release(&r);
 	one(&r, "pass", 3);
 	accept_one(&r, "parse/fast latency +15%");
 	accept_apply(&r);
-	assert_string_equal(r.suites[0].benches[0].commands[0].comparison[METRIC_LATENCY].verdict, "pass");
+	assert_string_equal(verdict_name(r.suites[0].benches[0].commands[0].comparison[METRIC_LATENCY].verdict), "pass");
 	assert_string_equal(r.suites[0].benches[0].commands[0].comparison[METRIC_LATENCY].reason, "why");
 	run_result_release(&r);
 }

@@ -98,7 +98,7 @@ static void test_round_trip(void **state)
 	make_result(&r);
 	analyze_result(&r, NULL);
 	struct command_result *c = &r.suites[0].benches[0].commands[0];
-	assert_string_equal(c->comparison[METRIC_ALLOCS].verdict, "pass");
+	assert_string_equal(verdict_name(c->comparison[METRIC_ALLOCS].verdict), "pass");
 	assert_true(c->side[SIDE_HEAD].metric[METRIC_ALLOCS].have_summary);
 	assert_int_equal(c->budgets[0].status, BUDGET_FAIL);
 	assert_true(c->budgets[0].have_actual && c->budgets[0].actual == 150);
@@ -141,7 +141,7 @@ static void test_overrides(void **state)
 	analyze_result(&r, &ov);
 	struct command_result *c = &r.suites[0].benches[0].commands[0];
 	const struct comparison *cp = &c->comparison[METRIC_ALLOCS];
-	assert_string_equal(cp->verdict, "regression");
+	assert_string_equal(verdict_name(cp->verdict), "regression");
 	assert_true(cp->max_percent == 10);
 	assert_true(cp->confidence == 0.9);
 	assert_true(c->comparison[METRIC_LATENCY].max_percent == 10); /* untouched */
@@ -161,7 +161,7 @@ static void test_skipped(void **state)
 	c->analysis.metric[METRIC_PEAK_RSS] = (struct metric_rule){ 1, 1, STATISTIC_MEDIAN, 10, -1, 1 };
 	c->analysis.metric[METRIC_CPU_TOTAL] = (struct metric_rule){ 1, 0, STATISTIC_MEDIAN, 10, -1, 1 };
 	analyze_result(&r, NULL);
-	assert_string_equal(c->comparison[METRIC_PEAK_RSS].verdict, "skipped");
+	assert_string_equal(verdict_name(c->comparison[METRIC_PEAK_RSS].verdict), "skipped");
 	assert_false(c->comparison[METRIC_CPU_TOTAL].present);
 	run_result_release(&r);
 }
@@ -187,9 +187,9 @@ static void test_too_many_rounds(void **state)
 	analyze_result(&r, NULL);
 	const struct comparison *lat = &c->comparison[METRIC_LATENCY];
 	assert_true(lat->present);
-	assert_string_equal(lat->verdict, "inconclusive");
+	assert_string_equal(verdict_name(lat->verdict), "inconclusive");
 	assert_non_null(strstr(lat->reason, "too many rounds to analyse"));
-	assert_string_equal(c->comparison[METRIC_ALLOCS].verdict, "pass"); /* +50% < 60% */
+	assert_string_equal(verdict_name(c->comparison[METRIC_ALLOCS].verdict), "pass"); /* +50% < 60% */
 	run_result_release(&r);
 }
 
@@ -268,10 +268,10 @@ static char *resolution_reason(double cpu_spread, double instr_change)
 	analyze_result(&r, NULL);
 	const struct comparison *l = &c->comparison[METRIC_LATENCY];
 	const struct comparison *cpu = &c->comparison[METRIC_CPU_TOTAL];
-	assert_true(!strcmp(l->verdict, "inconclusive") || !strcmp(l->verdict, "within_noise"));
+	assert_true(l->verdict == VERDICT_INCONCLUSIVE || l->verdict == VERDICT_WITHIN_NOISE);
 	/* cpu_total's own verdict, at its own 10%, is decided either way. */
-	if (strcmp(cpu->verdict, "pass"))
-		fail_msg("cpu_total %s: %s", cpu->verdict, cpu->reason);
+	if (cpu->verdict != VERDICT_PASS)
+		fail_msg("cpu_total %s: %s", verdict_text(cpu->verdict, "none"), cpu->reason);
 	/* The Markdown and GitHub reports carry the reason. */
 	static const enum report_format shown[] = { REPORT_MARKDOWN, REPORT_GITHUB };
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {

@@ -205,7 +205,7 @@ static void test_calibration(void **state)
 				compare_compute(&in, &res);
 				holm_adjust(&family, 1, 1);
 				compare_decide(&in, &res);
-				counts[mi][ci][verdict_index(res.verdict)]++;
+				counts[mi][ci][verdict_index(verdict_text(res.verdict, "inconclusive"))]++;
 				compare_result_release(&res);
 			}
 		}
@@ -333,7 +333,7 @@ static int seq_trial(const struct sample *base, const struct sample *head, doubl
 	mr->min_difference = -1;
 	analyze_result(&r, NULL);
 	const struct comparison *cp = &cr->comparison[METRIC_LATENCY];
-	int v = verdict_index(cp->verdict ? cp->verdict : "inconclusive");
+	int v = verdict_index(verdict_text(cp->verdict, "inconclusive"));
 	*rounds = cp->decided_at_rounds > 0 ? cp->decided_at_rounds : SEQ_ROUNDS;
 	run_result_release(&r);
 	return v;

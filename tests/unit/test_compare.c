@@ -91,11 +91,11 @@ static void run(const struct compare_input *in, struct compare_result *r)
 static void expect(const struct compare_result *r, const char *verdict,
 		   int rule, const char *reason_part)
 {
-	if (strcmp(r->verdict, verdict) || r->rule != rule ||
+	if (strcmp(verdict_text(r->verdict, "none"), verdict) || r->rule != rule ||
 	    (reason_part && !strstr(r->reason, reason_part)))
 		fail_msg("got %s (rule %d): \"%s\"; want %s (rule %d) with "
 			 "\"%s\"",
-			 r->verdict, r->rule, r->reason, verdict, rule,
+			 verdict_text(r->verdict, "none"), r->rule, r->reason, verdict, rule,
 			 reason_part ? reason_part : "");
 }
 
@@ -566,9 +566,9 @@ static void test_pinned_stalls(void **state)
 		setup_input(&in, &d);
 		in.statistic = st ? STATISTIC_MEAN : STATISTIC_MEDIAN;
 		run(&in, &r);
-		if (strcmp(r.verdict, "pass") &&
-		    strcmp(r.verdict, "inconclusive"))
-			fail_msg("pinned dataset: %s: %s", r.verdict,
+		if (r.verdict != VERDICT_PASS &&
+		    r.verdict != VERDICT_INCONCLUSIVE)
+			fail_msg("pinned dataset: %s: %s", verdict_text(r.verdict, "none"),
 				 r.reason);
 		/* The stalls hit head alone: no round is dropped (a filter
 		   on one side's spread could remove that side's change);
@@ -634,8 +634,8 @@ static void test_shaped_change(void **state)
 		in.seed = 42;
 		in.runs_per_round = per;
 		run(&in, &r);
-		if (strcmp(r.verdict, "regression"))
-			fail_msg("%d run(s) per side: %s: %s (p %g, ci %g..%g, n %zu)", per, r.verdict, r.reason, r.p_test_reg, r.ci_low_percent, r.ci_high_percent, r.nr_pairs);
+		if (r.verdict != VERDICT_REGRESSION)
+			fail_msg("%d run(s) per side: %s: %s (p %g, ci %g..%g, n %zu)", per, verdict_text(r.verdict, "none"), r.reason, r.p_test_reg, r.ci_low_percent, r.ci_high_percent, r.nr_pairs);
 		assert_int_equal(r.nr_dropped, 0);
 		assert_true(r.change_percent > 10);
 		compare_result_release(&r);

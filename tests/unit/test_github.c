@@ -204,7 +204,7 @@ static void make_comparison(struct comparison *c, const char *verdict, int gate,
 	c->ci_high_percent = change + 2;
 	c->confidence = 0.95;
 	c->max_percent = 10;
-	c->verdict = xstrdup(verdict);
+	c->verdict = (enum verdict)verdict_parse(verdict);
 	c->reason = xstrdup("the reason");
 	c->gate = gate;
 }

@@ -48,7 +48,7 @@ static void comparison(struct comparison *c, const char *verdict, int boot)
 	c->p_value = 0.000123;
 	c->hl_shift_percent = 12.0;
 	c->noise_floor_percent = NAN; /* written as null */
-	c->verdict = xstrdup(verdict);
+	c->verdict = (enum verdict)verdict_parse(verdict);
 	c->reason = xstrdup("change +12.3% beyond the 10% tolerance: \"quoted\" <b>");
 	c->gate = 1;
 	c->p_reg = 0.99;
@@ -229,7 +229,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(c->side[SIDE_HEAD].metric[METRIC_ALLOCS].status, MSTATUS_FAILED);
 	assert_int_equal(c->side[SIDE_HEAD].metric[METRIC_CYCLES].status, MSTATUS_ABSENT);
 	const struct comparison *cp = &c->comparison[METRIC_LATENCY];
-	assert_string_equal(cp->verdict, "regression");
+	assert_string_equal(verdict_name(cp->verdict), "regression");
 	assert_true(cp->change_percent == 12.345678901234567);
 	assert_true(isnan(cp->noise_floor_percent));
 	assert_int_equal(cp->nr_dropped_rounds, 2);
@@ -389,6 +389,18 @@ static void test_errors(void **state)
 		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"
 		     "{\"latency\":{\"gate\":true}}}]}]}]}",
 		     verdict);
+	/* The verdict is an enum in the result model: a name outside
+	   docs/contract.md's list is refused, not carried along. */
+	static const char *const unknown_verdict[] = { "r.json: suites[0].benchmarks[0].commands[0].comparisons.latency.verdict: unknown value 'passed'", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
+		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"
+		     "{\"latency\":{\"verdict\":\"passed\",\"gate\":true}}}]}]}]}",
+		     unknown_verdict);
+	static const char *const number_verdict[] = { "comparisons.latency.verdict: expected a string, not a number", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
+		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"
+		     "{\"latency\":{\"verdict\":1,\"gate\":true}}}]}]}]}",
+		     number_verdict);
 	static const char *const gate[] = { "comparisons.latency.gate: expected true or false, not a number", NULL };
 	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
 		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"

@@ -145,7 +145,7 @@ static void build(struct run_result *r, int compare)
 		cp->p_value = NAN;
 		cp->hl_shift_percent = 9.9;
 		cp->noise_floor_percent = 1.5;
-		cp->verdict = xstrdup("regression");
+		cp->verdict = VERDICT_REGRESSION;
 		cp->reason = xstrdup("median grew by more than 5%");
 		cp->gate = 1;
 	}

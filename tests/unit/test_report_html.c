@@ -74,7 +74,7 @@ static void comparison(struct command_result *c, enum metric_id m,
 	cp->max_percent = 10;
 	cp->p_value = cp->p_adjusted = 0.02;
 	cp->noise_floor_percent = 2;
-	cp->verdict = xstrdup(verdict);
+	cp->verdict = (enum verdict)verdict_parse(verdict);
 	cp->reason = xstrdup(EVIL);
 	cp->gate = 1;
 	cp->nr_boot = 2000;

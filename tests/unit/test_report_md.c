@@ -49,7 +49,7 @@ static void comparison(struct command_result *c, enum metric_id m,
 	cp->max_percent = 10;
 	cp->p_value = cp->p_adjusted = 0.01;
 	cp->noise_floor_percent = 1.5;
-	cp->verdict = xstrdup(verdict);
+	cp->verdict = (enum verdict)verdict_parse(verdict);
 	cp->reason = xstrfmt("%s because | of <b>reasons</b>", verdict);
 	cp->gate = gate;
 }
