@@ -220,8 +220,7 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 					    SETTINGS_MAX_BOOTSTRAP_DRAWS);
 			skip_comparison(&cr->comparison[m], mr, why);
 			free(why);
-			free(cr->comparison[m].verdict);
-			cr->comparison[m].verdict = xstrdup("inconclusive");
+			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
 			continue;
 		}
 		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
