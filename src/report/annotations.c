@@ -14,6 +14,7 @@
 
 #include "analyze/format.h"
 #include "base/xalloc.h"
+#include "report/describe.h"
 #include "report/section.h"
 
 static void escape(struct sbuf *out, const char *s, int property)
@@ -117,35 +118,20 @@ static void subject(struct sbuf *msg, const struct run_result *r,
 	sbuf_addf(msg, "%s/%s", b->name ? b->name : "", c->name ? c->name : "");
 }
 
-static void comparison_text(struct sbuf *msg, enum metric_id m,
-			    const struct comparison *cp)
+static void comparison_text(struct sbuf *msg, const struct command_result *c,
+			    enum metric_id m, const struct comparison *cp)
 {
 	sbuf_addf(msg, " %s: ", metric_get(m)->name);
-	units_format_value(msg, m, cp->base);
+	/* ASCII arrows and brackets: annotations are plain text. */
+	report_value_text(msg, c, m, cp->base);
 	sbuf_adds(msg, " -> ");
-	units_format_value(msg, m, cp->head);
+	report_value_text(msg, c, m, cp->head);
 	sbuf_adds(msg, ", ");
-	units_format_percent(msg, cp->change_percent);
-	sbuf_adds(msg, " [");
-	units_format_percent(msg, cp->ci_low_percent);
-	sbuf_adds(msg, ", ");
-	units_format_percent(msg, cp->ci_high_percent);
-	sbuf_adds(msg, "]");
+	report_change_text_plain(msg, cp);
 	if (cp->max_percent == cp->max_percent)
 		sbuf_addf(msg, " (tolerance %g%%)", cp->max_percent);
 	if (cp->reason && *cp->reason)
 		sbuf_addf(msg, ": %s", cp->reason);
-}
-
-/* "<= 300ms": limit_text holds the operator too. */
-static void budget_limit(struct sbuf *msg, const struct budget_result *bu)
-{
-	if (bu->limit_text && *bu->limit_text) {
-		sbuf_adds(msg, bu->limit_text);
-		return;
-	}
-	sbuf_addf(msg, "%s ", bu->op ? bu->op : "");
-	units_format_value(msg, bu->metric, bu->limit);
 }
 
 /* The annotation of one problem of report_problems_list(), or none (an
@@ -168,21 +154,18 @@ static void annotate(struct problems *p, const struct run_result *r,
 		title = GITHUB_TITLE_FAILED;
 	} else if (x->budget) {
 		const struct budget_result *bu = x->budget;
-		sbuf_addf(&msg, ": %s %s", metric_get(bu->metric)->name,
-			  bu->aggregation ? bu->aggregation : "");
+		sbuf_adds(&msg, ": ");
+		report_budget_subject(&msg, bu);
 		lvl = GITHUB_ERROR;
 		if (bu->status == BUDGET_FAIL) {
 			sbuf_adds(&msg, " ");
-			if (bu->have_actual)
-				units_format_value(&msg, bu->metric, bu->actual);
-			else
-				sbuf_adds(&msg, "n/a");
+			report_budget_actual(&msg, c, bu, "n/a");
 			sbuf_adds(&msg, ", budget ");
-			budget_limit(&msg, bu);
+			report_budget_limit(&msg, c, bu);
 			title = GITHUB_TITLE_BUDGET;
 		} else {
 			sbuf_adds(&msg, " ");
-			budget_limit(&msg, bu);
+			report_budget_limit(&msg, c, bu);
 			sbuf_adds(&msg, " could not be assessed");
 			if (bu->reason && *bu->reason)
 				sbuf_addf(&msg, ": %s", bu->reason);
@@ -200,7 +183,7 @@ static void annotate(struct problems *p, const struct run_result *r,
 			title = GITHUB_TITLE_REGRESSION;
 			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
 		}
-		comparison_text(&msg, (enum metric_id)x->metric, cp);
+		comparison_text(&msg, c, (enum metric_id)x->metric, cp);
 		if (!cp->gate)
 			sbuf_adds(&msg, " (not gated)");
 	} else { /* a metric unsupported or failed */

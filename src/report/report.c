@@ -59,16 +59,6 @@ int report_render(const struct run_result *r, enum report_format f,
 	}
 }
 
-void report_metric_unit(struct sbuf *out, const struct command_result *c,
-			enum metric_id m)
-{
-	if (m == METRIC_THROUGHPUT && c && c->throughput_unit &&
-	    *c->throughput_unit)
-		sbuf_addf(out, "%s/s", c->throughput_unit);
-	else
-		sbuf_adds(out, metric_get(m)->unit_name);
-}
-
 int report_value_is_integral(enum metric_id m, double v)
 {
 	/* 2^63: beyond it llround() is undefined; such values stay doubles. */
@@ -122,14 +112,6 @@ void report_profile_ms(struct sbuf *out, double ns, int sign)
 	const char *fmt = sign ? (a >= 100 ? "%+.0f ms" : a >= 10 ? "%+.1f ms" : "%+.2f ms")
 			       : (a >= 100 ? "%.0f ms" : a >= 10 ? "%.1f ms" : "%.2f ms");
 	sbuf_addf(out, fmt, ms);
-}
-
-/* A Markdown table cell: escaped, pipes included. */
-static void md_cell(struct sbuf *out, const char *s)
-{
-	sbuf_adds(out, " ");
-	report_md_escape(out, s);
-	sbuf_adds(out, " |");
 }
 
 void report_profile_markdown(struct sbuf *out, const struct run_result *r,
@@ -192,19 +174,19 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 				for (size_t k = 0; k < n; k++) {
 					const struct profile_change *ch = &ps->changes[idx[k]];
 					sbuf_adds(out, "|");
-					md_cell(out, ps->funcs[ch->func].function);
-					md_cell(out, ps->funcs[ch->func].binary);
+					report_md_cell(out, ps->funcs[ch->func].function);
+					report_md_cell(out, ps->funcs[ch->func].binary);
 					sbuf_reset(&tmp);
 					if (two) {
 						report_profile_ms(&tmp, ch->self_ns[PROFILE_BASE], 0);
 						sbuf_adds(&tmp, " → ");
 					}
 					report_profile_ms(&tmp, ch->self_ns[PROFILE_HEAD], 0);
-					md_cell(out, tmp.buf);
+					report_md_cell(out, tmp.buf);
 					if (two) {
 						sbuf_reset(&tmp);
 						report_profile_ms(&tmp, ch->change_ns, 1);
-						md_cell(out, tmp.buf);
+						report_md_cell(out, tmp.buf);
 						sbuf_reset(&tmp);
 						if (!isnan(ch->ci_low_ns)) {
 							report_profile_ms(&tmp, ch->ci_low_ns, 1);
@@ -213,14 +195,14 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 						} else {
 							sbuf_adds(&tmp, "–");
 						}
-						md_cell(out, tmp.buf);
+						report_md_cell(out, tmp.buf);
 						sbuf_reset(&tmp);
 						if (isnan(ch->q_value))
 							sbuf_adds(&tmp, "–");
 						else
 							sbuf_addf(&tmp, "%.2g", ch->q_value);
-						md_cell(out, tmp.buf);
-						md_cell(out, profile_verdict_name(ch->verdict));
+						report_md_cell(out, tmp.buf);
+						report_md_cell(out, profile_verdict_name(ch->verdict));
 					}
 					sbuf_addch(out, '\n');
 				}

@@ -104,15 +104,12 @@ int report_write_junit(const struct run_result *r, const struct report_options *
 /*
  * Helpers shared by the writers (and useful to the Markdown/HTML ones):
  *
- * report_metric_unit() is the unit name of metric m for command c: the
- * registry's unit_name, except throughput with a work unit, which is
- * "<throughput_unit>/s".
+ * (The unit and value texts with a command's work unit are in
+ * report/describe.h.)
  * report_value_is_integral() says whether a value of metric m is printed
  * as an integer (rounded half away from zero): the metric is integral and
  * the value is finite and within the int64 range.
  */
-void report_metric_unit(struct sbuf *out, const struct command_result *c,
-			enum metric_id m);
 int report_value_is_integral(enum metric_id m, double v);
 
 /*

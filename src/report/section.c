@@ -1,7 +1,7 @@
 /*
  * report/section: what several writers share (section.h): Markdown
- * sections of a page and their markers, the Markdown escaper and code
- * blocks, value text with the work unit, and the problems of a run (the
+ * sections of a page and their markers, the Markdown escaper, cells and
+ * code blocks, and the problems of a run (the
  * collector the Markdown, GitHub and HTML writers list).
  */
 #include "report/section.h"
@@ -13,6 +13,7 @@
 
 #include "analyze/format.h"
 #include "base/xalloc.h"
+#include "report/describe.h"
 #include "report/json_emit.h"
 
 #define SECTION_NAME_MAX 64
@@ -289,6 +290,13 @@ void report_md_escape(struct sbuf *out, const char *s)
 	}
 }
 
+void report_md_cell(struct sbuf *out, const char *s)
+{
+	sbuf_addch(out, ' ');
+	report_md_escape(out, s);
+	sbuf_adds(out, " |");
+}
+
 void report_md_code_block(struct sbuf *out, const char *s)
 {
 	size_t n = s ? strlen(s) : 0, run = 0, longest = 0, fence;
@@ -321,27 +329,6 @@ void report_md_code_block(struct sbuf *out, const char *s)
 		sbuf_addch(out, '\n');
 	sbuf_addchars(out, '`', fence);
 	sbuf_addch(out, '\n');
-}
-
-/* ---- values -------------------------------------------------------------- */
-
-void report_value_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double v)
-{
-	size_t start = out->len;
-
-	units_format_value(out, m, v);
-	if (m != METRIC_THROUGHPUT || !c || !c->throughput_unit ||
-	    !*c->throughput_unit)
-		return;
-	/* "<n> /s" -> "<n> <unit>/s" */
-	if (out->len - start >= 2 && !strcmp(out->buf + out->len - 2, "/s")) {
-		sbuf_setlen(out, out->len - 2);
-		if (out->len > start && out->buf[out->len - 1] != ' ')
-			sbuf_addch(out, ' ');
-		sbuf_adds(out, c->throughput_unit);
-		sbuf_adds(out, "/s");
-	}
 }
 
 /* ---- problems ------------------------------------------------------------ */
@@ -428,27 +415,19 @@ static void list_command(struct report_problems *p,
 		if (!cp->present)
 			continue;
 		p->nr_comparisons++;
-		if (cp->verdict == VERDICT_REGRESSION) {
-			x = problem_add(p,
-					cp->gate ? PROBLEM_REGRESSION
-						 : PROBLEM_NOT_GATED,
-					s, b, c, idx, m);
-			x->cmp = cp;
-			x->weight = isfinite(cp->change_percent)
-					? fabs(cp->change_percent)
-					: 0;
-		} else if (cp->verdict == VERDICT_ACCEPTED) {
-			x = problem_add(p, PROBLEM_ACCEPTED, s, b, c, idx, m);
-			x->cmp = cp;
-			x->weight = isfinite(cp->change_percent)
-					? fabs(cp->change_percent)
-					: 0;
-		} else if (cp->verdict == VERDICT_INCONCLUSIVE) {
-			x = problem_add(p, PROBLEM_INCONCLUSIVE, s, b, c, idx,
-					m);
-			x->cmp = cp;
+		/* What a problem comparison is: report/describe.h. */
+		int kind = report_comparison_problem(cp);
+		if (kind < 0)
+			continue;
+		x = problem_add(p, (enum report_problem_kind)kind, s, b, c,
+				idx, m);
+		x->cmp = cp;
+		if (kind == PROBLEM_INCONCLUSIVE)
 			x->weight = cp->p_reg;
-		}
+		else
+			x->weight = isfinite(cp->change_percent)
+					? fabs(cp->change_percent)
+					: 0;
 	}
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct metric_series *h = &c->side[SIDE_HEAD].metric[m];

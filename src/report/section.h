@@ -82,20 +82,16 @@ int report_section_update(const char *existing, size_t len, const char *name,
  */
 void report_md_escape(struct sbuf *out, const char *s);
 
+/* A Markdown table cell: " TEXT |", TEXT through report_md_escape(). The
+   one cell builder of the markdown and github writers. */
+void report_md_cell(struct sbuf *out, const char *s);
+
 /*
  * Append text as a fenced code block (```), the fence longer than any run
  * of backticks inside, control characters but line breaks and tabs shown
  * as `?`. The text may have any content: a fence shows it verbatim.
  */
 void report_md_code_block(struct sbuf *out, const char *s);
-
-/*
- * A value of metric m as analyze/format prints it, throughput with the
- * command's work unit ("1234.5 bytes/s"). Raw text: the unit is user text,
- * so escape it for Markdown or HTML.
- */
-void report_value_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double v);
 
 /*
  * The base's ref as a report shows it beside the sha: NULL when it says

@@ -13,6 +13,7 @@
 #include "analyze/summary.h"
 #include "base/xalloc.h"
 #include "report/json_emit.h"
+#include "report/describe.h"
 #include "report/section.h"
 
 /* The plot area inside the SVG_WIDTH x SVG_HEIGHT picture. */

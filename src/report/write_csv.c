@@ -12,6 +12,7 @@
  * never text fields here, so a negative value stays a number.
  */
 #include "report/report.h"
+#include "report/describe.h"
 
 #include <inttypes.h>
 #include <math.h>

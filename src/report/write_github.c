@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analyze/format.h"
+#include "report/describe.h"
 #include "report/section.h"
 
 #define GITHUB_MARKER "<!-- kagari:comment -->"
@@ -47,13 +48,6 @@ static const char *const kind_icon[] = {
     [PROBLEM_ACCEPTED] = "🟢",
 };
 
-static void cell(struct sbuf *out, const char *raw)
-{
-	sbuf_addch(out, ' ');
-	report_md_escape(out, raw);
-	sbuf_adds(out, " |");
-}
-
 static void where_text(struct sbuf *sb, const struct run_result *r,
 		       const struct suite_result *s,
 		       const struct bench_result *b,
@@ -63,16 +57,6 @@ static void where_text(struct sbuf *sb, const struct run_result *r,
 		sbuf_addf(sb, "%s / ", s->name);
 	sbuf_addf(sb, "%s / %s", b->name ? b->name : "",
 		  c->name ? c->name : "");
-}
-
-static void change_text(struct sbuf *sb, const struct comparison *cp)
-{
-	units_format_percent(sb, cp->change_percent);
-	sbuf_adds(sb, " (");
-	units_format_percent(sb, cp->ci_low_percent);
-	sbuf_adds(sb, " … ");
-	units_format_percent(sb, cp->ci_high_percent);
-	sbuf_addch(sb, ')');
 }
 
 static void problems_head(struct sbuf *out)
@@ -93,53 +77,40 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 	where_text(&sb, r, p->suite, p->bench, c);
 	if (p->count > 1)
 		sbuf_addf(&sb, " and %zu more", p->count - 1);
-	cell(out, sb.buf);
+	report_md_cell(out, sb.buf);
 	sbuf_reset(&sb);
-	cell(out, p->metric >= 0 ? metric_get(p->metric)->name : "");
+	report_md_cell(out, p->metric >= 0 ? metric_get(p->metric)->name : "");
 	if (p->cmp) {
-		report_value_text(&sb, c, p->metric, p->cmp->base);
-		sbuf_adds(&sb, " → ");
-		report_value_text(&sb, c, p->metric, p->cmp->head);
-		cell(out, sb.buf);
+		report_base_head_text(&sb, c, p->metric, p->cmp);
+		report_md_cell(out, sb.buf);
 		sbuf_reset(&sb);
-		change_text(&sb, p->cmp);
-		cell(out, sb.buf);
+		report_change_text(&sb, p->cmp);
+		report_md_cell(out, sb.buf);
 		sbuf_reset(&sb);
-		cell(out, p->cmp->reason);
+		report_md_cell(out, p->cmp->reason);
 	} else if (p->budget) {
 		const struct budget_result *bu = p->budget;
-		sbuf_addf(&sb, "%s ", bu->aggregation ? bu->aggregation : "");
-		if (bu->limit_text) {
-			sbuf_adds(&sb, bu->limit_text);
-		} else {
-			sbuf_addf(&sb, "%s ", bu->op ? bu->op : "");
-			report_value_text(&sb, c, bu->metric, bu->limit);
-		}
+		report_budget_rule(&sb, c, bu);
 		if (bu->have_actual) {
 			sbuf_adds(&sb, ", actual ");
-			report_value_text(&sb, c, bu->metric, bu->actual);
+			report_budget_actual(&sb, c, bu, NULL);
 		}
-		cell(out, sb.buf);
+		report_md_cell(out, sb.buf);
 		sbuf_reset(&sb);
-		if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
-			units_format_percent(&sb, (bu->actual - bu->limit) /
-						      fabs(bu->limit) * 100);
-		cell(out, sb.buf);
+		report_budget_excess(&sb, bu);
+		report_md_cell(out, sb.buf);
 		sbuf_reset(&sb);
-		if (bu->status == BUDGET_UNASSESSABLE)
-			sbuf_adds(&sb, "cannot be assessed");
-		if (bu->reason)
-			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", bu->reason);
-		cell(out, sb.buf);
+		report_budget_details(&sb, bu);
+		report_md_cell(out, sb.buf);
 	} else {
-		cell(out, "");
-		cell(out, "");
+		report_md_cell(out, "");
+		report_md_cell(out, "");
 		if (p->kind == PROBLEM_UNSUPPORTED && p->metric >= 0 &&
 		    p->failed)
 			sbuf_adds(&sb, "measuring failed");
 		if (p->reason)
 			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", p->reason);
-		cell(out, sb.buf);
+		report_md_cell(out, sb.buf);
 	}
 	sbuf_addch(out, '\n');
 	sbuf_release(&sb);
@@ -173,24 +144,17 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 						continue;
 					sbuf_addch(out, '|');
 					where_text(&sb, r, s, br, c);
-					cell(out, sb.buf);
+					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
-					cell(out, metric_get(m)->name);
-					report_value_text(&sb, c, m, cp->base);
-					sbuf_adds(&sb, " → ");
-					report_value_text(&sb, c, m, cp->head);
-					cell(out, sb.buf);
+					report_md_cell(out, metric_get(m)->name);
+					report_base_head_text(&sb, c, m, cp);
+					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
-					change_text(&sb, cp);
-					cell(out, sb.buf);
+					report_change_text(&sb, cp);
+					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
-					sbuf_adds(&sb, verdict_text(cp->verdict, "n/a"));
-					if (!cp->gate)
-						sbuf_adds(&sb, " (not gated)");
-					if (cp->decided_at_rounds > 0)
-						sbuf_addf(&sb, " (decided after %d rounds)",
-							  cp->decided_at_rounds);
-					cell(out, sb.buf);
+					report_verdict_text(&sb, cp);
+					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
 					sbuf_addch(out, '\n');
 				}

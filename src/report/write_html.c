@@ -31,6 +31,7 @@
 
 #include "analyze/format.h"
 #include "base/xalloc.h"
+#include "report/describe.h"
 #include "report/section.h"
 #include "report/svg.h"
 
@@ -172,22 +173,6 @@ static void link_to(struct sbuf *out, const struct run_result *r,
 	sbuf_adds(out, "</a>");
 }
 
-static void change_text(struct sbuf *tmp, const struct comparison *cp)
-{
-	units_format_percent(tmp, cp->change_percent);
-	sbuf_adds(tmp, " (");
-	units_format_percent(tmp, cp->ci_low_percent);
-	sbuf_adds(tmp, " … ");
-	units_format_percent(tmp, cp->ci_high_percent);
-	sbuf_addch(tmp, ')');
-}
-
-static int comparison_is_problem(const struct comparison *cp)
-{
-	return cp->verdict == VERDICT_REGRESSION ||
-	       (cp->gate && cp->verdict == VERDICT_INCONCLUSIVE);
-}
-
 /* ---- summary ----------------------------------------------------------- */
 
 static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
@@ -205,11 +190,9 @@ static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
 	link_to(out, r, s, b, c, idx, m);
 	sbuf_adds(out, "</td>");
 	td(out, NULL, metric_get(m)->name);
-	value(tmp, c, m, cp->base);
-	sbuf_adds(tmp, " → ");
-	value(tmp, c, m, cp->head);
+	report_base_head_text(tmp, c, m, cp);
 	td_tmp(out, "n", tmp);
-	change_text(tmp, cp);
+	report_change_text(tmp, cp);
 	td_tmp(out, "n", tmp);
 	td(out, NULL, cp->reason);
 	sbuf_adds(out, "</tr>\n");
@@ -237,27 +220,15 @@ static void summary_problem_row(struct sbuf *out, struct sbuf *tmp,
 	td(out, NULL, p->metric >= 0 ? metric_get(p->metric)->name : "");
 	if (p->budget) {
 		const struct budget_result *bu = p->budget;
-		sbuf_addf(tmp, "%s ", bu->aggregation ? bu->aggregation : "");
-		if (bu->limit_text) {
-			sbuf_adds(tmp, bu->limit_text);
-		} else {
-			sbuf_addf(tmp, "%s ", bu->op ? bu->op : "");
-			value(tmp, c, bu->metric, bu->limit);
-		}
+		report_budget_rule(tmp, c, bu);
 		if (bu->have_actual) {
 			sbuf_adds(tmp, ", actual ");
-			value(tmp, c, bu->metric, bu->actual);
+			report_budget_actual(tmp, c, bu, NULL);
 		}
 		td_tmp(out, "n", tmp);
-		if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
-			units_format_percent(tmp, (bu->actual - bu->limit) /
-						      fabs(bu->limit) * 100);
+		report_budget_excess(tmp, bu);
 		td_tmp(out, "n", tmp);
-		if (bu->status == BUDGET_UNASSESSABLE)
-			sbuf_adds(tmp, "cannot be assessed");
-		if (bu->reason)
-			sbuf_addf(tmp, "%s%s", tmp->len ? ": " : "",
-				  bu->reason);
+		report_budget_details(tmp, bu);
 		td_tmp(out, NULL, tmp);
 	} else {
 		td(out, NULL, "");
@@ -347,8 +318,10 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 				for (int m = 0; m < METRIC__COUNT; m++) {
 					const struct comparison *cp =
 					    &c->comparison[m];
+					/* The problems' rows are above: the
+					   rest is exactly what they are not. */
 					if (!cp->present ||
-					    comparison_is_problem(cp))
+					    report_comparison_is_problem(cp))
 						continue;
 					summary_comparison_row(&rest, tmp, r, s,
 							       br, c, idx, m,
@@ -498,13 +471,9 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	units_format_percent(tmp, cp->change_percent);
 	esc_tmp(out, tmp);
 	sbuf_adds(out, " <span class=\"dim\">");
-	value(tmp, c, m, cp->base);
-	sbuf_adds(tmp, " → ");
-	value(tmp, c, m, cp->head);
+	report_base_head_text(tmp, c, m, cp);
 	sbuf_adds(tmp, ", interval ");
-	units_format_percent(tmp, cp->ci_low_percent);
-	sbuf_adds(tmp, " … ");
-	units_format_percent(tmp, cp->ci_high_percent);
+	report_interval_text(tmp, cp);
 	if (isfinite(cp->confidence))
 		sbuf_addf(tmp, " (%g%%)", cp->confidence * 100);
 	if (isfinite(cp->max_percent))
@@ -555,18 +524,11 @@ static void budgets_table(struct sbuf *out, struct sbuf *tmp,
 	for (size_t i = 0; i < c->nr_budgets; i++) {
 		const struct budget_result *bu = &c->budgets[i];
 		sbuf_adds(out, "<tr>");
-		sbuf_addf(tmp, "%s %s", metric_get(bu->metric)->name,
-			  bu->aggregation ? bu->aggregation : "");
+		report_budget_subject(tmp, bu);
 		td_tmp(out, NULL, tmp);
-		if (bu->limit_text) {
-			sbuf_adds(tmp, bu->limit_text);
-		} else {
-			sbuf_addf(tmp, "%s ", bu->op ? bu->op : "");
-			value(tmp, c, bu->metric, bu->limit);
-		}
+		report_budget_limit(tmp, c, bu);
 		td_tmp(out, "n", tmp);
-		if (bu->have_actual)
-			value(tmp, c, bu->metric, bu->actual);
+		report_budget_actual(tmp, c, bu, NULL);
 		td_tmp(out, "n", tmp);
 		sbuf_adds(out, "<td>");
 		badge(out, budget_status_name(bu->status));
@@ -705,7 +667,7 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 			continue;
 		compared = 1;
 		comparison_block(out, tmp, c, idx, m,
-				 open_all || comparison_is_problem(cp));
+				 open_all || report_comparison_is_problem(cp));
 	}
 	if (!compared) {
 		int any = 0;

@@ -6,6 +6,7 @@
  * command's `analysis` settings) are additions it allows.
  */
 #include "report/report.h"
+#include "report/describe.h"
 
 #include <math.h>
 

@@ -28,6 +28,7 @@
  * as U+FFFD.
  */
 #include "report/report.h"
+#include "report/describe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -181,10 +182,11 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 	for (size_t k = 0; k < c->nr_budgets; k++) {
 		const struct budget_result *bu = &c->budgets[k];
 		sbuf_reset(tmp);
-		/* limit_text is the budget as written: "<= 20ms". */
-		sbuf_addf(tmp, "%s budget %s %s %s", c->name, metric_get(bu->metric)->name,
-			  bu->aggregation ? bu->aggregation : "",
-			  bu->limit_text ? bu->limit_text : "");
+		/* "parse budget latency p95 <= 20ms" (report/describe.h). */
+		sbuf_addf(tmp, "%s budget ", c->name);
+		report_budget_subject(tmp, bu);
+		sbuf_addch(tmp, ' ');
+		report_budget_limit(tmp, c, bu);
 		n->tests++;
 		open_case(out, s, b, tmp->buf, 0);
 		if (bu->status == BUDGET_PASS) {
@@ -192,13 +194,12 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 			continue;
 		}
 		sbuf_reset(tmp);
-		sbuf_addf(tmp, "%s %s ", metric_get(bu->metric)->name,
-			  bu->aggregation ? bu->aggregation : "");
-		if (bu->have_actual)
-			units_format_value(tmp, bu->metric, bu->actual);
-		else
-			sbuf_adds(tmp, "n/a");
-		sbuf_addf(tmp, " (budget %s)", bu->limit_text ? bu->limit_text : "");
+		report_budget_subject(tmp, bu);
+		sbuf_addch(tmp, ' ');
+		report_budget_actual(tmp, c, bu, "n/a");
+		sbuf_adds(tmp, " (budget ");
+		report_budget_limit(tmp, c, bu);
+		sbuf_addch(tmp, ')');
 		sbuf_adds(out, ">\n");
 		if (bu->status == BUDGET_FAIL) {
 			outcome(out, "failure", "over_budget", tmp->buf, tmp->buf);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/format.h"
+#include "report/describe.h"
 #include "report/section.h"
 
 struct md {
@@ -39,7 +40,6 @@ struct md {
 	struct sbuf tmp;
 };
 
-/* A cell: " text |". */
 /* Functions listed per profiled command. */
 #define MD_PROFILE_ROWS 10
 
@@ -53,11 +53,10 @@ static void cell_close(struct md *m)
 	sbuf_adds(m->out, " |");
 }
 
+/* A cell: " text |" (report_md_cell()). */
 static void cell_text(struct md *m, const char *s)
 {
-	cell_open(m);
-	report_md_escape(m->out, s);
-	cell_close(m);
+	report_md_cell(m->out, s);
 }
 
 /* A cell from m->tmp (escaped), which is reset. */
@@ -162,11 +161,7 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 				cell_value(m, c, k, cp->base);
 				cell_value(m, c, k, cp->head);
 				cell_percent(m, cp->change_percent);
-				units_format_percent(&m->tmp,
-						     cp->ci_low_percent);
-				sbuf_adds(&m->tmp, " … ");
-				units_format_percent(&m->tmp,
-						     cp->ci_high_percent);
+				report_interval_text(&m->tmp, cp);
 				if (isfinite(cp->confidence))
 					sbuf_addf(&m->tmp, " (%g%%)",
 						  cp->confidence * 100);
@@ -185,13 +180,7 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 					sbuf_addf(&m->tmp, "%.1f%%",
 						  cp->noise_floor_percent);
 				cell_tmp(m);
-				sbuf_adds(&m->tmp,
-					  verdict_text(cp->verdict, "n/a"));
-				if (!cp->gate)
-					sbuf_adds(&m->tmp, " (not gated)");
-				if (cp->decided_at_rounds > 0)
-					sbuf_addf(&m->tmp, " (decided after %d rounds)",
-						  cp->decided_at_rounds);
+				report_verdict_text(&m->tmp, cp);
 				cell_open(m);
 				sbuf_adds(m->out, "**");
 				report_md_escape(m->out, m->tmp.buf);
@@ -237,21 +226,9 @@ static void budgets_table(struct md *m, const struct suite_result *s)
 				cell_text(m, br->name);
 				cell_text(m, c->name);
 				cell_text(m, metric_get(bu->metric)->name);
-				sbuf_addf(&m->tmp, "%s ",
-					  bu->aggregation ? bu->aggregation
-							  : "");
-				if (bu->limit_text) {
-					sbuf_adds(&m->tmp, bu->limit_text);
-				} else {
-					sbuf_addf(&m->tmp, "%s ",
-						  bu->op ? bu->op : "");
-					report_value_text(
-					    &m->tmp, c, bu->metric, bu->limit);
-				}
+				report_budget_rule(&m->tmp, c, bu);
 				cell_tmp(m);
-				if (bu->have_actual)
-					report_value_text(
-					    &m->tmp, c, bu->metric, bu->actual);
+				report_budget_actual(&m->tmp, c, bu, NULL);
 				cell_tmp(m);
 				cell_open(m);
 				sbuf_adds(m->out,

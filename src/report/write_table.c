@@ -26,6 +26,7 @@
  * that the table agrees with budget messages and the other writers.
  */
 #include "report/report.h"
+#include "report/describe.h"
 #include "report/section.h"
 
 #include <inttypes.h>
@@ -368,19 +369,13 @@ static void comparison_row(struct table *t, size_t indent,
 {
 	const struct comparison *cp = &c->comparison[m];
 	struct tline *l = tline_new(t, GROUP_COMPARE, indent);
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
 
 	tline_cell(l, TC_NONE, metric_get(m)->name);
-	table_format_value(&sb, c, m, cp->base);
-	sbuf_adds(&sb, " → ");
-	table_format_value(&sb, c, m, cp->head);
+	report_base_head_text(&text, c, m, cp);
+	add_safe(&sb, text.buf);
 	tline_cell_sb(l, TC_NONE, &sb);
-	units_format_percent(&sb, cp->change_percent);
-	sbuf_adds(&sb, " [");
-	units_format_percent(&sb, cp->ci_low_percent);
-	sbuf_adds(&sb, ", ");
-	units_format_percent(&sb, cp->ci_high_percent);
-	sbuf_addch(&sb, ']');
+	report_change_text_plain(&sb, cp);
 	tline_cell_sb(l, TC_NONE, &sb);
 	tline_cell(l, result_color(verdict_name(cp->verdict)),
 		   verdict_text(cp->verdict, "n/a"));
@@ -392,6 +387,7 @@ static void comparison_row(struct table *t, size_t indent,
 		sbuf_adds(&sb, sb.len ? " (not gated)" : "not gated");
 	tline_cell_sb(l, TC_NONE, &sb);
 	sbuf_release(&sb);
+	sbuf_release(&text);
 }
 
 /*
@@ -402,22 +398,17 @@ static void budget_line(struct table *t, size_t indent,
 			const struct command_result *c,
 			const struct budget_result *b)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
 	const char *st = b->status == BUDGET_PASS   ? "pass"
 			 : b->status == BUDGET_FAIL ? "FAIL"
 						    : "cannot be assessed";
 
-	sbuf_addf(&sb, "budget %s ", metric_get(b->metric)->name);
-	add_safe(&sb, b->aggregation);
-	sbuf_addch(&sb, ' ');
-	/* limit_text is the budget as written, operator included ("<= 5s"). */
-	if (b->limit_text) {
-		add_safe(&sb, b->limit_text);
-	} else {
-		add_safe(&sb, b->op);
-		sbuf_addch(&sb, ' ');
-		table_format_value(&sb, c, b->metric, b->limit);
-	}
+	/* The words of report/describe.h, cleaned for a terminal. */
+	sbuf_adds(&text, "budget ");
+	report_budget_subject(&text, b);
+	sbuf_addch(&text, ' ');
+	report_budget_limit(&text, c, b);
+	add_safe(&sb, text.buf);
 	sbuf_adds(&sb, ": ");
 	paint(t, &sb, result_color(budget_status_name(b->status)), st);
 	if (b->have_actual && isfinite(b->actual)) {
@@ -431,7 +422,9 @@ static void budget_line(struct table *t, size_t indent,
 					     : ", below the limit by ");
 			/* in the unit of the larger side: "by 287.1 ms" */
 			double ref = fmax(fabs(b->actual), fabs(b->limit));
-			units_format_delta(&sb, b->metric, fabs(d), ref);
+			sbuf_reset(&text);
+			report_delta_text(&text, c, b->metric, fabs(d), ref);
+			add_safe(&sb, text.buf);
 			if (b->limit != 0) {
 				sbuf_adds(&sb, ", ");
 				units_format_percent(&sb,
@@ -447,6 +440,7 @@ static void budget_line(struct table *t, size_t indent,
 	}
 	tline_text(t, indent, &sb);
 	sbuf_release(&sb);
+	sbuf_release(&text);
 }
 
 static void error_lines(struct table *t, size_t indent,

@@ -1,0 +1,183 @@
+/*
+ * report/describe: the texts of values, comparisons and budgets every
+ * writer shows (describe.h).
+ */
+#include "report/describe.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "analyze/format.h"
+
+/* ---- values ------------------------------------------------------------ */
+
+static int has_work_unit(const struct command_result *c, enum metric_id m)
+{
+	return m == METRIC_THROUGHPUT && c && c->throughput_unit &&
+	       *c->throughput_unit;
+}
+
+void report_metric_unit(struct sbuf *out, const struct command_result *c,
+			enum metric_id m)
+{
+	if (has_work_unit(c, m))
+		sbuf_addf(out, "%s/s", c->throughput_unit);
+	else
+		sbuf_adds(out, metric_get(m)->unit_name);
+}
+
+/* out[start..] is "<n> /s" or "<n>/s": make it "<n> <unit>/s". */
+static void put_work_unit(struct sbuf *out, size_t start,
+			  const struct command_result *c, enum metric_id m)
+{
+	if (!has_work_unit(c, m))
+		return;
+	if (out->len - start >= 2 && !strcmp(out->buf + out->len - 2, "/s")) {
+		sbuf_setlen(out, out->len - 2);
+		if (out->len > start && out->buf[out->len - 1] != ' ')
+			sbuf_addch(out, ' ');
+		sbuf_adds(out, c->throughput_unit);
+		sbuf_adds(out, "/s");
+	}
+}
+
+void report_value_text(struct sbuf *out, const struct command_result *c,
+		       enum metric_id m, double v)
+{
+	size_t start = out->len;
+
+	units_format_value(out, m, v);
+	put_work_unit(out, start, c, m);
+}
+
+void report_delta_text(struct sbuf *out, const struct command_result *c,
+		       enum metric_id m, double delta, double ref)
+{
+	size_t start = out->len;
+
+	units_format_delta(out, m, delta, ref);
+	put_work_unit(out, start, c, m);
+}
+
+/* ---- comparisons --------------------------------------------------------- */
+
+void report_base_head_text(struct sbuf *out, const struct command_result *c,
+			   enum metric_id m, const struct comparison *cp)
+{
+	report_value_text(out, c, m, cp->base);
+	sbuf_adds(out, " → ");
+	report_value_text(out, c, m, cp->head);
+}
+
+void report_interval_text(struct sbuf *out, const struct comparison *cp)
+{
+	units_format_percent(out, cp->ci_low_percent);
+	sbuf_adds(out, " … ");
+	units_format_percent(out, cp->ci_high_percent);
+}
+
+void report_change_text(struct sbuf *out, const struct comparison *cp)
+{
+	units_format_percent(out, cp->change_percent);
+	sbuf_adds(out, " (");
+	report_interval_text(out, cp);
+	sbuf_addch(out, ')');
+}
+
+void report_change_text_plain(struct sbuf *out, const struct comparison *cp)
+{
+	units_format_percent(out, cp->change_percent);
+	sbuf_adds(out, " [");
+	units_format_percent(out, cp->ci_low_percent);
+	sbuf_adds(out, ", ");
+	units_format_percent(out, cp->ci_high_percent);
+	sbuf_addch(out, ']');
+}
+
+void report_verdict_text(struct sbuf *out, const struct comparison *cp)
+{
+	sbuf_adds(out, verdict_text(cp->verdict, "n/a"));
+	if (!cp->gate)
+		sbuf_adds(out, " (not gated)");
+	if (cp->decided_at_rounds > 0)
+		sbuf_addf(out, " (decided after %d rounds)",
+			  cp->decided_at_rounds);
+}
+
+int report_comparison_problem(const struct comparison *cp)
+{
+	if (!cp->present)
+		return -1;
+	switch (cp->verdict) {
+	case VERDICT_REGRESSION:
+		return cp->gate ? PROBLEM_REGRESSION : PROBLEM_NOT_GATED;
+	case VERDICT_ACCEPTED:
+		return PROBLEM_ACCEPTED;
+	case VERDICT_INCONCLUSIVE:
+		return PROBLEM_INCONCLUSIVE;
+	default:
+		return -1;
+	}
+}
+
+int report_comparison_is_problem(const struct comparison *cp)
+{
+	int k = report_comparison_problem(cp);
+
+	return k >= 0 && !(k == PROBLEM_INCONCLUSIVE && !cp->gate);
+}
+
+/* ---- budgets ------------------------------------------------------------- */
+
+void report_budget_limit(struct sbuf *out, const struct command_result *c,
+			 const struct budget_result *bu)
+{
+	if (bu->limit_text && *bu->limit_text) {
+		sbuf_adds(out, bu->limit_text);
+		return;
+	}
+	if (bu->op && *bu->op)
+		sbuf_addf(out, "%s ", bu->op);
+	report_value_text(out, c, bu->metric, bu->limit);
+}
+
+void report_budget_subject(struct sbuf *out, const struct budget_result *bu)
+{
+	sbuf_adds(out, metric_get(bu->metric)->name);
+	if (bu->aggregation && *bu->aggregation)
+		sbuf_addf(out, " %s", bu->aggregation);
+}
+
+void report_budget_rule(struct sbuf *out, const struct command_result *c,
+			const struct budget_result *bu)
+{
+	if (bu->aggregation && *bu->aggregation)
+		sbuf_addf(out, "%s ", bu->aggregation);
+	report_budget_limit(out, c, bu);
+}
+
+void report_budget_actual(struct sbuf *out, const struct command_result *c,
+			  const struct budget_result *bu, const char *none)
+{
+	if (bu->have_actual)
+		report_value_text(out, c, bu->metric, bu->actual);
+	else if (none)
+		sbuf_adds(out, none);
+}
+
+void report_budget_excess(struct sbuf *out, const struct budget_result *bu)
+{
+	if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
+		units_format_percent(out, (bu->actual - bu->limit) /
+					      fabs(bu->limit) * 100);
+}
+
+void report_budget_details(struct sbuf *out, const struct budget_result *bu)
+{
+	size_t start = out->len;
+
+	if (bu->status == BUDGET_UNASSESSABLE)
+		sbuf_adds(out, "cannot be assessed");
+	if (bu->reason)
+		sbuf_addf(out, "%s%s", out->len > start ? ": " : "", bu->reason);
+}

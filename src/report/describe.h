@@ -1,0 +1,116 @@
+/*
+ * report/describe: what a report says about a value, a comparison and a
+ * budget, worded once for every writer. The human formats (table,
+ * markdown, github, html, junit, the GitHub annotations and step summary)
+ * take these texts and add only their own markup — escaping, cells,
+ * colours, elements — so that a change reads the same wherever it is
+ * shown, the way hyperfine's exporters share one description of a
+ * benchmark and differ only in layout.
+ *
+ * Every text is raw: user text (a work unit, a budget as written) is put
+ * in as it is, and the writer escapes the result for its format
+ * (report_md_escape(), report_html_escape(), the table's sanitising).
+ * Each function appends to `out` and keeps nothing.
+ */
+#ifndef KAGARI_REPORT_DESCRIBE_H
+#define KAGARI_REPORT_DESCRIBE_H
+
+#include "base/sbuf.h"
+#include "model/result.h"
+#include "report/section.h"
+
+/* ---- values ------------------------------------------------------------ */
+
+/*
+ * The unit name of metric m for command c: the registry's unit_name,
+ * except throughput with a work unit, which is "<throughput_unit>/s"
+ * ("lines/s"). The CSV and JSON writers put it in their unit column.
+ */
+void report_metric_unit(struct sbuf *out, const struct command_result *c,
+			enum metric_id m);
+
+/*
+ * A value of metric m as analyze/format prints it, throughput with the
+ * command's work unit ("1234.5 lines/s", never "1234.5 /s").
+ * report_delta_text(): a difference, in the unit the size of `ref` picks
+ * (units_format_delta()), with the work unit the same way.
+ */
+void report_value_text(struct sbuf *out, const struct command_result *c,
+		       enum metric_id m, double v);
+void report_delta_text(struct sbuf *out, const struct command_result *c,
+		       enum metric_id m, double delta, double ref);
+
+/* ---- comparisons --------------------------------------------------------- */
+
+/* "20.00 ms → 23.60 ms": the compared statistic of both sides. */
+void report_base_head_text(struct sbuf *out, const struct command_result *c,
+			   enum metric_id m, const struct comparison *cp);
+
+/*
+ * "+18.0% (+14.2% … +21.9%)": the change and its interval, as the
+ * Markdown and HTML pages show it. report_change_text_plain(): the same in
+ * the plain-text form of the terminal table, the annotations and the
+ * analysis' own reasons, "+18.0% [+14.2%, +21.9%]".
+ */
+void report_change_text(struct sbuf *out, const struct comparison *cp);
+/* "+14.2% … +21.9%": the interval alone, for a page whose change has a
+   cell of its own. */
+void report_interval_text(struct sbuf *out, const struct comparison *cp);
+void report_change_text_plain(struct sbuf *out, const struct comparison *cp);
+
+/*
+ * The verdict as the comparison lists show it: "regression",
+ * "inconclusive (not gated)", "improved (decided after 6 rounds)"; "n/a"
+ * without a verdict.
+ */
+void report_verdict_text(struct sbuf *out, const struct comparison *cp);
+
+/*
+ * The one definition of a comparison that is a problem.
+ * report_comparison_problem(): the kind report_problems_list() gives it —
+ * PROBLEM_REGRESSION (a gated regression), PROBLEM_NOT_GATED,
+ * PROBLEM_ACCEPTED (a regression a Kagari-Accept trailer accepted) or
+ * PROBLEM_INCONCLUSIVE (gated or not) — or -1 (pass, improved,
+ * within_noise, skipped, no verdict).
+ * report_comparison_is_problem(): 1 when the summaries list cp among the
+ * problems (report_problems_collect()): every kind but an inconclusive
+ * comparison that does not gate. A writer that lists the problems and then
+ * "the rest" skips exactly these in the rest.
+ */
+int report_comparison_problem(const struct comparison *cp);
+int report_comparison_is_problem(const struct comparison *cp);
+
+/* ---- budgets ------------------------------------------------------------- */
+
+/*
+ * The budget's limit: as written in the suite, operator included
+ * ("<= 20ms"); a report without limit_text (an older kagari) gets the
+ * operator and the limit's value with the command's work unit
+ * (">= 5000 lines/s").
+ */
+void report_budget_limit(struct sbuf *out, const struct command_result *c,
+			 const struct budget_result *bu);
+
+/* "latency p95": the metric and aggregation the budget judges. */
+void report_budget_subject(struct sbuf *out, const struct budget_result *bu);
+
+/* "p95 <= 20ms": the aggregation and the limit. */
+void report_budget_rule(struct sbuf *out, const struct command_result *c,
+			const struct budget_result *bu);
+
+/*
+ * The actual value ("24.10 ms", with the work unit), or `none` when the
+ * budget has none (NULL: nothing).
+ */
+void report_budget_actual(struct sbuf *out, const struct command_result *c,
+			  const struct budget_result *bu, const char *none);
+
+/* "+20.5%": how far the actual value is from the limit, in percent of the
+   limit; nothing when that is unknown (no actual value, a limit of 0). */
+void report_budget_excess(struct sbuf *out, const struct budget_result *bu);
+
+/* "cannot be assessed: REASON", "REASON" or nothing: what a budget that did
+   not pass says beside its numbers. */
+void report_budget_details(struct sbuf *out, const struct budget_result *bu);
+
+#endif
