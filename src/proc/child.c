@@ -898,6 +898,133 @@ static void begin_stop(struct waiter *w)
 	}
 }
 
+/* What one wait_exit() round polls, and where each fd sits (-1: absent). */
+struct poll_set {
+	struct pollfd pfd[7];
+	int n, i_pid, i_intr, i_watch, i_out, i_err, i_term, i_sink;
+};
+
+static int poll_add(struct poll_set *ps, int fd, short events)
+{
+	ps->pfd[ps->n] = (struct pollfd){fd, events, 0};
+	return ps->n++;
+}
+
+/* The fds worth waking for this round: the pidfd, the interrupt pipe and
+   the watch fd (until stopping), the capture pipes, the terminal. */
+static void poll_build(const struct child *c, const struct waiter *w,
+		       const struct run_fds *f, const struct term *t,
+		       struct poll_set *ps)
+{
+	ps->n = 0;
+	ps->i_pid = ps->i_intr = ps->i_watch = ps->i_out = ps->i_err = -1;
+	ps->i_term = ps->i_sink = -1;
+	if (w->pidfd >= 0)
+		ps->i_pid = poll_add(ps, w->pidfd, POLLIN);
+	if (!w->stopping) {
+		ps->i_intr = poll_add(ps, intr_rfd, POLLIN);
+		if (c->watch_fd >= 0)
+			ps->i_watch = poll_add(ps, c->watch_fd, POLLIN);
+	}
+	if (f->out_pipe >= 0)
+		ps->i_out = poll_add(ps, f->out_pipe, POLLIN);
+	if (f->err_pipe >= 0)
+		ps->i_err = poll_add(ps, f->err_pipe, POLLIN);
+	if (f->err_sink >= 0)
+		ps->i_sink = poll_add(ps, f->err_sink, POLLIN);
+	if (t->master >= 0 && !t->eof) {
+		short ev = POLLIN;
+		if (t->ready && t->typed < t->input.len)
+			ev |= POLLOUT;
+		ps->i_term = poll_add(ps, t->master, ev);
+	}
+}
+
+/*
+ * How long this round may sleep (ns, -1: until an fd wakes it): until the
+ * deadline, until the terminal counts as ready, and without a pidfd at most
+ * *step, which doubles up to 10 ms (the fallback polling of waitid()).
+ */
+static int64_t poll_wait_ns(const struct waiter *w, const struct term *t,
+			    const struct poll_set *ps, int64_t *step)
+{
+	int64_t wait = -1;
+	if (w->deadline >= 0) {
+		wait = w->deadline - now_ns();
+		if (wait < 0)
+			wait = 0;
+	}
+	if (ps->i_term >= 0 && !t->ready) {
+		int64_t left = t->ready_at - now_ns();
+		if (left < 0)
+			left = 0;
+		if (wait < 0 || left < wait)
+			wait = left;
+	}
+	if (w->pidfd < 0) {
+		if (wait < 0 || wait > *step)
+			wait = *step;
+		if (*step < 10000000)
+			*step *= 2;
+	}
+	return wait;
+}
+
+/* Serve the fds that woke; returns 1 when the pidfd says the process
+   exited. */
+static int poll_serve(struct child *c, struct waiter *w, struct run_fds *f,
+		      struct term *t, const struct poll_set *ps)
+{
+	struct child_result *r = &c->res;
+	const struct pollfd *pfd = ps->pfd;
+	if (ps->i_out >= 0 && pfd[ps->i_out].revents)
+		pump(&f->out_pipe, &r->out, &r->out_truncated);
+	if (ps->i_err >= 0 && pfd[ps->i_err].revents)
+		pump(&f->err_pipe, &r->err, &r->err_truncated);
+	if (ps->i_sink >= 0 && pfd[ps->i_sink].revents)
+		drain_err(f->err_sink);
+	if (ps->i_term >= 0 && pfd[ps->i_term].revents)
+		term_drain(t, r);
+	if (ps->i_pid >= 0 && pfd[ps->i_pid].revents)
+		return 1;
+	if (ps->i_intr >= 0 && pfd[ps->i_intr].revents) {
+		drain_fd(intr_rfd);
+		if (!w->stopping && intr_flag) {
+			r->interrupted = 1;
+			begin_stop(w);
+		}
+	}
+	if (ps->i_watch >= 0 && pfd[ps->i_watch].revents && !w->stopping) {
+		r->interrupted = 1;
+		begin_stop(w);
+	}
+	return 0;
+}
+
+/* Without a pidfd: has the process exited (left a zombie)? */
+static int exited_nowait(const struct waiter *w)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == w->pid;
+}
+
+/* Past the deadline: the timeout starts the stop, the grace ends in KILL. */
+static void check_deadline(struct waiter *w, struct child_result *r)
+{
+	if (w->deadline < 0 || now_ns() < w->deadline)
+		return;
+	if (!w->stopping) {
+		r->timed_out = 1;
+		begin_stop(w);
+	} else if (w->stopping == 1) {
+		signal_run(w->pid, w->own_group, SIGKILL);
+		w->stopping = 2;
+		w->deadline = -1;
+	}
+}
+
 /*
  * Wait until the main process has exited (it is then a zombie, not reaped),
  * pumping capture pipes, enforcing the timeout and reacting to interrupts.
@@ -920,109 +1047,19 @@ static void wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 			r->interrupted = 1;
 			begin_stop(w);
 		}
-		struct pollfd pfd[7];
-		int n = 0, i_pid = -1, i_intr = -1, i_watch = -1, i_out = -1,
-		    i_err = -1, i_term = -1, i_sink = -1;
-		if (w->pidfd >= 0) {
-			i_pid = n;
-			pfd[n++] = (struct pollfd){w->pidfd, POLLIN, 0};
-		}
-		if (!w->stopping) {
-			i_intr = n;
-			pfd[n++] = (struct pollfd){intr_rfd, POLLIN, 0};
-			if (c->watch_fd >= 0) {
-				i_watch = n;
-				pfd[n++] =
-				    (struct pollfd){c->watch_fd, POLLIN, 0};
-			}
-		}
-		if (f->out_pipe >= 0) {
-			i_out = n;
-			pfd[n++] = (struct pollfd){f->out_pipe, POLLIN, 0};
-		}
-		if (f->err_pipe >= 0) {
-			i_err = n;
-			pfd[n++] = (struct pollfd){f->err_pipe, POLLIN, 0};
-		}
-		if (f->err_sink >= 0) {
-			i_sink = n;
-			pfd[n++] = (struct pollfd){f->err_sink, POLLIN, 0};
-		}
-		if (t->master >= 0 && !t->eof) {
-			short ev = POLLIN;
-			if (t->ready && t->typed < t->input.len)
-				ev |= POLLOUT;
-			i_term = n;
-			pfd[n++] = (struct pollfd){t->master, ev, 0};
-		}
-
-		int64_t wait = -1;
-		if (w->deadline >= 0) {
-			wait = w->deadline - now_ns();
-			if (wait < 0)
-				wait = 0;
-		}
-		if (i_term >= 0 && !t->ready) {
-			int64_t left = t->ready_at - now_ns();
-			if (left < 0)
-				left = 0;
-			if (wait < 0 || left < wait)
-				wait = left;
-		}
-		if (w->pidfd < 0) {
-			if (wait < 0 || wait > step)
-				wait = step;
-			if (step < 10000000)
-				step *= 2;
-		}
+		struct poll_set ps;
+		poll_build(c, w, f, t, &ps);
+		int64_t wait = poll_wait_ns(w, t, &ps, &step);
 		struct timespec ts = {(time_t)(wait / 1000000000),
 				      (long)(wait % 1000000000)};
-		int rc = ppoll(pfd, (nfds_t)n, wait < 0 ? NULL : &ts, NULL);
+		int rc = ppoll(ps.pfd, (nfds_t)ps.n, wait < 0 ? NULL : &ts, NULL);
 		if (rc < 0 && errno != EINTR)
 			rc = 0; /* cannot happen with valid fds; keep going */
-
-		if (rc > 0) {
-			if (i_out >= 0 && pfd[i_out].revents)
-				pump(&f->out_pipe, &r->out, &r->out_truncated);
-			if (i_err >= 0 && pfd[i_err].revents)
-				pump(&f->err_pipe, &r->err, &r->err_truncated);
-			if (i_sink >= 0 && pfd[i_sink].revents)
-				drain_err(f->err_sink);
-			if (i_term >= 0 && pfd[i_term].revents)
-				term_drain(t, r);
-			if (i_pid >= 0 && pfd[i_pid].revents)
-				return;
-			if (i_intr >= 0 && pfd[i_intr].revents) {
-				drain_fd(intr_rfd);
-				if (!w->stopping && intr_flag) {
-					r->interrupted = 1;
-					begin_stop(w);
-				}
-			}
-			if (i_watch >= 0 && pfd[i_watch].revents &&
-			    !w->stopping) {
-				r->interrupted = 1;
-				begin_stop(w);
-			}
-		}
-		if (w->pidfd < 0) {
-			siginfo_t si;
-			memset(&si, 0, sizeof(si));
-			if (waitid(P_PID, (id_t)w->pid, &si,
-				   WEXITED | WNOHANG | WNOWAIT) == 0 &&
-			    si.si_pid == w->pid)
-				return;
-		}
-		if (w->deadline >= 0 && now_ns() >= w->deadline) {
-			if (!w->stopping) {
-				r->timed_out = 1;
-				begin_stop(w);
-			} else if (w->stopping == 1) {
-				signal_run(w->pid, w->own_group, SIGKILL);
-				w->stopping = 2;
-				w->deadline = -1;
-			}
-		}
+		if (rc > 0 && poll_serve(c, w, f, t, &ps))
+			return;
+		if (w->pidfd < 0 && exited_nowait(w))
+			return;
+		check_deadline(w, r);
 	}
 }
 
@@ -1031,122 +1068,156 @@ int child_run(struct child *c, struct sbuf *err)
 	return child_run_argv(c, c->argv.v, c->env.nr ? c->env.v : NULL, err);
 }
 
-int child_run_argv(struct child *c, const char *const *argv,
-		   const char *const *envp, struct sbuf *err)
+/* What one run holds between its steps. */
+struct run {
+	struct run_fds f;
+	struct term t;
+	posix_spawn_file_actions_t term_fa;
+	int have_term_fa;
+	struct sbuf path; /* the program, resolved */
+	pid_t *keep;	  /* children we had before the run (subreaper) */
+	size_t nkeep, keep_alloc;
+	int subreaper;
+	int own_group;
+	pid_t pid;
+	int64_t t0;
+};
+
+static void run_init(struct run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->f = (struct run_fds){-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+	run->t = (struct term)TERM_INIT;
+	sbuf_init(&run->path);
+}
+
+static void run_release(struct run *run)
+{
+	close_run_fds(&run->f);
+	if (run->have_term_fa)
+		posix_spawn_file_actions_destroy(&run->term_fa);
+	term_release(&run->t);
+	sbuf_release(&run->path);
+	free(run->keep);
+}
+
+/* Open the run's stdin and outputs (or its terminal) and find the program. */
+static int run_open(struct child *c, const char *const *argv,
+		    const char *const *envp, struct run *run, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
-	struct run_fds f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-	struct term t = TERM_INIT;
-	posix_spawn_file_actions_t term_fa;
-	int have_term_fa = 0;
-	struct sbuf path = SBUF_INIT;
-	pid_t *keep = NULL;
-	size_t nkeep = 0, keep_alloc = 0;
-	int subreaper, eno = 0;
-
-	child_result_reset(r);
-	r->code = -1;
-	if (!envp)
-		envp = (const char *const *)environ;
-	if (!argv || !argv[0]) {
-		r->status = CHILD_ERROR;
-		sbuf_adds(err, "empty command");
-		return -1;
-	}
+	int eno = 0;
 	if (setup_shared_fds(err) ||
 	    ((c->flags & CHILD_TERMINAL)
-		 ? term_open(c, &t, err)
-		 : (open_stdin(c, &f, err) || open_outputs(c, &f, err)))) {
+		 ? term_open(c, &run->t, err)
+		 : (open_stdin(c, &run->f, err) || open_outputs(c, &run->f, err)))) {
 		r->status = CHILD_ERROR;
-		goto out;
+		return -1;
 	}
-	if (resolve_program(argv[0], c->dir, envp, &path, &eno, err)) {
+	if (resolve_program(argv[0], c->dir, envp, &run->path, &eno, err)) {
 		r->status = CHILD_SPAWN_FAILED;
 		r->spawn_errno = eno;
-		goto out;
+		return -1;
 	}
+	return 0;
+}
 
-	int own_group = !(c->flags & CHILD_SAME_PGROUP);
+/* Start the program: its attributes and file actions, then posix_spawn. */
+static int run_spawn(struct child *c, const char *const *argv,
+		     const char *const *envp, struct run *run, struct sbuf *err)
+{
+	struct child_result *r = &c->res;
 	posix_spawnattr_t *attr;
 	posix_spawn_file_actions_t *fa;
-	if (t.master >= 0) {
+	run->own_group = !(c->flags & CHILD_SAME_PGROUP);
+	if (run->t.master >= 0) {
 		/* A session of its own: pgid == pid, as with a new group. */
-		own_group = 1;
+		run->own_group = 1;
 		attr = spawn_attr(2);
-		term_actions(&term_fa, &t, c->dir);
-		have_term_fa = 1;
-		fa = &term_fa;
+		term_actions(&run->term_fa, &run->t, c->dir);
+		run->have_term_fa = 1;
+		fa = &run->term_fa;
 	} else {
-		attr = spawn_attr(own_group);
-		fa = spawn_actions(&f, c->dir);
+		attr = spawn_attr(run->own_group);
+		fa = spawn_actions(&run->f, c->dir);
 	}
 
 	/* Children we already have are not the run's to kill afterwards. */
-	subreaper = proc_is_subreaper();
-	if (subreaper && !proc_has_no_children())
-		proc_list_children(&keep, &nkeep, &keep_alloc);
+	run->subreaper = proc_is_subreaper();
+	if (run->subreaper && !proc_has_no_children())
+		proc_list_children(&run->keep, &run->nkeep, &run->keep_alloc);
 
-	pid_t pid;
-	int64_t t0 = now_ns();
-	int rc = posix_spawn(&pid, path.buf, fa, attr, (char *const *)argv,
+	run->t0 = now_ns();
+	int rc = posix_spawn(&run->pid, run->path.buf, fa, attr, (char *const *)argv,
 			     (char *const *)envp);
 	/* The child holds its own copies now. */
-	close_fd(&f.close_in);
-	close_fd(&f.close_out);
-	close_fd(&f.close_err);
+	close_fd(&run->f.close_in);
+	close_fd(&run->f.close_out);
+	close_fd(&run->f.close_err);
 	if (rc) {
 		r->status = CHILD_SPAWN_FAILED;
 		r->spawn_errno = rc;
-		spawn_reason(rc, path.buf, c->dir, err);
-		goto out;
+		spawn_reason(rc, run->path.buf, c->dir, err);
+		return -1;
 	}
+	return 0;
+}
 
-	struct waiter w = {.pid = pid,
-			   .pidfd = -1,
-			   .own_group = own_group,
-			   .grace_ns = c->grace_ns};
-	if (!no_pidfd)
-		w.pidfd = proc_pidfd_open(pid);
-	wait_exit(c, &w, &f, &t, t0);
-	r->wall_ns = now_ns() - t0;
-	close_fd(&w.pidfd);
-
+/*
+ * The main process has exited: kill what it left in its group, reap it
+ * (its status and resource usage), and reap the strays a subreaper got.
+ */
+static int run_reap(struct child *c, const char *const *argv, struct run *run,
+		    int *status, struct rusage *ru, struct sbuf *err)
+{
+	struct child_result *r = &c->res;
 	/* The leader is a zombie, so its pid still names the group: nothing
 	 * else can have taken it. Kill what it left behind, then reap it. */
-	if (own_group)
-		kill(-pid, SIGKILL);
-	int status = 0;
-	struct rusage ru;
-	memset(&ru, 0, sizeof(ru));
+	if (run->own_group)
+		kill(-run->pid, SIGKILL);
+	*status = 0;
+	memset(ru, 0, sizeof(*ru));
 	pid_t reaped;
-	while ((reaped = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
+	while ((reaped = wait4(run->pid, status, 0, ru)) < 0 && errno == EINTR)
 		;
 	if (reaped < 0) {
 		/* Never report a run we could not reap as a clean exit. */
 		sbuf_addf(err, "cannot wait for '%s': %s", argv[0], strerror(errno));
 		r->status = CHILD_ERROR;
 		r->code = -1;
-		goto out;
+		return -1;
 	}
-	if (subreaper && !proc_has_no_children())
-		proc_reap_strays(keep, nkeep);
+	if (run->subreaper && !proc_has_no_children())
+		proc_reap_strays(run->keep, run->nkeep);
+	return 0;
+}
 
-	/* Every writer is gone: what is left in the pipes is all there is. */
-	if (t.master >= 0) {
-		close_fd(&t.slave); /* the master now ends in EIO */
-		term_drain(&t, r);
-		set_tail(&r->stderr_tail, t.tail.buf, t.tail.len);
+/* Every writer is gone: what is left in the pipes is all there is. */
+static void run_collect(struct child *c, struct run *run)
+{
+	struct child_result *r = &c->res;
+	if (run->t.master >= 0) {
+		close_fd(&run->t.slave); /* the master now ends in EIO */
+		term_drain(&run->t, r);
+		set_tail(&r->stderr_tail, run->t.tail.buf, run->t.tail.len);
 	}
-	if (f.out_pipe >= 0)
-		pump(&f.out_pipe, &r->out, &r->out_truncated);
-	if (f.err_pipe >= 0)
-		pump(&f.err_pipe, &r->err, &r->err_truncated);
-	if (f.err_sink >= 0)
-		drain_err(f.err_sink);
+	if (run->f.out_pipe >= 0)
+		pump(&run->f.out_pipe, &r->out, &r->out_truncated);
+	if (run->f.err_pipe >= 0)
+		pump(&run->f.err_pipe, &r->err, &r->err_truncated);
+	if (run->f.err_sink >= 0)
+		drain_err(run->f.err_sink);
+}
 
-	r->user_ns = tv_ns(&ru.ru_utime);
-	r->sys_ns = tv_ns(&ru.ru_stime);
-	r->maxrss_bytes = (int64_t)ru.ru_maxrss * 1024;
+/* The reaped status and resource usage as the result, and the stderr tail
+   from wherever the run's stderr went. */
+static void run_account(struct child *c, struct run *run, int status,
+			const struct rusage *ru)
+{
+	struct child_result *r = &c->res;
+	r->user_ns = tv_ns(&ru->ru_utime);
+	r->sys_ns = tv_ns(&ru->ru_stime);
+	r->maxrss_bytes = (int64_t)ru->ru_maxrss * 1024;
 	if (WIFSIGNALED(status)) {
 		r->status = CHILD_SIGNALED;
 		r->signal = WTERMSIG(status);
@@ -1158,22 +1229,49 @@ int child_run_argv(struct child *c, const char *const *argv,
 	}
 	if (c->err == CHILD_OUT_CAPTURE)
 		set_tail(&r->stderr_tail, r->err.buf, r->err.len);
-	else if (f.err_sink >= 0)
+	else if (run->f.err_sink >= 0)
 		set_tail(&r->stderr_tail, err_keep.buf, err_keep.len);
-	else if (f.tail >= 0)
-		read_tail(f.tail, &r->stderr_tail);
-	if (r->interrupted) {
-		/* Consumed; a second signal during the stop is absorbed. */
-		child_interrupt_clear();
-	}
+	else if (run->f.tail >= 0)
+		read_tail(run->f.tail, &r->stderr_tail);
+}
 
-out:
-	close_run_fds(&f);
-	if (have_term_fa)
-		posix_spawn_file_actions_destroy(&term_fa);
-	term_release(&t);
-	sbuf_release(&path);
-	free(keep);
+int child_run_argv(struct child *c, const char *const *argv,
+		   const char *const *envp, struct sbuf *err)
+{
+	struct child_result *r = &c->res;
+	child_result_reset(r);
+	r->code = -1;
+	if (!envp)
+		envp = (const char *const *)environ;
+	if (!argv || !argv[0]) {
+		r->status = CHILD_ERROR;
+		sbuf_adds(err, "empty command");
+		return -1;
+	}
+	struct run run;
+	run_init(&run);
+	if (!run_open(c, argv, envp, &run, err) && !run_spawn(c, argv, envp, &run, err)) {
+		struct waiter w = {.pid = run.pid,
+				   .pidfd = -1,
+				   .own_group = run.own_group,
+				   .grace_ns = c->grace_ns};
+		if (!no_pidfd)
+			w.pidfd = proc_pidfd_open(run.pid);
+		wait_exit(c, &w, &run.f, &run.t, run.t0);
+		r->wall_ns = now_ns() - run.t0;
+		close_fd(&w.pidfd);
+		int status;
+		struct rusage ru;
+		if (!run_reap(c, argv, &run, &status, &ru, err)) {
+			run_collect(c, &run);
+			run_account(c, &run, status, &ru);
+			/* An interrupt is consumed; a second signal during the
+			   stop is absorbed. */
+			if (r->interrupted)
+				child_interrupt_clear();
+		}
+	}
+	run_release(&run);
 	return r->code;
 }
 
