@@ -61,7 +61,7 @@ struct cli {
 	char *cells;		 /* power: --cells LIST */
 	int trials;		 /* power: --trials N, -1 unset */
 	int runs_per_round;	 /* power: -1 unset */
-	int max_runs;		 /* power: -1 unset */
+	int max_runs;		 /* power, bench: -1 unset */
 	char *order;		 /* power: random|abba|alternate */
 	int allow_pull_request_target; /* --allow-pull-request-target */
 	int help;
