@@ -309,24 +309,17 @@ static int decisive(enum verdict verdict)
 	       verdict == VERDICT_PASS;
 }
 
-/*
- * The looks of one benchmark's sequential commands (docs/statistics.md
- * "Sequential rounds"), replayed from the samples: at each look n (the
- * schedule of model/sequential.h up to the rounds measured, the last one
- * at the rounds measured) every gated timed comparison is computed on the
- * rounds up to n (a command that stopped earlier on all it has), Holm runs
- * over them all at the look's level, and each comparison not yet decided
- * is decided when its verdict is regression, improved or pass. The first
- * such verdict stands (decided_at); at the last look the undecided keep
- * the verdict they got there. `decided` (may be NULL; one per command of
- * br) is set for commands with nothing left undecided. Measuring calls
- * this after each look (analyze_look()), analyze_result() once at the
- * end: the same code gives the same verdicts.
- */
-static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
-			     unsigned char *decided)
+struct seq_looks {
+	int N, R, m; /* max rounds, rounds measured, comparisons under Holm */
+	struct compare_result *look;
+	struct compare_result **family;
+	double *level;
+};
+
+/* Mark the comparisons the looks decide (p->seq) and size the looks. */
+static void seq_select(struct pending *pend, size_t np, const struct bench_result *br,
+		       struct seq_looks *L)
 {
-	int N = 0, R = 0, m = 0;
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
 		if (!p->cr->analysis.sequential)
@@ -337,106 +330,124 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 			 timed_metric(p->in.metric);
 		if (!p->seq)
 			continue;
-		m += p->holm;
-		if (p->cr->analysis.max_rounds > N)
-			N = p->cr->analysis.max_rounds;
-		if (p->cr->rounds > R)
-			R = p->cr->rounds;
+		L->m += p->holm;
+		if (p->cr->analysis.max_rounds > L->N)
+			L->N = p->cr->analysis.max_rounds;
+		if (p->cr->rounds > L->R)
+			L->R = p->cr->rounds;
 	}
-	struct compare_result *look = xcalloc(np + 1, sizeof(*look));
-	struct compare_result **family = xcalloc(np + 1, sizeof(*family));
-	double *level = xcalloc(np + 1, sizeof(*level));
-	int n = 0;
-	while (n < R) {
-		n = seq_next_look(n, N);
-		if (n > R)
-			n = R;
-		int final = n >= R, any = 0, open = 0;
-		for (size_t i = 0; i < np; i++) {
-			struct pending *p = &pend[i];
-			if (!p->seq)
-				continue;
-			level[i] = seq_level(1 - p->in.confidence, n, p->spent_at,
-					     N > 0 ? N : R, p->holm ? m : 1);
-			any |= level[i] > 0;
+}
+
+/* Each comparison's level at look n; 1 when any can show something. */
+static int seq_levels(struct pending *pend, size_t np, int n, struct seq_looks *L)
+{
+	int any = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct pending *p = &pend[i];
+		if (!p->seq)
+			continue;
+		L->level[i] = seq_level(1 - p->in.confidence, n, p->spent_at,
+					L->N > 0 ? L->N : L->R, p->holm ? L->m : 1);
+		any |= L->level[i] > 0;
+	}
+	return any;
+}
+
+/* Every comparison on the rounds up to n, then Holm over the family. */
+static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks *L)
+{
+	size_t nf = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct pending *p = &pend[i];
+		if (!p->seq)
+			continue;
+		struct compare_input in = p->in;
+		int upto = n < p->cr->rounds ? n : p->cr->rounds;
+		struct sample *tb = samples_upto(p->in.base, p->in.nr_base, upto, &in.nr_base);
+		struct sample *th = samples_upto(p->in.head, p->in.nr_head, upto, &in.nr_head);
+		in.base = tb;
+		in.head = th;
+		in.sequential = 1;
+		in.level = L->level[i];
+		compare_compute(&in, &L->look[i]);
+		free(tb);
+		free(th);
+		if (p->holm)
+			L->family[nf++] = &L->look[i];
+		else {
+			struct compare_result *one = &L->look[i];
+			holm_adjust(&one, 1, 0);
 		}
-		if (!any && !final)
-			continue; /* nothing can be shown: the share moves on */
-		size_t nf = 0;
-		for (size_t i = 0; i < np; i++) {
-			struct pending *p = &pend[i];
-			if (!p->seq)
-				continue;
+	}
+	holm_adjust(L->family, nf, 1);
+}
+
+/* Decide what look n decides (everything at the final look); returns 1
+   while some comparison is still open. */
+static int seq_decide(struct pending *pend, size_t np, int n, int final,
+		      struct seq_looks *L)
+{
+	int open = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct pending *p = &pend[i];
+		struct compare_result *look = &L->look[i];
+		if (!p->seq)
+			continue;
+		if (!p->frozen) {
 			struct compare_input in = p->in;
-			int upto = n < p->cr->rounds ? n : p->cr->rounds;
-			struct sample *tb = samples_upto(p->in.base, p->in.nr_base, upto, &in.nr_base);
-			struct sample *th = samples_upto(p->in.head, p->in.nr_head, upto, &in.nr_head);
-			in.base = tb;
-			in.head = th;
 			in.sequential = 1;
-			in.level = level[i];
-			compare_compute(&in, &look[i]);
-			free(tb);
-			free(th);
-			if (p->holm)
-				family[nf++] = &look[i];
-			else {
-				struct compare_result *one = &look[i];
-				holm_adjust(&one, 1, 0);
-			}
-		}
-		holm_adjust(family, nf, 1);
-		for (size_t i = 0; i < np; i++) {
-			struct pending *p = &pend[i];
-			if (!p->seq)
-				continue;
-			if (!p->frozen) {
-				struct compare_input in = p->in;
-				in.sequential = 1;
-				in.level = level[i];
-				compare_decide(&in, &look[i]);
-				if (decisive(look[i].verdict) || final) {
-					compare_result_release(&p->res);
-					p->res = look[i];
-					memset(&look[i], 0, sizeof(look[i]));
-					p->res.decided = 1;
-					if (decisive(p->res.verdict)) {
-						p->frozen = 1;
-						p->decided_at = n;
-					}
+			in.level = L->level[i];
+			compare_decide(&in, look);
+			if (decisive(look->verdict) || final) {
+				compare_result_release(&p->res);
+				p->res = *look;
+				memset(look, 0, sizeof(*look));
+				p->res.decided = 1;
+				if (decisive(p->res.verdict)) {
+					p->frozen = 1;
+					p->decided_at = n;
 				}
-				open |= !p->frozen;
 			}
-			if (level[i] > 0)
-				p->spent_at = n;
-			compare_result_release(&look[i]);
+			open |= !p->frozen;
 		}
-		if (!open)
-			break;
+		if (L->level[i] > 0)
+			p->spent_at = n;
+		compare_result_release(look);
 	}
-	if (decided) {
-		/* A command stops at a look only once it has min_samples runs
-		   per side: before that rule 1 leaves every comparison,
-		   timed or not (allocations, counters), inconclusive — with
-		   single-run pairs the first look comes after 5 runs. */
-		for (size_t c = 0; c < br->nr_commands; c++) {
-			const struct command_result *cr = &br->commands[c];
-			int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
-			decided[c] = !cr->analysis.present ||
-				     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
-		}
-		for (size_t i = 0; i < np; i++)
-			if (pend[i].seq && !pend[i].frozen)
-				decided[pend[i].cmd] = 0;
-		/* compare_baseline: the baseline is decided with the rest. */
-		const struct command_result *bl = br->compare_baseline ? baseline_of(br) : NULL;
-		if (bl) {
-			size_t bi = (size_t)(bl - br->commands);
-			for (size_t c = 0; c < br->nr_commands; c++)
-				if (c != bi && !br->commands[c].error && !decided[c])
-					decided[bi] = 0;
-		}
+	return open;
+}
+
+/* decided[c]: command c has nothing left undecided (see sequential_bench). */
+static void seq_mark_decided(const struct pending *pend, size_t np,
+			     const struct bench_result *br, unsigned char *decided)
+{
+	/* A command stops at a look only once it has min_samples runs
+	   per side: before that rule 1 leaves every comparison,
+	   timed or not (allocations, counters), inconclusive — with
+	   single-run pairs the first look comes after 5 runs. */
+	for (size_t c = 0; c < br->nr_commands; c++) {
+		const struct command_result *cr = &br->commands[c];
+		int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
+		decided[c] = !cr->analysis.present ||
+			     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
 	}
+	for (size_t i = 0; i < np; i++)
+		if (pend[i].seq && !pend[i].frozen)
+			decided[pend[i].cmd] = 0;
+	/* compare_baseline: the baseline is decided with the rest. */
+	const struct command_result *bl = br->compare_baseline ? baseline_of(br) : NULL;
+	if (bl) {
+		size_t bi = (size_t)(bl - br->commands);
+		for (size_t c = 0; c < br->nr_commands; c++)
+			if (c != bi && !br->commands[c].error && !decided[c])
+				decided[bi] = 0;
+	}
+}
+
+/* After the looks: no look at all leaves a comparison to the fixed-n
+   path; an undecided one says why it stopped. */
+static void seq_finish(struct pending *pend, size_t np, int N)
+{
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
 		if (!p->seq)
@@ -455,9 +466,48 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 			p->res.reason = r;
 		}
 	}
-	free(look);
-	free(family);
-	free(level);
+}
+
+/*
+ * The looks of one benchmark's sequential commands (docs/statistics.md
+ * "Sequential rounds"), replayed from the samples: at each look n (the
+ * schedule of model/sequential.h up to the rounds measured, the last one
+ * at the rounds measured) every gated timed comparison is computed on the
+ * rounds up to n (a command that stopped earlier on all it has), Holm runs
+ * over them all at the look's level, and each comparison not yet decided
+ * is decided when its verdict is regression, improved or pass. The first
+ * such verdict stands (decided_at); at the last look the undecided keep
+ * the verdict they got there. `decided` (may be NULL; one per command of
+ * br) is set for commands with nothing left undecided. Measuring calls
+ * this after each look (analyze_look()), analyze_result() once at the
+ * end: the same code gives the same verdicts.
+ */
+static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
+			     unsigned char *decided)
+{
+	struct seq_looks L = { 0, 0, 0, NULL, NULL, NULL };
+	seq_select(pend, np, br, &L);
+	L.look = xcalloc(np + 1, sizeof(*L.look));
+	L.family = xcalloc(np + 1, sizeof(*L.family));
+	L.level = xcalloc(np + 1, sizeof(*L.level));
+	int n = 0;
+	while (n < L.R) {
+		n = seq_next_look(n, L.N);
+		if (n > L.R)
+			n = L.R;
+		int final = n >= L.R;
+		if (!seq_levels(pend, np, n, &L) && !final)
+			continue; /* nothing can be shown: the share moves on */
+		seq_compute(pend, np, n, &L);
+		if (!seq_decide(pend, np, n, final, &L))
+			break;
+	}
+	if (decided)
+		seq_mark_decided(pend, np, br, decided);
+	seq_finish(pend, np, L.N);
+	free(L.look);
+	free(L.family);
+	free(L.level);
 }
 
 static void pending_release(struct pending *p)

@@ -53,6 +53,17 @@ static int choice_ok(const char *choices, const char *v)
 	return 0;
 }
 
+/* One use of an OPT_APPEND(_NAMED) option: its name (when named), then its
+   n values. */
+static void append_values(const struct opt *o, char *const *v, size_t n, void *dest)
+{
+	struct strvec *sv = (struct strvec *)((char *)dest + o->offset);
+	if (o->type == OPT_APPEND_NAMED)
+		strvec_push(sv, o->name);
+	for (size_t k = 0; k < n; k++)
+		strvec_push(sv, v[k]);
+}
+
 static int set_value(const struct opt *o, const char *v, void *dest,
 		     const struct opts_layout *layout, struct sbuf *err)
 {
@@ -86,6 +97,12 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 				break;
 			p = comma + 1;
 		}
+		return 0;
+	}
+	case OPT_APPEND:
+	case OPT_APPEND_NAMED: {
+		char *one = (char *)v;
+		append_values(o, &one, 1, dest);
 		return 0;
 	}
 	case OPT_COUNT: {
@@ -122,8 +139,91 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 	return -1;
 }
 
-int opts_parse(const struct opt *table, const struct opts_layout *layout,
-	       int argc, char **argv, void *dest, struct sbuf *err)
+size_t opts_nargs(const struct opt *o)
+{
+	if (o->type == OPT_BOOL)
+		return 0;
+	if (o->type != OPT_APPEND && o->type != OPT_APPEND_NAMED)
+		return 1;
+	/* the words of the help placeholder: "NAME MIN MAX" takes three */
+	size_t n = 0;
+	for (const char *p = o->arg ? o->arg : "V"; *p; p++)
+		if (*p != ' ' && (p[1] == ' ' || !p[1]))
+			n++;
+	return n ? n : 1;
+}
+
+static const struct opt_alias *find_alias(const struct opt_alias *aliases,
+					  const char *a)
+{
+	for (; aliases && aliases->alias; aliases++)
+		if (!strcmp(aliases->alias, a))
+			return aliases;
+	return NULL;
+}
+
+/*
+ * The option argv[*i] (spelled `spell`: --NAME or an alias) stands for o,
+ * with the value after '=' in `inl` (or NULL): take its values from inl or
+ * from the arguments that follow, advancing *i past them, and store them.
+ */
+static int take_option(const struct opt *o, const char *spell, const char *inl,
+		       int *i, int argc, char **argv, void *dest,
+		       const struct opts_layout *layout, struct sbuf *err)
+{
+	size_t n = opts_nargs(o);
+	if (n == 0) {
+		if (inl) {
+			sbuf_addf(err, "option '%s' takes no value", spell);
+			return -1;
+		}
+		return set_value(o, NULL, dest, layout, err);
+	}
+	if (inl && n > 1) {
+		sbuf_addf(err, "option '%s' takes %zu values (%s), not '=%s'", spell, n,
+			  o->arg, inl);
+		return -1;
+	}
+	if (inl)
+		return set_value(o, inl, dest, layout, err);
+	if ((size_t)(argc - 1 - *i) < n) {
+		if (n == 1)
+			sbuf_addf(err, "option '%s' needs a value (%s)", spell,
+				  o->arg ? o->arg : "VALUE");
+		else
+			sbuf_addf(err, "%s needs %s (%zu values)", spell, o->arg, n);
+		return -1;
+	}
+	char **v = argv + *i + 1;
+	*i += (int)n;
+	if (n > 1) {
+		append_values(o, v, n, dest);
+		return 0;
+	}
+	return set_value(o, v[0], dest, layout, err);
+}
+
+/* An argument that starts with one '-' (or is an alias): an alias, or an
+   error. */
+static int take_alias(const struct opt *table, const struct opt_alias *aliases,
+		      int *i, int argc, char **argv, void *dest,
+		      const struct opts_layout *layout, struct sbuf *err)
+{
+	const char *a = argv[*i];
+	const struct opt_alias *al = find_alias(aliases, a);
+	const struct opt *o = al ? find_opt(table, al->name, strlen(al->name)) : NULL;
+	if (!o) {
+		sbuf_addf(err, "unknown option '%s'", a);
+		return -1;
+	}
+	if (!al->value)
+		return take_option(o, a, NULL, i, argc, argv, dest, layout, err);
+	return set_value(o, al->value, dest, layout, err);
+}
+
+int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
+		       const struct opts_layout *layout, int argc, char **argv,
+		       void *dest, struct sbuf *err)
 {
 	struct strvec *args = (struct strvec *)((char *)dest + layout->args);
 	int flags_done = 0;
@@ -141,9 +241,10 @@ int opts_parse(const struct opt *table, const struct opts_layout *layout,
 			*(int *)((char *)dest + layout->help) = 1;
 			continue;
 		}
-		if (a[1] != '-') {
-			sbuf_addf(err, "unknown option '%s'", a);
-			return -1;
+		if (a[1] != '-' || find_alias(aliases, a)) {
+			if (take_alias(table, aliases, &i, argc, argv, dest, layout, err))
+				return -1;
+			continue;
 		}
 		const char *name = a + 2;
 		const char *eq = strchr(name, '=');
@@ -156,25 +257,20 @@ int opts_parse(const struct opt *table, const struct opts_layout *layout,
 			free(n);
 			return -1;
 		}
-		const char *value = NULL;
-		if (o->type == OPT_BOOL) {
-			if (eq) {
-				sbuf_addf(err, "option '--%s' takes no value", o->name);
-				return -1;
-			}
-		} else if (eq) {
-			value = eq + 1;
-		} else if (i + 1 < argc) {
-			value = argv[++i];
-		} else {
-			sbuf_addf(err, "option '--%s' needs a value (%s)", o->name,
-				  o->arg ? o->arg : "VALUE");
-			return -1;
-		}
-		if (set_value(o, value, dest, layout, err))
+		char *spell = xstrfmt("--%s", o->name);
+		int rc = take_option(o, spell, eq ? eq + 1 : NULL, &i, argc, argv, dest,
+				     layout, err);
+		free(spell);
+		if (rc)
 			return -1;
 	}
 	return 0;
+}
+
+int opts_parse(const struct opt *table, const struct opts_layout *layout,
+	       int argc, char **argv, void *dest, struct sbuf *err)
+{
+	return opts_parse_aliased(table, NULL, layout, argc, argv, dest, err);
 }
 
 void opts_help(const struct opt *table, struct sbuf *out)

@@ -6,6 +6,8 @@
  * drift. Parsed values land in the caller's struct (cmd/'s `struct cli`)
  * at each field's offset; this module knows no command's flags.
  * Flags may come before or after positional arguments; `--` ends flags.
+ * Short spellings (hyperfine's -r, -P, -N ...) are aliases of table
+ * entries (struct opt_alias), so every flag keeps one name in help.
  */
 #ifndef KAGARI_BASE_OPTS_H
 #define KAGARI_BASE_OPTS_H
@@ -24,6 +26,18 @@ enum opt_type {
 	OPT_COUNT,  /* int >= 0 */
 	OPT_SEED,   /* the uint64_t seed; also sets have_seed */
 	OPT_ENUM,   /* char *, must be one of `choices` (|-separated) */
+	/*
+	 * struct strvec; repeatable. Each use takes the N arguments that
+	 * follow (N: the words of `arg`, "NAME MIN MAX" is 3) and appends
+	 * them as given, commas included. --name=V only when N is 1.
+	 */
+	OPT_APPEND,
+	/*
+	 * As OPT_APPEND, but each use first appends the option's name: several
+	 * options can share one strvec and keep their command-line order
+	 * ("export-json", "a.json", "export-csv", "b.csv").
+	 */
+	OPT_APPEND_NAMED,
 };
 
 struct opt {
@@ -32,7 +46,19 @@ struct opt {
 	size_t offset;	  /* into the caller's struct */
 	const char *arg;  /* placeholder in help, e.g. "RE" */
 	const char *help;
-	const char *choices; /* OPT_ENUM: "table|json|csv" */
+	const char *choices; /* OPT_ENUM: "table|json|csv"; on OPT_STRING only
+				for completion (the command checks) */
+};
+
+/*
+ * Another spelling of a table entry: the exact argument `alias` (e.g. "-r")
+ * stands for --`name`; with `value` set it takes no argument and stands for
+ * --`name` `value` (hyperfine's -N is --shell none). NULL-alias-terminated.
+ */
+struct opt_alias {
+	const char *alias;
+	const char *name;
+	const char *value;
 };
 
 /*
@@ -52,6 +78,12 @@ struct opts_layout {
  */
 int opts_parse(const struct opt *table, const struct opts_layout *layout,
 	       int argc, char **argv, void *dest, struct sbuf *err);
+/* opts_parse() that also takes the spellings in aliases (NULL: none). */
+int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
+		       const struct opts_layout *layout, int argc, char **argv,
+		       void *dest, struct sbuf *err);
+/* How many arguments one use of o takes: 0 (OPT_BOOL), 1, or more. */
+size_t opts_nargs(const struct opt *o);
 /* Append the option list, one aligned line per option, to out. */
 void opts_help(const struct opt *table, struct sbuf *out);
 

@@ -48,36 +48,50 @@
 
 #define BENCH_MAX_COMMANDS 1000
 
-/* Documentation only (help, completion, man page): bench parses its own
-   argv (raw_args) for -P NAME MIN MAX and the short forms. */
+#define B(f) offsetof(struct cli, bench.f)
+/* hyperfine's spellings; the short ones are named in the help lines.
+   time-unit and style are strings with choices (completion offers them):
+   bench_take() checks them with messages of hyperfine's shape. */
 static const struct opt bench_opts[] = {
-	{ "runs", OPT_COUNT, 0, "N", "(-r) measured runs per command (default: adaptive)", NULL },
-	{ "warmup", OPT_COUNT, 0, "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
-	{ "prepare", OPT_STRING, 0, "CMD", "(-p) run CMD before every run, untimed", NULL },
-	{ "shell", OPT_STRING, 0, "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
-	{ "parameter-scan", OPT_STRING, 0, "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
-	{ "parameter-step-size", OPT_STRING, 0, "STEP", "(-D) the step of --parameter-scan (default 1)", NULL },
-	{ "parameter-list", OPT_STRING, 0, "NAME A,B,..", "(-L) one command per value, as {NAME}; several lists give every combination", NULL },
-	{ "command-name", OPT_STRING, 0, "NAME", "(-n) the name of the next command (repeatable; {NAME} expands)", NULL },
-	{ "setup", OPT_STRING, 0, "CMD", "(-s) run CMD once before the runs of the commands, untimed", NULL },
-	{ "cleanup", OPT_STRING, 0, "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
-	{ "ignore-failure", OPT_BOOL, 0, NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
-	{ "min-runs", OPT_COUNT, 0, "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
-	{ "max-runs", OPT_COUNT, 0, "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
-	{ "time-unit", OPT_ENUM, 0, "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
-	{ "style", OPT_ENUM, 0, "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
-	{ "export-json", OPT_STRING, 0, "FILE", "also write hyperfine's JSON export to FILE", NULL },
-	{ "export-csv", OPT_STRING, 0, "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
-	{ "export-markdown", OPT_STRING, 0, "FILE", "also write hyperfine's Markdown table to FILE", NULL },
-	{ "max-percent", OPT_STRING, 0, "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
-	{ "save-suite", OPT_STRING, 0, "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, 0, "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
-	{ "output", OPT_STRING, 0, "FILE", "write the report to FILE instead of stdout", NULL },
-	{ "seed", OPT_SEED, 0, "N", "seed for run order and resampling", NULL },
-	{ "quiet", OPT_BOOL, 0, NULL, "no progress line", NULL },
-	{ "no-color", OPT_BOOL, 0, NULL, "no colour", NULL },
+	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
+	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
+	{ "prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL },
+	{ "shell", OPT_STRING, B(shell), "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
+	{ "parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
+	{ "parameter-step-size", OPT_STRING, B(step), "STEP", "(-D) the step of --parameter-scan (default 1)", NULL },
+	{ "parameter-list", OPT_APPEND, B(params), "NAME A,B,..", "(-L) one command per value, as {NAME}; several lists give every combination", NULL },
+	{ "command-name", OPT_APPEND, B(names), "NAME", "(-n) the name of the next command (repeatable; {NAME} expands)", NULL },
+	{ "setup", OPT_STRING, B(setup), "CMD", "(-s) run CMD once before the runs of the commands, untimed", NULL },
+	{ "cleanup", OPT_STRING, B(cleanup), "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
+	{ "ignore-failure", OPT_BOOL, B(ignore_failure), NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
+	{ "min-runs", OPT_COUNT, B(min_runs), "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
+	{ "max-runs", OPT_COUNT, offsetof(struct cli, max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
+	{ "time-unit", OPT_STRING, offsetof(struct cli, time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
+	{ "style", OPT_STRING, B(style), "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
+	{ "export-json", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's JSON export to FILE", NULL },
+	{ "export-csv", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
+	{ "export-markdown", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's Markdown table to FILE", NULL },
+	{ "max-percent", OPT_STRING, B(max_percent), "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
+	{ "save-suite", OPT_STRING, B(save_suite), "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
+	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
+	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE", "write the report to FILE instead of stdout", NULL },
+	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N", "seed for run order and resampling", NULL },
+	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress line", NULL },
+	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL, "no colour", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
 	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+#undef B
+
+static const struct opt_alias bench_aliases[] = {
+	{ "-r", "runs", NULL }, { "-w", "warmup", NULL }, { "-p", "prepare", NULL },
+	{ "-S", "shell", NULL }, { "-N", "shell", "none" },
+	{ "-P", "parameter-scan", NULL }, { "-D", "parameter-step-size", NULL },
+	{ "-L", "parameter-list", NULL }, { "-n", "command-name", NULL },
+	{ "-s", "setup", NULL }, { "-c", "cleanup", NULL },
+	{ "-i", "ignore-failure", NULL }, { "-m", "min-runs", NULL },
+	{ "-M", "max-runs", NULL }, { "-u", "time-unit", NULL },
+	{ NULL, NULL, NULL },
 };
 
 struct param {
@@ -160,208 +174,129 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-static int parse_count(const char *opt, const char *s, int *out)
+/* Move *from (a string of struct cli's) to *to. */
+static void take_str(char **to, char **from)
 {
-	char *end = NULL;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < 0 || v > 1000000) {
-		cmd_error("%s: '%s' is not a count (0..1000000)", opt, s);
-		return EXIT_USAGE;
+	free(*to);
+	*to = *from;
+	*from = NULL;
+}
+
+/* -L NAME A,B,C pairs as parameters (empty values kept, as hyperfine). */
+static int take_lists(const struct strvec *pairs, struct bench_args *a)
+{
+	for (size_t i = 0; i + 1 < pairs->nr; i += 2) {
+		if (!param_name_ok(pairs->v[i])) {
+			cmd_error("--parameter-list: '%s' is not a parameter name ([A-Za-z0-9_]+)",
+				  pairs->v[i]);
+			return EXIT_USAGE;
+		}
+		struct param *p = add_param(a, pairs->v[i]);
+		const char *q = pairs->v[i + 1];
+		for (;;) {
+			const char *comma = strchr(q, ',');
+			size_t n = comma ? (size_t)(comma - q) : strlen(q);
+			strvec_push_take(&p->values, xstrndup(q, n));
+			if (!comma)
+				break;
+			q = comma + 1;
+		}
 	}
-	*out = (int)v;
 	return 0;
 }
 
-static void set_str(char **dst, const char *v)
+/* --export-json FILE ... as cli->exports' FORMAT, PATH, LABEL triples. */
+static int take_exports(struct cli *cli)
 {
-	free(*dst);
-	*dst = xstrdup(v);
+	const struct strvec *e = &cli->bench.exports;
+	for (size_t i = 0; i + 1 < e->nr; i += 2) {
+		const char *opt = e->v[i], *file = e->v[i + 1];
+		if (!*file) {
+			cmd_error("--%s: empty file name", opt);
+			return EXIT_USAGE;
+		}
+		strvec_push(&cli->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
+					   : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
+									 : "hyperfine-markdown");
+		strvec_push(&cli->exports, file);
+		strvec_push_take(&cli->exports, xstrfmt("--%s", opt));
+	}
+	return 0;
+}
+
+/* A value of a bench_opts string with choices, if given, is one of them. */
+static int choice_check(const char *name, const char *v)
+{
+	const struct opt *o = bench_opts;
+	while (strcmp(o->name, name))
+		o++;
+	if (!v)
+		return 0;
+	size_t n = strlen(v);
+	for (const char *p = o->choices; *p;) {
+		size_t len = strcspn(p, "|");
+		if (len == n && !strncmp(p, v, n))
+			return 0;
+		p += len + (p[len] == '|');
+	}
+	struct sbuf list = SBUF_INIT;
+	for (const char *p = o->choices; *p; p++)
+		if (*p == '|')
+			sbuf_adds(&list, ", ");
+		else
+			sbuf_addch(&list, *p);
+	cmd_error("--%s: '%s' is not one of %s", name, v, list.buf);
+	sbuf_release(&list);
+	return -1;
 }
 
 /*
- * Parse argv (cli->args) into a and cli's common fields. Returns 0, or the
+ * The options cmd_exec() parsed on bench_opts (cli->bench and the shared
+ * fields) into a, with the checks the table cannot make. Returns 0, or the
  * exit code (message printed).
  */
-static int bench_parse(struct cli *cli, struct bench_args *a)
+static int bench_take(struct cli *cli, struct bench_args *a)
 {
-	struct strvec argv = cli->args;
+	struct cli_bench *b = &cli->bench;
+	strvec_clear(&a->templates);
+	a->templates = cli->args;
 	strvec_init(&cli->args);
-	int rc = 0, dashdash = 0;
-	for (size_t i = 0; i < argv.nr && !rc; i++) {
-		const char *o = argv.v[i];
-		if (dashdash || o[0] != '-' || !o[1]) {
-			strvec_push(&a->templates, o);
-			continue;
-		}
-		if (!strcmp(o, "--")) {
-			dashdash = 1;
-			continue;
-		}
-		/* --name=value is --name value */
-		char *name = xstrdup(o), *inl = NULL;
-		char *eq = !strncmp(name, "--", 2) ? strchr(name, '=') : NULL;
-		if (eq) {
-			*eq = '\0';
-			inl = eq + 1;
-		}
-		size_t need = 0;
-		static const struct { const char *s, *l; size_t n; } known[] = {
-			{ "-r", "--runs", 1 }, { "-w", "--warmup", 1 }, { "-p", "--prepare", 1 },
-			{ "-S", "--shell", 1 }, { "-N", NULL, 0 }, { "-P", "--parameter-scan", 3 },
-			{ "-D", "--parameter-step-size", 1 }, { "-L", "--parameter-list", 2 },
-			{ "-n", "--command-name", 1 }, { NULL, "--max-percent", 1 },
-			{ NULL, "--save-suite", 1 }, { NULL, "--format", 1 }, { NULL, "--output", 1 },
-			{ NULL, "--seed", 1 }, { NULL, "--quiet", 0 }, { NULL, "--no-color", 0 },
-			{ "-h", "--help", 0 }, { "-s", "--setup", 1 }, { "-c", "--cleanup", 1 },
-			{ "-i", "--ignore-failure", 0 }, { "-m", "--min-runs", 1 },
-			{ "-M", "--max-runs", 1 }, { "-u", "--time-unit", 1 },
-			{ NULL, "--style", 1 }, { NULL, "--export-json", 1 },
-			{ NULL, "--export-csv", 1 }, { NULL, "--export-markdown", 1 },
-		};
-		const char *lng = NULL;
-		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-			if ((known[k].s && !strcmp(name, known[k].s)) ||
-			    (known[k].l && !strcmp(name, known[k].l))) {
-				lng = known[k].l ? known[k].l : known[k].s;
-				need = known[k].n;
-			}
-		if (!lng) {
-			cmd_error("unknown option '%s' (see 'kagari help bench')", name);
-			free(name);
-			rc = EXIT_USAGE;
-			break;
-		}
-		const char *v[3] = { NULL, NULL, NULL };
-		size_t got = 0;
-		if (inl && need == 1)
-			v[got++] = inl;
-		else if (inl) {
-			cmd_error("'%s' takes %zu value%s, not '=%s'", name, need,
-				  need == 1 ? "" : "s", inl);
-			free(name);
-			rc = EXIT_USAGE;
-			break;
-		}
-		while (got < need && i + 1 < argv.nr)
-			v[got++] = argv.v[++i];
-		if (got < need) {
-			cmd_error("%s needs %s", name,
-				  need == 3 ? "NAME MIN MAX" : need == 2 ? "NAME and a comma-separated list" : "a value");
-			free(name);
-			rc = EXIT_USAGE;
-			break;
-		}
-		free(name);
-		if (!strcmp(lng, "--runs")) {
-			rc = parse_count("--runs", v[0], &cli->runs);
-			if (!rc && cli->runs == 0) {
-				cmd_error("--runs must be at least 1");
-				rc = EXIT_USAGE;
-			}
-		} else if (!strcmp(lng, "--warmup")) {
-			rc = parse_count("--warmup", v[0], &cli->warmup);
-		} else if (!strcmp(lng, "--prepare")) {
-			set_str(&a->prepare, v[0]);
-		} else if (!strcmp(lng, "--shell")) {
-			set_str(&a->shell, v[0]);
-		} else if (!strcmp(lng, "--setup")) {
-			set_str(&a->setup, v[0]);
-		} else if (!strcmp(lng, "--cleanup")) {
-			set_str(&a->cleanup, v[0]);
-		} else if (!strcmp(lng, "--ignore-failure")) {
-			a->ignore_failure = 1;
-		} else if (!strcmp(lng, "--min-runs") || !strcmp(lng, "--max-runs")) {
-			int *dst = lng[3] == 'i' ? &a->min_runs : &a->max_runs;
-			rc = parse_count(lng, v[0], dst);
-			if (!rc && *dst < 1) {
-				cmd_error("%s must be at least 1", lng);
-				rc = EXIT_USAGE;
-			}
-		} else if (!strcmp(lng, "--time-unit")) {
-			static const char *const units[] = { "second", "millisecond",
-							     "microsecond", "nanosecond" };
-			int ok = 0;
-			for (size_t k = 0; k < 4; k++)
-				ok |= !strcmp(v[0], units[k]);
-			if (!ok) {
-				cmd_error("--time-unit: '%s' is not one of second, millisecond, microsecond, nanosecond", v[0]);
-				rc = EXIT_USAGE;
-			}
-			set_str(&cli->time_unit, v[0]);
-		} else if (!strcmp(lng, "--style")) {
-			if (!strcmp(v[0], "none")) {
-				cli->quiet = 1;
-				cli->no_color = 1;
-			} else if (!strcmp(v[0], "basic") || !strcmp(v[0], "nocolor")) {
-				cli->no_color = 1;
-			} else if (strcmp(v[0], "auto") && strcmp(v[0], "full") &&
-				   strcmp(v[0], "color")) {
-				cmd_error("--style: '%s' is not one of auto, basic, full, nocolor, color, none", v[0]);
-				rc = EXIT_USAGE;
-			}
-		} else if (!strncmp(lng, "--export-", 9)) {
-			if (!*v[0]) {
-				cmd_error("%s: empty file name", lng);
-				rc = EXIT_USAGE;
-			}
-			strvec_push(&cli->exports, !strcmp(lng, "--export-json") ? "hyperfine-json"
-						   : !strcmp(lng, "--export-csv") ? "hyperfine-csv"
-										  : "hyperfine-markdown");
-			strvec_push(&cli->exports, v[0]);
-			strvec_push(&cli->exports, lng);
-		} else if (!strcmp(lng, "-N")) {
-			set_str(&a->shell, "none");
-		} else if (!strcmp(lng, "--parameter-scan")) {
-			set_str(&a->scan_name, v[0]);
-			set_str(&a->scan_min, v[1]);
-			set_str(&a->scan_max, v[2]);
-		} else if (!strcmp(lng, "--parameter-step-size")) {
-			set_str(&a->step, v[0]);
-		} else if (!strcmp(lng, "--parameter-list")) {
-			if (!param_name_ok(v[0])) {
-				cmd_error("--parameter-list: '%s' is not a parameter name ([A-Za-z0-9_]+)", v[0]);
-				rc = EXIT_USAGE;
-				break;
-			}
-			struct param *p = add_param(a, v[0]);
-			const char *q = v[1];
-			for (;;) {
-				const char *comma = strchr(q, ',');
-				size_t n = comma ? (size_t)(comma - q) : strlen(q);
-				strvec_push_take(&p->values, xstrndup(q, n));
-				if (!comma)
-					break;
-				q = comma + 1;
-			}
-		} else if (!strcmp(lng, "--command-name")) {
-			strvec_push(&a->names, v[0]);
-		} else if (!strcmp(lng, "--max-percent")) {
-			set_str(&a->max_percent, v[0]);
-		} else if (!strcmp(lng, "--save-suite")) {
-			set_str(&a->save_suite, v[0]);
-		} else if (!strcmp(lng, "--format")) {
-			set_str(&cli->format, v[0]);
-		} else if (!strcmp(lng, "--output")) {
-			set_str(&cli->output, v[0]);
-		} else if (!strcmp(lng, "--seed")) {
-			char *end = NULL;
-			errno = 0;
-			unsigned long long s = strtoull(v[0], &end, 10);
-			if (!*v[0] || *end || errno || v[0][0] == '-') {
-				cmd_error("--seed: '%s' is not a number", v[0]);
-				rc = EXIT_USAGE;
-			}
-			cli->seed = s;
-			cli->have_seed = 1;
-		} else if (!strcmp(lng, "--quiet")) {
-			cli->quiet = 1;
-		} else if (!strcmp(lng, "--no-color")) {
-			cli->no_color = 1;
-		}
+	if (cli->runs == 0) {
+		cmd_error("--runs must be at least 1");
+		return EXIT_USAGE;
 	}
-	strvec_clear(&argv);
-	return rc;
+	if (b->min_runs == 0 || cli->max_runs == 0) {
+		cmd_error("%s must be at least 1", b->min_runs == 0 ? "--min-runs" : "--max-runs");
+		return EXIT_USAGE;
+	}
+	a->min_runs = b->min_runs;
+	a->max_runs = cli->max_runs;
+	a->ignore_failure = b->ignore_failure;
+	take_str(&a->prepare, &b->prepare);
+	take_str(&a->setup, &b->setup);
+	take_str(&a->cleanup, &b->cleanup);
+	take_str(&a->shell, &b->shell);
+	take_str(&a->step, &b->step);
+	take_str(&a->max_percent, &b->max_percent);
+	take_str(&a->save_suite, &b->save_suite);
+	for (size_t i = 0; i < b->names.nr; i++)
+		strvec_push(&a->names, b->names.v[i]);
+	if (b->scan.nr >= 3) { /* the last -P wins */
+		const char **last = b->scan.v + b->scan.nr - 3;
+		a->scan_name = xstrdup(last[0]);
+		a->scan_min = xstrdup(last[1]);
+		a->scan_max = xstrdup(last[2]);
+	}
+	if (choice_check("time-unit", cli->time_unit) || choice_check("style", b->style))
+		return EXIT_USAGE;
+	if (b->style && !strcmp(b->style, "none")) {
+		cli->quiet = 1;
+		cli->no_color = 1;
+	} else if (b->style && (!strcmp(b->style, "basic") || !strcmp(b->style, "nocolor"))) {
+		cli->no_color = 1;
+	}
+	int rc = take_lists(&b->params, a);
+	return rc ? rc : take_exports(cli);
 }
 
 /* Digits after the decimal point of a number as typed (none: 0). */
@@ -965,7 +900,7 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	strvec_init(&a.labels);
 	a.min_runs = a.max_runs = -1;
 	double max = 10;
-	int rc = bench_parse(cli, &a);
+	int rc = bench_take(cli, &a);
 	if (!rc && !a.templates.nr) {
 		cmd_error("bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]");
 		rc = EXIT_USAGE;
@@ -1056,7 +991,7 @@ const struct cmd_entry cmd_bench = {
 	.args = "[options] CMD...",
 	.summary = "measure commands like hyperfine, interleaved; compare each with the first",
 	.opts = bench_opts,
+	.aliases = bench_aliases,
 	.needs_runner = 1,
-	.raw_args = 1,
 	.exec = bench_exec,
 };

@@ -152,6 +152,11 @@ void cli_init(struct cli *c)
 	strvec_init(&c->args);
 	strvec_init(&c->max_percent);
 	strvec_init(&c->exports);
+	strvec_init(&c->bench.params);
+	strvec_init(&c->bench.scan);
+	strvec_init(&c->bench.names);
+	strvec_init(&c->bench.exports);
+	c->bench.min_runs = -1;
 	c->runs = -1;
 	c->warmup = -1;
 	c->repeat = -1;
@@ -186,6 +191,18 @@ void cli_release(struct cli *c)
 	strvec_clear(&c->max_percent);
 	strvec_clear(&c->exports);
 	free(c->time_unit);
+	strvec_clear(&c->bench.params);
+	strvec_clear(&c->bench.scan);
+	strvec_clear(&c->bench.names);
+	strvec_clear(&c->bench.exports);
+	free(c->bench.step);
+	free(c->bench.prepare);
+	free(c->bench.setup);
+	free(c->bench.cleanup);
+	free(c->bench.shell);
+	free(c->bench.style);
+	free(c->bench.max_percent);
+	free(c->bench.save_suite);
 	strvec_clear(&c->tags);
 	strvec_clear(&c->skip_tags);
 	strvec_clear(&c->args);
@@ -224,23 +241,8 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	struct sbuf err = SBUF_INIT;
 	cli_init(&cli);
 	int rc;
-	if (e->raw_args) {
-		int dashdash = 0;
-		for (int i = 0; i < argc; i++) {
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-				cli.help = 1;
-			dashdash |= !strcmp(argv[i], "--");
-			/* The one flag every command that runs anything takes. */
-			if (e->needs_runner && !dashdash &&
-			    !strcmp(argv[i], "--allow-pull-request-target")) {
-				cli.allow_pull_request_target = 1;
-				continue;
-			}
-			strvec_push(&cli.args, argv[i]);
-		}
-	}
-	if (!e->raw_args &&
-	    opts_parse(e->opts ? e->opts : none, &cli_layout, argc, argv, &cli, &err)) {
+	if (opts_parse_aliased(e->opts ? e->opts : none, e->aliases, &cli_layout,
+			       argc, argv, &cli, &err)) {
 		cmd_error("%s", err.buf);
 		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
 			e->name, e->args, e->name);

@@ -62,7 +62,7 @@ struct cli {
 	char *cells;		 /* power: --cells LIST */
 	int trials;		 /* power: --trials N, -1 unset */
 	int runs_per_round;	 /* power: -1 unset */
-	int max_runs;		 /* power: -1 unset */
+	int max_runs;		 /* power, bench: -1 unset */
 	char *order;		 /* power: random|abba|alternate */
 	int allow_pull_request_target; /* --allow-pull-request-target */
 	int help;
@@ -71,6 +71,22 @@ struct cli {
 	   pairs FORMAT, PATH, with the option that asked as LABEL (triples). */
 	struct strvec exports;
 	char *time_unit; /* bench: -u/--time-unit (NULL: chosen per value) */
+	/* bench (cmd/bench.c), hyperfine's options as given; bench also
+	   takes runs, warmup, max_runs (-1 unset), format, output, seed. */
+	struct cli_bench {
+		struct strvec params;  /* -L: NAME, A,B,C pairs */
+		struct strvec scan;    /* -P: NAME, MIN, MAX triples (last wins) */
+		struct strvec names;   /* -n, in order */
+		struct strvec exports; /* "export-json", FILE, ... (in order) */
+		char *step;	       /* -D */
+		char *prepare, *setup, *cleanup;
+		char *shell;	       /* -S; -N is "none" */
+		char *style;
+		char *max_percent;
+		char *save_suite;
+		int ignore_failure;
+		int min_runs;	       /* -1 unset */
+	} bench;
 };
 
 void cli_init(struct cli *c);
@@ -97,10 +113,9 @@ struct cmd_entry {
 	const char *summary; /* one line for `kagari help` */
 	const struct opt *opts;
 	int needs_runner;
-	/* Set: argv is not parsed by `opts` but handed to exec in cli->args as
-	   given (-h/--help still shows the help); `opts` only documents the
-	   options (help, completion). For hyperfine's -P NAME MIN MAX habits. */
-	int raw_args;
+	/* Other spellings of `opts` entries (bench: hyperfine's -r, -N ...),
+	   or NULL. The help of the entry names its short form. */
+	const struct opt_alias *aliases;
 	int (*exec)(struct cli *cli, struct cmd_env *env);
 };
 

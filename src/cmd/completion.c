@@ -76,7 +76,7 @@ static void gen_bash(struct sbuf *out)
 			if (!takes_value(o))
 				continue;
 			sbuf_addf(out, "\t\t--%s) ", o->name);
-			if (o->type == OPT_ENUM && o->choices) {
+			if (o->choices) {
 				sbuf_adds(out, "COMPREPLY=($(compgen -W \"");
 				add_choices(out, o->choices);
 				sbuf_adds(out, "\" -- \"$cur\")) ;;\n");
@@ -155,7 +155,7 @@ static void gen_zsh(struct sbuf *out)
 				sbuf_adds(out, ":");
 				zsh_desc(out, o->arg ? o->arg : "value");
 				sbuf_addch(out, ':');
-				if (o->type == OPT_ENUM && o->choices) {
+				if (o->choices) {
 					sbuf_addch(out, '(');
 					add_choices(out, o->choices);
 					sbuf_addch(out, ')');
@@ -216,7 +216,7 @@ static void gen_fish(struct sbuf *out)
 		snprintf(cond, sizeof(cond), "'__fish_seen_subcommand_from %s'", e->name);
 		for (const struct opt *o = e->opts; o && o->name; o++) {
 			sbuf_addf(out, "complete -c kagari -n %s -l %s", cond, o->name);
-			if (o->type == OPT_ENUM && o->choices) {
+			if (o->choices) {
 				sbuf_adds(out, " -x -a ");
 				struct sbuf c = SBUF_INIT;
 				add_choices(&c, o->choices);

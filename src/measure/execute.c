@@ -401,6 +401,158 @@ static void batch_table(struct rounds *R)
 }
 
 /*
+ * May round r = wr + nb join the batch planned so far (est: its estimated
+ * length)? Not past the rounds of this phase, a look that is due, the
+ * batch's size and length limits, or --max-time.
+ */
+static int batch_room(const struct rounds *R, int r, int nb, int is_warm,
+		      int round, int64_t est)
+{
+	const struct execute_options *o = R->o;
+	return !(r >= R->sched.warm_rounds + R->sched.total_rounds ||
+		 (r < R->sched.warm_rounds) != is_warm ||
+		 (!is_warm && plan_look_due(&R->sched, round + nb)) ||
+		 R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
+		 est + R->round_ns > BATCH_NS ||
+		 /* a batch never reaches past --max-time */
+		 (o->deadline_ns > 0 &&
+		  sysinfo_monotonic_ns() + est + 2 * R->round_ns > o->deadline_ns));
+}
+
+/* Round r's share per unit, as projected, into owed; 1 when some unit is
+   owed runs and (measured) every unit's round is certain to be planned. */
+static int batch_owed(struct rounds *R, int r, int is_warm, int *owed)
+{
+	int sure = 1, any = 0;
+	for (size_t i = 0; i < R->nr_units; i++) {
+		owed[i] = 0;
+		if (!R->units[i].ok || R->units[i].stopped)
+			continue;
+		owed[i] = plan_owed(&R->sched, r, R->proj[i]);
+		if (!is_warm && !plan_round_certain(&R->sched, R->proj[i]))
+			sure = 0;
+		any |= owed[i] > 0;
+	}
+	return any && sure;
+}
+
+/* Plan one round (the nb-th of the batch, r) and add its entries: each
+   unit's prepare_each hooks, then the unit; a barrier before all but the
+   first round. */
+static void batch_add_round(struct rounds *R, int nb, int r, int is_warm, int round,
+			    const int *owed, struct rng *rng)
+{
+	size_t nh = R->b->nr_prepare_each;
+	ALLOC_GROW(R->rng_at, (size_t)nb + 1, R->rng_at_alloc);
+	ALLOC_GROW(R->round_item, (size_t)nb + 2, R->round_item_alloc);
+	R->rng_at[nb] = *rng;
+	R->round_item[nb] = R->nr_items;
+	size_t n = plan_round(R->sched.order, R->plan_units, owed, R->nr_units,
+			      is_warm ? r : round + nb, rng, &R->seq, &R->seq_alloc);
+	unsigned barrier = nb > 0 ? RUNNER_BARRIER : 0;
+	for (size_t k = 0; k < n; k++) {
+		struct execute_unit *u = rounds_unit(R, &R->seq[k]);
+		if (!u || !u->ok)
+			continue;
+		size_t i = (size_t)(u - R->units);
+		ALLOC_GROW(R->items, R->nr_items + 1, R->items_alloc);
+		R->items[R->nr_items++] = (struct batch_item){ i, R->batch.nr };
+		for (size_t h = 0; h < nh; h++) {
+			runner_batch_add(&R->batch, R->hook_req[u->side] + h, (unsigned)i,
+					 barrier);
+			barrier = 0;
+		}
+		size_t e = runner_batch_add(&R->batch, R->unit_req[i], (unsigned)i, barrier);
+		R->batch.entry[e].layout_pad = layout_pad(R, u, is_warm, R->proj[i] + 1);
+		barrier = 0;
+		R->proj[i]++;
+	}
+}
+
+/* Plan round wr and the rounds that may join it into the batch; returns
+   how many rounds it holds. */
+static int batch_plan(struct rounds *R, int wr, int is_warm, int round,
+		      const int *owed0, struct rng *rng)
+{
+	int *owed = xcalloc(R->nr_units + 1, sizeof(*owed));
+	int64_t est = 0;
+	int nb = 0;
+	batch_table(R);
+	R->nr_items = 0;
+	for (size_t i = 0; i < R->nr_units; i++)
+		R->proj[i] = is_warm ? R->units[i].warmed : R->units[i].measured;
+	for (;; nb++) {
+		int r = wr + nb;
+		if (nb > 0) {
+			if (!batch_room(R, r, nb, is_warm, round, est) ||
+			    !batch_owed(R, r, is_warm, owed))
+				break;
+			est += R->round_ns;
+		} else {
+			memcpy(owed, owed0, R->nr_units * sizeof(*owed));
+		}
+		batch_add_round(R, nb, r, is_warm, round, owed, rng);
+	}
+	R->round_item[nb] = R->nr_items;
+	free(owed);
+	return nb;
+}
+
+/* The outcomes of item it's prepare_each hooks; 0 when one failed (the
+   unit is done) or the batch was interrupted. *e: past the hooks. */
+static int batch_take_hooks(struct rounds *R, struct execute_unit *u, size_t *e,
+			    int64_t *wall, struct sbuf *why, struct sbuf *msg)
+{
+	const struct bench_spec *b = R->b;
+	struct command_result *cr = &R->br->commands[u->cmd];
+	for (size_t h = 0; h < b->nr_prepare_each; h++, (*e)++) {
+		const struct runner_batch_entry *ent = &R->batch.entry[*e];
+		if (ent->res.status == CHILD_NOT_RUN) {
+			R->interrupted = 1;
+			return 0;
+		}
+		if (ent->res.wall_ns > 0)
+			*wall += ent->res.wall_ns;
+		sbuf_reset(why);
+		if (ent->res.code < 0)
+			sbuf_add(why, ent->error.buf, ent->error.len);
+		else if (!execute_must_succeed_failed(&ent->res, &R->hooks[u->side][h], why))
+			continue;
+		sbuf_reset(msg);
+		execute_hook_failed("prepare_each", b->prepare_each, h, why->buf, msg);
+		set_error(cr, R->two_sided ? side_name(u->side) : NULL, msg->buf, NULL);
+		u->ok = 0;
+		R->failed = 1;
+		if (ent->res.interrupted)
+			R->interrupted = 1;
+		return 0;
+	}
+	return !R->interrupted;
+}
+
+/* Take round rb of the batch: each item's hooks, then its run. */
+static void batch_take_round(struct rounds *R, int rb, int is_warm, int round,
+			     int64_t *wall, struct sbuf *why, struct sbuf *msg)
+{
+	for (size_t it = R->round_item[rb]; it < R->round_item[rb + 1] && !R->interrupted;
+	     it++) {
+		struct execute_unit *u = &R->units[R->items[it].unit];
+		size_t e = R->items[it].entry;
+		if (!u->ok || !batch_take_hooks(R, u, &e, wall, why, msg))
+			continue;
+		const struct runner_batch_entry *ent = &R->batch.entry[e];
+		if (ent->res.status == CHILD_NOT_RUN) {
+			R->interrupted = 1;
+			break;
+		}
+		if (ent->res.wall_ns > 0)
+			*wall += ent->res.wall_ns;
+		take_run(R, u, is_warm, round, &ent->res, ent->res.code < 0 ? -1 : 0,
+			 ent->error.buf, ent->res.interrupted, NULL, 0);
+	}
+}
+
+/*
  * Plan round wr (and the rounds after it that may join, see above) into
  * one batch, run it, and take the outcomes. `owed` is round wr's share per
  * unit. Returns the number of rounds taken (at least 1).
@@ -408,78 +560,10 @@ static void batch_table(struct rounds *R)
 static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 			const int *owed0, struct rng *rng)
 {
-	const struct bench_spec *b = R->b;
-	const struct execute_options *o = R->o;
-	size_t nh = b->nr_prepare_each;
-	int *owed = xcalloc(R->nr_units + 1, sizeof(*owed));
-	int64_t est = 0;
-	int nb = 0;
-
-	batch_table(R);
-	R->nr_items = 0;
-	for (size_t i = 0; i < R->nr_units; i++)
-		R->proj[i] = is_warm ? R->units[i].warmed : R->units[i].measured;
-	for (;; nb++) {
-		int r = wr + nb, any = 0;
-		if (nb > 0) {
-			if (r >= R->sched.warm_rounds + R->sched.total_rounds ||
-			    (r < R->sched.warm_rounds) != is_warm ||
-			    (!is_warm && plan_look_due(&R->sched, *round + nb)) ||
-			    R->batch.nr >= BATCH_MAX_ENTRIES || R->round_ns < 0 ||
-			    est + R->round_ns > BATCH_NS ||
-			    /* a batch never reaches past --max-time */
-			    (o->deadline_ns > 0 &&
-			     sysinfo_monotonic_ns() + est + 2 * R->round_ns > o->deadline_ns))
-				break;
-			int sure = 1;
-			for (size_t i = 0; i < R->nr_units; i++) {
-				owed[i] = 0;
-				if (!R->units[i].ok || R->units[i].stopped)
-					continue;
-				owed[i] = plan_owed(&R->sched, r, R->proj[i]);
-				if (!is_warm && !plan_round_certain(&R->sched, R->proj[i]))
-					sure = 0;
-				any |= owed[i] > 0;
-			}
-			if (!any || !sure)
-				break;
-			est += R->round_ns;
-		} else {
-			memcpy(owed, owed0, R->nr_units * sizeof(*owed));
-		}
-		ALLOC_GROW(R->rng_at, (size_t)nb + 1, R->rng_at_alloc);
-		ALLOC_GROW(R->round_item, (size_t)nb + 2, R->round_item_alloc);
-		R->rng_at[nb] = *rng;
-		R->round_item[nb] = R->nr_items;
-		size_t n = plan_round(R->sched.order, R->plan_units, owed,
-				      R->nr_units, is_warm ? r : *round + nb, rng,
-				      &R->seq, &R->seq_alloc);
-		unsigned barrier = nb > 0 ? RUNNER_BARRIER : 0;
-		for (size_t k = 0; k < n; k++) {
-			struct execute_unit *u = rounds_unit(R, &R->seq[k]);
-			if (!u || !u->ok)
-				continue;
-			size_t i = (size_t)(u - R->units);
-			ALLOC_GROW(R->items, R->nr_items + 1, R->items_alloc);
-			R->items[R->nr_items++] = (struct batch_item){ i, R->batch.nr };
-			for (size_t h = 0; h < nh; h++) {
-				runner_batch_add(&R->batch, R->hook_req[u->side] + h,
-						 (unsigned)i, barrier);
-				barrier = 0;
-			}
-			size_t e = runner_batch_add(&R->batch, R->unit_req[i],
-						    (unsigned)i, barrier);
-			R->batch.entry[e].layout_pad = layout_pad(R, u, is_warm,
-								  R->proj[i] + 1);
-			barrier = 0;
-			R->proj[i]++;
-		}
-	}
-	R->round_item[nb] = R->nr_items;
-	free(owed);
+	int nb = batch_plan(R, wr, is_warm, *round, owed0, rng);
 
 	struct sbuf err = SBUF_INIT, why = SBUF_INIT, msg = SBUF_INIT;
-	runner_run_batch(o->runner, &R->batch, &err); /* failures: per entry */
+	runner_run_batch(R->o->runner, &R->batch, &err); /* failures: per entry */
 	sbuf_release(&err);
 
 	R->failed = 0;
@@ -490,56 +574,12 @@ static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
 			*rng = R->rng_at[rb]; /* plan the rest anew */
 			break;
 		}
-		for (size_t it = R->round_item[rb];
-		     it < R->round_item[rb + 1] && !R->interrupted; it++) {
-			struct execute_unit *u = &R->units[R->items[it].unit];
-			struct command_result *cr = &R->br->commands[u->cmd];
-			const char *label = R->two_sided ? side_name(u->side) : NULL;
-			size_t e = R->items[it].entry;
-			if (!u->ok)
-				continue;
-			int hook_ok = 1;
-			for (size_t h = 0; h < nh && hook_ok; h++, e++) {
-				const struct runner_batch_entry *ent = &R->batch.entry[e];
-				if (ent->res.status == CHILD_NOT_RUN) {
-					R->interrupted = 1;
-					break;
-				}
-				if (ent->res.wall_ns > 0)
-					wall += ent->res.wall_ns;
-				sbuf_reset(&why);
-				if (ent->res.code < 0)
-					sbuf_add(&why, ent->error.buf, ent->error.len);
-				else if (!execute_must_succeed_failed(&ent->res,
-							      &R->hooks[u->side][h], &why))
-					continue;
-				sbuf_reset(&msg);
-				execute_hook_failed("prepare_each", b->prepare_each, h, why.buf, &msg);
-				set_error(cr, label, msg.buf, NULL);
-				u->ok = 0;
-				R->failed = 1;
-				hook_ok = 0;
-				if (ent->res.interrupted)
-					R->interrupted = 1;
-			}
-			if (!hook_ok || R->interrupted)
-				continue;
-			const struct runner_batch_entry *ent = &R->batch.entry[e];
-			if (ent->res.status == CHILD_NOT_RUN) {
-				R->interrupted = 1;
-				break;
-			}
-			if (ent->res.wall_ns > 0)
-				wall += ent->res.wall_ns;
-			take_run(R, u, is_warm, *round, &ent->res,
-				 ent->res.code < 0 ? -1 : 0, ent->error.buf,
-				 ent->res.interrupted, NULL, 0);
-		}
+		batch_take_round(R, rb, is_warm, *round, &wall, &why, &msg);
 		if (!is_warm)
 			(*round)++;
 		taken++;
 	}
-	if (*o->interrupted)
+	if (*R->o->interrupted)
 		R->interrupted = 1;
 	if (taken > 0 && wall > 0)
 		R->round_ns = wall / taken;

@@ -396,6 +396,108 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 	return interrupted;
 }
 
+/* What each measured unit wants instrumented (ic->iu); 1 when any does. */
+static int instr_wants(struct instr_ctx *ic)
+{
+	int any = 0;
+	for (size_t i = 0; i < ic->nr_units; i++) {
+		struct execute_unit *u = &ic->units[i];
+		const struct command_spec *cs = &ic->b->commands[u->cmd];
+		const struct settings *st = &cs->settings;
+		struct instr_unit *iu = &ic->iu[i];
+		strvec_init(&iu->p.argv);
+		strvec_init(&iu->p.env);
+		if (!u->ok || u->measured <= 0)
+			continue;
+		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
+		iu->target = u->measured < cap ? u->measured : cap;
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]) &&
+			    !execute_metric_unsupported(ic->in, cs, alloc_metrics[k]))
+				iu->want[INSTR_ALLOC] = 1;
+		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
+		    execute_counter_source(ic->in, cs) == EXECUTE_SOURCE_VALGRIND &&
+		    !execute_metric_unsupported(ic->in, cs, METRIC_INSTRUCTIONS))
+			iu->want[INSTR_VALGRIND] = 1;
+		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
+	}
+	return any;
+}
+
+/* The folders of the instrumented runs, per side (freed by the caller). */
+struct instr_dirs {
+	char *link[SIDE__COUNT]; /* the equal-length link to the root */
+	char *sdir[SIDE__COUNT]; /* the suite's folder through it */
+	char *hdir[SIDE__COUNT]; /* the suite's folder in the head's root */
+};
+
+/* Each present side's equal-length root, variables and working folder;
+   a folder that cannot be made stops that side's instrumented units. */
+static void instr_sides(struct instr_ctx *ic, const struct execute_side sides[SIDE__COUNT],
+			size_t bench_index, const char *const workdir[SIDE__COUNT],
+			struct instr_dirs *d)
+{
+	struct execute_side eq[SIDE__COUNT];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		eq[sd] = sides[sd];
+		if (!sides[sd].present)
+			continue;
+		d->link[sd] = equal_length_root(sides[sd].tmpdir, sides[sd].root);
+		eq[sd].root = d->link[sd];
+		d->sdir[sd] = execute_side_suite_dir(ic->s, &eq[sd]);
+		ic->suite_dir[sd] = d->sdir[sd];
+		d->hdir[sd] = execute_suite_dir_in(ic->s, sides[sd].head_root);
+		ic->ctx[sd] = (struct vars_context){
+			.artifact = sides[sd].artifact, .root = d->sdir[sd],
+			.head_root = d->hdir[sd], .workdir = workdir[sd],
+			.env = NULL, .repo = d->link[sd], .head_repo = sides[sd].head_root,
+		};
+		ic->dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
+		if (mkdir(ic->dir[sd], 0700) != 0 && errno != EEXIST) {
+			struct sbuf msg = SBUF_INIT;
+			sbuf_addf(&msg, "cannot create '%s': %s", ic->dir[sd], strerror(errno));
+			for (size_t i = 0; i < ic->nr_units; i++)
+				for (int mode = 0; mode < INSTR__COUNT; mode++)
+					if (ic->units[i].side == sd && ic->iu[i].want[mode])
+						instr_stop(ic, i, (enum instr_mode)mode,
+							   MSTATUS_FAILED, msg.buf);
+			sbuf_release(&msg);
+		}
+	}
+}
+
+/* Each wanting unit's command, prepared through the equal-length root with
+   the measured run's timeout and streams. */
+static void instr_prepare(struct instr_ctx *ic, const struct instr_dirs *d)
+{
+	for (size_t i = 0; i < ic->nr_units; i++) {
+		struct execute_unit *u = &ic->units[i];
+		struct instr_unit *iu = &ic->iu[i];
+		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
+			continue;
+		const struct command_spec *cs = &ic->b->commands[u->cmd];
+		const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+		struct sbuf err = SBUF_INIT;
+		if (execute_prepare_exec(&cs->exec, layers, 2, d->sdir[u->side], cs->settings.cwd,
+				 &ic->ctx[u->side], &iu->p, &err)) {
+			for (int mode = 0; mode < INSTR__COUNT; mode++)
+				if (iu->want[mode])
+					instr_stop(ic, i, (enum instr_mode)mode, MSTATUS_FAILED,
+						   err.buf);
+		} else {
+			iu->p.timeout_ns = u->p.timeout_ns;
+			iu->p.stdout_path = u->p.stdout_path ? xstrdup(u->p.stdout_path) : NULL;
+			iu->p.stderr_path = u->p.stderr_path ? xstrdup(u->p.stderr_path) : NULL;
+			iu->p.in = u->p.in;
+			iu->p.terminal = u->p.terminal;
+			iu->p.stdin_path = u->p.stdin_path ? xstrdup(u->p.stdin_path) : NULL;
+			/* Shells and getcwd users see the link too, on both sides. */
+			strvec_setenv(&iu->p.env, "PWD", iu->p.cwd);
+		}
+		sbuf_release(&err);
+	}
+}
+
 /*
  * Decide what each unit wants, prepare its equal-length command, run the
  * instrumented rounds. Metrics that cannot be measured are marked later
@@ -424,97 +526,21 @@ int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
 	ic.iu = xcalloc(nr_units + 1, sizeof(*ic.iu));
 	ic.two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present;
 
-	int any = 0;
-	for (size_t i = 0; i < nr_units; i++) {
-		struct execute_unit *u = &units[i];
-		const struct command_spec *cs = &b->commands[u->cmd];
-		const struct settings *st = &cs->settings;
-		struct instr_unit *iu = &ic.iu[i];
-		strvec_init(&iu->p.argv);
-		strvec_init(&iu->p.env);
-		if (!u->ok || u->measured <= 0)
-			continue;
-		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
-		iu->target = u->measured < cap ? u->measured : cap;
-		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
-			if (execute_metric_asked(cs, alloc_metrics[k]) &&
-			    !execute_metric_unsupported(in, cs, alloc_metrics[k]))
-				iu->want[INSTR_ALLOC] = 1;
-		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
-		    execute_counter_source(in, cs) == EXECUTE_SOURCE_VALGRIND &&
-		    !execute_metric_unsupported(in, cs, METRIC_INSTRUCTIONS))
-			iu->want[INSTR_VALGRIND] = 1;
-		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
-	}
 	int interrupted = 0;
-	char *link[SIDE__COUNT] = { NULL, NULL };
-	char *sdir[SIDE__COUNT] = { NULL, NULL };
-	char *hdir[SIDE__COUNT] = { NULL, NULL };
-	if (!any)
-		goto out;
-
-	struct execute_side eq[SIDE__COUNT];
-	for (int sd = 0; sd < SIDE__COUNT; sd++) {
-		eq[sd] = sides[sd];
-		if (!sides[sd].present)
-			continue;
-		link[sd] = equal_length_root(sides[sd].tmpdir, sides[sd].root);
-		eq[sd].root = link[sd];
-		sdir[sd] = execute_side_suite_dir(s, &eq[sd]);
-		ic.suite_dir[sd] = sdir[sd];
-		hdir[sd] = execute_suite_dir_in(s, sides[sd].head_root);
-		ic.ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = sdir[sd],
-			.head_root = hdir[sd], .workdir = workdir[sd],
-			.env = NULL, .repo = link[sd], .head_repo = sides[sd].head_root,
-		};
-		ic.dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
-		if (mkdir(ic.dir[sd], 0700) != 0 && errno != EEXIST) {
-			struct sbuf msg = SBUF_INIT;
-			sbuf_addf(&msg, "cannot create '%s': %s", ic.dir[sd], strerror(errno));
-			for (size_t i = 0; i < nr_units; i++)
-				for (int mode = 0; mode < INSTR__COUNT; mode++)
-					if (units[i].side == sd && ic.iu[i].want[mode])
-						instr_stop(&ic, i, (enum instr_mode)mode,
-							   MSTATUS_FAILED, msg.buf);
-			sbuf_release(&msg);
-		}
+	struct instr_dirs d;
+	memset(&d, 0, sizeof(d));
+	if (instr_wants(&ic)) {
+		instr_sides(&ic, sides, bench_index, workdir, &d);
+		instr_prepare(&ic, &d);
+		interrupted = instr_rounds(&ic, plan_units, rng);
 	}
-	for (size_t i = 0; i < nr_units; i++) {
-		struct execute_unit *u = &units[i];
-		struct instr_unit *iu = &ic.iu[i];
-		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
-			continue;
-		const struct command_spec *cs = &b->commands[u->cmd];
-		const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
-		struct sbuf err = SBUF_INIT;
-		if (execute_prepare_exec(&cs->exec, layers, 2, sdir[u->side], cs->settings.cwd,
-				 &ic.ctx[u->side], &iu->p, &err)) {
-			for (int mode = 0; mode < INSTR__COUNT; mode++)
-				if (iu->want[mode])
-					instr_stop(&ic, i, (enum instr_mode)mode, MSTATUS_FAILED,
-						   err.buf);
-		} else {
-			iu->p.timeout_ns = u->p.timeout_ns;
-			iu->p.stdout_path = u->p.stdout_path ? xstrdup(u->p.stdout_path) : NULL;
-			iu->p.stderr_path = u->p.stderr_path ? xstrdup(u->p.stderr_path) : NULL;
-			iu->p.in = u->p.in;
-			iu->p.terminal = u->p.terminal;
-			iu->p.stdin_path = u->p.stdin_path ? xstrdup(u->p.stdin_path) : NULL;
-			/* Shells and getcwd users see the link too, on both sides. */
-			strvec_setenv(&iu->p.env, "PWD", iu->p.cwd);
-		}
-		sbuf_release(&err);
-	}
-	interrupted = instr_rounds(&ic, plan_units, rng);
-out:
 	for (size_t i = 0; i < nr_units; i++)
 		execute_prepared_release(&ic.iu[i].p);
 	free(ic.iu);
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
-		free(link[sd]);
-		free(sdir[sd]);
-		free(hdir[sd]);
+		free(d.link[sd]);
+		free(d.sdir[sd]);
+		free(d.hdir[sd]);
 		free(ic.dir[sd]);
 	}
 	return interrupted;

@@ -539,23 +539,10 @@ static int batch_fail(struct runner_batch *b, const char *why,
 	return -1;
 }
 
-int runner_run_batch(struct runner *r, struct runner_batch *b,
-		     struct sbuf *err)
+/* The table into r->table: each request with its exit codes. Returns
+   NULL, or why the batch cannot be sent. */
+static const char *batch_table_encode(struct runner *r, const struct runner_batch *b)
 {
-	b->stop = RUNNER_STOP_NONE;
-	struct sbuf dead = SBUF_INIT;
-	if (runner_revive(r, &dead)) {
-		batch_fail(b, dead.buf, err);
-		sbuf_release(&dead);
-		return -1;
-	}
-	for (size_t i = 0; i < b->nr; i++)
-		if (b->entry[i].request >= b->nr_req ||
-		    b->entry[i].unit >= RUNNER_MAX_UNIT ||
-		    b->entry[i].layout_pad > RUNNER_LAYOUT_PAD_MAX)
-			return batch_fail(b, "invalid batch entry", err);
-
-	/* The table: each request with its exit codes. */
 	struct sbuf *t = &r->table;
 	sbuf_reset(t);
 	rp_put_u32(t, (uint32_t)b->nr_req);
@@ -563,13 +550,12 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		const struct runner_request *q = &b->req[i];
 		int fds[3], nfds;
 		if (!q->argv || !q->argv[0])
-			return batch_fail(b, "empty command", err);
+			return "empty command";
 		if (q->in_len >= NONE)
-			return batch_fail(b, "stdin content is too large", err);
+			return "stdin content is too large";
 		if (q->in == CHILD_IN_FD || q->out == CHILD_OUT_FD ||
 		    q->err == CHILD_OUT_FD)
-			return batch_fail(
-			    b, "descriptors cannot be passed in a batch", err);
+			return "descriptors cannot be passed in a batch";
 		rp_put_u32(t, (uint32_t)(q->ok_codes ? q->nr_ok_codes : 0));
 		for (size_t k = 0; q->ok_codes && k < q->nr_ok_codes; k++)
 			rp_put_u32(t, (uint32_t)q->ok_codes[k]);
@@ -580,7 +566,14 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		sbuf_add(t, r->frame.buf + sizeof(uint32_t),
 			 r->frame.len - sizeof(uint32_t));
 	}
+	return NULL;
+}
 
+/* The batch frame into r->frame: the table (or "the same as last time"),
+   then the entries. */
+static void batch_frame_encode(struct runner *r, const struct runner_batch *b)
+{
+	struct sbuf *t = &r->table;
 	struct sbuf *f = &r->frame;
 	rp_begin_frame(f);
 	rp_put_u32(f, BATCH_MAGIC);
@@ -604,15 +597,14 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 			       : (uint32_t)b->entry[i].layout_pad);
 	}
 	rp_end_frame(f);
+}
 
-	if (rp_send_frame(r->fd, f, NULL, 0) < 0 ||
-	    rp_recv_frame(r->fd, f, NULL, NULL) <= 0) {
-		struct sbuf why = SBUF_INIT;
-		runner_lost(r, 1, &why);
-		batch_fail(b, why.buf, err);
-		sbuf_release(&why);
-		return -1;
-	}
+/* The runner's answer in r->frame: where it stopped, then each entry's
+   result. */
+static int batch_answer_read(struct runner *r, struct runner_batch *b,
+			     struct sbuf *err)
+{
+	struct sbuf *f = &r->frame;
 	struct reader rd = {f->buf + sizeof(uint32_t), f->buf + f->len, 0};
 	uint32_t stop = rp_get_u32(&rd), n = rp_get_u32(&rd);
 	if (stop == STOP_BAD || rd.bad || n != b->nr) {
@@ -643,6 +635,37 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		  : stop == STOP_INTERRUPT ? RUNNER_STOP_INTERRUPT
 					   : RUNNER_STOP_NONE;
 	return 0;
+}
+
+int runner_run_batch(struct runner *r, struct runner_batch *b,
+		     struct sbuf *err)
+{
+	b->stop = RUNNER_STOP_NONE;
+	struct sbuf dead = SBUF_INIT;
+	if (runner_revive(r, &dead)) {
+		batch_fail(b, dead.buf, err);
+		sbuf_release(&dead);
+		return -1;
+	}
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->entry[i].request >= b->nr_req ||
+		    b->entry[i].unit >= RUNNER_MAX_UNIT ||
+		    b->entry[i].layout_pad > RUNNER_LAYOUT_PAD_MAX)
+			return batch_fail(b, "invalid batch entry", err);
+
+	const char *bad = batch_table_encode(r, b);
+	if (bad)
+		return batch_fail(b, bad, err);
+	batch_frame_encode(r, b);
+	if (rp_send_frame(r->fd, &r->frame, NULL, 0) < 0 ||
+	    rp_recv_frame(r->fd, &r->frame, NULL, NULL) <= 0) {
+		struct sbuf why = SBUF_INIT;
+		runner_lost(r, 1, &why);
+		batch_fail(b, why.buf, err);
+		sbuf_release(&why);
+		return -1;
+	}
+	return batch_answer_read(r, b, err);
 }
 
 void runner_stop(struct runner *r)

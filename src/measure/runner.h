@@ -39,7 +39,7 @@
  * the previous one is sent as an 8-byte "repeat" frame; and after answering,
  * the runner polls its socket for a short while (100 us) before it blocks,
  * so that the next request usually finds it awake instead of costing a
- * wake-up from idle. Together with child.c's cached spawn attributes this
+ * wake-up from idle. Together with child_spawn.c's cached spawn attributes this
  * keeps a run of /bin/true within a few percent of a bare posix_spawn+wait4
  * loop (bench/overhead.sh). Whole rounds of runs go as one batch
  * (runner_run_batch below), so that neither process wakes the other

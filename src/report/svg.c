@@ -515,6 +515,111 @@ static size_t round_ratios(const struct command_result *c, enum metric_id m,
 	return n;
 }
 
+/* The scale of a ratio or bootstrap plot: its frame, the tolerance t
+   (NaN: none) and which of its lines fit on it. */
+struct plot_scale {
+	struct frame f;
+	double lo, hi, t;
+	int show_up, show_down;
+};
+
+/* The ratio plot's scale: the ratios, 1, and the tolerance band unless it
+   is so wide that the data would shrink to a line. */
+static void ratio_scale(const struct round_ratio *rr, size_t n,
+			const struct comparison *cp, struct plot_scale *sc)
+{
+	double lo = 1, hi = 1;
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, rr[i].ratio);
+		hi = fmax(hi, rr[i].ratio);
+	}
+	sc->t = cp->present && isfinite(cp->max_percent) && cp->max_percent > 0
+			? cp->max_percent / 100
+			: NAN;
+	/*
+	 * The tolerance band is part of the picture (the data against it)
+	 * unless it is so wide that the data would shrink to a line.
+	 */
+	double dev = fmax(fmax(hi - 1, 1 - lo), hi - lo);
+	sc->show_up = isfinite(sc->t) && sc->t <= 10 * fmax(dev, 0.002);
+	sc->show_down = sc->show_up && sc->t < 1;
+	if (sc->show_up)
+		hi = fmax(hi, 1 + sc->t);
+	if (sc->show_down)
+		lo = fmin(lo, 1 - sc->t);
+	pad_range(&lo, &hi, 0.08);
+	sc->f.x0 = rr[0].round - 0.5;
+	sc->f.x1 = rr[n - 1].round + 0.5;
+	sc->f.y0 = lo;
+	sc->f.y1 = hi;
+	sc->lo = lo;
+	sc->hi = hi;
+}
+
+/* The ratio axis: grid lines and labels at nice steps. */
+static void ratio_y_axis(struct sbuf *out, const struct plot_scale *sc)
+{
+	struct sbuf lab = SBUF_INIT;
+	double lo = sc->lo, hi = sc->hi;
+	double step = nice_step(hi - lo, 4);
+	for (int k = 0, nt = tick_count(lo, hi, step); k < nt; k++) {
+		double v = tick_at(lo, step, k);
+		line(out, PL, fy(&sc->f, v), PR, fy(&sc->f, v), "gr");
+		sbuf_addf(&lab, "%.*f",
+			  step >= 0.1	 ? 1
+			  : step >= 0.01 ? 2
+					 : 3,
+			  fabs(v) < step * 1e-9 ? 0.0 : v);
+		text_at(out, PL - 4, fy(&sc->f, v) + 3.5, "e", lab.buf);
+		sbuf_reset(&lab);
+	}
+	sbuf_release(&lab);
+}
+
+/* The lines across: 1.0, the tolerance band, the median of the kept. */
+static void ratio_lines(struct sbuf *out, const struct plot_scale *sc,
+			const struct comparison *cp, double med)
+{
+	const struct frame *f = &sc->f;
+	double t = sc->t;
+	struct sbuf lab = SBUF_INIT;
+	line(out, PL, fy(f, 1), PR, fy(f, 1), "one");
+	text_at(out, PR - 2, fy(f, 1) - 3, "e", "1.0");
+	if (sc->show_up) {
+		line(out, PL, fy(f, 1 + t), PR, fy(f, 1 + t), "tol");
+		sbuf_addf(&lab, "+%g%%", cp->max_percent);
+		text_at(out, PL + 4, fy(f, 1 + t) - 3, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (sc->show_down) {
+		line(out, PL, fy(f, 1 - t), PR, fy(f, 1 - t), "tol");
+		sbuf_addf(&lab, "-%g%%", cp->max_percent);
+		text_at(out, PL + 4, fy(f, 1 - t) + 10, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (isfinite(med)) {
+		line(out, PL, fy(f, med), PR, fy(f, med), "med");
+	}
+	sbuf_release(&lab);
+}
+
+/* One point per round, the dropped ones marked. */
+static void ratio_points(struct sbuf *out, const struct frame *f,
+			 const struct round_ratio *rr, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sbuf_adds(out, "<circle cx=\"");
+		coord(out, fx(f, rr[i].round));
+		sbuf_adds(out, "\" cy=\"");
+		coord(out, fy(f, rr[i].ratio));
+		sbuf_addf(out,
+			  "\" r=\"3\" class=\"%s\"><title>round %d: "
+			  "%.4f%s</title></circle>\n",
+			  rr[i].dropped ? "rd" : "r", rr[i].round, rr[i].ratio,
+			  rr[i].dropped ? " (dropped)" : "");
+	}
+}
+
 void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 		    enum metric_id m)
 {
@@ -522,8 +627,8 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
 	struct round_ratio *rr = NULL;
 	size_t n = 0, nk = 0;
-	double lo = 1, hi = 1, *kept;
-	struct frame f;
+	double *kept;
+	struct plot_scale sc;
 
 	sbuf_addf(&title, "%s head / base per round", metric_get(m)->name);
 	if (series_ok(c, SIDE_BASE, m) && series_ok(c, SIDE_HEAD, m))
@@ -535,80 +640,20 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
 		return;
 	}
 	kept = xreallocarray(NULL, n, sizeof(*kept));
-	for (size_t i = 0; i < n; i++) {
-		lo = fmin(lo, rr[i].ratio);
-		hi = fmax(hi, rr[i].ratio);
+	for (size_t i = 0; i < n; i++)
 		if (!rr[i].dropped)
 			kept[nk++] = rr[i].ratio;
-	}
 	double med = median_of(kept, nk);
-	double t =
-	    cp->present && isfinite(cp->max_percent) && cp->max_percent > 0
-		? cp->max_percent / 100
-		: NAN;
-	/*
-	 * The tolerance band is part of the picture (the data against it)
-	 * unless it is so wide that the data would shrink to a line.
-	 */
-	double dev = fmax(fmax(hi - 1, 1 - lo), hi - lo);
-	int show_up = isfinite(t) && t <= 10 * fmax(dev, 0.002);
-	int show_down = show_up && t < 1;
-	if (show_up)
-		hi = fmax(hi, 1 + t);
-	if (show_down)
-		lo = fmin(lo, 1 - t);
-	pad_range(&lo, &hi, 0.08);
+	ratio_scale(rr, n, cp, &sc);
 	int rmin = rr[0].round, rmax = rr[n - 1].round;
-	f.x0 = rmin - 0.5;
-	f.x1 = rmax + 0.5;
-	f.y0 = lo;
-	f.y1 = hi;
 
 	svg_open(out, title.buf);
-	shade_dropped(out, &f, cp, rmin, rmax);
-	/* y axis: ratios */
-	double step = nice_step(hi - lo, 4);
-	for (int k = 0, nt = tick_count(lo, hi, step); k < nt; k++) {
-		double v = tick_at(lo, step, k);
-		line(out, PL, fy(&f, v), PR, fy(&f, v), "gr");
-		sbuf_addf(&lab, "%.*f",
-			  step >= 0.1	 ? 1
-			  : step >= 0.01 ? 2
-					 : 3,
-			  fabs(v) < step * 1e-9 ? 0.0 : v);
-		text_at(out, PL - 4, fy(&f, v) + 3.5, "e", lab.buf);
-		sbuf_reset(&lab);
-	}
+	shade_dropped(out, &sc.f, cp, rmin, rmax);
+	ratio_y_axis(out, &sc);
 	line(out, PL, PT, PL, PB, "ax");
-	x_axis_rounds(out, &f, rmin, rmax);
-	line(out, PL, fy(&f, 1), PR, fy(&f, 1), "one");
-	text_at(out, PR - 2, fy(&f, 1) - 3, "e", "1.0");
-	if (show_up) {
-		line(out, PL, fy(&f, 1 + t), PR, fy(&f, 1 + t), "tol");
-		sbuf_addf(&lab, "+%g%%", cp->max_percent);
-		text_at(out, PL + 4, fy(&f, 1 + t) - 3, "tolt", lab.buf);
-		sbuf_reset(&lab);
-	}
-	if (show_down) {
-		line(out, PL, fy(&f, 1 - t), PR, fy(&f, 1 - t), "tol");
-		sbuf_addf(&lab, "-%g%%", cp->max_percent);
-		text_at(out, PL + 4, fy(&f, 1 - t) + 10, "tolt", lab.buf);
-		sbuf_reset(&lab);
-	}
-	if (isfinite(med)) {
-		line(out, PL, fy(&f, med), PR, fy(&f, med), "med");
-	}
-	for (size_t i = 0; i < n; i++) {
-		sbuf_adds(out, "<circle cx=\"");
-		coord(out, fx(&f, rr[i].round));
-		sbuf_adds(out, "\" cy=\"");
-		coord(out, fy(&f, rr[i].ratio));
-		sbuf_addf(out,
-			  "\" r=\"3\" class=\"%s\"><title>round %d: "
-			  "%.4f%s</title></circle>\n",
-			  rr[i].dropped ? "rd" : "r", rr[i].round, rr[i].ratio,
-			  rr[i].dropped ? " (dropped)" : "");
-	}
+	x_axis_rounds(out, &sc.f, rmin, rmax);
+	ratio_lines(out, &sc, cp, med);
+	ratio_points(out, &sc.f, rr, n);
 	text_at(out, 8, 14, "t", title.buf);
 	if (isfinite(med)) {
 		sbuf_addf(&lab, "median %.3f (", med);
@@ -654,22 +699,11 @@ static void percent_label(struct sbuf *out, double v, double step)
 		sbuf_addf(out, "%+.*f%%", d, v);
 }
 
-void svg_boot_plot(struct sbuf *out, const struct command_result *c,
-		   enum metric_id m)
+/* The bootstrap plot's scale: the quantiles, the interval, the estimate,
+   0, and the tolerance lines unless absurdly wide (as in the ratio plot). */
+static void boot_scale(const struct comparison *cp, const double *q,
+		       struct plot_scale *sc)
 {
-	const struct comparison *cp = &c->comparison[m];
-	double q[COMPARISON_BOOT_QUANTILES];
-	double mass[BOOT_BINS], top = 0;
-	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
-	struct frame f;
-
-	sbuf_addf(&title, "%s change: bootstrap distribution",
-		  metric_get(m)->name);
-	if (!cp->present || !comparison_boot_quantiles(cp, q)) {
-		empty_plot(out, title.buf, "no bootstrap distribution");
-		sbuf_release(&title);
-		return;
-	}
 	double lo = q[0], hi = q[COMPARISON_BOOT_QUANTILES - 1];
 	double t = isfinite(cp->max_percent) && cp->max_percent > 0
 		       ? cp->max_percent
@@ -686,32 +720,36 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 	hi = fmax(hi, 0);
 	/* as in the ratio plot: the tolerance lines unless absurdly wide */
 	double dev = fmax(fmax(fabs(lo), fabs(hi)), hi - lo);
-	int show_up = isfinite(t) && t <= 10 * fmax(dev, 0.2);
-	int show_down = show_up;
-	if (show_up)
+	sc->show_up = isfinite(t) && t <= 10 * fmax(dev, 0.2);
+	sc->show_down = sc->show_up;
+	if (sc->show_up)
 		hi = fmax(hi, t);
-	if (show_down)
+	if (sc->show_down)
 		lo = fmin(lo, -t);
 	pad_range(&lo, &hi, 0.06);
-	f.x0 = lo;
-	f.x1 = hi;
-	f.y0 = 0;
-	f.y1 = 1;
+	sc->f.x0 = lo;
+	sc->f.x1 = hi;
+	sc->f.y0 = 0;
+	sc->f.y1 = 1;
+	sc->lo = lo;
+	sc->hi = hi;
+	sc->t = t;
+}
 
-	/* histogram over the data's own range, BOOT_BINS bars */
-	double qlo = q[0], qhi = q[COMPARISON_BOOT_QUANTILES - 1];
-	double w = (qhi - qlo) / BOOT_BINS;
-	int spike = !(w > 0) || (fx(&f, qhi) - fx(&f, qlo)) < 2;
-
-	svg_open(out, title.buf);
+/* The percent axis, then the interval as a band with its label. */
+static void boot_axis_interval(struct sbuf *out, const struct plot_scale *sc,
+			       const struct comparison *cp)
+{
+	const struct frame *f = &sc->f;
+	struct sbuf lab = SBUF_INIT;
 	/* x axis: percent */
-	double step = nice_step(hi - lo, 8);
+	double step = nice_step(sc->hi - sc->lo, 8);
 	line(out, PL, PB, PR, PB, "ax");
-	for (int k = 0, nt = tick_count(lo, hi, step); k < nt; k++) {
-		double v = tick_at(lo, step, k);
-		line(out, fx(&f, v), PT, fx(&f, v), PB, "gr");
+	for (int k = 0, nt = tick_count(sc->lo, sc->hi, step); k < nt; k++) {
+		double v = tick_at(sc->lo, step, k);
+		line(out, fx(f, v), PT, fx(f, v), PB, "gr");
 		percent_label(&lab, v, step);
-		text_at(out, fx(&f, v), PB + 12, "m", lab.buf);
+		text_at(out, fx(f, v), PB + 12, "m", lab.buf);
 		sbuf_reset(&lab);
 	}
 	/* the interval */
@@ -722,68 +760,109 @@ void svg_boot_plot(struct sbuf *out, const struct command_result *c,
 		units_format_percent(&lab, cp->ci_high_percent);
 		if (isfinite(cp->confidence))
 			sbuf_addf(&lab, " (%g%%)", cp->confidence * 100);
-		double x0 = fx(&f, cp->ci_low_percent);
-		double x1 = fx(&f, cp->ci_high_percent);
+		double x0 = fx(f, cp->ci_low_percent);
+		double x1 = fx(f, cp->ci_high_percent);
 		rect(out, x0, PT, fmax(x1 - x0, 1), PB - PT, "ci", lab.buf);
 		text_at(out, PR, 14, "e", lab.buf);
 		sbuf_reset(&lab);
 	}
-	/* bars */
+	sbuf_release(&lab);
+}
+
+/* The histogram over the data's own range, BOOT_BINS bars (one spike when
+   every resample gave the same change). */
+static void boot_bars(struct sbuf *out, const struct frame *f, const double *q)
+{
+	double mass[BOOT_BINS], top = 0;
+	double qlo = q[0], qhi = q[COMPARISON_BOOT_QUANTILES - 1];
+	double w = (qhi - qlo) / BOOT_BINS;
+	int spike = !(w > 0) || (fx(f, qhi) - fx(f, qlo)) < 2;
 	if (spike) {
-		double x = fx(&f, (qlo + qhi) / 2);
+		double x = fx(f, (qlo + qhi) / 2);
 		rect(out, x - 2, PT + 14, 4, PB - PT - 14, "bar",
 		     "every resample gave this change");
-	} else {
-		for (int i = 0; i < BOOT_BINS; i++) {
-			double a = qlo + w * i, b = a + w;
-			mass[i] = boot_cdf(q, b) - boot_cdf(q, a);
-			if (i == BOOT_BINS - 1)
-				mass[i] = 1 - boot_cdf(q, a);
-			top = fmax(top, mass[i]);
-		}
-		for (int i = 0; i < BOOT_BINS && top > 0; i++) {
-			double a = qlo + w * i;
-			double x0 = fx(&f, a), x1 = fx(&f, a + w);
-			double hgt = mass[i] / top * (PB - PT - 14);
-			if (!(mass[i] > 0))
-				continue;
-			rect(out, x0, PB - hgt, fmax(x1 - x0 - 0.5, 0.5), hgt,
-			     "bar", NULL);
-		}
+		return;
 	}
+	for (int i = 0; i < BOOT_BINS; i++) {
+		double a = qlo + w * i, b = a + w;
+		mass[i] = boot_cdf(q, b) - boot_cdf(q, a);
+		if (i == BOOT_BINS - 1)
+			mass[i] = 1 - boot_cdf(q, a);
+		top = fmax(top, mass[i]);
+	}
+	for (int i = 0; i < BOOT_BINS && top > 0; i++) {
+		double a = qlo + w * i;
+		double x0 = fx(f, a), x1 = fx(f, a + w);
+		double hgt = mass[i] / top * (PB - PT - 14);
+		if (!(mass[i] > 0))
+			continue;
+		rect(out, x0, PB - hgt, fmax(x1 - x0 - 0.5, 0.5), hgt,
+		     "bar", NULL);
+	}
+}
+
+/* The tolerance lines, or where they are off the scale. */
+static void boot_tolerance(struct sbuf *out, const struct plot_scale *sc)
+{
+	const struct frame *f = &sc->f;
+	double t = sc->t;
+	struct sbuf lab = SBUF_INIT;
+	if (sc->show_up) {
+		line(out, fx(f, t), PT, fx(f, t), PB, "tol");
+		sbuf_addf(&lab, "+%g%%", t);
+		text_at(out, fx(f, t) + 3, PB - 4, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (sc->show_down) {
+		line(out, fx(f, -t), PT, fx(f, -t), PB, "tol");
+		sbuf_addf(&lab, "-%g%%", t);
+		text_at(out, fx(f, -t) - 3, PB - 4, "e tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (!sc->show_up) {
+		sbuf_addf(&lab, "+%g%% off scale →", t);
+		text_at(out, PR - 2, PB - 4, "e tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	if (!sc->show_down) {
+		sbuf_addf(&lab, "← -%g%% off scale", t);
+		text_at(out, PL + 2, PB - 4, "tolt", lab.buf);
+		sbuf_reset(&lab);
+	}
+	sbuf_release(&lab);
+}
+
+void svg_boot_plot(struct sbuf *out, const struct command_result *c,
+		   enum metric_id m)
+{
+	const struct comparison *cp = &c->comparison[m];
+	double q[COMPARISON_BOOT_QUANTILES];
+	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
+	struct plot_scale sc;
+
+	sbuf_addf(&title, "%s change: bootstrap distribution",
+		  metric_get(m)->name);
+	if (!cp->present || !comparison_boot_quantiles(cp, q)) {
+		empty_plot(out, title.buf, "no bootstrap distribution");
+		sbuf_release(&title);
+		return;
+	}
+	boot_scale(cp, q, &sc);
+
+	svg_open(out, title.buf);
+	boot_axis_interval(out, &sc, cp);
+	boot_bars(out, &sc.f, q);
 	/* 0, the estimate, the tolerance */
-	line(out, fx(&f, 0), PT, fx(&f, 0), PB, "one");
+	line(out, fx(&sc.f, 0), PT, fx(&sc.f, 0), PB, "one");
 	if (isfinite(cp->change_percent)) {
-		double x = fx(&f, cp->change_percent);
+		double x = fx(&sc.f, cp->change_percent);
 		line(out, x, PT + 6, x, PB, "est");
 		units_format_percent(&lab, cp->change_percent);
 		text_at(out, x + 3, PT + 14, "", lab.buf);
 		sbuf_reset(&lab);
 	}
-	if (isfinite(t)) {
-		if (show_up) {
-			line(out, fx(&f, t), PT, fx(&f, t), PB, "tol");
-			sbuf_addf(&lab, "+%g%%", t);
-			text_at(out, fx(&f, t) + 3, PB - 4, "tolt", lab.buf);
-			sbuf_reset(&lab);
-		}
-		if (show_down) {
-			line(out, fx(&f, -t), PT, fx(&f, -t), PB, "tol");
-			sbuf_addf(&lab, "-%g%%", t);
-			text_at(out, fx(&f, -t) - 3, PB - 4, "e tolt", lab.buf);
-			sbuf_reset(&lab);
-		}
-		if (!show_up) {
-			sbuf_addf(&lab, "+%g%% off scale →", t);
-			text_at(out, PR - 2, PB - 4, "e tolt", lab.buf);
-			sbuf_reset(&lab);
-		}
-		if (!show_down) {
-			sbuf_addf(&lab, "← -%g%% off scale", t);
-			text_at(out, PL + 2, PB - 4, "tolt", lab.buf);
-			sbuf_reset(&lab);
-		}
-	}
+	if (isfinite(sc.t))
+		boot_tolerance(out, &sc);
 	text_at(out, 8, 14, "t", title.buf);
 	svg_close(out);
 	sbuf_release(&title);

@@ -205,6 +205,12 @@ expect_err "-P needs NAME MIN MAX"
 run_k bench --max-percent lots "$H sleep 1"
 expect_rc 3
 expect_err "--max-percent: 'lots'"
+run_k bench --parameter-list=n 1,2 "$H sleep {n}"
+expect_rc 3
+expect_err "takes 2 values"
+run_k bench -L 'n-1' 1,2 "$H sleep 1"
+expect_rc 3
+expect_err "'n-1' is not a parameter name"
 run_k bench --frobnicate "$H sleep 1"
 expect_rc 3
 expect_err "unknown option '--frobnicate'"
