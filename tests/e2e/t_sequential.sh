@@ -54,16 +54,18 @@ run_k report "$T/reg.json"
 expect_rc 1
 expect_out "decided after"
 
-case_ "A/A: pass with fewer than the most rounds, exit 0"
+case_ "A/A: pass within the cap, exit 0"
 echo 20 > ms
 suite "max_runs: 100" 25
 g commit -qam aa
 compare --format json --output "$T/aa.json"
 expect_rc 0
 json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] == "pass"'
-# Decided before the cap: how long before it depends on the machine's load
-# (at load 10 on 2 cores an A/A at 25% took over half the cap).
-json_check "$T/aa.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["max_rounds"]'
+# How early it stops depends on the machine's load (at load 10 on 2 cores
+# an A/A at 25% reached the cap of 100 with the verdict right), so live it
+# is asserted within the cap only; that an A/A stops before the cap is
+# asserted on a fixed trace in t_power.sh.
+json_check "$T/aa.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] <= r["suites"][0]["benchmarks"][0]["commands"][0]["analysis"]["max_rounds"]'
 
 case_ "runs: 20 keeps the fixed design: exactly 20 single-run rounds"
 suite "runs: 20"
