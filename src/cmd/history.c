@@ -260,6 +260,123 @@ static int selected(const struct loaded_suites *ls, const char *suite, const cha
 	return 0;
 }
 
+/*
+ * One point per commit of the series' points p->v[i..j), placed at its
+ * first run: the points sorted by (sha, position) group each commit's runs
+ * in O(n log n); the commits are put back in time order by series_order().
+ */
+static void series_commits(struct series *s, const struct history_points *p,
+			   size_t i, size_t j)
+{
+	struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
+	for (size_t k = i; k < j; k++)
+		ix[k - i] = (struct by_sha){ p->v[k].sha, k };
+	qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
+	for (size_t k = 0; k < j - i;) {
+		size_t e = k;
+		while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
+			e++;
+		if (s->nr == s->alloc) {
+			s->alloc = s->alloc ? 2 * s->alloc : 16;
+			s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
+		}
+		struct commit_point *c = &s->pts[s->nr++];
+		memset(c, 0, sizeof(*c));
+		c->sha = p->v[ix[k].pos].sha;
+		c->time = p->v[ix[k].pos].time;
+		c->first = ix[k].pos;
+		c->alloc_vals = c->nr_vals = e - k;
+		c->vals = xcalloc(e - k, sizeof(*c->vals));
+		for (size_t q = k; q < e; q++)
+			c->vals[q - k] = p->v[ix[q].pos].median;
+		k = e;
+	}
+	free(ix);
+}
+
+/* The commits in the order of commits (struct git_rank): ranked, sorted. */
+static void series_order(struct series *s, const struct git_order *order)
+{
+	for (size_t q = 0; q < s->nr; q++) {
+		const struct git_rank *g = order_find(order, s->pts[q].sha);
+		s->pts[q].cls = g ? g->cls : 2;
+		s->pts[q].key = g ? g->key : 0;
+	}
+	qsort(s->pts, s->nr, sizeof(*s->pts), cmp_commit_order);
+}
+
+/* Each commit's median and interval of its runs, the series' least and
+   greatest runs per commit; the points as steps.h takes them (freed by
+   the caller). */
+static struct steps_point *series_points(struct series *s)
+{
+	struct steps_point *sp = xcalloc(s->nr ? s->nr : 1, sizeof(*sp));
+	for (size_t q = 0; q < s->nr; q++) {
+		struct commit_point *c = &s->pts[q];
+		size_t n = c->nr_vals;
+		double *t = xcalloc(n, sizeof(*t));
+		memcpy(t, c->vals, n * sizeof(*t));
+		qsort(t, n, sizeof(*t), cmp_double);
+		c->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+		c->low = t[0];
+		c->high = t[n - 1];
+		free(t);
+		c->runs = n;
+		if (!q || n < s->min_runs)
+			s->min_runs = n;
+		if (n > s->max_runs)
+			s->max_runs = n;
+		sp[q] = (struct steps_point){ c->median, c->vals, n };
+	}
+	return sp;
+}
+
+/* The series' steps, its noise and the runs a step of --detect percent needs. */
+static void series_steps(struct series *s, const struct steps_point *sp, int line,
+			 double min_change, double detect)
+{
+	/*
+	 * Steps are searched on HEAD's first-parent line alone, in its
+	 * order (the points sorted above put it first): a side branch's
+	 * commits or another branch's tip, placed after it by date, are
+	 * not a continuation of that line, and a "step" into them would
+	 * be no change any commit made. They are shown, not segmented.
+	 * Without a repository there is no line, and every point, in the
+	 * order it was measured, is segmented.
+	 */
+	size_t nseg = s->nr;
+	if (line)
+		for (nseg = 0; nseg < s->nr && s->pts[nseg].cls == 0;)
+			nseg++;
+	if (nseg >= 2) {
+		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
+					     &s->steps, &s->nr_steps, &s->between);
+	} else {
+		s->noise = steps_run_noise(sp, s->nr);
+		s->between = steps_between_noise(sp, s->nr, s->noise);
+	}
+	s->runs_needed = 0;
+	if (s->nr) {
+		double level = fabs(latest(s->pts, s->nr)->median);
+		s->runs_needed = steps_runs_needed(s->noise, s->between,
+						   level * detect / 100);
+	}
+}
+
+/* This machine's series first, each group in the query's order: every
+   renderer shows them in that order, the other machines apart. v is freed. */
+static struct series *machine_first(struct series *v, size_t nr)
+{
+	struct series *ordered = xcalloc(nr ? nr : 1, sizeof(*ordered));
+	size_t k = 0;
+	for (int mine = 1; mine >= 0; mine--)
+		for (size_t q = 0; q < nr; q++)
+			if (v[q].this_machine == mine)
+				ordered[k++] = v[q];
+	free(v);
+	return ordered;
+}
+
 /* Group the points (ordered by series, then time) into series of commits. */
 static struct series *build_series(const struct history_points *p,
 				   const struct loaded_suites *ls, const char *fp,
@@ -286,97 +403,15 @@ static struct series *build_series(const struct history_points *p,
 		s->key = &p->v[i];
 		s->metric = (enum metric_id)m;
 		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
-		/* One point per commit, placed at its first run: the series'
-		   points sorted by (sha, position) group each commit's runs in
-		   O(n log n); the commits are then put back in time order. */
-		struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
-		for (size_t k = i; k < j; k++)
-			ix[k - i] = (struct by_sha){ p->v[k].sha, k };
-		qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
-		for (size_t k = 0; k < j - i;) {
-			size_t e = k;
-			while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
-				e++;
-			if (s->nr == s->alloc) {
-				s->alloc = s->alloc ? 2 * s->alloc : 16;
-				s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
-			}
-			struct commit_point *c = &s->pts[s->nr++];
-			memset(c, 0, sizeof(*c));
-			c->sha = p->v[ix[k].pos].sha;
-			c->time = p->v[ix[k].pos].time;
-			c->first = ix[k].pos;
-			c->alloc_vals = c->nr_vals = e - k;
-			c->vals = xcalloc(e - k, sizeof(*c->vals));
-			for (size_t q = k; q < e; q++)
-				c->vals[q - k] = p->v[ix[q].pos].median;
-			k = e;
-		}
-		free(ix);
-		for (size_t q = 0; q < s->nr; q++) {
-			const struct git_rank *g = order_find(order, s->pts[q].sha);
-			s->pts[q].cls = g ? g->cls : 2;
-			s->pts[q].key = g ? g->key : 0;
-		}
-		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_commit_order);
-		struct steps_point *sp = xcalloc(s->nr ? s->nr : 1, sizeof(*sp));
-		for (size_t q = 0; q < s->nr; q++) {
-			struct commit_point *c = &s->pts[q];
-			size_t n = c->nr_vals;
-			double *t = xcalloc(n, sizeof(*t));
-			memcpy(t, c->vals, n * sizeof(*t));
-			qsort(t, n, sizeof(*t), cmp_double);
-			c->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-			c->low = t[0];
-			c->high = t[n - 1];
-			free(t);
-			c->runs = n;
-			if (!q || n < s->min_runs)
-				s->min_runs = n;
-			if (n > s->max_runs)
-				s->max_runs = n;
-			sp[q] = (struct steps_point){ c->median, c->vals, n };
-		}
-		/*
-		 * Steps are searched on HEAD's first-parent line alone, in its
-		 * order (the points sorted above put it first): a side branch's
-		 * commits or another branch's tip, placed after it by date, are
-		 * not a continuation of that line, and a "step" into them would
-		 * be no change any commit made. They are shown, not segmented.
-		 * Without a repository there is no line, and every point, in the
-		 * order it was measured, is segmented.
-		 */
-		size_t nseg = s->nr;
-		if (order->line)
-			for (nseg = 0; nseg < s->nr && s->pts[nseg].cls == 0;)
-				nseg++;
-		if (nseg >= 2) {
-			s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
-						     &s->steps, &s->nr_steps, &s->between);
-		} else {
-			s->noise = steps_run_noise(sp, s->nr);
-			s->between = steps_between_noise(sp, s->nr, s->noise);
-		}
-		s->runs_needed = 0;
-		if (s->nr) {
-			double level = fabs(latest(s->pts, s->nr)->median);
-			s->runs_needed = steps_runs_needed(s->noise, s->between,
-							   level * detect / 100);
-		}
+		series_commits(s, p, i, j);
+		series_order(s, order);
+		struct steps_point *sp = series_points(s);
+		series_steps(s, sp, order->line, min_change, detect);
 		free(sp);
 		i = j;
 	}
-	/* This machine's series first, each group in the query's order: every
-	   renderer shows them in that order, the other machines apart. */
-	struct series *ordered = xcalloc(nr ? nr : 1, sizeof(*ordered));
-	size_t k = 0;
-	for (int mine = 1; mine >= 0; mine--)
-		for (size_t q = 0; q < nr; q++)
-			if (v[q].this_machine == mine)
-				ordered[k++] = v[q];
-	free(v);
 	*nr_out = nr;
-	return ordered;
+	return machine_first(v, nr);
 }
 
 /* Is v[i] the first series of another machine (where their heading goes)? */
