@@ -720,24 +720,24 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 	sbuf_adds(out, "</body></html>\n");
 }
 
-static int history_exec(struct cli *cli, struct cmd_env *env)
+/* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
+static int history_check_args(const struct cli *cli, double *min_change, double *detect)
 {
-	(void)env;
-	double min_change = 1;
+	*min_change = 1;
 	if (cli->min_change) {
 		char *end;
-		min_change = strtod(cli->min_change, &end);
-		if (end == cli->min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
+		*min_change = strtod(cli->min_change, &end);
+		if (end == cli->min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
 				  cli->min_change);
 			return EXIT_USAGE;
 		}
 	}
-	double detect = 5;
+	*detect = 5;
 	if (cli->detect) {
 		char *end;
-		detect = strtod(cli->detect, &end);
-		if (end == cli->detect || *end || !(detect > 0 && detect < 1e6)) {
+		*detect = strtod(cli->detect, &end);
+		if (end == cli->detect || *end || !(*detect > 0 && *detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
 				  cli->detect);
 			return EXIT_USAGE;
@@ -747,8 +747,95 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("--metric '%s': no such metric", cli->metric);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* The output is never an input: not the history, not a suite. */
+static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
+				const char *path)
+{
+	struct input_files in = INPUT_FILES_INIT;
+	input_files_add_suites(&in, ls);
+	input_files_add_history(&in, path);
+	int rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	input_files_release(&in);
+	return rc;
+}
+
+/* The history at path opened (*h) and its points of --metric read (*pts).
+   0, EXIT_USAGE when there is none, or EXIT_EXEC. */
+static int history_read(const struct cli *cli, const char *path, struct history **h,
+			struct history_points *pts, struct sbuf *err)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
+			  path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* Only reading: a history in a read-only folder is still shown. */
+	if (history_open_read(path, record_timeout_ms(), h, err) ||
+	    history_query(*h, NULL, cli->metric, pts, err)) {
+		cmd_error("%s", err->buf);
+		return EXIT_EXEC;
+	}
+	return 0;
+}
+
+/* This machine, as the history knows machines (its fingerprint first). */
+static void this_machine(struct history_machine *m)
+{
+	struct environment_info envi = { 0 };
+	envi.cpu_model = sysinfo_cpu_model();
+	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), m);
+	free(envi.cpu_model);
+}
+
+/* The series in --format. */
+static void history_render(struct sbuf *out, const struct cli *cli, const struct series *v,
+			   size_t nr, const char *path, const char *fp, int64_t runs,
+			   double detect)
+{
+	const char *f = cli->format ? cli->format : "table";
+	if (!strcmp(f, "json"))
+		render_json(out, v, nr, path, fp, runs, detect);
+	else if (!strcmp(f, "markdown"))
+		render_markdown(out, v, nr, fp, detect);
+	else if (!strcmp(f, "html"))
+		render_html(out, v, nr, fp, detect);
+	else
+		render_table(out, v, nr, path, fp, runs, detect);
+}
+
+/* out to --output or standard output; err is history_exec's (it may hold
+   the message of a failed count of the runs). 0 or EXIT_EXEC. */
+static int history_write(const struct cli *cli, const struct sbuf *out, struct sbuf *err)
+{
+	if (cli->output) {
+		if (report_output_write(cli->output, NULL, out->buf, out->len, err)) {
+			cmd_error("%s", err->buf);
+			return EXIT_EXEC;
+		}
+	} else {
+		fputs(out->buf, stdout);
+		if (fflush(stdout)) {
+			cmd_error("cannot write to standard output: %s", strerror(errno));
+			return EXIT_EXEC;
+		}
+	}
+	return 0;
+}
+
+static int history_exec(struct cli *cli, struct cmd_env *env)
+{
+	(void)env;
+	double min_change, detect;
+	int rc = history_check_args(cli, &min_change, &detect);
+	if (rc)
+		return rc;
 	struct loaded_suites ls;
-	int rc = common_load(cli, &ls);
+	rc = common_load(cli, &ls);
 	if (!rc)
 		rc = common_select(cli, &ls);
 	if (rc) {
@@ -761,63 +848,22 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct history_points pts = { 0 };
 	struct series *v = NULL;
 	size_t nr = 0;
-	struct stat st;
-	if (cli->output) {
-		/* The output is never an input: not the history, not a suite. */
-		struct input_files in = INPUT_FILES_INIT;
-		input_files_add_suites(&in, &ls);
-		input_files_add_history(&in, path);
-		rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
-		input_files_release(&in);
-		if (rc)
-			goto out;
-	}
-	if (stat(path, &st)) {
-		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
-			  path, strerror(errno));
-		rc = EXIT_USAGE;
+	if (cli->output)
+		rc = history_check_output(cli, &ls, path);
+	if (!rc)
+		rc = history_read(cli, path, &h, &pts, &err);
+	if (rc)
 		goto out;
-	}
-	/* Only reading: a history in a read-only folder is still shown. */
-	if (history_open_read(path, record_timeout_ms(), &h, &err) ||
-	    history_query(h, NULL, cli->metric, &pts, &err)) {
-		cmd_error("%s", err.buf);
-		rc = EXIT_EXEC;
-		goto out;
-	}
 	int64_t runs = history_count_runs(h, &err);
-	struct environment_info envi = { 0 };
-	envi.cpu_model = sysinfo_cpu_model();
-	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct history_machine m;
-	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), &m);
-	free(envi.cpu_model);
+	this_machine(&m);
 	struct git_order order;
 	git_order_load(&order, ls.suites[0]->dir, &pts);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
 	free(order.v);
-	const char *f = cli->format ? cli->format : "table";
-	if (!strcmp(f, "json"))
-		render_json(&out, v, nr, path, m.fingerprint, runs, detect);
-	else if (!strcmp(f, "markdown"))
-		render_markdown(&out, v, nr, m.fingerprint, detect);
-	else if (!strcmp(f, "html"))
-		render_html(&out, v, nr, m.fingerprint, detect);
-	else
-		render_table(&out, v, nr, path, m.fingerprint, runs, detect);
+	history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
 	history_machine_release(&m);
-	if (cli->output) {
-		if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-	} else {
-		fputs(out.buf, stdout);
-		if (fflush(stdout)) {
-			cmd_error("cannot write to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	}
+	rc = history_write(cli, &out, &err);
 out:
 	series_free(v, nr);
 	history_points_release(&pts);
