@@ -101,6 +101,7 @@ struct bisect {
 	struct session s;
 	char *repo;
 	struct commit good;
+	char *bad_sha;	     /* BAD resolved to a commit */
 	struct commit *path; /* first-parent path after GOOD; last is BAD */
 	size_t n;
 	int metric;	     /* -1: every gated metric */
@@ -585,27 +586,344 @@ static int owner_gone(const char *owner)
 	return proc_owner_state(owner) == 0;
 }
 
-static int bisect_exec(struct cli *cli, struct cmd_env *env)
+/* The usage checks made before anything is prepared: both ends given, as
+   valid revision text, and --metric one that can be compared. */
+static int bisect_check_args(const struct cli *cli, int *metric)
 {
 	if (!cli->good || !cli->bad) {
 		cmd_error("bisect needs --good REV and --bad REV");
 		return EXIT_USAGE;
 	}
-	int metric = -1;
+	*metric = -1;
 	if (cli->metric) {
-		metric = metric_lookup(cli->metric);
-		if (metric < 0 || !metric_get(metric)->comparable) {
+		*metric = metric_lookup(cli->metric);
+		if (*metric < 0 || !metric_get(*metric)->comparable) {
 			cmd_error("--metric '%s': not a metric that can be compared", cli->metric);
 			return EXIT_USAGE;
 		}
 	}
-	const char *fmt = cli->format ? cli->format : "table";
-	struct sbuf err = SBUF_INIT, out = SBUF_INIT, revs = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
 	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
 		cmd_error("%s", err.buf);
-		sbuf_release(&err);
+		rc = EXIT_USAGE;
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
+/*
+ * Claim the session's folder, so that the next bisect can prune it if we
+ * die. Only a locked folder: one made where flock is not supported must
+ * never be pruned by another kagari (a pid may mean nothing here).
+ */
+static void claim_tmp(struct bisect *b)
+{
+	if (!b->s.have_tmp_lock)
+		return;
+	struct sbuf tag = SBUF_INIT, err = SBUF_INIT;
+	proc_owner_tag(&tag);
+	if (tmpdir_claim(b->s.tmp, tag.buf, &err))
+		cmd_warning("%s", err.buf);
+	sbuf_release(&tag);
+	sbuf_release(&err);
+}
+
+/* --command: measure only the benchmarks that hold the command. 0, or
+   EXIT_USAGE when no selected benchmark has it. */
+static int narrow_to_command(struct bisect *b, const struct cli *cli)
+{
+	size_t found = 0;
+	struct sbuf names = SBUF_INIT;
+	for (size_t i = 0; i < b->s.ls.nr; i++) {
+		const struct suite *su = b->s.ls.suites[i];
+		for (size_t bi = 0; bi < su->nr_benches; bi++) {
+			const struct bench_spec *bs = &su->benches[bi];
+			int has = 0;
+			for (size_t cc = 0; cc < bs->nr_commands; cc++) {
+				if (command_named(cli->command, su->name, bs->name,
+						  bs->commands[cc].name))
+					has = 1;
+				else if (b->s.ls.selected[i][bi] && names.len < 400)
+					sbuf_addf(&names, "%s%s/%s", names.len ? ", " : "",
+						  bs->name, bs->commands[cc].name);
+			}
+			if (!has)
+				b->s.ls.selected[i][bi] = 0;
+			found += has && b->s.ls.selected[i][bi];
+		}
+	}
+	int rc = 0;
+	if (!found) {
+		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
+			  cli->command, names.len ? names.buf : "none");
+		rc = EXIT_USAGE;
+	}
+	sbuf_release(&names);
+	return rc;
+}
+
+/* The repository (the first suite's), its orphaned worktrees pruned, and
+   GOOD and BAD resolved to commits (b->good.sha, b->bad_sha). */
+static int resolve_ends(struct bisect *b, const struct cli *cli)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_toplevel(b->s.ls.suites[0]->dir, &b->repo, &err)) {
+		cmd_error("%s (bisect needs a git repository)", err.buf);
+		rc = EXIT_EXEC;
+		goto out;
+	}
+	sbuf_reset(&err);
+	if (git_prune_orphans(b->repo, &err))
+		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
+	sbuf_reset(&err);
+	if (git_resolve_commit(b->repo, cli->good, &b->good.sha, &err) ||
+	    git_resolve_commit(b->repo, cli->bad, &b->bad_sha, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_USAGE;
+	}
+out:
+	sbuf_release(&err);
+	return rc;
+}
+
+/* b->path: the first-parent path after GOOD up to BAD, oldest first. */
+static int load_path(struct bisect *b)
+{
+	struct sbuf err = SBUF_INIT, revs = SBUF_INIT;
+	int rc = 0;
+	char *range = xstrfmt("%s..%s", b->good.sha, b->bad_sha);
+	const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
+	if (git_run(b->repo, args, GIT_SLOW_TIMEOUT_NS, &revs, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_EXEC;
+	}
+	free(range);
+	for (char *p = revs.buf, *nl; !rc && p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p) - 1;
+		if (nl - p >= 40) {
+			b->path = xreallocarray(b->path, b->n + 1, sizeof(*b->path));
+			memset(&b->path[b->n], 0, sizeof(b->path[b->n]));
+			b->path[b->n].sha = xstrndup(p, (size_t)(nl - p));
+			b->path[b->n].wt = (struct git_worktree)GIT_WORKTREE_INIT;
+			b->n++;
+		}
+		if (!nl[1])
+			break;
+	}
+	sbuf_release(&err);
+	sbuf_release(&revs);
+	return rc;
+}
+
+/* The path is something to bisect: not empty, and GOOD on it (the first
+   commit's first parent). 0 or EXIT_USAGE. */
+static int check_path(const struct bisect *b, const struct cli *cli)
+{
+	if (!b->n) {
+		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
+			  cli->bad, cli->good);
 		return EXIT_USAGE;
 	}
+	int rc = 0;
+	char *parent = xstrfmt("%s^1", b->path[0].sha), *psha = NULL;
+	struct sbuf err = SBUF_INIT;
+	if (git_resolve_commit(b->repo, parent, &psha, &err) || strcmp(psha, b->good.sha)) {
+		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
+			  cli->good, cli->bad);
+		rc = EXIT_USAGE;
+	}
+	free(parent);
+	free(psha);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* GOOD built, then the search (search()): *first and *ambiguous as it
+   says. 0, or EXIT_EXEC when GOOD does not build or on an interrupt. */
+static int bisect_run(struct bisect *b, const struct cli *cli, long *first, int *ambiguous)
+{
+	if (prepare_commit(b, &b->good, 0)) {
+		cmd_error("--good %.12s: %s", b->good.sha, b->good.reason);
+		return EXIT_EXEC;
+	}
+	if (!cli->quiet)
+		fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
+			b->n, b->n == 1 ? "" : "s", b->good.sha, b->bad_sha,
+			(unsigned long long)b->s.r.seed);
+	*first = search(b, ambiguous);
+	if (interrupt_requested) {
+		cmd_error("interrupted");
+		return EXIT_EXEC;
+	}
+	return 0;
+}
+
+/* One tested commit of the json result's "tested" array. */
+static void render_json_tested(struct json_emit *j, const struct commit *c)
+{
+	json_emit_begin_object_inline(j);
+	json_emit_kv_string(j, "sha", c->sha);
+	json_emit_kv_string(j, "outcome", outcome_name(c->out));
+	json_emit_kv_int(j, "measurements", c->measured);
+	json_emit_key(j, "alpha");
+	json_emit_begin_array(j);
+	for (int look = 0; look < c->measured; look++)
+		if (isfinite(c->alpha[look]))
+			json_emit_double(j, c->alpha[look]);
+		else
+			json_emit_null(j);
+	json_emit_end_array(j);
+	if (c->have_change)
+		json_emit_kv_double(j, "change_percent", c->change);
+	if (c->reason)
+		json_emit_kv_string(j, "reason", c->reason);
+	json_emit_end_object(j);
+}
+
+/* The result in --format json; fb is the first bad commit, or NULL. */
+static void render_json(struct sbuf *out, const struct bisect *b, const struct commit *fb)
+{
+	struct json_emit j;
+	json_emit_init(&j, out, 1);
+	json_emit_begin_object(&j);
+	json_emit_kv_string(&j, "good", b->good.sha);
+	json_emit_kv_string(&j, "bad", b->bad_sha);
+	json_emit_kv_uint(&j, "seed", b->s.r.seed);
+	json_emit_kv_int(&j, "commits", (int64_t)b->n);
+	json_emit_key(&j, "first_bad");
+	if (fb)
+		json_emit_string(&j, fb->sha);
+	else
+		json_emit_null(&j);
+	json_emit_key(&j, "change_percent");
+	if (fb && fb->have_change) {
+		json_emit_double(&j, fb->change);
+		json_emit_kv_double(&j, "ci_low_percent", fb->low);
+		json_emit_kv_double(&j, "ci_high_percent", fb->high);
+		json_emit_kv_string(&j, "what", fb->what);
+	} else {
+		json_emit_null(&j);
+	}
+	json_emit_key(&j, "tested");
+	json_emit_begin_array(&j);
+	for (size_t k = 0; k < b->nr_order; k++)
+		render_json_tested(&j, &b->path[b->order[k]]);
+	json_emit_end_array(&j);
+	json_emit_end_object(&j);
+	json_emit_finish(&j);
+}
+
+/* The result as a table; fb is the first bad commit, or NULL. */
+static void render_table(struct sbuf *out, const struct bisect *b, const struct commit *fb)
+{
+	sbuf_addf(out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n",
+		  b->good.sha, b->bad_sha, b->n, b->n == 1 ? "" : "s", b->steps);
+	for (size_t k = 0; k < b->nr_order; k++)
+		print_commit_line(out, &b->path[b->order[k]]);
+	if (!fb)
+		return;
+	sbuf_addf(out, "first bad commit: %s\n", fb->sha);
+	if (fb->have_change) {
+		sbuf_addf(out, "  %s ", fb->what);
+		units_format_percent(out, fb->change);
+		sbuf_adds(out, " against good, interval [");
+		units_format_percent(out, fb->low);
+		sbuf_adds(out, ", ");
+		units_format_percent(out, fb->high);
+		sbuf_adds(out, "]\n");
+	}
+}
+
+/* The rendered result to --output or standard output. 0 or EXIT_EXEC. */
+static int bisect_write(const struct cli *cli, const struct sbuf *out)
+{
+	int rc = 0;
+	if (cli->output) {
+		struct sbuf err = SBUF_INIT;
+		if (report_output_write(cli->output, NULL, out->buf, out->len, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+		sbuf_release(&err);
+	} else {
+		fputs(out->buf, stdout);
+		if (fflush(stdout)) {
+			cmd_error("cannot write to standard output: %s", strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	}
+	return rc;
+}
+
+/* After the result: the skipped commits counted, and why no first bad
+   commit could be named, if it could not (rc merged with EXIT_FAIL). */
+static int bisect_conclude(const struct bisect *b, long first, int ambiguous, int rc)
+{
+	size_t skipped = 0;
+	for (size_t k = 0; k < b->n; k++)
+		skipped += b->path[k].out == OUT_SKIP;
+	if (skipped)
+		cmd_warning("%zu commit%s skipped (a failed build, or a comparison that regressed at --bad failed or was not decided), as git bisect skips",
+			    skipped, skipped == 1 ? " was" : "s were");
+	if (first < 0) {
+		const struct commit *bad = &b->path[b->n - 1];
+		cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
+			  b->bad_sha, b->good.sha,
+			  bad->reason ? bad->reason : outcome_name(bad->out));
+		rc = exit_merge(rc, EXIT_FAIL);
+	} else if (ambiguous) {
+		long lo = first - 1;
+		while (lo >= 0 && b->path[lo].out != OUT_GOOD)
+			lo--;
+		cmd_error("skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
+			  first - lo, b->path[lo + 1].sha, b->path[first].sha);
+		rc = exit_merge(rc, EXIT_FAIL);
+	}
+	return rc;
+}
+
+/* The result in --format, written, then concluded. */
+static int bisect_report(const struct bisect *b, const struct cli *cli, long first, int ambiguous)
+{
+	const char *fmt = cli->format ? cli->format : "table";
+	const struct commit *fb = first >= 0 && !ambiguous ? &b->path[first] : NULL;
+	struct sbuf out = SBUF_INIT;
+	if (!strcmp(fmt, "json"))
+		render_json(&out, b, fb);
+	else
+		render_table(&out, b, fb);
+	int rc = bisect_write(cli, &out);
+	sbuf_release(&out);
+	return bisect_conclude(b, first, ambiguous, rc);
+}
+
+/* Every worktree removed (a failure merged into *rc) and everything freed. */
+static void bisect_release(struct bisect *b, int *rc)
+{
+	/* A pending interrupt would stop the git calls of the cleanup. */
+	child_interrupt_clear();
+	release_commit(&b->good, b->s.ls.nr, rc);
+	for (size_t k = 0; k < b->n; k++)
+		release_commit(&b->path[k], b->s.ls.nr, rc);
+	free(b->path);
+	free(b->order);
+	free(b->alpha0);
+	strvec_clear(&b->matters);
+	free(b->repo);
+	free(b->bad_sha);
+	session_release(&b->s);
+}
+
+static int bisect_exec(struct cli *cli, struct cmd_env *env)
+{
+	int metric;
+	int rc = bisect_check_args(cli, &metric);
+	if (rc)
+		return rc;
 	/* session_prepare() wants the measuring flags; bisect writes no report. */
 	cli->no_history = 1;
 	struct bisect b;
@@ -616,238 +934,26 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
-	int rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
-	char *bad_sha = NULL;
-	/* Only a locked folder: one made where flock is not supported must
-	   never be pruned by another kagari (a pid may mean nothing here). */
-	if (!rc && b.s.have_tmp_lock) {
-		/* Claimed, so that the next bisect can prune it if we die. */
-		struct sbuf tag = SBUF_INIT;
-		proc_owner_tag(&tag);
-		if (tmpdir_claim(b.s.tmp, tag.buf, &err))
-			cmd_warning("%s", err.buf);
-		sbuf_release(&tag);
-		sbuf_reset(&err);
-	}
-	if (!rc)
+	rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
+	if (!rc) {
+		claim_tmp(&b);
 		save_alpha(&b);
-	if (!rc && cli->command) {
-		/* Measure only the benchmarks that hold the command. */
-		size_t found = 0;
-		struct sbuf names = SBUF_INIT;
-		for (size_t i = 0; i < b.s.ls.nr; i++) {
-			const struct suite *su = b.s.ls.suites[i];
-			for (size_t bi = 0; bi < su->nr_benches; bi++) {
-				const struct bench_spec *bs = &su->benches[bi];
-				int has = 0;
-				for (size_t cc = 0; cc < bs->nr_commands; cc++) {
-					if (command_named(cli->command, su->name, bs->name,
-							  bs->commands[cc].name))
-						has = 1;
-					else if (b.s.ls.selected[i][bi] && names.len < 400)
-						sbuf_addf(&names, "%s%s/%s", names.len ? ", " : "",
-							  bs->name, bs->commands[cc].name);
-				}
-				if (!has)
-					b.s.ls.selected[i][bi] = 0;
-				found += has && b.s.ls.selected[i][bi];
-			}
-		}
-		if (!found) {
-			cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
-				  cli->command, names.len ? names.buf : "none");
-			rc = EXIT_USAGE;
-		}
-		sbuf_release(&names);
 	}
-	if (!rc && git_toplevel(b.s.ls.suites[0]->dir, &b.repo, &err)) {
-		cmd_error("%s (bisect needs a git repository)", err.buf);
-		rc = EXIT_EXEC;
-	}
-	if (!rc) {
-		sbuf_reset(&err);
-		if (git_prune_orphans(b.repo, &err))
-			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
-		sbuf_reset(&err);
-		if (git_resolve_commit(b.repo, cli->good, &b.good.sha, &err) ||
-		    git_resolve_commit(b.repo, cli->bad, &bad_sha, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_USAGE;
-		}
-	}
-	if (!rc) {
-		char *range = xstrfmt("%s..%s", b.good.sha, bad_sha);
-		const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
-		sbuf_reset(&err);
-		if (git_run(b.repo, args, GIT_SLOW_TIMEOUT_NS, &revs, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-		free(range);
-	}
-	for (char *p = revs.buf, *nl; !rc && p && *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p) - 1;
-		if (nl - p >= 40) {
-			b.path = xreallocarray(b.path, b.n + 1, sizeof(*b.path));
-			memset(&b.path[b.n], 0, sizeof(b.path[b.n]));
-			b.path[b.n].sha = xstrndup(p, (size_t)(nl - p));
-			b.path[b.n].wt = (struct git_worktree)GIT_WORKTREE_INIT;
-			b.n++;
-		}
-		if (!nl[1])
-			break;
-	}
-	if (!rc && !b.n) {
-		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
-			  cli->bad, cli->good);
-		rc = EXIT_USAGE;
-	}
-	if (!rc) {
-		/* GOOD must be on BAD's first-parent path: the first commit's parent. */
-		char *parent = xstrfmt("%s^1", b.path[0].sha), *psha = NULL;
-		sbuf_reset(&err);
-		if (git_resolve_commit(b.repo, parent, &psha, &err) || strcmp(psha, b.good.sha)) {
-			cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-				  cli->good, cli->bad);
-			rc = EXIT_USAGE;
-		}
-		free(parent);
-		free(psha);
-	}
-	if (!rc && prepare_commit(&b, &b.good, 0)) {
-		cmd_error("--good %.12s: %s", b.good.sha, b.good.reason);
-		rc = EXIT_EXEC;
-	}
+	if (!rc && cli->command)
+		rc = narrow_to_command(&b, cli);
+	if (!rc)
+		rc = resolve_ends(&b, cli);
+	if (!rc)
+		rc = load_path(&b);
+	if (!rc)
+		rc = check_path(&b, cli);
 	long first = -1;
 	int ambiguous = 0;
-	if (!rc) {
-		if (!cli->quiet)
-			fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
-				b.n, b.n == 1 ? "" : "s", b.good.sha, bad_sha,
-				(unsigned long long)b.s.r.seed);
-		first = search(&b, &ambiguous);
-		if (interrupt_requested) {
-			cmd_error("interrupted");
-			rc = EXIT_EXEC;
-		}
-	}
-	if (!rc) {
-		const struct commit *fb = first >= 0 && !ambiguous ? &b.path[first] : NULL;
-		if (!strcmp(fmt, "json")) {
-			struct json_emit j;
-			json_emit_init(&j, &out, 1);
-			json_emit_begin_object(&j);
-			json_emit_kv_string(&j, "good", b.good.sha);
-			json_emit_kv_string(&j, "bad", bad_sha);
-			json_emit_kv_uint(&j, "seed", b.s.r.seed);
-			json_emit_kv_int(&j, "commits", (int64_t)b.n);
-			json_emit_key(&j, "first_bad");
-			if (fb)
-				json_emit_string(&j, fb->sha);
-			else
-				json_emit_null(&j);
-			json_emit_key(&j, "change_percent");
-			if (fb && fb->have_change) {
-				json_emit_double(&j, fb->change);
-				json_emit_kv_double(&j, "ci_low_percent", fb->low);
-				json_emit_kv_double(&j, "ci_high_percent", fb->high);
-				json_emit_kv_string(&j, "what", fb->what);
-			} else {
-				json_emit_null(&j);
-			}
-			json_emit_key(&j, "tested");
-			json_emit_begin_array(&j);
-			for (size_t k = 0; k < b.nr_order; k++) {
-				const struct commit *c = &b.path[b.order[k]];
-				json_emit_begin_object_inline(&j);
-				json_emit_kv_string(&j, "sha", c->sha);
-				json_emit_kv_string(&j, "outcome", outcome_name(c->out));
-				json_emit_kv_int(&j, "measurements", c->measured);
-				json_emit_key(&j, "alpha");
-				json_emit_begin_array(&j);
-				for (int look = 0; look < c->measured; look++)
-					if (isfinite(c->alpha[look]))
-						json_emit_double(&j, c->alpha[look]);
-					else
-						json_emit_null(&j);
-				json_emit_end_array(&j);
-				if (c->have_change)
-					json_emit_kv_double(&j, "change_percent", c->change);
-				if (c->reason)
-					json_emit_kv_string(&j, "reason", c->reason);
-				json_emit_end_object(&j);
-			}
-			json_emit_end_array(&j);
-			json_emit_end_object(&j);
-			json_emit_finish(&j);
-		} else {
-			sbuf_addf(&out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n",
-				  b.good.sha, bad_sha, b.n, b.n == 1 ? "" : "s", b.steps);
-			for (size_t k = 0; k < b.nr_order; k++)
-				print_commit_line(&out, &b.path[b.order[k]]);
-			if (fb) {
-				sbuf_addf(&out, "first bad commit: %s\n", fb->sha);
-				if (fb->have_change) {
-					sbuf_addf(&out, "  %s ", fb->what);
-					units_format_percent(&out, fb->change);
-					sbuf_adds(&out, " against good, interval [");
-					units_format_percent(&out, fb->low);
-					sbuf_adds(&out, ", ");
-					units_format_percent(&out, fb->high);
-					sbuf_adds(&out, "]\n");
-				}
-			}
-		}
-		if (cli->output) {
-			sbuf_reset(&err);
-			if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
-				cmd_error("%s", err.buf);
-				rc = EXIT_EXEC;
-			}
-		} else {
-			fputs(out.buf, stdout);
-			if (fflush(stdout)) {
-				cmd_error("cannot write to standard output: %s", strerror(errno));
-				rc = EXIT_EXEC;
-			}
-		}
-		size_t skipped = 0;
-		for (size_t k = 0; k < b.n; k++)
-			skipped += b.path[k].out == OUT_SKIP;
-		if (skipped)
-			cmd_warning("%zu commit%s skipped (a failed build, or a comparison that regressed at --bad failed or was not decided), as git bisect skips",
-				    skipped, skipped == 1 ? " was" : "s were");
-		if (first < 0) {
-			cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
-				  bad_sha, b.good.sha,
-				  b.path[b.n - 1].reason ? b.path[b.n - 1].reason : outcome_name(b.path[b.n - 1].out));
-			rc = exit_merge(rc, EXIT_FAIL);
-		} else if (ambiguous) {
-			long lo = first - 1;
-			while (lo >= 0 && b.path[lo].out != OUT_GOOD)
-				lo--;
-			cmd_error("skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
-				  first - lo, b.path[lo + 1].sha, b.path[first].sha);
-			rc = exit_merge(rc, EXIT_FAIL);
-		}
-	}
-	/* A pending interrupt would stop the git calls of the cleanup. */
-	child_interrupt_clear();
-	release_commit(&b.good, b.s.ls.nr, &rc);
-	for (size_t k = 0; k < b.n; k++)
-		release_commit(&b.path[k], b.s.ls.nr, &rc);
-	free(b.path);
-	free(b.order);
-	free(b.alpha0);
-	strvec_clear(&b.matters);
-	free(b.repo);
-	free(bad_sha);
-	session_release(&b.s);
-	sbuf_release(&err);
-	sbuf_release(&out);
-	sbuf_release(&revs);
+	if (!rc)
+		rc = bisect_run(&b, cli, &first, &ambiguous);
+	if (!rc)
+		rc = bisect_report(&b, cli, first, ambiguous);
+	bisect_release(&b, &rc);
 	return rc;
 }
 

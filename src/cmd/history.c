@@ -260,6 +260,123 @@ static int selected(const struct loaded_suites *ls, const char *suite, const cha
 	return 0;
 }
 
+/*
+ * One point per commit of the series' points p->v[i..j), placed at its
+ * first run: the points sorted by (sha, position) group each commit's runs
+ * in O(n log n); the commits are put back in time order by series_order().
+ */
+static void series_commits(struct series *s, const struct history_points *p,
+			   size_t i, size_t j)
+{
+	struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
+	for (size_t k = i; k < j; k++)
+		ix[k - i] = (struct by_sha){ p->v[k].sha, k };
+	qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
+	for (size_t k = 0; k < j - i;) {
+		size_t e = k;
+		while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
+			e++;
+		if (s->nr == s->alloc) {
+			s->alloc = s->alloc ? 2 * s->alloc : 16;
+			s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
+		}
+		struct commit_point *c = &s->pts[s->nr++];
+		memset(c, 0, sizeof(*c));
+		c->sha = p->v[ix[k].pos].sha;
+		c->time = p->v[ix[k].pos].time;
+		c->first = ix[k].pos;
+		c->alloc_vals = c->nr_vals = e - k;
+		c->vals = xcalloc(e - k, sizeof(*c->vals));
+		for (size_t q = k; q < e; q++)
+			c->vals[q - k] = p->v[ix[q].pos].median;
+		k = e;
+	}
+	free(ix);
+}
+
+/* The commits in the order of commits (struct git_rank): ranked, sorted. */
+static void series_order(struct series *s, const struct git_order *order)
+{
+	for (size_t q = 0; q < s->nr; q++) {
+		const struct git_rank *g = order_find(order, s->pts[q].sha);
+		s->pts[q].cls = g ? g->cls : 2;
+		s->pts[q].key = g ? g->key : 0;
+	}
+	qsort(s->pts, s->nr, sizeof(*s->pts), cmp_commit_order);
+}
+
+/* Each commit's median and interval of its runs, the series' least and
+   greatest runs per commit; the points as steps.h takes them (freed by
+   the caller). */
+static struct steps_point *series_points(struct series *s)
+{
+	struct steps_point *sp = xcalloc(s->nr ? s->nr : 1, sizeof(*sp));
+	for (size_t q = 0; q < s->nr; q++) {
+		struct commit_point *c = &s->pts[q];
+		size_t n = c->nr_vals;
+		double *t = xcalloc(n, sizeof(*t));
+		memcpy(t, c->vals, n * sizeof(*t));
+		qsort(t, n, sizeof(*t), cmp_double);
+		c->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+		c->low = t[0];
+		c->high = t[n - 1];
+		free(t);
+		c->runs = n;
+		if (!q || n < s->min_runs)
+			s->min_runs = n;
+		if (n > s->max_runs)
+			s->max_runs = n;
+		sp[q] = (struct steps_point){ c->median, c->vals, n };
+	}
+	return sp;
+}
+
+/* The series' steps, its noise and the runs a step of --detect percent needs. */
+static void series_steps(struct series *s, const struct steps_point *sp, int line,
+			 double min_change, double detect)
+{
+	/*
+	 * Steps are searched on HEAD's first-parent line alone, in its
+	 * order (the points sorted above put it first): a side branch's
+	 * commits or another branch's tip, placed after it by date, are
+	 * not a continuation of that line, and a "step" into them would
+	 * be no change any commit made. They are shown, not segmented.
+	 * Without a repository there is no line, and every point, in the
+	 * order it was measured, is segmented.
+	 */
+	size_t nseg = s->nr;
+	if (line)
+		for (nseg = 0; nseg < s->nr && s->pts[nseg].cls == 0;)
+			nseg++;
+	if (nseg >= 2) {
+		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
+					     &s->steps, &s->nr_steps, &s->between);
+	} else {
+		s->noise = steps_run_noise(sp, s->nr);
+		s->between = steps_between_noise(sp, s->nr, s->noise);
+	}
+	s->runs_needed = 0;
+	if (s->nr) {
+		double level = fabs(latest(s->pts, s->nr)->median);
+		s->runs_needed = steps_runs_needed(s->noise, s->between,
+						   level * detect / 100);
+	}
+}
+
+/* This machine's series first, each group in the query's order: every
+   renderer shows them in that order, the other machines apart. v is freed. */
+static struct series *machine_first(struct series *v, size_t nr)
+{
+	struct series *ordered = xcalloc(nr ? nr : 1, sizeof(*ordered));
+	size_t k = 0;
+	for (int mine = 1; mine >= 0; mine--)
+		for (size_t q = 0; q < nr; q++)
+			if (v[q].this_machine == mine)
+				ordered[k++] = v[q];
+	free(v);
+	return ordered;
+}
+
 /* Group the points (ordered by series, then time) into series of commits. */
 static struct series *build_series(const struct history_points *p,
 				   const struct loaded_suites *ls, const char *fp,
@@ -286,97 +403,15 @@ static struct series *build_series(const struct history_points *p,
 		s->key = &p->v[i];
 		s->metric = (enum metric_id)m;
 		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
-		/* One point per commit, placed at its first run: the series'
-		   points sorted by (sha, position) group each commit's runs in
-		   O(n log n); the commits are then put back in time order. */
-		struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
-		for (size_t k = i; k < j; k++)
-			ix[k - i] = (struct by_sha){ p->v[k].sha, k };
-		qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
-		for (size_t k = 0; k < j - i;) {
-			size_t e = k;
-			while (e < j - i && !strcmp(ix[e].sha, ix[k].sha))
-				e++;
-			if (s->nr == s->alloc) {
-				s->alloc = s->alloc ? 2 * s->alloc : 16;
-				s->pts = xreallocarray(s->pts, s->alloc, sizeof(*s->pts));
-			}
-			struct commit_point *c = &s->pts[s->nr++];
-			memset(c, 0, sizeof(*c));
-			c->sha = p->v[ix[k].pos].sha;
-			c->time = p->v[ix[k].pos].time;
-			c->first = ix[k].pos;
-			c->alloc_vals = c->nr_vals = e - k;
-			c->vals = xcalloc(e - k, sizeof(*c->vals));
-			for (size_t q = k; q < e; q++)
-				c->vals[q - k] = p->v[ix[q].pos].median;
-			k = e;
-		}
-		free(ix);
-		for (size_t q = 0; q < s->nr; q++) {
-			const struct git_rank *g = order_find(order, s->pts[q].sha);
-			s->pts[q].cls = g ? g->cls : 2;
-			s->pts[q].key = g ? g->key : 0;
-		}
-		qsort(s->pts, s->nr, sizeof(*s->pts), cmp_commit_order);
-		struct steps_point *sp = xcalloc(s->nr ? s->nr : 1, sizeof(*sp));
-		for (size_t q = 0; q < s->nr; q++) {
-			struct commit_point *c = &s->pts[q];
-			size_t n = c->nr_vals;
-			double *t = xcalloc(n, sizeof(*t));
-			memcpy(t, c->vals, n * sizeof(*t));
-			qsort(t, n, sizeof(*t), cmp_double);
-			c->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-			c->low = t[0];
-			c->high = t[n - 1];
-			free(t);
-			c->runs = n;
-			if (!q || n < s->min_runs)
-				s->min_runs = n;
-			if (n > s->max_runs)
-				s->max_runs = n;
-			sp[q] = (struct steps_point){ c->median, c->vals, n };
-		}
-		/*
-		 * Steps are searched on HEAD's first-parent line alone, in its
-		 * order (the points sorted above put it first): a side branch's
-		 * commits or another branch's tip, placed after it by date, are
-		 * not a continuation of that line, and a "step" into them would
-		 * be no change any commit made. They are shown, not segmented.
-		 * Without a repository there is no line, and every point, in the
-		 * order it was measured, is segmented.
-		 */
-		size_t nseg = s->nr;
-		if (order->line)
-			for (nseg = 0; nseg < s->nr && s->pts[nseg].cls == 0;)
-				nseg++;
-		if (nseg >= 2) {
-			s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
-						     &s->steps, &s->nr_steps, &s->between);
-		} else {
-			s->noise = steps_run_noise(sp, s->nr);
-			s->between = steps_between_noise(sp, s->nr, s->noise);
-		}
-		s->runs_needed = 0;
-		if (s->nr) {
-			double level = fabs(latest(s->pts, s->nr)->median);
-			s->runs_needed = steps_runs_needed(s->noise, s->between,
-							   level * detect / 100);
-		}
+		series_commits(s, p, i, j);
+		series_order(s, order);
+		struct steps_point *sp = series_points(s);
+		series_steps(s, sp, order->line, min_change, detect);
 		free(sp);
 		i = j;
 	}
-	/* This machine's series first, each group in the query's order: every
-	   renderer shows them in that order, the other machines apart. */
-	struct series *ordered = xcalloc(nr ? nr : 1, sizeof(*ordered));
-	size_t k = 0;
-	for (int mine = 1; mine >= 0; mine--)
-		for (size_t q = 0; q < nr; q++)
-			if (v[q].this_machine == mine)
-				ordered[k++] = v[q];
-	free(v);
 	*nr_out = nr;
-	return ordered;
+	return machine_first(v, nr);
 }
 
 /* Is v[i] the first series of another machine (where their heading goes)? */
@@ -685,24 +720,24 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 	sbuf_adds(out, "</body></html>\n");
 }
 
-static int history_exec(struct cli *cli, struct cmd_env *env)
+/* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
+static int history_check_args(const struct cli *cli, double *min_change, double *detect)
 {
-	(void)env;
-	double min_change = 1;
+	*min_change = 1;
 	if (cli->min_change) {
 		char *end;
-		min_change = strtod(cli->min_change, &end);
-		if (end == cli->min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
+		*min_change = strtod(cli->min_change, &end);
+		if (end == cli->min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
 				  cli->min_change);
 			return EXIT_USAGE;
 		}
 	}
-	double detect = 5;
+	*detect = 5;
 	if (cli->detect) {
 		char *end;
-		detect = strtod(cli->detect, &end);
-		if (end == cli->detect || *end || !(detect > 0 && detect < 1e6)) {
+		*detect = strtod(cli->detect, &end);
+		if (end == cli->detect || *end || !(*detect > 0 && *detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
 				  cli->detect);
 			return EXIT_USAGE;
@@ -712,8 +747,95 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("--metric '%s': no such metric", cli->metric);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* The output is never an input: not the history, not a suite. */
+static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
+				const char *path)
+{
+	struct input_files in = INPUT_FILES_INIT;
+	input_files_add_suites(&in, ls);
+	input_files_add_history(&in, path);
+	int rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	input_files_release(&in);
+	return rc;
+}
+
+/* The history at path opened (*h) and its points of --metric read (*pts).
+   0, EXIT_USAGE when there is none, or EXIT_EXEC. */
+static int history_read(const struct cli *cli, const char *path, struct history **h,
+			struct history_points *pts, struct sbuf *err)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
+			  path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* Only reading: a history in a read-only folder is still shown. */
+	if (history_open_read(path, record_timeout_ms(), h, err) ||
+	    history_query(*h, NULL, cli->metric, pts, err)) {
+		cmd_error("%s", err->buf);
+		return EXIT_EXEC;
+	}
+	return 0;
+}
+
+/* This machine, as the history knows machines (its fingerprint first). */
+static void this_machine(struct history_machine *m)
+{
+	struct environment_info envi = { 0 };
+	envi.cpu_model = sysinfo_cpu_model();
+	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), m);
+	free(envi.cpu_model);
+}
+
+/* The series in --format. */
+static void history_render(struct sbuf *out, const struct cli *cli, const struct series *v,
+			   size_t nr, const char *path, const char *fp, int64_t runs,
+			   double detect)
+{
+	const char *f = cli->format ? cli->format : "table";
+	if (!strcmp(f, "json"))
+		render_json(out, v, nr, path, fp, runs, detect);
+	else if (!strcmp(f, "markdown"))
+		render_markdown(out, v, nr, fp, detect);
+	else if (!strcmp(f, "html"))
+		render_html(out, v, nr, fp, detect);
+	else
+		render_table(out, v, nr, path, fp, runs, detect);
+}
+
+/* out to --output or standard output; err is history_exec's (it may hold
+   the message of a failed count of the runs). 0 or EXIT_EXEC. */
+static int history_write(const struct cli *cli, const struct sbuf *out, struct sbuf *err)
+{
+	if (cli->output) {
+		if (report_output_write(cli->output, NULL, out->buf, out->len, err)) {
+			cmd_error("%s", err->buf);
+			return EXIT_EXEC;
+		}
+	} else {
+		fputs(out->buf, stdout);
+		if (fflush(stdout)) {
+			cmd_error("cannot write to standard output: %s", strerror(errno));
+			return EXIT_EXEC;
+		}
+	}
+	return 0;
+}
+
+static int history_exec(struct cli *cli, struct cmd_env *env)
+{
+	(void)env;
+	double min_change, detect;
+	int rc = history_check_args(cli, &min_change, &detect);
+	if (rc)
+		return rc;
 	struct loaded_suites ls;
-	int rc = common_load(cli, &ls);
+	rc = common_load(cli, &ls);
 	if (!rc)
 		rc = common_select(cli, &ls);
 	if (rc) {
@@ -726,63 +848,22 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct history_points pts = { 0 };
 	struct series *v = NULL;
 	size_t nr = 0;
-	struct stat st;
-	if (cli->output) {
-		/* The output is never an input: not the history, not a suite. */
-		struct input_files in = INPUT_FILES_INIT;
-		input_files_add_suites(&in, &ls);
-		input_files_add_history(&in, path);
-		rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
-		input_files_release(&in);
-		if (rc)
-			goto out;
-	}
-	if (stat(path, &st)) {
-		cmd_error("no history at '%s' (%s): `kagari run` and `kagari compare` record one",
-			  path, strerror(errno));
-		rc = EXIT_USAGE;
+	if (cli->output)
+		rc = history_check_output(cli, &ls, path);
+	if (!rc)
+		rc = history_read(cli, path, &h, &pts, &err);
+	if (rc)
 		goto out;
-	}
-	/* Only reading: a history in a read-only folder is still shown. */
-	if (history_open_read(path, record_timeout_ms(), &h, &err) ||
-	    history_query(h, NULL, cli->metric, &pts, &err)) {
-		cmd_error("%s", err.buf);
-		rc = EXIT_EXEC;
-		goto out;
-	}
 	int64_t runs = history_count_runs(h, &err);
-	struct environment_info envi = { 0 };
-	envi.cpu_model = sysinfo_cpu_model();
-	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct history_machine m;
-	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), &m);
-	free(envi.cpu_model);
+	this_machine(&m);
 	struct git_order order;
 	git_order_load(&order, ls.suites[0]->dir, &pts);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
 	free(order.v);
-	const char *f = cli->format ? cli->format : "table";
-	if (!strcmp(f, "json"))
-		render_json(&out, v, nr, path, m.fingerprint, runs, detect);
-	else if (!strcmp(f, "markdown"))
-		render_markdown(&out, v, nr, m.fingerprint, detect);
-	else if (!strcmp(f, "html"))
-		render_html(&out, v, nr, m.fingerprint, detect);
-	else
-		render_table(&out, v, nr, path, m.fingerprint, runs, detect);
+	history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
 	history_machine_release(&m);
-	if (cli->output) {
-		if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-	} else {
-		fputs(out.buf, stdout);
-		if (fflush(stdout)) {
-			cmd_error("cannot write to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	}
+	rc = history_write(cli, &out, &err);
 out:
 	series_free(v, nr);
 	history_points_release(&pts);

@@ -396,158 +396,231 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
-static int merge_exec(struct cli *cli, struct cmd_env *env)
+/* The usage checks: reports given, a known --format (*f), and an --output
+   that is none of them. 0 or EXIT_USAGE. */
+static int merge_check_args(const struct cli *cli, enum report_format *f)
 {
 	if (cli->args.nr < 1) {
 		cmd_error("merge needs the JSON reports of the shards (kagari merge shard-*.json)");
 		return EXIT_USAGE;
 	}
-	enum report_format f = REPORT_TABLE;
-	if (cli->format && report_format_parse(cli->format, &f)) {
+	if (cli->format && report_format_parse(cli->format, f)) {
 		cmd_error("unknown report format '%s'", cli->format);
 		return EXIT_USAGE;
 	}
-	if (cli->output) {
-		struct input_files in = INPUT_FILES_INIT;
-		for (size_t i = 0; i < cli->args.nr; i++) {
-			char *what = xstrfmt("the input report '%s'", cli->args.v[i]);
-			input_files_add(&in, cli->args.v[i], what);
-			free(what);
-		}
-		int bad = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
-		input_files_release(&in);
-		if (bad)
-			return bad;
+	if (!cli->output)
+		return 0;
+	struct input_files in = INPUT_FILES_INIT;
+	for (size_t i = 0; i < cli->args.nr; i++) {
+		char *what = xstrfmt("the input report '%s'", cli->args.v[i]);
+		input_files_add(&in, cli->args.v[i], what);
+		free(what);
 	}
-	struct run_result r, next;
-	struct shard_seen *sh = xcalloc(cli->args.nr, sizeof(*sh));
-	size_t nr_sh = 0;
-	int rc = read_report(cli->args.v[0], &r);
+	int bad = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	input_files_release(&in);
+	return bad;
+}
+
+/* What merge keeps of r's shard record (path is not copied). */
+static struct shard_seen shard_seen_of(const char *path, const struct run_result *r)
+{
+	return (struct shard_seen){ path, r->shard.index, r->shard.count,
+				    r->shard.replicate, r->shard.benchmarks,
+				    xstrdup(r->shard.selection), xstrdup(r->shard.run_id),
+				    xstrdup_or_null(r->shard.split),
+				    xstrdup_or_null(r->shard.assignment) };
+}
+
+/* The reports as they are merged: r is the first one, the others merged
+   into it; sh their shard records; whether (and why) a shard failed. */
+struct merge_set {
+	struct run_result r;
+	struct shard_seen *sh;
+	size_t nr_sh;
+	int exec_failed;
+	char *exec_reason;
+};
+
+/* Report i read, checked against the ones before and merged into m->r. */
+static int merge_next(struct merge_set *m, const struct cli *cli, size_t i)
+{
+	struct run_result next;
+	struct sbuf err = SBUF_INIT;
+	int rc = read_report(cli->args.v[i], &next);
 	if (!rc)
-		rc = check_judgeable(&r, cli->args.v[0]);
-	if (!rc)
-		sh[nr_sh++] = (struct shard_seen){ cli->args.v[0], r.shard.index, r.shard.count,
-						   r.shard.replicate, r.shard.benchmarks,
-						   xstrdup(r.shard.selection), xstrdup(r.shard.run_id),
-						   xstrdup_or_null(r.shard.split),
-						   xstrdup_or_null(r.shard.assignment) };
-	int exec_failed = !rc && r.summary.exit_code == EXIT_EXEC;
-	char *exec_reason = exec_failed && r.exit_reason ? xstrdup(r.exit_reason) : NULL;
-	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
-	for (size_t i = 1; i < cli->args.nr && !rc; i++) {
-		rc = read_report(cli->args.v[i], &next);
-		if (!rc)
-			rc = check_judgeable(&next, cli->args.v[i]);
-		if (!rc) {
-			sh[nr_sh++] = (struct shard_seen){ cli->args.v[i], next.shard.index,
-							   next.shard.count, next.shard.replicate,
-							   next.shard.benchmarks,
-							   xstrdup(next.shard.selection),
-							   xstrdup(next.shard.run_id),
-							   xstrdup_or_null(next.shard.split),
-							   xstrdup_or_null(next.shard.assignment) };
-			rc = check_shard(sh, nr_sh - 1);
-		}
-		if (!rc && next.summary.exit_code == EXIT_EXEC && !exec_failed) {
-			exec_failed = 1;
-			exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
-		}
-		if (!rc && merge_into(&r, &next, cli->args.v[0], cli->args.v[i], cli->replicate,
-				      &err)) {
-			cmd_error("cannot merge: %s", err.buf);
-			rc = EXIT_INVALID;
-		}
-		run_result_release(&next);
+		rc = check_judgeable(&next, cli->args.v[i]);
+	if (!rc) {
+		m->sh[m->nr_sh++] = shard_seen_of(cli->args.v[i], &next);
+		rc = check_shard(m->sh, m->nr_sh - 1);
 	}
+	if (!rc && next.summary.exit_code == EXIT_EXEC && !m->exec_failed) {
+		m->exec_failed = 1;
+		m->exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
+	}
+	if (!rc && merge_into(&m->r, &next, cli->args.v[0], cli->args.v[i], cli->replicate,
+			      &err)) {
+		cmd_error("cannot merge: %s", err.buf);
+		rc = EXIT_INVALID;
+	}
+	run_result_release(&next);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* Every report read, checked and merged, and none missing. 0, or the exit
+   code (the reason said). */
+static int read_all(struct merge_set *m, const struct cli *cli)
+{
+	int rc = read_report(cli->args.v[0], &m->r);
 	if (!rc)
-		rc = check_complete(sh, nr_sh);
-	if (rc)
-		goto out;
-	/* The merged report is one whole run: shard 1/1, with an id of the
-	   runs it joins (the same files merge to the same id). */
+		rc = check_judgeable(&m->r, cli->args.v[0]);
+	if (!rc)
+		m->sh[m->nr_sh++] = shard_seen_of(cli->args.v[0], &m->r);
+	m->exec_failed = !rc && m->r.summary.exit_code == EXIT_EXEC;
+	m->exec_reason = m->exec_failed && m->r.exit_reason ? xstrdup(m->r.exit_reason) : NULL;
+	for (size_t i = 1; i < cli->args.nr && !rc; i++)
+		rc = merge_next(m, cli, i);
+	if (!rc)
+		rc = check_complete(m->sh, m->nr_sh);
+	return rc;
+}
+
+/* The merged report is one whole run: shard 1/1, with an id of the runs
+   it joins (the same files merge to the same id). */
+static void merge_as_one_run(struct merge_set *m)
+{
 	uint64_t id = 0;
-	for (size_t i = 0; i < nr_sh; i++)
-		id ^= fnv1a(sh[i].run_id);
-	free(r.shard.run_id);
-	r.shard.run_id = xstrfmt("merge-%016llx", (unsigned long long)id);
-	r.shard.index = r.shard.count = 1;
-	r.shard.replicate = 0;
-	/* The one analysis, over the whole merged set: Holm across all shards. */
-	free(r.exit_reason);
-	r.exit_reason = NULL;
-	analyze_result(&r, NULL);
-	outcome_judge(&r);
-	if (cli->fail_on_inconclusive && r.summary.inconclusive &&
-	    r.summary.exit_code == EXIT_PASS) {
-		r.summary.exit_code = EXIT_FAIL;
-		free(r.exit_reason);
-		r.exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
-					r.summary.inconclusive,
-					r.summary.inconclusive == 1 ? " is" : "s are");
+	for (size_t i = 0; i < m->nr_sh; i++)
+		id ^= fnv1a(m->sh[i].run_id);
+	free(m->r.shard.run_id);
+	m->r.shard.run_id = xstrfmt("merge-%016llx", (unsigned long long)id);
+	m->r.shard.index = m->r.shard.count = 1;
+	m->r.shard.replicate = 0;
+}
+
+/* The one analysis, over the whole merged set: Holm across all shards;
+   then the exit code, --fail-on-inconclusive's and a failed shard's. */
+static void judge_merged(struct merge_set *m, const struct cli *cli)
+{
+	struct run_result *r = &m->r;
+	free(r->exit_reason);
+	r->exit_reason = NULL;
+	analyze_result(r, NULL);
+	outcome_judge(r);
+	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
+	    r->summary.exit_code == EXIT_PASS) {
+		r->summary.exit_code = EXIT_FAIL;
+		free(r->exit_reason);
+		r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+					 r->summary.inconclusive,
+					 r->summary.inconclusive == 1 ? " is" : "s are");
 	}
-	if (exec_failed && r.summary.exit_code != EXIT_EXEC) {
-		r.summary.exit_code = EXIT_EXEC;
-		free(r.exit_reason);
-		r.exit_reason = exec_reason ? exec_reason : xstrdup("a shard failed to measure");
-		exec_reason = NULL;
+	if (m->exec_failed && r->summary.exit_code != EXIT_EXEC) {
+		r->summary.exit_code = EXIT_EXEC;
+		free(r->exit_reason);
+		r->exit_reason = m->exec_reason ? m->exec_reason : xstrdup("a shard failed to measure");
+		m->exec_reason = NULL;
 	}
+}
+
+/* The merged report in format f, to --output or standard output. 0, or
+   EXIT_INTERNAL or EXIT_EXEC. */
+static int write_merged(const struct run_result *r, enum report_format f,
+			const struct cli *cli, const struct cmd_env *env)
+{
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	int rc = 0;
 	struct report_options o;
 	report_options_init(&o);
 	o.color = !cli->output && env->stdout_tty && !cli->no_color && !getenv("NO_COLOR");
-	if (report_render(&r, f, &o, &out, &err)) {
+	if (report_render(r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL;
-		goto out;
-	}
-	if (!cli->output) {
+	} else if (!cli->output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s", strerror(errno));
 			rc = EXIT_EXEC;
-			goto out;
 		}
 	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
-		goto out;
 	}
-	rc = r.summary.exit_code;
-	if (cli->summary) {
-		struct sbuf md = SBUF_INIT;
-		sbuf_reset(&err);
-		report_options_init(&o);
-		if (report_render(&r, REPORT_MARKDOWN, &o, &md, &err) ||
-		    report_output_append(cli->summary, md.buf, md.len, &err)) {
-			cmd_error("--summary: %s", err.buf);
-			rc = exit_merge(rc, EXIT_EXEC);
-		}
-		sbuf_release(&md);
-	}
-	if (cli->annotations) {
-		struct sbuf an = SBUF_INIT;
-		const char *ws = getenv("GITHUB_WORKSPACE");
-		github_annotations(&an, &r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
-		fflush(stdout);
-		fputs(an.buf, stderr);
-		fflush(stderr);
-		sbuf_release(&an);
-	}
-	if (rc && rc != r.summary.exit_code)
-		cmd_error("the summary could not be written");
-	else if (rc && r.exit_reason)
-		cmd_error("%s", r.exit_reason);
-out:
-	for (size_t i = 0; i < nr_sh; i++) {
-		free(sh[i].selection);
-		free(sh[i].run_id);
-		free(sh[i].split);
-		free(sh[i].assignment);
-	}
-	free(sh);
-	free(exec_reason);
-	run_result_release(&r);
 	sbuf_release(&err);
 	sbuf_release(&out);
+	return rc;
+}
+
+/* --summary: Markdown appended to the file; rc merged with EXIT_EXEC when
+   it cannot be. */
+static int write_summary(const struct run_result *r, const struct cli *cli, int rc)
+{
+	struct sbuf md = SBUF_INIT, err = SBUF_INIT;
+	struct report_options o;
+	report_options_init(&o);
+	if (report_render(r, REPORT_MARKDOWN, &o, &md, &err) ||
+	    report_output_append(cli->summary, md.buf, md.len, &err)) {
+		cmd_error("--summary: %s", err.buf);
+		rc = exit_merge(rc, EXIT_EXEC);
+	}
+	sbuf_release(&md);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* --annotations: GitHub's workflow commands on stderr, after the report. */
+static void write_annotations(const struct run_result *r, const struct cli *cli)
+{
+	struct sbuf an = SBUF_INIT;
+	const char *ws = getenv("GITHUB_WORKSPACE");
+	github_annotations(&an, r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
+	fflush(stdout);
+	fputs(an.buf, stderr);
+	fflush(stderr);
+	sbuf_release(&an);
+}
+
+static void merge_set_release(struct merge_set *m)
+{
+	for (size_t i = 0; i < m->nr_sh; i++) {
+		free(m->sh[i].selection);
+		free(m->sh[i].run_id);
+		free(m->sh[i].split);
+		free(m->sh[i].assignment);
+	}
+	free(m->sh);
+	free(m->exec_reason);
+	run_result_release(&m->r);
+}
+
+static int merge_exec(struct cli *cli, struct cmd_env *env)
+{
+	enum report_format f = REPORT_TABLE;
+	int rc = merge_check_args(cli, &f);
+	if (rc)
+		return rc;
+	struct merge_set m;
+	memset(&m, 0, sizeof(m));
+	m.sh = xcalloc(cli->args.nr, sizeof(*m.sh));
+	rc = read_all(&m, cli);
+	if (rc)
+		goto out;
+	merge_as_one_run(&m);
+	judge_merged(&m, cli);
+	rc = write_merged(&m.r, f, cli, env);
+	if (rc)
+		goto out;
+	rc = m.r.summary.exit_code;
+	if (cli->summary)
+		rc = write_summary(&m.r, cli, rc);
+	if (cli->annotations)
+		write_annotations(&m.r, cli);
+	if (rc && rc != m.r.summary.exit_code)
+		cmd_error("the summary could not be written");
+	else if (rc && m.r.exit_reason)
+		cmd_error("%s", m.r.exit_reason);
+out:
+	merge_set_release(&m);
 	return rc;
 }
 

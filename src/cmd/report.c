@@ -170,6 +170,94 @@ static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 	return r->summary.exit_code;
 }
 
+/* The input is a file that can be read, and --output is not it: by
+   identity, not by name (./r.json, r.json and links are one file). */
+static int check_input(const struct cli *cli, const char *input)
+{
+	struct stat in_st;
+	if (stat(input, &in_st) != 0) {
+		cmd_error("cannot read '%s': %s", input, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (S_ISDIR(in_st.st_mode)) {
+		cmd_error("'%s' is a folder, not a saved JSON report", input);
+		return EXIT_USAGE;
+	}
+	if (!cli->output)
+		return 0;
+	struct input_files in = INPUT_FILES_INIT;
+	struct sbuf what = SBUF_INIT;
+	sbuf_addf(&what, "the input report '%s'", input);
+	input_files_add(&in, input, what.buf);
+	int bad = common_check_output("--output", cli->output, cli->section, &in,
+				      EXIT_USAGE);
+	input_files_release(&in);
+	sbuf_release(&what);
+	return bad;
+}
+
+/* The saved report read into r (run_result_init()ed by the caller), and
+   with --reanalyze analysed again. 0 or the exit code. */
+static int load_report(struct run_result *r, const char *input,
+		       const struct analyze_overrides *ov, const struct cli *cli)
+{
+	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
+	int rc = 0;
+	if (sbuf_read_file(&text, input, REPORT_MAX_BYTES)) {
+		cmd_error("cannot read '%s': %s", input,
+			  errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
+		rc = EXIT_INVALID;
+	} else if (report_read_json(text.buf, text.len, input, r, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INVALID;
+	} else if (cli->reanalyze) {
+		rc = check_reanalyzable(r, ov, input);
+		if (!rc)
+			reanalyze(r, ov, cli);
+	}
+	sbuf_release(&text);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* r in format f (and --section), to --output or standard output. 0 or the
+   exit code. */
+static int write_report(const struct run_result *r, enum report_format f,
+			const struct cli *cli, const struct cmd_env *env)
+{
+	struct report_options o;
+	report_options_init(&o);
+	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
+		  !getenv("NO_COLOR");
+	if (cli->section && (f != REPORT_MARKDOWN || !cli->output ||
+			     !report_section_name_valid(cli->section))) {
+		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
+			  cli->section);
+		return EXIT_USAGE;
+	}
+	o.section = cli->section;
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	int rc = 0;
+	if (report_render(r, f, &o, &out, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
+	} else if (!cli->output) {
+		fputs(out.buf, stdout);
+		if (fflush(stdout) || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s",
+				  strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	} else if (report_output_write(cli->output, cli->section, out.buf, out.len,
+				       &err)) {
+		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&out);
+	sbuf_release(&err);
+	return rc;
+}
+
 static int report_exec(struct cli *cli, struct cmd_env *env)
 {
 	if (cli->args.nr != 1) {
@@ -184,84 +272,18 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		return EXIT_USAGE;
 	}
 	struct analyze_overrides ov;
-	int orc = parse_overrides(cli, &ov);
-	if (orc)
-		return orc;
-	struct stat in_st;
-	if (stat(input, &in_st) != 0) {
-		cmd_error("cannot read '%s': %s", input, strerror(errno));
-		return EXIT_USAGE;
-	}
-	if (S_ISDIR(in_st.st_mode)) {
-		cmd_error("'%s' is a folder, not a saved JSON report", input);
-		return EXIT_USAGE;
-	}
-	/* By identity, not by name: ./r.json, r.json and links are one file. */
-	if (cli->output) {
-		struct input_files in = INPUT_FILES_INIT;
-		struct sbuf what = SBUF_INIT;
-		sbuf_addf(&what, "the input report '%s'", input);
-		input_files_add(&in, input, what.buf);
-		int bad = common_check_output("--output", cli->output, cli->section, &in,
-					      EXIT_USAGE);
-		input_files_release(&in);
-		sbuf_release(&what);
-		if (bad)
-			return bad;
-	}
-
-	struct sbuf text = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;
+	int rc = parse_overrides(cli, &ov);
+	if (!rc)
+		rc = check_input(cli, input);
+	if (rc)
+		return rc;
 	struct run_result r;
 	run_result_init(&r);
-	int rc;
-	if (sbuf_read_file(&text, input, REPORT_MAX_BYTES)) {
-		cmd_error("cannot read '%s': %s", input,
-			  errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
-		rc = EXIT_INVALID;
+	rc = load_report(&r, input, &ov, cli);
+	if (!rc)
+		rc = write_report(&r, f, cli, env);
+	if (rc)
 		goto out;
-	}
-	if (report_read_json(text.buf, text.len, input, &r, &err)) {
-		cmd_error("%s", err.buf);
-		rc = EXIT_INVALID;
-		goto out;
-	}
-	if (cli->reanalyze) {
-		rc = check_reanalyzable(&r, &ov, input);
-		if (rc)
-			goto out;
-		reanalyze(&r, &ov, cli);
-	}
-	struct report_options o;
-	report_options_init(&o);
-	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
-		  !getenv("NO_COLOR");
-	if (cli->section && (f != REPORT_MARKDOWN || !cli->output ||
-			     !report_section_name_valid(cli->section))) {
-		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
-			  cli->section);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	o.section = cli->section;
-	if (report_render(&r, f, &o, &out, &err)) {
-		cmd_error("%s", err.buf);
-		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
-		goto out;
-	}
-	if (!cli->output) {
-		fputs(out.buf, stdout);
-		if (fflush(stdout) || ferror(stdout)) {
-			cmd_error("cannot write the report to standard output: %s",
-				  strerror(errno));
-			rc = EXIT_EXEC;
-			goto out;
-		}
-	} else if (report_output_write(cli->output, cli->section, out.buf, out.len,
-				       &err)) {
-		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
-		rc = EXIT_EXEC;
-		goto out;
-	}
 	rc = r.summary.exit_code;
 	if (rc && r.exit_reason && *r.exit_reason)
 		cmd_error("%s", r.exit_reason);
@@ -269,9 +291,6 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("the saved report's exit code is %d", rc);
 out:
 	run_result_release(&r);
-	sbuf_release(&text);
-	sbuf_release(&out);
-	sbuf_release(&err);
 	return rc;
 }
 

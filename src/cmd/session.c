@@ -407,41 +407,31 @@ static void git_skip_own_files(struct session *s)
 	}
 }
 
-int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
-		    const char *mode, const char *tmp_prefix)
+/* --max-time as nanoseconds (*ns; 0 without it). 0 or EXIT_USAGE. */
+static int parse_max_time(const struct cli *cli, int64_t *ns)
 {
-	memset(s, 0, sizeof(*s));
-	sbuf_init(&s->git_start_status);
-	strvec_init(&s->git_skip);
-	s->cli = cli;
-	s->env = env;
-	run_result_init(&s->r);
-	if (cli->runs == 0) {
-		cmd_error("--runs must be at least 1");
-		return EXIT_USAGE;
+	*ns = 0;
+	if (!cli->max_time)
+		return 0;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (units_parse_duration(cli->max_time, ns, &err) || *ns <= 0) {
+		cmd_error("--max-time '%s': %s", cli->max_time,
+			  err.len ? err.buf : "must be longer than 0s");
+		rc = EXIT_USAGE;
 	}
-	int64_t max_time_ns = 0;
-	if (cli->max_time) {
-		struct sbuf err = SBUF_INIT;
-		if (units_parse_duration(cli->max_time, &max_time_ns, &err) ||
-		    max_time_ns <= 0) {
-			cmd_error("--max-time '%s': %s", cli->max_time,
-				  err.len ? err.buf : "must be longer than 0s");
-			sbuf_release(&err);
-			return EXIT_USAGE;
-		}
-		sbuf_release(&err);
-	}
-	int rc = common_load(cli, &s->ls);
-	if (!rc)
-		rc = common_select(cli, &s->ls);
-	size_t nr_selected = s->ls.nr_selected;
-	if (!rc)
-		rc = shard_select(cli, &s->ls, &s->r.shard);
-	if (!rc)
-		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				     cli->format ? cli->format : "table", cli->output,
-				     cli->section, "--output", EXIT_USAGE);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* Every report destination: --output (or stdout), each --export, then the
+   outputs the suites name. 0 or the exit code of the first refused. */
+static int add_destinations(struct session *s)
+{
+	const struct cli *cli = s->cli;
+	int rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
+				 cli->format ? cli->format : "table", cli->output,
+				 cli->section, "--output", EXIT_USAGE);
 	for (size_t k = 0; k + 3 <= cli->exports.nr && !rc; k += 3)
 		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, cli->exports.v[k],
 				     cli->exports.v[k + 1], NULL, cli->exports.v[k + 2], EXIT_USAGE);
@@ -460,41 +450,51 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 			free(p);
 		}
 	}
-	if (!rc)
-		rc = check_destinations(s);
-	if (!rc)
-		rc = check_instruments(&s->ls, env);
-	if (!rc)
-		rc = preflight(&s->ls);
-	if (!rc) {
-		/* The folders of kagaris that were killed (SIGKILL, a crash)
-		   first: ours, with a lock no live process holds. */
-		tmpdir_prune("kagari", owner_gone);
-		struct sbuf err = SBUF_INIT, warn = SBUF_INIT;
-		s->tmp = tmpdir_create_locked(tmp_prefix, &s->tmp_lock, &warn, &err);
-		if (!s->tmp) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		} else {
-			/* -1 on a filesystem without flock: warned, unlocked. */
-			s->have_tmp_lock = s->tmp_lock >= 0;
-		}
-		if (warn.len)
-			cmd_warning("%s", warn.buf);
-		sbuf_release(&err);
-		sbuf_release(&warn);
+	return rc;
+}
+
+/* The session's own folder in TMPDIR (s->tmp), locked when flock works. */
+static int make_tmp(struct session *s, const char *tmp_prefix)
+{
+	/* The folders of kagaris that were killed (SIGKILL, a crash)
+	   first: ours, with a lock no live process holds. */
+	tmpdir_prune("kagari", owner_gone);
+	struct sbuf err = SBUF_INIT, warn = SBUF_INIT;
+	int rc = 0;
+	s->tmp = tmpdir_create_locked(tmp_prefix, &s->tmp_lock, &warn, &err);
+	if (!s->tmp) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_EXEC;
+	} else {
+		/* -1 on a filesystem without flock: warned, unlocked. */
+		s->have_tmp_lock = s->tmp_lock >= 0;
 	}
-	if (rc)
-		return rc;
+	if (warn.len)
+		cmd_warning("%s", warn.buf);
+	sbuf_release(&err);
+	sbuf_release(&warn);
+	return rc;
+}
+
+/* The result's header: mode, shard record, seed, start time, machine. */
+static void start_result(struct session *s, const char *mode, size_t nr_selected)
+{
 	s->r.mode = xstrdup(mode);
-	shard_record(cli, nr_selected, &s->r.shard);
+	shard_record(s->cli, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
-	s->r.seed = cli->have_seed ? cli->seed
-				   : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
+	s->r.seed = s->cli->have_seed ? s->cli->seed
+				      : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
 	s->r.started_at = sysinfo_now_rfc3339();
 	sysinfo_collect(&s->r.env);
 	s->have_ticks_start = !sysinfo_cpu_ticks(NULL, &s->ticks_start);
 	s->r.suites = xcalloc(s->ls.nr + 1, sizeof(*s->r.suites));
+}
+
+/* How the suites are measured (s->opts) and what progress shows. */
+static void set_options(struct session *s, const char *mode, int64_t max_time_ns)
+{
+	const struct cli *cli = s->cli;
+	const struct cmd_env *env = s->env;
 	s->prog.enabled = env->stderr_tty && !cli->quiet;
 	s->instruments.counters_software = env->counters_software;
 	s->instruments.shim_override = env->alloc_shim;
@@ -515,9 +515,12 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
 		.profile_override = cli->profile || cli->profile_dir,
 	};
-	interrupt_install(env->runner);
-	git_skip_own_files(s);
-	/* HEAD and the working tree now, to be checked at the end. */
+}
+
+/* HEAD and the working tree now, to be checked at the end (none outside
+   a repository, or when git cannot say). */
+static void record_git_start(struct session *s)
+{
 	struct sbuf err = SBUF_INIT;
 	if (!git_toplevel(s->ls.suites[0]->dir, &s->git_repo, &err) &&
 	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status,
@@ -526,6 +529,48 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 		s->git_repo = NULL;
 	}
 	sbuf_release(&err);
+}
+
+int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
+		    const char *mode, const char *tmp_prefix)
+{
+	memset(s, 0, sizeof(*s));
+	sbuf_init(&s->git_start_status);
+	strvec_init(&s->git_skip);
+	s->cli = cli;
+	s->env = env;
+	run_result_init(&s->r);
+	if (cli->runs == 0) {
+		cmd_error("--runs must be at least 1");
+		return EXIT_USAGE;
+	}
+	int64_t max_time_ns;
+	int rc = parse_max_time(cli, &max_time_ns);
+	if (rc)
+		return rc;
+	rc = common_load(cli, &s->ls);
+	if (!rc)
+		rc = common_select(cli, &s->ls);
+	size_t nr_selected = s->ls.nr_selected;
+	if (!rc)
+		rc = shard_select(cli, &s->ls, &s->r.shard);
+	if (!rc)
+		rc = add_destinations(s);
+	if (!rc)
+		rc = check_destinations(s);
+	if (!rc)
+		rc = check_instruments(&s->ls, env);
+	if (!rc)
+		rc = preflight(&s->ls);
+	if (!rc)
+		rc = make_tmp(s, tmp_prefix);
+	if (rc)
+		return rc;
+	start_result(s, mode, nr_selected);
+	set_options(s, mode, max_time_ns);
+	interrupt_install(env->runner);
+	git_skip_own_files(s);
+	record_git_start(s);
 	return 0;
 }
 
