@@ -174,6 +174,22 @@ static void get_string(struct rd *d, json_t *obj, const char *key, char **dst)
 	*dst = xstrdup(json_string_value(v));
 }
 
+/*
+ * A command's, benchmark's or suite's result (model/verdict.h): one of its
+ * names, or null or absent (RESULT_NONE: not analysed).
+ */
+static void get_result(struct rd *d, json_t *obj, const char *key,
+			enum result *dst)
+{
+	char *name = NULL;
+	get_string(d, obj, key, &name);
+	int v = name ? result_parse(name) : RESULT_NONE;
+	if (!d->failed && v < 0)
+		fail(d, key, "unknown value '%s'", name);
+	*dst = v < 0 ? RESULT_NONE : (enum result)v;
+	free(name);
+}
+
 /* A number; null or absent is NAN. */
 static double number_value(struct rd *d, const char *key, json_t *v)
 {
@@ -813,7 +829,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	if (!c->name)
 		fail(d, "name", "missing");
 	get_string(d, o, "command", &c->command);
-	get_string(d, o, "result", &c->result);
+	get_result(d, o, "result", &c->result);
 	get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	get_bool(d, o, "identical_artifact", &c->identical_artifact);
 	get_bool(d, o, "stopped_by_max_time", &c->out_of_time);
@@ -906,7 +922,7 @@ static void read_bench(struct rd *d, json_t *o, struct bench_result *b)
 		read_strings(d, tags, &b->tags);
 		leave(d, old);
 	}
-	get_string(d, o, "result", &b->result);
+	get_result(d, o, "result", &b->result);
 	get_int(d, o, "rounds", &b->rounds, 0, INT_MAX);
 	get_int(d, o, "line", &b->line, 0, INT_MAX);
 	get_string(d, o, "baseline", &b->baseline);
@@ -929,7 +945,7 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 	if (!s->name)
 		fail(d, "name", "missing");
 	get_string(d, o, "file", &s->file);
-	get_string(d, o, "result", &s->result);
+	get_result(d, o, "result", &s->result);
 	get_string(d, o, "suite_from", &s->suite_from);
 	if (!d->failed)
 		s->benches = read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
