@@ -2,7 +2,7 @@
  * analyze/analyze: the analysis entry point (analyze.h). Laid out in the
  * order analyze_result() runs: settings copied from the suite, summaries,
  * budgets, comparisons (compute, Holm, decide — compare.h's call order),
- * then the roll-up of verdicts into result strings and counts.
+ * then the roll-up of verdicts into results and counts.
  */
 #include "analyze/analyze.h"
 
@@ -849,28 +849,6 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 
 /* ---- the roll-up --------------------------------------------------------- */
 
-/* Severity order of result strings, for rolling commands up into suites. */
-static int severity(const char *result)
-{
-	static const char *order[] = { RESULT_PASS, "improved", "within_noise",
-				       "accepted", "inconclusive", RESULT_UNSUPPORTED,
-				       RESULT_OVER_BUDGET, "regression",
-				       RESULT_INTERRUPTED, RESULT_ERROR };
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (result && !strcmp(result, order[i]))
-			return (int)i;
-	return 0;
-}
-
-static void set_result(char **dst, const char *v)
-{
-	if (*dst == v)
-		return;
-	char *copy = xstrdup(v);
-	free(*dst);
-	*dst = copy;
-}
-
 /* Does a requested metric of this command fail the run (exit 6)? */
 static int unsupported_required(const struct command_result *c)
 {
@@ -886,11 +864,11 @@ static int unsupported_required(const struct command_result *c)
 	return 0;
 }
 
-static const char *command_outcome(const struct run_result *r,
+static enum result command_outcome(const struct run_result *r,
 				   const struct command_result *cr,
 				   struct run_summary *sm)
 {
-	const char *res = RESULT_PASS;
+	enum result res = RESULT_PASS;
 	int any_fail = 0;
 	for (size_t k = 0; k < cr->nr_budgets; k++)
 		any_fail |= cr->budgets[k].status == BUDGET_FAIL;
@@ -909,14 +887,46 @@ static const char *command_outcome(const struct run_result *r,
 			res = RESULT_UNSUPPORTED;
 		sm->unsupported += unsup;
 	}
-	/* A comparison verdict (compare mode) outranks pass. */
+	/* A more severe comparison verdict (compare mode) outranks it. */
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct comparison *cmp = &cr->comparison[m];
-		if (cmp->present && verdict_name(cmp->verdict) && cmp->gate &&
-		    severity(verdict_name(cmp->verdict)) > severity(res))
-			res = verdict_name(cmp->verdict);
+		enum result v = result_from_verdict(cmp->verdict);
+		if (cmp->present && cmp->gate && v > res)
+			res = v;
 	}
 	return res;
+}
+
+/* Count a command's result in r->summary. */
+static void count_result(struct run_summary *sm, enum result res)
+{
+	switch (res) {
+	case RESULT_PASS:
+	case RESULT_WITHIN_NOISE:
+		sm->pass++;
+		break;
+	case RESULT_IMPROVED:
+		sm->improved++;
+		break;
+	case RESULT_INCONCLUSIVE:
+		sm->inconclusive++;
+		break;
+	case RESULT_ACCEPTED:
+		sm->accepted++;
+		break;
+	case RESULT_REGRESSION:
+		sm->regression++;
+		break;
+	case RESULT_OVER_BUDGET:
+		sm->over_budget++;
+		break;
+	case RESULT_ERROR:
+	case RESULT_INTERRUPTED:
+		sm->error++;
+		break;
+	default: /* unsupported: counted by command_outcome() */
+		break;
+	}
 }
 
 void analyze_rollup(struct run_result *r)
@@ -926,46 +936,31 @@ void analyze_rollup(struct run_result *r)
 	memset(sm, 0, sizeof(*sm));
 	sm->exit_code = exit_code; /* cmd/outcome.h's to set */
 
+	/* enum result is in increasing severity: each level keeps the
+	   greatest of the level below. */
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		struct suite_result *s = &r->suites[i];
-		int suite_sev = -1;
+		enum result suite_worst = RESULT_NONE;
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			struct bench_result *br = &s->benches[b];
-			int bench_sev = -1;
+			enum result bench_worst = RESULT_NONE;
 			sm->benchmarks++;
 			for (size_t c = 0; c < br->nr_commands; c++) {
 				struct command_result *cr = &br->commands[c];
-				const char *res = command_outcome(r, cr, sm);
-				set_result(&cr->result, res);
-				res = cr->result;
+				cr->result = command_outcome(r, cr, sm);
 				sm->commands++;
-				if (!strcmp(res, RESULT_PASS) || !strcmp(res, "within_noise"))
-					sm->pass++;
-				else if (!strcmp(res, "improved"))
-					sm->improved++;
-				else if (!strcmp(res, "inconclusive"))
-					sm->inconclusive++;
-				else if (!strcmp(res, "accepted"))
-					sm->accepted++;
-				else if (!strcmp(res, "regression"))
-					sm->regression++;
-				else if (!strcmp(res, RESULT_OVER_BUDGET))
-					sm->over_budget++;
-				else if (!strcmp(res, RESULT_ERROR) || !strcmp(res, RESULT_INTERRUPTED))
-					sm->error++;
-				if (severity(res) > bench_sev) {
-					bench_sev = severity(res);
-					set_result(&br->result, res);
-				}
+				count_result(sm, cr->result);
+				if (cr->result > bench_worst)
+					bench_worst = cr->result;
 			}
-			if (!br->nr_commands || !br->result)
-				set_result(&br->result, RESULT_PASS);
-			if (severity(br->result) > suite_sev) {
-				suite_sev = severity(br->result);
-				set_result(&s->result, br->result);
-			}
+			br->result = bench_worst ? bench_worst : RESULT_PASS;
+			if (br->result > suite_worst)
+				suite_worst = br->result;
 		}
+		/* A suite without benchmarks keeps its result (or passes). */
+		if (suite_worst)
+			s->result = suite_worst;
 		if (!s->result)
-			set_result(&s->result, RESULT_PASS);
+			s->result = RESULT_PASS;
 	}
 }

@@ -2,7 +2,7 @@
  * analyze/analyze: the one analysis entry point. From a result that holds
  * samples and settings (model/result.h, model/settings.h) it computes every
  * series' summary, every budget, every comparison with Holm and the verdict
- * rules, and rolls the verdicts up into result strings and summary counts.
+ * rules, and rolls the verdicts up into results and summary counts.
  * `compare`, `run`, `ci` and `report --reanalyze` all go through it, so a
  * saved report analysed again with its own seed gives the same numbers.
  *
@@ -67,10 +67,10 @@ void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br
 		  unsigned char *decided);
 
 /*
- * Every command's, benchmark's and suite's `result` string (the worst of
+ * Every command's, benchmark's and suite's `result` (the worst of
  * its parts; a gated comparison's verdict outranks pass) and the counts of
  * r->summary except exit_code. A suite without benchmarks keeps the result
- * it has (a failed build's "error").
+ * it has (a failed build's RESULT_ERROR).
  */
 void analyze_rollup(struct run_result *r);
 

@@ -378,7 +378,7 @@ static int command_errors(const struct run_result *r)
 {
 	int n = 0;
 	for (size_t i = 0; i < r->nr_suites; i++) {
-		if (r->suites[i].result && !strcmp(r->suites[i].result, RESULT_ERROR) &&
+		if (r->suites[i].result == RESULT_ERROR &&
 		    !r->suites[i].nr_benches)
 			n++;
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {

@@ -80,7 +80,7 @@ void outcome_judge(struct run_result *r)
 	int code = EXIT_PASS;
 	int suite_error = 0;
 	for (size_t i = 0; i < r->nr_suites; i++)
-		suite_error |= r->suites[i].result && !strcmp(r->suites[i].result, RESULT_ERROR);
+		suite_error |= r->suites[i].result == RESULT_ERROR;
 
 	free(r->exit_reason);
 	r->exit_reason = NULL;

@@ -4,7 +4,7 @@
  * exit.
  *
  * Call order: analyze_result() (or at least analyze_rollup(), which fills
- * the result strings and r->summary's counts), then outcome_judge(). On an
+ * the results and r->summary's counts), then outcome_judge(). On an
  * unanalysed result the counts are zero and the exit code says pass.
  */
 #ifndef KAGARI_CMD_OUTCOME_H

@@ -674,7 +674,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		sr->name = xstrdup(su->name);
 		sr->file = xstrdup(su->file);
 		if (!interrupt_requested) {
-			sr->result = xstrdup(RESULT_ERROR);
+			sr->result = RESULT_ERROR;
 			s->exec_rc = EXIT_EXEC;
 			free(s->r.exit_reason);
 			s->r.exit_reason = xstrfmt(no_folder

@@ -517,7 +517,7 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 						bind_text(st, 4, cr->name);
 						bind_text(st, 5, side_name(sd));
 						bind_text(st, 6, metric_get(m)->name);
-						bind_text(st, 7, cr->result);
+						bind_text(st, 7, result_name(cr->result));
 						sqlite3_bind_int64(st, 8, (int64_t)ms->summary.count);
 						bind_double(st, 9, ms->summary.median);
 						bind_double(st, 10, ms->summary.mean);

@@ -42,7 +42,6 @@ static void command_release(struct command_result *c)
 {
 	free(c->name);
 	free(c->command);
-	free(c->result);
 	for (int s = 0; s < SIDE__COUNT; s++)
 		side_release(&c->side[s]);
 	for (int m = 0; m < METRIC__COUNT; m++)
@@ -95,14 +94,12 @@ void run_result_release(struct run_result *r)
 			free(br->commands);
 			free(br->name);
 			free(br->baseline);
-			free(br->result);
 			strvec_clear(&br->tags);
 		}
 		free(s->benches);
 		free(s->suite_from);
 		free(s->name);
 		free(s->file);
-		free(s->result);
 	}
 	free(r->suites);
 	free(r->mode);

@@ -12,7 +12,7 @@
  * benchmarks and commands, the samples and each series' status (and
  * `required`); the pipeline copies each command's analysis settings and
  * budgets (analyze_settings_from_suite()); analyze_result() then fills the
- * summaries, budgets' outcomes, comparisons, result strings and counts;
+ * summaries, budgets' outcomes, comparisons, results and counts;
  * cmd/ sets summary.exit_code and exit_reason. A result read back from
  * JSON (report/read_json.h) holds all of it and may be analysed again.
  *
@@ -141,18 +141,10 @@ struct comparison {
 void comparison_clear(struct comparison *c);
 
 
-/* Result strings used for command, benchmark and suite `result` fields. */
-#define RESULT_PASS "pass"
-#define RESULT_OVER_BUDGET "over_budget"
-#define RESULT_ERROR "error"
-#define RESULT_UNSUPPORTED "unsupported"
-#define RESULT_INTERRUPTED "interrupted"
-#define RESULT_NOT_RUN "not_run"
-
 struct command_result {
 	char *name;
 	char *command;	   /* display form of the command (argv joined) */
-	char *result;	   /* one of the RESULT_* strings (or a verdict) */
+	enum result result; /* model/verdict.h; RESULT_NONE: not analysed */
 	int rounds;	   /* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
 	int out_of_time;   /* --max-time was spent while it measured, or before */
@@ -183,7 +175,7 @@ struct bench_result {
 	 * head side is the comparison's base). JSON: "compare_with_baseline".
 	 */
 	int compare_baseline;
-	char *result;
+	enum result result; /* the worst of its commands' */
 	int rounds;
 	int line; /* the benchmark's line in its suite file; 0: unknown */
 	struct command_result *commands;
@@ -193,7 +185,7 @@ struct bench_result {
 struct suite_result {
 	char *name;
 	char *file;
-	char *result;
+	enum result result; /* the worst of its benchmarks' */
 	/* compare: whose copy of the suite file both sides ran, "base" or
 	   "head" (NULL outside compare) */
 	char *suite_from;

@@ -24,7 +24,8 @@
  * exact. Numbers that were null (not measured) come back as NAN; other
  * numbers are doubles, as in the result model. Fields this version does not
  * know are ignored (the contract allows more); a field of the wrong type,
- * an unknown metric, a comparison verdict model/verdict.h does not name,
+ * an unknown metric, a comparison verdict or a command's, benchmark's or
+ * suite's result model/verdict.h does not name,
  * verdict-independent enum values out of range, a
  * schema_version other than "1" or a `tool` other than "kagari" is an error
  * naming the file and the field.

@@ -129,8 +129,7 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 				int two = cr->side[SIDE_BASE].present;
 				if (!ps && !cr->profile_error)
 					continue;
-				if (only_regressions &&
-				    !(cr->result && !strcmp(cr->result, "regression")))
+				if (only_regressions && cr->result != RESULT_REGRESSION)
 					continue;
 				size_t n = report_profile_top(cr, max, idx);
 				if (!heading) {

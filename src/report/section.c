@@ -389,7 +389,7 @@ static void list_command(struct report_problems *p,
 {
 	struct report_problem *x;
 
-	if (c->error || (c->result && !strcmp(c->result, RESULT_INTERRUPTED))) {
+	if (c->error || c->result == RESULT_INTERRUPTED) {
 		x = problem_add(p, PROBLEM_ERROR, s, b, c, idx, -1);
 		x->reason = c->error ? c->error : "interrupted";
 	}

@@ -80,12 +80,14 @@ static const char page_css[] =
     "summary{cursor:pointer;color:#28507f}\n"
     "a{color:#28507f}\n";
 
-/* The badge class of a result, verdict, budget status or problem kind. */
+/*
+ * The badge class of a verdict, budget status, metric status, profile
+ * verdict or problem kind (a result's: result_badge()).
+ */
 static const char *badge_class(const char *word)
 {
-	static const char *const bad[] = {
-	    "regression", "over_budget", "over budget", "error",
-	    "fail",	  "interrupted", "failed", "grew"};
+	static const char *const bad[] = {"regression", "over budget", "error",
+					  "fail", "failed", "grew"};
 	static const char *const good[] = {"pass", "improved", "accepted", "shrank"};
 	static const char *const warn[] = {"inconclusive", "unsupported",
 					   "unassessable",
@@ -110,6 +112,34 @@ static void badge(struct sbuf *out, const char *word)
 {
 	sbuf_addf(out, "<span class=\"badge%s\">", badge_class(word));
 	report_html_escape(out, word ? word : "n/a", 0);
+	sbuf_adds(out, "</span>");
+}
+
+/* A command's, benchmark's or suite's result as a badge. */
+static void result_badge(struct sbuf *out, enum result res)
+{
+	const char *cls = "";
+	switch (res) {
+	case RESULT_REGRESSION:
+	case RESULT_OVER_BUDGET:
+	case RESULT_ERROR:
+	case RESULT_INTERRUPTED:
+		cls = " k-bad";
+		break;
+	case RESULT_PASS:
+	case RESULT_IMPROVED:
+	case RESULT_ACCEPTED:
+		cls = " k-good";
+		break;
+	case RESULT_INCONCLUSIVE:
+	case RESULT_UNSUPPORTED:
+		cls = " k-warn";
+		break;
+	default: /* none, not_run, skipped, within_noise */
+		break;
+	}
+	sbuf_addf(out, "<span class=\"badge%s\">", cls);
+	report_html_escape(out, result_text(res, "n/a"), 0);
 	sbuf_adds(out, "</span>");
 }
 
@@ -254,7 +284,7 @@ static void summary_command_row(struct sbuf *out, struct sbuf *tmp,
 	size_t pass = 0;
 
 	sbuf_adds(out, "<tr><td>");
-	badge(out, c->result ? c->result : RESULT_PASS);
+	result_badge(out, c->result ? c->result : RESULT_PASS);
 	sbuf_adds(out, "</td><td>");
 	link_to(out, r, s, b, c, idx, -1);
 	sbuf_adds(out, "</td>");
@@ -366,7 +396,7 @@ static void contents(struct sbuf *out, const struct run_result *r)
 		sbuf_addf(out, "<p><a href=\"#s%zu\">", i);
 		esc(out, s->name);
 		sbuf_adds(out, "</a> ");
-		badge(out, s->result);
+		result_badge(out, s->result);
 		sbuf_adds(out, "</p>\n<ol>\n");
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
@@ -378,7 +408,7 @@ static void contents(struct sbuf *out, const struct run_result *r)
 				sbuf_adds(out, " / ");
 				esc(out, c->name);
 				sbuf_adds(out, "</a> ");
-				badge(out, c->result);
+				result_badge(out, c->result);
 				sbuf_adds(out, "</li>\n");
 			}
 		}
@@ -639,7 +669,7 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 	sbuf_adds(out, " / ");
 	esc(out, c->name);
 	sbuf_adds(out, " ");
-	badge(out, c->result);
+	result_badge(out, c->result);
 	if (c->rounds > 0)
 		sbuf_addf(out, " <span class=\"dim\">%d round%s</span>",
 			  c->rounds, c->rounds == 1 ? "" : "s");
@@ -1004,7 +1034,7 @@ int report_write_html(const struct run_result *r,
 			sbuf_adds(out, "</span>");
 		}
 		sbuf_adds(out, " ");
-		badge(out, s->result);
+		result_badge(out, s->result);
 		sbuf_adds(out, "</h2>\n");
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];

@@ -355,7 +355,7 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "name", c->name);
 	json_emit_kv_string(j, "command", c->command);
-	json_emit_kv_string(j, "result", c->result);
+	json_emit_kv_string(j, "result", result_name(c->result));
 	json_emit_kv_int(j, "rounds", c->rounds);
 	if (c->identical_artifact)
 		json_emit_kv_bool(j, "identical_artifact", 1);
@@ -416,7 +416,7 @@ static void emit_bench(struct json_emit *j, const struct bench_result *b,
 	for (size_t i = 0; i < b->tags.nr; i++)
 		json_emit_string(j, b->tags.v[i]);
 	json_emit_end_array(j);
-	json_emit_kv_string(j, "result", b->result);
+	json_emit_kv_string(j, "result", result_name(b->result));
 	json_emit_kv_int(j, "rounds", b->rounds);
 	if (b->line > 0)
 		json_emit_kv_int(j, "line", b->line);
@@ -552,7 +552,7 @@ int report_write_json(const struct run_result *r,
 		json_emit_begin_object(&j);
 		json_emit_kv_string(&j, "name", s->name);
 		json_emit_kv_string(&j, "file", s->file);
-		json_emit_kv_string(&j, "result", s->result);
+		json_emit_kv_string(&j, "result", result_name(s->result));
 		if (s->suite_from)
 			json_emit_kv_string(&j, "suite_from", s->suite_from);
 		json_emit_key(&j, "benchmarks");

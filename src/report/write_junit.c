@@ -121,7 +121,7 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 	n->tests++;
 	n->time += secs;
 	open_case(out, s, b, c->name, secs);
-	const char *res = c->result ? c->result : "";
+	const char *res = result_text(c->result, "");
 	if (c->error) {
 		sbuf_adds(out, ">\n");
 		sbuf_reset(tmp);
@@ -131,7 +131,7 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 		outcome(out, "error", "error", c->error, tmp->buf);
 		sbuf_adds(out, "    </testcase>\n");
 		n->errors++;
-	} else if (!strcmp(res, RESULT_NOT_RUN) || !strcmp(res, RESULT_INTERRUPTED)) {
+	} else if (c->result == RESULT_NOT_RUN || c->result == RESULT_INTERRUPTED) {
 		sbuf_adds(out, ">\n");
 		outcome(out, "skipped", NULL, res, NULL);
 		sbuf_adds(out, "    </testcase>\n");

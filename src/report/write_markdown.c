@@ -529,7 +529,7 @@ int report_write_markdown(const struct run_result *r,
 		}
 		if (s->result) {
 			sbuf_adds(out, " · ");
-			report_md_escape(out, s->result);
+			report_md_escape(out, result_name(s->result));
 		}
 		sbuf_adds(out, "\n\n");
 		if (has_comparisons(s))

@@ -179,24 +179,41 @@ static void paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
 	sbuf_release(&tmp);
 }
 
+/* The colour of a command's, benchmark's or suite's result. */
+static enum tcolor result_tcolor(enum result res)
+{
+	switch (res) {
+	case RESULT_PASS:
+	case RESULT_IMPROVED:
+	case RESULT_ACCEPTED:
+		return TC_GREEN;
+	case RESULT_OVER_BUDGET:
+	case RESULT_ERROR:
+	case RESULT_REGRESSION:
+		return TC_RED;
+	case RESULT_UNSUPPORTED:
+	case RESULT_INCONCLUSIVE:
+	case RESULT_INTERRUPTED:
+	case RESULT_NOT_RUN:
+		return TC_YELLOW;
+	case RESULT_SKIPPED:
+		return TC_DIM;
+	default: /* none, within_noise */
+		return TC_NONE;
+	}
+}
+
+/* The colour of a verdict's or budget status's name. */
 static enum tcolor result_color(const char *res)
 {
 	if (!res)
 		return TC_NONE;
-	if (!strcmp(res, RESULT_PASS) || !strcmp(res, "improved"))
-		return TC_GREEN;
-	if (!strcmp(res, RESULT_OVER_BUDGET) || !strcmp(res, RESULT_ERROR) ||
-	    !strcmp(res, "regression") || !strcmp(res, "fail"))
+	if (!strcmp(res, "fail"))
 		return TC_RED;
-	if (!strcmp(res, RESULT_UNSUPPORTED) || !strcmp(res, "inconclusive") ||
-	    !strcmp(res, RESULT_INTERRUPTED) || !strcmp(res, RESULT_NOT_RUN) ||
-	    !strcmp(res, "unassessable"))
+	if (!strcmp(res, "unassessable"))
 		return TC_YELLOW;
-	if (!strcmp(res, "skipped"))
-		return TC_DIM;
-	if (!strcmp(res, "accepted"))
-		return TC_GREEN;
-	return TC_NONE;
+	int v = verdict_parse(res); /* "pass" is both */
+	return v < 0 ? TC_NONE : result_tcolor(result_from_verdict((enum verdict)v));
 }
 
 /* ---- values -------------------------------------------------------------- */
@@ -564,7 +581,7 @@ static void command_block(struct table *t, const struct command_result *c)
 {
 	struct sbuf sb = SBUF_INIT;
 	int two = compare_mode(c);
-	const char *res = c->result ? c->result : "";
+	const char *res = result_text(c->result, "");
 	size_t indent = 4;
 
 	/* name, command line (cut to the terminal), result */
@@ -584,7 +601,7 @@ static void command_block(struct table *t, const struct command_result *c)
 		}
 	}
 	sbuf_adds(&sb, "  ");
-	paint_safe(t, &sb, result_color(res), res);
+	paint_safe(t, &sb, result_tcolor(c->result), res);
 	tline_text(t, indent, &sb);
 
 	int any = 0;
@@ -673,9 +690,9 @@ static void bench_block(struct table *t, const struct bench_result *b)
 	if (b->rounds > 0)
 		sbuf_addf(&sb, " · %d round%s", b->rounds,
 			  b->rounds == 1 ? "" : "s");
-	if (b->result && strcmp(b->result, RESULT_PASS)) {
+	if (b->result && b->result != RESULT_PASS) {
 		sbuf_adds(&sb, " · ");
-		paint_safe(t, &sb, result_color(b->result), b->result);
+		paint_safe(t, &sb, result_tcolor(b->result), result_name(b->result));
 	}
 	tline_text(t, 2, &sb);
 	for (size_t i = 0; i < b->nr_commands; i++)
@@ -1017,9 +1034,9 @@ int report_write_table(const struct run_result *r,
 			add_safe(out, s->file);
 			sbuf_addch(out, ')');
 		}
-		if (s->result && strcmp(s->result, RESULT_PASS)) {
+		if (s->result && s->result != RESULT_PASS) {
 			sbuf_adds(out, " · ");
-			paint_safe(&t, out, result_color(s->result), s->result);
+			paint_safe(&t, out, result_tcolor(s->result), result_name(s->result));
 		}
 		sbuf_addch(out, '\n');
 		for (size_t b = 0; b < s->nr_benches; b++) {

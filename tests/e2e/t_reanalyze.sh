@@ -224,6 +224,41 @@ expect_rc 2
 expect_err "comparisons.allocs.verdict: unknown value 'passed'"
 rm -f "$T/badverdict.json" # finish validates every report left in $T
 
+case_ "a result outside the known names is refused, naming the field, with or without --reanalyze (exit 2)"
+for level in suite benchmark command; do
+	"$PY" - "$T/c.json" "$T/badresult.json" "$level" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["suites"][0]
+o = {"suite": s, "benchmark": s["benchmarks"][0],
+     "command": s["benchmarks"][0]["commands"][0]}[sys.argv[3]]
+o["result"] = "passed"
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+	path="suites[0]"
+	[ "$level" = suite ] || path="$path.benchmarks[0]"
+	[ "$level" = command ] && path="$path.commands[0]"
+	for again in "" --reanalyze; do
+		run_k report "$T/badresult.json" $again
+		expect_rc 2
+		expect_err "$T/badresult.json: $path.result: unknown value 'passed'"
+	done
+done
+# Every name kagari writes reads back; null is a result not analysed yet.
+"$PY" - "$T/c.json" "$T/oddresult.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["suites"][0]
+s["result"] = None
+s["benchmarks"][0]["result"] = "not_run"
+s["benchmarks"][0]["commands"][0]["result"] = "within_noise"
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+run_k report "$T/oddresult.json" --format json --output "$T/oddresult2.json"
+expect_rc 0
+json_check "$T/oddresult2.json" 'r["suites"][0]["result"] is None and r["suites"][0]["benchmarks"][0]["result"] == "not_run" and r["suites"][0]["benchmarks"][0]["commands"][0]["result"] == "within_noise"'
+rm -f "$T/badresult.json" "$T/oddresult.json" "$T/oddresult2.json"
+
 case_ "a run report: budgets and summaries are analysed again, same suites, same exit code"
 sed -i 's/<= 100000/<= 1000/' kagari.yaml
 run_k run --format json --output "$T/run.json" --quiet --seed 5

@@ -102,7 +102,7 @@ static void test_round_trip(void **state)
 	assert_true(c->side[SIDE_HEAD].metric[METRIC_ALLOCS].have_summary);
 	assert_int_equal(c->budgets[0].status, BUDGET_FAIL);
 	assert_true(c->budgets[0].have_actual && c->budgets[0].actual == 150);
-	assert_string_equal(c->result, RESULT_OVER_BUDGET);
+	assert_int_equal(c->result, RESULT_OVER_BUDGET);
 	assert_int_equal(r.summary.over_budget, 1);
 	char *first = to_json(&r);
 
@@ -146,7 +146,7 @@ static void test_overrides(void **state)
 	assert_true(cp->confidence == 0.9);
 	assert_true(c->comparison[METRIC_LATENCY].max_percent == 10); /* untouched */
 	assert_true(c->analysis.metric[METRIC_ALLOCS].max_percent == 10);
-	assert_string_equal(c->result, "regression");
+	assert_int_equal(c->result, RESULT_REGRESSION);
 	assert_int_equal(r.summary.regression, 1);
 	run_result_release(&r);
 }

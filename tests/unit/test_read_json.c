@@ -100,7 +100,7 @@ static void build(struct run_result *r)
 		struct suite_result *s = &r->suites[si];
 		s->name = xstrfmt("suite-%zu", si);
 		s->file = xstrfmt("bench/s%zu.kagari.yaml", si);
-		s->result = xstrdup(si ? "pass" : "regression");
+		s->result = si ? RESULT_PASS : RESULT_REGRESSION;
 		s->suite_from = si ? xstrdup("head") : NULL; /* compare only */
 		s->nr_benches = 1;
 		s->benches = xcalloc(1, sizeof(*s->benches));
@@ -110,14 +110,14 @@ static void build(struct run_result *r)
 		strvec_push(&b->tags, "smoke");
 		strvec_push(&b->tags, "io");
 		b->baseline = si ? NULL : xstrdup("fast");
-		b->result = xstrdup(s->result);
+		b->result = s->result;
 		b->rounds = 15;
 		b->nr_commands = 2;
 		b->commands = xcalloc(2, sizeof(*b->commands));
 		struct command_result *c = &b->commands[0];
 		c->name = xstrdup("fast");
 		c->command = xstrdup("./sort --n 20000");
-		c->result = xstrdup("regression");
+		c->result = RESULT_REGRESSION;
 		c->rounds = 15;
 		c->throughput_unit = xstrdup("lines");
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -153,7 +153,7 @@ static void build(struct run_result *r)
 		struct command_result *e = &b->commands[1];
 		e->name = xstrdup("crash");
 		e->command = xstrdup("sh -c 'kill -SEGV $$'");
-		e->result = xstrdup("error");
+		e->result = RESULT_ERROR;
 		e->error = xstrdup("killed by signal SIGSEGV (run 1)");
 		e->stderr_tail = xstrdup("line 1\nline 2\n");
 		e->side[SIDE_HEAD].present = 1;
@@ -401,6 +401,23 @@ static void test_errors(void **state)
 		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"
 		     "{\"latency\":{\"verdict\":1,\"gate\":true}}}]}]}]}",
 		     number_verdict);
+	/* So are the results of commands, benchmarks and suites
+	   (model/verdict.h): a verdict's name or a state's, or null. */
+	static const char *const unknown_command_result[] = { "r.json: suites[0].benchmarks[0].commands[0].result: unknown value 'Regression'", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
+		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"result\":\"Regression\"}]}]}]}",
+		     unknown_command_result);
+	static const char *const unknown_bench_result[] = { "r.json: suites[0].benchmarks[1].result: unknown value 'over budget'", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
+		     "{\"name\":\"a\",\"result\":\"pass\",\"commands\":[]},"
+		     "{\"name\":\"b\",\"result\":\"over budget\",\"commands\":[]}]}]}",
+		     unknown_bench_result);
+	static const char *const unknown_suite_result[] = { "r.json: suites[0].result: unknown value ''", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"result\":\"\",\"benchmarks\":[]}]}",
+		     unknown_suite_result);
+	static const char *const number_result[] = { "r.json: suites[0].result: expected a string, not a number", NULL };
+	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"result\":0,\"benchmarks\":[]}]}",
+		     number_result);
 	static const char *const gate[] = { "comparisons.latency.gate: expected true or false, not a number", NULL };
 	expect_error(HEAD SUMMARY ",\"suites\":[{\"name\":\"s\",\"benchmarks\":["
 		     "{\"name\":\"a\",\"commands\":[{\"name\":\"c\",\"comparisons\":"

@@ -90,14 +90,14 @@ static void build(struct run_result *r, int compare)
 	struct suite_result *s = &r->suites[0];
 	s->name = xstrdup("demo, \"quoted\"");
 	s->file = xstrdup("kagari.yaml");
-	s->result = xstrdup(RESULT_ERROR);
+	s->result = RESULT_ERROR;
 	s->nr_benches = 1;
 	s->benches = xcalloc(1, sizeof(*s->benches));
 	struct bench_result *b = &s->benches[0];
 	b->name = xstrdup("sort\nbig");
 	strvec_init(&b->tags);
 	strvec_push(&b->tags, "smoke");
-	b->result = xstrdup(RESULT_ERROR);
+	b->result = RESULT_ERROR;
 	b->rounds = 5;
 	b->nr_commands = 2;
 	b->commands = xcalloc(2, sizeof(*b->commands));
@@ -106,7 +106,7 @@ static void build(struct run_result *r, int compare)
 	c->name = xstrdup("sort");
 	c->command = xstrdup("./build/sort --n 20000 --a-very-long-option-"
 			     "that-does-not-fit-in-a-narrow-terminal");
-	c->result = xstrdup(compare ? "regression" : RESULT_OVER_BUDGET);
+	c->result = compare ? RESULT_REGRESSION : RESULT_OVER_BUDGET;
 	c->rounds = 5;
 	c->throughput_unit = xstrdup("bytes");
 	for (int sd = compare ? SIDE_BASE : SIDE_HEAD; sd < SIDE__COUNT; sd++) {
@@ -153,7 +153,7 @@ static void build(struct run_result *r, int compare)
 	c = &b->commands[1];
 	c->name = xstrdup("crash");
 	c->command = xstrdup("sh -c 'exit 3'");
-	c->result = xstrdup(RESULT_ERROR);
+	c->result = RESULT_ERROR;
 	c->error = xstrdup("exited with status 3");
 	c->stderr_tail = xstrdup("boom\n\033[31mred\033[0m line\r\nlast\n");
 	for (int sd = compare ? SIDE_BASE : SIDE_HEAD; sd < SIDE__COUNT; sd++) {

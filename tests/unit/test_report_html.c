@@ -112,13 +112,13 @@ static void build(struct run_result *r, const char *mode, size_t n,
 	struct suite_result *s = &r->suites[0];
 	s->name = xstrdup(evil_names ? EVIL : "suite");
 	s->file = xstrdup("kagari.yaml");
-	s->result = xstrdup("regression");
+	s->result = RESULT_REGRESSION;
 	s->nr_benches = 1;
 	s->benches = xcalloc(1, sizeof(*s->benches));
 	struct bench_result *b = &s->benches[0];
 	strvec_init(&b->tags);
 	b->name = xstrdup(evil_names ? EVIL : "bench");
-	b->result = xstrdup("pass");
+	b->result = RESULT_PASS;
 	b->nr_commands = n;
 	b->commands = xcalloc(n, sizeof(*b->commands));
 	for (size_t i = 0; i < n; i++) {
@@ -126,7 +126,7 @@ static void build(struct run_result *r, const char *mode, size_t n,
 		c->name = evil_names ? xstrfmt("c%zu %s", i, EVIL)
 				     : xstrfmt("cmd%zu", i);
 		c->command = xstrdup(evil_names ? EVIL : "./prog");
-		c->result = xstrdup(i % 4 ? "pass" : "regression");
+		c->result = i % 4 ? RESULT_PASS : RESULT_REGRESSION;
 		c->rounds = 10;
 		c->side[SIDE_HEAD].present = 1;
 		c->side[SIDE_HEAD].count = 20;

@@ -92,20 +92,20 @@ static void build(struct run_result *r, size_t n, const char *bench_name)
 	struct suite_result *s = &r->suites[0];
 	s->name = xstrdup("demo");
 	s->file = xstrdup("kagari.yaml");
-	s->result = xstrdup("pass");
+	s->result = RESULT_PASS;
 	s->nr_benches = 1;
 	s->benches = xcalloc(1, sizeof(*s->benches));
 	struct bench_result *b = &s->benches[0];
 	strvec_init(&b->tags);
 	b->name = xstrdup(bench_name);
-	b->result = xstrdup("pass");
+	b->result = RESULT_PASS;
 	b->nr_commands = n;
 	b->commands = xcalloc(n ? n : 1, sizeof(*b->commands));
 	for (size_t i = 0; i < n; i++) {
 		struct command_result *c = &b->commands[i];
 		c->name = xstrfmt("cmd%zu", i);
 		c->command = xstrdup("./prog --n 1");
-		c->result = xstrdup("pass");
+		c->result = RESULT_PASS;
 		c->rounds = 10;
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			c->side[sd].present = 1;
