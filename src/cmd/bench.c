@@ -53,8 +53,8 @@
    time-unit and style are strings with choices (completion offers them):
    bench_take() checks them with messages of hyperfine's shape. */
 static const struct opt bench_opts[] = {
-	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
-	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
+	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
+	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
 	{ "prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL },
 	{ "shell", OPT_STRING, B(shell), "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
 	{ "parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
@@ -65,19 +65,19 @@ static const struct opt bench_opts[] = {
 	{ "cleanup", OPT_STRING, B(cleanup), "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
 	{ "ignore-failure", OPT_BOOL, B(ignore_failure), NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
 	{ "min-runs", OPT_COUNT, B(min_runs), "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
-	{ "max-runs", OPT_COUNT, offsetof(struct cli, max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
-	{ "time-unit", OPT_STRING, offsetof(struct cli, time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
+	{ "max-runs", OPT_COUNT, CLI_MEAS(max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
+	{ "time-unit", OPT_STRING, CLI_OUT(time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
 	{ "style", OPT_STRING, B(style), "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
 	{ "export-json", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's JSON export to FILE", NULL },
 	{ "export-csv", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
 	{ "export-markdown", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's Markdown table to FILE", NULL },
 	{ "max-percent", OPT_STRING, B(max_percent), "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
 	{ "save-suite", OPT_STRING, B(save_suite), "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE", "write the report to FILE instead of stdout", NULL },
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N", "seed for run order and resampling", NULL },
-	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress line", NULL },
-	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL, "no colour", NULL },
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE", "write the report to FILE instead of stdout", NULL },
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N", "seed for run order and resampling", NULL },
+	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress line", NULL },
+	{ "no-color", OPT_BOOL, CLI_OUT(no_color), NULL, "no colour", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

@@ -27,13 +27,13 @@
 #include "report/report.h"
 
 static const struct opt ci_opts[] = {
-	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
+	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
 	  NULL },
 	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

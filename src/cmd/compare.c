@@ -25,12 +25,12 @@
 #include "analyze/accept.h"
 
 static const struct opt compare_opts[] = {
-	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
+	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
 	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

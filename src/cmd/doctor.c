@@ -399,7 +399,7 @@ static void render_json(const struct doctor *d, struct sbuf *out)
 }
 
 static const struct opt doctor_opts[] = {
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

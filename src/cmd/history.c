@@ -43,17 +43,17 @@
 
 static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
-	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
+	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
-	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
+	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
-	{ "detect", OPT_STRING, offsetof(struct cli, detect), "P",
+	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
 	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
-	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
+	{ "history", OPT_STRING, CLI_REC(history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

@@ -99,7 +99,7 @@ static int init_exec(struct cli *cli, struct cmd_env *env)
 }
 
 static const struct opt init_opts[] = {
-	{ "force", OPT_BOOL, offsetof(struct cli, force), NULL,
+	{ "force", OPT_BOOL, CLI_INIT(force), NULL,
 	  "overwrite an existing file", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

@@ -13,7 +13,7 @@
 
 static const struct opt list_opts[] = {
 	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

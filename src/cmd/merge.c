@@ -48,17 +48,17 @@
 #define MERGE_MAX_BYTES ((size_t)1 << 30)
 
 static const struct opt merge_opts[] = {
-	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,
+	{ "replicate", OPT_BOOL, CLI_SHARD(replicate), NULL,
 	  "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
-	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",
+	{ "summary", OPT_STRING, CLI_OUT(summary), "FILE",
 	  "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL },
-	{ "annotations", OPT_BOOL, offsetof(struct cli, annotations), NULL,
+	{ "annotations", OPT_BOOL, CLI_MERGE(annotations), NULL,
 	  "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

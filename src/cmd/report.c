@@ -39,19 +39,19 @@
 #define REPORT_MAX_BYTES ((size_t)1 << 30)
 
 static const struct opt report_opts[] = {
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
-	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
+	{ "section", OPT_STRING, CLI_OUT(section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
-	{ "reanalyze", OPT_BOOL, offsetof(struct cli, reanalyze), NULL,
+	{ "reanalyze", OPT_BOOL, CLI_REPORT(reanalyze), NULL,
 	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
-	{ "max-percent", OPT_LIST, offsetof(struct cli, max_percent), "METRIC=P",
+	{ "max-percent", OPT_LIST, CLI_REPORT(max_percent), "METRIC=P",
 	  "with --reanalyze: judge METRIC with tolerance P percent (repeatable)", NULL },
-	{ "confidence", OPT_STRING, offsetof(struct cli, confidence), "C",
+	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
 	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
