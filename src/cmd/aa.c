@@ -411,10 +411,10 @@ static int aa_trace_setup(struct session *s, struct cli *cli, struct aa_trace *t
 {
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, &s->ls);
-	int rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
+	int rc = common_check_output("--trace", cli->aa.trace, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
-	if (cli->output && !rc && fileio_same_file(cli->output, cli->trace)) {
-		cmd_error("--trace and --output name the same file '%s'", cli->trace);
+	if (cli->out.output && !rc && fileio_same_file(cli->out.output, cli->aa.trace)) {
+		cmd_error("--trace and --output name the same file '%s'", cli->aa.trace);
 		rc = EXIT_USAGE;
 	}
 	if (rc)
@@ -466,21 +466,21 @@ static int aa_write(const struct cli *cli, const struct aa_state *st)
 {
 	int rc = 0;
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	const char *fmt = cli->format ? cli->format : "table";
+	const char *fmt = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(fmt, "json"))
 		render_json(&out, st);
 	else if (!strcmp(fmt, "html"))
 		render_html(&out, st);
 	else
 		render_table(&out, st);
-	if (!cli->output) {
+	if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
 				  strerror(errno));
 			rc = EXIT_EXEC;
 		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 	}
@@ -495,13 +495,13 @@ static int aa_trace_write(const struct cli *cli, const struct aa_trace *tr)
 {
 	int rc = 0;
 	struct sbuf err = SBUF_INIT;
-	if (report_output_write(cli->trace, NULL, tr->text.buf, tr->text.len, &err)) {
+	if (report_output_write(cli->aa.trace, NULL, tr->text.buf, tr->text.len, &err)) {
 		cmd_error("--trace: %s", err.buf);
 		rc = EXIT_EXEC;
 	} else if (tr->other)
 		fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
 			"(a trace is one program's noise; --filter selects another)\n",
-			cli->trace, tr->n, tr->bench, tr->command);
+			cli->aa.trace, tr->n, tr->bench, tr->command);
 	sbuf_release(&err);
 	return rc;
 }
@@ -519,7 +519,7 @@ static void aa_state_release(struct aa_state *st)
 
 static int aa_exec(struct cli *cli, struct cmd_env *env)
 {
-	int repeat = cli->repeat < 0 ? AA_DEFAULT_REPEAT : cli->repeat;
+	int repeat = cli->aa.repeat < 0 ? AA_DEFAULT_REPEAT : cli->aa.repeat;
 	if (repeat < 2) {
 		cmd_error("--repeat must be at least 2 (a spread needs several compares)");
 		return EXIT_USAGE;
@@ -534,7 +534,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 	}
 	s.build_once = 1;
 	struct aa_trace tr = { .text = SBUF_INIT };
-	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
+	if (cli->aa.trace && (rc = aa_trace_setup(&s, cli, &tr))) {
 		session_release(&s);
 		return rc;
 	}
@@ -548,7 +548,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		summarise(&st);
 		rc = aa_write(cli, &st);
 	}
-	if (cli->trace && tr.n) {
+	if (cli->aa.trace && tr.n) {
 		int trc = aa_trace_write(cli, &tr);
 		rc = rc ? rc : trc;
 	}

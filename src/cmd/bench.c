@@ -205,7 +205,7 @@ static int take_lists(const struct strvec *pairs, struct bench_args *a)
 	return 0;
 }
 
-/* --export-json FILE ... as cli->exports' FORMAT, PATH, LABEL triples. */
+/* --export-json FILE ... as cli->out.exports' FORMAT, PATH, LABEL triples. */
 static int take_exports(struct cli *cli)
 {
 	const struct strvec *e = &cli->bench.exports;
@@ -215,11 +215,11 @@ static int take_exports(struct cli *cli)
 			cmd_error("--%s: empty file name", opt);
 			return EXIT_USAGE;
 		}
-		strvec_push(&cli->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
+		strvec_push(&cli->out.exports, !strcmp(opt, "export-json") ? "hyperfine-json"
 					   : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
 									 : "hyperfine-markdown");
-		strvec_push(&cli->exports, file);
-		strvec_push_take(&cli->exports, xstrfmt("--%s", opt));
+		strvec_push(&cli->out.exports, file);
+		strvec_push_take(&cli->out.exports, xstrfmt("--%s", opt));
 	}
 	return 0;
 }
@@ -261,16 +261,16 @@ static int bench_take(struct cli *cli, struct bench_args *a)
 	strvec_clear(&a->templates);
 	a->templates = cli->args;
 	strvec_init(&cli->args);
-	if (cli->runs == 0) {
+	if (cli->measure.runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
 	}
-	if (b->min_runs == 0 || cli->max_runs == 0) {
+	if (b->min_runs == 0 || cli->measure.max_runs == 0) {
 		cmd_error("%s must be at least 1", b->min_runs == 0 ? "--min-runs" : "--max-runs");
 		return EXIT_USAGE;
 	}
 	a->min_runs = b->min_runs;
-	a->max_runs = cli->max_runs;
+	a->max_runs = cli->measure.max_runs;
 	a->ignore_failure = b->ignore_failure;
 	take_str(&a->prepare, &b->prepare);
 	take_str(&a->setup, &b->setup);
@@ -287,13 +287,13 @@ static int bench_take(struct cli *cli, struct bench_args *a)
 		a->scan_min = xstrdup(last[1]);
 		a->scan_max = xstrdup(last[2]);
 	}
-	if (choice_check("time-unit", cli->time_unit) || choice_check("style", b->style))
+	if (choice_check("time-unit", cli->out.time_unit) || choice_check("style", b->style))
 		return EXIT_USAGE;
 	if (b->style && !strcmp(b->style, "none")) {
-		cli->quiet = 1;
-		cli->no_color = 1;
+		cli->out.quiet = 1;
+		cli->out.no_color = 1;
 	} else if (b->style && (!strcmp(b->style, "basic") || !strcmp(b->style, "nocolor"))) {
-		cli->no_color = 1;
+		cli->out.no_color = 1;
 	}
 	int rc = take_lists(&b->params, a);
 	return rc ? rc : take_exports(cli);
@@ -557,10 +557,10 @@ static void regression_yaml(struct sbuf *y, const struct bench_args *a, double m
 static void defaults_yaml(struct sbuf *y, const struct cli *cli, const struct bench_args *a)
 {
 	sbuf_adds(y, "defaults:\n");
-	if (cli->warmup >= 0)
-		sbuf_addf(y, "  warmup: %d\n", cli->warmup);
-	if (cli->runs > 0) {
-		sbuf_addf(y, "  runs: %d\n", cli->runs);
+	if (cli->measure.warmup >= 0)
+		sbuf_addf(y, "  warmup: %d\n", cli->measure.warmup);
+	if (cli->measure.runs > 0) {
+		sbuf_addf(y, "  runs: %d\n", cli->measure.runs);
 	} else {
 		int max = a->max_runs > 0 ? a->max_runs : BENCH_MAX_RUNS;
 		int min = a->min_runs > 0 ? a->min_runs : BENCH_MIN_RUNS;
@@ -952,8 +952,8 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	if (!rc) {
 		strvec_clear(&cli->args);
 		strvec_push(&cli->args, suite_file);
-		cli->no_history = 1; /* no suite of the user's to keep it beside */
-		if (a.cmds.nr > 1 && !cli->quiet)
+		cli->record.no_history = 1; /* no suite of the user's to keep it beside */
+		if (a.cmds.nr > 1 && !cli->out.quiet)
 			fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
 				a.cmds.nr, a.labels.v[0]);
 		struct session s;

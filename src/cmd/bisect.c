@@ -254,8 +254,8 @@ static int runs_again(const struct bisect *b, size_t i, const struct bench_resul
 		if (strcmp(bs->name, br->name) || cc >= bs->nr_commands)
 			continue;
 		int cap = bs->commands[cc].settings.max_runs;
-		if (b->s.cli->runs > cap)
-			cap = b->s.cli->runs;
+		if (b->s.cli->measure.runs > cap)
+			cap = b->s.cli->measure.runs;
 		int next = runs > 0 ? 2 * runs : 0;
 		if (next > cap)
 			next = cap;
@@ -408,7 +408,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
 	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
 	c->alpha[c->measured - 1] = NAN;
 	set_look(b, c->measured);
-	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->runs;
+	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->measure.runs;
 	b->steps++;
 	struct run_result rr;
 	run_result_init(&rr);
@@ -473,7 +473,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
  */
 static void test_commit(struct bisect *b, struct commit *c, size_t id)
 {
-	if (!b->s.cli->quiet)
+	if (!b->s.cli->out.quiet)
 		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
 	if (prepare_commit(b, c, id)) {
 		c->out = OUT_SKIP;
@@ -481,13 +481,13 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 	}
 	measure_commit(b, c);
 	while (c->out == OUT_SKIP && c->again > 0 && !interrupt_requested) {
-		if (!b->s.cli->quiet)
+		if (!b->s.cli->out.quiet)
 			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side, at alpha/%d (each measurement of a commit at half the level of the one before)\n",
 				c->sha, c->reason, c->again, 1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
 		c->runs = c->again;
 		measure_commit(b, c);
 	}
-	b->s.opts.runs_override = b->s.cli->runs;
+	b->s.opts.runs_override = b->s.cli->measure.runs;
 }
 
 static const char *outcome_name(enum outcome o)
@@ -587,32 +587,32 @@ static int owner_gone(const char *owner)
 
 static int bisect_exec(struct cli *cli, struct cmd_env *env)
 {
-	if (!cli->good || !cli->bad) {
+	if (!cli->bisect.good || !cli->bisect.bad) {
 		cmd_error("bisect needs --good REV and --bad REV");
 		return EXIT_USAGE;
 	}
 	int metric = -1;
-	if (cli->metric) {
-		metric = metric_lookup(cli->metric);
+	if (cli->analysis.metric) {
+		metric = metric_lookup(cli->analysis.metric);
 		if (metric < 0 || !metric_get(metric)->comparable) {
-			cmd_error("--metric '%s': not a metric that can be compared", cli->metric);
+			cmd_error("--metric '%s': not a metric that can be compared", cli->analysis.metric);
 			return EXIT_USAGE;
 		}
 	}
-	const char *fmt = cli->format ? cli->format : "table";
+	const char *fmt = cli->out.format ? cli->out.format : "table";
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT, revs = SBUF_INIT;
-	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
+	if (git_check_rev(cli->bisect.good, &err) || git_check_rev(cli->bisect.bad, &err)) {
 		cmd_error("%s", err.buf);
 		sbuf_release(&err);
 		return EXIT_USAGE;
 	}
 	/* session_prepare() wants the measuring flags; bisect writes no report. */
-	cli->no_history = 1;
+	cli->record.no_history = 1;
 	struct bisect b;
 	memset(&b, 0, sizeof(b));
 	strvec_init(&b.matters);
 	b.metric = metric;
-	b.command = cli->command;
+	b.command = cli->bisect.command;
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
@@ -631,7 +631,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	}
 	if (!rc)
 		save_alpha(&b);
-	if (!rc && cli->command) {
+	if (!rc && cli->bisect.command) {
 		/* Measure only the benchmarks that hold the command. */
 		size_t found = 0;
 		struct sbuf names = SBUF_INIT;
@@ -641,7 +641,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 				const struct bench_spec *bs = &su->benches[bi];
 				int has = 0;
 				for (size_t cc = 0; cc < bs->nr_commands; cc++) {
-					if (command_named(cli->command, su->name, bs->name,
+					if (command_named(cli->bisect.command, su->name, bs->name,
 							  bs->commands[cc].name))
 						has = 1;
 					else if (b.s.ls.selected[i][bi] && names.len < 400)
@@ -655,7 +655,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		}
 		if (!found) {
 			cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
-				  cli->command, names.len ? names.buf : "none");
+				  cli->bisect.command, names.len ? names.buf : "none");
 			rc = EXIT_USAGE;
 		}
 		sbuf_release(&names);
@@ -669,8 +669,8 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		if (git_prune_orphans(b.repo, &err))
 			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 		sbuf_reset(&err);
-		if (git_resolve_commit(b.repo, cli->good, &b.good.sha, &err) ||
-		    git_resolve_commit(b.repo, cli->bad, &bad_sha, &err)) {
+		if (git_resolve_commit(b.repo, cli->bisect.good, &b.good.sha, &err) ||
+		    git_resolve_commit(b.repo, cli->bisect.bad, &bad_sha, &err)) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_USAGE;
 		}
@@ -701,7 +701,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	}
 	if (!rc && !b.n) {
 		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
-			  cli->bad, cli->good);
+			  cli->bisect.bad, cli->bisect.good);
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {
@@ -710,7 +710,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_reset(&err);
 		if (git_resolve_commit(b.repo, parent, &psha, &err) || strcmp(psha, b.good.sha)) {
 			cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-				  cli->good, cli->bad);
+				  cli->bisect.good, cli->bisect.bad);
 			rc = EXIT_USAGE;
 		}
 		free(parent);
@@ -723,7 +723,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	long first = -1;
 	int ambiguous = 0;
 	if (!rc) {
-		if (!cli->quiet)
+		if (!cli->out.quiet)
 			fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
 				b.n, b.n == 1 ? "" : "s", b.good.sha, bad_sha,
 				(unsigned long long)b.s.r.seed);
@@ -800,9 +800,9 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 				}
 			}
 		}
-		if (cli->output) {
+		if (cli->out.output) {
 			sbuf_reset(&err);
-			if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+			if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 				cmd_error("%s", err.buf);
 				rc = EXIT_EXEC;
 			}

@@ -419,7 +419,7 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 	check_cpu(&d);
 	check_machine(&d, env);
 	struct sbuf out = SBUF_INIT;
-	if (cli->format && !strcmp(cli->format, "json"))
+	if (cli->out.format && !strcmp(cli->out.format, "json"))
 		render_json(&d, &out);
 	else
 		render_text(&d, &out);

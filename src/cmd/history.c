@@ -689,27 +689,27 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 {
 	(void)env;
 	double min_change = 1;
-	if (cli->min_change) {
+	if (cli->history.min_change) {
 		char *end;
-		min_change = strtod(cli->min_change, &end);
-		if (end == cli->min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
+		min_change = strtod(cli->history.min_change, &end);
+		if (end == cli->history.min_change || *end || !(min_change >= 0 && min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
-				  cli->min_change);
+				  cli->history.min_change);
 			return EXIT_USAGE;
 		}
 	}
 	double detect = 5;
-	if (cli->detect) {
+	if (cli->history.detect) {
 		char *end;
-		detect = strtod(cli->detect, &end);
-		if (end == cli->detect || *end || !(detect > 0 && detect < 1e6)) {
+		detect = strtod(cli->history.detect, &end);
+		if (end == cli->history.detect || *end || !(detect > 0 && detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
-				  cli->detect);
+				  cli->history.detect);
 			return EXIT_USAGE;
 		}
 	}
-	if (cli->metric && metric_lookup(cli->metric) < 0) {
-		cmd_error("--metric '%s': no such metric", cli->metric);
+	if (cli->analysis.metric && metric_lookup(cli->analysis.metric) < 0) {
+		cmd_error("--metric '%s': no such metric", cli->analysis.metric);
 		return EXIT_USAGE;
 	}
 	struct loaded_suites ls;
@@ -727,12 +727,12 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct series *v = NULL;
 	size_t nr = 0;
 	struct stat st;
-	if (cli->output) {
+	if (cli->out.output) {
 		/* The output is never an input: not the history, not a suite. */
 		struct input_files in = INPUT_FILES_INIT;
 		input_files_add_suites(&in, &ls);
 		input_files_add_history(&in, path);
-		rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+		rc = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
 		input_files_release(&in);
 		if (rc)
 			goto out;
@@ -745,7 +745,7 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	}
 	/* Only reading: a history in a read-only folder is still shown. */
 	if (history_open_read(path, record_timeout_ms(), &h, &err) ||
-	    history_query(h, NULL, cli->metric, &pts, &err)) {
+	    history_query(h, NULL, cli->analysis.metric, &pts, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_EXEC;
 		goto out;
@@ -761,7 +761,7 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	git_order_load(&order, ls.suites[0]->dir, &pts);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
 	free(order.v);
-	const char *f = cli->format ? cli->format : "table";
+	const char *f = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(f, "json"))
 		render_json(&out, v, nr, path, m.fingerprint, runs, detect);
 	else if (!strcmp(f, "markdown"))
@@ -771,8 +771,8 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	else
 		render_table(&out, v, nr, path, m.fingerprint, runs, detect);
 	history_machine_release(&m);
-	if (cli->output) {
-		if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	if (cli->out.output) {
+		if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
 		}

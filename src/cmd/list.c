@@ -96,7 +96,7 @@ static int list_exec(struct cli *cli, struct cmd_env *env)
 		rc = common_select(cli, &ls);
 	if (!rc) {
 		struct sbuf out = SBUF_INIT;
-		if (cli->format && !strcmp(cli->format, "json"))
+		if (cli->out.format && !strcmp(cli->out.format, "json"))
 			list_json(&ls, &out);
 		else
 			list_text(&ls, &out);

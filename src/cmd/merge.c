@@ -403,18 +403,18 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 		return EXIT_USAGE;
 	}
 	enum report_format f = REPORT_TABLE;
-	if (cli->format && report_format_parse(cli->format, &f)) {
-		cmd_error("unknown report format '%s'", cli->format);
+	if (cli->out.format && report_format_parse(cli->out.format, &f)) {
+		cmd_error("unknown report format '%s'", cli->out.format);
 		return EXIT_USAGE;
 	}
-	if (cli->output) {
+	if (cli->out.output) {
 		struct input_files in = INPUT_FILES_INIT;
 		for (size_t i = 0; i < cli->args.nr; i++) {
 			char *what = xstrfmt("the input report '%s'", cli->args.v[i]);
 			input_files_add(&in, cli->args.v[i], what);
 			free(what);
 		}
-		int bad = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+		int bad = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
 		input_files_release(&in);
 		if (bad)
 			return bad;
@@ -452,7 +452,7 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 			exec_failed = 1;
 			exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
 		}
-		if (!rc && merge_into(&r, &next, cli->args.v[0], cli->args.v[i], cli->replicate,
+		if (!rc && merge_into(&r, &next, cli->args.v[0], cli->args.v[i], cli->shard.replicate,
 				      &err)) {
 			cmd_error("cannot merge: %s", err.buf);
 			rc = EXIT_INVALID;
@@ -477,7 +477,7 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	r.exit_reason = NULL;
 	analyze_result(&r, NULL);
 	outcome_judge(&r);
-	if (cli->fail_on_inconclusive && r.summary.inconclusive &&
+	if (cli->gate.fail_on_inconclusive && r.summary.inconclusive &&
 	    r.summary.exit_code == EXIT_PASS) {
 		r.summary.exit_code = EXIT_FAIL;
 		free(r.exit_reason);
@@ -493,40 +493,40 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	}
 	struct report_options o;
 	report_options_init(&o);
-	o.color = !cli->output && env->stdout_tty && !cli->no_color && !getenv("NO_COLOR");
+	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color && !getenv("NO_COLOR");
 	if (report_render(&r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
-	if (!cli->output) {
+	if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s", strerror(errno));
 			rc = EXIT_EXEC;
 			goto out;
 		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 		goto out;
 	}
 	rc = r.summary.exit_code;
-	if (cli->summary) {
+	if (cli->out.summary) {
 		struct sbuf md = SBUF_INIT;
 		sbuf_reset(&err);
 		report_options_init(&o);
 		if (report_render(&r, REPORT_MARKDOWN, &o, &md, &err) ||
-		    report_output_append(cli->summary, md.buf, md.len, &err)) {
+		    report_output_append(cli->out.summary, md.buf, md.len, &err)) {
 			cmd_error("--summary: %s", err.buf);
 			rc = exit_merge(rc, EXIT_EXEC);
 		}
 		sbuf_release(&md);
 	}
-	if (cli->annotations) {
+	if (cli->merge.annotations) {
 		struct sbuf an = SBUF_INIT;
 		const char *ws = getenv("GITHUB_WORKSPACE");
-		github_annotations(&an, &r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
+		github_annotations(&an, &r, cli->gate.fail_on_inconclusive, ws && *ws ? ws : NULL);
 		fflush(stdout);
 		fputs(an.buf, stderr);
 		fflush(stderr);

@@ -60,13 +60,13 @@ static const struct opt report_opts[] = {
 static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
 {
 	memset(ov, 0, sizeof(*ov));
-	if (!cli->reanalyze && (cli->max_percent.nr || cli->confidence ||
-				cli->fail_on_inconclusive)) {
+	if (!cli->report.reanalyze && (cli->report.max_percent.nr || cli->analysis.confidence ||
+				cli->gate.fail_on_inconclusive)) {
 		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < cli->max_percent.nr; i++) {
-		const char *arg = cli->max_percent.v[i];
+	for (size_t i = 0; i < cli->report.max_percent.nr; i++) {
+		const char *arg = cli->report.max_percent.v[i];
 		const char *eq = strchr(arg, '=');
 		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
 		int m = name ? metric_lookup(name) : -1;
@@ -90,12 +90,12 @@ static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
 		if (rc)
 			return rc;
 	}
-	if (cli->confidence) {
+	if (cli->analysis.confidence) {
 		char *end;
-		double c = strtod(cli->confidence, &end);
-		if (end == cli->confidence || *end || !(c >= 0.5 && c <= 0.999)) {
+		double c = strtod(cli->analysis.confidence, &end);
+		if (end == cli->analysis.confidence || *end || !(c >= 0.5 && c <= 0.999)) {
 			cmd_error("--confidence '%s': expected a number from 0.5 to 0.999",
-				  cli->confidence);
+				  cli->analysis.confidence);
 			return EXIT_USAGE;
 		}
 		ov->have_confidence = 1;
@@ -158,7 +158,7 @@ static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 	r->exit_reason = NULL;
 	analyze_result(r, ov);
 	outcome_judge(r);
-	if (cli->fail_on_inconclusive)
+	if (cli->gate.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
 		r->summary.exit_code = EXIT_EXEC;
@@ -179,8 +179,8 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 	}
 	const char *input = cli->args.v[0];
 	enum report_format f = REPORT_TABLE;
-	if (cli->format && report_format_parse(cli->format, &f)) {
-		cmd_error("unknown report format '%s'", cli->format);
+	if (cli->out.format && report_format_parse(cli->out.format, &f)) {
+		cmd_error("unknown report format '%s'", cli->out.format);
 		return EXIT_USAGE;
 	}
 	struct analyze_overrides ov;
@@ -197,12 +197,12 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		return EXIT_USAGE;
 	}
 	/* By identity, not by name: ./r.json, r.json and links are one file. */
-	if (cli->output) {
+	if (cli->out.output) {
 		struct input_files in = INPUT_FILES_INIT;
 		struct sbuf what = SBUF_INIT;
 		sbuf_addf(&what, "the input report '%s'", input);
 		input_files_add(&in, input, what.buf);
-		int bad = common_check_output("--output", cli->output, cli->section, &in,
+		int bad = common_check_output("--output", cli->out.output, cli->out.section, &in,
 					      EXIT_USAGE);
 		input_files_release(&in);
 		sbuf_release(&what);
@@ -225,7 +225,7 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 		rc = EXIT_INVALID;
 		goto out;
 	}
-	if (cli->reanalyze) {
+	if (cli->report.reanalyze) {
 		rc = check_reanalyzable(&r, &ov, input);
 		if (rc)
 			goto out;
@@ -233,22 +233,22 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 	}
 	struct report_options o;
 	report_options_init(&o);
-	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
+	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color &&
 		  !getenv("NO_COLOR");
-	if (cli->section && (f != REPORT_MARKDOWN || !cli->output ||
-			     !report_section_name_valid(cli->section))) {
+	if (cli->out.section && (f != REPORT_MARKDOWN || !cli->out.output ||
+			     !report_section_name_valid(cli->out.section))) {
 		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
-			  cli->section);
+			  cli->out.section);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	o.section = cli->section;
+	o.section = cli->out.section;
 	if (report_render(&r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
 		goto out;
 	}
-	if (!cli->output) {
+	if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
@@ -256,7 +256,7 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 			rc = EXIT_EXEC;
 			goto out;
 		}
-	} else if (report_output_write(cli->output, cli->section, out.buf, out.len,
+	} else if (report_output_write(cli->out.output, cli->out.section, out.buf, out.len,
 				       &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
