@@ -46,25 +46,25 @@ static const double AA_TOLERANCES[] = { 1, 2, 3, 5, 10, 15, 20, 30, 50 };
 #define AA_DEFAULT_REPEAT 10
 
 static const struct opt aa_opts[] = {
-	{ "repeat", OPT_COUNT, offsetof(struct cli, repeat), "N",
+	{ "repeat", OPT_COUNT, CLI_AA(repeat), "N",
 	  "number of A/A compares (default 10, at least 2)", NULL },
 	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "report format: table (default), json, html (the A/A scatter)",
 	  "table|json|html" },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write the report to FILE (atomically) instead of stdout; never an input",
 	  NULL },
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
 	  "seed for run order and resampling (default: random, always recorded)", NULL },
-	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",
+	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",
 	  "measured runs per command and side in each compare (default: sequential rounds as in compare)", NULL },
-	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",
+	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
 	OPT_MAX_TIME,
-	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,
+	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL,
 	  "no progress line", NULL },
-	{ "trace", OPT_STRING, offsetof(struct cli, trace), "FILE",
+	{ "trace", OPT_STRING, CLI_AA(trace), "FILE",
 	  "also write every measured run, in the order they ran, as a trace for `kagari power`",
 	  NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET,
@@ -411,10 +411,10 @@ static int aa_trace_setup(struct session *s, struct cli *cli, struct aa_trace *t
 {
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, &s->ls);
-	int rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
+	int rc = common_check_output("--trace", cli->aa.trace, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
-	if (cli->output && !rc && fileio_same_file(cli->output, cli->trace)) {
-		cmd_error("--trace and --output name the same file '%s'", cli->trace);
+	if (cli->out.output && !rc && fileio_same_file(cli->out.output, cli->aa.trace)) {
+		cmd_error("--trace and --output name the same file '%s'", cli->aa.trace);
 		rc = EXIT_USAGE;
 	}
 	if (rc)
@@ -466,21 +466,21 @@ static int aa_write(const struct cli *cli, const struct aa_state *st)
 {
 	int rc = 0;
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	const char *fmt = cli->format ? cli->format : "table";
+	const char *fmt = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(fmt, "json"))
 		render_json(&out, st);
 	else if (!strcmp(fmt, "html"))
 		render_html(&out, st);
 	else
 		render_table(&out, st);
-	if (!cli->output) {
+	if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
 				  strerror(errno));
 			rc = EXIT_EXEC;
 		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 	}
@@ -495,13 +495,13 @@ static int aa_trace_write(const struct cli *cli, const struct aa_trace *tr)
 {
 	int rc = 0;
 	struct sbuf err = SBUF_INIT;
-	if (report_output_write(cli->trace, NULL, tr->text.buf, tr->text.len, &err)) {
+	if (report_output_write(cli->aa.trace, NULL, tr->text.buf, tr->text.len, &err)) {
 		cmd_error("--trace: %s", err.buf);
 		rc = EXIT_EXEC;
 	} else if (tr->other)
 		fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
 			"(a trace is one program's noise; --filter selects another)\n",
-			cli->trace, tr->n, tr->bench, tr->command);
+			cli->aa.trace, tr->n, tr->bench, tr->command);
 	sbuf_release(&err);
 	return rc;
 }
@@ -519,7 +519,7 @@ static void aa_state_release(struct aa_state *st)
 
 static int aa_exec(struct cli *cli, struct cmd_env *env)
 {
-	int repeat = cli->repeat < 0 ? AA_DEFAULT_REPEAT : cli->repeat;
+	int repeat = cli->aa.repeat < 0 ? AA_DEFAULT_REPEAT : cli->aa.repeat;
 	if (repeat < 2) {
 		cmd_error("--repeat must be at least 2 (a spread needs several compares)");
 		return EXIT_USAGE;
@@ -534,7 +534,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 	}
 	s.build_once = 1;
 	struct aa_trace tr = { .text = SBUF_INIT };
-	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
+	if (cli->aa.trace && (rc = aa_trace_setup(&s, cli, &tr))) {
 		session_release(&s);
 		return rc;
 	}
@@ -548,7 +548,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		summarise(&st);
 		rc = aa_write(cli, &st);
 	}
-	if (cli->trace && tr.n) {
+	if (cli->aa.trace && tr.n) {
 		int trc = aa_trace_write(cli, &tr);
 		rc = rc ? rc : trc;
 	}

@@ -53,8 +53,8 @@
    time-unit and style are strings with choices (completion offers them):
    bench_take() checks them with messages of hyperfine's shape. */
 static const struct opt bench_opts[] = {
-	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
-	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
+	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
+	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
 	{ "prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL },
 	{ "shell", OPT_STRING, B(shell), "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
 	{ "parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
@@ -65,19 +65,19 @@ static const struct opt bench_opts[] = {
 	{ "cleanup", OPT_STRING, B(cleanup), "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
 	{ "ignore-failure", OPT_BOOL, B(ignore_failure), NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
 	{ "min-runs", OPT_COUNT, B(min_runs), "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
-	{ "max-runs", OPT_COUNT, offsetof(struct cli, max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
-	{ "time-unit", OPT_STRING, offsetof(struct cli, time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
+	{ "max-runs", OPT_COUNT, CLI_MEAS(max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
+	{ "time-unit", OPT_STRING, CLI_OUT(time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
 	{ "style", OPT_STRING, B(style), "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
 	{ "export-json", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's JSON export to FILE", NULL },
 	{ "export-csv", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
 	{ "export-markdown", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's Markdown table to FILE", NULL },
 	{ "max-percent", OPT_STRING, B(max_percent), "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
 	{ "save-suite", OPT_STRING, B(save_suite), "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE", "write the report to FILE instead of stdout", NULL },
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N", "seed for run order and resampling", NULL },
-	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress line", NULL },
-	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL, "no colour", NULL },
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE", "write the report to FILE instead of stdout", NULL },
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N", "seed for run order and resampling", NULL },
+	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress line", NULL },
+	{ "no-color", OPT_BOOL, CLI_OUT(no_color), NULL, "no colour", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -205,7 +205,7 @@ static int take_lists(const struct strvec *pairs, struct bench_args *a)
 	return 0;
 }
 
-/* --export-json FILE ... as cli->exports' FORMAT, PATH, LABEL triples. */
+/* --export-json FILE ... as cli->out.exports' FORMAT, PATH, LABEL triples. */
 static int take_exports(struct cli *cli)
 {
 	const struct strvec *e = &cli->bench.exports;
@@ -215,11 +215,11 @@ static int take_exports(struct cli *cli)
 			cmd_error("--%s: empty file name", opt);
 			return EXIT_USAGE;
 		}
-		strvec_push(&cli->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
+		strvec_push(&cli->out.exports, !strcmp(opt, "export-json") ? "hyperfine-json"
 					   : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
 									 : "hyperfine-markdown");
-		strvec_push(&cli->exports, file);
-		strvec_push_take(&cli->exports, xstrfmt("--%s", opt));
+		strvec_push(&cli->out.exports, file);
+		strvec_push_take(&cli->out.exports, xstrfmt("--%s", opt));
 	}
 	return 0;
 }
@@ -261,16 +261,16 @@ static int bench_take(struct cli *cli, struct bench_args *a)
 	strvec_clear(&a->templates);
 	a->templates = cli->args;
 	strvec_init(&cli->args);
-	if (cli->runs == 0) {
+	if (cli->measure.runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
 	}
-	if (b->min_runs == 0 || cli->max_runs == 0) {
+	if (b->min_runs == 0 || cli->measure.max_runs == 0) {
 		cmd_error("%s must be at least 1", b->min_runs == 0 ? "--min-runs" : "--max-runs");
 		return EXIT_USAGE;
 	}
 	a->min_runs = b->min_runs;
-	a->max_runs = cli->max_runs;
+	a->max_runs = cli->measure.max_runs;
 	a->ignore_failure = b->ignore_failure;
 	take_str(&a->prepare, &b->prepare);
 	take_str(&a->setup, &b->setup);
@@ -287,13 +287,13 @@ static int bench_take(struct cli *cli, struct bench_args *a)
 		a->scan_min = xstrdup(last[1]);
 		a->scan_max = xstrdup(last[2]);
 	}
-	if (choice_check("time-unit", cli->time_unit) || choice_check("style", b->style))
+	if (choice_check("time-unit", cli->out.time_unit) || choice_check("style", b->style))
 		return EXIT_USAGE;
 	if (b->style && !strcmp(b->style, "none")) {
-		cli->quiet = 1;
-		cli->no_color = 1;
+		cli->out.quiet = 1;
+		cli->out.no_color = 1;
 	} else if (b->style && (!strcmp(b->style, "basic") || !strcmp(b->style, "nocolor"))) {
-		cli->no_color = 1;
+		cli->out.no_color = 1;
 	}
 	int rc = take_lists(&b->params, a);
 	return rc ? rc : take_exports(cli);
@@ -557,10 +557,10 @@ static void regression_yaml(struct sbuf *y, const struct bench_args *a, double m
 static void defaults_yaml(struct sbuf *y, const struct cli *cli, const struct bench_args *a)
 {
 	sbuf_adds(y, "defaults:\n");
-	if (cli->warmup >= 0)
-		sbuf_addf(y, "  warmup: %d\n", cli->warmup);
-	if (cli->runs > 0) {
-		sbuf_addf(y, "  runs: %d\n", cli->runs);
+	if (cli->measure.warmup >= 0)
+		sbuf_addf(y, "  warmup: %d\n", cli->measure.warmup);
+	if (cli->measure.runs > 0) {
+		sbuf_addf(y, "  runs: %d\n", cli->measure.runs);
 	} else {
 		int max = a->max_runs > 0 ? a->max_runs : BENCH_MAX_RUNS;
 		int min = a->min_runs > 0 ? a->min_runs : BENCH_MIN_RUNS;
@@ -952,8 +952,8 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	if (!rc) {
 		strvec_clear(&cli->args);
 		strvec_push(&cli->args, suite_file);
-		cli->no_history = 1; /* no suite of the user's to keep it beside */
-		if (a.cmds.nr > 1 && !cli->quiet)
+		cli->record.no_history = 1; /* no suite of the user's to keep it beside */
+		if (a.cmds.nr > 1 && !cli->out.quiet)
 			fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
 				a.cmds.nr, a.labels.v[0]);
 		struct session s;

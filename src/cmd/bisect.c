@@ -54,26 +54,26 @@
 #include "report/output.h"
 
 static const struct opt bisect_opts[] = {
-	{ "good", OPT_STRING, offsetof(struct cli, good), "REV",
+	{ "good", OPT_STRING, CLI_BISECT(good), "REV",
 	  "a commit without the regression (required)", NULL },
-	{ "bad", OPT_STRING, offsetof(struct cli, bad), "REV",
+	{ "bad", OPT_STRING, CLI_BISECT(bad), "REV",
 	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
-	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
+	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
 	  "judge only metric M (default: every gated metric)", NULL },
-	{ "command", OPT_STRING, offsetof(struct cli, command), "BENCH/CMD",
+	{ "command", OPT_STRING, CLI_BISECT(command), "BENCH/CMD",
 	  "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several suites)", NULL },
 	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", NULL },
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
 	  "seed for run order and resampling (default: random, always printed)", NULL },
-	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",
+	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",
 	  "measured runs per command and side (overrides the suite)", NULL },
-	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",
+	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
-	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL, "no progress lines", NULL },
+	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress lines", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -255,8 +255,8 @@ static int runs_again(const struct bisect *b, size_t i, const struct bench_resul
 		if (strcmp(bs->name, br->name) || cc >= bs->nr_commands)
 			continue;
 		int cap = bs->commands[cc].settings.max_runs;
-		if (b->s.cli->runs > cap)
-			cap = b->s.cli->runs;
+		if (b->s.cli->measure.runs > cap)
+			cap = b->s.cli->measure.runs;
 		int next = runs > 0 ? 2 * runs : 0;
 		if (next > cap)
 			next = cap;
@@ -409,7 +409,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
 	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
 	c->alpha[c->measured - 1] = NAN;
 	set_look(b, c->measured);
-	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->runs;
+	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->measure.runs;
 	b->steps++;
 	struct run_result rr;
 	run_result_init(&rr);
@@ -474,7 +474,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
  */
 static void test_commit(struct bisect *b, struct commit *c, size_t id)
 {
-	if (!b->s.cli->quiet)
+	if (!b->s.cli->out.quiet)
 		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
 	if (prepare_commit(b, c, id)) {
 		c->out = OUT_SKIP;
@@ -482,13 +482,13 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 	}
 	measure_commit(b, c);
 	while (c->out == OUT_SKIP && c->again > 0 && !interrupt_requested) {
-		if (!b->s.cli->quiet)
+		if (!b->s.cli->out.quiet)
 			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side, at alpha/%d (each measurement of a commit at half the level of the one before)\n",
 				c->sha, c->reason, c->again, 1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
 		c->runs = c->again;
 		measure_commit(b, c);
 	}
-	b->s.opts.runs_override = b->s.cli->runs;
+	b->s.opts.runs_override = b->s.cli->measure.runs;
 }
 
 static const char *outcome_name(enum outcome o)
@@ -590,21 +590,21 @@ static int owner_gone(const char *owner)
    valid revision text, and --metric one that can be compared. */
 static int bisect_check_args(const struct cli *cli, int *metric)
 {
-	if (!cli->good || !cli->bad) {
+	if (!cli->bisect.good || !cli->bisect.bad) {
 		cmd_error("bisect needs --good REV and --bad REV");
 		return EXIT_USAGE;
 	}
 	*metric = -1;
-	if (cli->metric) {
-		*metric = metric_lookup(cli->metric);
+	if (cli->analysis.metric) {
+		*metric = metric_lookup(cli->analysis.metric);
 		if (*metric < 0 || !metric_get(*metric)->comparable) {
-			cmd_error("--metric '%s': not a metric that can be compared", cli->metric);
+			cmd_error("--metric '%s': not a metric that can be compared", cli->analysis.metric);
 			return EXIT_USAGE;
 		}
 	}
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
-	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
+	if (git_check_rev(cli->bisect.good, &err) || git_check_rev(cli->bisect.bad, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -641,7 +641,7 @@ static int narrow_to_command(struct bisect *b, const struct cli *cli)
 			const struct bench_spec *bs = &su->benches[bi];
 			int has = 0;
 			for (size_t cc = 0; cc < bs->nr_commands; cc++) {
-				if (command_named(cli->command, su->name, bs->name,
+				if (command_named(cli->bisect.command, su->name, bs->name,
 						  bs->commands[cc].name))
 					has = 1;
 				else if (b->s.ls.selected[i][bi] && names.len < 400)
@@ -656,7 +656,7 @@ static int narrow_to_command(struct bisect *b, const struct cli *cli)
 	int rc = 0;
 	if (!found) {
 		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
-			  cli->command, names.len ? names.buf : "none");
+			  cli->bisect.command, names.len ? names.buf : "none");
 		rc = EXIT_USAGE;
 	}
 	sbuf_release(&names);
@@ -678,8 +678,8 @@ static int resolve_ends(struct bisect *b, const struct cli *cli)
 	if (git_prune_orphans(b->repo, &err))
 		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 	sbuf_reset(&err);
-	if (git_resolve_commit(b->repo, cli->good, &b->good.sha, &err) ||
-	    git_resolve_commit(b->repo, cli->bad, &b->bad_sha, &err)) {
+	if (git_resolve_commit(b->repo, cli->bisect.good, &b->good.sha, &err) ||
+	    git_resolve_commit(b->repo, cli->bisect.bad, &b->bad_sha, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -725,7 +725,7 @@ static int check_path(const struct bisect *b, const struct cli *cli)
 {
 	if (!b->n) {
 		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
-			  cli->bad, cli->good);
+			  cli->bisect.bad, cli->bisect.good);
 		return EXIT_USAGE;
 	}
 	int rc = 0;
@@ -733,7 +733,7 @@ static int check_path(const struct bisect *b, const struct cli *cli)
 	struct sbuf err = SBUF_INIT;
 	if (git_resolve_commit(b->repo, parent, &psha, &err) || strcmp(psha, b->good.sha)) {
 		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-			  cli->good, cli->bad);
+			  cli->bisect.good, cli->bisect.bad);
 		rc = EXIT_USAGE;
 	}
 	free(parent);
@@ -750,7 +750,7 @@ static int bisect_run(struct bisect *b, const struct cli *cli, long *first, int 
 		cmd_error("--good %.12s: %s", b->good.sha, b->good.reason);
 		return EXIT_EXEC;
 	}
-	if (!cli->quiet)
+	if (!cli->out.quiet)
 		fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
 			b->n, b->n == 1 ? "" : "s", b->good.sha, b->bad_sha,
 			(unsigned long long)b->s.r.seed);
@@ -842,9 +842,9 @@ static void render_table(struct sbuf *out, const struct bisect *b, const struct 
 static int bisect_write(const struct cli *cli, const struct sbuf *out)
 {
 	int rc = 0;
-	if (cli->output) {
+	if (cli->out.output) {
 		struct sbuf err = SBUF_INIT;
-		if (report_output_write(cli->output, NULL, out->buf, out->len, &err)) {
+		if (report_output_write(cli->out.output, NULL, out->buf, out->len, &err)) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
 		}
@@ -889,7 +889,7 @@ static int bisect_conclude(const struct bisect *b, long first, int ambiguous, in
 /* The result in --format, written, then concluded. */
 static int bisect_report(const struct bisect *b, const struct cli *cli, long first, int ambiguous)
 {
-	const char *fmt = cli->format ? cli->format : "table";
+	const char *fmt = cli->out.format ? cli->out.format : "table";
 	const struct commit *fb = first >= 0 && !ambiguous ? &b->path[first] : NULL;
 	struct sbuf out = SBUF_INIT;
 	if (!strcmp(fmt, "json"))
@@ -925,12 +925,12 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 	if (rc)
 		return rc;
 	/* session_prepare() wants the measuring flags; bisect writes no report. */
-	cli->no_history = 1;
+	cli->record.no_history = 1;
 	struct bisect b;
 	memset(&b, 0, sizeof(b));
 	strvec_init(&b.matters);
 	b.metric = metric;
-	b.command = cli->command;
+	b.command = cli->bisect.command;
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
@@ -939,7 +939,7 @@ static int bisect_exec(struct cli *cli, struct cmd_env *env)
 		claim_tmp(&b);
 		save_alpha(&b);
 	}
-	if (!rc && cli->command)
+	if (!rc && cli->bisect.command)
 		rc = narrow_to_command(&b, cli);
 	if (!rc)
 		rc = resolve_ends(&b, cli);

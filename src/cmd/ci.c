@@ -27,13 +27,13 @@
 #include "report/report.h"
 
 static const struct opt ci_opts[] = {
-	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
+	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
 	  NULL },
 	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -48,7 +48,7 @@ static const char *nonempty_env(const char *name)
 static int ci_after_measure(struct session *s, void *data)
 {
 	const struct run_result *r = &s->r;
-	int fail_inc = s->cli->fail_on_inconclusive;
+	int fail_inc = s->cli->gate.fail_on_inconclusive;
 	int rc = 0;
 	(void)data;
 
@@ -62,7 +62,7 @@ static int ci_after_measure(struct session *s, void *data)
 
 	const char *summary = nonempty_env("GITHUB_STEP_SUMMARY");
 	/* --summary to the same file already holds this Markdown. */
-	if (summary && !fileio_same_file(summary, s->cli->summary)) {
+	if (summary && !fileio_same_file(summary, s->cli->out.summary)) {
 		sbuf_reset(&out);
 		struct report_options o;
 		report_options_init(&o);
@@ -85,7 +85,7 @@ static int ci_after_measure(struct session *s, void *data)
 
 static int ci_exec(struct cli *cli, struct cmd_env *env)
 {
-	const char *base = cli->against;
+	const char *base = cli->compare.against;
 	const char *from = "--against";
 	char *event_sha = NULL;
 	struct sbuf err = SBUF_INIT;
@@ -134,10 +134,10 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_addf(&from_event, "the '%s' event", name);
 		from = from_event.buf;
 	}
-	if (!cli->quiet)
+	if (!cli->out.quiet)
 		fprintf(stderr, "kagari: ci: comparing with %s (from %s)\n", base, from);
 	/* Logs are not terminals; escape codes would only clutter them. */
-	cli->no_color = 1;
+	cli->out.no_color = 1;
 	int rc = compare_run(cli, env, "compare", base, ci_after_measure, NULL);
 	free(event_sha);
 	sbuf_release(&from_event);

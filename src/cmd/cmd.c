@@ -1,7 +1,8 @@
 /*
- * cmd/cmd: the table of subcommands, `struct cli` (every flag), option
- * parsing into it, usage text, and the message helpers (cmd_error(),
- * cmd_warning()) every command prints through.
+ * cmd/cmd: the table of subcommands, `struct cli` (every flag, in one struct
+ * per command or family of commands), option parsing into it, usage text,
+ * and the message helpers (cmd_error(), cmd_warning()) every command prints
+ * through.
  */
 #include "cmd/cmd.h"
 
@@ -147,50 +148,52 @@ void cmd_overview(struct sbuf *out)
 void cli_init(struct cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	strvec_init(&c->tags);
-	strvec_init(&c->skip_tags);
+	strvec_init(&c->selection.tags);
+	strvec_init(&c->selection.skip_tags);
 	strvec_init(&c->args);
-	strvec_init(&c->max_percent);
-	strvec_init(&c->exports);
+	strvec_init(&c->report.max_percent);
+	strvec_init(&c->out.exports);
 	strvec_init(&c->bench.params);
 	strvec_init(&c->bench.scan);
 	strvec_init(&c->bench.names);
 	strvec_init(&c->bench.exports);
 	c->bench.min_runs = -1;
-	c->runs = -1;
-	c->warmup = -1;
-	c->repeat = -1;
-	c->trials = -1;
-	c->runs_per_round = -1;
-	c->max_runs = -1;
+	c->measure.runs = -1;
+	c->measure.warmup = -1;
+	c->measure.max_runs = -1;
+	c->aa.repeat = -1;
+	c->power.trials = -1;
+	c->power.runs_per_round = -1;
 }
 
 void cli_release(struct cli *c)
 {
-	free(c->filter);
-	free(c->profile_dir);
-	free(c->format);
-	free(c->output);
-	free(c->summary);
-	free(c->section);
-	free(c->against);
-	free(c->max_time);
-	free(c->suite_from);
-	free(c->confidence);
-	free(c->history);
-	free(c->shard);
-	free(c->metric);
-	free(c->trace);
-	free(c->cells);
-	free(c->order);
-	free(c->min_change);
-	free(c->detect);
-	free(c->good);
-	free(c->bad);
-	free(c->command);
-	strvec_clear(&c->max_percent);
-	strvec_clear(&c->exports);
-	free(c->time_unit);
+	free(c->selection.filter);
+	strvec_clear(&c->selection.tags);
+	strvec_clear(&c->selection.skip_tags);
+	free(c->out.format);
+	free(c->out.output);
+	free(c->out.summary);
+	free(c->out.section);
+	strvec_clear(&c->out.exports);
+	free(c->out.time_unit);
+	free(c->measure.max_time);
+	free(c->measure.profile_dir);
+	free(c->record.history);
+	free(c->shard.spec);
+	free(c->analysis.metric);
+	free(c->analysis.confidence);
+	free(c->compare.against);
+	free(c->compare.suite_from);
+	strvec_clear(&c->report.max_percent);
+	free(c->history.min_change);
+	free(c->history.detect);
+	free(c->bisect.good);
+	free(c->bisect.bad);
+	free(c->bisect.command);
+	free(c->aa.trace);
+	free(c->power.cells);
+	free(c->power.order);
 	strvec_clear(&c->bench.params);
 	strvec_clear(&c->bench.scan);
 	strvec_clear(&c->bench.names);
@@ -203,8 +206,6 @@ void cli_release(struct cli *c)
 	free(c->bench.style);
 	free(c->bench.max_percent);
 	free(c->bench.save_suite);
-	strvec_clear(&c->tags);
-	strvec_clear(&c->skip_tags);
 	strvec_clear(&c->args);
 	cli_init(c);
 }
@@ -212,8 +213,8 @@ void cli_release(struct cli *c)
 static const struct opts_layout cli_layout = {
 	.args = offsetof(struct cli, args),
 	.help = offsetof(struct cli, help),
-	.seed = offsetof(struct cli, seed),
-	.have_seed = offsetof(struct cli, have_seed),
+	.seed = CLI_MEAS(seed),
+	.have_seed = CLI_MEAS(have_seed),
 };
 
 /*

@@ -20,59 +20,115 @@ struct sbuf;
 
 /*
  * Every flag any command takes (the option tables of the cmd/ files point into
- * it). Unset values are NULL / 0 / -1. cli_init() before parsing,
- * cli_release() after; the strings belong to the struct.
+ * it, through the CLI_*() offset macros below). A flag that one command (or
+ * one small family) takes lives in that command's or family's struct; the
+ * comment on each says who takes it. Unset values are NULL / 0 / -1.
+ * cli_init() before parsing, cli_release() after; the strings belong to the
+ * struct.
  */
 struct cli {
-	char *filter;
-	struct strvec tags;
-	struct strvec skip_tags;
-	char *format;
-	char *output;
-	char *summary;
-	char *section;
-	int have_seed;
-	uint64_t seed;
-	int runs;   /* -1 unset */
-	int warmup; /* -1 unset */
-	int quiet;
-	int no_color;
-	int force;
-	int fail_on_inconclusive;
-	char *against;
-	char *max_time;		 /* compare, ci: --max-time DURATION */
-	char *suite_from;	 /* compare, ci: "base" | "head" | NULL (default) */
-	int profile;	   /* --profile */
-	char *profile_dir; /* --profile-dir DIR */
-	int reanalyze;		 /* report: analyse the saved samples again */
-	struct strvec max_percent; /* report --reanalyze: METRIC=P */
-	char *confidence;	 /* report --reanalyze */
-	char *history;		 /* --history FILE (cmd/record.c) */
-	int no_history;		 /* --no-history */
-	char *shard;		 /* --shard K/N */
-	int replicate;		 /* --replicate: every shard measures all */
-	int annotations;	 /* merge: GitHub annotations on stderr */
-	char *metric;		 /* history, bisect: --metric M */
-	char *min_change;	 /* history: --min-change P */
-	char *detect;		 /* history: --detect P */
-	char *good, *bad;	 /* bisect */
-	char *command;		 /* bisect: --command [SUITE/]BENCH/CMD */
-	int repeat;		 /* aa: --repeat N, -1 unset */
-	char *trace;		 /* aa: --trace FILE */
-	char *cells;		 /* power: --cells LIST */
-	int trials;		 /* power: --trials N, -1 unset */
-	int runs_per_round;	 /* power: -1 unset */
-	int max_runs;		 /* power, bench: -1 unset */
-	char *order;		 /* power: random|abba|alternate */
-	int allow_pull_request_target; /* --allow-pull-request-target */
-	int help;
-	struct strvec args; /* positional arguments */
-	/* bench: more reports beside --format/--output (--export-json ...):
-	   pairs FORMAT, PATH, with the option that asked as LABEL (triples). */
-	struct strvec exports;
-	char *time_unit; /* bench: -u/--time-unit (NULL: chosen per value) */
+	/* Which benchmarks: run, compare, ci, list, aa, bisect
+	   (OPT_COMMON_SELECTION; read by cmd/common.c and cmd/shard.c). */
+	struct cli_selection {
+		char *filter;
+		struct strvec tags;
+		struct strvec skip_tags;
+	} selection;
+	/* What kagari prints and where. format: every command that writes a
+	   report; output: all of those but list and doctor; summary: run, compare,
+	   ci, merge; section: run, compare, ci, report; quiet: run, compare,
+	   ci, aa, bisect, bench; no_color: run, compare, ci, bench. */
+	struct cli_out {
+		char *format;
+		char *output;
+		char *summary;
+		char *section;
+		int quiet;
+		int no_color;
+		/* bench: more reports beside --format/--output (--export-json
+		   ...): triples FORMAT, PATH, with the option that asked as
+		   LABEL. The report writer (cmd/session.c) reads them. */
+		struct strvec exports;
+		char *time_unit; /* bench: -u/--time-unit (NULL: chosen per value) */
+	} out;
+	/* How the commands are measured. runs, warmup: run, compare, ci, aa,
+	   bisect, bench; seed: the same and power; max_runs: power, bench;
+	   max_time: compare, ci, aa; profile, profile_dir: run, compare, ci. */
+	struct cli_measure {
+		int runs;     /* -1 unset */
+		int warmup;   /* -1 unset */
+		int max_runs; /* -1 unset */
+		int have_seed;
+		uint64_t seed;
+		char *max_time;	   /* --max-time DURATION */
+		int profile;	   /* --profile */
+		char *profile_dir; /* --profile-dir DIR */
+	} measure;
+	/* The run history (cmd/record.c). history: run, compare, ci and the
+	   history command (the file it reads); no_history: run, compare, ci
+	   (bench and bisect set it). */
+	struct cli_record {
+		char *history;	/* --history FILE */
+		int no_history; /* --no-history */
+	} record;
+	/* Sharding: run, compare, ci; replicate also merge. */
+	struct cli_shard {
+		char *spec;	/* --shard K/N */
+		int replicate;	/* --replicate: every shard measures all */
+	} shard;
+	/* The exit code: compare, ci, report (--reanalyze), merge. */
+	struct cli_gate {
+		int fail_on_inconclusive;
+	} gate;
+	/* The analysis. metric: history, bisect, power; confidence: report
+	   (--reanalyze), power. */
+	struct cli_analysis {
+		char *metric;	  /* --metric M */
+		char *confidence; /* --confidence C */
+	} analysis;
+	/* compare and ci. */
+	struct cli_compare {
+		char *against;
+		char *suite_from; /* "base" | "head" | NULL (default) */
+	} compare;
+	/* report. */
+	struct cli_report {
+		int reanalyze;		   /* analyse the saved samples again */
+		struct strvec max_percent; /* --reanalyze: METRIC=P */
+	} report;
+	/* history. */
+	struct cli_history {
+		char *min_change; /* --min-change P */
+		char *detect;	  /* --detect P */
+	} history;
+	/* merge. */
+	struct cli_merge {
+		int annotations; /* GitHub annotations on stderr */
+	} merge;
+	/* bisect. */
+	struct cli_bisect {
+		char *good, *bad;
+		char *command; /* --command [SUITE/]BENCH/CMD */
+	} bisect;
+	/* aa. */
+	struct cli_aa {
+		int repeat;  /* --repeat N, -1 unset */
+		char *trace; /* --trace FILE */
+	} aa;
+	/* power. */
+	struct cli_power {
+		char *cells;	    /* --cells LIST */
+		int trials;	    /* --trials N, -1 unset */
+		int runs_per_round; /* -1 unset */
+		char *order;	    /* random|abba|alternate */
+	} power;
+	/* init. */
+	struct cli_init_opts {
+		int force;
+	} init;
 	/* bench (cmd/bench.c), hyperfine's options as given; bench also
-	   takes runs, warmup, max_runs (-1 unset), format, output, seed. */
+	   takes measure's runs, warmup, max_runs, seed and out's format,
+	   output, quiet, no_color, time_unit. */
 	struct cli_bench {
 		struct strvec params;  /* -L: NAME, A,B,C pairs */
 		struct strvec scan;    /* -P: NAME, MIN, MAX triples (last wins) */
@@ -87,7 +143,29 @@ struct cli {
 		int ignore_failure;
 		int min_runs;	       /* -1 unset */
 	} bench;
+	/* Every command that builds or runs anything (needs_runner). */
+	int allow_pull_request_target; /* --allow-pull-request-target */
+	/* Every command. */
+	int help;
+	struct strvec args; /* positional arguments */
 };
+
+/* The offsets of the option tables, one macro per struct of struct cli. */
+#define CLI_SEL(f) offsetof(struct cli, selection.f)
+#define CLI_OUT(f) offsetof(struct cli, out.f)
+#define CLI_MEAS(f) offsetof(struct cli, measure.f)
+#define CLI_REC(f) offsetof(struct cli, record.f)
+#define CLI_SHARD(f) offsetof(struct cli, shard.f)
+#define CLI_GATE(f) offsetof(struct cli, gate.f)
+#define CLI_ANA(f) offsetof(struct cli, analysis.f)
+#define CLI_CMP(f) offsetof(struct cli, compare.f)
+#define CLI_REPORT(f) offsetof(struct cli, report.f)
+#define CLI_HIST(f) offsetof(struct cli, history.f)
+#define CLI_MERGE(f) offsetof(struct cli, merge.f)
+#define CLI_BISECT(f) offsetof(struct cli, bisect.f)
+#define CLI_AA(f) offsetof(struct cli, aa.f)
+#define CLI_POWER(f) offsetof(struct cli, power.f)
+#define CLI_INIT(f) offsetof(struct cli, init.f)
 
 void cli_init(struct cli *c);
 void cli_release(struct cli *c);
@@ -151,12 +229,12 @@ void cmd_guard_workflow_commands(int fence);
 
 /* Option tables shared by several commands. */
 #define OPT_COMMON_SELECTION                                                   \
-	{ "filter", OPT_STRING, offsetof(struct cli, filter), "RE",            \
+	{ "filter", OPT_STRING, CLI_SEL(filter), "RE",                         \
 	  "only benchmarks whose name matches the POSIX extended regex RE",    \
 	  NULL },                                                              \
-	{ "tag", OPT_LIST, offsetof(struct cli, tags), "T",                    \
+	{ "tag", OPT_LIST, CLI_SEL(tags), "T",                                 \
 	  "only benchmarks with tag T (repeatable, comma-separated)", NULL },  \
-	{ "skip-tag", OPT_LIST, offsetof(struct cli, skip_tags), "T",          \
+	{ "skip-tag", OPT_LIST, CLI_SEL(skip_tags), "T",                       \
 	  "skip benchmarks with tag T (repeatable; skip wins)", NULL }
 
 /* Every command that builds or runs anything (needs_runner): the one
@@ -167,52 +245,52 @@ void cmd_guard_workflow_commands(int fence);
 	  "run even when GITHUB_EVENT_NAME is pull_request_target (a job with secrets and a write token): only where no untrusted code is checked out (SECURITY.md)", \
 	  NULL }
 
-/* compare and ci: the cap of the sequential rounds. */
+/* compare, ci and aa: the cap of the sequential rounds. */
 #define OPT_MAX_TIME                                                           \
-	{ "max-time", OPT_STRING, offsetof(struct cli, max_time), "DURATION",  \
+	{ "max-time", OPT_STRING, CLI_MEAS(max_time), "DURATION",              \
 	  "a cap on the whole compare: once DURATION (e.g. 10m) is spent no run starts; the comparisons it stopped end inconclusive", \
 	  NULL }
 /* compare and ci: whose copy of each suite file both sides run. */
 #define OPT_SUITE_FROM                                                         \
-	{ "suite-from", OPT_ENUM, offsetof(struct cli, suite_from), "SIDE",    \
+	{ "suite-from", OPT_ENUM, CLI_CMP(suite_from), "SIDE",                 \
 	  "run the base's or the head's copy of each suite on both sides (default: the base's where it has one, else the head's)", \
 	  "base|head" }
 
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",             \
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",                          \
 	  "report format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES }, \
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",          \
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",                       \
 	  "write the report to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", \
 	  NULL },							       \
-	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",        \
+	{ "summary", OPT_STRING, CLI_OUT(summary), "FILE",                     \
 	  "append a GitHub-flavoured Markdown summary to FILE", NULL },        \
-	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",        \
+	{ "section", OPT_STRING, CLI_OUT(section), "NAME",                     \
 	  "markdown: rewrite only section NAME of an existing --output page", NULL }, \
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",                   \
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",                               \
 	  "seed for run order and resampling (default: random, always recorded)", NULL }, \
-	{ "runs", OPT_COUNT, offsetof(struct cli, runs), "N",                  \
+	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",                              \
 	  "measured runs per command and side (overrides the suite)", NULL },  \
-	{ "warmup", OPT_COUNT, offsetof(struct cli, warmup), "N",              \
+	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",                          \
 	  "unmeasured warm-up runs per command and side", NULL },              \
-	{ "profile", OPT_BOOL, offsetof(struct cli, profile), NULL,            \
+	{ "profile", OPT_BOOL, CLI_MEAS(profile), NULL,                        \
 	  "sample every command in untimed runs after the timed ones and "      \
 	  "report the functions that changed (as metrics: {profile: true})",   \
 	  NULL },                                                              \
-	{ "profile-dir", OPT_STRING, offsetof(struct cli, profile_dir), "DIR", \
+	{ "profile-dir", OPT_STRING, CLI_MEAS(profile_dir), "DIR",             \
 	  "write folded stacks (one file per command and side) into DIR; "     \
 	  "implies --profile", NULL },                                         \
-	{ "quiet", OPT_BOOL, offsetof(struct cli, quiet), NULL,                \
+	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL,                             \
 	  "no progress line", NULL },                                          \
-	{ "no-color", OPT_BOOL, offsetof(struct cli, no_color), NULL,          \
+	{ "no-color", OPT_BOOL, CLI_OUT(no_color), NULL,                       \
 	  "no colour (NO_COLOR is honoured too)", NULL },                     \
-	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",        \
+	{ "history", OPT_STRING, CLI_REC(history), "FILE",                     \
 	  "append the run to the SQLite history FILE (default: .kagari/history.sqlite beside the suite)", NULL }, \
-	{ "no-history", OPT_BOOL, offsetof(struct cli, no_history), NULL,      \
+	{ "no-history", OPT_BOOL, CLI_REC(no_history), NULL,                   \
 	  "neither record the run in the history nor read it (for --shard)", NULL },                     \
-	{ "shard", OPT_STRING, offsetof(struct cli, shard), "K/N",             \
+	{ "shard", OPT_STRING, CLI_SHARD(spec), "K/N",                         \
 	  "measure only shard K of N of the selected benchmarks (merge the reports with kagari merge)", NULL }, \
-	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,        \
+	{ "replicate", OPT_BOOL, CLI_SHARD(replicate), NULL,                   \
 	  "with --shard: measure every benchmark in every shard; merge --replicate pools the rounds", NULL }, \
 	OPT_ALLOW_PULL_REQUEST_TARGET
 

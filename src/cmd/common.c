@@ -72,9 +72,9 @@ static size_t select_benches(const struct cli *cli, regex_t *re,
 		selected[b] = 0;
 		if (re && regexec(re, bs->name, 0, NULL, 0))
 			continue;
-		if (cli->tags.nr && !has_tag(bs, &cli->tags))
+		if (cli->selection.tags.nr && !has_tag(bs, &cli->selection.tags))
 			continue;
-		if (cli->skip_tags.nr && has_tag(bs, &cli->skip_tags))
+		if (cli->selection.skip_tags.nr && has_tag(bs, &cli->selection.skip_tags))
 			continue;
 		selected[b] = 1;
 		n++;
@@ -84,11 +84,11 @@ static size_t select_benches(const struct cli *cli, regex_t *re,
 
 static int compile_filter(const struct cli *cli, regex_t *re)
 {
-	int e = regcomp(re, cli->filter, REG_EXTENDED | REG_NOSUB);
+	int e = regcomp(re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
 	if (e) {
 		char msg[256];
 		regerror(e, re, msg, sizeof(msg));
-		cmd_error("invalid --filter '%s': %s", cli->filter, msg);
+		cmd_error("invalid --filter '%s': %s", cli->selection.filter, msg);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -97,26 +97,26 @@ static int compile_filter(const struct cli *cli, regex_t *re)
 int common_select(const struct cli *cli, struct loaded_suites *ls)
 {
 	regex_t re;
-	if (cli->filter && compile_filter(cli, &re))
+	if (cli->selection.filter && compile_filter(cli, &re))
 		return EXIT_USAGE;
 	ls->selected = xcalloc(ls->nr + 1, sizeof(*ls->selected));
 	ls->nr_selected = 0;
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
-		ls->nr_selected += select_benches(cli, cli->filter ? &re : NULL, s,
+		ls->nr_selected += select_benches(cli, cli->selection.filter ? &re : NULL, s,
 						  ls->selected[i]);
 	}
-	if (cli->filter)
+	if (cli->selection.filter)
 		regfree(&re);
 	if (!ls->nr_selected) {
 		struct sbuf what = SBUF_INIT;
-		if (cli->filter)
-			sbuf_addf(&what, " --filter '%s'", cli->filter);
-		for (size_t i = 0; i < cli->tags.nr; i++)
-			sbuf_addf(&what, " --tag %s", cli->tags.v[i]);
-		for (size_t i = 0; i < cli->skip_tags.nr; i++)
-			sbuf_addf(&what, " --skip-tag %s", cli->skip_tags.v[i]);
+		if (cli->selection.filter)
+			sbuf_addf(&what, " --filter '%s'", cli->selection.filter);
+		for (size_t i = 0; i < cli->selection.tags.nr; i++)
+			sbuf_addf(&what, " --tag %s", cli->selection.tags.v[i]);
+		for (size_t i = 0; i < cli->selection.skip_tags.nr; i++)
+			sbuf_addf(&what, " --skip-tag %s", cli->selection.skip_tags.v[i]);
 		cmd_error("no benchmark matches the selection%s", what.buf);
 		sbuf_release(&what);
 		return EXIT_USAGE;
@@ -129,7 +129,7 @@ size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
 {
 	regex_t re;
 	/* The filter compiled once already; it cannot fail now. */
-	int have_re = cli->filter && !regcomp(&re, cli->filter, REG_EXTENDED | REG_NOSUB);
+	int have_re = cli->selection.filter && !regcomp(&re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
 	size_t before = 0;
 	const struct suite *old = ls->suites[i];
 	for (size_t b = 0; b < old->nr_benches; b++)
@@ -142,7 +142,7 @@ size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
 	 * one only the new suite has is measured only by an unsharded job, so
 	 * that shards stay disjoint.
 	 */
-	int sharded = cli->shard && !cli->replicate;
+	int sharded = cli->shard.spec && !cli->shard.replicate;
 	for (size_t b = 0; b < s->nr_benches; b++) {
 		if (!sel[b])
 			continue;

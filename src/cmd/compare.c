@@ -25,12 +25,12 @@
 #include "analyze/accept.h"
 
 static const struct opt compare_opts[] = {
-	{ "against", OPT_STRING, offsetof(struct cli, against), "REV",
+	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
 	OPT_SUITE_FROM,
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -48,7 +48,7 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 			const char *wt_path, const char **from)
 {
 	const struct suite *su = s->ls.suites[i];
-	const char *want = s->cli->suite_from;
+	const char *want = s->cli->compare.suite_from;
 	char *file = xstrfmt("%s/%s", su->dir,
 			     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
 	const char *rel = path_inside(file, repo);
@@ -275,11 +275,11 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 
 static int compare_exec(struct cli *cli, struct cmd_env *env)
 {
-	if (!cli->against) {
+	if (!cli->compare.against) {
 		cmd_error("compare needs --against REV (the base revision)");
 		return EXIT_USAGE;
 	}
-	return compare_run(cli, env, "compare", cli->against, NULL, NULL);
+	return compare_run(cli, env, "compare", cli->compare.against, NULL, NULL);
 }
 
 const struct cmd_entry cmd_compare = {

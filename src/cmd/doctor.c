@@ -399,7 +399,7 @@ static void render_json(const struct doctor *d, struct sbuf *out)
 }
 
 static const struct opt doctor_opts[] = {
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -419,7 +419,7 @@ static int doctor_exec(struct cli *cli, struct cmd_env *env)
 	check_cpu(&d);
 	check_machine(&d, env);
 	struct sbuf out = SBUF_INIT;
-	if (cli->format && !strcmp(cli->format, "json"))
+	if (cli->out.format && !strcmp(cli->out.format, "json"))
 		render_json(&d, &out);
 	else
 		render_text(&d, &out);

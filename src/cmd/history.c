@@ -43,17 +43,17 @@
 
 static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
-	{ "metric", OPT_STRING, offsetof(struct cli, metric), "M",
+	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
-	{ "min-change", OPT_STRING, offsetof(struct cli, min_change), "P",
+	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
-	{ "detect", OPT_STRING, offsetof(struct cli, detect), "P",
+	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
 	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
-	{ "history", OPT_STRING, offsetof(struct cli, history), "FILE",
+	{ "history", OPT_STRING, CLI_REC(history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -724,27 +724,27 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 static int history_check_args(const struct cli *cli, double *min_change, double *detect)
 {
 	*min_change = 1;
-	if (cli->min_change) {
+	if (cli->history.min_change) {
 		char *end;
-		*min_change = strtod(cli->min_change, &end);
-		if (end == cli->min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
+		*min_change = strtod(cli->history.min_change, &end);
+		if (end == cli->history.min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
-				  cli->min_change);
+				  cli->history.min_change);
 			return EXIT_USAGE;
 		}
 	}
 	*detect = 5;
-	if (cli->detect) {
+	if (cli->history.detect) {
 		char *end;
-		*detect = strtod(cli->detect, &end);
-		if (end == cli->detect || *end || !(*detect > 0 && *detect < 1e6)) {
+		*detect = strtod(cli->history.detect, &end);
+		if (end == cli->history.detect || *end || !(*detect > 0 && *detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
-				  cli->detect);
+				  cli->history.detect);
 			return EXIT_USAGE;
 		}
 	}
-	if (cli->metric && metric_lookup(cli->metric) < 0) {
-		cmd_error("--metric '%s': no such metric", cli->metric);
+	if (cli->analysis.metric && metric_lookup(cli->analysis.metric) < 0) {
+		cmd_error("--metric '%s': no such metric", cli->analysis.metric);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -757,7 +757,7 @@ static int history_check_output(const struct cli *cli, const struct loaded_suite
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, ls);
 	input_files_add_history(&in, path);
-	int rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	int rc = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
 	return rc;
 }
@@ -775,7 +775,7 @@ static int history_read(const struct cli *cli, const char *path, struct history 
 	}
 	/* Only reading: a history in a read-only folder is still shown. */
 	if (history_open_read(path, record_timeout_ms(), h, err) ||
-	    history_query(*h, NULL, cli->metric, pts, err)) {
+	    history_query(*h, NULL, cli->analysis.metric, pts, err)) {
 		cmd_error("%s", err->buf);
 		return EXIT_EXEC;
 	}
@@ -797,7 +797,7 @@ static void history_render(struct sbuf *out, const struct cli *cli, const struct
 			   size_t nr, const char *path, const char *fp, int64_t runs,
 			   double detect)
 {
-	const char *f = cli->format ? cli->format : "table";
+	const char *f = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(f, "json"))
 		render_json(out, v, nr, path, fp, runs, detect);
 	else if (!strcmp(f, "markdown"))
@@ -812,8 +812,8 @@ static void history_render(struct sbuf *out, const struct cli *cli, const struct
    the message of a failed count of the runs). 0 or EXIT_EXEC. */
 static int history_write(const struct cli *cli, const struct sbuf *out, struct sbuf *err)
 {
-	if (cli->output) {
-		if (report_output_write(cli->output, NULL, out->buf, out->len, err)) {
+	if (cli->out.output) {
+		if (report_output_write(cli->out.output, NULL, out->buf, out->len, err)) {
 			cmd_error("%s", err->buf);
 			return EXIT_EXEC;
 		}
@@ -848,7 +848,7 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	struct history_points pts = { 0 };
 	struct series *v = NULL;
 	size_t nr = 0;
-	if (cli->output)
+	if (cli->out.output)
 		rc = history_check_output(cli, &ls, path);
 	if (!rc)
 		rc = history_read(cli, path, &h, &pts, &err);

@@ -72,7 +72,7 @@ static int init_exec(struct cli *cli, struct cmd_env *env)
 			     ? xstrfmt("%s/kagari.yaml", arg)
 			     : xstrdup(arg);
 	int rc = EXIT_PASS;
-	if (lstat(path, &st) == 0 && !cli->force) {
+	if (lstat(path, &st) == 0 && !cli->init.force) {
 		cmd_error("'%s' already exists; not overwriting it (use --force to replace it)",
 			  path);
 		rc = EXIT_USAGE;
@@ -99,7 +99,7 @@ static int init_exec(struct cli *cli, struct cmd_env *env)
 }
 
 static const struct opt init_opts[] = {
-	{ "force", OPT_BOOL, offsetof(struct cli, force), NULL,
+	{ "force", OPT_BOOL, CLI_INIT(force), NULL,
 	  "overwrite an existing file", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };

@@ -13,7 +13,7 @@
 
 static const struct opt list_opts[] = {
 	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -96,7 +96,7 @@ static int list_exec(struct cli *cli, struct cmd_env *env)
 		rc = common_select(cli, &ls);
 	if (!rc) {
 		struct sbuf out = SBUF_INIT;
-		if (cli->format && !strcmp(cli->format, "json"))
+		if (cli->out.format && !strcmp(cli->out.format, "json"))
 			list_json(&ls, &out);
 		else
 			list_text(&ls, &out);

@@ -48,17 +48,17 @@
 #define MERGE_MAX_BYTES ((size_t)1 << 30)
 
 static const struct opt merge_opts[] = {
-	{ "replicate", OPT_BOOL, offsetof(struct cli, replicate), NULL,
+	{ "replicate", OPT_BOOL, CLI_SHARD(replicate), NULL,
 	  "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
-	{ "summary", OPT_STRING, offsetof(struct cli, summary), "FILE",
+	{ "summary", OPT_STRING, CLI_OUT(summary), "FILE",
 	  "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL },
-	{ "annotations", OPT_BOOL, offsetof(struct cli, annotations), NULL,
+	{ "annotations", OPT_BOOL, CLI_MERGE(annotations), NULL,
 	  "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -404,11 +404,11 @@ static int merge_check_args(const struct cli *cli, enum report_format *f)
 		cmd_error("merge needs the JSON reports of the shards (kagari merge shard-*.json)");
 		return EXIT_USAGE;
 	}
-	if (cli->format && report_format_parse(cli->format, f)) {
-		cmd_error("unknown report format '%s'", cli->format);
+	if (cli->out.format && report_format_parse(cli->out.format, f)) {
+		cmd_error("unknown report format '%s'", cli->out.format);
 		return EXIT_USAGE;
 	}
-	if (!cli->output)
+	if (!cli->out.output)
 		return 0;
 	struct input_files in = INPUT_FILES_INIT;
 	for (size_t i = 0; i < cli->args.nr; i++) {
@@ -416,7 +416,7 @@ static int merge_check_args(const struct cli *cli, enum report_format *f)
 		input_files_add(&in, cli->args.v[i], what);
 		free(what);
 	}
-	int bad = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	int bad = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
 	return bad;
 }
@@ -457,7 +457,7 @@ static int merge_next(struct merge_set *m, const struct cli *cli, size_t i)
 		m->exec_failed = 1;
 		m->exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
 	}
-	if (!rc && merge_into(&m->r, &next, cli->args.v[0], cli->args.v[i], cli->replicate,
+	if (!rc && merge_into(&m->r, &next, cli->args.v[0], cli->args.v[i], cli->shard.replicate,
 			      &err)) {
 		cmd_error("cannot merge: %s", err.buf);
 		rc = EXIT_INVALID;
@@ -507,7 +507,7 @@ static void judge_merged(struct merge_set *m, const struct cli *cli)
 	r->exit_reason = NULL;
 	analyze_result(r, NULL);
 	outcome_judge(r);
-	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
+	if (cli->gate.fail_on_inconclusive && r->summary.inconclusive &&
 	    r->summary.exit_code == EXIT_PASS) {
 		r->summary.exit_code = EXIT_FAIL;
 		free(r->exit_reason);
@@ -532,17 +532,17 @@ static int write_merged(const struct run_result *r, enum report_format f,
 	int rc = 0;
 	struct report_options o;
 	report_options_init(&o);
-	o.color = !cli->output && env->stdout_tty && !cli->no_color && !getenv("NO_COLOR");
+	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color && !getenv("NO_COLOR");
 	if (report_render(r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL;
-	} else if (!cli->output) {
+	} else if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s", strerror(errno));
 			rc = EXIT_EXEC;
 		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 	}
@@ -559,7 +559,7 @@ static int write_summary(const struct run_result *r, const struct cli *cli, int 
 	struct report_options o;
 	report_options_init(&o);
 	if (report_render(r, REPORT_MARKDOWN, &o, &md, &err) ||
-	    report_output_append(cli->summary, md.buf, md.len, &err)) {
+	    report_output_append(cli->out.summary, md.buf, md.len, &err)) {
 		cmd_error("--summary: %s", err.buf);
 		rc = exit_merge(rc, EXIT_EXEC);
 	}
@@ -573,7 +573,7 @@ static void write_annotations(const struct run_result *r, const struct cli *cli)
 {
 	struct sbuf an = SBUF_INIT;
 	const char *ws = getenv("GITHUB_WORKSPACE");
-	github_annotations(&an, r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
+	github_annotations(&an, r, cli->gate.fail_on_inconclusive, ws && *ws ? ws : NULL);
 	fflush(stdout);
 	fputs(an.buf, stderr);
 	fflush(stderr);
@@ -611,9 +611,9 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	if (rc)
 		goto out;
 	rc = m.r.summary.exit_code;
-	if (cli->summary)
+	if (cli->out.summary)
 		rc = write_summary(&m.r, cli, rc);
-	if (cli->annotations)
+	if (cli->merge.annotations)
 		write_annotations(&m.r, cli);
 	if (rc && rc != m.r.summary.exit_code)
 		cmd_error("the summary could not be written");

@@ -44,27 +44,27 @@
 #define TRACE_MAX_BYTES ((size_t)1 << 30)
 
 static const struct opt power_opts[] = {
-	{ "cells", OPT_STRING, offsetof(struct cli, cells), "LIST",
+	{ "cells", OPT_STRING, CLI_POWER(cells), "LIST",
 	  "cells to replay, EFFECT@T or SHARE%xFACTOR@T, comma-separated (default "
 	  POWER_DEFAULT_CELLS ")", NULL },
-	{ "trials", OPT_COUNT, offsetof(struct cli, trials), "N",
+	{ "trials", OPT_COUNT, CLI_POWER(trials), "N",
 	  "trials per cell (default 500)", NULL },
-	{ "seed", OPT_SEED, offsetof(struct cli, seed), "N",
+	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
 	  "seed for the windows, the order and the shaped changes (default 1)", NULL },
-	{ "metric", OPT_ENUM, offsetof(struct cli, metric), "M",
+	{ "metric", OPT_ENUM, CLI_ANA(metric), "M",
 	  "the trace column replayed: latency (wall_ns, default) or cpu_total (user_ns + sys_ns)",
 	  "latency|cpu_total" },
-	{ "runs-per-round", OPT_COUNT, offsetof(struct cli, runs_per_round), "N",
+	{ "runs-per-round", OPT_COUNT, CLI_POWER(runs_per_round), "N",
 	  "runs per side per round (default: the suite's, else 1)", NULL },
-	{ "max-runs", OPT_COUNT, offsetof(struct cli, max_runs), "N",
+	{ "max-runs", OPT_COUNT, CLI_MEAS(max_runs), "N",
 	  "the sequential design's cap, runs per side (default: the suite's, else 200)", NULL },
-	{ "confidence", OPT_STRING, offsetof(struct cli, confidence), "C",
+	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
 	  "confidence of the verdicts (default: the suite's, else 0.95)", NULL },
-	{ "order", OPT_ENUM, offsetof(struct cli, order), "ORDER",
+	{ "order", OPT_ENUM, CLI_POWER(order), "ORDER",
 	  "order inside a round (default: the suite's, else random)", "random|abba|alternate" },
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "report format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write the report to FILE (atomically) instead of stdout; never an input", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -438,28 +438,28 @@ static int load_traces(const struct cli *cli, int need_cpu, struct trace *tr)
 /* The design's overrides from the command line; 0 or the exit code. */
 static int design_from_cli(const struct cli *cli, struct design *d)
 {
-	d->metric = cli->metric && !strcmp(cli->metric, "cpu_total") ? METRIC_CPU_TOTAL
+	d->metric = cli->analysis.metric && !strcmp(cli->analysis.metric, "cpu_total") ? METRIC_CPU_TOTAL
 								    : METRIC_LATENCY;
-	if (cli->runs_per_round == 0 || cli->max_runs == 0 || cli->trials == 0) {
-		cmd_error("--%s must be at least 1", cli->trials == 0 ? "trials"
-						     : cli->max_runs == 0 ? "max-runs"
+	if (cli->power.runs_per_round == 0 || cli->measure.max_runs == 0 || cli->power.trials == 0) {
+		cmd_error("--%s must be at least 1", cli->power.trials == 0 ? "trials"
+						     : cli->measure.max_runs == 0 ? "max-runs"
 									  : "runs-per-round");
 		return EXIT_USAGE;
 	}
-	if (cli->runs_per_round > 0)
-		d->st.runs_per_round = cli->runs_per_round;
-	if (cli->max_runs > 0)
-		d->st.max_runs = cli->max_runs;
-	if (cli->order)
-		d->st.order = !strcmp(cli->order, "abba")	   ? ORDER_ABBA
-			      : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
+	if (cli->power.runs_per_round > 0)
+		d->st.runs_per_round = cli->power.runs_per_round;
+	if (cli->measure.max_runs > 0)
+		d->st.max_runs = cli->measure.max_runs;
+	if (cli->power.order)
+		d->st.order = !strcmp(cli->power.order, "abba")	   ? ORDER_ABBA
+			      : !strcmp(cli->power.order, "alternate") ? ORDER_ALTERNATE
 								  : ORDER_RANDOM;
-	if (cli->confidence) {
+	if (cli->analysis.confidence) {
 		char *e;
-		double c = strtod(cli->confidence, &e);
+		double c = strtod(cli->analysis.confidence, &e);
 		if (*e || !(c > 0.5 && c < 1)) {
 			cmd_error("--confidence '%s': a number between 0.5 and 1, e.g. 0.95",
-				  cli->confidence);
+				  cli->analysis.confidence);
 			return EXIT_USAGE;
 		}
 		d->st.regression.confidence = c;
@@ -480,7 +480,7 @@ static int cells_from_cli(const struct cli *cli, struct cell **cells, size_t *nc
 {
 	struct strvec list = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	const char *cl = cli->cells ? cli->cells : POWER_DEFAULT_CELLS;
+	const char *cl = cli->power.cells ? cli->power.cells : POWER_DEFAULT_CELLS;
 	int rc = 0;
 	for (const char *p = cl;;) {
 		const char *e = strchr(p, ',');
@@ -528,7 +528,7 @@ static int check_trace_lengths(const struct design *d, const struct trace *tr,
 /* --output is none of the inputs (the traces, the suite); 0 or the code. */
 static int check_output(const struct cli *cli, const struct design *d)
 {
-	if (!cli->output)
+	if (!cli->out.output)
 		return 0;
 	struct input_files in = INPUT_FILES_INIT;
 	for (size_t i = 0; i < cli->args.nr; i++) {
@@ -538,7 +538,7 @@ static int check_output(const struct cli *cli, const struct design *d)
 	}
 	if (d->from)
 		input_files_add(&in, d->from, "the suite file");
-	int rc = common_check_output("--output", cli->output, NULL, &in, EXIT_USAGE);
+	int rc = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
 	return rc;
 }
@@ -593,17 +593,17 @@ static int write_result(const struct cli *cli, const struct design *d,
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = 0;
 	trace_stats(tr, nt, d->metric, &ts);
-	if (cli->format && !strcmp(cli->format, "json"))
+	if (cli->out.format && !strcmp(cli->out.format, "json"))
 		render_json(&out, d, tr, nt, &ts, cells, nc, seed);
 	else
 		render_table(&out, d, tr, nt, &ts, cells, nc, seed);
-	if (!cli->output) {
+	if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s", strerror(errno));
 			rc = EXIT_EXEC;
 		}
-	} else if (report_output_write(cli->output, NULL, out.buf, out.len, &err)) {
+	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
 		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
 	}
@@ -643,9 +643,9 @@ static int power_exec(struct cli *cli, struct cmd_env *env)
 	if ((rc = load_traces(cli, d.metric == METRIC_CPU_TOTAL, tr)) ||
 	    (rc = check_trace_lengths(&d, tr, nt, need)) || (rc = check_output(cli, &d)))
 		goto out;
-	uint64_t seed = cli->have_seed ? cli->seed : 1;
+	uint64_t seed = cli->measure.have_seed ? cli->measure.seed : 1;
 	replay_cells(&d, tr, nt, need, cells, nc,
-		     cli->trials > 0 ? cli->trials : POWER_DEFAULT_TRIALS, seed);
+		     cli->power.trials > 0 ? cli->power.trials : POWER_DEFAULT_TRIALS, seed);
 	rc = write_result(cli, &d, tr, nt, cells, nc, seed);
 out:
 	for (size_t i = 0; i < nc; i++)

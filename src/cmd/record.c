@@ -18,8 +18,8 @@
 
 char *record_history_path(const struct cli *cli, const struct loaded_suites *ls)
 {
-	if (cli->history)
-		return xstrdup(cli->history);
+	if (cli->record.history)
+		return xstrdup(cli->record.history);
 	const char *dir = ls->nr ? ls->suites[0]->dir : ".";
 	return xstrfmt("%s/.kagari/history.sqlite", dir);
 }
@@ -53,7 +53,7 @@ static char *current_branch(const char *repo)
 int record_session(struct session *s)
 {
 	const struct run_result *r = &s->r;
-	if (s->cli->no_history || r->interrupted || !s->ls.nr)
+	if (s->cli->record.no_history || r->interrupted || !s->ls.nr)
 		return 0;
 	char *path = record_history_path(s->cli, &s->ls);
 	struct sbuf err = SBUF_INIT, json = SBUF_INIT;

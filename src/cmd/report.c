@@ -39,19 +39,19 @@
 #define REPORT_MAX_BYTES ((size_t)1 << 30)
 
 static const struct opt report_opts[] = {
-	{ "format", OPT_ENUM, offsetof(struct cli, format), "FMT",
+	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, offsetof(struct cli, output), "FILE",
+	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
-	{ "section", OPT_STRING, offsetof(struct cli, section), "NAME",
+	{ "section", OPT_STRING, CLI_OUT(section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
-	{ "reanalyze", OPT_BOOL, offsetof(struct cli, reanalyze), NULL,
+	{ "reanalyze", OPT_BOOL, CLI_REPORT(reanalyze), NULL,
 	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
-	{ "max-percent", OPT_LIST, offsetof(struct cli, max_percent), "METRIC=P",
+	{ "max-percent", OPT_LIST, CLI_REPORT(max_percent), "METRIC=P",
 	  "with --reanalyze: judge METRIC with tolerance P percent (repeatable)", NULL },
-	{ "confidence", OPT_STRING, offsetof(struct cli, confidence), "C",
+	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
 	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(struct cli, fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -60,13 +60,13 @@ static const struct opt report_opts[] = {
 static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
 {
 	memset(ov, 0, sizeof(*ov));
-	if (!cli->reanalyze && (cli->max_percent.nr || cli->confidence ||
-				cli->fail_on_inconclusive)) {
+	if (!cli->report.reanalyze && (cli->report.max_percent.nr || cli->analysis.confidence ||
+				cli->gate.fail_on_inconclusive)) {
 		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < cli->max_percent.nr; i++) {
-		const char *arg = cli->max_percent.v[i];
+	for (size_t i = 0; i < cli->report.max_percent.nr; i++) {
+		const char *arg = cli->report.max_percent.v[i];
 		const char *eq = strchr(arg, '=');
 		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
 		int m = name ? metric_lookup(name) : -1;
@@ -90,12 +90,12 @@ static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
 		if (rc)
 			return rc;
 	}
-	if (cli->confidence) {
+	if (cli->analysis.confidence) {
 		char *end;
-		double c = strtod(cli->confidence, &end);
-		if (end == cli->confidence || *end || !(c >= 0.5 && c <= 0.999)) {
+		double c = strtod(cli->analysis.confidence, &end);
+		if (end == cli->analysis.confidence || *end || !(c >= 0.5 && c <= 0.999)) {
 			cmd_error("--confidence '%s': expected a number from 0.5 to 0.999",
-				  cli->confidence);
+				  cli->analysis.confidence);
 			return EXIT_USAGE;
 		}
 		ov->have_confidence = 1;
@@ -158,7 +158,7 @@ static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 	r->exit_reason = NULL;
 	analyze_result(r, ov);
 	outcome_judge(r);
-	if (cli->fail_on_inconclusive)
+	if (cli->gate.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
 		r->summary.exit_code = EXIT_EXEC;
@@ -183,13 +183,13 @@ static int check_input(const struct cli *cli, const char *input)
 		cmd_error("'%s' is a folder, not a saved JSON report", input);
 		return EXIT_USAGE;
 	}
-	if (!cli->output)
+	if (!cli->out.output)
 		return 0;
 	struct input_files in = INPUT_FILES_INIT;
 	struct sbuf what = SBUF_INIT;
 	sbuf_addf(&what, "the input report '%s'", input);
 	input_files_add(&in, input, what.buf);
-	int bad = common_check_output("--output", cli->output, cli->section, &in,
+	int bad = common_check_output("--output", cli->out.output, cli->out.section, &in,
 				      EXIT_USAGE);
 	input_files_release(&in);
 	sbuf_release(&what);
@@ -210,7 +210,7 @@ static int load_report(struct run_result *r, const char *input,
 	} else if (report_read_json(text.buf, text.len, input, r, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INVALID;
-	} else if (cli->reanalyze) {
+	} else if (cli->report.reanalyze) {
 		rc = check_reanalyzable(r, ov, input);
 		if (!rc)
 			reanalyze(r, ov, cli);
@@ -227,28 +227,28 @@ static int write_report(const struct run_result *r, enum report_format f,
 {
 	struct report_options o;
 	report_options_init(&o);
-	o.color = !cli->output && env->stdout_tty && !cli->no_color &&
+	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color &&
 		  !getenv("NO_COLOR");
-	if (cli->section && (f != REPORT_MARKDOWN || !cli->output ||
-			     !report_section_name_valid(cli->section))) {
+	if (cli->out.section && (f != REPORT_MARKDOWN || !cli->out.output ||
+			     !report_section_name_valid(cli->out.section))) {
 		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
-			  cli->section);
+			  cli->out.section);
 		return EXIT_USAGE;
 	}
-	o.section = cli->section;
+	o.section = cli->out.section;
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = 0;
 	if (report_render(r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
-	} else if (!cli->output) {
+	} else if (!cli->out.output) {
 		fputs(out.buf, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
 				  strerror(errno));
 			rc = EXIT_EXEC;
 		}
-	} else if (report_output_write(cli->output, cli->section, out.buf, out.len,
+	} else if (report_output_write(cli->out.output, cli->out.section, out.buf, out.len,
 				       &err)) {
 		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 		rc = EXIT_EXEC;
@@ -267,8 +267,8 @@ static int report_exec(struct cli *cli, struct cmd_env *env)
 	}
 	const char *input = cli->args.v[0];
 	enum report_format f = REPORT_TABLE;
-	if (cli->format && report_format_parse(cli->format, &f)) {
-		cmd_error("unknown report format '%s'", cli->format);
+	if (cli->out.format && report_format_parse(cli->out.format, &f)) {
+		cmd_error("unknown report format '%s'", cli->out.format);
 		return EXIT_USAGE;
 	}
 	struct analyze_overrides ov;

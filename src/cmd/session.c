@@ -241,8 +241,8 @@ static int check_destinations(struct session *s)
 								s->dest[i].path,
 								s->dest[i].section, &in,
 								s->dest[i].bad_code));
-	if (s->cli->summary)
-		rc = exit_merge(rc, common_check_output("--summary", s->cli->summary,
+	if (s->cli->out.summary)
+		rc = exit_merge(rc, common_check_output("--summary", s->cli->out.summary,
 							NULL, &in, EXIT_USAGE));
 	input_files_release(&in);
 	return rc;
@@ -304,10 +304,10 @@ static int write_reports(const struct run_result *r, const struct destination *d
 	for (size_t i = 0; i < n; i++) {
 		struct report_options o;
 		report_options_init(&o);
-		o.color = !d[i].path && env->stdout_tty && !cli->no_color &&
+		o.color = !d[i].path && env->stdout_tty && !cli->out.no_color &&
 			  !getenv("NO_COLOR");
 		o.section = d[i].section;
-		o.time_unit = cli->time_unit;
+		o.time_unit = cli->out.time_unit;
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 		if (report_render(r, d[i].format, &o, &out, &err)) {
 			cmd_error("%s", err.buf);
@@ -327,13 +327,13 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		sbuf_release(&out);
 		sbuf_release(&err);
 	}
-	if (cli->summary) {
+	if (cli->out.summary) {
 		/* --summary: GitHub-flavoured Markdown appended to FILE. */
 		struct report_options o;
 		report_options_init(&o);
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 		if (report_render(r, REPORT_MARKDOWN, &o, &out, &err) ||
-		    report_output_append(cli->summary, out.buf, out.len, &err)) {
+		    report_output_append(cli->out.summary, out.buf, out.len, &err)) {
 			cmd_error("--summary: %s", err.buf);
 			rc = exit_merge(rc, EXIT_EXEC);
 		}
@@ -393,9 +393,9 @@ static void git_skip_own_files(struct session *s)
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			skip_path(&s->git_skip, s->dest[i].path);
-	if (s->cli->summary)
-		skip_path(&s->git_skip, s->cli->summary);
-	if (!s->cli->no_history && s->ls.nr) {
+	if (s->cli->out.summary)
+		skip_path(&s->git_skip, s->cli->out.summary);
+	if (!s->cli->record.no_history && s->ls.nr) {
 		char *h = record_history_path(s->cli, &s->ls);
 		static const char *const side[] = { "", "-journal", "-wal", "-shm" };
 		for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
@@ -411,12 +411,12 @@ static void git_skip_own_files(struct session *s)
 static int parse_max_time(const struct cli *cli, int64_t *ns)
 {
 	*ns = 0;
-	if (!cli->max_time)
+	if (!cli->measure.max_time)
 		return 0;
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
-	if (units_parse_duration(cli->max_time, ns, &err) || *ns <= 0) {
-		cmd_error("--max-time '%s': %s", cli->max_time,
+	if (units_parse_duration(cli->measure.max_time, ns, &err) || *ns <= 0) {
+		cmd_error("--max-time '%s': %s", cli->measure.max_time,
 			  err.len ? err.buf : "must be longer than 0s");
 		rc = EXIT_USAGE;
 	}
@@ -430,11 +430,11 @@ static int add_destinations(struct session *s)
 {
 	const struct cli *cli = s->cli;
 	int rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				 cli->format ? cli->format : "table", cli->output,
-				 cli->section, "--output", EXIT_USAGE);
-	for (size_t k = 0; k + 3 <= cli->exports.nr && !rc; k += 3)
-		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, cli->exports.v[k],
-				     cli->exports.v[k + 1], NULL, cli->exports.v[k + 2], EXIT_USAGE);
+				 cli->out.format ? cli->out.format : "table", cli->out.output,
+				 cli->out.section, "--output", EXIT_USAGE);
+	for (size_t k = 0; k + 3 <= cli->out.exports.nr && !rc; k += 3)
+		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, cli->out.exports.v[k],
+				     cli->out.exports.v[k + 1], NULL, cli->out.exports.v[k + 2], EXIT_USAGE);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
@@ -482,7 +482,7 @@ static void start_result(struct session *s, const char *mode, size_t nr_selected
 	s->r.mode = xstrdup(mode);
 	shard_record(s->cli, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
-	s->r.seed = s->cli->have_seed ? s->cli->seed
+	s->r.seed = s->cli->measure.have_seed ? s->cli->measure.seed
 				      : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
 	s->r.started_at = sysinfo_now_rfc3339();
 	sysinfo_collect(&s->r.env);
@@ -495,25 +495,25 @@ static void set_options(struct session *s, const char *mode, int64_t max_time_ns
 {
 	const struct cli *cli = s->cli;
 	const struct cmd_env *env = s->env;
-	s->prog.enabled = env->stderr_tty && !cli->quiet;
+	s->prog.enabled = env->stderr_tty && !cli->out.quiet;
 	s->instruments.counters_software = env->counters_software;
 	s->instruments.shim_override = env->alloc_shim;
 	s->opts = (struct execute_options){
 		.runner = env->runner,
 		.seed = s->r.seed,
-		.runs_override = cli->runs,
-		.warmup_override = cli->warmup,
+		.runs_override = cli->measure.runs,
+		.warmup_override = cli->measure.warmup,
 		.interrupted = &interrupt_requested,
 		.progress = show_progress,
 		.progress_data = &s->prog,
 		.instruments = &s->instruments,
 		.env = &s->r.env,
 		/* compare and ci: sequential rounds unless --runs fixes them */
-		.sequential = strcmp(mode, "run") != 0 && cli->runs < 0,
+		.sequential = strcmp(mode, "run") != 0 && cli->measure.runs < 0,
 		.look = session_look,
 		.look_data = s,
 		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
-		.profile_override = cli->profile || cli->profile_dir,
+		.profile_override = cli->measure.profile || cli->measure.profile_dir,
 	};
 }
 
@@ -540,7 +540,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
-	if (cli->runs == 0) {
+	if (cli->measure.runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
 	}
@@ -820,7 +820,7 @@ int session_finish(struct session *s)
 		build_reason = NULL;
 	}
 	free(build_reason);
-	if (s->cli->fail_on_inconclusive)
+	if (s->cli->gate.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
@@ -833,8 +833,8 @@ int session_finish(struct session *s)
 		for (size_t i = 0; i < r->warnings.nr; i++)
 			cmd_warning("%s", r->warnings.v[i]);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
-	if (s->cli->profile_dir)
-		wrc = exit_merge(wrc, write_profile_dir(r, s->cli->profile_dir));
+	if (s->cli->measure.profile_dir)
+		wrc = exit_merge(wrc, write_profile_dir(r, s->cli->measure.profile_dir));
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	/* After the reports: a history that cannot be written costs no report. */

@@ -74,7 +74,7 @@ static int expected_times(const struct cli *cli, const struct loaded_suites *ls,
 	int ok = 0;
 	struct history *h = NULL;
 	struct sbuf err = SBUF_INIT;
-	if (cli->no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
+	if (cli->record.no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
 		goto out;
 	struct environment_info env = { 0 };
 	env.cpu_model = sysinfo_cpu_model();
@@ -150,12 +150,12 @@ static void set_assignment(struct shard_record *rec, const char *split, char *fp
 int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_record *rec)
 {
 	int k = 1, n = 1;
-	if (!cli->shard && cli->replicate) {
+	if (!cli->shard.spec && cli->shard.replicate) {
 		cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
 		return EXIT_USAGE;
 	}
-	if (cli->shard && shard_parse(cli->shard, &k, &n)) {
-		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", cli->shard);
+	if (cli->shard.spec && shard_parse(cli->shard.spec, &k, &n)) {
+		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", cli->shard.spec);
 		return EXIT_USAGE;
 	}
 	struct item *it = xcalloc(ls->nr_selected + 1, sizeof(*it));
@@ -166,12 +166,12 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 				it[nr] = (struct item){ i, b, 0, nr };
 				nr++;
 			}
-	if (!cli->shard || cli->replicate) {
+	if (!cli->shard.spec || cli->shard.replicate) {
 		/* One shard, or every shard measuring everything. */
 		int *all = xcalloc(nr + 1, sizeof(*all));
 		for (size_t i = 0; i < nr; i++)
-			all[i] = cli->replicate ? -1 : 0;
-		set_assignment(rec, cli->replicate ? "replicate" : "count",
+			all[i] = cli->shard.replicate ? -1 : 0;
+		set_assignment(rec, cli->shard.replicate ? "replicate" : "count",
 			       assignment_fingerprint(ls, it, all, nr, n));
 		free(all);
 		free(it);
@@ -179,7 +179,7 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 	}
 	if ((size_t)n > nr) {
 		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most %zu shards",
-			  cli->shard, nr, nr == 1 ? " is" : "s are", n, nr);
+			  cli->shard.spec, nr, nr == 1 ? " is" : "s are", n, nr);
 		free(it);
 		return EXIT_USAGE;
 	}
@@ -214,7 +214,7 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 		mine += (size_t)keep;
 	}
 	ls->nr_selected = mine;
-	if (!cli->quiet)
+	if (!cli->out.quiet)
 		fprintf(stderr, "kagari: shard %d/%d: %zu of %zu benchmarks (%s)\n", k, n, mine,
 			nr, balanced ? "balanced by expected time from the history" : "split by count");
 	free(shard_of);
@@ -242,21 +242,21 @@ static void add_selection(struct sbuf *sb, const char *opt, const char *v)
 void shard_record(const struct cli *cli, size_t nr_selected, struct shard_record *out)
 {
 	int k = 1, n = 1;
-	if (cli->shard && shard_parse(cli->shard, &k, &n))
+	if (cli->shard.spec && shard_parse(cli->shard.spec, &k, &n))
 		k = n = 1;
 	struct sbuf sel = SBUF_INIT;
-	if (cli->filter)
-		add_selection(&sel, "filter", cli->filter);
-	for (size_t i = 0; i < cli->tags.nr; i++)
-		add_selection(&sel, "tag", cli->tags.v[i]);
-	for (size_t i = 0; i < cli->skip_tags.nr; i++)
-		add_selection(&sel, "skip-tag", cli->skip_tags.v[i]);
+	if (cli->selection.filter)
+		add_selection(&sel, "filter", cli->selection.filter);
+	for (size_t i = 0; i < cli->selection.tags.nr; i++)
+		add_selection(&sel, "tag", cli->selection.tags.v[i]);
+	for (size_t i = 0; i < cli->selection.skip_tags.nr; i++)
+		add_selection(&sel, "skip-tag", cli->selection.skip_tags.v[i]);
 	free(out->selection);
 	free(out->run_id);
 	out->present = 1;
 	out->index = k;
 	out->count = n;
-	out->replicate = cli->shard && cli->replicate;
+	out->replicate = cli->shard.spec && cli->shard.replicate;
 	out->selection = sbuf_detach(&sel);
 	out->benchmarks = nr_selected > INT_MAX ? INT_MAX : (int)nr_selected;
 	out->run_id = xstrfmt("%016llx", (unsigned long long)rng_random_seed());

@@ -13,7 +13,7 @@
 int shard_parse(const char *text, int *k, int *n);
 struct shard_record;
 /*
- * Narrow ls->selected to shard K of N (cli->shard; nothing without it, or
+ * Narrow ls->selected to shard K of N (cli->shard.spec; nothing without it, or
  * with --replicate, where every job measures everything), and set rec's
  * split method and assignment fingerprint (what merge compares). Returns
  * 0, or EXIT_USAGE with the error printed.
