@@ -539,10 +539,75 @@ out:
 	return ret;
 }
 
+/*
+ * `git worktree add --lock --detach` of wt->sha at wt->path, holding the
+ * live lock of the new worktree (hold_live_lock()).
+ */
+static int check_out_worktree(struct git_worktree *wt, struct sbuf *err)
+{
+	struct sbuf reason = SBUF_INIT, why = SBUF_INIT;
+	int ret = 0;
+
+	lock_reason(&reason);
+	const char *args[] = {
+	    "worktree", "add",	    "--quiet", "--lock", "--reason",
+	    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
+	repo_lock(wt->repo);
+	int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
+	if (arc >= 0)
+		hold_live_lock(wt);
+	repo_unlock();
+	if (arc < 0) {
+		sbuf_addf(err,
+			  "cannot check out '%s' into a temporary "
+			  "worktree: %s",
+			  wt->sha, why.buf);
+		ret = -1;
+	}
+	sbuf_release(&why);
+	sbuf_release(&reason);
+	return ret;
+}
+
+/* `git update-index -q --refresh` in the new worktree. */
+static int refresh_worktree_index(const struct git_worktree *wt,
+				  struct sbuf *err)
+{
+	static const char *const args[] = {"update-index", "-q", "--refresh",
+					   NULL};
+	if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A build may need the base's submodules: add_submodules() of the new
+ * worktree, from the local copies of the repository's.
+ */
+static int add_worktree_submodules(const struct git_worktree *wt,
+				   struct sbuf *err)
+{
+	char *gitdir = NULL, *common = NULL;
+	int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir, err);
+	if (!rc)
+		rc = rev_parse_path(wt->repo, "--git-common-dir", &common, err);
+	if (!rc && common[0] != '/') {
+		char *abs = xstrfmt("%s/%s", wt->repo, common);
+		free(common);
+		common = abs;
+	}
+	if (!rc)
+		rc = add_submodules(wt->path, gitdir, common, wt->repo,
+				    wt->repo, 0, err);
+	free(gitdir);
+	free(common);
+	return rc;
+}
+
 int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		     struct git_worktree *wt, struct sbuf *err)
 {
-	struct sbuf reason = SBUF_INIT, scratch = SBUF_INIT;
+	struct sbuf scratch = SBUF_INIT;
 	char *repo_abs = NULL, *parent_abs = NULL;
 	struct stat st;
 	int ret = -1;
@@ -582,65 +647,15 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		goto out;
 	}
 
-	lock_reason(&reason);
-	{
-		const char *args[] = {
-		    "worktree", "add",	    "--quiet", "--lock", "--reason",
-		    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
-		struct sbuf why = SBUF_INIT;
-		repo_lock(wt->repo);
-		int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
-		if (arc >= 0)
-			hold_live_lock(wt);
-		repo_unlock();
-		if (arc < 0) {
-			sbuf_addf(err,
-				  "cannot check out '%s' into a temporary "
-				  "worktree: %s",
-				  sha, why.buf);
-			sbuf_release(&why);
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
-		sbuf_release(&why);
-	}
-	{
-		static const char *const args[] = {"update-index", "-q",
-						   "--refresh", NULL};
-		if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) <
-		    0) {
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
-	}
-	{
-		/* A build may need the base's submodules. */
-		char *gitdir = NULL, *common = NULL;
-		int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir,
-					err);
-		if (!rc)
-			rc = rev_parse_path(wt->repo, "--git-common-dir",
-					    &common, err);
-		if (!rc && common[0] != '/') {
-			char *abs = xstrfmt("%s/%s", wt->repo, common);
-			free(common);
-			common = abs;
-		}
-		if (!rc)
-			rc = add_submodules(wt->path, gitdir, common, wt->repo,
-					    wt->repo, 0, err);
-		free(gitdir);
-		free(common);
-		if (rc) {
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
+	if (check_out_worktree(wt, err) || refresh_worktree_index(wt, err) ||
+	    add_worktree_submodules(wt, err)) {
+		remove_worktree(wt->repo, wt->path, &scratch);
+		goto out;
 	}
 	ret = 0;
 out:
 	free(repo_abs);
 	free(parent_abs);
-	sbuf_release(&reason);
 	sbuf_release(&scratch);
 	return ret;
 }
