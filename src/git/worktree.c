@@ -361,31 +361,18 @@ static char *local_submodule(const char *gitdir, const char *commondir,
 }
 
 /*
- * Check out the submodules of the worktree folder `wt` (recursively), each
- * cloned from the user's local copy (local_submodule()) and never from its
- * URL: `git -c protocol.allow=never -c protocol.file.allow=always -c
- * submodule.NAME.url=LOCAL ... submodule update -- PATH...`. Without
- * `--init`, nothing is written to the repository's config (the -c url makes
- * the submodule active for this one call); the clones live under the
- * worktree's own git dir and go with it. gitdir/commondir/userdir: where the
- * local copies of this level's submodules are (see local_submodule()).
+ * The "submodule.NAME.path\nPATH\0" entries of the worktree folder wt's
+ * .gitmodules in *out: 1 when there are some, 0 when there is no
+ * .gitmodules or it names no path, -1 on error (in err).
  */
-static int add_submodules(const char *wt, const char *gitdir,
-			  const char *commondir, const char *userdir,
-			  const char *repo, int depth, struct sbuf *err)
+static int read_gitmodules(const char *wt, struct sbuf *out, struct sbuf *err)
 {
 	static const char *const list[] = {
 	    "config", "-z", "-f", ".gitmodules", "--get-regexp",
 	    "^submodule\\..*\\.path$", NULL};
-	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT, stage = SBUF_INIT;
-	struct strvec args = STRVEC_INIT, paths = STRVEC_INIT,
-		      names = STRVEC_INIT, srcs = STRVEC_INIT;
+	struct sbuf gerr = SBUF_INIT;
 	int ret = -1;
 
-	if (depth > 16) {
-		sbuf_adds(err, "submodules nested more than 16 deep");
-		goto out;
-	}
 	char *gm = xstrfmt("%s/.gitmodules", wt);
 	int have_gm = path_exists(gm);
 	free(gm);
@@ -393,7 +380,7 @@ static int add_submodules(const char *wt, const char *gitdir,
 		ret = 0;
 		goto out;
 	}
-	int code = git_exec(wt, list, GIT_TIMEOUT_NS, &out, &gerr, err);
+	int code = git_exec(wt, list, GIT_TIMEOUT_NS, out, &gerr, err);
 	if (code < 0)
 		goto out;
 	if (code == 1) { /* no submodule paths */
@@ -404,8 +391,29 @@ static int add_submodules(const char *wt, const char *gitdir,
 		git_add_failure(list, code, &gerr, err);
 		goto out;
 	}
+	ret = 1;
+out:
+	sbuf_release(&gerr);
+	return ret;
+}
+
+/*
+ * Of the .gitmodules entries in `list` (read_gitmodules()), the gitlinks of
+ * the commit checked out in wt: their names, paths and local copies
+ * (local_submodule()) pushed to names, paths and srcs. A submodule without
+ * a local copy is an error.
+ */
+static int find_submodules(const char *wt, const struct sbuf *list,
+			   const char *gitdir, const char *commondir,
+			   const char *userdir, const char *repo,
+			   struct strvec *names, struct strvec *paths,
+			   struct strvec *srcs, struct sbuf *err)
+{
+	struct sbuf stage = SBUF_INIT;
+	int ret = -1;
+
 	/* Entries: "submodule.NAME.path\nPATH\0". */
-	for (const char *p = out.buf; p < out.buf + out.len;
+	for (const char *p = list->buf; p < list->buf + list->len;
 	     p += strlen(p) + 1) {
 		const char *nl = strchr(p, '\n');
 		size_t klen = nl ? (size_t)(nl - p) : 0;
@@ -440,27 +448,76 @@ static int add_submodules(const char *wt, const char *gitdir,
 			free(name);
 			goto out;
 		}
-		strvec_push_take(&names, name);
-		strvec_push(&paths, path);
-		strvec_push_take(&srcs, src);
+		strvec_push_take(names, name);
+		strvec_push(paths, path);
+		strvec_push_take(srcs, src);
 	}
-	if (!paths.nr) {
-		ret = 0;
-		goto out;
-	}
+	ret = 0;
+out:
+	sbuf_release(&stage);
+	return ret;
+}
+
+/* `git -c ... submodule update -- PATH...` in wt, each from srcs[i]. */
+static int update_submodules(const char *wt, const struct strvec *names,
+			     const struct strvec *paths,
+			     const struct strvec *srcs, struct sbuf *err)
+{
+	struct strvec args = STRVEC_INIT;
+
 	strvec_pushv(&args, (const char *const[]){"-c", "protocol.allow=never",
 						  "-c",
 						  "protocol.file.allow=always",
 						  NULL});
-	for (size_t i = 0; i < paths.nr; i++) {
+	for (size_t i = 0; i < paths->nr; i++) {
 		strvec_push(&args, "-c");
-		strvec_pushf(&args, "submodule.%s.url=%s", names.v[i],
-			     srcs.v[i]);
+		strvec_pushf(&args, "submodule.%s.url=%s", names->v[i],
+			     srcs->v[i]);
 	}
 	strvec_pushv(&args, (const char *const[]){"submodule", "update",
 						  "--quiet", "--", NULL});
-	strvec_pushv(&args, paths.v);
-	if (git_run(wt, args.v, GIT_SLOW_TIMEOUT_NS, NULL, err) < 0)
+	strvec_pushv(&args, paths->v);
+	int rc = git_run(wt, args.v, GIT_SLOW_TIMEOUT_NS, NULL, err);
+	strvec_clear(&args);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * Check out the submodules of the worktree folder `wt` (recursively), each
+ * cloned from the user's local copy (local_submodule()) and never from its
+ * URL: `git -c protocol.allow=never -c protocol.file.allow=always -c
+ * submodule.NAME.url=LOCAL ... submodule update -- PATH...`. Without
+ * `--init`, nothing is written to the repository's config (the -c url makes
+ * the submodule active for this one call); the clones live under the
+ * worktree's own git dir and go with it. gitdir/commondir/userdir: where the
+ * local copies of this level's submodules are (see local_submodule()).
+ */
+static int add_submodules(const char *wt, const char *gitdir,
+			  const char *commondir, const char *userdir,
+			  const char *repo, int depth, struct sbuf *err)
+{
+	struct sbuf out = SBUF_INIT;
+	struct strvec paths = STRVEC_INIT, names = STRVEC_INIT,
+		      srcs = STRVEC_INIT;
+	int ret = -1;
+
+	if (depth > 16) {
+		sbuf_adds(err, "submodules nested more than 16 deep");
+		goto out;
+	}
+	int have = read_gitmodules(wt, &out, err);
+	if (have <= 0) {
+		ret = have;
+		goto out;
+	}
+	if (find_submodules(wt, &out, gitdir, commondir, userdir, repo,
+			    &names, &paths, &srcs, err))
+		goto out;
+	if (!paths.nr) {
+		ret = 0;
+		goto out;
+	}
+	if (update_submodules(wt, &names, &paths, &srcs, err))
 		goto out;
 	for (size_t i = 0; i < paths.nr; i++) {
 		char *sub = xstrfmt("%s/%s", wt, paths.v[i]);
@@ -476,19 +533,81 @@ static int add_submodules(const char *wt, const char *gitdir,
 	ret = 0;
 out:
 	sbuf_release(&out);
-	sbuf_release(&gerr);
-	sbuf_release(&stage);
-	strvec_clear(&args);
 	strvec_clear(&paths);
 	strvec_clear(&names);
 	strvec_clear(&srcs);
 	return ret;
 }
 
+/*
+ * `git worktree add --lock --detach` of wt->sha at wt->path, holding the
+ * live lock of the new worktree (hold_live_lock()).
+ */
+static int check_out_worktree(struct git_worktree *wt, struct sbuf *err)
+{
+	struct sbuf reason = SBUF_INIT, why = SBUF_INIT;
+	int ret = 0;
+
+	lock_reason(&reason);
+	const char *args[] = {
+	    "worktree", "add",	    "--quiet", "--lock", "--reason",
+	    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
+	repo_lock(wt->repo);
+	int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
+	if (arc >= 0)
+		hold_live_lock(wt);
+	repo_unlock();
+	if (arc < 0) {
+		sbuf_addf(err,
+			  "cannot check out '%s' into a temporary "
+			  "worktree: %s",
+			  wt->sha, why.buf);
+		ret = -1;
+	}
+	sbuf_release(&why);
+	sbuf_release(&reason);
+	return ret;
+}
+
+/* `git update-index -q --refresh` in the new worktree. */
+static int refresh_worktree_index(const struct git_worktree *wt,
+				  struct sbuf *err)
+{
+	static const char *const args[] = {"update-index", "-q", "--refresh",
+					   NULL};
+	if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A build may need the base's submodules: add_submodules() of the new
+ * worktree, from the local copies of the repository's.
+ */
+static int add_worktree_submodules(const struct git_worktree *wt,
+				   struct sbuf *err)
+{
+	char *gitdir = NULL, *common = NULL;
+	int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir, err);
+	if (!rc)
+		rc = rev_parse_path(wt->repo, "--git-common-dir", &common, err);
+	if (!rc && common[0] != '/') {
+		char *abs = xstrfmt("%s/%s", wt->repo, common);
+		free(common);
+		common = abs;
+	}
+	if (!rc)
+		rc = add_submodules(wt->path, gitdir, common, wt->repo,
+				    wt->repo, 0, err);
+	free(gitdir);
+	free(common);
+	return rc;
+}
+
 int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		     struct git_worktree *wt, struct sbuf *err)
 {
-	struct sbuf reason = SBUF_INIT, scratch = SBUF_INIT;
+	struct sbuf scratch = SBUF_INIT;
 	char *repo_abs = NULL, *parent_abs = NULL;
 	struct stat st;
 	int ret = -1;
@@ -528,65 +647,15 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		goto out;
 	}
 
-	lock_reason(&reason);
-	{
-		const char *args[] = {
-		    "worktree", "add",	    "--quiet", "--lock", "--reason",
-		    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
-		struct sbuf why = SBUF_INIT;
-		repo_lock(wt->repo);
-		int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
-		if (arc >= 0)
-			hold_live_lock(wt);
-		repo_unlock();
-		if (arc < 0) {
-			sbuf_addf(err,
-				  "cannot check out '%s' into a temporary "
-				  "worktree: %s",
-				  sha, why.buf);
-			sbuf_release(&why);
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
-		sbuf_release(&why);
-	}
-	{
-		static const char *const args[] = {"update-index", "-q",
-						   "--refresh", NULL};
-		if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) <
-		    0) {
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
-	}
-	{
-		/* A build may need the base's submodules. */
-		char *gitdir = NULL, *common = NULL;
-		int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir,
-					err);
-		if (!rc)
-			rc = rev_parse_path(wt->repo, "--git-common-dir",
-					    &common, err);
-		if (!rc && common[0] != '/') {
-			char *abs = xstrfmt("%s/%s", wt->repo, common);
-			free(common);
-			common = abs;
-		}
-		if (!rc)
-			rc = add_submodules(wt->path, gitdir, common, wt->repo,
-					    wt->repo, 0, err);
-		free(gitdir);
-		free(common);
-		if (rc) {
-			remove_worktree(wt->repo, wt->path, &scratch);
-			goto out;
-		}
+	if (check_out_worktree(wt, err) || refresh_worktree_index(wt, err) ||
+	    add_worktree_submodules(wt, err)) {
+		remove_worktree(wt->repo, wt->path, &scratch);
+		goto out;
 	}
 	ret = 0;
 out:
 	free(repo_abs);
 	free(parent_abs);
-	sbuf_release(&reason);
 	sbuf_release(&scratch);
 	return ret;
 }

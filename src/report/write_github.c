@@ -168,30 +168,33 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 	sbuf_release(&sb);
 }
 
-int report_write_github(const struct run_result *r,
-			const struct report_options *o, struct sbuf *out,
-			struct sbuf *err)
+/* The hidden marker and the headline: "### ❌ kagari: 2 regressions". */
+static void github_title(struct sbuf *out, const struct run_result *r,
+			 const struct report_problems *p)
 {
-	struct report_problems p;
 	struct sbuf sb = SBUF_INIT;
 	size_t failing;
 
-	(void)o;
-	(void)err;
-	report_problems_collect(&p, r);
-	failing = p.count[PROBLEM_REGRESSION] + p.count[PROBLEM_OVER_BUDGET] +
-		  p.count[PROBLEM_ERROR];
+	failing = p->count[PROBLEM_REGRESSION] + p->count[PROBLEM_OVER_BUDGET] +
+		  p->count[PROBLEM_ERROR];
 
 	sbuf_adds(out, GITHUB_MARKER "\n");
 	sbuf_addf(out, "### %s kagari: ",
-		  r->summary.exit_code			     ? "❌"
-		  : failing || p.count[PROBLEM_INCONCLUSIVE] ? "⚠️"
-							     : "✅");
-	report_problems_title(&sb, &p, r);
+		  r->summary.exit_code			      ? "❌"
+		  : failing || p->count[PROBLEM_INCONCLUSIVE] ? "⚠️"
+							      : "✅");
+	report_problems_title(&sb, p, r);
 	report_md_escape(out, sb.buf);
 	sbuf_adds(out, "\n\n");
+	sbuf_release(&sb);
+}
 
-	/* base → head · counts · exit code */
+/* base → head · counts · exit code */
+static void github_status_line(struct sbuf *out, const struct run_result *r,
+			       const struct report_problems *p)
+{
+	struct sbuf sb = SBUF_INIT;
+
 	if (r->git.base_ref || r->git.base_sha) {
 		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(out, "base ");
@@ -221,26 +224,35 @@ int report_write_github(const struct run_result *r,
 			sbuf_adds(out, " + uncommitted changes");
 		sbuf_adds(out, " · ");
 	}
-	if (p.nr_comparisons)
-		sbuf_addf(out, "%zu comparison%s in ", p.nr_comparisons,
-			  p.nr_comparisons == 1 ? "" : "s");
-	sbuf_addf(out, "%zu command%s · exit code %d", p.nr_commands,
-		  p.nr_commands == 1 ? "" : "s", r->summary.exit_code);
+	if (p->nr_comparisons)
+		sbuf_addf(out, "%zu comparison%s in ", p->nr_comparisons,
+			  p->nr_comparisons == 1 ? "" : "s");
+	sbuf_addf(out, "%zu command%s · exit code %d", p->nr_commands,
+		  p->nr_commands == 1 ? "" : "s", r->summary.exit_code);
 	if (r->exit_reason && *r->exit_reason) {
 		sbuf_adds(out, " (");
 		report_md_escape(out, r->exit_reason);
 		sbuf_addch(out, ')');
 	}
 	sbuf_adds(out, "\n\n");
+	sbuf_release(&sb);
+}
 
-	if (p.nr) {
-		size_t top = p.nr < GITHUB_TOP_ROWS ? p.nr : GITHUB_TOP_ROWS;
+/*
+ * The most severe problems in a table, the rest collapsed under
+ * <details>; or a line saying there are none.
+ */
+static void github_problems(struct sbuf *out, const struct run_result *r,
+			    const struct report_problems *p)
+{
+	if (p->nr) {
+		size_t top = p->nr < GITHUB_TOP_ROWS ? p->nr : GITHUB_TOP_ROWS;
 		problems_head(out);
 		for (size_t i = 0; i < top; i++)
-			problem_row(out, r, &p.v[i]);
+			problem_row(out, r, &p->v[i]);
 		sbuf_addch(out, '\n');
-		if (p.nr > top) {
-			size_t rest = p.nr - top;
+		if (p->nr > top) {
+			size_t rest = p->nr - top;
 			size_t shown = rest < GITHUB_DETAIL_ROWS
 					   ? rest
 					   : GITHUB_DETAIL_ROWS;
@@ -250,7 +262,7 @@ int report_write_github(const struct run_result *r,
 				  rest, rest == 1 ? "" : "s");
 			problems_head(out);
 			for (size_t i = top; i < top + shown; i++)
-				problem_row(out, r, &p.v[i]);
+				problem_row(out, r, &p->v[i]);
 			if (rest > shown)
 				sbuf_addf(
 				    out,
@@ -258,21 +270,22 @@ int report_write_github(const struct run_result *r,
 				    rest - shown);
 			sbuf_adds(out, "\n</details>\n\n");
 		}
-	} else if (p.nr_comparisons) {
+	} else if (p->nr_comparisons) {
 		sbuf_adds(out, "Every comparison is within its tolerance.\n\n");
 	} else {
 		sbuf_adds(out, "Every check passed.\n\n");
 	}
-	/* Where a regression's time went, when the commands were profiled. */
-	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);
-	if (p.nr_comparisons)
-		all_comparisons(out, r, p.nr_comparisons);
+}
+
+/* <sub>kagari VERSION · seed N · os, cpu, cpus</sub> */
+static void github_footer(struct sbuf *out, const struct run_result *r)
+{
+	struct sbuf sb = SBUF_INIT;
 
 	sbuf_addf(out, "<sub>kagari %s · seed %" PRIu64, KAGARI_VERSION,
 		  r->seed);
 	if (r->env.os || r->env.cpu_model) {
 		sbuf_adds(out, " · ");
-		sbuf_reset(&sb);
 		if (r->env.os)
 			sbuf_adds(&sb, r->env.os);
 		if (r->env.cpu_model)
@@ -284,6 +297,26 @@ int report_write_github(const struct run_result *r,
 	}
 	sbuf_adds(out, "</sub>\n");
 	sbuf_release(&sb);
+}
+
+int report_write_github(const struct run_result *r,
+			const struct report_options *o, struct sbuf *out,
+			struct sbuf *err)
+{
+	struct report_problems p;
+
+	(void)o;
+	(void)err;
+	report_problems_collect(&p, r);
+
+	github_title(out, r, &p);
+	github_status_line(out, r, &p);
+	github_problems(out, r, &p);
+	/* Where a regression's time went, when the commands were profiled. */
+	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);
+	if (p.nr_comparisons)
+		all_comparisons(out, r, p.nr_comparisons);
+	github_footer(out, r);
 	report_problems_release(&p);
 	return 0;
 }

@@ -837,131 +837,136 @@ static int hf_stats(const struct command_result *c, struct hf_cmd *x)
 	return 1;
 }
 
-/*
- * `kagari bench`: per command hyperfine's two lines (mean ± σ with user
- * and system time, min … max with the runs), kagari's paired change
- * against the first command with its interval (and, when --max-percent
- * gates, the verdict), then hyperfine's summary: the fastest command and
- * how many times faster it ran than each other one (± the σ of the
- * ratio). Only latency is measured, so only latency is shown.
- */
-static void bench_table(struct table *t)
+/* hyperfine's "Benchmark N: NAME (COMMAND)" line, its two lines of times
+   when the command has statistics (x), and the command's error. */
+static void hf_command(struct table *t, const struct command_result *c,
+		       size_t i, const struct hf_cmd *x)
 {
-	const struct run_result *r = t->r;
 	const struct report_options *o = t->o;
 	struct sbuf *out = t->out;
-	const struct bench_result *br = NULL;
-	if (r->nr_suites && r->suites[0].nr_benches)
-		br = &r->suites[0].benches[0];
-	size_t n = br ? br->nr_commands : 0;
-	struct hf_cmd *x = xcalloc(n + 1, sizeof(*x));
+
+	paint(t, out, TC_BOLD, "Benchmark");
+	sbuf_addf(out, " %zu: ", i + 1);
+	add_safe(out, c->name);
+	if (c->command && strcmp(c->command, c->name)) {
+		sbuf_adds(out, " (");
+		add_safe(out, c->command);
+		sbuf_adds(out, ")");
+	}
+	sbuf_addch(out, '\n');
+	if (x) {
+		sbuf_adds(out, "  Time (mean ± σ):     ");
+		hf_time(out, o, x->mean, 6);
+		sbuf_adds(out, " ± ");
+		if (isfinite(x->sd))
+			hf_time(out, o, x->sd, 5);
+		else
+			sbuf_adds(out, "   n/a");
+		sbuf_adds(out, "    [User: ");
+		hf_time(out, o, x->user, 0);
+		sbuf_adds(out, ", System: ");
+		hf_time(out, o, x->sys, 0);
+		sbuf_adds(out, "]\n  Range (min … max):   ");
+		hf_time(out, o, x->min, 6);
+		sbuf_adds(out, " … ");
+		hf_time(out, o, x->max, 6);
+		sbuf_addf(out, "    %zu run%s\n", x->n, x->n == 1 ? "" : "s");
+	}
+	if (c->error) {
+		sbuf_adds(out, "  ");
+		paint(t, out, TC_RED, "error:");
+		sbuf_addch(out, ' ');
+		add_safe(out, c->error);
+		sbuf_addch(out, '\n');
+	}
+}
+
+/*
+ * kagari's paired change of command c against the first command, with its
+ * interval and, when --max-percent gates, the verdict. Returns whether the
+ * change is gated.
+ */
+static int hf_change(struct table *t, const struct command_result *c)
+{
+	struct sbuf *out = t->out;
+	const struct comparison *cp = &c->comparison[METRIC_LATENCY];
+	struct sbuf sb = SBUF_INIT;
 	int gated = 0;
-	if (r->interrupted) {
-		paint(t, out, TC_YELLOW, "interrupted: results are partial");
-		sbuf_addch(out, '\n');
+
+	if (!cp->present)
+		return 0;
+	sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
+	sbuf_adds(out, cp->statistic ? cp->statistic : "median");
+	sbuf_adds(out, "): ");
+	units_format_percent(&sb, cp->change_percent);
+	if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
+		sbuf_adds(&sb, " [");
+		units_format_percent(&sb, cp->ci_low_percent);
+		sbuf_adds(&sb, ", ");
+		units_format_percent(&sb, cp->ci_high_percent);
+		sbuf_adds(&sb, "]");
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct command_result *c = &br->commands[i];
-		int ok = hf_stats(c, &x[i]);
-		if (i)
-			sbuf_addch(out, '\n');
-		paint(t, out, TC_BOLD, "Benchmark");
-		sbuf_addf(out, " %zu: ", i + 1);
-		add_safe(out, c->name);
-		if (c->command && strcmp(c->command, c->name)) {
-			sbuf_adds(out, " (");
-			add_safe(out, c->command);
-			sbuf_adds(out, ")");
-		}
-		sbuf_addch(out, '\n');
-		if (ok) {
-			sbuf_adds(out, "  Time (mean ± σ):     ");
-			hf_time(out, o, x[i].mean, 6);
-			sbuf_adds(out, " ± ");
-			if (isfinite(x[i].sd))
-				hf_time(out, o, x[i].sd, 5);
-			else
-				sbuf_adds(out, "   n/a");
-			sbuf_adds(out, "    [User: ");
-			hf_time(out, o, x[i].user, 0);
-			sbuf_adds(out, ", System: ");
-			hf_time(out, o, x[i].sys, 0);
-			sbuf_adds(out, "]\n  Range (min … max):   ");
-			hf_time(out, o, x[i].min, 6);
-			sbuf_adds(out, " … ");
-			hf_time(out, o, x[i].max, 6);
-			sbuf_addf(out, "    %zu run%s\n", x[i].n, x[i].n == 1 ? "" : "s");
-		}
-		if (c->error) {
-			sbuf_adds(out, "  ");
-			paint(t, out, TC_RED, "error:");
-			sbuf_addch(out, ' ');
-			add_safe(out, c->error);
-			sbuf_addch(out, '\n');
-		}
-		const struct comparison *cp = &c->comparison[METRIC_LATENCY];
-		if (cp->present && i > 0) {
-			struct sbuf sb = SBUF_INIT;
-			sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
-			sbuf_adds(out, cp->statistic ? cp->statistic : "median");
-			sbuf_adds(out, "): ");
-			units_format_percent(&sb, cp->change_percent);
-			if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
-				sbuf_adds(&sb, " [");
-				units_format_percent(&sb, cp->ci_low_percent);
-				sbuf_adds(&sb, ", ");
-				units_format_percent(&sb, cp->ci_high_percent);
-				sbuf_adds(&sb, "]");
-			}
-			sbuf_adds(out, sb.buf);
-			if (cp->gate) {
-				gated = 1;
-				sbuf_adds(out, "  ");
-				paint_safe(t, out, result_color(verdict_name(cp->verdict)), verdict_text(cp->verdict, ""));
-				sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
-			}
-			if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
-			    *cp->reason) {
-				sbuf_adds(out, "\n    ");
-				add_safe(out, cp->reason);
-			}
-			sbuf_addch(out, '\n');
-			sbuf_release(&sb);
-		}
+	sbuf_adds(out, sb.buf);
+	if (cp->gate) {
+		gated = 1;
+		sbuf_adds(out, "  ");
+		paint_safe(t, out, result_color(verdict_name(cp->verdict)), verdict_text(cp->verdict, ""));
+		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
 	}
-	/* hyperfine's summary: the fastest and the others' ratios to it. */
+	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
+	    *cp->reason) {
+		sbuf_adds(out, "\n    ");
+		add_safe(out, cp->reason);
+	}
+	sbuf_addch(out, '\n');
+	sbuf_release(&sb);
+	return gated;
+}
+
+/* hyperfine's summary: the fastest and the others' ratios to it. */
+static void hf_summary(struct table *t, const struct hf_cmd *x, size_t n)
+{
+	struct sbuf *out = t->out;
 	size_t fastest = n, valid = 0;
+
 	for (size_t i = 0; i < n; i++)
 		if (x[i].n) {
 			valid++;
 			if (fastest == n || x[i].mean < x[fastest].mean)
 				fastest = i;
 		}
-	if (valid > 1) {
-		sbuf_adds(out, "\n");
-		paint(t, out, TC_BOLD, "Summary");
-		sbuf_adds(out, "\n  '");
-		add_safe(out, x[fastest].c->name);
-		sbuf_adds(out, "' ran\n");
-		for (size_t i = 0; i < n; i++) {
-			if (i == fastest || !x[i].n)
-				continue;
-			const struct hf_cmd *f = &x[fastest];
-			double ratio = x[i].mean / f->mean;
-			sbuf_addf(out, "    %.2f", ratio);
-			if (isfinite(x[i].sd) && isfinite(f->sd))
-				sbuf_addf(out, " ± %.2f", ratio * sqrt(pow(x[i].sd / x[i].mean, 2) +
-								  pow(f->sd / f->mean, 2)));
-			sbuf_adds(out, " times faster than '");
-			add_safe(out, x[i].c->name);
-			sbuf_adds(out, "'\n");
-		}
+	if (valid <= 1)
+		return;
+	sbuf_adds(out, "\n");
+	paint(t, out, TC_BOLD, "Summary");
+	sbuf_adds(out, "\n  '");
+	add_safe(out, x[fastest].c->name);
+	sbuf_adds(out, "' ran\n");
+	for (size_t i = 0; i < n; i++) {
+		if (i == fastest || !x[i].n)
+			continue;
+		const struct hf_cmd *f = &x[fastest];
+		double ratio = x[i].mean / f->mean;
+		sbuf_addf(out, "    %.2f", ratio);
+		if (isfinite(x[i].sd) && isfinite(f->sd))
+			sbuf_addf(out, " ± %.2f", ratio * sqrt(pow(x[i].sd / x[i].mean, 2) +
+							  pow(f->sd / f->mean, 2)));
+		sbuf_adds(out, " times faster than '");
+		add_safe(out, x[i].c->name);
+		sbuf_adds(out, "'\n");
 	}
-	if (r->warnings.nr)
-		sbuf_addch(out, '\n');
-	/* A warning every comparison gets ("bench/NAME latency: TEXT") is
-	   said once, with the commands it concerns. */
+}
+
+/*
+ * The run's warnings. A warning every comparison gets ("bench/NAME
+ * latency: TEXT") is said once, with the commands it concerns.
+ */
+static void hf_warnings(struct table *t)
+{
+	const struct run_result *r = t->r;
+	struct sbuf *out = t->out;
 	unsigned char *done = xcalloc(r->warnings.nr + 1, 1);
+
 	for (size_t i = 0; i < r->warnings.nr; i++) {
 		if (done[i])
 			continue;
@@ -992,23 +997,67 @@ static void bench_table(struct table *t)
 		sbuf_adds(out, ")\n");
 	}
 	free(done);
-	if (gated || r->summary.exit_code) {
-		const struct run_summary *s = &r->summary;
-		struct sbuf sb = SBUF_INIT;
-		count_part(&sb, s->pass, "pass", 1);
-		count_part(&sb, s->improved, "improved", 0);
-		count_part(&sb, s->inconclusive, "inconclusive", 0);
-		count_part(&sb, s->regression, s->regression == 1 ? "regression" : "regressions", 0);
-		count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
-		sbuf_adds(out, "\ngate: ");
-		sbuf_adds(out, sb.buf);
-		sbuf_adds(out, " · ");
-		sbuf_reset(&sb);
-		sbuf_addf(&sb, "exit code %d", s->exit_code);
-		paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
+}
+
+/* "gate: 1 pass, 1 regression · exit code 1" */
+static void hf_gate(struct table *t)
+{
+	const struct run_summary *s = &t->r->summary;
+	struct sbuf *out = t->out;
+	struct sbuf sb = SBUF_INIT;
+
+	count_part(&sb, s->pass, "pass", 1);
+	count_part(&sb, s->improved, "improved", 0);
+	count_part(&sb, s->inconclusive, "inconclusive", 0);
+	count_part(&sb, s->regression, s->regression == 1 ? "regression" : "regressions", 0);
+	count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
+	sbuf_adds(out, "\ngate: ");
+	sbuf_adds(out, sb.buf);
+	sbuf_adds(out, " · ");
+	sbuf_reset(&sb);
+	sbuf_addf(&sb, "exit code %d", s->exit_code);
+	paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
+	sbuf_addch(out, '\n');
+	sbuf_release(&sb);
+}
+
+/*
+ * `kagari bench`: per command hyperfine's two lines (mean ± σ with user
+ * and system time, min … max with the runs), kagari's paired change
+ * against the first command with its interval (and, when --max-percent
+ * gates, the verdict), then hyperfine's summary: the fastest command and
+ * how many times faster it ran than each other one (± the σ of the
+ * ratio). Only latency is measured, so only latency is shown.
+ */
+static void bench_table(struct table *t)
+{
+	const struct run_result *r = t->r;
+	struct sbuf *out = t->out;
+	const struct bench_result *br = NULL;
+	if (r->nr_suites && r->suites[0].nr_benches)
+		br = &r->suites[0].benches[0];
+	size_t n = br ? br->nr_commands : 0;
+	struct hf_cmd *x = xcalloc(n + 1, sizeof(*x));
+	int gated = 0;
+	if (r->interrupted) {
+		paint(t, out, TC_YELLOW, "interrupted: results are partial");
 		sbuf_addch(out, '\n');
-		sbuf_release(&sb);
 	}
+	for (size_t i = 0; i < n; i++) {
+		const struct command_result *c = &br->commands[i];
+		int ok = hf_stats(c, &x[i]);
+		if (i)
+			sbuf_addch(out, '\n');
+		hf_command(t, c, i, ok ? &x[i] : NULL);
+		if (i > 0)
+			gated |= hf_change(t, c);
+	}
+	hf_summary(t, x, n);
+	if (r->warnings.nr)
+		sbuf_addch(out, '\n');
+	hf_warnings(t);
+	if (gated || r->summary.exit_code)
+		hf_gate(t);
 	free(x);
 }
 
