@@ -81,8 +81,9 @@ static const char page_css[] =
     "a{color:#28507f}\n";
 
 /*
- * The badge class of a verdict, budget status, metric status, profile
- * verdict or problem kind (a result's: result_badge()).
+ * The badge class of a budget status, metric status, profile verdict or
+ * problem kind, by the name shown (a result's or a comparison verdict's:
+ * result_badge(), on the enum).
  */
 static const char *badge_class(const char *word)
 {
@@ -496,7 +497,7 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 
 	sbuf_addf(out, "<div class=\"cmp\" id=\"c%zu-%s\">\n<h4>%s ", idx,
 		  metric_get(m)->name, metric_get(m)->name);
-	badge(out, verdict_name(cp->verdict));
+	result_badge(out, result_from_verdict(cp->verdict));
 	sbuf_adds(out, " ");
 	units_format_percent(tmp, cp->change_percent);
 	esc_tmp(out, tmp);

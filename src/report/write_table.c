@@ -203,17 +203,17 @@ static enum tcolor result_tcolor(enum result res)
 	}
 }
 
-/* The colour of a verdict's or budget status's name. */
-static enum tcolor result_color(const char *res)
+/* The colour of a budget's status. */
+static enum tcolor budget_color(enum budget_status st)
 {
-	if (!res)
-		return TC_NONE;
-	if (!strcmp(res, "fail"))
+	switch (st) {
+	case BUDGET_PASS:
+		return TC_GREEN;
+	case BUDGET_FAIL:
 		return TC_RED;
-	if (!strcmp(res, "unassessable"))
+	default:
 		return TC_YELLOW;
-	int v = verdict_parse(res); /* "pass" is both */
-	return v < 0 ? TC_NONE : result_tcolor(result_from_verdict((enum verdict)v));
+	}
 }
 
 /* ---- values -------------------------------------------------------------- */
@@ -394,7 +394,7 @@ static void comparison_row(struct table *t, size_t indent,
 	tline_cell_sb(l, TC_NONE, &sb);
 	report_change_text_plain(&sb, cp);
 	tline_cell_sb(l, TC_NONE, &sb);
-	tline_cell(l, result_color(verdict_name(cp->verdict)),
+	tline_cell(l, result_tcolor(result_from_verdict(cp->verdict)),
 		   verdict_text(cp->verdict, "n/a"));
 	if (cp->decided_at_rounds > 0)
 		sbuf_addf(&sb, "decided after %d rounds: ", cp->decided_at_rounds);
@@ -427,7 +427,7 @@ static void budget_line(struct table *t, size_t indent,
 	report_budget_limit(&text, c, b);
 	add_safe(&sb, text.buf);
 	sbuf_adds(&sb, ": ");
-	paint(t, &sb, result_color(budget_status_name(b->status)), st);
+	paint(t, &sb, budget_color(b->status), st);
 	if (b->have_actual && isfinite(b->actual)) {
 		double d = b->actual - b->limit;
 		sbuf_adds(&sb, " (actual ");
@@ -910,7 +910,7 @@ static int hf_change(struct table *t, const struct command_result *c)
 	if (cp->gate) {
 		gated = 1;
 		sbuf_adds(out, "  ");
-		paint_safe(t, out, result_color(verdict_name(cp->verdict)), verdict_text(cp->verdict, ""));
+		paint_safe(t, out, result_tcolor(result_from_verdict(cp->verdict)), verdict_text(cp->verdict, ""));
 		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
 	}
 	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
