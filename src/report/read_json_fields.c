@@ -81,9 +81,10 @@ void rj_expected(struct rd *d, const char *key, const char *what,
 	rj_fail(d, key, "expected %s, not %s", what, rj_type_name(v));
 }
 
-/* obj.key when it is an object; absent or null gives NULL. */
-json_t *rj_get_object(struct rd *d, json_t *obj, const char *key,
-		      int required)
+/* obj.key when it is of type t (`what` in the error); absent or null
+   gives NULL. */
+static json_t *get_typed(struct rd *d, json_t *obj, const char *key,
+			 int required, json_type t, const char *what)
 {
 	json_t *v = json_object_get(obj, key);
 	if (!v || json_is_null(v)) {
@@ -91,27 +92,23 @@ json_t *rj_get_object(struct rd *d, json_t *obj, const char *key,
 			rj_fail(d, key, "missing");
 		return NULL;
 	}
-	if (!json_is_object(v)) {
-		rj_expected(d, key, "an object", v);
+	if (json_typeof(v) != t) {
+		rj_expected(d, key, what, v);
 		return NULL;
 	}
 	return v;
 }
 
+json_t *rj_get_object(struct rd *d, json_t *obj, const char *key,
+		      int required)
+{
+	return get_typed(d, obj, key, required, JSON_OBJECT, "an object");
+}
+
 json_t *rj_get_array(struct rd *d, json_t *obj, const char *key,
 		     int required)
 {
-	json_t *v = json_object_get(obj, key);
-	if (!v || json_is_null(v)) {
-		if (required)
-			rj_fail(d, key, "missing");
-		return NULL;
-	}
-	if (!json_is_array(v)) {
-		rj_expected(d, key, "an array", v);
-		return NULL;
-	}
-	return v;
+	return get_typed(d, obj, key, required, JSON_ARRAY, "an array");
 }
 
 /*

@@ -164,6 +164,49 @@ skip_part() {
 
 # Every kagari JSON output a test wrote (reports, aa, history) must
 # validate against docs/report.schema.json (issue 24).
+# malloc_loop_project NAME ALLOCS_MAX_PERCENT [BUDGET]: in the current folder,
+# a program that makes N malloc/free pairs (N in n.h, 2000 here; a test
+# changes it for the head) and a suite NAME of four single-run rounds in
+# which allocs, gated at ALLOCS_MAX_PERCENT, is the comparison that decides
+# (latency is not gated: four rounds cannot decide it). BUDGET: the
+# command's `budget:` value, if any. t_alloc, t_reanalyze, p_install.
+malloc_loop_project() {
+	cat >prog.c <<'C'
+#include <stdlib.h>
+#include "n.h"
+int main(void)
+{
+	for (int i = 0; i < N; i++) {
+		volatile char *p = malloc(48);
+		p[0] = 1;
+		free((void *)p);
+	}
+	return 0;
+}
+C
+	echo '#define N 2000' >n.h
+	cat >kagari.yaml <<YAML
+version: "1"
+name: $1
+build:
+  command: [cc, -O1, -o, "\${artifact}", prog.c]
+defaults:
+  warmup: 0
+  runs: 4
+  metrics: {allocations: true}
+  regression:
+    min_samples: 4
+    latency: {max_percent: 50, gate: false}
+    allocs: {max_percent: $2}
+benchmarks:
+  - name: m
+    commands:
+      prog:
+        command: ["\${artifact}"]
+YAML
+	[ -z "${3:-}" ] || printf '        budget: %s\n' "$3" >>kagari.yaml
+}
+
 check_schema() {
 	local out rc
 	out=$("$PY" "$KAGARI_SOURCE_DIR/tests/e2e/validate_reports.py" \

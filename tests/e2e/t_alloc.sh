@@ -123,38 +123,7 @@ R="$T/repo"
 mkdir -p "$R"
 cd "$R" || exit 1
 g init -q .
-cat > prog.c <<'C'
-#include <stdlib.h>
-#include "n.h"
-int main(void)
-{
-	for (int i = 0; i < N; i++) {
-		volatile char *p = malloc(48);
-		p[0] = 1;
-		free((void *)p);
-	}
-	return 0;
-}
-C
-echo '#define N 2000' > n.h
-cat > kagari.yaml <<'YAML'
-version: "1"
-name: delta
-build:
-  command: [cc, -O1, -o, "${artifact}", prog.c]
-defaults:
-  warmup: 0
-  runs: 4
-  metrics: {allocations: true}
-  regression:
-    min_samples: 4
-    latency: {max_percent: 50, gate: false}
-    allocs: {max_percent: 10}
-benchmarks:
-  - name: m
-    commands:
-      prog: {command: ["${artifact}"]}
-YAML
+malloc_loop_project delta 10
 g add -A && g commit -qm base
 run_k compare --against HEAD --format json --output "$T/aa.json" --quiet --seed 3
 expect_rc 0

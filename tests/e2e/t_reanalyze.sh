@@ -23,42 +23,9 @@ R="$T/repo"
 mkdir -p "$R"
 cd "$R" || exit 1
 g init -q .
-cat > prog.c <<'C'
-#include <stdlib.h>
-#include "n.h"
-int main(void)
-{
-	for (int i = 0; i < N; i++) {
-		volatile char *p = malloc(48);
-		p[0] = 1;
-		free((void *)p);
-	}
-	return 0;
-}
-C
-echo '#define N 2000' > n.h
 # Timing comparisons cannot reach a verdict in two rounds; allocs (+50% in
 # the head) is the one that decides, and passes at T = 60.
-cat > kagari.yaml <<'YAML'
-version: "1"
-name: re
-build:
-  command: [cc, -O1, -o, "${artifact}", prog.c]
-defaults:
-  warmup: 0
-  runs: 4
-  metrics: {allocations: true}
-  regression:
-    min_samples: 4
-    latency: {max_percent: 50, gate: false}
-    allocs: {max_percent: 60}
-benchmarks:
-  - name: m
-    commands:
-      prog:
-        command: ["${artifact}"]
-        budget: {allocs: {max: "<= 100000"}}
-YAML
+malloc_loop_project re 60 '{allocs: {max: "<= 100000"}}'
 g add -A && g commit -qm base
 echo '#define N 3000' > n.h
 A='r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["allocs"]'

@@ -49,38 +49,7 @@ grep -qF "ok    runner: $M/bin/../lib/kagari/kagari-runner" doctor.txt ||
 case_ "a compare with allocation counting from an unrelated folder"
 mkdir -p "$T/unrelated/proj" && cd "$T/unrelated/proj" || exit 1
 g init -q .
-cat >prog.c <<'C'
-#include <stdlib.h>
-#include "n.h"
-int main(void)
-{
-	for (int i = 0; i < N; i++) {
-		volatile char *p = malloc(48);
-		p[0] = 1;
-		free((void *)p);
-	}
-	return 0;
-}
-C
-echo '#define N 2000' >n.h
-cat >kagari.yaml <<'YAML'
-version: "1"
-name: installed
-build:
-  command: [cc, -O1, -o, "${artifact}", prog.c]
-defaults:
-  warmup: 0
-  runs: 4
-  metrics: {allocations: true}
-  regression:
-    min_samples: 4
-    latency: {max_percent: 50, gate: false}
-    allocs: {max_percent: 10}
-benchmarks:
-  - name: m
-    commands:
-      prog: {command: ["${artifact}"]}
-YAML
+malloc_loop_project installed 10
 g add -A && g commit -qm base
 echo '#define N 3000' >n.h
 "$M/bin/kagari" compare --against HEAD --no-history --quiet --seed 4 --format json --output "$T/c.json" >c.out 2>c.err
