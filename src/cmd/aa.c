@@ -464,8 +464,8 @@ static int aa_one_compare(struct session *s, struct aa_state *st, int k, int rep
 /* The summary in --format, to --output or standard output. */
 static int aa_write(const struct cli *cli, const struct aa_state *st)
 {
-	int rc = 0;
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	int rc;
+	struct sbuf out = SBUF_INIT;
 	const char *fmt = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(fmt, "json"))
 		render_json(&out, st);
@@ -473,19 +473,8 @@ static int aa_write(const struct cli *cli, const struct aa_state *st)
 		render_html(&out, st);
 	else
 		render_table(&out, st);
-	if (!cli->out.output) {
-		fputs(out.buf, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			cmd_error("cannot write the report to standard output: %s",
-				  strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
-		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
-		rc = EXIT_EXEC;
-	}
+	rc = common_write_output(cli->out.output, NULL, out.buf, out.len);
 	sbuf_release(&out);
-	sbuf_release(&err);
 	return rc;
 }
 

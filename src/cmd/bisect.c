@@ -841,22 +841,7 @@ static void render_table(struct sbuf *out, const struct bisect *b, const struct 
 /* The rendered result to --output or standard output. 0 or EXIT_EXEC. */
 static int bisect_write(const struct cli *cli, const struct sbuf *out)
 {
-	int rc = 0;
-	if (cli->out.output) {
-		struct sbuf err = SBUF_INIT;
-		if (report_output_write(cli->out.output, NULL, out->buf, out->len, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-		sbuf_release(&err);
-	} else {
-		fputs(out->buf, stdout);
-		if (fflush(stdout)) {
-			cmd_error("cannot write to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	}
-	return rc;
+	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
 /* After the result: the skipped commits counted, and why no first bad

@@ -4,6 +4,7 @@
  */
 #include "cmd/common.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -343,4 +344,27 @@ size_t common_warn_power(const struct suite *s)
 		}
 	}
 	return warned;
+}
+
+int common_write_output(const char *path, const char *section,
+			const char *text, size_t len)
+{
+	int rc = 0;
+	if (!path) {
+		fwrite(text, 1, len, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			cmd_error("cannot write the report to standard output: %s",
+				  strerror(errno));
+			rc = EXIT_EXEC;
+		}
+	} else {
+		struct sbuf err = SBUF_INIT;
+		if (report_output_write(path, section, text, len, &err)) {
+			cmd_error("%s (the previous file, if any, is untouched)",
+				  err.buf);
+			rc = EXIT_EXEC;
+		}
+		sbuf_release(&err);
+	}
+	return rc;
 }

@@ -77,4 +77,12 @@ void input_files_release(struct input_files *in);
 int common_check_output(const char *label, const char *path, const char *section,
 			const struct input_files *in, int code);
 
+/*
+ * A rendered report (or table) to path, atomically and into `section` when
+ * given (report_output_write()), or to standard output when path is NULL.
+ * Prints what went wrong; 0, or EXIT_EXEC when it could not be written.
+ */
+int common_write_output(const char *path, const char *section,
+			const char *text, size_t len);
+
 #endif

@@ -808,23 +808,10 @@ static void history_render(struct sbuf *out, const struct cli *cli, const struct
 		render_table(out, v, nr, path, fp, runs, detect);
 }
 
-/* out to --output or standard output; err is history_exec's (it may hold
-   the message of a failed count of the runs). 0 or EXIT_EXEC. */
-static int history_write(const struct cli *cli, const struct sbuf *out, struct sbuf *err)
+/* out to --output or standard output. 0 or EXIT_EXEC. */
+static int history_write(const struct cli *cli, const struct sbuf *out)
 {
-	if (cli->out.output) {
-		if (report_output_write(cli->out.output, NULL, out->buf, out->len, err)) {
-			cmd_error("%s", err->buf);
-			return EXIT_EXEC;
-		}
-	} else {
-		fputs(out->buf, stdout);
-		if (fflush(stdout)) {
-			cmd_error("cannot write to standard output: %s", strerror(errno));
-			return EXIT_EXEC;
-		}
-	}
-	return 0;
+	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
 static int history_exec(struct cli *cli, struct cmd_env *env)
@@ -863,7 +850,7 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	free(order.v);
 	history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
 	history_machine_release(&m);
-	rc = history_write(cli, &out, &err);
+	rc = history_write(cli, &out);
 out:
 	series_free(v, nr);
 	history_points_release(&pts);

@@ -536,15 +536,8 @@ static int write_merged(const struct run_result *r, enum report_format f,
 	if (report_render(r, f, &o, &out, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL;
-	} else if (!cli->out.output) {
-		fputs(out.buf, stdout);
-		if (fflush(stdout) || ferror(stdout)) {
-			cmd_error("cannot write the report to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
-		cmd_error("%s (the previous file, if any, is untouched)", err.buf);
-		rc = EXIT_EXEC;
+	} else {
+		rc = common_write_output(cli->out.output, NULL, out.buf, out.len);
 	}
 	sbuf_release(&err);
 	sbuf_release(&out);

@@ -590,25 +590,15 @@ static int write_result(const struct cli *cli, const struct design *d,
 			size_t nc, uint64_t seed)
 {
 	struct trace_stats ts;
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	int rc = 0;
+	struct sbuf out = SBUF_INIT;
+	int rc;
 	trace_stats(tr, nt, d->metric, &ts);
 	if (cli->out.format && !strcmp(cli->out.format, "json"))
 		render_json(&out, d, tr, nt, &ts, cells, nc, seed);
 	else
 		render_table(&out, d, tr, nt, &ts, cells, nc, seed);
-	if (!cli->out.output) {
-		fputs(out.buf, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			cmd_error("cannot write the report to standard output: %s", strerror(errno));
-			rc = EXIT_EXEC;
-		}
-	} else if (report_output_write(cli->out.output, NULL, out.buf, out.len, &err)) {
-		cmd_error("%s (the previous report, if any, is untouched)", err.buf);
-		rc = EXIT_EXEC;
-	}
+	rc = common_write_output(cli->out.output, NULL, out.buf, out.len);
 	sbuf_release(&out);
-	sbuf_release(&err);
 	return rc;
 }
 

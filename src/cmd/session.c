@@ -312,17 +312,9 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		if (report_render(r, d[i].format, &o, &out, &err)) {
 			cmd_error("%s", err.buf);
 			rc = EXIT_INTERNAL;
-		} else if (!d[i].path) {
-			fputs(out.buf, stdout);
-			if (fflush(stdout) != 0 || ferror(stdout)) {
-				cmd_error("cannot write the report to standard output: %s",
-					  strerror(errno));
-				rc = exit_merge(rc, EXIT_EXEC);
-			}
-		} else if (report_output_write(d[i].path, d[i].section, out.buf,
-					       out.len, &err)) {
-			cmd_error("%s (the previous report, if any, is untouched)", err.buf);
-			rc = exit_merge(rc, EXIT_EXEC);
+		} else {
+			rc = exit_merge(rc, common_write_output(d[i].path, d[i].section,
+								   out.buf, out.len));
 		}
 		sbuf_release(&out);
 		sbuf_release(&err);

@@ -135,4 +135,14 @@ run_k power --help
 expect_rc 0
 expect_out "--cells"
 
+case_ "a report that cannot be written is exit 4 and says where (standard output, --output)"
+"$KAGARI" power --max-runs 4 --trials 5 --cells 20@10 tr.tsv >/dev/full 2>"$T/err"; RC=$?
+expect_rc 4
+expect_err "cannot write the report to standard output: No space left on device"
+mkdir -p adir
+run_k power --max-runs 4 --trials 5 --cells 20@10 --output adir/sub/none.txt tr.tsv
+expect_rc 4
+expect_err "cannot write 'adir/sub/none.txt': No such file or directory (the previous file, if any, is untouched)"
+[ ! -e adir/sub/none.txt ] || fail "a report was written where it could not be"
+
 finish
