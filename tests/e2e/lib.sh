@@ -164,13 +164,9 @@ skip_part() {
 
 # Every kagari JSON output a test wrote (reports, aa, history) must
 # validate against docs/report.schema.json (issue 24).
-# malloc_loop_project NAME ALLOCS_MAX_PERCENT [BUDGET]: in the current folder,
-# a program that makes N malloc/free pairs (N in n.h, 2000 here; a test
-# changes it for the head) and a suite NAME of four single-run rounds in
-# which allocs, gated at ALLOCS_MAX_PERCENT, is the comparison that decides
-# (latency is not gated: four rounds cannot decide it). BUDGET: the
-# command's `budget:` value, if any. t_alloc, t_reanalyze, p_install.
-malloc_loop_project() {
+# malloc_loop_program N: in the current folder, prog.c, a program that makes
+# N malloc/free pairs, N in n.h (a test changes it to make a change).
+malloc_loop_program() {
 	cat >prog.c <<'C'
 #include <stdlib.h>
 #include "n.h"
@@ -184,7 +180,16 @@ int main(void)
 	return 0;
 }
 C
-	echo '#define N 2000' >n.h
+	echo "#define N $1" >n.h
+}
+
+# malloc_loop_project NAME ALLOCS_MAX_PERCENT [BUDGET]: malloc_loop_program
+# 2000 and a suite NAME of four single-run rounds in which allocs, gated at
+# ALLOCS_MAX_PERCENT, is the comparison that decides (latency is not gated:
+# four rounds cannot decide it). BUDGET: the command's `budget:` value, if
+# any. t_alloc, t_reanalyze, p_install.
+malloc_loop_project() {
+	malloc_loop_program 2000
 	cat >kagari.yaml <<YAML
 version: "1"
 name: $1

@@ -13,19 +13,7 @@ R="$T/repo"
 mkdir -p "$R"
 cd "$R" || exit 1
 g init -q .
-cat > prog.c <<'C'
-#include <stdlib.h>
-#include "n.h"
-int main(void)
-{
-	for (int i = 0; i < N; i++) {
-		volatile char *p = malloc(48);
-		p[0] = 1;
-		free((void *)p);
-	}
-	return 0;
-}
-C
+malloc_loop_program 1000
 # No `runs`: sequential rounds. Latency is measured but not gated.
 cat > kagari.yaml <<'YAML'
 version: "1"
@@ -43,7 +31,6 @@ benchmarks:
     commands:
       prog: {command: ["${artifact}"]}
 YAML
-echo '#define N 1000' > n.h
 g add -A && g commit -qm c0
 SHAS=("$(g rev-parse HEAD)")
 # Six commits after the good one; the regression (+40 % allocations) comes
