@@ -41,15 +41,17 @@ DEMO_PKGS="python3"
 TEST_PKGS="time procps valgrind chromium hyperfine python3-jsonschema libxml2-utils"
 # make dist and make deb (and the tests that run them): building kagari
 # without its tests (no cmocka), zlib's static library for the static link
-# (libelf and sqlite need it), Debian's packaging tools and lintian.
+# (libelf and sqlite need it), Debian's packaging tools and lintian;
+# build-essential because dpkg-buildpackage's dependency check requires it
+# of every build (a machine with gcc and make but without it fails there).
 DIST_PKGS="cmake ninja-build pkg-config gcc libc6-dev make git libyaml-dev \
 libjansson-dev libsqlite3-dev libelf-dev zlib1g-dev"
-DEB_PKGS="$DIST_PKGS dpkg-dev debhelper fakeroot lintian"
+DEB_PKGS="$DIST_PKGS build-essential dpkg-dev debhelper fakeroot lintian"
 
 case $set_name in
 build) want=$BUILD_PKGS ;;
 demo) want="$BUILD_PKGS $DEMO_PKGS" ;;
-check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS zlib1g-dev dpkg-dev debhelper fakeroot lintian" ;;
+check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS zlib1g-dev build-essential dpkg-dev debhelper fakeroot lintian" ;;
 dist) want=$DIST_PKGS ;;
 deb) want=$DEB_PKGS ;;
 esac
