@@ -31,6 +31,11 @@ for f in $(sed -n 's/.*output format: \(.*\)/\1/p' "$T/out" | tr -d ',' | sed 's
 	esac
 done
 
+# The inputs make_inputs.py writes: a deleted one must not pass unnoticed.
+for name in compare run merged profile odd; do
+	[ -f "$DIR/$name.json" ] || { case_ "inputs"; fail "no input $DIR/$name.json (python3 tests/data/golden/make_inputs.py writes it)"; }
+done
+
 for in in "$DIR"/*.json; do
 	name=$(basename "$in" .json)
 	# The inputs too must be reports kagari could have written (check_schema).
