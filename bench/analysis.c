@@ -90,7 +90,7 @@ static void bench(const char *label, int samples, enum pairing pairing,
 	holm_adjust(fam, (size_t)COMPARISONS, 1);
 	for (int c = 0; c < COMPARISONS; c++) {
 		compare_decide(&in, &res[c]);
-		verdicts[res[c].verdict[0] == 'r' ? 0 : res[c].verdict[0] == 'p' ? 1 : 2]++;
+		verdicts[res[c].verdict == VERDICT_REGRESSION ? 0 : res[c].verdict == VERDICT_PASS ? 1 : 2]++;
 		compare_result_release(&res[c]);
 	}
 	total += now() - t;

@@ -4,19 +4,15 @@
 #
 #   bash bench/analysis.sh [COMPARISONS]   (default 1000 a case)
 #
-# Built into a temporary folder from the sources in this tree; nothing in the
-# tree changes. Needs only gcc and libm.
+# The driver is build/kagari-bench-analysis (KAGARI_BUILD: another build
+# folder); nothing in the tree changes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-analysis-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$root"
-gcc -std=gnu11 -D_GNU_SOURCE -O2 -Isrc -o "$work/analysis" \
-	bench/analysis.c src/analyze/compare.c src/analyze/exact.c \
-	src/analyze/decide.c src/analyze/boot_median.c src/model/sequential.c \
-	src/analyze/holm.c src/model/rng.c src/analyze/summary.c \
-	src/analyze/format.c src/base/sbuf.c src/base/strvec.c \
-	src/base/xalloc.c src/model/metric.c -lm
+build=${KAGARI_BUILD:-$root/build}
+# The driver is a CMake target built with the tests (make check), linked
+# with the same kagari_core as kagari; built here when it is missing.
+[ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja >/dev/null
+cmake --build "$build" --target kagari-bench-analysis >/dev/null
 echo "== bench/analysis: cost of the comparison engine (compare_compute + holm_adjust + compare_decide) =="
-"$work/analysis" "$@"
+"$build/kagari-bench-analysis" "$@"

@@ -59,7 +59,7 @@ static void make_run(struct run_result *r, struct rng *g, int commit)
 		for (int c = 0; c < COMMANDS; c++) {
 			struct command_result *cr = &br->commands[c];
 			cr->name = xstrfmt("c%d", c);
-			cr->result = xstrdup("pass");
+			cr->result = RESULT_PASS;
 			cr->side[SIDE_HEAD].present = 1;
 			cr->side[SIDE_HEAD].count = 10;
 			double level = 1e6 * (1 + b) * (b == 0 && commit >= 1200 ? 1.2 : 1);

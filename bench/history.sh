@@ -6,8 +6,9 @@
 #
 #   bash bench/history.sh [BUILD-DIR] [RUNS]
 #
-# Built into a temporary folder from the sources in this tree; nothing in the
-# tree changes. Needs gcc, libsqlite3 and a built kagari.
+# Its driver is BUILD-DIR/kagari-bench-history (built here with kagari when
+# missing); the database goes to a temporary folder, nothing in the tree
+# changes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -16,13 +17,11 @@ runs=${2:-10000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-bench-history-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-gcc -std=gnu11 -D_GNU_SOURCE -DKAGARI_VERSION='"bench"' -O2 -Isrc -o "$work/history" \
-	bench/history.c src/history/history.c src/history/steps.c \
-	src/model/result.c src/model/profile.c src/model/metric.c src/model/rng.c src/base/sbuf.c \
-	src/base/strvec.c src/base/xalloc.c src/base/fileio.c \
-	$(pkg-config --cflags --libs sqlite3) -lm
+# The driver is a CMake target built with the tests (make check), linked
+# with the same kagari_core as kagari; built here when it is missing.
+cmake --build "$build" --target kagari kagari-bench-history >/dev/null
 echo "== bench/history: $runs stored runs (20 result rows each) =="
-"$work/history" "$work/h.sqlite" "$runs"
+"$build/kagari-bench-history" "$work/h.sqlite" "$runs"
 {
 	printf 'version: "1"\nname: s\nbenchmarks:\n'
 	for b in 0 1 2 3 4; do

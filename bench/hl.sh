@@ -6,16 +6,15 @@
 #
 #   bash bench/hl.sh [QUAD_MAX]
 #
-# Built into a temporary folder from the sources in this tree; nothing in
-# the tree changes. Needs only gcc and libm.
+# The driver is build/kagari-bench-hl (KAGARI_BUILD: another build folder);
+# nothing in the tree changes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-hl-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$root"
-gcc -std=gnu11 -D_GNU_SOURCE -O2 -Isrc -o "$work/hl" \
-	bench/hl.c src/analyze/exact.c src/analyze/summary.c src/model/rng.c \
-	src/base/xalloc.c src/base/sbuf.c src/model/metric.c -lm
+build=${KAGARI_BUILD:-$root/build}
+# The driver is a CMake target built with the tests (make check), linked
+# with the same kagari_core as kagari; built here when it is missing.
+[ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja >/dev/null
+cmake --build "$build" --target kagari-bench-hl >/dev/null
 echo "== bench/hl: Hodges-Lehmann by selection (O(n) memory) =="
-"$work/hl" "${1:-3000}"
+"$build/kagari-bench-hl" "${1:-3000}"
