@@ -44,6 +44,48 @@ void cmd_guard_workflow_commands(int fence)
 	workflow_guard = fence ? 2 : 1;
 }
 
+/* A token the printed text cannot know, for ::stop-commands::TOKEN. */
+static void fence_token(char *token, size_t size)
+{
+	snprintf(token, size, "kagari-%016llx%016llx",
+		 (unsigned long long)rng_random_seed(),
+		 (unsigned long long)rng_random_seed());
+}
+
+/* Does a line of text (split at LF and CR, as a runner splits) start with
+   "::" after blanks, so that a runner would read it as a command? */
+static int has_workflow_line(const char *text, size_t len)
+{
+	int at_start = 1;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '\n' || c == '\r') {
+			at_start = 1;
+		} else if (at_start && (c == ' ' || c == '\t')) {
+			continue;
+		} else {
+			if (at_start && c == ':' && i + 1 < len && text[i + 1] == ':')
+				return 1;
+			at_start = 0;
+		}
+	}
+	return 0;
+}
+
+void cmd_print_report(const char *text, size_t len)
+{
+	char token[40];
+	int fence = workflow_guard == 2 && has_workflow_line(text, len);
+	if (fence) {
+		fence_token(token, sizeof(token));
+		printf("::stop-commands::%s\n", token);
+	}
+	fwrite(text, 1, len, stdout);
+	if (fence)
+		printf("%s::%s::\n", len && text[len - 1] != '\n' ? "\n" : "",
+		       token);
+}
+
 /*
  * A message of more than one line carries text kagari did not write (a
  * failing program's stderr tail, a build's output). Under `kagari ci` a CI
@@ -62,9 +104,7 @@ static void print_guarded(const char *prefix, const char *msg)
 	}
 	char token[40] = "";
 	if (workflow_guard == 2) {
-		snprintf(token, sizeof(token), "kagari-%016llx%016llx",
-			 (unsigned long long)rng_random_seed(),
-			 (unsigned long long)rng_random_seed());
+		fence_token(token, sizeof(token));
 		fprintf(stderr, "::stop-commands::%s\n", token);
 	}
 	struct sbuf out = SBUF_INIT;

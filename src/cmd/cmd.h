@@ -227,6 +227,14 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void cmd_guard_workflow_commands(int fence);
 
+/*
+ * A report's text to standard output. Under the GitHub guard above, a text
+ * with a line a runner would read as a workflow command (a benchmark named
+ * "::error::...") is fenced with ::stop-commands::TOKEN ... ::TOKEN::, so
+ * that names from the suite cannot issue commands; otherwise as it is.
+ */
+void cmd_print_report(const char *text, size_t len);
+
 /* Option tables shared by several commands. */
 #define OPT_COMMON_SELECTION                                                   \
 	{ "filter", OPT_STRING, CLI_SEL(filter), "RE",                         \

@@ -351,7 +351,7 @@ int common_write_output(const char *path, const char *section,
 {
 	int rc = 0;
 	if (!path) {
-		fwrite(text, 1, len, stdout);
+		cmd_print_report(text, len);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
 				  strerror(errno));

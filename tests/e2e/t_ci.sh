@@ -152,6 +152,45 @@ for line in re.split(r"\r\n|\r|\n", text):
 PYEOF
 rm -f inject.kagari.yaml
 
+case_ "a benchmark's name cannot issue workflow commands through the report on standard output"
+cat > named.kagari.yaml <<'YAML'
+version: "1"
+name: named
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: "::error::pwned-by-name"
+    commands:
+      x: {command: ["true"]}
+YAML
+ci_env pull_request "$EV/pr.json" named.kagari.yaml --quiet --no-history
+expect_rc 0
+expect_out "pwned-by-name"
+"$PY" - "$T/out" <<'PYEOF' || fail "a name reached the runner as a workflow command: $(cat "$T/out")"
+import re, sys
+text = open(sys.argv[1], newline="").read()
+stopped, token, fenced = False, None, 0
+for line in re.split(r"\r\n|\r|\n", text):
+    t = line.lstrip()
+    if stopped:
+        if t == "::%s::" % token:
+            stopped = False
+        elif "pwned-by-name" in t:
+            fenced += 1
+        continue
+    m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
+    if m:
+        stopped, token = True, m.group(1)
+        continue
+    assert not t.startswith("::"), t
+assert not stopped, "the fence is never closed"
+assert fenced, "the name is not in the report"
+PYEOF
+# Outside a GitHub runner's ci the table is printed as it is.
+run_k run named.kagari.yaml --quiet --no-history
+expect_rc 0
+grep -q "stop-commands" "$T/out" && fail "run fenced its table outside ci"
+rm -f named.kagari.yaml
+
 case_ "a push that created the branch has no before"
 ci_env push "$EV/push0.json" --quiet
 expect_rc 3
