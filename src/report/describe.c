@@ -181,3 +181,22 @@ void report_budget_details(struct sbuf *out, const struct budget_result *bu)
 	if (bu->reason)
 		sbuf_addf(out, "%s%s", out->len > start ? ": " : "", bu->reason);
 }
+
+int report_shard_text(struct sbuf *out, const struct run_result *r)
+{
+	const struct shard_record *sh = &r->shard;
+	if (!sh->present || sh->count <= 1)
+		return 0;
+	if (sh->replicate) {
+		sbuf_addf(out, "replicate %d of %d: every selected benchmark "
+			       "(kagari merge pools the replicates)",
+			  sh->index, sh->count);
+		return 1;
+	}
+	sbuf_addf(out, "shard %d of %d: %d of the %d selected benchmark%s; "
+		       "the others are in the other shards (kagari merge "
+		       "judges them all)",
+		  sh->index, sh->count, r->summary.benchmarks, sh->benchmarks,
+		  sh->benchmarks == 1 ? "" : "s");
+	return 1;
+}

@@ -235,6 +235,12 @@ static void github_status_line(struct sbuf *out, const struct run_result *r,
 		sbuf_addch(out, ')');
 	}
 	sbuf_adds(out, "\n\n");
+	sbuf_reset(&sb);
+	if (report_shard_text(&sb, r)) {
+		sbuf_adds(out, "> ");
+		report_md_escape(out, sb.buf);
+		sbuf_adds(out, "\n\n");
+	}
 	sbuf_release(&sb);
 }
 

@@ -77,6 +77,7 @@ static const char page_css[] =
     ".plots{display:flex;flex-wrap:wrap}\n"
     ".reason{color:#333;margin:2px 0 6px}\n"
     ".err{color:#a4161a}\n"
+    ".warn{color:#7a5b00}\n"
     "summary{cursor:pointer;color:#28507f}\n"
     "a{color:#28507f}\n";
 
@@ -980,6 +981,12 @@ static void header(struct sbuf *out, struct sbuf *tmp,
 		sbuf_adds(out, ")");
 	}
 	sbuf_adds(out, "</p>\n");
+	sbuf_reset(tmp);
+	if (report_shard_text(tmp, r)) {
+		sbuf_adds(out, "<p class=\"warn\">");
+		esc_tmp(out, tmp);
+		sbuf_adds(out, "</p>\n");
+	}
 	if (r->interrupted)
 		sbuf_adds(out, "<p class=\"err\">interrupted: the results are "
 			       "partial</p>\n");

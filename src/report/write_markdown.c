@@ -492,6 +492,12 @@ static void header(struct md *m, const struct report_problems *p)
 		sbuf_addch(m->out, ')');
 	}
 	sbuf_adds(m->out, "\n\n");
+	sbuf_reset(&sb);
+	if (report_shard_text(&sb, r)) {
+		sbuf_adds(m->out, "> ");
+		report_md_escape(m->out, sb.buf);
+		sbuf_adds(m->out, "\n\n");
+	}
 	if (r->interrupted)
 		sbuf_adds(m->out,
 			  "> **interrupted**: the results are partial\n\n");

@@ -719,6 +719,12 @@ static void header(struct table *t)
 		add_safe(out, r->started_at);
 	}
 	sbuf_addch(out, '\n');
+	struct sbuf shard = SBUF_INIT;
+	if (report_shard_text(&shard, r)) {
+		paint(t, out, TC_YELLOW, shard.buf);
+		sbuf_addch(out, '\n');
+	}
+	sbuf_release(&shard);
 	if (r->git.base_ref || r->git.base_sha) {
 		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(out, "base ");

@@ -152,6 +152,16 @@ sys.exit(0 if len(set(ids)) == len(ids) and all(ids) else 1)
 PYEOF
 json_check "$T/m4.json" 'r["shard"]["index"] == 1 and r["shard"]["count"] == 1 and r["shard"]["run_id"].startswith("merge-")'
 
+case_ "a shard's report says in every human format that it holds a share only; a whole or merged one does not"
+for f in table markdown github html; do
+	run_k report "$T/s3-4.json" --format $f
+	expect_out "shard 3 of 4: 2 of the 8 selected benchmarks; the others are in the other shards (kagari merge judges them all)"
+	run_k report "$T/m4.json" --format $f
+	grep -q "selected benchmarks" "$T/out" && fail "the merged report calls itself a shard ($f)"
+	run_k report "$T/one.json" --format $f
+	grep -q "selected benchmarks" "$T/out" && fail "a whole run calls itself a shard ($f)"
+done
+
 case_ "an incomplete set of shards is refused, naming what is missing"
 run_k merge "$T/s1-2.json" --format json --output "$T/part.json"
 expect_rc 2
@@ -244,9 +254,14 @@ PYEOF
 case_ "shards split differently (balanced by history, by count) are refused, naming both files"
 "$PY" - "$T/bal1.json" "$T/s1-2.json" "$T/s2-2.json" <<'PYEOF' || fail "the shard records do not carry the split and its assignment"
 import json, sys
-b1, c1, c2 = (json.load(open(f))["shard"] for f in sys.argv[1:4])
+reports = [json.load(open(f)) for f in sys.argv[1:4]]
+b1, c1, c2 = (r["shard"] for r in reports)
+names = [sorted(b["name"] for s in r["suites"] for b in s["benchmarks"]) for r in reports]
 ok = b1["split"] == "balanced" and c1["split"] == c2["split"] == "count"
-ok = ok and c1["assignment"] == c2["assignment"] and b1["assignment"] != c1["assignment"]
+# The fingerprint is of the assignment: the same when balancing happened
+# to give shard 1 the benchmarks counting gives it, else different.
+ok = ok and c1["assignment"] == c2["assignment"]
+ok = ok and (b1["assignment"] == c1["assignment"]) == (names[0] == names[1])
 ok = ok and all(len(x["assignment"]) == 16 for x in (b1, c1, c2))
 sys.exit(0 if ok else 1)
 PYEOF
@@ -273,6 +288,8 @@ expect_rc 0
 
 case_ "--replicate: two jobs' rounds are pooled in blocks and the interval narrows"
 run_k compare --against HEAD --seed 3 --no-history --filter '^b[0-3]$' --runs 12 --shard 1/2 --replicate --format json --output "$T/r1.json" --quiet
+run_k report "$T/r1.json"
+expect_out "replicate 1 of 2: every selected benchmark (kagari merge pools the replicates)"
 run_k compare --against HEAD --seed 5 --no-history --filter '^b[0-3]$' --runs 12 --shard 2/2 --replicate --format json --output "$T/r2.json" --quiet
 run_k merge --replicate "$T/r1.json" "$T/r2.json" --format json --output "$T/rm.json"
 expect_rc 1
