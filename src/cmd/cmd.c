@@ -52,38 +52,56 @@ static void fence_token(char *token, size_t size)
 		 (unsigned long long)rng_random_seed());
 }
 
-/* Does a line of text (split at LF and CR, as a runner splits) start with
-   "::" after blanks, so that a runner would read it as a command? */
-static int has_workflow_line(const char *text, size_t len)
+/*
+ * U+200B ZERO WIDTH SPACE: invisible, and not white space to a GitHub
+ * runner (it trims lines with .NET's TrimStart(), which stops at it).
+ */
+#define ZWSP "\xe2\x80\x8b"
+
+/*
+ * Append text with every place a GitHub runner would read as a workflow
+ * command broken by ZWSP: before a "::" that only white space precedes on
+ * its line (ASCII blanks or any non-ASCII character: a superset of the
+ * Unicode white space the runner trims; CR and LF end lines), and inside
+ * every "##[" (the older form, read anywhere in a line). Returns the number
+ * of places broken.
+ */
+static size_t break_workflow_commands(struct sbuf *out, const char *text,
+				      size_t len)
 {
+	size_t n = 0;
 	int at_start = 1;
 	for (size_t i = 0; i < len; i++) {
-		char c = text[i];
+		unsigned char c = (unsigned char)text[i];
 		if (c == '\n' || c == '\r') {
 			at_start = 1;
-		} else if (at_start && (c == ' ' || c == '\t')) {
-			continue;
+		} else if (at_start && (c == ' ' || c == '\t' || c == '\v' ||
+					c == '\f' || c >= 0x80)) {
+			; /* still in the line's leading white space */
 		} else {
-			if (at_start && c == ':' && i + 1 < len && text[i + 1] == ':')
-				return 1;
+			if (at_start && c == ':' && i + 1 < len &&
+			    text[i + 1] == ':') {
+				sbuf_adds(out, ZWSP);
+				n++;
+			}
 			at_start = 0;
 		}
+		sbuf_addch(out, (char)c);
+		if (c == '#' && i + 2 < len && text[i + 1] == '#' &&
+		    text[i + 2] == '[') {
+			sbuf_adds(out, ZWSP);
+			n++;
+		}
 	}
-	return 0;
+	return n;
 }
 
-void cmd_print_report(const char *text, size_t len)
+int cmd_workflow_safe_text(const char *text, size_t len, struct sbuf *out)
 {
-	char token[40];
-	int fence = workflow_guard == 2 && has_workflow_line(text, len);
-	if (fence) {
-		fence_token(token, sizeof(token));
-		printf("::stop-commands::%s\n", token);
-	}
-	fwrite(text, 1, len, stdout);
-	if (fence)
-		printf("%s::%s::\n", len && text[len - 1] != '\n' ? "\n" : "",
-		       token);
+	if (workflow_guard != 2)
+		return 0;
+	sbuf_reset(out);
+	return break_workflow_commands(out, text, len) > 0;
 }
 
 /*
@@ -99,7 +117,13 @@ static void print_guarded(const char *prefix, const char *msg)
 {
 	const char *nl = strpbrk(msg, "\r\n");
 	if (!workflow_guard || !nl) {
+		/* One line starts with "kagari: "; the older "##[" form is
+		   read anywhere in it. */
+		struct sbuf safe = SBUF_INIT;
+		if (cmd_workflow_safe_text(msg, strlen(msg), &safe))
+			msg = safe.buf;
 		fprintf(stderr, "kagari: %s%s\n", prefix, msg);
+		sbuf_release(&safe);
 		return;
 	}
 	char token[40] = "";

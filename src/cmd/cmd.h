@@ -228,12 +228,16 @@ void cmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_guard_workflow_commands(int fence);
 
 /*
- * A report's text to standard output. Under the GitHub guard above, a text
- * with a line a runner would read as a workflow command (a benchmark named
- * "::error::...") is fenced with ::stop-commands::TOKEN ... ::TOKEN::, so
- * that names from the suite cannot issue commands; otherwise as it is.
+ * Under the GitHub guard above: text, in out, with every place a runner
+ * would read as a workflow command (a line starting with "::" after white
+ * space, "##[" anywhere) broken by an invisible U+200B, so that names from
+ * the suite in a report on standard output cannot issue commands. Returns
+ * 1 when out holds such a changed copy; 0 (out untouched) when no guard is
+ * on or nothing needed breaking. A fence is no answer there: the runner
+ * reads stdout and stderr apart, and a fence open on stdout could swallow
+ * the annotations ci writes on stderr.
  */
-void cmd_print_report(const char *text, size_t len);
+int cmd_workflow_safe_text(const char *text, size_t len, struct sbuf *out);
 
 /* Option tables shared by several commands. */
 #define OPT_COMMON_SELECTION                                                   \

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/analyze.h"
 #include "base/fileio.h"
@@ -346,12 +348,27 @@ size_t common_warn_power(const struct suite *s)
 	return warned;
 }
 
+/* Is path the file standard output is (--output /dev/stdout)? */
+static int is_stdout(const char *path)
+{
+	struct stat a, b;
+	return fstat(STDOUT_FILENO, &a) == 0 && stat(path, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int common_write_output(const char *path, const char *section,
 			const char *text, size_t len)
 {
 	int rc = 0;
+	struct sbuf safe = SBUF_INIT;
+	/* What reaches a CI runner's log cannot issue workflow commands. */
+	if ((!path || is_stdout(path)) &&
+	    cmd_workflow_safe_text(text, len, &safe)) {
+		text = safe.buf;
+		len = safe.len;
+	}
 	if (!path) {
-		cmd_print_report(text, len);
+		fwrite(text, 1, len, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			cmd_error("cannot write the report to standard output: %s",
 				  strerror(errno));
@@ -366,5 +383,6 @@ int common_write_output(const char *path, const char *section,
 		}
 		sbuf_release(&err);
 	}
+	sbuf_release(&safe);
 	return rc;
 }

@@ -36,6 +36,13 @@ static void escape(struct sbuf *out, const char *s, int property)
 		case ',':
 			sbuf_adds(out, property ? "%2C" : ",");
 			break;
+		case '#':
+			/* The older command form, "##[", is read anywhere in
+			   a line: an invisible U+200B breaks it. */
+			sbuf_addch(out, '#');
+			if (s[1] == '#' && s[2] == '[')
+				sbuf_adds(out, "\xe2\x80\x8b");
+			break;
 		default:
 			sbuf_addch(out, *s);
 		}

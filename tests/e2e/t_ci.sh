@@ -152,43 +152,50 @@ for line in re.split(r"\r\n|\r|\n", text):
 PYEOF
 rm -f inject.kagari.yaml
 
-case_ "a benchmark's name cannot issue workflow commands through the report on standard output"
-cat > named.kagari.yaml <<'YAML'
-version: "1"
-name: named
-defaults: {warmup: 0, runs: 2}
-benchmarks:
-  - name: "::error::pwned-by-name"
-    commands:
-      x: {command: ["true"]}
-YAML
+case_ "names and a stderr tail cannot issue workflow commands through the report on standard output"
+# What a GitHub runner reads as a command: a line starting with "::" after
+# any Unicode white space (here NBSP and the ideographic space), and the
+# older "##[" form anywhere in a line.
+printf '%s\n' 'version: "1"' 'name: named' 'defaults: {warmup: 0, runs: 2}' 'benchmarks:' \
+	'  - name: "::error::pwned-by-name"' '    commands:' '      x: {command: ["true"]}' \
+	'  - name: "a ##[error]pwned-v1"' '    commands:' '      x: {command: ["true"]}' \
+	"  - name: \"$(printf '\302\240')::warning::pwned-nbsp\"" '    commands:' '      x: {command: ["true"]}' \
+	"  - name: \"$(printf '\343\200\200')::notice::pwned-ideo\"" '    commands:' '      x: {command: ["true"]}' \
+	'  - name: tail' '    commands:' \
+	"      x: {command: \"printf 'x ##[error]v1-from-stderr\\\\n  ::error::tail-pwned\\\\n' >&2; exit 3\", shell: true}" \
+	> named.kagari.yaml
 ci_env pull_request "$EV/pr.json" named.kagari.yaml --quiet --no-history
-expect_rc 0
-expect_out "pwned-by-name"
-"$PY" - "$T/out" <<'PYEOF' || fail "a name reached the runner as a workflow command: $(cat "$T/out")"
+expect_rc 4
+for f in "$T/out" "$T/err"; do
+"$PY" - "$f" <<'PYEOF' || fail "$(basename "$f"): a line reached the runner as a workflow command: $(cat "$f")"
 import re, sys
-text = open(sys.argv[1], newline="").read()
-stopped, token, fenced = False, None, 0
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+stopped, token = False, None
 for line in re.split(r"\r\n|\r|\n", text):
-    t = line.lstrip()
+    t = line.lstrip()  # Python strips the Unicode white space .NET does; not U+200B
     if stopped:
         if t == "::%s::" % token:
             stopped = False
-        elif "pwned-by-name" in t:
-            fenced += 1
         continue
     m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
     if m:
         stopped, token = True, m.group(1)
         continue
+    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*(,line=[0-9]+)?)?::", t):
+        assert "##[" not in t, t
+        continue  # kagari's own annotation, its text escaped
     assert not t.startswith("::"), t
-assert not stopped, "the fence is never closed"
-assert fenced, "the name is not in the report"
+    assert "##[" not in t, t
 PYEOF
+done
+# The names are all there to read (the break is invisible).
+tr -d '\342\200\213' < "$T/out" > "$T/out.plain"
+for n in "::error::pwned-by-name" "a ##[error]pwned-v1" "::warning::pwned-nbsp" "::notice::pwned-ideo"; do
+	grep -qF -- "$n" "$T/out.plain" || fail "the report lacks the name '$n'"
+done
 # Outside a GitHub runner's ci the table is printed as it is.
-run_k run named.kagari.yaml --quiet --no-history
-expect_rc 0
-grep -q "stop-commands" "$T/out" && fail "run fenced its table outside ci"
+run_k run named.kagari.yaml --quiet --no-history --filter '^a '
+grep -qF "a ##[error]pwned-v1" "$T/out" || fail "run changed a name outside ci: $(cat "$T/out")"
 rm -f named.kagari.yaml
 
 case_ "a push that created the branch has no before"
