@@ -61,6 +61,37 @@ printf '{"inputs":{}}\n' > "$EV/wd.json"
 printf '{"pull_request":{"base":{"sha":"%s"}}\n' "$BASE" > "$EV/broken.json"
 
 # ci_env NAME FILE ARGS...: kagari ci with a GitHub event.
+# no_runner_command FILE [WORD...]: what a GitHub runner reads in FILE —
+# lines split at LF, CR LF and a lone CR, leading Unicode white space
+# trimmed (Python's lstrip() trims what .NET's TrimStart() does; neither
+# trims U+200B) — holds no workflow command but kagari's own annotations
+# and ::stop-commands:: fences, no "##[" (the older form, read anywhere in
+# a line), and no WORD outside a fence.
+no_runner_command() {
+	"$PY" - "$@" <<'PYEOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+words = sys.argv[2:]
+stopped, token = False, None
+for line in re.split(r"\r\n|\r|\n", text):
+    t = line.lstrip()
+    if stopped:
+        if t == "::%s::" % token:
+            stopped = False
+        continue
+    m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
+    if m:
+        stopped, token = True, m.group(1)
+        continue
+    assert "##[" not in t, t
+    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*(,line=[0-9]+)?)?::", t):
+        continue  # kagari's own annotation, its text escaped
+    assert not t.startswith("::"), t
+    for w in words:
+        assert w not in t, t
+PYEOF
+}
+
 ci_env() {
 	local name=$1 file=$2
 	shift 2
@@ -128,28 +159,10 @@ GITHUB_STEP_SUMMARY="$T/inj.md" ci_env pull_request "$EV/pr.json" inject.kagari.
 expect_rc 4
 expect_err "| ::error::pwned"
 expect_err "| fine"
-# What a runner reads: lines split at LF, CR LF and a lone CR, leading
-# blanks ignored. No line of the program's may be a workflow command,
-# and the ones v1 reads anywhere in a line stay inside the fence.
-"$PY" - "$T/err" <<'PYEOF' || fail "the stderr tail reached the runner as workflow commands: $(cat "$T/err")"
-import re, sys
-text = open(sys.argv[1], newline="").read()
-stopped, token = False, None
-for line in re.split(r"\r\n|\r|\n", text):
-    t = line.lstrip()
-    if stopped:
-        if t == "::%s::" % token:
-            stopped = False
-        continue
-    m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
-    if m:
-        stopped, token = True, m.group(1)
-        continue
-    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*(,line=[0-9]+)?)?::", t):
-        continue  # kagari's own annotation, its text escaped
-    assert "pwned" not in t and "evil" not in t and "after-cr" not in t and "v1" not in t, t
-    assert not t.startswith("::"), t
-PYEOF
+# No line of the program's may be a workflow command, and its words stay
+# inside the fence.
+no_runner_command "$T/err" pwned evil after-cr v1 ||
+	fail "the stderr tail reached the runner as workflow commands: $(cat "$T/err")"
 rm -f inject.kagari.yaml
 
 case_ "names and a stderr tail cannot issue workflow commands through the report on standard output"
@@ -167,26 +180,8 @@ printf '%s\n' 'version: "1"' 'name: named' 'defaults: {warmup: 0, runs: 2}' 'ben
 ci_env pull_request "$EV/pr.json" named.kagari.yaml --quiet --no-history
 expect_rc 4
 for f in "$T/out" "$T/err"; do
-"$PY" - "$f" <<'PYEOF' || fail "$(basename "$f"): a line reached the runner as a workflow command: $(cat "$f")"
-import re, sys
-text = open(sys.argv[1], encoding="utf-8", newline="").read()
-stopped, token = False, None
-for line in re.split(r"\r\n|\r|\n", text):
-    t = line.lstrip()  # Python strips the Unicode white space .NET does; not U+200B
-    if stopped:
-        if t == "::%s::" % token:
-            stopped = False
-        continue
-    m = re.match(r"::stop-commands::(kagari-[0-9a-f]{32})$", t)
-    if m:
-        stopped, token = True, m.group(1)
-        continue
-    if re.match(r"::(error|warning|notice) title=[a-z ]+(,file=[^:,]*(,line=[0-9]+)?)?::", t):
-        assert "##[" not in t, t
-        continue  # kagari's own annotation, its text escaped
-    assert not t.startswith("::"), t
-    assert "##[" not in t, t
-PYEOF
+	no_runner_command "$f" ||
+		fail "$(basename "$f"): a line reached the runner as a workflow command: $(cat "$f")"
 done
 # The names are all there to read (the break is invisible).
 tr -d '\342\200\213' < "$T/out" > "$T/out.plain"
