@@ -633,3 +633,20 @@ int report_warning_is_row_stall(const struct run_result *r, const char *w)
 	sbuf_release(&label);
 	return found;
 }
+
+void report_md_warnings(struct sbuf *out, const struct run_result *r,
+			const char *heading)
+{
+	size_t listed = 0;
+	for (size_t i = 0; i < r->warnings.nr; i++) {
+		if (report_warning_is_row_stall(r, r->warnings.v[i]))
+			continue;
+		if (!listed++)
+			sbuf_addf(out, "%s\n\n", heading);
+		sbuf_adds(out, "- ");
+		report_md_escape(out, r->warnings.v[i]);
+		sbuf_addch(out, '\n');
+	}
+	if (listed)
+		sbuf_addch(out, '\n');
+}

@@ -109,6 +109,14 @@ const char *report_base_ref_shown(const struct git_info *g);
  */
 int report_warning_is_row_stall(const struct run_result *r, const char *w);
 
+/*
+ * r's warnings as a Markdown list under `heading` ("### Warnings"), the
+ * stall filter's that its comparison rows already say left out; nothing
+ * when none is left. The markdown and github writers' one list.
+ */
+void report_md_warnings(struct sbuf *out, const struct run_result *r,
+			const char *heading);
+
 /* ---- problems ---------------------------------------------------------- */
 
 /* Most severe first. */

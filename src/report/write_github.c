@@ -322,6 +322,9 @@ int report_write_github(const struct run_result *r,
 	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);
 	if (p.nr_comparisons)
 		all_comparisons(out, r, p.nr_comparisons);
+	/* What may make the numbers less trustworthy (an oversubscribed
+	   machine, throttling, a moved HEAD), as markdown says it. */
+	report_md_warnings(out, r, "**Warnings**");
 	github_footer(out, r);
 	report_problems_release(&p);
 	return 0;

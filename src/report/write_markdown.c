@@ -548,20 +548,7 @@ int report_write_markdown(const struct run_result *r,
 	}
 	/* Every profiled command: where the time went, per function. */
 	report_profile_markdown(out, r, 0, MD_PROFILE_ROWS);
-	/* A stall filter's warning is its comparison's row ("rounds
-	   dropped: ..."), not a second line here. */
-	size_t listed = 0;
-	for (size_t i = 0; i < r->warnings.nr; i++) {
-		if (report_warning_is_row_stall(r, r->warnings.v[i]))
-			continue;
-		if (!listed++)
-			sbuf_adds(out, "### Warnings\n\n");
-		sbuf_adds(out, "- ");
-		report_md_escape(out, r->warnings.v[i]);
-		sbuf_addch(out, '\n');
-	}
-	if (listed)
-		sbuf_addch(out, '\n');
+	report_md_warnings(out, r, "### Warnings");
 	environment(&m);
 	report_section_end(out, name);
 	sbuf_addch(out, '\n');
