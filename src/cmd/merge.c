@@ -496,6 +496,7 @@ static void merge_as_one_run(struct merge_set *m)
 	m->r.shard.run_id = xstrfmt("merge-%016llx", (unsigned long long)id);
 	m->r.shard.index = m->r.shard.count = 1;
 	m->r.shard.replicate = 0;
+	m->r.shard.merged_from = (int)m->nr_sh;
 }
 
 /* The one analysis, over the whole merged set: Holm across all shards;

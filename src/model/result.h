@@ -228,6 +228,9 @@ struct shard_record {
 	   the whole assignment (every selected benchmark and its shard),
 	   the same in every job that split alike; NULL in older reports. */
 	char *split, *assignment;
+	/* kagari merge: how many reports the merged one joins (JSON
+	   "merged_from", absent otherwise); 0 for a report of one run. */
+	int merged_from;
 };
 
 struct run_summary {

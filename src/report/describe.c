@@ -185,6 +185,11 @@ void report_budget_details(struct sbuf *out, const struct budget_result *bu)
 int report_shard_text(struct sbuf *out, const struct run_result *r)
 {
 	const struct shard_record *sh = &r->shard;
+	if (sh->present && sh->merged_from > 0) {
+		sbuf_addf(out, "merged by kagari merge from %d report%s",
+			  sh->merged_from, sh->merged_from == 1 ? "" : "s");
+		return 1;
+	}
 	if (!sh->present || sh->count <= 1)
 		return 0;
 	if (sh->replicate) {

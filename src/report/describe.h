@@ -118,8 +118,9 @@ void report_budget_details(struct sbuf *out, const struct budget_result *bu);
  * selection: "shard 1 of 2: 3 of the 5 selected benchmarks; the others are
  * in the other shards (kagari merge judges them all)", or for --replicate
  * "replicate 1 of 3: every selected benchmark (kagari merge pools the
- * replicates)". Returns 0 and adds nothing for a whole run (1 of 1, a
- * merged report, or a report without a shard record).
+ * replicates)"; for a report kagari merge wrote, "merged by kagari merge
+ * from 4 reports". Returns 0 and adds nothing for a report of one whole
+ * run (1 of 1, or without a shard record).
  */
 int report_shard_text(struct sbuf *out, const struct run_result *r);
 

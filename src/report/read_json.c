@@ -188,6 +188,7 @@ static void read_shard(struct rd *d, json_t *o, struct shard_record *sh)
 	rj_get_string(d, o, "run_id", &sh->run_id);
 	rj_get_string(d, o, "split", &sh->split);
 	rj_get_string(d, o, "assignment", &sh->assignment);
+	rj_get_int(d, o, "merged_from", &sh->merged_from, 1, INT_MAX);
 	if (d->failed)
 		return;
 	if (!sh->index || !sh->count)

@@ -481,6 +481,8 @@ static void emit_shard(struct json_emit *j, const struct shard_record *sh)
 		json_emit_kv_string(j, "split", sh->split);
 	if (sh->assignment)
 		json_emit_kv_string(j, "assignment", sh->assignment);
+	if (sh->merged_from > 0)
+		json_emit_kv_int(j, "merged_from", sh->merged_from);
 	json_emit_end_object(j);
 }
 

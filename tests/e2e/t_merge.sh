@@ -150,13 +150,15 @@ import json, sys
 ids = [json.load(open(f))["shard"]["run_id"] for f in sys.argv[1:]]
 sys.exit(0 if len(set(ids)) == len(ids) and all(ids) else 1)
 PYEOF
-json_check "$T/m4.json" 'r["shard"]["index"] == 1 and r["shard"]["count"] == 1 and r["shard"]["run_id"].startswith("merge-")'
+json_check "$T/m4.json" 'r["shard"]["index"] == 1 and r["shard"]["count"] == 1 and r["shard"]["run_id"].startswith("merge-") and r["shard"]["merged_from"] == 4'
+json_check "$T/one.json" '"merged_from" not in r["shard"]'
 
-case_ "a shard's report says in every human format that it holds a share only; a whole or merged one does not"
+case_ "a shard's report says in every human format that it holds a share only, a merged one that it was merged; a whole one says neither"
 for f in table markdown github html; do
 	run_k report "$T/s3-4.json" --format $f
 	expect_out "shard 3 of 4: 2 of the 8 selected benchmarks; the others are in the other shards (kagari merge judges them all)"
 	run_k report "$T/m4.json" --format $f
+	expect_out "merged by kagari merge from 4 reports"
 	grep -q "selected benchmarks" "$T/out" && fail "the merged report calls itself a shard ($f)"
 	run_k report "$T/one.json" --format $f
 	grep -q "selected benchmarks" "$T/out" && fail "a whole run calls itself a shard ($f)"

@@ -274,7 +274,7 @@ def merged_report():
         "shard": {"index": 1, "count": 1, "replicate": False,
                   "selection": "--tag core", "benchmarks": 3,
                   "run_id": "merge-5be1d0c2a94e7f31", "split": "count",
-                  "assignment": "9363efd82c6e75f3"},
+                  "assignment": "9363efd82c6e75f3", "merged_from": 2},
         "warnings": ["parse/parse-full latency: the coefficient of variation "
                      "of the head is 0.031, above the noise floor"],
         "suites": [{"name": "demo", "file": "kagari.yaml",
