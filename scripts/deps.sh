@@ -10,7 +10,8 @@
 # Debian's packaging tools, ...); dist: what `make dist` needs (the static
 # libraries); deb: what `make deb` needs (dpkg-buildpackage, debhelper,
 # lintian and the package's build dependencies).
-# As root this runs apt-get; otherwise it prints the one command to run. A
+# As root this runs apt-get (not with KAGARI_NO_INSTALL set, as the tests
+# set it); otherwise it prints the one command to run. A
 # missing build package stops the build (exit 1); a missing test-only package
 # does not: the tests that need it exit 77 and CTest lists them as skipped.
 # With `--list` it prints the package names of a set and exits (scripts that
@@ -51,10 +52,15 @@ DEB_PKGS="$DIST_PKGS build-essential dpkg-dev debhelper fakeroot lintian"
 case $set_name in
 build) want=$BUILD_PKGS ;;
 demo) want="$BUILD_PKGS $DEMO_PKGS" ;;
-check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS zlib1g-dev build-essential dpkg-dev debhelper fakeroot lintian" ;;
+# check holds every other set: the package tests run make dist and make deb,
+# and everything is installed here, once, before any test starts (tests run
+# in parallel and would race for dpkg's lock; under them KAGARI_NO_INSTALL
+# is set and this script never installs). Duplicates are dropped below.
+check) want="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS $DEB_PKGS" ;;
 dist) want=$DIST_PKGS ;;
 deb) want=$DEB_PKGS ;;
 esac
+want=$(printf '%s\n' $want | awk '!seen[$0]++' | tr '\n' ' ')
 if [ "$list_only" = 1 ]; then
 	echo $want
 	exit 0
@@ -69,7 +75,9 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
-if [ "$(id -u)" = 0 ]; then
+# KAGARI_NO_INSTALL: the tests (tests/e2e/lib.sh) run make dist/deb/install
+# beside each other; they must find the packages, never install them.
+if [ "$(id -u)" = 0 ] && [ -z "${KAGARI_NO_INSTALL:-}" ]; then
 	echo "kagari: installing missing packages:$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	# Wait for another apt or dpkg to finish instead of failing on its lock.

@@ -12,6 +12,10 @@ H=$KAGARI_HELPER
 FAILS=0
 CASES=0
 PY=/usr/bin/python3
+# Tests run beside each other: a make target a test runs (dist, deb,
+# install) must find its packages, never install them (scripts/deps.sh;
+# make check installed every one before the tests started).
+export KAGARI_NO_INSTALL=1
 
 fail() {
 	echo "FAIL: $CASE: $*" >&2
