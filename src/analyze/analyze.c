@@ -693,12 +693,8 @@ static void resolution_notes(struct command_result *cr)
 			struct sbuf *to = counter && !agrees ? &against : &sb;
 			sbuf_addf(to, "%s %s ", to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),
 				  metric_get(o)->name);
-			units_format_percent(to, op->change_percent);
-			sbuf_adds(to, " [");
-			units_format_percent(to, op->ci_low_percent);
-			sbuf_adds(to, ", ");
-			units_format_percent(to, op->ci_high_percent);
-			sbuf_addch(to, ']');
+			units_format_change(to, op->change_percent,
+					    op->ci_low_percent, op->ci_high_percent);
 			named |= to == &sb;
 		}
 		if (named)

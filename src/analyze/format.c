@@ -185,3 +185,13 @@ void units_format_percent(struct sbuf *out, double pct)
 	else
 		sbuf_addf(out, "%+.1f%%", pct);
 }
+
+void units_format_change(struct sbuf *out, double pct, double low, double high)
+{
+	units_format_percent(out, pct);
+	sbuf_adds(out, " [");
+	units_format_percent(out, low);
+	sbuf_adds(out, ", ");
+	units_format_percent(out, high);
+	sbuf_addch(out, ']');
+}

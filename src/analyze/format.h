@@ -41,4 +41,7 @@ void units_format_delta(struct sbuf *out, enum metric_id m, double delta,
  */
 void units_format_percent(struct sbuf *out, double pct);
 
+/* A change with its interval, as plain text says it: "+4.1% [-0.3%, +8.7%]". */
+void units_format_change(struct sbuf *out, double pct, double low, double high);
+
 #endif

@@ -286,16 +286,6 @@ static int more_samples(const struct command_result *cr, int m)
 	return 1;
 }
 
-static void add_change(struct sbuf *sb, const struct comparison *cp)
-{
-	units_format_percent(sb, cp->change_percent);
-	sbuf_adds(sb, " [");
-	units_format_percent(sb, cp->ci_low_percent);
-	sbuf_adds(sb, ", ");
-	units_format_percent(sb, cp->ci_high_percent);
-	sbuf_addch(sb, ']');
-}
-
 /*
  * Judge c from its analysed comparisons against GOOD. Bad: any judged
  * comparison (gated, or --metric's) is a regression. Otherwise what
@@ -362,7 +352,9 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 						} else {
 							sbuf_addf(&r, "%s %s ", what.buf,
 								  verdict_text(cp->verdict, "undecided"));
-							add_change(&r, cp);
+							units_format_change(&r, cp->change_percent,
+									    cp->ci_low_percent,
+									    cp->ci_high_percent);
 							if (more_samples(cr, m))
 								c->again = runs_again(b, i, br, cc,
 										      (int)cr->side[SIDE_HEAD].count);
@@ -543,12 +535,8 @@ static void print_commit_line(struct sbuf *out, const struct commit *c)
 	sbuf_addf(out, "  %.12s  %-4s", c->sha, outcome_name(c->out));
 	if (c->have_change) {
 		sbuf_adds(out, "  ");
-		units_format_percent(out, c->change);
-		sbuf_adds(out, " [");
-		units_format_percent(out, c->low);
-		sbuf_adds(out, ", ");
-		units_format_percent(out, c->high);
-		sbuf_addf(out, "] %s", c->what);
+		units_format_change(out, c->change, c->low, c->high);
+		sbuf_addf(out, " %s", c->what);
 	}
 	if (c->reason)
 		sbuf_addf(out, "  (%s)", c->reason);

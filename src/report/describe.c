@@ -86,12 +86,8 @@ void report_change_text(struct sbuf *out, const struct comparison *cp)
 
 void report_change_text_plain(struct sbuf *out, const struct comparison *cp)
 {
-	units_format_percent(out, cp->change_percent);
-	sbuf_adds(out, " [");
-	units_format_percent(out, cp->ci_low_percent);
-	sbuf_adds(out, ", ");
-	units_format_percent(out, cp->ci_high_percent);
-	sbuf_addch(out, ']');
+	units_format_change(out, cp->change_percent, cp->ci_low_percent,
+			    cp->ci_high_percent);
 }
 
 void report_verdict_text(struct sbuf *out, const struct comparison *cp)

@@ -150,6 +150,18 @@ static void test_percent(void **state)
 	}
 }
 
+static void test_change(void **state)
+{
+	struct sbuf sb = SBUF_INIT;
+	(void)state;
+	units_format_change(&sb, 4.1, -0.3, 8.72);
+	assert_string_equal(sb.buf, "+4.1% [-0.3%, +8.7%]");
+	sbuf_reset(&sb);
+	units_format_change(&sb, NAN, NAN, 0);
+	assert_string_equal(sb.buf, "n/a [n/a, 0.0%]");
+	sbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_by_unit),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_percent),
+		cmocka_unit_test(test_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
