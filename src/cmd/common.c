@@ -21,6 +21,7 @@
 #include "cmd/exit.h"
 #include "plan/plan.h"
 #include "report/output.h"
+#include "report/report.h"
 #include "suite/vars.h"
 #include "suite/discover.h"
 #include "suite/load.h"
@@ -384,5 +385,21 @@ int common_write_output(const char *path, const char *section,
 		sbuf_release(&err);
 	}
 	sbuf_release(&safe);
+	return rc;
+}
+
+int common_write_summary(const struct run_result *r, const char *path)
+{
+	struct report_options o;
+	struct sbuf md = SBUF_INIT, err = SBUF_INIT;
+	int rc = 0;
+	report_options_init(&o);
+	if (report_render(r, REPORT_MARKDOWN, &o, &md, &err) ||
+	    report_output_append(path, md.buf, md.len, &err)) {
+		cmd_error("--summary: %s", err.buf);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&md);
+	sbuf_release(&err);
 	return rc;
 }

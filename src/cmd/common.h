@@ -13,6 +13,8 @@
 #include "cmd/cmd.h"
 #include "suite/model.h"
 
+struct run_result;
+
 struct loaded_suites {
 	struct suite **suites;
 	size_t nr;
@@ -84,5 +86,9 @@ int common_check_output(const char *label, const char *path, const char *section
  */
 int common_write_output(const char *path, const char *section,
 			const char *text, size_t len);
+
+/* --summary FILE: r as GitHub-flavoured Markdown appended to path. Prints
+   what went wrong; 0, or EXIT_EXEC when it could not be. */
+int common_write_summary(const struct run_result *r, const char *path);
 
 #endif

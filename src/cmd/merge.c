@@ -549,17 +549,7 @@ static int write_merged(const struct run_result *r, enum report_format f,
    it cannot be. */
 static int write_summary(const struct run_result *r, const struct cli *cli, int rc)
 {
-	struct sbuf md = SBUF_INIT, err = SBUF_INIT;
-	struct report_options o;
-	report_options_init(&o);
-	if (report_render(r, REPORT_MARKDOWN, &o, &md, &err) ||
-	    report_output_append(cli->out.summary, md.buf, md.len, &err)) {
-		cmd_error("--summary: %s", err.buf);
-		rc = exit_merge(rc, EXIT_EXEC);
-	}
-	sbuf_release(&md);
-	sbuf_release(&err);
-	return rc;
+	return exit_merge(rc, common_write_summary(r, cli->out.summary));
 }
 
 /* --annotations: GitHub's workflow commands on stderr, after the report. */

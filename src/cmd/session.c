@@ -319,19 +319,8 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		sbuf_release(&out);
 		sbuf_release(&err);
 	}
-	if (cli->out.summary) {
-		/* --summary: GitHub-flavoured Markdown appended to FILE. */
-		struct report_options o;
-		report_options_init(&o);
-		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-		if (report_render(r, REPORT_MARKDOWN, &o, &out, &err) ||
-		    report_output_append(cli->out.summary, out.buf, out.len, &err)) {
-			cmd_error("--summary: %s", err.buf);
-			rc = exit_merge(rc, EXIT_EXEC);
-		}
-		sbuf_release(&out);
-		sbuf_release(&err);
-	}
+	if (cli->out.summary)
+		rc = exit_merge(rc, common_write_summary(r, cli->out.summary));
 	return rc;
 }
 
