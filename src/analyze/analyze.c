@@ -90,6 +90,7 @@ struct pending {
 	int frozen;	    /* decided at look decided_at */
 	int decided_at;
 	int spent_at;	    /* the last look that spent error */
+	int mean_spent_at;  /* the same for the test of the mean */
 	struct sample *owned_base; /* compare_baseline: the baseline's rounds */
 };
 
@@ -119,6 +120,12 @@ static void fill_comparison(struct pending *p)
 	c->p_imp = r->p_imp;
 	c->hl_shift_percent = r->hl_shift_percent;
 	c->noise_floor_percent = r->noise_floor_percent;
+	c->mean_change_percent = r->mean_change_percent;
+	c->mean_ci_low_percent = r->mean_ci_low_percent;
+	c->mean_ci_high_percent = r->mean_ci_high_percent;
+	c->mean_p_reg = r->mean_p_reg;
+	c->minority_share = r->minority_share;
+	c->minority_factor = r->minority_factor;
 	c->verdict = r->verdict != VERDICT_NONE ? r->verdict : VERDICT_INCONCLUSIVE;
 	c->reason = xstrdup(r->reason ? r->reason : "");
 	c->gate = p->in.gate;
@@ -153,6 +160,8 @@ static void skip_comparison_fill(struct comparison *c, const struct metric_rule 
 	c->base = c->head = c->change_percent = NAN;
 	c->ci_low_percent = c->ci_high_percent = c->p_value = NAN;
 	c->hl_shift_percent = c->noise_floor_percent = NAN;
+	c->mean_change_percent = c->mean_ci_low_percent = c->mean_ci_high_percent = NAN;
+	c->mean_p_reg = c->minority_share = c->minority_factor = NAN;
 	c->p_reg = c->p_imp = c->p_adjusted = NAN;
 	c->confidence = NAN;
 	c->max_percent = mr->max_percent;
@@ -313,7 +322,7 @@ struct seq_looks {
 	int N, R, m; /* max rounds, rounds measured, comparisons under Holm */
 	struct compare_result *look;
 	struct compare_result **family;
-	double *level;
+	double *level, *mean_level;
 };
 
 /* Mark the comparisons the looks decide (p->seq) and size the looks. */
@@ -348,7 +357,10 @@ static int seq_levels(struct pending *pend, size_t np, int n, struct seq_looks *
 			continue;
 		L->level[i] = seq_level(1 - p->in.confidence, n, p->spent_at,
 					L->N > 0 ? L->N : L->R, p->holm ? L->m : 1);
-		any |= L->level[i] > 0;
+		L->mean_level[i] = seq_level_mean(1 - p->in.confidence, n, p->mean_spent_at,
+						  L->N > 0 ? L->N : L->R, p->holm ? L->m : 1,
+						  1.0 / (p->in.resamples + 1.0));
+		any |= L->level[i] > 0 || L->mean_level[i] > 0;
 	}
 	return any;
 }
@@ -369,6 +381,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 		in.head = th;
 		in.sequential = 1;
 		in.level = L->level[i];
+		in.mean_level = L->mean_level[i];
 		compare_compute(&in, &L->look[i]);
 		free(tb);
 		free(th);
@@ -397,6 +410,7 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final,
 			struct compare_input in = p->in;
 			in.sequential = 1;
 			in.level = L->level[i];
+			in.mean_level = L->mean_level[i];
 			compare_decide(&in, look);
 			if (decisive(look->verdict) || final) {
 				compare_result_release(&p->res);
@@ -412,6 +426,8 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final,
 		}
 		if (L->level[i] > 0)
 			p->spent_at = n;
+		if (L->mean_level[i] > 0)
+			p->mean_spent_at = n;
 		compare_result_release(look);
 	}
 	return open;
@@ -485,11 +501,12 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
 			     unsigned char *decided)
 {
-	struct seq_looks L = { 0, 0, 0, NULL, NULL, NULL };
+	struct seq_looks L = { 0, 0, 0, NULL, NULL, NULL, NULL };
 	seq_select(pend, np, br, &L);
 	L.look = xcalloc(np + 1, sizeof(*L.look));
 	L.family = xcalloc(np + 1, sizeof(*L.family));
 	L.level = xcalloc(np + 1, sizeof(*L.level));
+	L.mean_level = xcalloc(np + 1, sizeof(*L.mean_level));
 	int n = 0;
 	while (n < L.R) {
 		n = seq_next_look(n, L.N);
@@ -508,6 +525,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 	free(L.look);
 	free(L.family);
 	free(L.level);
+	free(L.mean_level);
 }
 
 static void pending_release(struct pending *p)

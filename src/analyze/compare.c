@@ -18,6 +18,7 @@
 #include "analyze/boot_median.h"
 #include "analyze/exact.h"
 #include "analyze/format.h"
+#include "analyze/mean.h"
 #include "model/rng.h"
 #include "analyze/summary.h"
 #include "base/sbuf.h"
@@ -217,7 +218,8 @@ static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r,
  * y drawn separately; NAN where stat(x*) is 0. Returns how many were.
  */
 static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
-			    size_t nx, const double *y, size_t ny, double *out)
+			    size_t nx, const double *y, size_t ny,
+			    enum statistic st, double *out)
 {
 	double *sx = sorted_dup(x, nx), *sy = sorted_dup(y, ny);
 	size_t zero = 0;
@@ -226,8 +228,8 @@ static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
 	boot_median_init(&mx, sx, nx);
 	boot_median_init(&my, sy, ny);
 	for (int b = 0; b < w->B; b++) {
-		double a = resample_stat(rng, sx, nx, w->in->statistic, &mx);
-		double c = resample_stat(rng, sy, ny, w->in->statistic, &my);
+		double a = resample_stat(rng, sx, nx, st, &mx);
+		double c = resample_stat(rng, sy, ny, st, &my);
 
 		if (a == 0) {
 			out[b] = NAN;
@@ -675,7 +677,8 @@ static void control_independent(struct work *w, struct compare_result *out,
 			size_t zero, n;
 
 			out->control_percent = (sy - sx) / sx * 100;
-			zero = bootstrap_two(w, rng, x, nx, y, ny, boot);
+			zero = bootstrap_two(w, rng, x, nx, y, ny,
+					     w->in->statistic, boot);
 			n = zero ? compact_finite(boot, (size_t)w->B)
 				 : (size_t)w->B;
 			percentile_interval(w, boot, n,
@@ -722,6 +725,75 @@ static void finish_boot(struct work *w, struct compare_result *out)
 	}
 	percentile_interval(w, out->boot, out->nr_boot, &out->ci_low_percent,
 			    &out->ci_high_percent);
+}
+
+/*
+ * The change of the mean from its confidence distribution d (ln of head's
+ * total over base's) and its estimate ln_est: interval, shares beyond
+ * +-T and the three one-sided p (compare.h), in degradation terms.
+ */
+static void mean_from_dist(const struct compare_input *in,
+			   struct compare_result *out, const struct mean_dist *d,
+			   double ln_est)
+{
+	double a = (1 - in->confidence) / 2;
+	double up = log1p(in->max_percent / 100);
+	double down = in->max_percent < 100 ? log1p(-in->max_percent / 100) : -INFINITY;
+	/* p that the ratio is above up / below down, and the mirror */
+	double p_above = mean_dist_p_le(d, up);
+	double p_below = isinf(down) ? 1 : mean_dist_p_ge(d, down);
+	double p_not_above = mean_dist_p_ge(d, up);
+	double p_not_below = isinf(down) ? 1 : mean_dist_p_le(d, down);
+
+	if (!d->n)
+		return;
+	out->mean_change_percent = expm1(ln_est) * 100;
+	out->mean_degradation_percent = in->higher_is_better
+						? -out->mean_change_percent
+						: out->mean_change_percent;
+	out->mean_ci_low_percent = expm1(mean_dist_quantile(d, a)) * 100;
+	out->mean_ci_high_percent = expm1(mean_dist_quantile(d, 1 - a)) * 100;
+	out->mean_p_test_reg = in->higher_is_better ? p_below : p_above;
+	out->mean_p_test_imp = in->higher_is_better ? p_above : p_below;
+	out->mean_p_test_pass = in->higher_is_better ? p_not_below : p_not_above;
+	out->mean_p_reg = 1 - out->mean_p_test_reg;
+	out->mean_p_imp = 1 - out->mean_p_test_imp;
+}
+
+/* The paired change of the mean over the kept rounds (analyze/mean.h). */
+static void mean_paired(struct work *w, struct compare_result *out,
+			const double *lr, size_t nlr)
+{
+	const struct compare_input *in = w->in;
+	double *h = xreallocarray(NULL, w->nr + 1, sizeof(*h));
+	double *b = xreallocarray(NULL, w->nr + 1, sizeof(*b));
+	double sh = 0, sb = 0;
+	size_t n = 0;
+	struct mean_dist d;
+	struct rng rng;
+
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *rd = &w->rounds[k];
+
+		if (!rd->kept || !rd->nb || !rd->nh)
+			continue;
+		h[n] = rd->hmean;
+		b[n] = rd->bmean;
+		sh += h[n];
+		sb += b[n];
+		n++;
+	}
+	if (n && sb > 0 && sh > 0) {
+		rng_seed(&rng, rng_seed_from(in->seed, "mean"));
+		mean_dist_paired(h, b, n, w->B, &rng, &d);
+		mean_from_dist(in, out, &d, log(sh / sb));
+		mean_dist_release(&d);
+		mean_minority(lr, nlr, log1p(out->change_percent / 100),
+			      out->mean_change_percent > out->change_percent ? 1 : -1,
+			      &out->minority_share, &out->minority_factor);
+	}
+	free(h);
+	free(b);
 }
 
 static void analyse_paired(struct work *w, struct compare_result *out,
@@ -802,6 +874,7 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 	} else
 		out->hl_shift_percent = expm1(exact_hl_paired(lr, n)) * 100;
 	out->robust_cv = robust_cv_of(r, n);
+	mean_paired(w, out, lr, n);
 done:
 	free(r);
 	free(lr);
@@ -817,6 +890,34 @@ static double mw_min_p(size_t nx, size_t ny, enum exact_method method)
 		return exp(lgamma(nx + 1.0) + lgamma(ny + 1.0) -
 			   lgamma(nn + 1));
 	return exact_normal_sf((mn / 2 - 0.5) / sqrt(mn * (nn + 1) / 12));
+}
+
+/*
+ * Independent samples: the change of the two sides' means, its
+ * distribution from resampling each side (analyze/mean.h's test needs
+ * rounds to flip).
+ */
+static void mean_independent(struct work *w, struct compare_result *out,
+			     struct rng *rng)
+{
+	double sb = summary_mean(w->kb, w->nkb), sh = summary_mean(w->kh, w->nkh);
+	double *boot = xreallocarray(NULL, (size_t)w->B, sizeof(*boot));
+	struct mean_dist d = { 0 };
+	size_t n;
+
+	if (!(sb > 0 && sh > 0)) {
+		free(boot);
+		return;
+	}
+	bootstrap_two(w, rng, w->kb, w->nkb, w->kh, w->nkh, STATISTIC_MEAN, boot);
+	n = compact_finite(boot, (size_t)w->B);
+	d.v = boot;
+	for (size_t i = 0; i < n; i++)
+		if (boot[i] > -100)
+			boot[d.n++] = log1p(boot[i] / 100);
+	summary_sort(d.v, d.n);
+	mean_from_dist(w->in, out, &d, log(sh / sb));
+	mean_dist_release(&d);
 }
 
 static void analyse_independent(struct work *w, struct compare_result *out,
@@ -841,7 +942,7 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 	out->nr_boot = (size_t)w->B;
 	zero = bootstrap_two(w, boot_rng, w->kb, w->nkb, w->kh, w->nkh,
-			     out->boot);
+			     in->statistic, out->boot);
 	if (zero)
 		out->zero_base = 1;
 	finish_boot(w, out);
@@ -887,6 +988,7 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 	out->min_possible_p = mw_min_p(w->nkh, w->nkb, method);
 	out->hl_shift_percent =
 		expm1(exact_hl_two_sample(x, w->nkh, y, w->nkb)) * 100;
+	mean_independent(w, out, boot_rng);
 	out->robust_cv = fmax(robust_cv_of(w->kb, w->nkb),
 			      robust_cv_of(w->kh, w->nkh));
 	free(x);
@@ -968,6 +1070,12 @@ static void result_reset(struct compare_result *out)
 	out->min_possible_p = NAN;
 	out->holm_m = 1;
 	out->hl_shift_percent = out->robust_cv = NAN;
+	out->mean_change_percent = out->mean_degradation_percent = NAN;
+	out->mean_ci_low_percent = out->mean_ci_high_percent = NAN;
+	out->mean_p_reg = out->mean_p_imp = NAN;
+	out->mean_p_test_reg = out->mean_p_test_imp = NAN;
+	out->mean_p_test_pass = NAN;
+	out->minority_share = out->minority_factor = NAN;
 	out->control_percent = NAN;
 	out->control_low_percent = out->control_high_percent = NAN;
 	out->noise_floor_percent = NAN;
@@ -1051,6 +1159,10 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 				out->p_reg = out->degradation_percent > in->max_percent;
 				out->p_imp = -out->degradation_percent > in->max_percent;
 			}
+			out->mean_ci_low_percent = out->mean_change_percent;
+			out->mean_ci_high_percent = out->mean_change_percent;
+			out->mean_p_reg = out->mean_degradation_percent > in->max_percent;
+			out->mean_p_imp = -out->mean_degradation_percent > in->max_percent;
 		}
 	}
 	if (!isnan(out->control_low_percent)) {

@@ -90,6 +90,8 @@ struct compare_input {
 	 */
 	int sequential;
 	double level;
+	double mean_level; /* the same for the change of the mean
+			      (seq_level_mean()) */
 };
 
 /* A round removed by the stall filter, with its values in run order. */
@@ -124,6 +126,24 @@ struct compare_result {
 	size_t holm_m;	       /* Holm family size (1 without correction) */
 	int holm_applied;      /* holm_adjust() ran with holm != 0 and m > 1 */
 	double hl_shift_percent;
+	/*
+	 * The change of the mean, the total time a user waits (analyze/
+	 * mean.h; docs/statistics.md, "The change of the mean"): head's
+	 * total over base's (paired: over the kept rounds; independent: the
+	 * two sides' means) minus one, its central interval, the shares of
+	 * its confidence distribution whose degradation is beyond +T / -T,
+	 * and the one-sided p of "the mean's degradation exceeds T", "...
+	 * is below -T" and "... is below T". The verdict needs both this
+	 * and the typical change above (docs/statistics.md). NAN when not
+	 * computed (no samples, a zero base).
+	 */
+	double mean_change_percent, mean_degradation_percent;
+	double mean_ci_low_percent, mean_ci_high_percent;
+	double mean_p_reg, mean_p_imp;
+	double mean_p_test_reg, mean_p_test_imp, mean_p_test_pass;
+	/* The minority behind a mean that moved unlike the typical run
+	   (mean_minority()): share of head's runs and their ratio; NAN. */
+	double minority_share, minority_factor;
 	double robust_cv;    /* of r (paired) / the larger side (independent) */
 	int ranges_disjoint; /* max of one side below min of the other */
 	/* A/A control: base against itself, same estimator. */

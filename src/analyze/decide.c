@@ -15,6 +15,7 @@
 
 #include "analyze/exact.h"
 #include "analyze/format.h"
+#include "analyze/mean.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
@@ -113,7 +114,57 @@ struct rules {
 	struct compare_result *r;
 	double T, conf, alpha, deg, F;
 	int hib;
+	/* The change of the mean (docs/statistics.md, "The change of the
+	   mean"): computed, shown beyond +T, beyond -T, shown below T. */
+	int mean, mean_reg, mean_imp, mean_below;
+	double mdeg;
 };
+
+/*
+ * What the change of the mean shows at the level the typical change is
+ * judged by. Its p-values are not in Holm's step-down (that orders the
+ * typical changes of the run); they are multiplied by the family size
+ * instead (Bonferroni, the conservative bound on it). The mean "below T"
+ * needs the same evidence as a pass of the typical change: the share of
+ * its confidence distribution at or below T is at least the confidence,
+ * and in sequential looks its own test of "below T" rejects at the look's
+ * level.
+ */
+static void mean_rules(struct rules *R)
+{
+	const struct compare_result *r = R->r;
+	double m = (double)(r->holm_m ? r->holm_m : 1);
+	double alpha = R->in->sequential ? R->in->mean_level : R->alpha;
+
+	R->mean = !isnan(r->mean_change_percent) && !isnan(r->mean_p_reg);
+	if (!R->mean) {
+		R->mean_below = 1;
+		return;
+	}
+	R->mdeg = r->mean_degradation_percent;
+	if (r->exact_data) {
+		R->mean_reg = R->mdeg > R->T;
+		R->mean_imp = -R->mdeg > R->T;
+		R->mean_below = R->mdeg <= R->T;
+		return;
+	}
+	R->mean_reg = R->mdeg > R->T && r->mean_p_reg >= R->conf &&
+		      r->mean_p_test_reg * m < alpha * MEAN_REG_ALPHA_SHARE;
+	R->mean_imp = -R->mdeg > R->T && r->mean_p_imp >= R->conf &&
+		      r->mean_p_test_imp * m < alpha * MEAN_REG_ALPHA_SHARE;
+	R->mean_below = 1 - r->mean_p_reg >= R->conf;
+	if (R->in->sequential)
+		R->mean_below = R->mean_below && r->mean_p_test_pass * m < alpha &&
+				r->nr_pairs >= MEAN_PASS_MIN_ROUNDS;
+}
+
+/* "; mean +20.3% [+11.9%, +29.4%]": the change of the mean in a reason. */
+static void add_mean(struct sbuf *sb, const struct compare_result *r)
+{
+	sbuf_adds(sb, "mean ");
+	units_format_change(sb, r->mean_change_percent, r->mean_ci_low_percent,
+			    r->mean_ci_high_percent);
+}
 
 /* Rules 1-4, which need no test: 1 when one of them decided. */
 static int decide_preconditions(const struct rules *R)
@@ -186,19 +237,41 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 	struct compare_result *r = R->r;
 	double T = R->T, F = R->F, deg = R->deg;
 	int p_ok = r->exact_data || r->p_adjusted < R->alpha;
-	int reg = deg > T && r->p_reg >= R->conf && p_ok;
-	int imp = -deg > T && r->p_imp >= R->conf && p_ok;
+	int typ_reg = deg > T && r->p_reg >= R->conf && p_ok;
+	int typ_imp = -deg > T && r->p_imp >= R->conf && p_ok;
+	int typ_below = 1 - r->p_reg >= R->conf;
+	/* A regression of either the typical run or the mean is one. An
+	   improvement needs the other one below T too: a typical run
+	   faster by more than T says nothing of a slower minority. */
+	int reg = typ_reg || R->mean_reg;
+	int imp = !reg && ((typ_imp && R->mean_below) ||
+			   (R->mean_imp && typ_below));
+	/* the change the verdict rests on: the typical one when it shows */
+	int by_mean = reg ? !typ_reg : imp && !(typ_imp && R->mean_below);
+	double shown = by_mean ? R->mdeg : deg;
 
 	if (!reg && !imp)
 		return 0;
+	if (by_mean) {
+		sbuf_adds(sb, "typical, ");
+		add_mean(sb, r);
+		sbuf_addch(sb, ' ');
+	}
 	add_threshold(sb, reg ? !R->hib : R->hib, T);
 	if (r->exact_data) {
 		sbuf_adds(sb, " (exact data: no spread on either side)");
+	} else if (by_mean) {
+		double m = (double)(r->holm_m ? r->holm_m : 1);
+		double p = reg ? r->mean_p_test_reg : r->mean_p_test_imp;
+
+		sbuf_addf(sb, " with P=%.2f, p=%.2g", reg ? r->mean_p_reg : r->mean_p_imp, p);
+		if (r->holm_m > 1)
+			sbuf_addf(sb, " (x%zu comparisons %.2g)", r->holm_m, fmin(1, p * m));
 	} else {
 		sbuf_addf(sb, " with P=%.2f, ", reg ? r->p_reg : r->p_imp);
 		add_p(sb, r);
 	}
-	if ((reg && deg > F) || (imp && -deg > F)) {
+	if ((reg && shown > F) || (imp && -shown > F)) {
 		/* 5 and 6 */
 		if (!isnan(r->noise_floor_percent) && !r->exact_data)
 			sbuf_addf(sb, ", noise floor %.1f%%", F);
@@ -241,6 +314,24 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 	}
 	if (!(1 - r->p_reg >= conf))
 		return 0;
+	if (!R->mean_below) {
+		/* The typical run is within T (or faster), the mean is not
+		   shown to be: a slow minority is not ruled out. */
+		sbuf_adds(sb, "typical is no regression, but the ");
+		add_mean(sb, r);
+		sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f",
+			  T, r->mean_p_reg);
+		if (in->sequential && r->nr_pairs < MEAN_PASS_MIN_ROUNDS)
+			sbuf_addf(sb, "; %zu rounds, a pass on the mean needs %d: fewer could miss a minority of 5%% of the runs",
+				  r->nr_pairs, MEAN_PASS_MIN_ROUNDS);
+		else if (in->sequential)
+			sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
+				  r->mean_p_test_pass * (double)(r->holm_m ? r->holm_m : 1),
+				  in->mean_level);
+		sbuf_adds(sb, ")");
+		set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
+		return 1;
+	}
 	if (r->exact_data) {
 		sbuf_addf(sb, "within %g%% (exact data: no spread on either side)", T);
 	} else if (-deg > T) {
@@ -309,6 +400,8 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 		.hib = in->higher_is_better,
 	};
 	struct sbuf sb = SBUF_INIT;
+
+	mean_rules(&R);
 
 	if (r->decided)
 		return;

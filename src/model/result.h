@@ -110,6 +110,18 @@ struct comparison {
 	double change_percent, ci_low_percent, ci_high_percent;
 	double confidence, max_percent, p_value, hl_shift_percent;
 	double noise_floor_percent;
+	/*
+	 * The change of the mean, which the verdict judges beside the
+	 * typical change above (docs/statistics.md, "The change of the
+	 * mean"): head's total over base's, its interval, the share of its
+	 * confidence distribution beyond +T; and the minority of head's runs
+	 * behind a mean that moved unlike the typical run (share in 0..1 and
+	 * ratio, NAN when none is seen). NAN when not computed (older
+	 * reports, exact data without samples).
+	 */
+	double mean_change_percent, mean_ci_low_percent, mean_ci_high_percent;
+	double mean_p_reg;
+	double minority_share, minority_factor;
 	enum verdict verdict; /* model/verdict.h; VERDICT_NONE when not present */
 	char *reason;
 	int gate;

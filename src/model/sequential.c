@@ -33,10 +33,27 @@ int seq_is_look(int n, int N)
 	return n > 0 && (n == N || seq_next_look(n - 1, N) == n);
 }
 
-static double spent(double alpha, int n, int N)
+static double spent_by(double alpha, int n, int N, double power)
 {
 	double t = N > 0 ? (double)n / N : 1;
-	return alpha * pow(t > 1 ? 1 : t, SEQ_SPEND_POWER);
+	return alpha * pow(t > 1 ? 1 : t, power);
+}
+
+static double spent(double alpha, int n, int N)
+{
+	return spent_by(alpha, n, N, SEQ_SPEND_POWER);
+}
+
+double seq_level_mean(double alpha, int n, int spent_at, int N, int m, double min_p)
+{
+	double level = spent_by(alpha, n, N, SEQ_MEAN_SPEND_POWER) -
+		       spent_by(alpha, spent_at, N, SEQ_MEAN_SPEND_POWER);
+	if (level <= 0)
+		return 0;
+	if (ldexp(1.0, -(n < 1000 ? n : 1000)) * (m > 0 ? m : 1) > level ||
+	    min_p * (m > 0 ? m : 1) > level)
+		return 0;
+	return level;
 }
 
 double seq_level(double alpha, int n, int spent_at, int N, int m)

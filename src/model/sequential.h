@@ -37,4 +37,16 @@ int seq_is_look(int n, int N);
  */
 double seq_level(double alpha, int n, int spent_at, int N, int m);
 
+/*
+ * The level of the test of the change of the mean (analyze/mean.h) at the
+ * same look, spent on a schedule of its own: alpha * (n / N)^2, so that
+ * more of it is left for the last looks (a minority of slow runs is shown
+ * only after many rounds; before MEAN_PASS_MIN_ROUNDS nothing passes on
+ * it). min_p is the smallest p that test gives with n rounds (2^-n, or
+ * 1 / (resamples + 1) when its sets are drawn). Its own union bound holds
+ * as seq_level()'s does.
+ */
+#define SEQ_MEAN_SPEND_POWER 2.0
+double seq_level_mean(double alpha, int n, int spent_at, int N, int m, double min_p);
+
 #endif

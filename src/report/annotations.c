@@ -137,8 +137,10 @@ static void comparison_text(struct sbuf *msg, const struct command_result *c,
 	report_change_text_plain(msg, cp);
 	if (cp->max_percent == cp->max_percent)
 		sbuf_addf(msg, " (tolerance %g%%)", cp->max_percent);
-	if (cp->reason && *cp->reason)
-		sbuf_addf(msg, ": %s", cp->reason);
+	if (cp->reason && *cp->reason) {
+		sbuf_adds(msg, ": ");
+		report_reason_text(msg, cp);
+	}
 }
 
 /* The annotation of one problem of report_problems_list(), or none (an

@@ -82,12 +82,92 @@ void report_change_text(struct sbuf *out, const struct comparison *cp)
 	sbuf_adds(out, " (");
 	report_interval_text(out, cp);
 	sbuf_addch(out, ')');
+	if (report_mean_differs(cp)) {
+		sbuf_adds(out, "; mean ");
+		units_format_percent(out, cp->mean_change_percent);
+		sbuf_adds(out, " (");
+		units_format_percent(out, cp->mean_ci_low_percent);
+		sbuf_adds(out, " … ");
+		units_format_percent(out, cp->mean_ci_high_percent);
+		sbuf_addch(out, ')');
+	}
 }
 
 void report_change_text_plain(struct sbuf *out, const struct comparison *cp)
 {
 	units_format_change(out, cp->change_percent, cp->ci_low_percent,
 			    cp->ci_high_percent);
+	if (report_mean_differs(cp)) {
+		sbuf_adds(out, "; ");
+		report_mean_text(out, cp);
+	}
+}
+
+int report_mean_differs(const struct comparison *cp)
+{
+	double gap = cp->mean_change_percent - cp->change_percent;
+
+	if (!isfinite(cp->mean_change_percent) || !isfinite(cp->change_percent))
+		return 0;
+	if (fabs(gap) < fmax(isfinite(cp->max_percent) ? cp->max_percent / 2 : 0, 2))
+		return 0;
+	/* an interval that holds the typical estimate does not tell them apart */
+	return !(cp->mean_ci_low_percent <= cp->change_percent &&
+		 cp->change_percent <= cp->mean_ci_high_percent);
+}
+
+void report_mean_text(struct sbuf *out, const struct comparison *cp)
+{
+	sbuf_adds(out, "mean ");
+	units_format_change(out, cp->mean_change_percent, cp->mean_ci_low_percent,
+			    cp->mean_ci_high_percent);
+}
+
+/* "3x", "2.5x", "1.5x": a factor as a person says it. */
+static void add_factor(struct sbuf *out, double f)
+{
+	double r = f >= 10 ? round(f) : round(f * 10) / 10;
+
+	if (r == floor(r))
+		sbuf_addf(out, "%.0fx", r);
+	else
+		sbuf_addf(out, "%.1fx", r);
+}
+
+int report_minority_text(struct sbuf *out, const struct comparison *cp)
+{
+	int slower = cp->mean_change_percent > cp->change_percent;
+	double s = cp->minority_share * 100, f = cp->minority_factor;
+
+	if (!report_mean_differs(cp))
+		return 0;
+	if (isfinite(s) && isfinite(f) && s > 0 && f > 0 && (slower ? f > 1 : f < 1)) {
+		sbuf_addf(out, s >= 1.5 ? "%.0f%% of head's runs are about " : "%.1f%% of head's runs are about ", s);
+		add_factor(out, slower ? f : 1 / f);
+		sbuf_adds(out, slower ? " slower; " : " faster; ");
+	} else {
+		sbuf_adds(out, "head's mean is ");
+		units_format_percent(out, cp->mean_change_percent);
+		sbuf_adds(out, slower ? ", its tail is heavier; " : ", its tail is lighter; ");
+	}
+	if (isfinite(cp->ci_low_percent) && cp->ci_low_percent <= 0 && cp->ci_high_percent >= 0) {
+		sbuf_adds(out, "the typical run is unchanged");
+	} else {
+		sbuf_adds(out, "the typical run is ");
+		units_format_percent(out, cp->change_percent);
+	}
+	return 1;
+}
+
+void report_reason_text(struct sbuf *out, const struct comparison *cp)
+{
+	int said = report_minority_text(out, cp);
+
+	if (cp->reason && *cp->reason) {
+		if (said)
+			sbuf_adds(out, ": ");
+		sbuf_adds(out, cp->reason);
+	}
 }
 
 void report_verdict_text(struct sbuf *out, const struct comparison *cp)

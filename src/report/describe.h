@@ -59,6 +59,27 @@ void report_interval_text(struct sbuf *out, const struct comparison *cp);
 void report_change_text_plain(struct sbuf *out, const struct comparison *cp);
 
 /*
+ * The change of the mean beside the typical change (docs/statistics.md,
+ * "The change of the mean"). report_mean_differs(): 1 when a report
+ * should say so — the mean moved at least half the tolerance (and 2
+ * points) away from the typical change and its interval excludes the
+ * typical estimate; the JSON report always holds both.
+ * report_mean_text(): "mean +20.3% [+11.9%, +29.4%]".
+ * report_minority_text(): the plain sentence of what happened, "10% of
+ * head's runs are about 3x slower; the typical run is unchanged" (or
+ * "head's mean is +20.3% while its typical run is +0.4%" when no minority
+ * stands out); adds nothing and returns 0 unless the mean differs.
+ */
+int report_mean_differs(const struct comparison *cp);
+void report_mean_text(struct sbuf *out, const struct comparison *cp);
+int report_minority_text(struct sbuf *out, const struct comparison *cp);
+/*
+ * What the reports show as a comparison's reason: the sentence above, if
+ * any, then the analysis' own reason ("…; typical +0.4%, mean …").
+ */
+void report_reason_text(struct sbuf *out, const struct comparison *cp);
+
+/*
  * The verdict as the comparison lists show it: "regression",
  * "inconclusive (not gated)", "improved (decided after 6 rounds)"; "n/a"
  * without a verdict.

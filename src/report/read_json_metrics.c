@@ -177,6 +177,13 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->p_value = rj_get_number(d, o, "p_value");
 	c->hl_shift_percent = rj_get_number(d, o, "hl_shift_percent");
 	c->noise_floor_percent = rj_get_number(d, o, "noise_floor_percent");
+	/* absent in reports of kagari before the change of the mean: NAN */
+	c->mean_change_percent = rj_get_number(d, o, "mean_change_percent");
+	c->mean_ci_low_percent = rj_get_number(d, o, "mean_ci_low_percent");
+	c->mean_ci_high_percent = rj_get_number(d, o, "mean_ci_high_percent");
+	c->mean_p_reg = rj_get_number(d, o, "mean_p_regression");
+	c->minority_share = rj_get_number(d, o, "minority_share");
+	c->minority_factor = rj_get_number(d, o, "minority_factor");
 	char *verdict = NULL;
 	rj_get_string(d, o, "verdict", &verdict);
 	rj_get_string(d, o, "reason", &c->reason);

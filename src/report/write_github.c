@@ -87,7 +87,9 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 		report_change_text(&sb, p->cmp);
 		report_md_cell(out, sb.buf);
 		sbuf_reset(&sb);
-		report_md_cell(out, p->cmp->reason);
+		report_reason_text(&sb, p->cmp);
+		report_md_cell(out, sb.buf);
+		sbuf_reset(&sb);
 	} else if (p->budget) {
 		const struct budget_result *bu = p->budget;
 		report_budget_rule(&sb, c, bu);

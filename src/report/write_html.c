@@ -226,7 +226,8 @@ static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
 	td_tmp(out, "n", tmp);
 	report_change_text(tmp, cp);
 	td_tmp(out, "n", tmp);
-	td(out, NULL, cp->reason);
+	report_reason_text(tmp, cp);
+	td_tmp(out, NULL, tmp);
 	sbuf_adds(out, "</tr>\n");
 }
 
@@ -514,7 +515,8 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 		sbuf_adds(tmp, ", not gated");
 	esc_tmp(out, tmp);
 	sbuf_adds(out, "</span></h4>\n<p class=\"reason\">");
-	esc(out, cp->reason);
+	report_reason_text(tmp, cp);
+	esc_tmp(out, tmp);
 	sbuf_addf(tmp, " · statistic %s, pairing %s",
 		  cp->statistic ? cp->statistic : "n/a",
 		  cp->pairing ? cp->pairing : "n/a");

@@ -144,6 +144,12 @@ static void emit_comparison(struct json_emit *j, enum metric_id m,
 	json_emit_kv_double(j, "p_value", cp->p_value);
 	json_emit_kv_double(j, "hl_shift_percent", cp->hl_shift_percent);
 	json_emit_kv_double(j, "noise_floor_percent", cp->noise_floor_percent);
+	json_emit_kv_double(j, "mean_change_percent", cp->mean_change_percent);
+	json_emit_kv_double(j, "mean_ci_low_percent", cp->mean_ci_low_percent);
+	json_emit_kv_double(j, "mean_ci_high_percent", cp->mean_ci_high_percent);
+	json_emit_kv_double(j, "mean_p_regression", cp->mean_p_reg);
+	json_emit_kv_double(j, "minority_share", cp->minority_share);
+	json_emit_kv_double(j, "minority_factor", cp->minority_factor);
 	json_emit_kv_string(j, "verdict", verdict_name(cp->verdict));
 	json_emit_kv_string(j, "reason", cp->reason);
 	if (cp->accepted_by)

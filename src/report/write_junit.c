@@ -157,8 +157,10 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 			sbuf_adds(out, ">\n");
 			struct sbuf text = SBUF_INIT;
 			sbuf_adds(&text, tmp->buf);
-			if (cp->reason && *cp->reason)
-				sbuf_addf(&text, ": %s", cp->reason);
+			if (cp->reason && *cp->reason) {
+				sbuf_adds(&text, ": ");
+				report_reason_text(&text, cp);
+			}
 			outcome(out, "failure", "regression", tmp->buf, text.buf);
 			sbuf_release(&text);
 			sbuf_adds(out, "    </testcase>\n");
@@ -172,8 +174,12 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 			sbuf_adds(out, ">\n      <system-out>");
 			report_html_escape(out, tmp->buf, 0);
 			if (cp->reason) {
+				struct sbuf why = SBUF_INIT;
+
+				report_reason_text(&why, cp);
 				sbuf_adds(out, ": ");
-				report_html_escape(out, cp->reason, 1);
+				report_html_escape(out, why.buf, 1);
+				sbuf_release(&why);
 			}
 			sbuf_adds(out, "</system-out>\n    </testcase>\n");
 		}

@@ -188,9 +188,10 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 				cell_close(m);
 				sbuf_reset(&m->tmp);
 				if (cp->nr_dropped_rounds) {
-					if (cp->reason && *cp->reason)
-						sbuf_addf(&m->tmp, "%s; ",
-							  cp->reason);
+					if (cp->reason && *cp->reason) {
+						report_reason_text(&m->tmp, cp);
+						sbuf_adds(&m->tmp, "; ");
+					}
 					sbuf_adds(&m->tmp, "rounds dropped:");
 					for (size_t d = 0;
 					     d < cp->nr_dropped_rounds; d++)
@@ -199,7 +200,8 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 						    cp->dropped_rounds[d]);
 					cell_tmp(m);
 				} else {
-					cell_text(m, cp->reason);
+					report_reason_text(&m->tmp, cp);
+					cell_tmp(m);
 				}
 				row_end(m);
 			}

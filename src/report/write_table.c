@@ -398,8 +398,7 @@ static void comparison_row(struct table *t, size_t indent,
 		   verdict_text(cp->verdict, "n/a"));
 	if (cp->decided_at_rounds > 0)
 		sbuf_addf(&sb, "decided after %d rounds: ", cp->decided_at_rounds);
-	if (cp->reason && *cp->reason)
-		sbuf_adds(&sb, cp->reason);
+	report_reason_text(&sb, cp);
 	if (!cp->gate)
 		sbuf_adds(&sb, sb.len ? " (not gated)" : "not gated");
 	tline_cell_sb(l, TC_NONE, &sb);
@@ -921,8 +920,12 @@ static int hf_change(struct table *t, const struct command_result *c)
 	}
 	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
 	    *cp->reason) {
+		struct sbuf why = SBUF_INIT;
+
+		report_reason_text(&why, cp);
 		sbuf_adds(out, "\n    ");
-		add_safe(out, cp->reason);
+		add_safe(out, why.buf);
+		sbuf_release(&why);
 	}
 	sbuf_addch(out, '\n');
 	sbuf_release(&sb);
