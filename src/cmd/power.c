@@ -335,18 +335,22 @@ static void render_table(struct sbuf *o, const struct design *d, const struct tr
 	sbuf_addf(o, ", confidence %g, warm-up %d; %s; seed %llu\n\n",
 		  d->st.regression.confidence, d->st.warmup,
 		  d->from ? d->from : "kagari's defaults", (unsigned long long)seed);
-	sbuf_addf(o, "%-14s %7s %11s %7s %9s %13s %13s %11s %9s\n", "cell", "trials",
+	sbuf_addf(o, "%-14s %7s %7s %11s %7s %9s %13s %13s %11s %9s\n", "cell", "mean", "trials",
 		  "regression", "pass", "improved", "within_noise", "inconclusive",
 		  "runs mean", "runs p95");
 	for (size_t i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
 		double t = c->trials ? c->trials : 1;
-		sbuf_addf(o, "%-14s %7d %10.1f%% %6.1f%% %8.1f%% %12.1f%% %12.1f%% %11.1f %9.0f\n",
-			  c->text, c->trials, 100 * c->verdicts[0] / t, 100 * c->verdicts[1] / t,
+		char mean[32];
+		/* the cell's change of the mean: what a user's total time does */
+		snprintf(mean, sizeof(mean), "%+.1f%%", 100 * c->effect);
+		sbuf_addf(o, "%-14s %7s %7d %10.1f%% %6.1f%% %8.1f%% %12.1f%% %12.1f%% %11.1f %9.0f\n",
+			  c->text, mean, c->trials, 100 * c->verdicts[0] / t, 100 * c->verdicts[1] / t,
 			  100 * c->verdicts[2] / t, 100 * c->verdicts[3] / t,
 			  100 * c->verdicts[4] / t, c->mean_runs, c->p95_runs);
 	}
-	sbuf_adds(o, "\nEFFECT@T: head EFFECT% slower, tolerance T%; SHARE%xFACTOR@T: SHARE% of head's runs FACTOR times slower.\n"
+	sbuf_adds(o, "\nEFFECT@T: head EFFECT% slower, tolerance T%; SHARE%xFACTOR@T: SHARE% of head's runs FACTOR times slower\n"
+		     "(a FACTOR below 1: faster); mean: the cell's change of the mean.\n"
 		     "runs: runs per side until the verdict (mean and 95th percentile over the trials).\n");
 }
 

@@ -109,6 +109,9 @@ int report_mean_differs(const struct comparison *cp)
 
 	if (!isfinite(cp->mean_change_percent) || !isfinite(cp->change_percent))
 		return 0;
+	/* an interval of no width is exact data, where the two coincide */
+	if (!(cp->mean_ci_low_percent < cp->mean_ci_high_percent))
+		return 0;
 	if (fabs(gap) < fmax(isfinite(cp->max_percent) ? cp->max_percent / 2 : 0, 2))
 		return 0;
 	/* an interval that holds the typical estimate does not tell them apart */

@@ -911,6 +911,12 @@ static int hf_change(struct table *t, const struct command_result *c)
 		units_format_percent(&sb, cp->ci_high_percent);
 		sbuf_adds(&sb, "]");
 	}
+	/* hyperfine's users compare means: the change of the mean beside
+	   the paired one, always */
+	if (isfinite(cp->mean_change_percent)) {
+		sbuf_adds(&sb, ", ");
+		report_mean_text(&sb, cp);
+	}
 	sbuf_adds(out, sb.buf);
 	if (cp->gate) {
 		gated = 1;

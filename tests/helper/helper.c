@@ -11,6 +11,11 @@
  *                    to F, one per line (the file is written before the step
  *                    moves on, so a test can read it once we exit or hang)
  *   sleep MS         sleep MS milliseconds
+ *   minority FILE    a program slow on some of its runs: FILE holds
+ *                    "PERMILLE FACTOR MS [COUNT]"; the run sleeps MS * FACTOR
+ *                    ms when the COUNT-th draw of a fixed generator is below
+ *                    PERMILLE/1000, else MS ms, and writes COUNT + 1 back
+ *                    (the same draws on every machine: a fixed seed)
  *   burn MS          spin on the CPU until MS ms of CPU time are used
  *   work N           a deterministic CPU loop of N iterations
  *   alloc MIB        malloc MIB MiB and touch every page (kept until exit)
@@ -214,6 +219,28 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(step, "sleep")) {
 			sleep_ms(num(arg));
+			i++;
+		} else if (!strcmp(step, "minority")) {
+			long permille = 0, factor = 1, ms = 0, count = 0;
+			FILE *f;
+
+			if (!arg)
+				die("minority needs a file");
+			f = fopen(arg, "r");
+			if (!f || fscanf(f, "%ld %ld %ld %ld", &permille, &factor, &ms, &count) < 3)
+				die("minority: cannot read '%s'", arg);
+			fclose(f);
+			/* splitmix64 of the run's number: a fixed draw per run */
+			unsigned long long z = (unsigned long long)count + 0x9e3779b97f4a7c15ULL;
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			z ^= z >> 31;
+			f = fopen(arg, "w");
+			if (!f)
+				die("minority: cannot write '%s'", arg);
+			fprintf(f, "%ld %ld %ld %ld\n", permille, factor, ms, count + 1);
+			fclose(f);
+			sleep_ms((long)(z % 1000) < permille ? ms * factor : ms);
 			i++;
 		} else if (!strcmp(step, "burn")) {
 			double end = cpu_ms() + (double)num(arg);

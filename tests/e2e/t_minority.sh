@@ -1,0 +1,70 @@
+#!/bin/bash
+# A change that makes only some runs slower is never a pass: head 3x slower
+# on 10% of its runs (a fixed draw per run: kagari-helper's `minority`)
+# raises the mean by about +20% and leaves the typical run where it was.
+# compare judges the change of the mean beside the typical one
+# (docs/statistics.md, "The change of the mean"), bench --max-percent 10
+# fails it. Structure and direction only: the verdict, never a time.
+. "$(dirname "$0")/lib.sh"
+
+git_sandbox
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+# The command reads the state file named in ${root}/state: the base tree
+# and the working tree name different ones, kept outside both.
+echo "0 3 20" > "$T/base.state"
+echo "100 3 20" > "$T/head.state"
+echo "$T/base.state" > state
+cat > kagari.yaml <<YAML
+version: "1"
+name: minority
+defaults:
+  warmup: 1
+  regression:
+    latency: {max_percent: 10}
+benchmarks:
+  - name: m
+    commands:
+      run:
+        command: [sh, -c, 'exec "\$0" minority "\$(cat "\$1")"', "$H", "\${root}/state"]
+YAML
+g add -A && g commit -qm base
+echo "$T/head.state" > state
+
+cmp_json='r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]'
+
+case_ "compare: 10% of head's runs 3x slower is a regression, not a pass"
+run_k compare --against HEAD --seed 7 --format json --output "$T/m.json"
+json_check "$T/m.json" "$cmp_json[\"verdict\"] in (\"regression\", \"inconclusive\")"
+json_check "$T/m.json" "$cmp_json[\"verdict\"] != \"pass\""
+# the typical run did not move; the mean did
+json_check "$T/m.json" "abs($cmp_json[\"change_percent\"]) < 10"
+json_check "$T/m.json" "$cmp_json[\"mean_change_percent\"] > 10"
+json_check "$T/m.json" "0.03 < $cmp_json[\"minority_share\"] < 0.25 and 2 < $cmp_json[\"minority_factor\"] < 4"
+[ "$RC" -ne 0 ] || json_check "$T/m.json" "$cmp_json[\"verdict\"] == \"inconclusive\""
+
+case_ "the report says what happened, in the table and Markdown"
+run_k report "$T/m.json"
+expect_out "of head's runs are about "
+expect_out "mean +"
+run_k report "$T/m.json" --format markdown
+expect_out "of head's runs are about "
+
+case_ "A/A with the same helper: no regression"
+echo "$T/base.state" > state
+echo "0 3 20" > "$T/base.state"
+run_k compare --against HEAD --seed 7 --format json --output "$T/aa.json"
+json_check "$T/aa.json" "$cmp_json[\"verdict\"] != \"regression\""
+
+case_ "bench --max-percent 10 fails the slower minority, exit 1"
+echo "0 3 20" > "$T/a.state"
+echo "100 3 20" > "$T/b.state"
+run_k bench -N --seed 7 --max-percent 10 "$H minority $T/a.state" "$H minority $T/b.state"
+expect_rc 1
+expect_out "mean +"
+expect_out "regression"
+
+finish
