@@ -13,6 +13,7 @@
 #include "analyze/accept.h"
 #include "analyze/budget.h"
 #include "analyze/compare.h"
+#include "analyze/mean.h"
 #include "analyze/format.h"
 #include "analyze/holm.h"
 #include "analyze/profile.h"
@@ -347,6 +348,14 @@ static void seq_select(struct pending *pend, size_t np, const struct bench_resul
 	}
 }
 
+/* The rounds a look needs to pass on the mean: MEAN_PASS_MIN_ROUNDS, or
+   the cap when it is lower (its last look judges what it has). */
+static int seq_mean_min_rounds(const struct seq_looks *L)
+{
+	int cap = L->N > 0 ? L->N : L->R;
+	return cap > 0 && cap < MEAN_PASS_MIN_ROUNDS ? cap : MEAN_PASS_MIN_ROUNDS;
+}
+
 /* Each comparison's level at look n; 1 when any can show something. */
 static int seq_levels(struct pending *pend, size_t np, int n, struct seq_looks *L)
 {
@@ -382,6 +391,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 		in.sequential = 1;
 		in.level = L->level[i];
 		in.mean_level = L->mean_level[i];
+		in.mean_min_rounds = seq_mean_min_rounds(L);
 		compare_compute(&in, &L->look[i]);
 		free(tb);
 		free(th);
@@ -411,6 +421,7 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final,
 			in.sequential = 1;
 			in.level = L->level[i];
 			in.mean_level = L->mean_level[i];
+			in.mean_min_rounds = seq_mean_min_rounds(L);
 			compare_decide(&in, look);
 			if (decisive(look->verdict) || final) {
 				compare_result_release(&p->res);

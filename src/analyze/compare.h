@@ -92,6 +92,9 @@ struct compare_input {
 	double level;
 	double mean_level; /* the same for the change of the mean
 			      (seq_level_mean()) */
+	int mean_min_rounds; /* rounds a look needs to pass on the mean:
+				MEAN_PASS_MIN_ROUNDS, or the cap when it is
+				lower (the last look judges what it has) */
 };
 
 /* A round removed by the stall filter, with its values in run order. */

@@ -130,6 +130,11 @@ struct rules {
  * and in sequential looks its own test of "below T" rejects at the look's
  * level.
  */
+static int mean_min_rounds(const struct compare_input *in)
+{
+	return in->mean_min_rounds > 0 ? in->mean_min_rounds : MEAN_PASS_MIN_ROUNDS;
+}
+
 static void mean_rules(struct rules *R)
 {
 	const struct compare_result *r = R->r;
@@ -155,7 +160,7 @@ static void mean_rules(struct rules *R)
 	R->mean_below = 1 - r->mean_p_reg >= R->conf;
 	if (R->in->sequential)
 		R->mean_below = R->mean_below && r->mean_p_test_pass * m < alpha &&
-				r->nr_pairs >= MEAN_PASS_MIN_ROUNDS;
+				r->nr_pairs >= (size_t)mean_min_rounds(R->in);
 }
 
 /* "; mean +20.3% [+11.9%, +29.4%]": the change of the mean in a reason. */
@@ -321,9 +326,9 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 		add_mean(sb, r);
 		sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f",
 			  T, r->mean_p_reg);
-		if (in->sequential && r->nr_pairs < MEAN_PASS_MIN_ROUNDS)
+		if (in->sequential && r->nr_pairs < (size_t)mean_min_rounds(in))
 			sbuf_addf(sb, "; %zu rounds, a pass on the mean needs %d: fewer could miss a minority of 5%% of the runs",
-				  r->nr_pairs, MEAN_PASS_MIN_ROUNDS);
+				  r->nr_pairs, mean_min_rounds(in));
 		else if (in->sequential)
 			sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
 				  r->mean_p_test_pass * (double)(r->holm_m ? r->holm_m : 1),

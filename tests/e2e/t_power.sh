@@ -26,9 +26,9 @@ json_check "$T/p.json" "r['design']['runs_per_round'] == 1 and r['design']['max_
 json_check "$T/p.json" "all(c['trials'] == 60 and abs(sum(c[v] for v in ('regression', 'pass', 'improved', 'within_noise', 'inconclusive')) - 1) < 1e-9 for c in r['cells'])"
 json_check "$T/p.json" "all(1 <= c['mean_runs_per_side'] <= c['p95_runs_per_side'] <= 40 for c in r['cells'])"
 json_check "$T/p.json" "r['cells'][0]['regression'] == 0 and r['cells'][0]['effect_percent'] == 0 and r['cells'][0]['tolerance_percent'] == 2"
-# Sequential stops an A/A early: every trial passes before the cap (the
-# property t_sequential cannot assert live on a loaded machine).
-json_check "$T/p.json" "r['cells'][0]['pass'] == 1 and r['cells'][0]['p95_runs_per_side'] < 40"
+# Sequential stops an A/A by the cap: a pass on the mean needs 45 rounds,
+# or the look at a lower cap, which judges what it has.
+json_check "$T/p.json" "r['cells'][0]['pass'] == 1 and r['cells'][0]['p95_runs_per_side'] <= 40"
 json_check "$T/p.json" "r['cells'][4]['regression'] == 1"
 json_check "$T/p.json" "r['cells'][7]['slow_share'] == 0.4 and r['cells'][7]['slow_factor'] == 2.5 and abs(r['cells'][7]['effect_percent'] - 60) < 1e-9"
 json_check "$T/p.json" "r['cells'][7]['pass'] < 0.1"
