@@ -19,6 +19,12 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
+/* Holm's family size, at least 1: what a Bonferroni bound multiplies by. */
+static double family_size(const struct compare_result *r)
+{
+	return (double)(r->holm_m ? r->holm_m : 1);
+}
+
 /* "> 10%" or "< -10%": the threshold on the change for one direction. */
 static void add_threshold(struct sbuf *sb, int upper, double t)
 {
@@ -64,7 +70,7 @@ static void warn_power(const struct compare_input *in,
 		       struct compare_result *r)
 {
 	double alpha = 1 - in->confidence;
-	double thr = alpha / (double)(r->holm_m ? r->holm_m : 1);
+	double thr = alpha / family_size(r);
 	int rpr = in->runs_per_round > 0 ? in->runs_per_round : 1;
 	struct sbuf sb = SBUF_INIT;
 
@@ -138,7 +144,7 @@ static int mean_min_rounds(const struct compare_input *in)
 static void mean_rules(struct rules *R)
 {
 	const struct compare_result *r = R->r;
-	double m = (double)(r->holm_m ? r->holm_m : 1);
+	double m = family_size(r);
 	double alpha = R->in->sequential ? R->in->mean_level : R->alpha;
 
 	R->mean = !isnan(r->mean_change_percent) && !isnan(r->mean_p_reg);
@@ -266,12 +272,12 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 	if (r->exact_data) {
 		sbuf_adds(sb, " (exact data: no spread on either side)");
 	} else if (by_mean) {
-		double m = (double)(r->holm_m ? r->holm_m : 1);
 		double p = reg ? r->mean_p_test_reg : r->mean_p_test_imp;
 
 		sbuf_addf(sb, " with P=%.2f, p=%.2g", reg ? r->mean_p_reg : r->mean_p_imp, p);
 		if (r->holm_m > 1)
-			sbuf_addf(sb, " (x%zu comparisons %.2g)", r->holm_m, fmin(1, p * m));
+			sbuf_addf(sb, " (x%zu comparisons %.2g)", r->holm_m,
+				  fmin(1, p * family_size(r)));
 	} else {
 		sbuf_addf(sb, " with P=%.2f, ", reg ? r->p_reg : r->p_imp);
 		add_p(sb, r);
@@ -306,7 +312,7 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 	if (in->sequential && !r->exact_data) {
 		p_pass = fabs(deg) <= T
 				 ? r->p_adjusted
-				 : fmin(1, r->p_test_pass * (double)(r->holm_m ? r->holm_m : 1));
+				 : fmin(1, r->p_test_pass * family_size(r));
 		if (1 - r->p_reg >= conf && !(p_pass < alpha)) {
 			sbuf_addf(sb, "within %g%% but the mirror test p=%.2g", T,
 				  r->p_test_pass);
@@ -331,7 +337,7 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 				  r->nr_pairs, mean_min_rounds(in));
 		else if (in->sequential)
 			sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
-				  r->mean_p_test_pass * (double)(r->holm_m ? r->holm_m : 1),
+				  r->mean_p_test_pass * family_size(r),
 				  in->mean_level);
 		sbuf_adds(sb, ")");
 		set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);

@@ -39,30 +39,27 @@ static double spent_by(double alpha, int n, int N, double power)
 	return alpha * pow(t > 1 ? 1 : t, power);
 }
 
-static double spent(double alpha, int n, int N)
+/* A look's share of alpha on the schedule of `power`; 0 when no p could
+   pass it: the test's smallest p with n rounds is 2^-n, or min_p when
+   that is larger, times the family size m. */
+static double level_by(double alpha, int n, int spent_at, int N, int m, double power,
+		       double min_p)
 {
-	return spent_by(alpha, n, N, SEQ_SPEND_POWER);
+	double level = spent_by(alpha, n, N, power) - spent_by(alpha, spent_at, N, power);
+	double smallest = fmax(ldexp(1.0, -(n < 1000 ? n : 1000)), min_p);
+
+	if (level <= 0 || smallest * (m > 0 ? m : 1) > level)
+		return 0;
+	return level;
 }
 
 double seq_level_mean(double alpha, int n, int spent_at, int N, int m, double min_p)
 {
-	double level = spent_by(alpha, n, N, SEQ_MEAN_SPEND_POWER) -
-		       spent_by(alpha, spent_at, N, SEQ_MEAN_SPEND_POWER);
-	if (level <= 0)
-		return 0;
-	if (ldexp(1.0, -(n < 1000 ? n : 1000)) * (m > 0 ? m : 1) > level ||
-	    min_p * (m > 0 ? m : 1) > level)
-		return 0;
-	return level;
+	return level_by(alpha, n, spent_at, N, m, SEQ_MEAN_SPEND_POWER, min_p);
 }
 
 double seq_level(double alpha, int n, int spent_at, int N, int m)
 {
-	double level = spent(alpha, n, N) - spent(alpha, spent_at, N);
-	if (level <= 0)
-		return 0;
-	/* The smallest p the signed-rank test gives with n rounds. */
-	if (ldexp(1.0, -(n < 1000 ? n : 1000)) * (m > 0 ? m : 1) > level)
-		return 0;
-	return level;
+	/* The smallest p the signed-rank test gives with n rounds: 2^-n. */
+	return level_by(alpha, n, spent_at, N, m, SEQ_SPEND_POWER, 0);
 }

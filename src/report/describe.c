@@ -69,27 +69,34 @@ void report_base_head_text(struct sbuf *out, const struct command_result *c,
 	report_value_text(out, c, m, cp->head);
 }
 
+/* "+14.2% … +21.9%" and "+18.0% (+14.2% … +21.9%)": the page forms. */
+static void add_interval(struct sbuf *out, double lo, double hi)
+{
+	units_format_percent(out, lo);
+	sbuf_adds(out, " … ");
+	units_format_percent(out, hi);
+}
+
+static void add_change(struct sbuf *out, double pct, double lo, double hi)
+{
+	units_format_percent(out, pct);
+	sbuf_adds(out, " (");
+	add_interval(out, lo, hi);
+	sbuf_addch(out, ')');
+}
+
 void report_interval_text(struct sbuf *out, const struct comparison *cp)
 {
-	units_format_percent(out, cp->ci_low_percent);
-	sbuf_adds(out, " … ");
-	units_format_percent(out, cp->ci_high_percent);
+	add_interval(out, cp->ci_low_percent, cp->ci_high_percent);
 }
 
 void report_change_text(struct sbuf *out, const struct comparison *cp)
 {
-	units_format_percent(out, cp->change_percent);
-	sbuf_adds(out, " (");
-	report_interval_text(out, cp);
-	sbuf_addch(out, ')');
+	add_change(out, cp->change_percent, cp->ci_low_percent, cp->ci_high_percent);
 	if (report_mean_differs(cp)) {
 		sbuf_adds(out, "; mean ");
-		units_format_percent(out, cp->mean_change_percent);
-		sbuf_adds(out, " (");
-		units_format_percent(out, cp->mean_ci_low_percent);
-		sbuf_adds(out, " … ");
-		units_format_percent(out, cp->mean_ci_high_percent);
-		sbuf_addch(out, ')');
+		add_change(out, cp->mean_change_percent, cp->mean_ci_low_percent,
+			   cp->mean_ci_high_percent);
 	}
 }
 
