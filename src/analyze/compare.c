@@ -739,14 +739,15 @@ static void mean_from_dist(const struct compare_input *in,
 	double a = (1 - in->confidence) / 2;
 	double up = log1p(in->max_percent / 100);
 	double down = in->max_percent < 100 ? log1p(-in->max_percent / 100) : -INFINITY;
-	/* p that the ratio is above up / below down, and the mirror */
-	double p_above = mean_dist_p_le(d, up);
-	double p_below = isinf(down) ? 1 : mean_dist_p_ge(d, down);
-	double p_not_above = mean_dist_p_ge(d, up);
-	double p_not_below = isinf(down) ? 1 : mean_dist_p_le(d, down);
+	double p_above, p_below, p_not_above, p_not_below;
 
 	if (!d->n)
 		return;
+	/* p that the ratio is above up / below down, and the mirror */
+	p_above = mean_dist_p_le(d, up);
+	p_below = isinf(down) ? 1 : mean_dist_p_ge(d, down);
+	p_not_above = mean_dist_p_ge(d, up);
+	p_not_below = isinf(down) ? 1 : mean_dist_p_le(d, down);
 	out->mean_change_percent = expm1(ln_est) * 100;
 	out->mean_degradation_percent = in->higher_is_better
 						? -out->mean_change_percent
@@ -758,6 +759,13 @@ static void mean_from_dist(const struct compare_input *in,
 	out->mean_p_test_pass = in->higher_is_better ? p_not_below : p_not_above;
 	out->mean_p_reg = 1 - out->mean_p_test_reg;
 	out->mean_p_imp = 1 - out->mean_p_test_imp;
+	if (isfinite(out->change_percent) && out->change_percent > -100) {
+		double typ = log1p(out->change_percent / 100);
+		double above = mean_dist_p_le(d, typ), below = mean_dist_p_ge(d, typ);
+
+		out->mean_p_test_apart_reg = in->higher_is_better ? below : above;
+		out->mean_p_test_apart_imp = in->higher_is_better ? above : below;
+	}
 }
 
 /* The paired change of the mean over the kept rounds (analyze/mean.h). */
@@ -1075,6 +1083,7 @@ static void result_reset(struct compare_result *out)
 	out->mean_p_reg = out->mean_p_imp = NAN;
 	out->mean_p_test_reg = out->mean_p_test_imp = NAN;
 	out->mean_p_test_pass = NAN;
+	out->mean_p_test_apart_reg = out->mean_p_test_apart_imp = NAN;
 	out->minority_share = out->minority_factor = NAN;
 	out->control_percent = NAN;
 	out->control_low_percent = out->control_high_percent = NAN;

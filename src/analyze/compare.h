@@ -144,6 +144,11 @@ struct compare_result {
 	double mean_ci_low_percent, mean_ci_high_percent;
 	double mean_p_reg, mean_p_imp;
 	double mean_p_test_reg, mean_p_test_imp, mean_p_test_pass;
+	/* The one-sided p that the mean's degradation exceeds the typical
+	   change's (mean_p_test_apart_reg) or falls short of it (_imp): a
+	   regression is claimed on the mean only when the mean is also
+	   shown apart from the typical run, where the rank test is blind. */
+	double mean_p_test_apart_reg, mean_p_test_apart_imp;
 	/* The minority behind a mean that moved unlike the typical run
 	   (mean_minority()): share of head's runs and their ratio; NAN. */
 	double minority_share, minority_factor;

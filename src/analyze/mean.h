@@ -45,15 +45,6 @@
    probability at most 10%: 1 - 0.1^(1/n). */
 double mean_missable_share(size_t n);
 
-/*
- * A regression (or improvement) is claimed when the typical change or the
- * mean is shown beyond the tolerance: two chances at a false claim where
- * there was one. The mean's test gets this share of the level, so that at
- * a change exactly at the tolerance the two together stay near the error
- * one test has (docs/statistics.md gives the replayed rates).
- */
-#define MEAN_REG_ALPHA_SHARE 0.75
-
 struct mean_dist {
 	double *v;	/* ln R_A of the non-empty sets drawn, ascending */
 	size_t n;	/* how many */
