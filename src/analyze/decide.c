@@ -267,7 +267,11 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 	int p_ok = r->exact_data || r->p_adjusted < R->alpha;
 	int typ_reg = deg > T && r->p_reg >= R->conf && p_ok;
 	int typ_imp = -deg > T && r->p_imp >= R->conf && p_ok;
-	int typ_below = 1 - r->p_reg >= R->conf;
+	/* the typical change shown below T, with the mirror test in a
+	   sequential look as a pass needs it (decide_pass()) */
+	int typ_below = 1 - r->p_reg >= R->conf &&
+			(!R->in->sequential || r->exact_data ||
+			 r->p_test_pass * family_size(r) < R->alpha);
 	/* A regression of either the typical run or the mean is one. An
 	   improvement needs the other one below T too: a typical run
 	   faster by more than T says nothing of a slower minority. */
