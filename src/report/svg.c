@@ -6,11 +6,13 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/format.h"
 #include "analyze/summary.h"
+#include "base/cmp.h"
 #include "base/xalloc.h"
 #include "report/json_emit.h"
 #include "report/describe.h"
@@ -37,6 +39,10 @@ const char SVG_STYLESHEET[] =
     "svg.plot .h{fill:#e07b24}\n"
     "svg.plot .bl{stroke:#3a6ea5;stroke-dasharray:4 3;stroke-width:1.5}\n"
     "svg.plot .hl{stroke:#e07b24;stroke-dasharray:4 3;stroke-width:1.5}\n"
+    "svg.plot .bm{stroke:#3a6ea5;stroke-width:1.2}\n"
+    "svg.plot .hm{stroke:#e07b24;stroke-width:1.2}\n"
+    "svg.plot .bd{fill:none;stroke:#3a6ea5;stroke-width:2}\n"
+    "svg.plot .hd{fill:none;stroke:#e07b24;stroke-width:2}\n"
     "svg.plot .drop{fill:#f1f1f1}\n"
     "svg.plot .r{fill:#333}\n"
     "svg.plot .rd{fill:none;stroke:#999;stroke-width:1}\n"
@@ -456,6 +462,118 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 	svg_close(out);
 	sbuf_release(&title);
 	sbuf_release(&tip);
+}
+
+/* ---- (d) both distributions, runs sorted ------------------------------ */
+
+/* The finite values of side s of metric m, sorted ascending (*n of them). */
+static double *sorted_values(const struct command_result *c, enum side s,
+			     enum metric_id m, size_t *n)
+{
+	const struct metric_series *ms = &c->side[s].metric[m];
+	double *v = xreallocarray(NULL, ms->nr ? ms->nr : 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < ms->nr; i++)
+		if (isfinite(ms->samples[i].value))
+			v[(*n)++] = ms->samples[i].value;
+	qsort(v, *n, sizeof(*v), cmp_double);
+	return v;
+}
+
+/* One side: its runs as a step curve over the share of runs, its median
+ * dashed and its mean solid across the plot. */
+static void dist_side(struct sbuf *out, const struct frame *f,
+		      const struct command_result *c, enum side s,
+		      enum metric_id m, const double *v, size_t n)
+{
+	int base = s == SIDE_BASE;
+	struct sbuf tip = SBUF_INIT;
+	double sum = 0;
+
+	sbuf_addf(out, "<polyline class=\"%s\" points=\"", base ? "bd" : "hd");
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		for (int k = 0; k < 2; k++) {
+			coord(out, fx(f, (double)(i + k) / n));
+			sbuf_addch(out, ',');
+			coord(out, fy(f, v[i]));
+			sbuf_addch(out, ' ');
+		}
+	}
+	sbuf_adds(out, "\"><title>");
+	sbuf_addf(&tip, "%s: %zu runs, median ", side_name(s), n);
+	report_value_text(&tip, c, m, quantile_sorted(v, n, 0.5));
+	sbuf_adds(&tip, ", mean ");
+	report_value_text(&tip, c, m, sum / n);
+	report_html_escape(out, tip.buf, 0);
+	sbuf_adds(out, "</title></polyline>\n");
+	double med = quantile_sorted(v, n, 0.5), mean = sum / n;
+	line(out, PL, fy(f, med), PR, fy(f, med), base ? "bl" : "hl");
+	line(out, PL, fy(f, mean), PR, fy(f, mean), base ? "bm" : "hm");
+	sbuf_release(&tip);
+}
+
+/*
+ * Why a fourth picture: the typical change and the change of the mean can
+ * disagree (docs/statistics.md, "The change of the mean"). Both sides'
+ * runs sorted, against the share of runs, show where: a slow minority of
+ * head's runs is the head curve's late jump, with head's mean (solid)
+ * above both medians (dashed) while the medians sit together.
+ */
+void svg_dist_plot(struct sbuf *out, const struct command_result *c,
+		   enum metric_id m)
+{
+	struct sbuf title = SBUF_INIT;
+	double *v[SIDE__COUNT] = { NULL, NULL };
+	size_t n[SIDE__COUNT] = { 0, 0 };
+	double lo = INFINITY, hi = -INFINITY;
+	struct frame f = { 0, 1, 0, 1 };
+
+	sbuf_addf(&title, "%s runs sorted, median dashed, mean solid",
+		  metric_get(m)->name);
+	for (int s = 0; s < SIDE__COUNT; s++) {
+		if (!series_ok(c, s, m))
+			continue;
+		v[s] = sorted_values(c, s, m, &n[s]);
+		if (n[s]) {
+			lo = fmin(lo, v[s][0]);
+			hi = fmax(hi, v[s][n[s] - 1]);
+		}
+	}
+	if (!(lo <= hi)) {
+		empty_plot(out, title.buf, "no samples");
+	} else {
+		pad_range(&lo, &hi, 0.08);
+		f.y0 = lo;
+		f.y1 = hi;
+		svg_open(out, title.buf);
+		y_axis_values(out, &f, c, m);
+		line(out, PL, PB, PR, PB, "ax");
+		/* 0% is the axis' own corner, where the axis title sits */
+		for (int k = 1; k <= 4; k++) {
+			char lab[8];
+			snprintf(lab, sizeof(lab), "%d%%", k * 25);
+			text_at(out, fx(&f, k / 4.0), PB + 12, "m", lab);
+		}
+		text_at(out, PL - 4, PB + 12, "e", "share of runs");
+		for (int s = 0; s < SIDE__COUNT; s++)
+			if (n[s])
+				dist_side(out, &f, c, s, m, v[s], n[s]);
+		text_at(out, 8, 14, "t", title.buf);
+		if (n[SIDE_BASE]) {
+			dot(out, PR - 90, 10, 3, "b");
+			text_at(out, PR - 84, 14, "", "base");
+		}
+		if (n[SIDE_HEAD]) {
+			dot(out, PR - 40, 10, 3, "h");
+			text_at(out, PR - 34, 14, "", "head");
+		}
+		svg_close(out);
+	}
+	free(v[0]);
+	free(v[1]);
+	sbuf_release(&title);
 }
 
 /* ---- (b) ratio plot -------------------------------------------------- */

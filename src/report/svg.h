@@ -1,7 +1,7 @@
 /*
  * report/svg: the inline SVG plots of the HTML report, and HTML escaping.
  *
- * Three pictures explain a comparison of one metric of one command:
+ * Four pictures explain a comparison of one metric of one command:
  *
  *   svg_strip_plot()  the samples of each side by round (base blue, head
  *                     orange), each side's median dashed, rounds the stall
@@ -12,7 +12,11 @@
  *                     hollow;
  *   svg_boot_plot()   the bootstrap distribution of the change in percent
  *                     as a histogram, the estimate, 0, the interval
- *                     (shaded) and the tolerance lines ±max_percent.
+ *                     (shaded) and the tolerance lines ±max_percent;
+ *   svg_dist_plot()   both sides' runs sorted against the share of runs,
+ *                     each side's median dashed and mean solid: where the
+ *                     typical change and the change of the mean part (a
+ *                     slow minority is the head curve's late jump).
  *
  * Call order: inside an HTML body whose stylesheet holds
  * SVG_STYLESHEET, call any of the plot functions; each appends exactly one
@@ -86,6 +90,8 @@ struct svg_line {
 void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
 		   enum metric_id m, const struct svg_line *lines, size_t nr_lines);
 void svg_boot_plot(struct sbuf *out, const struct command_result *c,
+		   enum metric_id m);
+void svg_dist_plot(struct sbuf *out, const struct command_result *c,
 		   enum metric_id m);
 
 /*

@@ -7,9 +7,9 @@
  *	            then every other comparison (run mode: every command)
  *	Contents    every command, linked, with its result
  *	per suite, per command: the command line, a statistics table, for each
- *	            comparison its verdict, reason and three plots (report/
+ *	            comparison its verdict, reason and four plots (report/
  *	            svg.h: samples by round, head/base per round, bootstrap
- *	            distribution); in run mode a strip plot per metric; the
+ *	            distribution, both sides' runs sorted); in run mode a strip plot per metric; the
  *	            budgets; the error and stderr
  *	Environment machine, git, seed, versions, warnings
  *
@@ -544,6 +544,7 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	svg_strip_plot(out, c, m);
 	svg_ratio_plot(out, c, m);
 	svg_boot_plot(out, c, m);
+	svg_dist_plot(out, c, m);
 	sbuf_adds(out, "</div>\n</details>\n</div>\n");
 }
 

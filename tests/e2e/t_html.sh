@@ -6,7 +6,7 @@
 # is skipped, exit 77, without it). Asserts that the
 # page loads with no console message at all (it has no scripts; a
 # Content-Security-Policy violation or an error would be logged there),
-# that every comparison of the JSON report has its three plots in the
+# that every comparison of the JSON report has its four plots in the
 # rendered DOM, that user text is shown as text and never becomes markup,
 # and writes a screenshot to $KAGARI_BUILD_DIR/report-screenshot-<kagari>.png.
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +86,7 @@ case_ "report re-renders the HTML from JSON, plots included"
 CRC=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["exit_code"])' "$T/report.json")
 run_k report "$T/report.json" --format html --output "$T/again.html"
 expect_rc "$CRC"
-[ "$(grep -o '<svg' "$T/again.html" | wc -l)" -eq $((3 * NCMP)) ] ||
+[ "$(grep -o '<svg' "$T/again.html" | wc -l)" -eq $((4 * NCMP)) ] ||
 	fail "re-rendered HTML: $(grep -o '<svg' "$T/again.html" | wc -l) plots for $NCMP comparisons"
 [ "$(grep -o 'class="bar"' "$T/again.html" | wc -l)" -gt "$NCMP" ] ||
 	fail "re-rendered HTML: the bootstrap histograms are missing"
@@ -155,10 +155,10 @@ if p.scripts:
     errs.append("%d script elements in the DOM" % p.scripts)
 if len(p.cmp) != ncmp:
     errs.append("%d comparison blocks in the DOM, %d comparisons in the JSON" % (len(p.cmp), ncmp))
-if any(n != 3 for n in p.cmp):
+if any(n != 4 for n in p.cmp):
     errs.append("plots per comparison: %s" % p.cmp)
-if p.svgs != 3 * ncmp:
-    errs.append("%d <svg> in the DOM, expected %d" % (p.svgs, 3 * ncmp))
+if p.svgs != 4 * ncmp:
+    errs.append("%d <svg> in the DOM, expected %d" % (p.svgs, 4 * ncmp))
 # user text is shown as text
 if "<script>alert('x')</script> & \"quotes\"" not in text:
     errs.append("the benchmark name is not shown as text")

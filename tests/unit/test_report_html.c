@@ -1,5 +1,5 @@
 /*
- * report (html): every comparison has its three plots, every user string
+ * report (html): every comparison has its four plots, every user string
  * is escaped and no script can get in; the bootstrap plot works from raw
  * resamples and from the 101 quantiles a JSON report keeps; 200
  * comparisons stay one navigable page.
@@ -229,7 +229,7 @@ static void assert_inert(const char *html)
 
 /* ---- tests ------------------------------------------------------------- */
 
-static void test_three_plots_per_comparison(void **state)
+static void test_four_plots_per_comparison(void **state)
 {
 	(void)state;
 	struct run_result r;
@@ -238,17 +238,21 @@ static void test_three_plots_per_comparison(void **state)
 	char *html = render(&r, REPORT_HTML);
 	size_t comparisons = 6 + 3; /* latency everywhere, rss on odd */
 
-	assert_int_equal(count(html, "<svg"), 3 * comparisons);
+	assert_int_equal(count(html, "<svg"), 4 * comparisons);
 	assert_int_equal(count(html, "<div class=\"cmp\""), comparisons);
-	/* each comparison block holds exactly its three plots */
+	/* each comparison block holds exactly its four plots */
 	for (const char *p = strstr(html, "<div class=\"cmp\""); p;) {
 		const char *next = strstr(p + 1, "<div class=\"cmp\"");
 		const char *end = next ? next : html + strlen(html);
 		size_t n = 0;
 		for (const char *q = p; (q = strstr(q, "<svg")) && q < end; q++)
 			n++;
-		assert_int_equal(n, 3);
+		assert_int_equal(n, 4);
 		char *block = xstrndup(p, (size_t)(end - p));
+		assert_non_null(strstr(block, "runs sorted, median dashed, mean "
+					      "solid</title>"));
+		assert_int_equal(count(block, "<polyline class=\"bd\""), 1);
+		assert_int_equal(count(block, "<polyline class=\"hd\""), 1);
 		assert_non_null(strstr(block, "by round</title>"));
 		assert_non_null(strstr(block, "head / base per round</title>"));
 		assert_non_null(
@@ -311,7 +315,7 @@ static void test_escaping(void **state)
 	assert_non_null(
 	    strstr(html, "&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;</pre>"));
 	/* the plots are still there */
-	assert_int_equal(count(html, "<svg"), 3 * 3);
+	assert_int_equal(count(html, "<svg"), 4 * 3);
 	free(html);
 
 	/* escaping itself */
@@ -440,7 +444,7 @@ static void test_two_hundred(void **state)
 	char *html = render(&r, REPORT_HTML);
 	size_t comparisons = 134 + 67;
 
-	assert_int_equal(count(html, "<svg"), 3 * comparisons);
+	assert_int_equal(count(html, "<svg"), 4 * comparisons);
 	assert_int_equal(count(html, "<li><a href=\"#c"), 134);
 	/* 34 regressions (i % 4 == 0) open, the rest collapsed */
 	assert_int_equal(count(html, "<details open><summary>plots"), 34);
@@ -448,7 +452,7 @@ static void test_two_hundred(void **state)
 			 comparisons - 34);
 	/* every plot is the sensible size */
 	assert_int_equal(count(html, "viewBox=\"0 0 600 160\""),
-			 3 * comparisons);
+			 4 * comparisons);
 	assert_true(strlen(html) < 8u * 1024 * 1024);
 	assert_balanced(html);
 	assert_inert(html);
@@ -456,7 +460,7 @@ static void test_two_hundred(void **state)
 	run_result_release(&r);
 }
 
-/* Odd data still gives three plots per comparison, quickly, no NaN. */
+/* Odd data still gives four plots per comparison, quickly, no NaN. */
 static void test_degenerate_inputs(void **state)
 {
 	(void)state;
@@ -518,7 +522,7 @@ static void test_degenerate_inputs(void **state)
 
 	char *html = render(&r, REPORT_HTML);
 	size_t comparisons = 5 + 2;
-	assert_int_equal(count(html, "<svg"), 3 * comparisons);
+	assert_int_equal(count(html, "<svg"), 4 * comparisons);
 	assert_null(strstr(html, "nan"));
 	assert_null(strstr(html, "inf\""));
 	assert_non_null(strstr(html, "no samples"));
@@ -537,15 +541,71 @@ static void test_degenerate_inputs(void **state)
 	run_result_release(&r);
 }
 
+/* The y of the first <line ... class="cls"/> in svg (its y1). */
+static double line_y(const char *svg, const char *cls)
+{
+	char *want = xstrfmt("class=\"%s\"/>", cls);
+	const char *at = strstr(svg, want);
+	free(want);
+	assert_non_null(at);
+	while (at > svg && strncmp(at, "<line ", 6))
+		at--;
+	const char *y1 = strstr(at, "y1=\"");
+	assert_non_null(y1);
+	return strtod(y1 + 4, NULL);
+}
+
+/*
+ * A slow minority, drawn: 10% of head's runs 3x slower. The medians sit
+ * together, head's mean line lies well above both medians (a smaller y)
+ * and above base's mean, and each side's curve is there with its tip.
+ */
+static void test_dist_plot_minority(void **state)
+{
+	(void)state;
+	struct command_result c;
+	struct sbuf out = SBUF_INIT;
+	uint64_t seed = 3;
+
+	memset(&c, 0, sizeof(c));
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		struct metric_series *ms = &c.side[sd].metric[METRIC_LATENCY];
+		c.side[sd].present = 1;
+		ms->status = MSTATUS_OK;
+		for (int i = 0; i < 100; i++) {
+			double v = 100e6 * (1 + 0.02 * noise(&seed));
+			if (sd == SIDE_HEAD && i % 10 == 3)
+				v *= 3;
+			metric_series_add(ms, v, i + 1, 1);
+		}
+	}
+	svg_dist_plot(&out, &c, METRIC_LATENCY);
+	assert_int_equal(count(out.buf, "<svg"), 1);
+	assert_int_equal(count(out.buf, "<polyline class=\"bd\""), 1);
+	assert_int_equal(count(out.buf, "<polyline class=\"hd\""), 1);
+	assert_non_null(strstr(out.buf, "head: 100 runs, median "));
+	double bmed = line_y(out.buf, "bl"), hmed = line_y(out.buf, "hl");
+	double bmean = line_y(out.buf, "bm"), hmean = line_y(out.buf, "hm");
+	assert_true(fabs(bmed - hmed) < 3);
+	assert_true(fabs(bmean - bmed) < 3);
+	assert_true(hmean < hmed - 5); /* +20% of ~240 on 114 px */
+	assert_true(hmean < bmean - 5);
+	assert_null(strstr(out.buf, "nan"));
+	sbuf_release(&out);
+	for (int sd = 0; sd < SIDE__COUNT; sd++)
+		free(c.side[sd].metric[METRIC_LATENCY].samples);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_three_plots_per_comparison),
+	    cmocka_unit_test(test_four_plots_per_comparison),
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_run_mode_strip_per_metric),
 	    cmocka_unit_test(test_boot_from_quantiles),
 	    cmocka_unit_test(test_two_hundred),
 	    cmocka_unit_test(test_degenerate_inputs),
+	    cmocka_unit_test(test_dist_plot_minority),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
