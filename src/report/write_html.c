@@ -661,6 +661,30 @@ static void profile_block(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</details>\n");
 }
 
+/*
+ * Under `kagari bench` a command is compared with the benchmark's baseline
+ * command, whose runs are its base (analyze/analyze.c): the plots of a
+ * comparison draw them as the base side, so the picture holds both
+ * distributions there too. *view is a shallow copy of c that owns nothing.
+ */
+static const struct command_result *
+plotted(const struct bench_result *b, const struct command_result *c,
+	struct command_result *view)
+{
+	if (!b->compare_baseline || !b->baseline || c->side[SIDE_BASE].present)
+		return c;
+	for (size_t i = 0; i < b->nr_commands; i++) {
+		const struct command_result *bl = &b->commands[i];
+		if (bl == c || !bl->name || strcmp(bl->name, b->baseline) ||
+		    !bl->side[SIDE_HEAD].present)
+			continue;
+		*view = *c;
+		view->side[SIDE_BASE] = bl->side[SIDE_HEAD];
+		return view;
+	}
+	return c;
+}
+
 static void
 command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 		const struct report_problems *p, const struct bench_result *b,
@@ -700,8 +724,9 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 		const struct comparison *cp = &c->comparison[m];
 		if (!cp->present)
 			continue;
+		struct command_result view;
 		compared = 1;
-		comparison_block(out, tmp, c, idx, m,
+		comparison_block(out, tmp, plotted(b, c, &view), idx, m,
 				 open_all || report_comparison_is_problem(cp));
 	}
 	if (!compared) {

@@ -67,4 +67,14 @@ expect_rc 1
 expect_out "mean +"
 expect_out "regression"
 
+case_ "bench's HTML draws both distributions: the reference is the base"
+run_k bench -N --seed 7 --runs 40 --max-percent 10 --format html --output "$T/b.html" \
+	"$H minority $T/a.state" "$H minority $T/b.state"
+[ "$(grep -c '<polyline class="bd"' "$T/b.html")" -eq 1 ] ||
+	fail "the compared command's sorted-runs plot has no base curve"
+[ "$(grep -c '<polyline class="hd"' "$T/b.html")" -eq 1 ] ||
+	fail "the compared command's sorted-runs plot has no head curve"
+grep -q 'runs sorted, median dashed, mean solid' "$T/b.html" ||
+	fail "no sorted-runs plot in bench's HTML"
+
 finish
