@@ -204,3 +204,22 @@ const char *metric_status_name(enum metric_status s)
 		return "absent";
 	}
 }
+
+enum run_mode run_mode(const struct run_result *r)
+{
+	static const struct {
+		const char *name;
+		enum run_mode mode;
+	} modes[] = {
+		{ "run", RUN_MODE_RUN },
+		{ "compare", RUN_MODE_COMPARE },
+		{ "bench", RUN_MODE_BENCH },
+	};
+
+	if (!r->mode)
+		return RUN_MODE_RUN;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(r->mode, modes[i].name))
+			return modes[i].mode;
+	return RUN_MODE_OTHER;
+}

@@ -269,7 +269,7 @@ struct acceptance {
 };
 
 struct run_result {
-	char *mode;	/* "run" | "compare" */
+	char *mode;	/* "run" | "compare" | "bench" ...: see run_mode() */
 	uint64_t seed;
 	char *started_at, *finished_at; /* RFC 3339 UTC */
 	int interrupted;
@@ -290,6 +290,20 @@ void run_result_init(struct run_result *r);
 void run_result_add_acceptance(struct run_result *r, const struct acceptance *a);
 void acceptance_release(struct acceptance *a);
 void run_result_release(struct run_result *r);
+
+/*
+ * What produced a result, read from its `mode` (a string in the JSON
+ * report, docs/contract.md): writers branch on this, never on the string.
+ * A missing mode is a run; one kagari does not know (a later version's)
+ * is RUN_MODE_OTHER and is printed as it is.
+ */
+enum run_mode {
+	RUN_MODE_RUN,
+	RUN_MODE_COMPARE,
+	RUN_MODE_BENCH,
+	RUN_MODE_OTHER,
+};
+enum run_mode run_mode(const struct run_result *r);
 /* Append a sample; the series becomes MSTATUS_OK. */
 void metric_series_add(struct metric_series *m, double value, int round, int run);
 /* Append what wait4 said of the next measured run of sr. */

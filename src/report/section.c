@@ -552,7 +552,7 @@ void report_problems_title(struct sbuf *out, const struct report_problems *p,
 			   const struct run_result *r)
 {
 	struct sbuf sb = SBUF_INIT;
-	int compare = r->mode && !strcmp(r->mode, "compare");
+	int compare = run_mode(r) == RUN_MODE_COMPARE;
 	const size_t *n = p->count;
 
 	if (compare && !n[PROBLEM_REGRESSION])

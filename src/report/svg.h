@@ -1,5 +1,6 @@
 /*
- * report/svg: the inline SVG plots of the HTML report, and HTML escaping.
+ * report/svg: the inline SVG plots of the HTML report (escaping is
+ * report/escape.h's, included here for the plots' callers).
  *
  * Four pictures explain a comparison of one metric of one command:
  *
@@ -38,6 +39,7 @@
 #define KAGARI_REPORT_SVG_H
 
 #include "base/sbuf.h"
+#include "report/escape.h"
 #include "model/result.h"
 
 #define SVG_WIDTH 600
@@ -46,13 +48,6 @@
 /* CSS rules the plots' classes need (for the page's <style>). */
 extern const char SVG_STYLESHEET[];
 
-/*
- * Append s with `&`, `<`, `>`, `"` and `'` as character references,
- * invalid UTF-8 and control characters as U+FFFD (tabs and line breaks
- * kept when keep_lines, else a space). Safe in element content and in
- * quoted attribute values. NULL appends nothing.
- */
-void report_html_escape(struct sbuf *out, const char *s, int keep_lines);
 
 /* Plot metric m of command c; see above. */
 void svg_strip_plot(struct sbuf *out, const struct command_result *c,

@@ -80,7 +80,7 @@ static void emit_command(struct json_emit *j, const struct run_result *r,
 	if (!head->present || !head->count)
 		return;
 	sbuf_reset(tmp);
-	if (r->mode && !strcmp(r->mode, "bench")) {
+	if (run_mode(r) == RUN_MODE_BENCH) {
 		sbuf_adds(tmp, c->name);
 	} else {
 		if (r->nr_suites > 1)

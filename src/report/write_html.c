@@ -1027,7 +1027,7 @@ int report_write_html(const struct run_result *r,
 {
 	struct report_problems p;
 	struct sbuf tmp = SBUF_INIT;
-	int compare = r->mode && !strcmp(r->mode, "compare");
+	int compare = run_mode(r) == RUN_MODE_COMPARE;
 	size_t idx = 0;
 	int open_all;
 

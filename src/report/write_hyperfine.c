@@ -115,8 +115,8 @@ static void emit_result(struct json_emit *j, const struct run_result *r,
 	double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	double min = v[0], max = v[n - 1];
 	free(v);
-	int bench = r->mode && !strcmp(r->mode, "bench");
-	int compare = r->mode && !strcmp(r->mode, "compare");
+	int bench = run_mode(r) == RUN_MODE_BENCH;
+	int compare = run_mode(r) == RUN_MODE_COMPARE;
 	sbuf_reset(name);
 	if (bench)
 		sbuf_adds(name, c->name);
@@ -216,7 +216,7 @@ static size_t hf_rows(const struct run_result *r, struct hf_row **out)
 	struct sbuf name = SBUF_INIT;
 	size_t n = 0, alloc = 0;
 	*out = NULL;
-	int bench = r->mode && !strcmp(r->mode, "bench");
+	int bench = run_mode(r) == RUN_MODE_BENCH;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
@@ -238,7 +238,7 @@ static size_t hf_rows(const struct run_result *r, struct hf_row **out)
 					sbuf_reset(&name);
 					if (bench)
 						sbuf_adds(&name, cr->name);
-					else if (r->mode && !strcmp(r->mode, "compare"))
+					else if (run_mode(r) == RUN_MODE_COMPARE)
 						sbuf_addf(&name, "%s/%s (%s)", br->name, cr->name,
 							  side_name((enum side)sd));
 					else

@@ -36,7 +36,7 @@
 #include <time.h>
 
 #include "analyze/format.h"
-#include "report/svg.h"
+#include "report/escape.h"
 
 struct junit_counts {
 	int tests, failures, errors, skipped;

@@ -513,7 +513,7 @@ int report_write_markdown(const struct run_result *r,
 	const char *name = o->section ? o->section : REPORT_SECTION_DEFAULT;
 	struct md m = {.r = r, .out = out, .tmp = SBUF_INIT};
 	struct report_problems p;
-	int compare = r->mode && !strcmp(r->mode, "compare");
+	int compare = run_mode(r) == RUN_MODE_COMPARE;
 
 	if (!report_section_name_valid(name)) {
 		sbuf_addf(err,

@@ -1083,7 +1083,7 @@ int report_write_table(const struct run_result *r,
 	struct table t = { .r = r, .o = o, .out = out };
 
 	(void)err;
-	if (r->mode && !strcmp(r->mode, "bench")) {
+	if (run_mode(r) == RUN_MODE_BENCH) {
 		bench_table(&t);
 		return 0;
 	}

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "model/result.h"
 #include "model/verdict.h"
 
 static void test_round_trip(void **state)
@@ -135,6 +136,25 @@ static void test_result_unknown(void **state)
 	assert_string_equal(result_text(RESULT_NONE, "n/a"), "n/a");
 }
 
+/* The report's mode string to the enum the writers branch on. */
+static void test_run_mode(void **state)
+{
+	(void)state;
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(run_mode(&r), RUN_MODE_RUN); /* no mode: a run */
+	r.mode = "run";
+	assert_int_equal(run_mode(&r), RUN_MODE_RUN);
+	r.mode = "compare";
+	assert_int_equal(run_mode(&r), RUN_MODE_COMPARE);
+	r.mode = "bench";
+	assert_int_equal(run_mode(&r), RUN_MODE_BENCH);
+	r.mode = "Compare";
+	assert_int_equal(run_mode(&r), RUN_MODE_OTHER);
+	r.mode = "";
+	assert_int_equal(run_mode(&r), RUN_MODE_OTHER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_result_verdicts),
 		cmocka_unit_test(test_result_severity),
 		cmocka_unit_test(test_result_unknown),
+		cmocka_unit_test(test_run_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
