@@ -39,6 +39,9 @@
 # returns -1 with a reason in a caller's `struct sbuf *err`. A forked child
 # that failed to exec ends with _exit(), which is allowed anywhere.
 #
+# Sizes: no file over 1,200 lines, no function over 100 (brace to brace),
+# and a folder's *_internal.h is included from that folder only.
+#
 # Who reads kagari's switches: only cmd/ and the mains call getenv() on a
 # KAGARI_* name (test switches such as KAGARI_RUNNER_FORK and
 # KAGARI_TEST_COUNTERS_SOFTWARE, KAGARI_ALLOC_SHIM); they pass the values
@@ -105,9 +108,46 @@ check() {
 				bad=1
 			done < <(grep -nE 'getenv[[:space:]]*\([[:space:]]*"KAGARI_' "$f")
 		fi
+		# Sizes a reader can hold: a file of at most MAX_FILE_LINES, a
+		# function body (from its opening to its closing brace in column
+		# 1, the tree's style) of at most MAX_FUNCTION_LINES.
+		local n
+		n=$(wc -l < "$f")
+		if [ "$n" -gt "$MAX_FILE_LINES" ]; then
+			echo "$f: $n lines, more than $MAX_FILE_LINES: split it along its concerns"
+			bad=1
+		fi
+		while IFS= read -r hit; do
+			echo "$f:$hit"
+			bad=1
+		done < <(awk -v max="$MAX_FUNCTION_LINES" '
+			/^\{/ { start = NR; name = prev }
+			/^\}/ && start {
+				if (NR - start + 1 > max)
+					printf "%d: function %s is %d lines, more than %d\n", start, name, NR - start + 1, max
+				start = 0
+			}
+			/^[A-Za-z_].*\(/ { prev = $0; sub(/\(.*/, "", prev); sub(/.*[ *]/, "", prev) }' "$f")
+		# A folder's _internal.h is its own: other folders use its
+		# public header.
+		while IFS=: read -r line inc; do
+			inc=${inc#*\"}
+			inc=${inc%%\"*}
+			case $inc in
+			*/*_internal.h)
+				if [ "${inc%%/*}" != "$layer" ]; then
+					echo "$f:$line: includes \"$inc\", another folder's internal header"
+					bad=1
+				fi
+				;;
+			esac
+		done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
 	done < <(find "$src" -name '*.[ch]' | LC_ALL=C sort)
 	return $bad
 }
+
+MAX_FILE_LINES=${MAX_FILE_LINES:-1200}
+MAX_FUNCTION_LINES=${MAX_FUNCTION_LINES:-100}
 
 if [ "${1:-}" = "--self-test" ]; then
 	# A tree with one backward include and one print must fail, a clean
@@ -130,6 +170,20 @@ if [ "${1:-}" = "--self-test" ]; then
 	printf 'int h(void) { return !!getenv("KAGARI_X"); }\n' > "$t/src/measure/e.c"
 	out=$(check "$t/src") && { echo "self-test: a switch read in measure/ passed"; exit 1; }
 	case $out in *'e.c:1: only cmd/ and the mains read KAGARI_'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	rm "$t/src/measure/e.c"
+	{ printf 'int big(void)\n{\n'; for i in $(seq 100); do printf '\tx();\n'; done; printf '}\n'; } > "$t/src/measure/long.c"
+	out=$(check "$t/src") && { echo "self-test: a 102-line function passed"; exit 1; }
+	case $out in *'long.c:2: function big is 102 lines, more than 100'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	rm "$t/src/measure/long.c"
+	for i in $(seq 1201); do echo "/* $i */"; done > "$t/src/measure/huge.c"
+	out=$(check "$t/src") && { echo "self-test: a 1201-line file passed"; exit 1; }
+	case $out in *'huge.c: 1201 lines, more than 1200'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
+	rm "$t/src/measure/huge.c"
+	printf '#include "measure/execute_internal.h"\n' > "$t/src/measure/in.c"
+	check "$t/src" >/dev/null || { echo "self-test: a folder's own _internal.h failed"; exit 1; }
+	printf '#include "measure/execute_internal.h"\n' > "$t/src/cmd/in.c"
+	out=$(check "$t/src") && { echo "self-test: another folder's _internal.h passed"; exit 1; }
+	case $out in *'in.c:1: includes "measure/execute_internal.h", another folder'*) ;; *) echo "self-test: unexpected report: $out"; exit 1 ;; esac
 	echo "check-layers self-test: ok"
 	exit 0
 fi
@@ -138,6 +192,6 @@ src=${1:-$(dirname "$0")/../src}
 if check "$src"; then
 	echo "check-layers: $(find "$src" -name '*.[ch]' | wc -l) files follow the layer matrix"
 else
-	echo "check-layers: include or print/exit rules broken (see above and scripts/check-layers.sh)"
+	echo "check-layers: include, print/exit or size rules broken (see above and scripts/check-layers.sh)"
 	exit 1
 fi

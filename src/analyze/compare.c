@@ -9,6 +9,7 @@
  * rules of compare_decide() (phase 3) decide.c.
  */
 #include "analyze/compare.h"
+#include "analyze/compare_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -1004,65 +1005,6 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 	free(y);
 }
 
-/* ---- warnings ----------------------------------------------------------- */
-
-static void add_values(struct sbuf *sb, enum metric_id m, const double *v,
-		       size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			sbuf_adds(sb, ", ");
-		units_format_value(sb, m, v[i]);
-	}
-	if (!n)
-		sbuf_adds(sb, "none");
-}
-
-static void warn_stalls(const struct compare_input *in,
-			struct compare_result *out)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	if (!out->nr_dropped)
-		return;
-	sbuf_addf(&sb,
-		  "stall filter dropped %zu of %zu rounds (within-side spread "
-		  "above %.3f): ",
-		  out->nr_dropped, out->nr_rounds, out->stall_threshold);
-	for (size_t k = 0; k < out->nr_dropped; k++) {
-		const struct compare_dropped *d = &out->dropped[k];
-
-		if (k)
-			sbuf_adds(&sb, "; ");
-		sbuf_addf(&sb, "round %d (base ", d->round);
-		add_values(&sb, in->metric, d->base, d->nr_base);
-		sbuf_adds(&sb, "; head ");
-		add_values(&sb, in->metric, d->head, d->nr_head);
-		sbuf_addf(&sb, "; spread %.3f)", d->spread);
-	}
-	strvec_push_take(&out->warnings, sbuf_detach(&sb));
-}
-
-static void warn_control(const struct compare_input *in,
-			 struct compare_result *out)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	if (!out->control_failed)
-		return;
-	sbuf_adds(&sb, "A/A control failed: base against itself moved ");
-	units_format_percent(&sb, out->control_percent);
-	sbuf_addf(&sb, " (%g%% interval ", in->confidence * 100);
-	units_format_percent(&sb, out->control_low_percent);
-	sbuf_adds(&sb, " to ");
-	units_format_percent(&sb, out->control_high_percent);
-	sbuf_addf(&sb,
-		  "), beyond the tolerance %g%%: the machine drifted during "
-		  "the run",
-		  in->max_percent);
-	strvec_push_take(&out->warnings, sbuf_detach(&sb));
-}
-
 /* ---- phase 1 ------------------------------------------------------------ */
 
 static void result_reset(struct compare_result *out)
@@ -1181,8 +1123,7 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 			out->control_low_percent > in->max_percent ||
 			out->control_high_percent < -in->max_percent;
 	}
-	warn_stalls(in, out);
-	warn_control(in, out);
+	compare_add_warnings(in, out);
 
 	free(w.bvals);
 	free(w.hvals);

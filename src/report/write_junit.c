@@ -113,9 +113,10 @@ static double elapsed_seconds(const struct run_result *r)
 	return isfinite(a) && isfinite(b) && b >= a ? b - a : NAN;
 }
 
-static void command_cases(struct sbuf *out, struct junit_counts *n,
-			  const struct suite_result *s, const struct bench_result *b,
-			  const struct command_result *c, struct sbuf *tmp)
+/* The command's own case: an error, not run, or measured. */
+static void command_case(struct sbuf *out, struct junit_counts *n,
+			 const struct suite_result *s, const struct bench_result *b,
+			 const struct command_result *c, struct sbuf *tmp)
 {
 	double secs = measured_seconds(c);
 	n->tests++;
@@ -139,7 +140,13 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 	} else {
 		sbuf_adds(out, "/>\n");
 	}
+}
 
+/* A case per gated comparison: a regression fails it. */
+static void comparison_cases(struct sbuf *out, struct junit_counts *n,
+			     const struct suite_result *s, const struct bench_result *b,
+			     const struct command_result *c, struct sbuf *tmp)
+{
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct comparison *cp = &c->comparison[m];
 		if (!cp->present || !cp->gate)
@@ -184,7 +191,13 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 			sbuf_adds(out, "</system-out>\n    </testcase>\n");
 		}
 	}
+}
 
+/* A case per budget: over budget fails it, unassessable is an error. */
+static void budget_cases(struct sbuf *out, struct junit_counts *n,
+			 const struct suite_result *s, const struct bench_result *b,
+			 const struct command_result *c, struct sbuf *tmp)
+{
 	for (size_t k = 0; k < c->nr_budgets; k++) {
 		const struct budget_result *bu = &c->budgets[k];
 		sbuf_reset(tmp);
@@ -221,6 +234,15 @@ static void command_cases(struct sbuf *out, struct junit_counts *n,
 		}
 		sbuf_adds(out, "    </testcase>\n");
 	}
+}
+
+static void command_cases(struct sbuf *out, struct junit_counts *n,
+			  const struct suite_result *s, const struct bench_result *b,
+			  const struct command_result *c, struct sbuf *tmp)
+{
+	command_case(out, n, s, b, c, tmp);
+	comparison_cases(out, n, s, b, c, tmp);
+	budget_cases(out, n, s, b, c, tmp);
 }
 
 /* <testsuite> has `skipped`; <testsuites> may not (junit-10). */

@@ -1,0 +1,15 @@
+/*
+ * analyze/compare_internal: what compare.c shares with the files split
+ * from it; nothing outside analyze/ includes this.
+ */
+#ifndef KAGARI_ANALYZE_COMPARE_INTERNAL_H
+#define KAGARI_ANALYZE_COMPARE_INTERNAL_H
+
+#include "analyze/compare.h"
+
+/* Append out's warnings: dropped rounds, a drifted A/A control
+   (compare_warn.c). */
+void compare_add_warnings(const struct compare_input *in,
+			  struct compare_result *out);
+
+#endif
