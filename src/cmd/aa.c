@@ -3,17 +3,8 @@
  * resolve? N A/A compares of the working tree against itself: each suite
  * is built once, then measured N times with the same commands on both
  * sides, interleaved in rounds exactly as `compare` measures a base and a
- * head, and each compare goes through analyze_result(). Every change an
- * A/A compare measures is noise, and every regression or improved verdict
- * is false. The same samples are then judged again at each tolerance T of
- * AA_TOLERANCES (analyze_result() with overrides, as `report --reanalyze
- * --max-percent` does), so the false verdicts per T come from one set of
- * measurements.
- *
- * The rule for the recommendation (docs/aa.md): the smallest T of
- * AA_TOLERANCES at which no compare gave a false verdict and the 95th
- * percentile of |change| is below T/2 — the margin keeps a tolerance the
- * noise alone nearly reaches from being recommended. None: null.
+ * head. This file measures; the survey and its rule are analyze/aa.h's,
+ * the outputs report/aa.h's.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/analyze.h"
-#include "analyze/summary.h"
+#include "analyze/aa.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
@@ -34,15 +24,10 @@
 #include "measure/sysinfo.h"
 #include "model/trace.h"
 #include "proc/child.h"
-#include "report/json_emit.h"
 #include "report/output.h"
-#include "report/svg.h"
+#include "report/aa.h"
 #include "suite/units.h"
 
-static const double AA_TOLERANCES[] = { 1, 2, 3, 5, 10, 15, 20, 30, 50 };
-#define AA_NR_TOL (sizeof(AA_TOLERANCES) / sizeof(AA_TOLERANCES[0]))
-/* The tolerances the table shows (the first AA_TABLE_TOL of the list). */
-#define AA_TABLE_TOL 5
 #define AA_DEFAULT_REPEAT 10
 
 static const struct opt aa_opts[] = {
@@ -100,279 +85,6 @@ static void aa_on_run(void *data, int side, const char *bench, const char *comma
 		      (double)res->user_ns, (double)res->sys_ns, (double)res->maxrss_bytes / 1024.0);
 }
 
-/* One gated metric of one command, over the N compares. */
-struct aa_row {
-	char *suite, *benchmark, *command;	  /* copied from the first compare */
-	size_t si, bi, ci;			  /* its place in every compare */
-	enum metric_id metric;
-	double *change;				  /* [n] change_percent per compare */
-	size_t n;
-	int false_at[AA_NR_TOL];		  /* regression or improved at T */
-	double median, p5, p95, p95_abs;
-	int recommended;			  /* index into AA_TOLERANCES, -1 none */
-};
-
-struct aa_state {
-	struct aa_row *rows;
-	size_t nr, alloc;
-	int repeat, measured;
-	uint64_t seed;
-};
-
-static int is_false_verdict(const struct comparison *cp)
-{
-	return cp->present &&
-	       (cp->verdict == VERDICT_REGRESSION || cp->verdict == VERDICT_IMPROVED);
-}
-
-/* The rows, from the first compare: every gated comparison it made. */
-static void collect_rows(struct aa_state *st, const struct run_result *r, int repeat)
-{
-	for (size_t i = 0; i < r->nr_suites; i++)
-		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
-			const struct bench_result *br = &r->suites[i].benches[b];
-			for (size_t c = 0; c < br->nr_commands; c++)
-				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp = &br->commands[c].comparison[m];
-					if (!cp->present || !cp->gate)
-						continue;
-					ALLOC_GROW(st->rows, st->nr + 1, st->alloc);
-					struct aa_row *row = &st->rows[st->nr++];
-					memset(row, 0, sizeof(*row));
-					row->suite = xstrdup(r->suites[i].name);
-					row->benchmark = xstrdup(br->name);
-					row->command = xstrdup(br->commands[c].name);
-					row->si = i;
-					row->bi = b;
-					row->ci = c;
-					row->metric = (enum metric_id)m;
-					row->change = xcalloc((size_t)repeat, sizeof(double));
-				}
-		}
-}
-
-/* Row's comparison in compare r, or NULL when r has no such command. */
-static struct comparison *row_comparison(const struct aa_row *row, struct run_result *r)
-{
-	if (row->si >= r->nr_suites || row->bi >= r->suites[row->si].nr_benches)
-		return NULL;
-	struct bench_result *br = &r->suites[row->si].benches[row->bi];
-	if (row->ci >= br->nr_commands || strcmp(br->name, row->benchmark) ||
-	    strcmp(br->commands[row->ci].name, row->command))
-		return NULL;
-	struct comparison *cp = &br->commands[row->ci].comparison[row->metric];
-	return cp->present ? cp : NULL;
-}
-
-/*
- * Judge one A/A compare: its changes (the suite's own analysis), then the
- * same samples at every T of AA_TOLERANCES.
- */
-static void judge_compare(struct aa_state *st, struct run_result *r)
-{
-	analyze_result(r, NULL);
-	if (!st->measured)
-		collect_rows(st, r, st->repeat);
-	for (size_t k = 0; k < st->nr; k++) {
-		struct comparison *cp = row_comparison(&st->rows[k], r);
-		if (cp && isfinite(cp->change_percent))
-			st->rows[k].change[st->rows[k].n++] = cp->change_percent;
-	}
-	for (size_t t = 0; t < AA_NR_TOL; t++) {
-		struct analyze_overrides ov;
-		memset(&ov, 0, sizeof(ov));
-		for (int m = 0; m < METRIC__COUNT; m++) {
-			ov.have_max_percent[m] = 1;
-			ov.max_percent[m] = AA_TOLERANCES[t];
-		}
-		analyze_result(r, &ov);
-		for (size_t k = 0; k < st->nr; k++) {
-			struct comparison *cp = row_comparison(&st->rows[k], r);
-			if (cp && is_false_verdict(cp))
-				st->rows[k].false_at[t]++;
-		}
-	}
-	st->measured++;
-}
-
-static void summarise(struct aa_state *st)
-{
-	for (size_t k = 0; k < st->nr; k++) {
-		struct aa_row *row = &st->rows[k];
-		row->recommended = -1;
-		if (!row->n) {
-			row->median = row->p5 = row->p95 = row->p95_abs = NAN;
-			continue;
-		}
-		double *a = xcalloc(row->n, sizeof(double));
-		for (size_t i = 0; i < row->n; i++)
-			a[i] = fabs(row->change[i]);
-		row->median = quantile(row->change, row->n, 0.5);
-		row->p5 = quantile(row->change, row->n, 0.05);
-		row->p95 = quantile(row->change, row->n, 0.95);
-		row->p95_abs = quantile(a, row->n, 0.95);
-		free(a);
-		for (size_t t = 0; t < AA_NR_TOL && row->recommended < 0; t++)
-			if (!row->false_at[t] && row->p95_abs < AA_TOLERANCES[t] / 2)
-				row->recommended = (int)t;
-	}
-}
-
-static void num_or_null(struct json_emit *j, const char *key, double v)
-{
-	if (isfinite(v))
-		json_emit_kv_double(j, key, v);
-	else
-		json_emit_kv_null(j, key);
-}
-
-static void render_json(struct sbuf *out, const struct aa_state *st)
-{
-	struct json_emit j;
-	json_emit_init(&j, out, 1);
-	json_emit_begin_object(&j);
-	json_emit_kv_string(&j, "schema_version", "1");
-	json_emit_kv_string(&j, "mode", "aa");
-	json_emit_kv_int(&j, "repeat", st->measured);
-	json_emit_kv_int(&j, "seed", (int64_t)st->seed);
-	json_emit_key(&j, "rule");
-	json_emit_string(&j, "smallest T with no false verdict and p95(|change|) < T/2");
-	json_emit_key(&j, "recommendations");
-	json_emit_begin_array(&j);
-	for (size_t k = 0; k < st->nr; k++) {
-		const struct aa_row *row = &st->rows[k];
-		json_emit_begin_object(&j);
-		json_emit_kv_string(&j, "suite", row->suite);
-		json_emit_kv_string(&j, "benchmark", row->benchmark);
-		json_emit_kv_string(&j, "command", row->command);
-		json_emit_kv_string(&j, "metric", metric_get(row->metric)->name);
-		if (row->recommended >= 0)
-			json_emit_kv_double(&j, "min_tolerance_percent",
-					    AA_TOLERANCES[row->recommended]);
-		else
-			json_emit_kv_null(&j, "min_tolerance_percent");
-		json_emit_kv_int(&j, "compares", (int64_t)row->n);
-		json_emit_key(&j, "change_percent");
-		json_emit_begin_object(&j);
-		num_or_null(&j, "median", row->median);
-		num_or_null(&j, "p5", row->p5);
-		num_or_null(&j, "p95", row->p95);
-		num_or_null(&j, "p95_abs", row->p95_abs);
-		json_emit_key(&j, "values");
-		json_emit_begin_array(&j);
-		for (size_t i = 0; i < row->n; i++)
-			json_emit_double(&j, row->change[i]);
-		json_emit_end_array(&j);
-		json_emit_end_object(&j);
-		json_emit_key(&j, "false_verdicts");
-		json_emit_begin_array(&j);
-		for (size_t t = 0; t < AA_NR_TOL; t++) {
-			json_emit_begin_object_inline(&j);
-			json_emit_kv_double(&j, "tolerance_percent", AA_TOLERANCES[t]);
-			json_emit_kv_int(&j, "count", row->false_at[t]);
-			json_emit_end_object(&j);
-		}
-		json_emit_end_array(&j);
-		json_emit_end_object(&j);
-	}
-	json_emit_end_array(&j);
-	json_emit_end_object(&j);
-	json_emit_finish(&j);
-	sbuf_addch(out, '\n');
-}
-
-static void add_percent(struct sbuf *out, double v)
-{
-	if (isfinite(v))
-		sbuf_addf(out, "%+.1f%%", v);
-	else
-		sbuf_adds(out, "-");
-}
-
-static void render_table(struct sbuf *out, const struct aa_state *st)
-{
-	sbuf_addf(out, "A/A: %d compare%s of the working tree against itself (seed %llu)\n\n",
-		  st->measured, st->measured == 1 ? "" : "s", (unsigned long long)st->seed);
-	sbuf_adds(out, "benchmark/command metric       median      p5     p95   false at T=");
-	for (size_t t = 0; t < AA_TABLE_TOL; t++)
-		sbuf_addf(out, "%g%%%s", AA_TOLERANCES[t], t + 1 < AA_TABLE_TOL ? "," : "");
-	sbuf_adds(out, "   resolves\n");
-	struct sbuf cell = SBUF_INIT;
-	for (size_t k = 0; k < st->nr; k++) {
-		const struct aa_row *row = &st->rows[k];
-		sbuf_reset(&cell);
-		sbuf_addf(&cell, "%s/%s", row->benchmark, row->command);
-		sbuf_addf(out, "%-17s %-12s", cell.buf, metric_get(row->metric)->name);
-		const double v[3] = { row->median, row->p5, row->p95 };
-		for (int q = 0; q < 3; q++) {
-			sbuf_reset(&cell);
-			add_percent(&cell, v[q]);
-			sbuf_addf(out, " %7s", cell.buf);
-		}
-		sbuf_reset(&cell);
-		for (size_t t = 0; t < AA_TABLE_TOL; t++)
-			sbuf_addf(&cell, "%d%s", row->false_at[t], t + 1 < AA_TABLE_TOL ? " " : "");
-		sbuf_addf(out, "   %-20s ", cell.buf);
-		if (row->recommended >= 0)
-			sbuf_addf(out, "±%g%%\n", AA_TOLERANCES[row->recommended]);
-		else
-			sbuf_adds(out, "none up to 50%\n");
-	}
-	if (!st->nr)
-		sbuf_adds(out, "(no gated comparison was measured)\n");
-	sbuf_adds(out, "\nresolves: the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it; set regression.max_percent (or a metric's) at least that high.\n");
-	sbuf_release(&cell);
-}
-
-static void render_html(struct sbuf *out, const struct aa_state *st)
-{
-	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-		       "<title>kagari aa</title><style>body{font:14px system-ui,sans-serif;margin:24px}\n"
-		       "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\n"
-		       "td:first-child,th:first-child{text-align:left}\n"
-		       ".plots{display:flex;flex-wrap:wrap}\n");
-	sbuf_adds(out, SVG_STYLESHEET);
-	sbuf_addf(out, "</style></head><body>\n<h1>kagari aa</h1>\n<p>%d A/A compares of the working tree against itself: every measured change is noise, every regression or improved verdict is false. A metric resolves the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it.</p>\n",
-		  st->measured);
-	sbuf_adds(out, "<table><tr><th>benchmark/command</th><th>metric</th><th>median</th><th>p5</th><th>p95</th>");
-	for (size_t t = 0; t < AA_TABLE_TOL; t++)
-		sbuf_addf(out, "<th>false at %g%%</th>", AA_TOLERANCES[t]);
-	sbuf_adds(out, "<th>resolves</th></tr>\n");
-	for (size_t k = 0; k < st->nr; k++) {
-		const struct aa_row *row = &st->rows[k];
-		sbuf_adds(out, "<tr><td>");
-		report_html_escape(out, row->benchmark, 0);
-		sbuf_addch(out, '/');
-		report_html_escape(out, row->command, 0);
-		sbuf_addf(out, "</td><td>%s</td>", metric_get(row->metric)->name);
-		const double v[3] = { row->median, row->p5, row->p95 };
-		for (int q = 0; q < 3; q++) {
-			sbuf_adds(out, "<td>");
-			add_percent(out, v[q]);
-			sbuf_adds(out, "</td>");
-		}
-		for (size_t t = 0; t < AA_TABLE_TOL; t++)
-			sbuf_addf(out, "<td>%d</td>", row->false_at[t]);
-		if (row->recommended >= 0)
-			sbuf_addf(out, "<td>±%g%%</td></tr>\n", AA_TOLERANCES[row->recommended]);
-		else
-			sbuf_adds(out, "<td>none up to 50%</td></tr>\n");
-	}
-	sbuf_adds(out, "</table>\n<div class=\"plots\">\n");
-	struct sbuf title = SBUF_INIT;
-	for (size_t k = 0; k < st->nr; k++) {
-		const struct aa_row *row = &st->rows[k];
-		sbuf_reset(&title);
-		sbuf_addf(&title, "%s/%s %s: A/A change per compare", row->benchmark,
-			  row->command, metric_get(row->metric)->name);
-		svg_aa_plot(out, title.buf, row->change, row->n, AA_TOLERANCES, AA_TABLE_TOL);
-		sbuf_addch(out, '\n');
-	}
-	sbuf_release(&title);
-	sbuf_adds(out, "</div>\n</body></html>\n");
-}
-
 /* Print each failed command's error of compare r; returns how many. */
 static int command_errors(const struct run_result *r)
 {
@@ -426,7 +138,7 @@ static int aa_trace_setup(struct session *s, struct cli *cli, struct aa_trace *t
 
 /* The k-th A/A compare: every suite with the working tree on both sides,
    then judged into st. 0 or EXIT_EXEC. */
-static int aa_one_compare(struct session *s, struct aa_state *st, int k, int repeat)
+static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int repeat)
 {
 	if (k)
 		next_result(s, st->seed);
@@ -457,22 +169,22 @@ static int aa_one_compare(struct session *s, struct aa_state *st, int k, int rep
 		cmd_error("A/A compare %d of %d failed", k + 1, repeat);
 		return EXIT_EXEC;
 	}
-	judge_compare(st, &s->r);
+	aa_survey_add(st, &s->r);
 	return 0;
 }
 
 /* The summary in --format, to --output or standard output. */
-static int aa_write(const struct cli *cli, const struct aa_state *st)
+static int aa_write(const struct cli *cli, const struct aa_survey *st)
 {
 	int rc;
 	struct sbuf out = SBUF_INIT;
 	const char *fmt = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(fmt, "json"))
-		render_json(&out, st);
+		report_aa_json(&out, st);
 	else if (!strcmp(fmt, "html"))
-		render_html(&out, st);
+		report_aa_html(&out, st);
 	else
-		render_table(&out, st);
+		report_aa_table(&out, st);
 	rc = common_write_output(cli->out.output, NULL, out.buf, out.len);
 	sbuf_release(&out);
 	return rc;
@@ -493,17 +205,6 @@ static int aa_trace_write(const struct cli *cli, const struct aa_trace *tr)
 			cli->aa.trace, tr->n, tr->bench, tr->command);
 	sbuf_release(&err);
 	return rc;
-}
-
-static void aa_state_release(struct aa_state *st)
-{
-	for (size_t k = 0; k < st->nr; k++) {
-		free(st->rows[k].change);
-		free(st->rows[k].suite);
-		free(st->rows[k].benchmark);
-		free(st->rows[k].command);
-	}
-	free(st->rows);
 }
 
 static int aa_exec(struct cli *cli, struct cmd_env *env)
@@ -527,14 +228,12 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		session_release(&s);
 		return rc;
 	}
-	struct aa_state st;
-	memset(&st, 0, sizeof(st));
-	st.repeat = repeat;
-	st.seed = s.r.seed;
+	struct aa_survey st;
+	aa_survey_init(&st, repeat, s.r.seed);
 	for (int k = 0; k < repeat && !rc; k++)
 		rc = aa_one_compare(&s, &st, k, repeat);
 	if (!rc) {
-		summarise(&st);
+		aa_survey_finish(&st);
 		rc = aa_write(cli, &st);
 	}
 	if (cli->aa.trace && tr.n) {
@@ -544,7 +243,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 	free(tr.bench);
 	free(tr.command);
 	sbuf_release(&tr.text);
-	aa_state_release(&st);
+	aa_survey_release(&st);
 	session_release(&s);
 	return rc;
 }

@@ -24,58 +24,7 @@
 #include "report/annotations.h"
 #include "report/read_json.h"
 
-#define GOLDEN_DIR KAGARI_SOURCE_DIR "/tests/data/golden"
-
-static int write_all(const char *path, const struct sbuf *sb)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
-	size_t n = fwrite(sb->buf, 1, sb->len, f);
-	return fclose(f) || n != sb->len ? -1 : 0;
-}
-
-/* Compare got with the golden file (or write it); returns 0 when equal. */
-static int check_golden(const char *golden, const struct sbuf *got)
-{
-	const char *update = getenv("KAGARI_UPDATE_GOLDEN");
-	struct sbuf want = SBUF_INIT;
-	int rc = 0;
-
-	if (update && !strcmp(update, "1")) {
-		if (write_all(golden, got)) {
-			fprintf(stderr, "cannot write %s\n", golden);
-			return -1;
-		}
-		printf("updated %s\n", golden);
-		return 0;
-	}
-	if (sbuf_read_file(&want, golden, 1 << 24)) {
-		fprintf(stderr, "no golden file %s (KAGARI_UPDATE_GOLDEN=1 ctest -R golden writes it)\n",
-			golden);
-		sbuf_release(&want);
-		return -1;
-	}
-	if (want.len != got->len || memcmp(want.buf, got->buf, got->len)) {
-		char tmp[] = "/tmp/kagari-golden-XXXXXX";
-		int fd = mkstemp(tmp);
-		rc = -1;
-		fprintf(stderr, "output differs from %s:\n", golden);
-		if (fd >= 0) {
-			close(fd);
-			if (!write_all(tmp, got)) {
-				struct sbuf cmd = SBUF_INIT;
-				sbuf_addf(&cmd, "diff -u '%s' '%s' >&2", golden, tmp);
-				if (system(cmd.buf) < 0)
-					fprintf(stderr, "(cannot run diff)\n");
-				sbuf_release(&cmd);
-			}
-			unlink(tmp);
-		}
-	}
-	sbuf_release(&want);
-	return rc;
-}
+#include "golden.h"
 
 static void test_annotations_golden(void **state)
 {
