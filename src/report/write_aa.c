@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "report/html_page.h"
 #include "report/json_emit.h"
 #include "report/svg.h"
 
@@ -114,14 +115,12 @@ void report_aa_table(struct sbuf *out, const struct aa_survey *st)
 
 void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 {
-	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-		       "<title>kagari aa</title><style>body{font:14px system-ui,sans-serif;margin:24px}\n"
+	html_page_open(out, "kagari aa",
+		       "body{font:14px system-ui,sans-serif;margin:24px}\n"
 		       "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\n"
 		       "td:first-child,th:first-child{text-align:left}\n"
 		       ".plots{display:flex;flex-wrap:wrap}\n");
-	sbuf_adds(out, SVG_STYLESHEET);
-	sbuf_addf(out, "</style></head><body>\n<h1>kagari aa</h1>\n<p>%d A/A compares of the working tree against itself: every measured change is noise, every regression or improved verdict is false. A metric resolves the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it.</p>\n",
+	sbuf_addf(out, "<h1>kagari aa</h1>\n<p>%d A/A compares of the working tree against itself: every measured change is noise, every regression or improved verdict is false. A metric resolves the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it.</p>\n",
 		  st->measured);
 	sbuf_adds(out, "<table><tr><th>benchmark/command</th><th>metric</th><th>median</th><th>p5</th><th>p95</th>");
 	for (size_t t = 0; t < AA_TABLE_TOL; t++)
@@ -158,5 +157,6 @@ void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&title);
-	sbuf_adds(out, "</div>\n</body></html>\n");
+	sbuf_adds(out, "</div>\n");
+	html_page_close(out);
 }

@@ -33,6 +33,7 @@
 #include "base/xalloc.h"
 #include "report/describe.h"
 #include "report/section.h"
+#include "report/html_page.h"
 #include "report/svg.h"
 
 #define HTML_OPEN_PLOTS 24
@@ -1037,24 +1038,11 @@ int report_write_html(const struct run_result *r,
 	open_all =
 	    (compare ? p.nr_comparisons : p.nr_commands) <= HTML_OPEN_PLOTS;
 
-	sbuf_adds(out,
-		  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		  "<meta charset=\"utf-8\">\n"
-		  "<meta http-equiv=\"Content-Security-Policy\" "
-		  "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-		  "<meta name=\"viewport\" content=\"width=device-width, "
-		  "initial-scale=1\">\n"
-		  "<meta name=\"generator\" content=\"kagari " KAGARI_VERSION
-		  "\">\n"
-		  "<title>kagari ");
-	esc(out, r->mode ? r->mode : "run");
-	sbuf_adds(out, ": ");
-	report_problems_title(&tmp, &p, r);
-	esc_tmp(out, &tmp);
-	sbuf_adds(out, "</title>\n<style>\n");
-	sbuf_adds(out, page_css);
-	sbuf_adds(out, SVG_STYLESHEET);
-	sbuf_adds(out, "</style>\n</head>\n<body>\n");
+	struct sbuf title = SBUF_INIT;
+	sbuf_addf(&title, "kagari %s: ", r->mode ? r->mode : "run");
+	report_problems_title(&title, &p, r);
+	html_page_open(out, title.buf, page_css);
+	sbuf_release(&title);
 	header(out, &tmp, r, &p);
 	sbuf_adds(out, "<main>\n");
 	summary(out, &tmp, r, &p, compare);
@@ -1083,7 +1071,8 @@ int report_write_html(const struct run_result *r,
 		sbuf_adds(out, "</section>\n");
 	}
 	environment(out, &tmp, r);
-	sbuf_adds(out, "</main>\n</body>\n</html>\n");
+	sbuf_adds(out, "</main>\n");
+	html_page_close(out);
 	report_problems_release(&p);
 	sbuf_release(&tmp);
 	return 0;
