@@ -663,11 +663,15 @@ static void identical_artifact_guard(struct command_result *cr)
 					       ANALYZE_LAYOUT_BOUND_PERCENT, was));
 			cp->verdict = VERDICT_WITHIN_NOISE;
 		} else {
+			double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
+			int beyond = (lo > ANALYZE_LAYOUT_BOUND_PERCENT) ||
+				     (hi < -ANALYZE_LAYOUT_BOUND_PERCENT);
 			set_reason(cp, xstrfmt("%s%sbase and head ${artifact} are byte-identical, "
-					       "and the change may reach beyond the ±%g%% memory layout "
-					       "alone can make: it comes from elsewhere (inputs, setup, "
+					       "and the change %s the ±%g%% memory layout alone can "
+					       "make: it comes from elsewhere (inputs, setup, "
 					       "environment)",
-					       was, *was ? "; " : "", ANALYZE_LAYOUT_BOUND_PERCENT));
+					       was, *was ? "; " : "", beyond ? "is beyond" : "may reach beyond",
+					       ANALYZE_LAYOUT_BOUND_PERCENT));
 		}
 	}
 }
