@@ -618,9 +618,32 @@ static void set_reason(struct comparison *cp, char *reason)
 }
 
 /*
- * Identical builds: with byte-identical base and head artifacts a compare
- * is an A/A, so a regression or improvement there is the machine's, not
- * the change's: reported as within_noise (exit 0) with that reason.
+ * The farthest from 0 that cp's change may be at its confidence: the ends
+ * of its interval and of its mean's interval, or the change itself where
+ * no interval was made.
+ */
+static double farthest_change(const struct comparison *cp)
+{
+	const double v[] = { cp->ci_low_percent, cp->ci_high_percent, cp->mean_ci_low_percent,
+			     cp->mean_ci_high_percent };
+	double far = NAN;
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
+		if (isfinite(v[i]) && !(fabs(v[i]) <= far))
+			far = fabs(v[i]);
+	if (isnan(far) && isfinite(cp->change_percent))
+		far = fabs(cp->change_percent);
+	return far;
+}
+
+/*
+ * Identical builds: with byte-identical base and head artifacts run on the
+ * same inputs (identical_artifact) only memory layout can move the
+ * program, and by at most ANALYZE_LAYOUT_BOUND_PERCENT. A regression or
+ * improvement whose every value its intervals allow stays within that is
+ * a measurement artefact: within_noise (exit 0), saying so. One that may
+ * reach beyond it keeps its verdict; its reason says that the binaries are
+ * identical, so the change comes from what kagari could not compare
+ * (inputs, setup, environment).
  */
 static void identical_artifact_guard(struct command_result *cr)
 {
@@ -631,9 +654,25 @@ static void identical_artifact_guard(struct command_result *cr)
 		if (!cp->present ||
 		    (cp->verdict != VERDICT_REGRESSION && cp->verdict != VERDICT_IMPROVED))
 			continue;
-		set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
-				       "${artifact} are byte-identical, yet %s", cp->reason ? cp->reason : ""));
-		cp->verdict = VERDICT_WITHIN_NOISE;
+		const char *was = cp->reason ? cp->reason : "";
+		double far = farthest_change(cp);
+		if (far <= ANALYZE_LAYOUT_BOUND_PERCENT) {
+			set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
+					       "${artifact} are byte-identical and the change stays "
+					       "within the ±%g%% memory layout alone can make, yet %s",
+					       ANALYZE_LAYOUT_BOUND_PERCENT, was));
+			cp->verdict = VERDICT_WITHIN_NOISE;
+		} else {
+			double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
+			int beyond = (lo > ANALYZE_LAYOUT_BOUND_PERCENT) ||
+				     (hi < -ANALYZE_LAYOUT_BOUND_PERCENT);
+			set_reason(cp, xstrfmt("%s%sbase and head ${artifact} are byte-identical, "
+					       "and the change %s the ±%g%% memory layout alone can "
+					       "make: it comes from elsewhere (inputs, setup, "
+					       "environment)",
+					       was, *was ? "; " : "", beyond ? "is beyond" : "may reach beyond",
+					       ANALYZE_LAYOUT_BOUND_PERCENT));
+		}
 	}
 }
 

@@ -44,6 +44,16 @@ struct analyze_overrides {
 };
 
 /*
+ * The largest change, either way and in percent, that memory layout alone
+ * can put between two runs of one binary: what byte-identical base and
+ * head artifacts explain (a command's identical_artifact). Derived from
+ * docs/statistics.md, "Memory-layout noise": the layout's share of a pair's
+ * variance, 3.8² - 3.4² %² in MADs, is a difference of two layouts with an
+ * sd of 1.4826 x sqrt(2.88) = 2.5%; four of them is 10%.
+ */
+#define ANALYZE_LAYOUT_BOUND_PERCENT 10.0
+
+/*
  * Analyse r: summaries of every measured series, budgets of the head
  * side, comparisons of commands measured on both sides without an error,
  * Holm over the gated comparisons that ask for it, verdicts, warnings,

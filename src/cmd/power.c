@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,9 @@ static int trial(const struct design *d, const struct cell *c, const double *v,
 			side->count++;
 			metric_series_add(&side->metric[d->metric], x, k - d->warm_rounds + 1,
 					  (int)side->count);
-			spent += (int64_t)x;
+			/* x < 2^63 (check_cells_fit()); the sum saturates. */
+			int64_t ns = (int64_t)x;
+			spent = spent > INT64_MAX - ns ? INT64_MAX : spent + ns;
 		}
 		/* The time cap, as measuring checks it after every round. */
 		if (measured && d->sequential && d->max_time_ns > 0 && spent >= d->max_time_ns) {
@@ -486,11 +489,19 @@ static int cells_from_cli(const struct cli *cli, struct cell **cells, size_t *nc
 	struct sbuf err = SBUF_INIT;
 	const char *cl = cli->power.cells ? cli->power.cells : POWER_DEFAULT_CELLS;
 	int rc = 0;
-	for (const char *p = cl;;) {
+	for (const char *p = cl; *cl;) {
 		const char *e = strchr(p, ',');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (l)
-			strvec_push_take(&list, xstrndup(p, l));
+		if (!l) {
+			/* "3@2,,5@3", a leading or a trailing comma: a cell left
+			   out by a slip, not one to skip silently. */
+			cmd_error("--cells '%s': item %zu is empty (cells are EFFECT@T or "
+				  "SHARE%%xFACTOR@T, separated by single commas)",
+				  cl, list.nr + 1);
+			strvec_clear(&list);
+			return EXIT_USAGE;
+		}
+		strvec_push_take(&list, xstrndup(p, l));
 		if (!e)
 			break;
 		p = e + 1;
@@ -510,6 +521,36 @@ static int cells_from_cli(const struct cli *cli, struct cell **cells, size_t *nc
 		rc = EXIT_USAGE;
 	}
 	return rc;
+}
+
+/*
+ * Every head run a cell makes from the traces stays a time kagari can hold
+ * (below 2^63 ns, model/trace.h): the longest run of the replayed column
+ * times the cell's largest factor. A cell beyond it would overflow the
+ * time the cap adds up and be judged on values no run can have; 0, or
+ * EXIT_USAGE naming the cell.
+ */
+static int check_cells_fit(const struct design *d, const struct trace *tr, size_t nt,
+			   const struct cell *cells, size_t nc)
+{
+	double longest = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const double *v = column(&tr[i], d->metric);
+		for (size_t k = 0; k < tr[i].n; k++)
+			if (v[k] > longest)
+				longest = v[k];
+	}
+	for (size_t i = 0; i < nc; i++) {
+		double f = cells[i].share > 0 ? cells[i].factor : 1 + cells[i].effect;
+		if (f <= 1 || longest * f < TRACE_TIME_LIMIT_NS)
+			continue;
+		cmd_error("--cells '%s': head's runs would last up to %.3g ns (the traces' longest "
+			  "run, %.3g ns, times %.6g), beyond the 2^63 ns (about 292 years) a time "
+			  "can hold; choose a smaller effect",
+			  cells[i].text, longest * f, longest, f);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* Every trace holds at least one window of `need` runs; 0 or EXIT_INVALID. */
@@ -635,7 +676,8 @@ static int power_exec(struct cli *cli, struct cmd_env *env)
 	tr = xcalloc(nt + 1, sizeof(*tr));
 	size_t need = (size_t)(d.warm_rounds + d.rounds) * 2 * (size_t)d.st.runs_per_round;
 	if ((rc = load_traces(cli, d.metric == METRIC_CPU_TOTAL, tr)) ||
-	    (rc = check_trace_lengths(&d, tr, nt, need)) || (rc = check_output(cli, &d)))
+	    (rc = check_trace_lengths(&d, tr, nt, need)) ||
+	    (rc = check_cells_fit(&d, tr, nt, cells, nc)) || (rc = check_output(cli, &d)))
 		goto out;
 	uint64_t seed = cli->measure.have_seed ? cli->measure.seed : 1;
 	replay_cells(&d, tr, nt, need, cells, nc,

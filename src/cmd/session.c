@@ -596,10 +596,10 @@ static void check_git_moved(struct session *s)
 }
 
 /*
- * Are the two sides' built artifacts byte-identical? Then a compare of the
- * command that runs ${artifact} on the same inputs (execute_same_inputs())
- * is really an A/A (analyze.c reports a change there as a measurement
- * artefact).
+ * Are the two sides' built artifacts byte-identical? Then a compare of a
+ * command that runs ${artifact} on the same inputs with the same hooks
+ * (measure/execute_identical.c) is really an A/A, and analyze.c reports a
+ * change there within the layout bound as a measurement artefact.
  */
 static int same_artifacts(const char *a, const char *b)
 {
@@ -666,23 +666,17 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 						   su->name);
 		}
 	} else {
+		/* An A/A only for the commands that run ${artifact} itself on
+		   inputs and hooks that are the same on both sides, which
+		   measure/ judges per benchmark after its setup. */
+		s->opts.identical_artifacts = sides[SIDE_BASE].present &&
+					      sides[SIDE_HEAD].present &&
+					      same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
 		s->measuring = su;
 		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
 			s->r.interrupted = 1;
 		s->measuring = NULL;
-	}
-	int identical = !failed && sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
-			same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
-	/* An A/A only for the commands that run ${artifact} itself on inputs
-	   that are the same on both sides. */
-	for (size_t b = 0, k = 0; identical && b < su->nr_benches && k < sr->nr_benches; b++) {
-		if (!s->ls.selected[i][b])
-			continue;
-		struct bench_result *br = &sr->benches[k++];
-		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
-			br->commands[c].identical_artifact =
-				execute_same_inputs(su, &su->benches[b],
-						    &su->benches[b].commands[c], sides);
+		s->opts.identical_artifacts = 0;
 	}
 	if (interrupt_requested)
 		s->r.interrupted = 1;

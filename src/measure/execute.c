@@ -745,6 +745,21 @@ static void bench_prepare_units(struct bench_run *B)
 }
 
 /*
+ * Identical artifacts: which commands are an A/A, judged on what setup
+ * left on both sides, before any run (and cleanup) can change it.
+ */
+static void bench_identical(struct bench_run *B)
+{
+	if (!B->o->identical_artifacts || !B->two_sided || !B->side_ok[SIDE_BASE] ||
+	    !B->side_ok[SIDE_HEAD])
+		return;
+	for (size_t c = 0; c < B->b->nr_commands; c++)
+		B->br->commands[c].identical_artifact =
+			execute_same_inputs(B->b, &B->b->commands[c], B->sides, B->suite_dir,
+					    B->ctx);
+}
+
+/*
  * The runs each unit owes round wr (plan.h); 0 when the schedule is over:
  * nothing owed, or (adaptive) no unit wants another measured round.
  */
@@ -1000,6 +1015,7 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	}
 	bench_setup_sides(&B, bench_index);
 	bench_prepare_units(&B);
+	bench_identical(&B);
 
 	struct rng rng;
 	rng_seed(&rng, rng_seed_from(o->seed, b->name));

@@ -173,6 +173,12 @@ struct execute_options {
 	struct environment_info *env;
 	/* 1: sample every command (--profile), as if `metrics.profile`. */
 	int profile_override;
+	/* 1: base and head ${artifact} are byte-identical (the caller compared
+	   the builds). Then each benchmark, once set up on both sides and
+	   before its first timed run, marks the commands that run the artifact
+	   on the same inputs with the same hooks `identical_artifact`
+	   (execute_identical.c). */
+	int identical_artifacts;
 };
 
 /*
@@ -190,17 +196,6 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 int execute_suite(const struct suite *s, const unsigned char *selected,
 		  const struct execute_side sides[SIDE__COUNT],
 		  const struct execute_options *o, struct suite_result *out);
-
-/*
- * Once both sides are measured and their artifacts are byte-identical: is
- * command cs an A/A? 1 when its argv[0] is exactly ${artifact} and every
- * other argument, environment value the suite sets and stdin file names
- * the same thing on both sides (the same path, the same plain word, or
- * regular files with the same bytes); else 0 (execute_identical.c).
- */
-int execute_same_inputs(const struct suite *s, const struct bench_spec *b,
-			const struct command_spec *cs,
-			const struct execute_side sides[SIDE__COUNT]);
 
 /* The display form of a command: argv joined with shell quoting as needed. */
 char *execute_command_display(const struct exec_spec *e);

@@ -18,10 +18,12 @@
  *   execute_profile.c     the sampled, untimed runs of `metrics: {profile:
  *                         true}` after those
  *   execute_identical.c   whether a compare of byte-identical artifacts may
- *                         be called an A/A for a command (identical_artifact)
+ *                         be called an A/A for a command (identical_artifact),
+ *                         asked after setup, before the first timed run
  *
  * Per benchmark, execute.c calls: execute_side_suite_dir(), execute_run_hooks()
- * (setup), execute_prepare_exec() per unit, execute_perf_plan() per unit, the
+ * (setup), execute_prepare_exec() per unit, execute_same_inputs() per command
+ * (identical artifacts only), execute_perf_plan() per unit, the
  * rounds (execute_run_timed() + execute_perf_record() per unbatched run),
  * execute_perf_mark_uncounted(), execute_instrument_bench(),
  * execute_run_hooks() (cleanup), execute_mark_unsupported() per command.
@@ -267,5 +269,22 @@ void execute_perf_record(struct execute_instruments *in,
 void execute_perf_mark_uncounted(struct execute_instruments *in,
 				 const struct command_spec *cs,
 				 struct side_result *sr);
+
+/* ---- identical artifacts (execute_identical.c) ---------------------------- */
+
+/*
+ * With byte-identical artifacts, once setup has run on both sides (ctx
+ * with each side's ${workdir}) and before the first timed run: is command
+ * cs an A/A? 1 when its argv[0] is exactly ${artifact} and every other
+ * argument, environment value the suite sets and stdin file, and every
+ * word and environment value of the benchmark's setup, prepare_each and
+ * cleanup hooks, names the same thing on both sides (the same path, the
+ * same word with each side's own folders set aside, or regular files with
+ * the same bytes); else 0.
+ */
+int execute_same_inputs(const struct bench_spec *b, const struct command_spec *cs,
+			const struct execute_side sides[SIDE__COUNT],
+			char *const suite_dir[SIDE__COUNT],
+			const struct vars_context ctx[SIDE__COUNT]);
 
 #endif

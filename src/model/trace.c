@@ -83,6 +83,12 @@ static int read_value(struct trace_reader *R, int k, const char *p, const char *
 			  R->line, col, col_names[k], buf);
 		return -1;
 	}
+	if (*v >= TRACE_TIME_LIMIT_NS) {
+		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': %s ns is beyond the 2^63 ns "
+			  "(about 292 years) a time can hold", R->file, R->line, col,
+			  col_names[k], buf);
+		return -1;
+	}
 	if (*v < 0 || (k == COL_WALL && *v == 0)) {
 		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': %s %s", R->file, R->line, col,
 			  col_names[k], *v < 0 ? "a negative time" : "a zero time", buf);
@@ -129,6 +135,11 @@ static int read_run(struct trace_reader *R, double v[COL__N])
 			continue;
 		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': missing (the line has %d of %d columns)",
 			  R->file, R->line, (size_t)(p - ls) + 1, col_names[k], c, R->ncols);
+		return -1;
+	}
+	if (R->need_cpu && v[COL_USER] + v[COL_SYS] >= TRACE_TIME_LIMIT_NS) {
+		sbuf_addf(R->err, "%s:%zu:1: fields 'user_ns' and 'sys_ns': a CPU time beyond the "
+			  "2^63 ns (about 292 years) a time can hold", R->file, R->line);
 		return -1;
 	}
 	if (R->need_cpu && v[COL_USER] + v[COL_SYS] <= 0) {

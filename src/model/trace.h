@@ -10,7 +10,8 @@
  *
  * Only `wall_ns` is required (latency); `user_ns` and `sys_ns` give
  * cpu_total. Columns may come in any order; unknown ones are ignored.
- * Times must be positive numbers (user_ns + sys_ns too).
+ * Times must be positive numbers (user_ns + sys_ns too) below
+ * TRACE_TIME_LIMIT_NS.
  */
 #ifndef KAGARI_MODEL_TRACE_H
 #define KAGARI_MODEL_TRACE_H
@@ -18,6 +19,13 @@
 #include <stddef.h>
 
 struct sbuf;
+
+/*
+ * Every time kagari measures is a count of nanoseconds in an int64: below
+ * 2^63 ns (about 292 years). A trace's times, and the head times a replay
+ * scales from them, must stay below it.
+ */
+#define TRACE_TIME_LIMIT_NS 0x1p63
 
 struct trace {
 	char *file;   /* as given */

@@ -145,4 +145,45 @@ expect_rc 4
 expect_err "cannot write 'adir/sub/none.txt': No such file or directory (the previous file, if any, is untouched)"
 [ ! -e adir/sub/none.txt ] || fail "a report was written where it could not be"
 
+case_ "cells are bounded: an effect beyond a time's int64 ns is refused, max_time stops a huge one"
+# Issue 34: 1e15@2 on a 1 ms trace made head runs of 1e19 ns, past int64:
+# the time cap's sum wrapped, and it reported a regression in 12 runs.
+# A folder of its own: no suite there, kagari's default design.
+mkdir -p "$T/bound" && cd "$T/bound" || exit 1
+awk 'BEGIN { srand(3); print "index\tcopy\twall_ns"; for (i = 0; i < 1000; i++)
+	printf "%d\t%d\t%.0f\n", i, i % 2, 1e6 * (1 + 0.02 * (rand() - 0.5)) }' > ms.tsv
+run_k power --trials 5 --cells '3@2,1e15@2' --output big.json ms.tsv
+expect_rc 3
+expect_err "--cells '1e15@2': head's runs would last up to"
+expect_err "beyond the 2^63 ns"
+[ ! -e big.json ] || fail "a report was written for a refused cell"
+run_k power --trials 5 --cells '100%x2e13@10' ms.tsv
+expect_rc 3
+expect_err "--cells '100%x2e13@10'"
+# 1e14@2 fits (1e18 ns a head run): the 10-minute max_time ends every trial
+# after its first round, so nothing is decided, with 1 run (4 with 4 a round).
+run_k power --trials 5 --cells 1e14@2 --format json ms.tsv
+expect_rc 0
+json_check "$T/out" "r['cells'][0]['inconclusive'] == 1 and r['cells'][0]['regression'] == 0 and r['cells'][0]['p95_runs_per_side'] == 1"
+run_k power --trials 5 --runs-per-round 4 --cells 1e14@2 --format json ms.tsv
+expect_rc 0
+json_check "$T/out" "r['cells'][0]['inconclusive'] == 1 and r['cells'][0]['p95_runs_per_side'] == 4"
+
+case_ "an empty item of --cells is an error, not skipped"
+for c in '3@2,,5@3' '3@2,' ',3@2'; do
+	run_k power --trials 5 --cells "$c" ms.tsv
+	expect_rc 3
+	expect_err "--cells '$c': item"
+	expect_err "is empty"
+done
+run_k power --trials 5 --cells '3@2,,5@3' ms.tsv
+expect_err "item 2 is empty"
+[ ! -s "$T/out" ] || fail "a report was printed for a list with an empty item"
+
+case_ "a trace time beyond int64 nanoseconds is refused with FILE:LINE:COL"
+printf 'index\twall_ns\n0\t100\n1\t1e19\n' > huge.tsv
+run_k power huge.tsv
+expect_rc 2
+expect_err "huge.tsv:3:3: field 'wall_ns': 1e19 ns is beyond the 2^63 ns"
+
 finish

@@ -328,6 +328,72 @@ static void test_resolution_note_counts(void **state)
 	free(alone);
 }
 
+/*
+ * Identical builds (identical_artifact): a change within the +-10% memory
+ * layout can make is a measurement artefact (within_noise); beyond it the
+ * verdict stands and its reason says the binaries are identical and the
+ * change comes from elsewhere. Head is base x factor (x odd in odd
+ * rounds), 0.1% of noise, at a 2% tolerance.
+ */
+static struct comparison identical_verdict(double factor, double odd, int identical,
+					    char **reason)
+{
+	struct run_result r;
+	make_result(&r);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	c->identical_artifact = identical;
+	c->analysis.metric[METRIC_LATENCY].max_percent = 2;
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		struct metric_series *ms = &c->side[sd].metric[METRIC_LATENCY];
+		for (size_t k = 0; k < ms->nr; k++)
+			ms->samples[k].value = 1e6 * (1 + 0.001 * (double)(k % 3)) *
+					       (sd == SIDE_BASE ? 1 : k / 2 % 2 ? odd : factor);
+	}
+	analyze_result(&r, NULL);
+	struct comparison cp = c->comparison[METRIC_LATENCY];
+	*reason = xstrdup(cp.reason ? cp.reason : "");
+	run_result_release(&r);
+	return cp;
+}
+
+static void test_identical_bound(void **state)
+{
+	(void)state;
+	assert_true(ANALYZE_LAYOUT_BOUND_PERCENT == 10);
+	const struct {
+		double factor, odd;
+		int identical;
+		enum verdict v;
+		const char *says, *not_says;
+	} cases[] = {
+		{ 1.05, 1.05, 1, VERDICT_WITHIN_NOISE, "measurement artefact, not a change",
+		  "elsewhere" },
+		{ 1.09, 1.09, 1, VERDICT_WITHIN_NOISE, "within the \u00b110% memory layout",
+		  "elsewhere" },
+		{ 0.95, 0.95, 1, VERDICT_WITHIN_NOISE, "measurement artefact", "elsewhere" },
+		{ 1.12, 1.12, 1, VERDICT_REGRESSION,
+		  "byte-identical, and the change is beyond the \u00b110% memory layout alone "
+		  "can make: it comes from elsewhere (inputs, setup, environment)", "artefact" },
+		/* +6% or +16% a round: the interval straddles +10%, so layout
+		   cannot be said to explain it. */
+		{ 1.06, 1.16, 1, VERDICT_REGRESSION, "the change may reach beyond the \u00b110%",
+		  "artefact" },
+		{ 3.00, 3.00, 1, VERDICT_REGRESSION, "comes from elsewhere", "artefact" },
+		{ 0.50, 0.50, 1, VERDICT_IMPROVED, "comes from elsewhere", "artefact" },
+		{ 1.05, 1.05, 0, VERDICT_REGRESSION, "> 2%", "identical" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *reason;
+		struct comparison cp = identical_verdict(cases[i].factor, cases[i].odd,
+							 cases[i].identical, &reason);
+		if (cp.verdict != cases[i].v || !strstr(reason, cases[i].says) ||
+		    strstr(reason, cases[i].not_says))
+			fail_msg("x%g/x%g identical=%d: %s \"%s\"", cases[i].factor, cases[i].odd,
+				 cases[i].identical, verdict_name(cp.verdict), reason);
+		free(reason);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_rounds),
 		cmocka_unit_test(test_resolution_note),
 		cmocka_unit_test(test_resolution_note_counts),
+		cmocka_unit_test(test_identical_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
