@@ -9,7 +9,7 @@ src=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/../.." && pwd)}
 : "${GITHUB_OUTPUT:?not running in GitHub Actions (GITHUB_OUTPUT is unset)}"
 version=$(sed -n 's/^project(kagari VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 [ -n "$version" ] || { gh_error "no version in $src/CMakeLists.txt"; exit 1; }
-hash=$(cd "$src" && find CMakeLists.txt Makefile cmake src shim man scripts/deps.sh scripts/dist.sh \
+hash=$(cd "$src" && find CMakeLists.txt Makefile cmake src shim man scripts/deps.sh scripts/dist.sh scripts/configure.sh \
 	-type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
 os=unknown
 if [ -r /etc/os-release ]; then
