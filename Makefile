@@ -11,6 +11,8 @@ DESTDIR ?=
 # `make check` installs everything the tests use in one step before `all`
 # configures. Installing, configuring and building are one recipe, in that
 # order, so `make -jN` cannot configure before the libraries are there.
+# scripts/configure.sh configures $(BUILD) when it is not yet, or again when
+# it was configured for another source folder (a copied or moved tree).
 DEPS ?= build
 check: DEPS = check
 demo: DEPS = demo
@@ -30,7 +32,7 @@ bench: TARGETS = all kagari-helper
 
 all:
 	@sh scripts/deps.sh $(DEPS)
-	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+	@sh scripts/configure.sh $(BUILD) $(CMAKE_FLAGS)
 	@cmake --build $(BUILD) --target $(TARGETS)
 
 deps:

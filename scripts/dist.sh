@@ -23,9 +23,8 @@ version=$(sed -n 's/^project(kagari VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists
 arch=$(uname -m)
 name=kagari-$version-linux-$arch
 tree=$build/dist/build
-[ -f "$tree/build.ninja" ] ||
-	cmake -S "$src" -B "$tree" -G Ninja -DKAGARI_STATIC=ON -DKAGARI_TESTS=OFF \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+sh "$src/scripts/configure.sh" "$tree" -DKAGARI_STATIC=ON -DKAGARI_TESTS=OFF \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$tree"
 stage=$build/dist/$name
 rm -rf "$stage"

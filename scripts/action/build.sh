@@ -1,5 +1,5 @@
 #!/bin/bash
-# action.yml, step 3 (when the cache has no kagari for this key): install the
+# action.yml, step 4 (when the cache has no kagari for this key): install the
 # Debian or Ubuntu packages `make dist` needs (with sudo when not root), build
 # the static tree, and unpack it into $KAGARI_DIR, which the cache keeps.
 set -euo pipefail

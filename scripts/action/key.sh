@@ -1,14 +1,15 @@
 #!/bin/bash
-# action.yml, step 1: the cache key and the folder kagari is installed in.
+# action.yml, step 2: the cache key and the folder kagari is installed in.
 # kagari is built once per kagari version, source and runner image: the key
 # is kagari-VERSION-OS-ARCH-HASH, HASH over the files the build reads. Writes
-# key=... and dir=... to $GITHUB_OUTPUT.
+# the outputs key, dir and version to $GITHUB_OUTPUT.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 src=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/../.." && pwd)}
 : "${GITHUB_OUTPUT:?not running in GitHub Actions (GITHUB_OUTPUT is unset)}"
 version=$(sed -n 's/^project(kagari VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
-[ -n "$version" ] || { echo "::error title=kagari::no version in $src/CMakeLists.txt"; exit 1; }
-hash=$(cd "$src" && find CMakeLists.txt Makefile cmake src shim man scripts/deps.sh scripts/dist.sh \
+[ -n "$version" ] || { gh_error "no version in $src/CMakeLists.txt"; exit 1; }
+hash=$(cd "$src" && find CMakeLists.txt Makefile cmake src shim man scripts/deps.sh scripts/dist.sh scripts/configure.sh \
 	-type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
 os=unknown
 if [ -r /etc/os-release ]; then
@@ -16,9 +17,7 @@ if [ -r /etc/os-release ]; then
 fi
 key="kagari-$version-$os-$(uname -m)-$hash"
 dir="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}}/kagari/$version-$hash"
-{
-	echo "key=$key"
-	echo "dir=$dir"
-	echo "version=$version"
-} >>"$GITHUB_OUTPUT"
+gh_output key "$key"
+gh_output dir "$dir"
+gh_output version "$version"
 echo "kagari $version, cache key $key, installed in $dir"

@@ -1,46 +1,35 @@
 #!/bin/bash
-# action.yml, step 4: put kagari on the PATH (this job's later steps get it
+# action.yml, step 5: put kagari on the PATH (this job's later steps get it
 # too), run `kagari ci` with the inputs, print the report in the chosen
 # format, write the HTML report beside the JSON one, and set the outputs
 # exit-code, json, html and report-dir. kagari ci itself writes the job
 # summary ($GITHUB_STEP_SUMMARY) and the annotations. Exits 0 when kagari
 # ran, whatever its verdict: the action's last step fails with kagari's exit
-# code after the reports are uploaded. Exits 3 on an invalid input.
+# code after the reports are uploaded. Exits 3 on an invalid input, before
+# anything is built or measured (scripts/action/lib.sh).
 #
 # Inputs (environment): KAGARI_DIR (the installed tree), INPUT_SUITE,
-# INPUT_ARGS, INPUT_FORMAT, INPUT_FAIL_ON_INCONCLUSIVE, INPUT_RUN ("false":
-# only put kagari on the PATH).
+# INPUT_ARGS, INPUT_FORMAT, INPUT_FAIL_ON_INCONCLUSIVE, INPUT_HISTORY_PUSH
+# ("true": kagari ci --history-push), INPUT_RUN ("false": only put kagari
+# on the PATH).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 : "${GITHUB_OUTPUT:?not running in GitHub Actions (GITHUB_OUTPUT is unset)}"
 kagari="${KAGARI_DIR:?KAGARI_DIR is unset}/bin/kagari"
-[ -x "$kagari" ] || { echo "::error title=kagari::no kagari in $KAGARI_DIR/bin"; exit 1; }
-[ -n "${GITHUB_PATH:-}" ] && echo "$KAGARI_DIR/bin" >>"$GITHUB_PATH"
-case ${INPUT_RUN:-true} in
-true) ;;
-false)
+[ -x "$kagari" ] || { gh_error "no kagari in $KAGARI_DIR/bin"; exit 1; }
+check_inputs || exit 3
+[ -n "${GITHUB_PATH:-}" ] && printf '%s\n' "$KAGARI_DIR/bin" >>"$GITHUB_PATH"
+if [ "${INPUT_RUN-true}" = false ]; then
 	echo "kagari is installed in $KAGARI_DIR/bin (on the PATH of the next steps)"
 	exit 0
-	;;
-*)
-	echo "::error title=kagari::run is '$INPUT_RUN'; it takes true or false"
-	exit 3
-	;;
-esac
-
-format=${INPUT_FORMAT:-table}
-case ${INPUT_FAIL_ON_INCONCLUSIVE:-false} in
-true) inconclusive=(--fail-on-inconclusive) ;;
-false | "") inconclusive=() ;;
-*)
-	echo "::error title=kagari::fail-on-inconclusive is '$INPUT_FAIL_ON_INCONCLUSIVE'; it takes true or false"
-	exit 3
-	;;
-esac
-# The format is checked before anything is built or measured.
-if ! "$kagari" report --help | grep -- '--format FMT' | grep -qE "(: |, )$format(,|\$| )"; then
-	echo "::error title=kagari::format '$format' is not a format of kagari report (kagari report --help)"
-	exit 3
 fi
+# The exact format name, from kagari's own list, before anything is built
+# or measured.
+check_format "$kagari" || exit 3
+format=${INPUT_FORMAT-table}
+flags=()
+[ "${INPUT_FAIL_ON_INCONCLUSIVE-false}" = true ] && flags+=(--fail-on-inconclusive)
+[ "${INPUT_HISTORY_PUSH-false}" = true ] && flags+=(--history-push)
 
 out=${RUNNER_TEMP:-/tmp}/kagari-report
 rm -rf "$out"
@@ -53,9 +42,13 @@ set +f
 suite=()
 [ -n "${INPUT_SUITE:-}" ] && suite=("$INPUT_SUITE")
 
-echo "kagari ci --format json --output $out/kagari.json ${inconclusive[*]} ${extra[*]} ${suite[*]}"
+cmd=("$kagari" ci --format json --output "$out/kagari.json" "${flags[@]}" "${extra[@]}" "${suite[@]}")
+# The command line, quoted, on one line (a word cannot start a workflow command).
+printf 'kagari ci'
+printf ' %q' "${cmd[@]:2}"
+printf '\n'
 rc=0
-"$kagari" ci --format json --output "$out/kagari.json" "${inconclusive[@]}" "${extra[@]}" "${suite[@]}" || rc=$?
+"${cmd[@]}" || rc=$?
 
 if [ -s "$out/kagari.json" ]; then
 	if [ "$format" = json ]; then
@@ -65,11 +58,9 @@ if [ -s "$out/kagari.json" ]; then
 	fi
 	"$kagari" report "$out/kagari.json" --format html --output "$out/kagari.html" >/dev/null || true
 fi
-{
-	echo "exit-code=$rc"
-	echo "report-dir=$out"
-	[ -s "$out/kagari.json" ] && echo "json=$out/kagari.json"
-	[ -s "$out/kagari.html" ] && echo "html=$out/kagari.html"
-} >>"$GITHUB_OUTPUT"
+gh_output exit-code "$rc"
+gh_output report-dir "$out"
+[ -s "$out/kagari.json" ] && gh_output json "$out/kagari.json"
+[ -s "$out/kagari.html" ] && gh_output html "$out/kagari.html"
 echo "kagari ci exited $rc"
 exit 0

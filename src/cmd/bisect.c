@@ -82,9 +82,10 @@ enum outcome { OUT_UNTESTED, OUT_GOOD, OUT_BAD, OUT_SKIP };
 
 struct commit {
 	char *sha;
+	char *subject;	   /* its subject line, as git gives it */
 	enum outcome out;
 	char *reason;	   /* skip: why; bad: which comparison */
-	int have_change;
+	int have_change;   /* bad: the regression; good: the followed change */
 	double change, low, high;
 	char *what;	   /* "suite/benchmark/command metric" of the change */
 	char *dir;	   /* private folder: worktree at dir/base, builds */
@@ -295,6 +296,17 @@ static int more_samples(const struct command_result *cr, int m)
  * An inconclusive comparison of a command that did not regress at BAD says
  * nothing about the regression being hunted, so it skips nothing.
  */
+/* c's change: the comparison cp of what ("suite/bench/command metric"). */
+static void note_change(struct commit *c, const struct comparison *cp, const char *what)
+{
+	free(c->what);
+	c->have_change = 1;
+	c->change = cp->change_percent;
+	c->low = cp->ci_low_percent;
+	c->high = cp->ci_high_percent;
+	c->what = xstrdup(what);
+}
+
 static void judge(struct bisect *b, struct commit *c, const struct run_result *rr, int at_bad)
 {
 	struct sbuf what = SBUF_INIT;
@@ -325,11 +337,7 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 					if (cp->present && cp->verdict == VERDICT_REGRESSION) {
 						if (c->out != OUT_BAD) {
 							c->out = OUT_BAD;
-							c->have_change = 1;
-							c->change = cp->change_percent;
-							c->low = cp->ci_low_percent;
-							c->high = cp->ci_high_percent;
-							c->what = xstrdup(what.buf);
+							note_change(c, cp, what.buf);
 						}
 						if (at_bad)
 							strvec_push(&b->matters, what.buf);
@@ -345,6 +353,10 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 						       cp->verdict == VERDICT_IMPROVED ||
 						       cp->verdict == VERDICT_WITHIN_NOISE ||
 						       cp->verdict == VERDICT_ACCEPTED);
+					/* A good commit shows the change of the
+					   first comparison it is judged good on. */
+					if (decided && matters && c->out != OUT_BAD && !c->have_change)
+						note_change(c, cp, what.buf);
 					if (!decided && !c->reason) {
 						struct sbuf r = SBUF_INIT;
 						if (cr->error) {
@@ -375,13 +387,16 @@ static void judge(struct bisect *b, struct commit *c, const struct run_result *r
 		c->again = 0;
 	} else if (!judged) {
 		c->out = OUT_SKIP;
+		c->have_change = 0; /* a skip says why in its reason */
 		c->reason = xstrdup(b->command ? "no comparison of --command's command and the selected metric"
 					       : "no comparison of the selected metric");
 	} else if (c->reason) {
 		c->out = OUT_SKIP;
+		c->have_change = 0;
 	} else if (missing < b->matters.nr) {
 		/* A comparison that regressed at BAD is missing here. */
 		c->out = OUT_SKIP;
+		c->have_change = 0;
 		c->reason = xstrfmt("%s: not compared", b->matters.v[missing]);
 	} else {
 		c->out = OUT_GOOD;
@@ -530,9 +545,55 @@ static long search(struct bisect *b, int *ambiguous)
 	return hi;
 }
 
-static void print_commit_line(struct sbuf *out, const struct commit *c)
+/*
+ * A commit's subject as the table shows it: control characters (C0, DEL
+ * and UTF-8's C1) as '?', so a subject cannot move the cursor or colour
+ * the terminal; at most 50 characters, cut with "...".
+ */
+static char *clean_subject(const char *s)
 {
-	sbuf_addf(out, "  %.12s  %-4s", c->sha, outcome_name(c->out));
+	size_t n = s ? strlen(s) : 0;
+	struct sbuf out = SBUF_INIT;
+	size_t chars = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if ((ch & 0xC0) != 0x80 && ++chars > 50) {
+			sbuf_adds(&out, "...");
+			break;
+		}
+		if (ch == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] <= 0x9F) {
+			sbuf_addch(&out, '?');
+			i++;
+		} else {
+			sbuf_addch(&out, ch < 0x20 || ch == 0x7F ? '?' : ch);
+		}
+	}
+	return sbuf_detach(&out);
+}
+
+/* Characters of a UTF-8 string (for the subject column). */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/*
+ * "  SHA  OUTCOME  SUBJECT  CHANGE [LOW, HIGH] WHAT  (REASON)": every
+ * tested commit with its subject (padded to width characters), a bad one
+ * with its regression and a good one with the change it was judged good
+ * on.
+ */
+static void print_commit_line(struct sbuf *out, const struct commit *c, size_t width)
+{
+	char *subject = clean_subject(c->subject);
+	sbuf_addf(out, "  %.12s  %-4s  %s", c->sha, outcome_name(c->out), subject);
+	if (c->have_change || c->reason || c->measured > 1)
+		sbuf_addchars(out, ' ', width - utf8_chars(subject));
+	free(subject);
 	if (c->have_change) {
 		sbuf_adds(out, "  ");
 		units_format_change(out, c->change, c->low, c->high);
@@ -562,6 +623,7 @@ static void release_commit(struct commit *c, size_t nr_suites, int *rc)
 		free(c->artifact[i]);
 	free(c->artifact);
 	free(c->sha);
+	free(c->subject);
 	free(c->reason);
 	free(c->what);
 	free(c->dir);
@@ -676,13 +738,16 @@ out:
 	return rc;
 }
 
-/* b->path: the first-parent path after GOOD up to BAD, oldest first. */
+/* b->path: the first-parent path after GOOD up to BAD, oldest first, each
+   commit with its subject. */
 static int load_path(struct bisect *b)
 {
 	struct sbuf err = SBUF_INIT, revs = SBUF_INIT;
 	int rc = 0;
 	char *range = xstrfmt("%s..%s", b->good.sha, b->bad_sha);
-	const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
+	/* "commit SHA" and then "SHA<TAB>SUBJECT" for each commit. */
+	const char *args[] = { "rev-list", "--first-parent", "--reverse",
+			       "--format=%H%x09%s", range, NULL };
 	if (git_run(b->repo, args, GIT_SLOW_TIMEOUT_NS, &revs, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_EXEC;
@@ -691,15 +756,17 @@ static int load_path(struct bisect *b)
 	for (char *p = revs.buf, *nl; !rc && p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
-			nl = p + strlen(p) - 1;
-		if (nl - p >= 40) {
+			nl = p + strlen(p);
+		char *tab = memchr(p, '\t', (size_t)(nl - p));
+		if (strncmp(p, "commit ", 7) && tab && tab - p >= 40) {
 			b->path = xreallocarray(b->path, b->n + 1, sizeof(*b->path));
 			memset(&b->path[b->n], 0, sizeof(b->path[b->n]));
-			b->path[b->n].sha = xstrndup(p, (size_t)(nl - p));
+			b->path[b->n].sha = xstrndup(p, (size_t)(tab - p));
+			b->path[b->n].subject = xstrndup(tab + 1, (size_t)(nl - tab - 1));
 			b->path[b->n].wt = (struct git_worktree)GIT_WORKTREE_INIT;
 			b->n++;
 		}
-		if (!nl[1])
+		if (!*nl || !nl[1])
 			break;
 	}
 	sbuf_release(&err);
@@ -755,6 +822,7 @@ static void render_json_tested(struct json_emit *j, const struct commit *c)
 {
 	json_emit_begin_object_inline(j);
 	json_emit_kv_string(j, "sha", c->sha);
+	json_emit_kv_string(j, "subject", c->subject ? c->subject : "");
 	json_emit_kv_string(j, "outcome", outcome_name(c->out));
 	json_emit_kv_int(j, "measurements", c->measured);
 	json_emit_key(j, "alpha");
@@ -765,8 +833,12 @@ static void render_json_tested(struct json_emit *j, const struct commit *c)
 		else
 			json_emit_null(j);
 	json_emit_end_array(j);
-	if (c->have_change)
+	if (c->have_change) {
 		json_emit_kv_double(j, "change_percent", c->change);
+		json_emit_kv_double(j, "ci_low_percent", c->low);
+		json_emit_kv_double(j, "ci_high_percent", c->high);
+		json_emit_kv_string(j, "what", c->what);
+	}
 	if (c->reason)
 		json_emit_kv_string(j, "reason", c->reason);
 	json_emit_end_object(j);
@@ -810,11 +882,20 @@ static void render_table(struct sbuf *out, const struct bisect *b, const struct 
 {
 	sbuf_addf(out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n",
 		  b->good.sha, b->bad_sha, b->n, b->n == 1 ? "" : "s", b->steps);
+	size_t width = 0;
+	for (size_t k = 0; k < b->nr_order; k++) {
+		char *subject = clean_subject(b->path[b->order[k]].subject);
+		size_t w = utf8_chars(subject);
+		width = w > width ? w : width;
+		free(subject);
+	}
 	for (size_t k = 0; k < b->nr_order; k++)
-		print_commit_line(out, &b->path[b->order[k]]);
+		print_commit_line(out, &b->path[b->order[k]], width);
 	if (!fb)
 		return;
-	sbuf_addf(out, "first bad commit: %s\n", fb->sha);
+	char *subject = clean_subject(fb->subject);
+	sbuf_addf(out, "first bad commit: %s %s\n", fb->sha, subject);
+	free(subject);
 	if (fb->have_change) {
 		sbuf_addf(out, "  %s ", fb->what);
 		units_format_percent(out, fb->change);

@@ -95,6 +95,7 @@ struct cli {
 	struct cli_report {
 		int reanalyze;		   /* analyse the saved samples again */
 		struct strvec max_percent; /* --reanalyze: METRIC=P */
+		int list_formats;	   /* print the --format names and stop */
 	} report;
 	/* history. */
 	struct cli_history {

@@ -13,6 +13,9 @@
  * them, the report's own seed, and any --max-percent METRIC=P or
  * --confidence C given: "what if the tolerance had been P?" without
  * measuring. The exit code is then the one compare would have given.
+ *
+ * --list-formats prints the names --format takes, one a line (exit 0), so
+ * a script can check a format exactly before it measures anything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +56,8 @@ static const struct opt report_opts[] = {
 	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
 	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
+	{ "list-formats", OPT_BOOL, CLI_REPORT(list_formats), NULL,
+	  "print the --format names, one a line, and exit 0 (no INPUT.json)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -250,8 +255,24 @@ static int write_report(const struct run_result *r, enum report_format f,
 	return rc;
 }
 
+/* --list-formats: the names --format takes, one a line, for scripts (the
+   GitHub Action checks its `format` input against them). */
+static int list_formats(const struct cli *cli)
+{
+	static const char *const names[] = { REPORT_FORMAT_NAMES };
+	if (cli->args.nr) {
+		cmd_error("--list-formats takes no INPUT.json");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; names[i]; i++)
+		printf("%s\n", names[i]);
+	return fflush(stdout) || ferror(stdout) ? EXIT_EXEC : 0;
+}
+
 static int report_exec(struct cli *cli, struct cmd_env *env)
 {
+	if (cli->report.list_formats)
+		return list_formats(cli);
 	if (cli->args.nr != 1) {
 		cmd_error("report needs exactly one INPUT.json (a report saved with --format json), not %zu",
 			  cli->args.nr);

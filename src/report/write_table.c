@@ -1014,18 +1014,33 @@ static void hf_warnings(struct table *t)
 	free(done);
 }
 
-/* "gate: 1 pass, 1 regression · exit code 1" */
-static void hf_gate(struct table *t)
+/*
+ * "gate: 1 pass, 1 regression · exit code 1": the verdicts of the gated
+ * comparisons only — the first command is the reference, compared with
+ * nothing, so it is no pass — and every command that failed to run.
+ */
+static void hf_gate(struct table *t, const struct bench_result *br)
 {
 	const struct run_summary *s = &t->r->summary;
 	struct sbuf *out = t->out;
 	struct sbuf sb = SBUF_INIT;
+	int n[RESULT__COUNT] = { 0 };
 
-	count_part(&sb, s->pass, "pass", 1);
-	count_part(&sb, s->improved, "improved", 0);
-	count_part(&sb, s->inconclusive, "inconclusive", 0);
-	count_part(&sb, s->regression, s->regression == 1 ? "regression" : "regressions", 0);
-	count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
+	for (size_t i = 0; br && i < br->nr_commands; i++) {
+		const struct command_result *c = &br->commands[i];
+		const struct comparison *cp = &c->comparison[METRIC_LATENCY];
+		if (c->result == RESULT_ERROR)
+			n[RESULT_ERROR]++;
+		else if (cp->present && cp->gate)
+			n[result_from_verdict(cp->verdict)]++;
+	}
+	n[RESULT_PASS] += n[RESULT_WITHIN_NOISE];
+	count_part(&sb, n[RESULT_PASS], "pass", 1);
+	count_part(&sb, n[RESULT_IMPROVED], "improved", 0);
+	count_part(&sb, n[RESULT_INCONCLUSIVE], "inconclusive", 0);
+	count_part(&sb, n[RESULT_REGRESSION],
+		   n[RESULT_REGRESSION] == 1 ? "regression" : "regressions", 0);
+	count_part(&sb, n[RESULT_ERROR], n[RESULT_ERROR] == 1 ? "error" : "errors", 0);
 	sbuf_adds(out, "\ngate: ");
 	sbuf_adds(out, sb.buf);
 	sbuf_adds(out, " · ");
@@ -1072,7 +1087,7 @@ static void bench_table(struct table *t)
 		sbuf_addch(out, '\n');
 	hf_warnings(t);
 	if (gated || r->summary.exit_code)
-		hf_gate(t);
+		hf_gate(t, br);
 	free(x);
 }
 

@@ -138,17 +138,50 @@ static const struct unit_def *find_unit_nocase(const struct unit_def *tab,
 	return NULL;
 }
 
-/* "unknown unit 'x' in 'y' (...)" with a case hint when one fits. */
+/*
+ * Words people write for a duration unit (`timeout: 30 sec`), and the unit
+ * they mean: only for the hint, never accepted as a unit (himorime's
+ * grammar has the short units only).
+ */
+static const struct {
+	const char *word, *unit;
+} duration_words[] = {
+	{ "sec", "s" },	   { "secs", "s" },	  { "second", "s" },
+	{ "seconds", "s" }, { "msec", "ms" },	  { "msecs", "ms" },
+	{ "millisecond", "ms" }, { "milliseconds", "ms" }, { "usec", "us" },
+	{ "usecs", "us" }, { "microsecond", "us" }, { "microseconds", "us" },
+	{ "nsec", "ns" },  { "nsecs", "ns" },	  { "nanosecond", "ns" },
+	{ "nanoseconds", "ns" }, { "min", "m" },  { "mins", "m" },
+	{ "minute", "m" }, { "minutes", "m" },	  { "hr", "h" },
+	{ "hrs", "h" },	   { "hour", "h" },	  { "hours", "h" },
+};
+
+/* The unit a duration word (any case) or a mis-cased unit stands for. */
+static const char *duration_unit_meant(const char *u, size_t ulen)
+{
+	for (size_t i = 0; i < sizeof(duration_words) / sizeof(duration_words[0]); i++)
+		if (strlen(duration_words[i].word) == ulen &&
+		    !strncasecmp(duration_words[i].word, u, ulen))
+			return duration_words[i].unit;
+	const struct unit_def *near = find_unit_nocase(duration_units, u, ulen);
+	return near ? near->name : NULL;
+}
+
+/* "unknown unit 'x' in 'y' (...)" with a hint when one fits: the unit of
+   another case, or for durations the unit a word such as 'sec' means. */
 static void unknown_unit(struct sbuf *err, const struct unit_def *tab,
 			 const char *what, const char *u, size_t ulen,
 			 const char *s, const char *list)
 {
 	const struct unit_def *near = find_unit_nocase(tab, u, ulen);
+	const char *meant = tab == duration_units ? duration_unit_meant(u, ulen) : NULL;
 	sbuf_addf(err, "unknown %s unit '%.*s' in '%s' (use %s", what, (int)ulen,
 		  u, s, list);
 	if (near)
 		sbuf_addf(err, "; units are case-sensitive, did you mean '%s'?",
 			  near->name);
+	else if (meant)
+		sbuf_addf(err, "; did you mean '%s'?", meant);
 	sbuf_addch(err, ')');
 }
 
@@ -199,6 +232,72 @@ static int whole_nanoseconds(const char *num, size_t n, long double factor)
 
 static int looks_like_size(const char *s);
 
+/*
+ * Hints: a message's "e.g. 'VALUE'" is always a value that parses, so a
+ * user who copies it is not told off a second time (issue 34). Each
+ * candidate is checked with the parser it is meant for before it is
+ * printed; none fitting, the message names the units instead.
+ */
+static int duration_valid(const char *s)
+{
+	int64_t ns;
+	struct sbuf tmp = SBUF_INIT;
+	int ok = units_parse_duration(s, &ns, &tmp) == 0;
+	sbuf_release(&tmp);
+	return ok;
+}
+
+/*
+ * The number num[0..n) with the first of units[] (NULL-ended) that makes a
+ * valid duration, into hint; 0, or -1 when none does.
+ */
+static int duration_hint(struct sbuf *hint, const char *num, size_t n,
+			 const char *const *units)
+{
+	for (; *units; units++) {
+		sbuf_reset(hint);
+		sbuf_addf(hint, "%.*s%s", (int)n, num, *units);
+		if (duration_valid(hint->buf))
+			return 0;
+	}
+	sbuf_reset(hint);
+	return -1;
+}
+
+/* "'30 sec' is not a duration: ..." — the unit was apart from its number. */
+static void unit_apart(struct sbuf *err, const char *s, const char *num,
+		       size_t n, const char *u, size_t ulen)
+{
+	struct sbuf hint = SBUF_INIT;
+	char *unit = xstrndup(u, ulen);
+	const char *meant = duration_unit_meant(u, ulen);
+	const char *as_written[] = { unit, NULL }, *as_meant[] = { meant, NULL };
+	if (!duration_hint(&hint, num, n, as_written))
+		sbuf_addf(err, "'%s' is not a duration: write the unit right after the number, e.g. '%s'",
+			  s, hint.buf);
+	else if (meant && !duration_hint(&hint, num, n, as_meant))
+		sbuf_addf(err, "'%s' is not a duration: write e.g. '%s' (the unit '%s' right after the number)",
+			  s, hint.buf, meant);
+	else
+		sbuf_addf(err, "'%s' is not a duration: write a number and a unit (%s) right after it",
+			  s, DURATION_UNITS);
+	free(unit);
+	sbuf_release(&hint);
+}
+
+/* "duration '30' needs a unit", with a unit that makes it valid if any. */
+static void duration_needs_unit(struct sbuf *err, const char *s, const char *t)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns", "m", "h", NULL };
+	struct sbuf hint = SBUF_INIT;
+	if (!duration_hint(&hint, t, strlen(t), units))
+		sbuf_addf(err, "duration '%s' needs a unit (%s), e.g. '%s'", s,
+			  DURATION_UNITS, hint.buf);
+	else
+		sbuf_addf(err, "duration '%s' needs a unit (%s)", s, DURATION_UNITS);
+	sbuf_release(&hint);
+}
+
 int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 {
 	char *t = trimmed(s);
@@ -225,15 +324,13 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 		p += n;
 		const char *u = skip_space(p);
 		if (u != p && unit_len(u)) {
-			sbuf_addf(err, "'%s' is not a duration: write the unit right after the number, e.g. '%.*s%.*s'",
-				  s, (int)n, num, (int)unit_len(u), u);
+			unit_apart(err, s, num, n, u, unit_len(u));
 			goto out;
 		}
 		size_t ulen = unit_len(u);
 		if (!ulen) {
 			if (!*u && total == 0 && p == t + strlen(t))
-				sbuf_addf(err, "duration '%s' needs a unit (%s), e.g. '%ss'",
-					  s, DURATION_UNITS, t);
+				duration_needs_unit(err, s, t);
 			else
 				sbuf_addf(err, "'%s' is not a duration: a number needs a unit (%s)",
 					  s, DURATION_UNITS);
@@ -293,6 +390,28 @@ static int looks_like_duration(const char *s)
 	return ok;
 }
 
+/* "size '64' needs a unit", with a unit that makes it valid if any. */
+static void size_needs_unit(struct sbuf *err, const char *s, const char *t)
+{
+	static const char *const units[] = { "MiB", "KiB", "B", NULL };
+	struct sbuf hint = SBUF_INIT, tmp = SBUF_INIT;
+	int64_t b;
+	for (const char *const *u = units; *u; u++) {
+		sbuf_reset(&hint);
+		sbuf_addf(&hint, "%s%s", t, *u);
+		if (units_parse_size(hint.buf, &b, &tmp) == 0)
+			break;
+		sbuf_reset(&hint);
+	}
+	if (hint.len)
+		sbuf_addf(err, "size '%s' needs a unit (%s), e.g. '%s'", s, SIZE_UNITS,
+			  hint.buf);
+	else
+		sbuf_addf(err, "size '%s' needs a unit (%s)", s, SIZE_UNITS);
+	sbuf_release(&hint);
+	sbuf_release(&tmp);
+}
+
 int units_parse_size(const char *s, int64_t *bytes, struct sbuf *err)
 {
 	char *t = trimmed(s);
@@ -318,8 +437,7 @@ int units_parse_size(const char *s, int64_t *bytes, struct sbuf *err)
 	const char *u = skip_space(p + n);
 	size_t ulen = unit_len(u);
 	if (!ulen && !*u) {
-		sbuf_addf(err, "size '%s' needs a unit (%s), e.g. '%sMiB'", s,
-			  SIZE_UNITS, t);
+		size_needs_unit(err, s, t);
 		goto out;
 	}
 	const struct unit_def *d = ulen ? find_unit(size_units, u, ulen) : NULL;
@@ -361,7 +479,7 @@ int units_parse_percent(const char *s, double *pct, struct sbuf *err)
 		neg = *p++ == '-';
 	size_t n = scan_number(p, 0);
 	if (!n || p[n]) {
-		sbuf_addf(err, "'%s' is not a percentage (write e.g. 10 or '10%%')", s);
+		sbuf_addf(err, "'%s' is not a percentage (write e.g. '10' or '10%%')", s);
 		goto out;
 	}
 	double v = (double)number_value(p, n);
@@ -415,7 +533,7 @@ int units_parse_rate(const char *s, double *per_second, char **unit,
 		/* himorime's work unit: [A-Za-z][A-Za-z0-9_-]* */
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (i && ((c >= '0' && c <= '9') || c == '_' || c == '-')))) {
-			sbuf_addf(err, "'%s' has an invalid unit '%.*s' (a size unit or a name such as 'ops')",
+			sbuf_addf(err, "'%s' has an invalid unit '%.*s' (a size unit, or a name that starts with a letter, e.g. '5000 ops/s')",
 				  s, (int)ulen, u);
 			goto out;
 		}
@@ -461,6 +579,24 @@ int units_parse_aggregation(const char *s, enum aggregation *agg,
 	sbuf_addf(err, "unknown aggregation '%s' (use min, max, mean, median or a percentile such as p95, p99.9)",
 		  s);
 	return -1;
+}
+
+/* A value of metric m's unit that parses (the hints' fallback). */
+static const char *unit_example(enum metric_id m)
+{
+	switch (metric_get(m)->unit) {
+	case UNIT_NS:
+		return "300ms";
+	case UNIT_BYTES:
+		return "64MiB";
+	case UNIT_COUNT:
+		return "1000000";
+	case UNIT_RATIO:
+		return m == METRIC_CPU_UTILIZATION ? "0.9" : "1.5";
+	case UNIT_RATE:
+		return "100 MB/s";
+	}
+	return "1";
 }
 
 static const char *unit_expectation(enum metric_id m)
@@ -573,6 +709,32 @@ int units_parse_metric_value(enum metric_id metric, const char *s,
 	return 0;
 }
 
+/*
+ * "budget '300ms' needs a comparison: write e.g. '<= 300ms'": the value as
+ * written when the budget with the comparison parses, else an example of
+ * the metric's unit.
+ */
+static void budget_needs_comparison(struct sbuf *err, enum metric_id metric,
+				    const char *text, const char *value)
+{
+	const char *op = metric_get(metric)->better == BETTER_HIGHER ? ">=" : "<=";
+	struct sbuf hint = SBUF_INIT, tmp = SBUF_INIT;
+	struct budget b;
+	sbuf_addf(&hint, "%s %s", op, value);
+	if (units_parse_budget(metric, "max", hint.buf, &b, &tmp) == 0) {
+		free(b.aggregation_name);
+		free(b.limit_text);
+		free(b.unit);
+	} else {
+		sbuf_reset(&hint);
+		sbuf_addf(&hint, "%s %s", op, unit_example(metric));
+	}
+	sbuf_addf(err, "budget '%s' needs a comparison: write e.g. '%s'", text,
+		  hint.buf);
+	sbuf_release(&hint);
+	sbuf_release(&tmp);
+}
+
 int units_parse_budget(enum metric_id metric, const char *aggregation,
 		       const char *text, struct budget *out, struct sbuf *err)
 {
@@ -593,8 +755,7 @@ int units_parse_budget(enum metric_id metric, const char *aggregation,
 	else if (*p == '>')
 		op = BUDGET_GT, p++;
 	else {
-		sbuf_addf(err, "budget '%s' needs a comparison: write e.g. '%s %s'", text,
-			  mi->better == BETTER_HIGHER ? ">=" : "<=", p);
+		budget_needs_comparison(err, metric, text, p);
 		return -1;
 	}
 	int lower = op == BUDGET_LT || op == BUDGET_LE;

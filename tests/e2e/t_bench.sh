@@ -73,6 +73,16 @@ run_k bench "$H sleep 60" "$H sleep 10" --runs 16 --max-percent 10 --quiet --for
 expect_rc 0
 bj "$T/g2.json" "cs['$H sleep 10']['comparisons']['latency']['verdict'] != 'regression' and cs['$H sleep 10']['comparisons']['latency']['change_percent'] < -50"
 
+case_ "the gate line counts the compared commands only, never the reference"
+# Two commands are one comparison: the first is the reference, no pass.
+run_k report "$T/g.json"
+expect_rc 1
+expect_out "gate: 0 pass, 1 regression · exit code 1"
+run_k report "$T/g2.json"
+expect_rc 0
+grep -qE '^gate: (0 pass, 1 improved|1 pass) · exit code 0$' "$T/out" ||
+	fail "the gate line of one faster command: $(grep '^gate' "$T/out")"
+
 case_ "-N -L -L: hyperfine's order of combinations (the first parameter fastest), named with -n and {NAME}"
 run_k bench -N -L ms 1,3 -L x a,b "$H sleep {ms}" -n "nap-{ms}-{x}" -r 4 --quiet --format json --output "$T/l.json"
 expect_rc 0

@@ -89,8 +89,25 @@ cmp -s "$T/before" "$T/after" || fail "user state changed: $(diff "$T/before" "$
 case_ "the table names the first bad commit with its change and interval"
 run_k bisect --good "${SHAS[0]}" --bad "${SHAS[16]}" --metric allocs --quiet
 expect_rc 0
-expect_out "first bad commit: ${SHAS[11]}"
+expect_out "first bad commit: ${SHAS[11]} c11"
 expect_out "bi/m/prog allocs +40.0% against good, interval [+40.0%, +40.0%]"
+
+case_ "every tested commit shows its subject, and a good one its change"
+# The lines of the tested commits: sha, outcome, subject, then the change
+# (+40% at a bad commit, 0% at a good one: allocation counts are exact).
+for t in $("$PY" -c 'import json,sys; print(" ".join(t["sha"] for t in json.load(open(sys.argv[1]))["tested"]))' "$T/b.json"); do
+	i=0
+	while [ "${SHAS[$i]}" != "$t" ]; do i=$((i + 1)); done
+	if [ "$i" -ge 11 ]; then
+		want="  ${t:0:12}  bad   c$i *  \+40\.0% \[\+40\.0%, \+40\.0%\] bi/m/prog allocs\$"
+	else
+		want="  ${t:0:12}  good  c$i *  [+-]?0\.0% \[[^]]*\] bi/m/prog allocs\$"
+	fi
+	grep -qE "^$want" "$T/out" || fail "no line '$want' in: $(cat "$T/out")"
+done
+grep -q "  good  " "$T/out" || fail "no good commit tested: $(cat "$T/out")"
+json_check "$T/b.json" "all(t['subject'] == 'c%d' % ('${SHAS[*]}'.split().index(t['sha'])) for t in r['tested'])"
+json_check "$T/b.json" "all(abs(t['change_percent'] - (40 if t['outcome'] == 'bad' else 0)) < 1e-9 and t['what'] == 'bi/m/prog allocs' and t['ci_low_percent'] <= t['change_percent'] <= t['ci_high_percent'] for t in r['tested'])"
 
 case_ "a commit that does not build is skipped, said so, and the search goes on"
 run_k bisect --good "${B[0]}" --bad "${B[16]}" --format json

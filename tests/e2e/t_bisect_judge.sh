@@ -93,5 +93,6 @@ run_k bisect --good "${B[0]}" --bad "${B[8]}" --format json --seed 3
 json_check "$T/out" "any(t['sha'] == '${B[4]}' and t['outcome'] == 'skip' and t['reason'].startswith('bi/m/prog allocs inconclusive +') for t in r['tested'])"
 json_check "$T/out" "not any(t['outcome'] == 'skip' and t['sha'] != '${B[4]}' for t in r['tested'])"
 run_k bisect --good "${B[0]}" --bad "${B[8]}" --seed 3 --quiet
-expect_out "skip  (bi/m/prog allocs inconclusive +"
+grep -qE "^  ${B[4]:0:12}  skip  [^ ].*  \(bi/m/prog allocs inconclusive \+" "$T/out" ||
+	fail "the skipped commit's line (subject, then the reason): $(cat "$T/out")"
 finish

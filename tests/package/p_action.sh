@@ -6,7 +6,10 @@
 # head is slower and over budget — exit code, annotations, job summary, the
 # log's report in the chosen format, the JSON and HTML reports, the outputs
 # and the PATH; invalid inputs; the gate step failing with kagari's code;
-# and action.yml and the example workflow agree with the scripts.
+# and action.yml and the example workflow agree with the scripts. The
+# inputs (issue 34): each bad one is exit 3 before kagari ci runs (a fake
+# installed kagari records whether it was called, and with what), no value
+# can forge an output, and history-push reaches kagari ci's command line.
 . "${KAGARI_SOURCE_DIR:?}/tests/e2e/lib.sh"
 SRC=$KAGARI_SOURCE_DIR
 BUILD=${KAGARI_BUILD_DIR:?}
@@ -25,8 +28,35 @@ mkdir -p "$GH" "$T/runner" "$T/toolcache"
 export GITHUB_ACTIONS=true GITHUB_ACTION_PATH=$SRC RUNNER_TEMP="$T/runner" \
 	RUNNER_TOOL_CACHE="$T/toolcache" GITHUB_OUTPUT="$GH/output" GITHUB_PATH="$GH/path" \
 	GITHUB_STEP_SUMMARY="$GH/summary"
-# output NAME: the last value the steps wrote for NAME to $GITHUB_OUTPUT.
-output() { sed -n "s/^$1=//p" "$GITHUB_OUTPUT" | tail -n 1; }
+# outputs: the names and values in $GITHUB_OUTPUT, read as the runner reads
+# the file (NAME=VALUE lines, and NAME<<DELIMITER ... DELIMITER blocks), one
+# NAME=VALUE a line with the value's newlines written \n.
+outputs() {
+	"$PY" - "$GITHUB_OUTPUT" <<'PYEOF'
+import sys
+lines = open(sys.argv[1], newline="").read().split("\n")
+if lines and lines[-1] == "":
+    lines.pop()
+i = 0
+while i < len(lines):
+    line = lines[i]
+    eq, here = line.find("="), line.find("<<")
+    if eq >= 0 and (here < 0 or eq < here):
+        name, value = line[:eq], line[eq + 1:]
+    else:
+        assert here > 0, "malformed line %r" % line
+        name, delim, body = line[:here], line[here + 2:], []
+        i += 1
+        while lines[i] != delim:
+            body.append(lines[i])
+            i += 1
+        value = "\n".join(body)
+    print("%s=%s" % (name, value.replace("\n", "\\n")))
+    i += 1
+PYEOF
+}
+# output NAME: the last value the steps wrote for NAME.
+output() { outputs | sed -n "s/^$1=//p" | tail -n 1; }
 
 case_ "key step: key and folder, the same for the same source"
 bash "$SRC/scripts/action/key.sh" >key.out 2>&1 || fail "key.sh failed: $(cat key.out)"
@@ -39,6 +69,130 @@ case $dir in "$T/toolcache/kagari/$version-"*) ;; *) fail "dir '$dir'" ;; esac
 bash "$SRC/scripts/action/key.sh" >/dev/null 2>&1
 [ "$(output key)" = "$key" ] || fail "a second key differs: $(output key)"
 
+# A fake installed kagari for the checks of the inputs: `kagari ci` records
+# its arguments (one a line) and writes a report that is not one; anything
+# else is the kagari under test (report --list-formats).
+FAKE="$T/fake"
+mkdir -p "$FAKE/bin" "$T/ws"
+{
+	echo '#!/bin/bash'
+	echo 'if [ "$1" = ci ]; then'
+	echo '	printf "%s\n" "$@" >"$CI_ARGS"'
+	echo '	while [ $# -gt 0 ]; do [ "$1" = --output ] && echo "{}" >"$2"; shift; done'
+	echo '	exit "${FAKE_RC:-0}"'
+	echo 'fi'
+	echo 'exec "$REAL_KAGARI" "$@"'
+} >"$FAKE/bin/kagari"
+chmod +x "$FAKE/bin/kagari"
+: >"$T/ws/kagari.yaml"
+# fake_step SCRIPT VAR=VALUE...: scripts/action/SCRIPT in $T/ws with the
+# fake kagari and these inputs (the action's defaults for the others).
+fake_step() {
+	local script=$1
+	shift
+	: >"$GITHUB_OUTPUT"
+	rm -f "$T/ci-args"
+	(cd "$T/ws" && env KAGARI_DIR="$FAKE" REAL_KAGARI="$KAGARI" CI_ARGS="$T/ci-args" \
+		INPUT_SUITE= INPUT_ARGS= INPUT_FORMAT=table INPUT_FAIL_ON_INCONCLUSIVE=false \
+		INPUT_HISTORY_PUSH=false INPUT_RUN=true "$@" \
+		bash "$SRC/scripts/action/$script" >"$T/out" 2>"$T/err")
+	RC=$?
+}
+# bad_input VAR=VALUE MESSAGE: the check step and the run step both stop
+# with exit 3 and MESSAGE, each line an ::error, and kagari ci never ran.
+bad_input() {
+	local script
+	for script in check.sh run.sh; do
+		fake_step "$script" "$1"
+		[ "$RC" -eq 3 ] || fail "$script with $1: exit $RC, expected 3; $(cat "$T/out" "$T/err")"
+		grep -qF -- "$2" "$T/out" || fail "$script with $1: no '$2' in $(cat "$T/out")"
+		[ "$(grep -c '' "$T/out")" -eq "$(grep -c '^::error title=kagari::' "$T/out")" ] ||
+			fail "$script with $1: a line that is not an ::error: $(cat "$T/out")"
+		[ ! -e "$T/ci-args" ] || fail "$script with $1 still ran kagari ci"
+		[ -z "$(outputs)" ] || fail "$script with $1 set outputs: $(outputs)"
+	done
+}
+
+case_ "inputs: the format is an exact name of kagari report --list-formats"
+"$KAGARI" report --list-formats >formats.txt || fail "report --list-formats failed"
+for f in table json markdown junit; do
+	grep -qx "$f" formats.txt || fail "report --list-formats lacks $f: $(cat formats.txt)"
+done
+bad_input "INPUT_FORMAT=.*" "format '.*' is not a format"
+bad_input "INPUT_FORMAT=j.on" "format 'j.on' is not a format"
+bad_input "INPUT_FORMAT=table|nope" "format 'table|nope' is not a format"
+bad_input "INPUT_FORMAT=" "format '' is not a format"
+# A newline: refused, and the message stays on its one line (escaped), so
+# the second line cannot become a workflow command of its own.
+bad_input "INPUT_FORMAT=table
+::warning::forged" "format 'table%0A::warning::forged' is not a format"
+grep -q '^::warning' "$T/out" && fail "a format's newline started a workflow command: $(cat "$T/out")"
+# Letters and '-' pass the check step; only kagari's list tells 'xml' or
+# 'tab' from a format.
+for f in xml tab json-; do
+	fake_step check.sh INPUT_FORMAT=$f
+	expect_rc 0
+	fake_step run.sh INPUT_FORMAT=$f
+	expect_rc 3
+	expect_out "format '$f' is not a format (one of: table json"
+	[ ! -e "$T/ci-args" ] || fail "format $f still ran kagari ci"
+done
+for f in $(cat formats.txt); do
+	fake_step run.sh INPUT_FORMAT="$f"
+	expect_rc 0
+	[ -e "$T/ci-args" ] || fail "format $f did not run kagari ci: $(cat "$T/out" "$T/err")"
+done
+
+case_ "inputs: true/false inputs take exactly true or false"
+for name in RUN FAIL_ON_INCONCLUSIVE HISTORY_PUSH; do
+	input=$(echo "$name" | tr 'A-Z_' 'a-z-')
+	for v in yes True 1 "" "true " "no"; do
+		bad_input "INPUT_$name=$v" "$input is '$v'; it takes true or false"
+	done
+	bad_input "INPUT_$name=false
+true" "$input is 'false%0Atrue'; it takes true or false"
+done
+
+case_ "inputs: the suite exists and is not an option"
+bad_input "INPUT_SUITE=-x" "suite '-x' starts with '-'"
+bad_input "INPUT_SUITE=--help" "suite '--help' starts with '-'"
+bad_input "INPUT_SUITE=missing.yaml" "suite 'missing.yaml' does not exist"
+fake_step run.sh INPUT_SUITE=kagari.yaml
+expect_rc 0
+[ "$(tail -n 1 "$T/ci-args")" = kagari.yaml ] || fail "the suite is not kagari ci's last argument: $(cat "$T/ci-args")"
+
+case_ "inputs: args split on white space, no globbing; history-push adds --history-push"
+touch "$T/ws/glob-me"
+fake_step run.sh INPUT_ARGS="--seed 5   --tag a,b	--filter *" INPUT_HISTORY_PUSH=true
+expect_rc 0
+printf '%s\n' ci --format json --output "$T/runner/kagari-report/kagari.json" --history-push \
+	--seed 5 --tag a,b --filter '*' >want-args
+diff want-args "$T/ci-args" >/dev/null || fail "kagari ci's arguments: $(diff want-args "$T/ci-args")"
+expect_out "--history-push --seed 5 --tag a\\,b --filter \\*" # quoted as bash's %q
+fake_step run.sh INPUT_HISTORY_PUSH=false
+grep -qx -- --history-push "$T/ci-args" && fail "history-push false still passes --history-push"
+fake_step run.sh INPUT_HISTORY_PUSH=true INPUT_FAIL_ON_INCONCLUSIVE=true
+grep -qx -- --history-push "$T/ci-args" && grep -qx -- --fail-on-inconclusive "$T/ci-args" ||
+	fail "history-push and fail-on-inconclusive together: $(cat "$T/ci-args")"
+
+case_ "outputs: a value holding newlines cannot add or change an output"
+# The runner's temporary folder is the one value that reaches the outputs
+# from outside: a name that tries to set exit-code and json.
+evil="$T/runner
+exit-code=0
+json=/etc/passwd
+x"
+mkdir -p "$evil"
+fake_step run.sh RUNNER_TEMP="$evil" FAKE_RC=1
+expect_rc 0
+[ "$(output exit-code)" = 1 ] || fail "exit-code output '$(output exit-code)', expected 1: $(outputs)"
+[ "$(output json)" = "$T/runner\\nexit-code=0\\njson=/etc/passwd\\nx/kagari-report/kagari.json" ] ||
+	fail "json output '$(output json)': $(outputs)"
+[ "$(outputs | cut -d= -f1 | sort | tr '\n' ' ')" = "exit-code json report-dir " ] ||
+	fail "outputs other than exit-code, json and report-dir: $(outputs)"
+# The command line in the log stays one line, whatever the arguments hold.
+[ "$(grep -c '^kagari ci --' "$T/out")" = 1 ] && ! grep -q '^exit-code=' "$T/out" ||
+	fail "the logged command line spans lines: $(cat "$T/out")"
 case_ "build step (cache miss): make dist unpacked into the cached folder"
 KAGARI_DIR=$dir KAGARI_DIST_BUILD=$BUILD bash "$SRC/scripts/action/build.sh" >build.out 2>&1 ||
 	fail "build.sh failed: $(tail -n 30 build.out)"
@@ -78,7 +232,7 @@ export GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$T/event.json" GITHUB_W
 run_step() {
 	: >"$GITHUB_OUTPUT"
 	env KAGARI_DIR="$dir" INPUT_SUITE= INPUT_ARGS= INPUT_FORMAT=table \
-		INPUT_FAIL_ON_INCONCLUSIVE=false INPUT_RUN=true "$@" \
+		INPUT_FAIL_ON_INCONCLUSIVE=false INPUT_HISTORY_PUSH=false INPUT_RUN=true "$@" \
 		bash "$SRC/scripts/action/run.sh" >"$T/out" 2>"$T/err"
 	RC=$?
 }
@@ -121,10 +275,14 @@ expect_rc 0
 expect_out "--fail-on-inconclusive"
 grep -q '^|' "$T/out" || fail "no Markdown table in the log: $(head -c 800 "$T/out")"
 
-case_ "invalid inputs stop before anything is measured"
+case_ "invalid inputs stop before anything is measured (the installed kagari)"
 run_step INPUT_FORMAT=xml
 expect_rc 3
-expect_out "format 'xml'"
+expect_out "format 'xml' is not a format"
+[ -z "$(output exit-code)" ] || fail "an invalid format still ran kagari"
+run_step INPUT_FORMAT=j.on
+expect_rc 3
+expect_out "format 'j.on' is not a format"
 run_step INPUT_FAIL_ON_INCONCLUSIVE=yes
 expect_rc 3
 expect_out "fail-on-inconclusive is 'yes'"
@@ -151,6 +309,19 @@ for s in steps:
         assert os.path.isfile(os.path.join(src, script)), script
 used = set(re.findall(r"inputs\.([a-z-]+)", open(os.path.join(src, "action.yml")).read()))
 assert inputs <= used, inputs - used
+# The inputs are checked first, before the cache and the build: every input
+# lib.sh checks reaches the check step, and the run step too.
+assert steps[0]["run"].endswith('scripts/action/check.sh"'), steps[0]
+lib = open(os.path.join(src, "scripts/action/lib.sh")).read()
+checked = set(re.findall(r"\$\{(INPUT_[A-Z_]+)-", lib))
+assert {"INPUT_FORMAT", "INPUT_HISTORY_PUSH", "INPUT_SUITE", "INPUT_RUN"} <= checked, checked
+run = [s for s in steps if s.get("id") == "run"][0]
+for s in (steps[0], run):
+    assert checked <= set(s["env"]), (s["name"], checked - set(s["env"]))
+    for k in checked:
+        assert s["env"][k] == "${{ inputs.%s }}" % k[6:].lower().replace("_", "-"), k
+assert a["inputs"]["history-push"]["default"] == "false"
+assert "contents: write" in a["inputs"]["history-push"]["description"]
 assert any(s.get("uses", "").startswith("actions/cache@") for s in steps)
 up = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
 assert up and "always()" in up[0]["if"]

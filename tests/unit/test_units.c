@@ -287,6 +287,196 @@ static void test_metric_values(void **state)
 	sbuf_release(&err);
 }
 
+/*
+ * Every hint a message of suite/units gives ("e.g. 'VALUE'", "such as
+ * 'VALUE'") is a value that parses (issue 34: `timeout: 30 sec` hinted
+ * '30sec', which was then rejected). The inputs below reach each message
+ * that carries a hint; each hint is parsed by the parser that printed it.
+ */
+enum hint_kind { H_DURATION, H_SIZE, H_PERCENT, H_RATE, H_BUDGET, H_VALUE };
+
+/* Parse hint as kind would (budgets: a comparison first, else a value of
+   metric m). 0 when it parses. */
+static int hint_parses(enum hint_kind kind, enum metric_id m, const char *hint,
+		       struct sbuf *why)
+{
+	int64_t i64;
+	double d;
+	char *unit = NULL;
+	struct budget b;
+	int rc = -1;
+	switch (kind) {
+	case H_DURATION:
+		return units_parse_duration(hint, &i64, why);
+	case H_SIZE:
+		return units_parse_size(hint, &i64, why);
+	case H_PERCENT:
+		return units_parse_percent(hint, &d, why);
+	case H_RATE:
+		rc = units_parse_rate(hint, &d, &unit, why);
+		free(unit);
+		return rc;
+	case H_BUDGET:
+	case H_VALUE:
+		if (hint[0] != '<' && hint[0] != '>')
+			return units_parse_metric_value(m, hint, &d, why);
+		rc = units_parse_budget(m, "max", hint, &b, why);
+		if (!rc) {
+			free(b.aggregation_name);
+			free(b.limit_text);
+			free(b.unit);
+		}
+		return rc;
+	}
+	return -1;
+}
+
+/* Each quoted hint after "e.g." or "such as" in msg, up to the '(', ')' or
+   ';' that ends the example, parsed as kind; returns how many. */
+static int check_hints(enum hint_kind kind, enum metric_id m, const char *input,
+		       const char *msg)
+{
+	int found = 0;
+	for (const char *p = msg; (p = strstr(p, "'")) != NULL;) {
+		/* Is this quote inside an example? Look back for its opener. */
+		const char *eg = NULL;
+		for (const char *q = p; q > msg && !strchr("();", q[-1]); q--) {
+			if (q - msg >= 4 && !strncmp(q - 4, "e.g.", 4))
+				eg = q;
+			if (q - msg >= 7 && !strncmp(q - 7, "such as", 7))
+				eg = q;
+			if (eg)
+				break;
+		}
+		const char *end = strchr(p + 1, '\'');
+		if (!end)
+			break;
+		if (eg) {
+			size_t len = (size_t)(end - p - 1);
+			char *hint = malloc(len + 1);
+			assert_non_null(hint);
+			memcpy(hint, p + 1, len);
+			hint[len] = '\0';
+			struct sbuf why = SBUF_INIT;
+			if (hint_parses(kind, m, hint, &why))
+				fail_msg("'%s': the hint '%s' in \"%s\" does not parse: %s",
+					 input, hint, msg, why.buf);
+			sbuf_release(&why);
+			free(hint);
+			found++;
+		}
+		p = end + 1;
+	}
+	return found;
+}
+
+/* Parse input as kind (for metric m), which must fail; check its hints. */
+static int hints_of(enum hint_kind kind, enum metric_id m, const char *input)
+{
+	struct sbuf err = SBUF_INIT;
+	int64_t i64;
+	double d;
+	char *unit = NULL;
+	struct budget b;
+	int rc = -1;
+	switch (kind) {
+	case H_DURATION:
+		rc = units_parse_duration(input, &i64, &err);
+		break;
+	case H_SIZE:
+		rc = units_parse_size(input, &i64, &err);
+		break;
+	case H_PERCENT:
+		rc = units_parse_percent(input, &d, &err);
+		break;
+	case H_RATE:
+		rc = units_parse_rate(input, &d, &unit, &err);
+		free(unit);
+		break;
+	case H_BUDGET:
+		rc = units_parse_budget(m, "max", input, &b, &err);
+		break;
+	case H_VALUE:
+		rc = units_parse_metric_value(m, input, &d, &err);
+		break;
+	}
+	if (!rc)
+		fail_msg("'%s' accepted", input);
+	int n = check_hints(kind, m, input, err.buf);
+	sbuf_release(&err);
+	return n;
+}
+
+static void test_hints_parse(void **state)
+{
+	(void)state;
+	static const char *const durations[] = {
+		"", "30 sec", "30 Sec", "30 SEC", "1 s", "30 secs", "30 seconds",
+		"2 minutes", "1.5 hours", "0.5 sec", "250 msec", "30 fortnights",
+		"30", "100000", "0.0000000001", "5", ".5s", "1.5 ns", "100000 s",
+		"100000 sec", "30sec", "5S", "abc", "1s5", "64MiB", "1.2.3s",
+	};
+	static const char *const sizes[] = {
+		"", "64", "0.5", "99999999999999999999", "abc", "64 mib",
+		"5ms", "64 Bytes", "+5", "64 bits",
+	};
+	static const char *const percents[] = { "ten", "", "0", "10%%", "-5" };
+	static const char *const rates[] = { "fast", "100 MB", "100/s", "1 _op/s" };
+	static const char *const budgets[] = {
+		"300ms", "300", "abc", "64MiB", "<= 300", "<= 30 sec", "0.9",
+		"100 MB/s", "1e9", "<= abc", "30 sec", "",
+	};
+	static const char *const values[] = { "2", "abc", "30 sec", "64", "-1", "5ms", "1MiB" };
+	int found = 0;
+	for (size_t i = 0; i < sizeof(durations) / sizeof(*durations); i++)
+		found += hints_of(H_DURATION, METRIC_LATENCY, durations[i]);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		found += hints_of(H_SIZE, METRIC_LATENCY, sizes[i]);
+	for (size_t i = 0; i < sizeof(percents) / sizeof(*percents); i++)
+		found += hints_of(H_PERCENT, METRIC_LATENCY, percents[i]);
+	for (size_t i = 0; i < sizeof(rates) / sizeof(*rates); i++)
+		found += hints_of(H_RATE, METRIC_LATENCY, rates[i]);
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		for (size_t i = 0; i < sizeof(budgets) / sizeof(*budgets); i++) {
+			struct sbuf err = SBUF_INIT;
+			struct budget b;
+			if (units_parse_budget((enum metric_id)m, "max", budgets[i], &b, &err) == 0) {
+				free(b.aggregation_name); /* a valid budget for this metric */
+				free(b.limit_text);
+				free(b.unit);
+			} else {
+				found += check_hints(H_BUDGET, (enum metric_id)m, budgets[i], err.buf);
+			}
+			sbuf_release(&err);
+		}
+		for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
+			struct sbuf err = SBUF_INIT;
+			double d;
+			if (units_parse_metric_value((enum metric_id)m, values[i], &d, &err))
+				found += check_hints(H_VALUE, (enum metric_id)m, values[i], err.buf);
+			sbuf_release(&err);
+		}
+	}
+	/* The test reads hints, not nothing: each parser's messages gave some. */
+	if (found < 100)
+		fail_msg("only %d hints found", found);
+
+	/* The reported case and its neighbours, word for word. */
+	dur_bad("30 sec", "write e.g. '30s'");
+	dur_bad("30 Sec", "write e.g. '30s'");
+	dur_bad("2 minutes", "write e.g. '2m'");
+	dur_bad("1 s", "right after the number, e.g. '1s'");
+	dur_bad("30sec", "unknown duration unit 'sec' in '30sec'");
+	dur_bad("30sec", "did you mean 's'?");
+	dur_bad("100000", "e.g. '100000ms'"); /* 100000s is longer than 24h */
+	dur_bad("0.0000000001", "needs a unit (");
+	dur_bad("100000 sec", "write a number and a unit");
+	size_bad("99999999999999999999", "needs a unit (");
+	budget_bad(METRIC_LATENCY, "abc", "write e.g. '<= 300ms'");
+	budget_bad(METRIC_LATENCY, "300ms", "write e.g. '<= 300ms'");
+	budget_bad(METRIC_THROUGHPUT, "abc", "write e.g. '>= 100 MB/s'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_aggregations),
 		cmocka_unit_test(test_budgets),
 		cmocka_unit_test(test_metric_values),
+		cmocka_unit_test(test_hints_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
