@@ -24,12 +24,16 @@
 #             suite/, plan/.
 #   analyze/  summaries, budgets, comparisons, verdicts (one entry point,
 #             analyze.h): base/, model/, suite/.
-#   report/   writers and the JSON reader: base/, model/, suite/, analyze/.
+#   report/   writers and the JSON reader: base/, model/, suite/, analyze/,
+#             power/ (the replay's result, for its table and JSON).
 #   ci/       the GitHub event: base/, model/.
 #   history/  the SQLite results store and step detection: base/, model/.
 #             It stores the result model as analysed and reads series
 #             back; it never analyses (cmd/ re-runs analyze_result() on
 #             what it reads) and never measures, so it needs no stage.
+#   power/    `kagari power`'s replay of compare's design on recorded
+#             traces: base/, model/, suite/, plan/, analyze/ (it plans
+#             rounds as measuring would and judges them as compare does).
 #   cmd/      the commands: anything. The top, with src/main.c.
 #   src/main.c and src/runner_main.c (the kagari-runner program): anything.
 #
@@ -58,9 +62,10 @@ allowed() {
 	plan) echo "base model suite plan" ;;
 	measure) echo "base model proc suite plan measure" ;;
 	analyze) echo "base model suite analyze" ;;
-	report) echo "base model suite analyze report" ;;
+	report) echo "base model suite analyze power report" ;;
 	ci) echo "base model ci" ;;
 	history) echo "base model history" ;;
+	power) echo "base model suite plan analyze power" ;;
 	cmd | top) echo "*" ;;
 	*) echo "" ;;
 	esac

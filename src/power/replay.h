@@ -1,0 +1,42 @@
+/*
+ * power/replay: replay compare's design over recorded A/A traces
+ * (docs/power.md). Per cell it counts how often each verdict came out and
+ * how many runs per side it took; live trials cannot tell a better design
+ * from a quieter hour, a replay runs every candidate on the same noise.
+ *
+ * A cell is EFFECT@T (head scaled by 1 + EFFECT/100, tolerance T%) or
+ * SHARE%xFACTOR@T (a shaped change: each head run is FACTOR times slower
+ * with probability SHARE%, else unchanged). Nothing here reads files or
+ * prints: cmd/power.c loads the traces and the design, report/power.h
+ * writes what was found.
+ */
+#ifndef KAGARI_POWER_REPLAY_H
+#define KAGARI_POWER_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/sbuf.h"
+#include "power/power.h"
+#include "model/trace.h"
+
+/* The rounds compare would plan for d->st (warm-up, cap, sequential or
+   fixed), its order's name and time cap, as measuring would see them. */
+void power_design_plan(struct power_design *d);
+/* "3@2", "-5@3", "40%x2.5@10" into *c (c->text a copy); -1 with a reason. */
+int power_parse_cell(const char *text, struct power_cell *c, struct sbuf *err);
+/* Trace t's runs of the replayed metric (METRIC_LATENCY or METRIC_CPU_TOTAL). */
+const double *power_column(const struct trace *t, int metric);
+/* The traces' noise, for the report's first line. */
+void power_trace_stats(const struct trace *tr, size_t nt, int metric,
+		       struct power_trace_stats *s);
+/* 0 when every cell's head runs stay below 2^63 ns; -1 naming the cell. */
+int power_cells_fit(const struct power_design *d, const struct trace *tr, size_t nt,
+		    const struct power_cell *cells, size_t nc, struct sbuf *err);
+/* `trials` trials of every cell on windows of `need` runs (every trace
+   holds one): fills each cell's verdicts, trials and runs. */
+void power_replay(const struct power_design *d, const struct trace *tr, size_t nt,
+		  size_t need, struct power_cell *cells, size_t nc, int trials,
+		  uint64_t seed);
+
+#endif
