@@ -701,6 +701,83 @@ static void bench_block(struct table *t, const struct bench_result *b)
 	table_flush(t);
 }
 
+/* One command's part of its benchmark's verdict line, into sb ("; "
+   between parts); name: the command's name goes first. */
+static void lead_command(struct sbuf *sb, const struct command_result *c, int name)
+{
+	struct sbuf part = SBUF_INIT;
+	const char *sep = sb->len ? "; " : "";
+	if (c->error) {
+		size_t n = strcspn(c->error, "\n");
+		sbuf_addf(&part, "%s%s", name ? c->name : "", name ? ": " : "");
+		sbuf_adds(&part, "error: ");
+		sbuf_add(&part, c->error, n);
+	}
+	for (int m = 0; m < METRIC__COUNT && !c->error; m++) {
+		const struct comparison *cp = &c->comparison[m];
+		if (!cp->present || !cp->gate)
+			continue;
+		sbuf_addf(&part, "%s%s%s", part.len ? "; " : "", name ? c->name : "",
+			  name ? " " : "");
+		report_lead_change_text(&part, cp, (enum metric_id)m);
+	}
+	for (size_t i = 0; i < c->nr_budgets; i++) {
+		const struct budget_result *bu = &c->budgets[i];
+		if (bu->status == BUDGET_PASS)
+			continue;
+		sbuf_addf(&part, "%s%s%sbudget ", part.len ? "; " : "",
+			  name ? c->name : "", name ? " " : "");
+		report_budget_subject(&part, bu);
+		sbuf_adds(&part, " ");
+		report_budget_limit(&part, c, bu);
+		sbuf_adds(&part, bu->status == BUDGET_FAIL ? ": FAIL" : ": cannot be assessed");
+	}
+	if (part.len) {
+		sbuf_adds(sb, sep);
+		add_safe(sb, part.buf);
+	}
+	sbuf_release(&part);
+}
+
+/*
+ * A compare leads with its verdicts, one line per benchmark — the result
+ * and each gated change with its interval and tolerance — and the details
+ * follow:
+ *
+ *	  parse  regression  latency +18.0% [+14.2%, +21.9%] (tolerance 5%)
+ */
+static void lead_block(struct table *t)
+{
+	const struct run_result *r = t->r;
+	int two = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			for (size_t c = 0; c < r->suites[i].benches[b].nr_commands; c++)
+				two |= compare_mode(&r->suites[i].benches[b].commands[c]);
+	if (!two)
+		return;
+	struct sbuf sb = SBUF_INIT;
+	sbuf_addch(t->out, '\n');
+	paint(t, t->out, TC_BOLD, "verdicts");
+	sbuf_adds(t->out, " (details below)\n");
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			struct tline *l = tline_new(t, GROUP_METRICS, 2);
+			if (r->nr_suites > 1 && r->suites[i].name)
+				sbuf_addf(&sb, "%s/", r->suites[i].name);
+			sbuf_adds(&sb, br->name ? br->name : "");
+			tline_cell_sb(l, TC_BOLD, &sb);
+			tline_cell(l, result_tcolor(br->result), result_text(br->result, "n/a"));
+			for (size_t c = 0; c < br->nr_commands; c++)
+				lead_command(&sb, &br->commands[c], br->nr_commands > 1);
+			/* already sanitised; tline_cell() leaves clean text as it is */
+			tline_cell_sb(l, TC_NONE, &sb);
+		}
+	table_flush(t);
+	sbuf_release(&sb);
+}
+
 static void header(struct table *t)
 {
 	const struct run_result *r = t->r;
@@ -1089,6 +1166,7 @@ int report_write_table(const struct run_result *r,
 	}
 
 	header(&t);
+	lead_block(&t);
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
 		sbuf_addch(out, '\n');
