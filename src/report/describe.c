@@ -221,6 +221,16 @@ int report_better_text(struct sbuf *out, const struct comparison *cp, enum metri
 	return 1;
 }
 
+void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum metric_id m)
+{
+	struct sbuf tmp = SBUF_INIT;
+
+	if (report_better_text(&tmp, cp, m))
+		sbuf_addf(out, " (%s beyond the %g%% tolerance, not improved)",
+			  better_word(m), cp->max_percent);
+	sbuf_release(&tmp);
+}
+
 void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
 			     enum metric_id m)
 {

@@ -87,6 +87,9 @@ void report_reason_text(struct sbuf *out, const struct comparison *cp);
  * not times). Adds nothing and returns 0 for any other comparison.
  */
 int report_better_text(struct sbuf *out, const struct comparison *cp, enum metric_id m);
+/* After report_verdict_text() in a verdict cell: " (faster beyond the
+   10% tolerance, not improved)" for the pass above, else nothing. */
+void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum metric_id m);
 /*
  * A comparison in a benchmark's one-line verdict: "latency +18.0%
  * [+14.2%, +21.9%] (tolerance 5%)", or the metric and

@@ -142,6 +142,9 @@ static void test_better_texts(void **state)
 	assert_string_equal(sb.buf, "faster: -27.0% [-38.8%, -15.2%] (beyond the 10% tolerance); "
 				    "not improved: the improvement is not established (p=0.09 not below 0.05)");
 	sbuf_reset(&sb);
+	report_verdict_note(&sb, &cp, METRIC_LATENCY);
+	assert_string_equal(sb.buf, " (faster beyond the 10% tolerance, not improved)");
+	sbuf_reset(&sb);
 	report_lead_change_text(&sb, &cp, METRIC_PEAK_RSS);
 	assert_true(!strncmp(sb.buf, "peak_rss lower: -27.0%", 22));
 	sbuf_reset(&sb);
@@ -166,6 +169,8 @@ static void test_better_texts(void **state)
 	cp.change_percent = -27;
 	cp.verdict = VERDICT_IMPROVED;
 	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
+	report_verdict_note(&sb, &cp, METRIC_LATENCY);
+	assert_int_equal((int)sb.len, 0);
 	sbuf_release(&sb);
 }
 
