@@ -218,6 +218,46 @@ static void check_acceptances(struct session *s)
 }
 
 /*
+ * Choose every suite's copy (said before anything is built), apply
+ * --max-percent to the copies chosen, then build and measure each suite
+ * on both sides. Returns 0, or the exit code choose_suite() stopped with.
+ */
+static int measure_suites(struct session *s, const char *repo, const char *base_ref,
+			  const char *base_sha, const char *wt_path, const char *default_from,
+			  const struct analyze_overrides *ov)
+{
+	int rc = 0;
+	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
+				  &from[i]);
+	/* After the choice: the tolerance given is the one, whichever copy. */
+	if (!rc)
+		common_apply_max_percent(&s->ls, ov);
+	for (size_t i = 0; !rc && i < s->ls.nr && !interrupt_requested; i++) {
+		const struct suite *su = s->ls.suites[i];
+		const char *root_rel = path_inside(su->root, repo);
+		char *base_root = xstrfmt("%s%s%s", wt_path, root_rel && *root_rel ? "/" : "",
+					  root_rel ? root_rel : "");
+		char *tmp_base = xstrfmt("%s/s%zu-base", s->tmp, i);
+		char *tmp_head = xstrfmt("%s/s%zu-head", s->tmp, i);
+		struct execute_side sides[SIDE__COUNT] = {
+			[SIDE_BASE] = { .present = 1, .root = base_root,
+					.head_root = su->root, .tmpdir = tmp_base },
+			[SIDE_HEAD] = { .present = 1, .root = su->root,
+					.head_root = su->root, .tmpdir = tmp_head },
+		};
+		struct suite_result *sr = session_measure_suite(s, i, sides);
+		sr->suite_from = xstrdup(from[i]);
+		free(base_root);
+		free(tmp_base);
+		free(tmp_head);
+	}
+	free(from);
+	return rc;
+}
+
+/*
  * Resolve the repository and REV, make the base worktree, measure every
  * suite on both sides with the copy of the suite that choose_suite()
  * picks, compare, and remove the worktree whatever happened.
@@ -285,33 +325,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 			rc = EXIT_EXEC;
 		}
 	}
-	/* Every suite's copy first: what runs is said before anything does. */
-	const char **from = xcalloc(s.ls.nr + 1, sizeof(*from));
-	for (size_t i = 0; !rc && i < s.ls.nr; i++)
-		rc = choose_suite(&s, i, repo, base_ref, base_sha, wt.path, default_from,
-				  &from[i]);
-	/* After the choice: the tolerance given is the one, whichever copy. */
 	if (!rc)
-		common_apply_max_percent(&s.ls, &ov);
-	for (size_t i = 0; !rc && i < s.ls.nr && !interrupt_requested; i++) {
-		const struct suite *su = s.ls.suites[i];
-		const char *root_rel = path_inside(su->root, repo);
-		char *base_root = xstrfmt("%s%s%s", wt.path, root_rel && *root_rel ? "/" : "",
-					  root_rel ? root_rel : "");
-		char *tmp_base = xstrfmt("%s/s%zu-base", s.tmp, i);
-		char *tmp_head = xstrfmt("%s/s%zu-head", s.tmp, i);
-		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = 1, .root = base_root,
-					.head_root = su->root, .tmpdir = tmp_base },
-			[SIDE_HEAD] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_head },
-		};
-		struct suite_result *sr = session_measure_suite(&s, i, sides);
-		sr->suite_from = xstrdup(from[i]);
-		free(base_root);
-		free(tmp_base);
-		free(tmp_head);
-	}
+		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from, &ov);
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */
 		child_interrupt_clear();
@@ -323,7 +338,6 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		}
 	}
 	git_worktree_release(&wt);
-	free(from);
 	if (!rc)
 		check_acceptances(&s);
 	if (!rc)
