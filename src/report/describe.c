@@ -209,9 +209,11 @@ int report_better_text(struct sbuf *out, const struct comparison *cp, enum metri
 	int hib = metric_get(m)->better == BETTER_HIGHER;
 	double T = cp->max_percent, d = cp->change_percent;
 
+	/* The whole interval beyond the tolerance: shown to be better by
+	   more than T, though the verdict's other tests did not say so. */
 	if (!cp->present || cp->verdict != VERDICT_PASS || !isfinite(d) || !isfinite(T) ||
 	    metric_get(m)->better == BETTER_EITHER ||
-	    !(hib ? d > T : d < -T))
+	    !(hib ? cp->ci_low_percent > T : cp->ci_high_percent < -T))
 		return 0;
 	sbuf_addf(out, "%s: ", better_word(m));
 	units_format_change(out, d, cp->ci_low_percent, cp->ci_high_percent);

@@ -80,7 +80,7 @@ int report_minority_text(struct sbuf *out, const struct comparison *cp);
 void report_reason_text(struct sbuf *out, const struct comparison *cp);
 
 /*
- * A pass whose change lies beyond the tolerance the better way, which
+ * A pass whose whole interval lies beyond the tolerance the better way, which
  * reads as "no change" unless said: "faster: -27.0% [-38.8%, -15.2%]
  * (beyond the 10% tolerance); not improved: the improvement is not
  * established (P=0.93 below 0.95)" ("higher"/"lower" for metrics that are

@@ -158,6 +158,12 @@ static void test_better_texts(void **state)
 	/* ... and the worse way for latency: nothing to say */
 	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
 	assert_int_equal((int)sb.len, 0);
+	/* beyond the tolerance, but the interval reaches back within it:
+	   the plain change */
+	cp.change_percent = -12;
+	cp.ci_low_percent = -20;
+	cp.ci_high_percent = -5;
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
 	/* within the tolerance: the plain change */
 	cp.change_percent = -4;
 	cp.ci_low_percent = -6;
