@@ -528,7 +528,26 @@ expect_rc 4
 jc "$T/fl.json" 'c["error"].startswith("head: ") and c["base"]["count"] <= 1 and c["head"]["count"] == 0'
 last_err_has "on the head side"
 mv "$T/notes.keep" notes.txt
-rm -f fails.kagari.yaml
+# a setup that fails on the base: the head is not set up, nor measured
+cat > fails.kagari.yaml <<YAML
+version: "1"
+name: fails
+defaults: {warmup: 0, runs: 20}
+benchmarks:
+  - name: f
+    setup:
+      - {command: 'echo "\$PWD" >> "$T/setups.log"; test -e marker.txt', shell: true}
+    commands:
+      t: {command: ["true"]}
+YAML
+touch marker.txt
+rm -f "$T/setups.log"
+compare --against main fails.kagari.yaml --quiet --format json --output "$T/fl.json"
+expect_rc 4
+jc "$T/fl.json" 'c["error"].startswith("base: ") and c["head"]["count"] == 0 and c["base"]["count"] == 0'
+[ "$(wc -l < "$T/setups.log")" = 1 ] || fail "the head was set up after the base's setup failed: $(cat "$T/setups.log")"
+last_err_has "on the base side"
+rm -f marker.txt fails.kagari.yaml "$T/setups.log"
 
 case_ "a base that does not build: exit 4, says the base build failed"
 compare --against broken-build --quiet --format json --output "$T/bb.json"
