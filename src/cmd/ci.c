@@ -30,7 +30,8 @@ static const struct opt ci_opts[] = {
 	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
 	  NULL },
-	OPT_SUITE_FROM,
+	OPT_SUITE_FROM("the base's, so that a pull request cannot loosen its own gate; the head's where the base has none"),
+	OPT_MAX_PERCENT(""),
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
@@ -138,7 +139,7 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 		fprintf(stderr, "kagari: ci: comparing with %s (from %s)\n", base, from);
 	/* Logs are not terminals; escape codes would only clutter them. */
 	cli->out.no_color = 1;
-	int rc = compare_run(cli, env, "compare", base, ci_after_measure, NULL);
+	int rc = compare_run(cli, env, "compare", base, "base", ci_after_measure, NULL);
 	free(event_sha);
 	sbuf_release(&from_event);
 	sbuf_release(&err);

@@ -94,7 +94,7 @@ struct cli {
 	/* report. */
 	struct cli_report {
 		int reanalyze;		   /* analyse the saved samples again */
-		struct strvec max_percent; /* --reanalyze: METRIC=P */
+		struct strvec max_percent; /* [METRIC=]P: compare, ci, --reanalyze */
 		int list_formats;	   /* print the --format names and stop */
 	} report;
 	/* history. */
@@ -263,11 +263,17 @@ int cmd_workflow_safe_text(const char *text, size_t len, struct sbuf *out);
 	{ "max-time", OPT_STRING, CLI_MEAS(max_time), "DURATION",              \
 	  "a cap on the whole compare: once DURATION (e.g. 10m) is spent no run starts; the comparisons it stopped end inconclusive", \
 	  NULL }
-/* compare and ci: whose copy of each suite file both sides run. */
-#define OPT_SUITE_FROM                                                         \
+/* compare and ci: whose copy of each suite file both sides run (the
+   default differs: DEFAULT is the help's words for it). */
+#define OPT_SUITE_FROM(DEFAULT)                                                \
 	{ "suite-from", OPT_ENUM, CLI_CMP(suite_from), "SIDE",                 \
-	  "run the base's or the head's copy of each suite on both sides (default: the base's where it has one, else the head's)", \
+	  "run the base's or the head's copy of each suite on both sides (default: " DEFAULT ")", \
 	  "base|head" }
+/* compare, ci and report --reanalyze (PREFIX: "with --reanalyze: "). */
+#define OPT_MAX_PERCENT(PREFIX)                                                \
+	{ "max-percent", OPT_LIST, CLI_REPORT(max_percent), "[METRIC=]P",      \
+	  PREFIX "judge latency (or METRIC) with tolerance P percent in place of the suite's, on every command (repeatable)", \
+	  NULL }
 
 #define OPT_COMMON_MEASURE                                                     \
 	OPT_COMMON_SELECTION,                                                  \

@@ -25,6 +25,7 @@
 #include "suite/vars.h"
 #include "suite/discover.h"
 #include "suite/load.h"
+#include "suite/units.h"
 
 int common_load(const struct cli *cli, struct loaded_suites *ls)
 {
@@ -126,6 +127,25 @@ int common_select(const struct cli *cli, struct loaded_suites *ls)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+void common_left_out(const struct cli *cli, const struct suite *ran,
+		     const struct suite *other, struct strvec *out)
+{
+	regex_t re;
+	int have_re = cli->selection.filter && !regcomp(&re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
+	unsigned char *sel = xcalloc(other->nr_benches + 1, 1);
+	select_benches(cli, have_re ? &re : NULL, other, sel);
+	for (size_t b = 0; b < other->nr_benches; b++) {
+		int found = 0;
+		for (size_t k = 0; k < ran->nr_benches && !found; k++)
+			found = !strcmp(ran->benches[k].name, other->benches[b].name);
+		if (sel[b] && !found)
+			strvec_push(out, other->benches[b].name);
+	}
+	free(sel);
+	if (have_re)
+		regfree(&re);
 }
 
 size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
@@ -402,4 +422,54 @@ int common_write_summary(const struct run_result *r, const char *path)
 	sbuf_release(&md);
 	sbuf_release(&err);
 	return rc;
+}
+
+int common_parse_max_percent(const struct strvec *args, struct analyze_overrides *ov)
+{
+	for (size_t i = 0; i < args->nr; i++) {
+		const char *arg = args->v[i];
+		const char *eq = strchr(arg, '=');
+		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup("latency");
+		int m = metric_lookup(name);
+		struct sbuf err = SBUF_INIT;
+		int rc = 0;
+		double p = 0;
+		if (m < 0 || !metric_get(m)->comparable) {
+			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
+				  arg, name);
+			rc = EXIT_USAGE;
+		} else if (units_parse_percent(eq ? eq + 1 : arg, &p, &err)) {
+			cmd_error("--max-percent '%s': %s (expected P or METRIC=P, e.g. 5 or latency=5)",
+				  arg, err.buf);
+			rc = EXIT_USAGE;
+		} else {
+			ov->have_max_percent[m] = 1;
+			ov->max_percent[m] = p;
+		}
+		free(name);
+		sbuf_release(&err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void settings_max_percent(struct settings *st, const struct analyze_overrides *ov)
+{
+	for (int m = 0; m < METRIC__COUNT; m++)
+		if (ov->have_max_percent[m])
+			st->regression.metric[m].max_percent = ov->max_percent[m];
+}
+
+void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_overrides *ov)
+{
+	for (size_t i = 0; i < ls->nr; i++) {
+		struct suite *su = ls->suites[i];
+		settings_max_percent(&su->defaults, ov);
+		for (size_t b = 0; b < su->nr_benches; b++) {
+			settings_max_percent(&su->benches[b].settings, ov);
+			for (size_t c = 0; c < su->benches[b].nr_commands; c++)
+				settings_max_percent(&su->benches[b].commands[c].settings, ov);
+		}
+	}
 }

@@ -40,7 +40,26 @@ int common_select(const struct cli *cli, struct loaded_suites *ls);
  */
 size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
 			    size_t i, struct suite *s);
+/*
+ * The benchmarks of `other` that --filter, --tag and --skip-tag select and
+ * `ran` has no benchmark of that name: what running `ran` in its place
+ * leaves out (compare's two copies of a suite). Their names go to out.
+ */
+void common_left_out(const struct cli *cli, const struct suite *ran,
+		     const struct suite *other, struct strvec *out);
 void common_release(struct loaded_suites *ls);
+
+/*
+ * --max-percent (compare, ci, report --reanalyze), repeatable: "P" is the
+ * tolerance of latency, "METRIC=P" of METRIC (a percentage as the suite
+ * writes it, in (0, 1000]). Fills ov->max_percent; returns 0 or EXIT_USAGE
+ * (printed).
+ */
+struct analyze_overrides;
+int common_parse_max_percent(const struct strvec *args, struct analyze_overrides *ov);
+/* Those tolerances in place of the suites' own, on every command (the
+   suite's defaults, each benchmark's and each command's regression). */
+void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_overrides *ov);
 
 /*
  * Warn (once per `runs` key, with its FILE:LINE:COL) when a fixed `runs`

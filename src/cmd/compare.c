@@ -23,11 +23,14 @@
 #include "proc/child.h"
 #include "suite/load.h"
 #include "analyze/accept.h"
+#include "analyze/analyze.h"
+#include "cmd/common.h"
 
 static const struct opt compare_opts[] = {
 	{ "against", OPT_STRING, CLI_CMP(against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
-	OPT_SUITE_FROM,
+	OPT_SUITE_FROM("the working tree's; the base's where the working tree has none"),
+	OPT_MAX_PERCENT(""),
 	OPT_COMMON_MEASURE,
 	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
@@ -35,76 +38,124 @@ static const struct opt compare_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
+/* "left out: 'a', 'b' (only in WHOSE copy)" or "no benchmark left out". */
+static void add_left_out(struct sbuf *sb, const struct strvec *names, const char *whose)
+{
+	if (!names->nr) {
+		sbuf_adds(sb, "no benchmark left out");
+		return;
+	}
+	sbuf_adds(sb, "left out: ");
+	for (size_t k = 0; k < names->nr; k++)
+		sbuf_addf(sb, "%s'%s'", k ? ", " : "", names->v[k]);
+	sbuf_addf(sb, " (only in %s copy)", whose);
+}
+
 /*
- * Which copy of suite i both sides run (--suite-from): the base commit's
- * own copy where it has one — a change cannot loosen the gate it is judged
- * by — else the head's (the first change that adds a suite still gets a
- * comparison). Replaces the suite in s->ls when the base's copy is used
- * and records the choice in *from ("base" or "head"). Returns 0, or the
- * exit code to stop with (message printed).
+ * The copies of suite i differ: run the base's (bs, owned) or the working
+ * tree's in both sides, and say so now, before measuring, with the
+ * benchmarks the other copy has that are therefore not run.
+ */
+static void use_differing_copy(struct session *s, size_t i, struct suite *bs,
+			       int use_base, const char *base_ref, const char *rel)
+{
+	const struct suite *su = s->ls.suites[i];
+	struct strvec left = STRVEC_INIT;
+	struct sbuf msg = SBUF_INIT;
+	char *theirs = xstrfmt("%s's", base_ref);
+	if (use_base) {
+		common_left_out(s->cli, bs, su, &left);
+		sbuf_addf(&msg, "suite '%s': both sides run %s copy of %s, which differs from the working tree's (suite_from: base; --suite-from head runs the working tree's); ",
+			  su->name, theirs, rel);
+		add_left_out(&msg, &left, "the working tree's");
+		size_t n = common_replace_suite(s->cli, &s->ls, i, bs);
+		session_warn_now(s, "%s", msg.buf);
+		if (!n)
+			session_warn_now(s, "suite '%s': no benchmark of %s copy matches the selection",
+					 s->ls.suites[i]->name, theirs);
+	} else {
+		common_left_out(s->cli, su, bs, &left);
+		sbuf_addf(&msg, "suite '%s': both sides run the working tree's copy of %s, which differs from %s (suite_from: head; --suite-from base runs %s); ",
+			  su->name, rel, theirs, theirs);
+		add_left_out(&msg, &left, theirs);
+		session_warn_now(s, "%s", msg.buf);
+		suite_free(bs);
+	}
+	free(theirs);
+	sbuf_release(&msg);
+	strvec_clear(&left);
+}
+
+/*
+ * Which copy of suite i both sides run: --suite-from, else def — "head"
+ * for compare (what the user is editing is what runs), "base" for ci (the
+ * base commit's own copy where it has one: a pull request cannot loosen
+ * the gate it is judged by). A suite the base lacks runs the head's copy
+ * (the change that adds a suite still gets a comparison). Where the copies
+ * differ, one line says which ran and what it left out. Replaces the suite
+ * in s->ls when the base's copy is used and records the choice in *from
+ * ("base" or "head"). Returns 0, or the exit code to stop with (message
+ * printed).
  */
 static int choose_suite(struct session *s, size_t i, const char *repo,
 			const char *base_ref, const char *base_sha,
-			const char *wt_path, const char **from)
+			const char *wt_path, const char *def, const char **from)
 {
 	const struct suite *su = s->ls.suites[i];
-	const char *want = s->cli->compare.suite_from;
+	const char *flag = s->cli->compare.suite_from;
+	int want_base = !strcmp(flag ? flag : def, "base");
 	char *file = xstrfmt("%s/%s", su->dir,
 			     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
 	const char *rel = path_inside(file, repo);
-	struct sbuf err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, data = SBUF_INIT, head_data = SBUF_INIT;
+	struct suite *bs = NULL;
+	char *base_file = NULL;
 	int exists = 0, rc = 0;
 	*from = "head";
 	if (git_show_file_exists(repo, base_sha, rel, &exists, &err)) {
 		cmd_warning("%s", err.buf);
 		exists = 0;
 	}
-	if (want && !strcmp(want, "head")) {
-		free(file);
-		sbuf_release(&err);
-		return 0;
-	}
 	if (!exists) {
-		if (want) {
+		if (flag && want_base) {
 			cmd_error("--suite-from base: suite '%s' (%s) does not exist in %s",
 				  su->name, rel, base_ref);
 			rc = EXIT_USAGE;
 		} else {
-			strvec_pushf(&s->r.warnings,
-				     "suite '%s' (%s) does not exist in %s: both sides run the head's suite (suite_from: head)",
-				     su->name, rel, base_ref);
+			session_warn_now(s, "suite '%s' (%s) does not exist in %s: both sides run the head's suite (suite_from: head)",
+					 su->name, rel, base_ref);
 		}
-		free(file);
-		sbuf_release(&err);
-		return rc;
+		goto out;
 	}
 	/* The base's copy, loaded as if it were the head's file so that its
 	   folder and root, and every relative path, are the head's. */
-	char *base_file = xstrfmt("%s/%s", wt_path, rel);
-	struct sbuf data = SBUF_INIT, head_data = SBUF_INIT;
-	struct suite *bs = NULL;
+	base_file = xstrfmt("%s/%s", wt_path, rel);
 	sbuf_reset(&err);
 	if (sbuf_read_file(&data, base_file, SUITE_MAX_BYTES) < 0) {
 		cmd_error("cannot read %s's copy of the suite '%s' (%s)", base_ref, su->name, rel);
 		rc = EXIT_EXEC;
-	} else if (!(bs = suite_load_mem(su->file, data.buf, data.len, &err))) {
-		sbuf_rtrim(&err);
-		cmd_error("%s's copy of the suite '%s' (%s) is invalid (--suite-from head runs the working tree's):\n%s",
-			  base_ref, su->name, rel, err.buf);
-		rc = EXIT_INVALID;
-	} else {
-		int same = sbuf_read_file(&head_data, su->file, SUITE_MAX_BYTES) >= 0 &&
-			   head_data.len == data.len && !memcmp(head_data.buf, data.buf, data.len);
-		if (!same)
-			strvec_pushf(&s->r.warnings,
-				     "suite '%s': both sides run %s's copy of %s, which differs from the working tree's (suite_from: base; --suite-from head runs the working tree's)",
-				     su->name, base_ref, rel);
-		if (!common_replace_suite(s->cli, &s->ls, i, bs))
-			strvec_pushf(&s->r.warnings,
-				     "suite '%s': no benchmark of %s's copy matches the selection",
-				     su->name, base_ref);
-		*from = "base";
+		goto out;
 	}
+	if (sbuf_read_file(&head_data, su->file, SUITE_MAX_BYTES) >= 0 &&
+	    head_data.len == data.len && !memcmp(head_data.buf, data.buf, data.len)) {
+		*from = want_base ? "base" : "head"; /* one text: the same suite */
+		goto out;
+	}
+	if (!(bs = suite_load_mem(su->file, data.buf, data.len, &err))) {
+		sbuf_rtrim(&err);
+		if (want_base) {
+			cmd_error("%s's copy of the suite '%s' (%s) is invalid (--suite-from head runs the working tree's):\n%s",
+				  base_ref, su->name, rel, err.buf);
+			rc = EXIT_INVALID;
+		} else {
+			session_warn_now(s, "suite '%s': both sides run the working tree's copy of %s; %s's copy differs and is not a valid suite, so what it would leave out is unknown",
+					 su->name, rel, base_ref);
+		}
+		goto out;
+	}
+	use_differing_copy(s, i, bs, want_base, base_ref, rel);
+	*from = want_base ? "base" : "head";
+out:
 	sbuf_release(&data);
 	sbuf_release(&head_data);
 	sbuf_release(&err);
@@ -167,12 +218,52 @@ static void check_acceptances(struct session *s)
 }
 
 /*
+ * Choose every suite's copy (said before anything is built), apply
+ * --max-percent to the copies chosen, then build and measure each suite
+ * on both sides. Returns 0, or the exit code choose_suite() stopped with.
+ */
+static int measure_suites(struct session *s, const char *repo, const char *base_ref,
+			  const char *base_sha, const char *wt_path, const char *default_from,
+			  const struct analyze_overrides *ov)
+{
+	int rc = 0;
+	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
+				  &from[i]);
+	/* After the choice: the tolerance given is the one, whichever copy. */
+	if (!rc)
+		common_apply_max_percent(&s->ls, ov);
+	for (size_t i = 0; !rc && i < s->ls.nr && !interrupt_requested; i++) {
+		const struct suite *su = s->ls.suites[i];
+		const char *root_rel = path_inside(su->root, repo);
+		char *base_root = xstrfmt("%s%s%s", wt_path, root_rel && *root_rel ? "/" : "",
+					  root_rel ? root_rel : "");
+		char *tmp_base = xstrfmt("%s/s%zu-base", s->tmp, i);
+		char *tmp_head = xstrfmt("%s/s%zu-head", s->tmp, i);
+		struct execute_side sides[SIDE__COUNT] = {
+			[SIDE_BASE] = { .present = 1, .root = base_root,
+					.head_root = su->root, .tmpdir = tmp_base },
+			[SIDE_HEAD] = { .present = 1, .root = su->root,
+					.head_root = su->root, .tmpdir = tmp_head },
+		};
+		struct suite_result *sr = session_measure_suite(s, i, sides);
+		sr->suite_from = xstrdup(from[i]);
+		free(base_root);
+		free(tmp_base);
+		free(tmp_head);
+	}
+	free(from);
+	return rc;
+}
+
+/*
  * Resolve the repository and REV, make the base worktree, measure every
  * suite on both sides with the copy of the suite that choose_suite()
  * picks, compare, and remove the worktree whatever happened.
  */
 int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
-		const char *base_ref,
+		const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data),
 		void *after_data)
 {
@@ -182,8 +273,15 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 		sbuf_release(&err);
 		return EXIT_USAGE;
 	}
+	struct analyze_overrides ov;
+	memset(&ov, 0, sizeof(ov));
+	int rc = common_parse_max_percent(&cli->report.max_percent, &ov);
+	if (rc) {
+		sbuf_release(&err);
+		return rc;
+	}
 	struct session s;
-	int rc = session_prepare(&s, cli, env, mode, "kagari-compare");
+	rc = session_prepare(&s, cli, env, mode, "kagari-compare");
 	s.after_measure = after_measure;
 	s.after_data = after_data;
 	char *repo = NULL, *base_sha = NULL, *head_sha = NULL;
@@ -227,29 +325,8 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 			rc = EXIT_EXEC;
 		}
 	}
-	for (size_t i = 0; !rc && i < s.ls.nr && !interrupt_requested; i++) {
-		const char *from = NULL;
-		rc = choose_suite(&s, i, repo, base_ref, base_sha, wt.path, &from);
-		if (rc)
-			break;
-		const struct suite *su = s.ls.suites[i];
-		const char *root_rel = path_inside(su->root, repo);
-		char *base_root = xstrfmt("%s%s%s", wt.path, root_rel && *root_rel ? "/" : "",
-					  root_rel ? root_rel : "");
-		char *tmp_base = xstrfmt("%s/s%zu-base", s.tmp, i);
-		char *tmp_head = xstrfmt("%s/s%zu-head", s.tmp, i);
-		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = 1, .root = base_root,
-					.head_root = su->root, .tmpdir = tmp_base },
-			[SIDE_HEAD] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_head },
-		};
-		struct suite_result *sr = session_measure_suite(&s, i, sides);
-		sr->suite_from = xstrdup(from);
-		free(base_root);
-		free(tmp_base);
-		free(tmp_head);
-	}
+	if (!rc)
+		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from, &ov);
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */
 		child_interrupt_clear();
@@ -279,7 +356,7 @@ static int compare_exec(struct cli *cli, struct cmd_env *env)
 		cmd_error("compare needs --against REV (the base revision)");
 		return EXIT_USAGE;
 	}
-	return compare_run(cli, env, "compare", cli->compare.against, NULL, NULL);
+	return compare_run(cli, env, "compare", cli->compare.against, "head", NULL, NULL);
 }
 
 const struct cmd_entry cmd_compare = {

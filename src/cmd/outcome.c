@@ -74,6 +74,29 @@ static int first_capped_budget(const struct run_result *r, struct sbuf *msg)
 	return 0;
 }
 
+/*
+ * The first command that failed to run: ", first: benchmark 'B', command
+ * 'C' on the base side" (the side from its error's "base: "/"head: "
+ * prefix, which a compare's errors carry), or nothing.
+ */
+static void first_error(const struct run_result *r, struct sbuf *msg)
+{
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const char *e = br->commands[c].error;
+				if (!e)
+					continue;
+				sbuf_addf(msg, ", first: benchmark '%s', command '%s'", br->name,
+					  br->commands[c].name);
+				if (!strncmp(e, "base: ", 6) || !strncmp(e, "head: ", 6))
+					sbuf_addf(msg, " on the %.4s side", e);
+				return;
+			}
+		}
+}
+
 void outcome_judge(struct run_result *r)
 {
 	const struct run_summary *sm = &r->summary;
@@ -89,8 +112,12 @@ void outcome_judge(struct run_result *r)
 		r->exit_reason = xstrdup("interrupted: the report holds what was measured before the signal");
 	} else if (suite_error || sm->error) {
 		code = EXIT_EXEC;
-		r->exit_reason = xstrfmt("%d command%s failed to run (see the error above)",
-					 sm->error ? sm->error : 1, sm->error == 1 ? "" : "s");
+		struct sbuf first = SBUF_INIT;
+		first_error(r, &first);
+		r->exit_reason = xstrfmt("%d command%s failed to run%s (see the error above)",
+					 sm->error ? sm->error : 1, sm->error == 1 ? "" : "s",
+					 first.buf);
+		sbuf_release(&first);
 	} else if (sm->unsupported) {
 		code = EXIT_UNSUPPORTED;
 		struct sbuf which = SBUF_INIT;

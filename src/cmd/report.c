@@ -50,8 +50,7 @@ static const struct opt report_opts[] = {
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
 	{ "reanalyze", OPT_BOOL, CLI_REPORT(reanalyze), NULL,
 	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
-	{ "max-percent", OPT_LIST, CLI_REPORT(max_percent), "METRIC=P",
-	  "with --reanalyze: judge METRIC with tolerance P percent (repeatable)", NULL },
+	OPT_MAX_PERCENT("with --reanalyze: "),
 	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
 	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
 	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
@@ -70,31 +69,9 @@ static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
 		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < cli->report.max_percent.nr; i++) {
-		const char *arg = cli->report.max_percent.v[i];
-		const char *eq = strchr(arg, '=');
-		char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
-		int m = name ? metric_lookup(name) : -1;
-		struct sbuf err = SBUF_INIT;
-		int rc = 0;
-		if (!eq) {
-			cmd_error("--max-percent '%s': expected METRIC=P, e.g. latency=5", arg);
-			rc = EXIT_USAGE;
-		} else if (m < 0 || !metric_get(m)->comparable) {
-			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
-				  arg, name);
-			rc = EXIT_USAGE;
-		} else if (units_parse_percent(eq + 1, &ov->max_percent[m], &err)) {
-			cmd_error("--max-percent '%s': %s", arg, err.buf);
-			rc = EXIT_USAGE;
-		} else {
-			ov->have_max_percent[m] = 1;
-		}
-		free(name);
-		sbuf_release(&err);
-		if (rc)
-			return rc;
-	}
+	int rc = common_parse_max_percent(&cli->report.max_percent, ov);
+	if (rc)
+		return rc;
 	if (cli->analysis.confidence) {
 		char *end;
 		double c = strtod(cli->analysis.confidence, &end);
@@ -309,7 +286,7 @@ out:
 
 const struct cmd_entry cmd_report = {
 	.name = "report",
-	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent METRIC=P]... [--confidence C]]",
+	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent [METRIC=]P]... [--confidence C]]",
 	.summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
 	.opts = report_opts,
 	.needs_runner = 0,

@@ -9,6 +9,7 @@
 #include "cmd/session.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,7 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	memset(s, 0, sizeof(*s));
 	sbuf_init(&s->git_start_status);
 	strvec_init(&s->git_skip);
+	strvec_init(&s->warned);
 	s->cli = cli;
 	s->env = env;
 	run_result_init(&s->r);
@@ -620,7 +622,11 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	char *artifact[SIDE__COUNT] = { NULL, NULL };
 	int failed = 0, failed_side = SIDE_HEAD, no_folder = 0;
 	s->prog.suite = su->name;
-	for (int sd = 0; sd < SIDE__COUNT && !failed; sd++) {
+	/* The head first: a head that does not build decides the outcome,
+	   and the base is then not built at all. */
+	static const int order[SIDE__COUNT] = { SIDE_HEAD, SIDE_BASE };
+	for (int k = 0; k < SIDE__COUNT && !failed; k++) {
+		int sd = order[k];
 		if (!sides[sd].present)
 			continue;
 		/* Equal-length artifact paths on both sides keep argv identical in size. */
@@ -661,8 +667,9 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			s->r.exit_reason = xstrfmt(no_folder
 							   ? "the %stemporary folder of suite '%s' could not be created"
 							   : "the %sbuild of suite '%s' failed",
-						   failed_side == SIDE_BASE && sides[SIDE_BASE].present
-							   ? "base " : "",
+						   !sides[SIDE_BASE].present ? ""
+						   : failed_side == SIDE_BASE ? "base "
+									      : "head ",
 						   su->name);
 		}
 	} else {
@@ -758,6 +765,20 @@ static int write_profile_dir(const struct run_result *r, const char *dir)
 	return rc;
 }
 
+void session_warn_now(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	struct sbuf msg = SBUF_INIT;
+	va_start(ap, fmt);
+	sbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	clear_progress(&s->prog);
+	cmd_warning("%s", msg.buf);
+	strvec_push(&s->r.warnings, msg.buf);
+	strvec_push(&s->warned, msg.buf);
+	sbuf_release(&msg);
+}
+
 int session_finish(struct session *s)
 {
 	struct run_result *r = &s->r;
@@ -806,7 +827,8 @@ int session_finish(struct session *s)
 			table_on_stdout = 1;
 	if (!table_on_stdout)
 		for (size_t i = 0; i < r->warnings.nr; i++)
-			cmd_warning("%s", r->warnings.v[i]);
+			if (!strvec_contains(&s->warned, r->warnings.v[i]))
+				cmd_warning("%s", r->warnings.v[i]);
 	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
 	if (s->cli->measure.profile_dir)
 		wrc = exit_merge(wrc, write_profile_dir(r, s->cli->measure.profile_dir));
@@ -866,6 +888,7 @@ void session_release(struct session *s)
 	free(s->git_start_sha);
 	sbuf_release(&s->git_start_status);
 	strvec_clear(&s->git_skip);
+	strvec_clear(&s->warned);
 	execute_instruments_release(&s->instruments);
 	common_release(&s->ls);
 	memset(s, 0, sizeof(*s));

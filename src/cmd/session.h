@@ -90,6 +90,9 @@ struct session {
 	   the suite files, the outputs, the history (git_head_info()). */
 	struct strvec git_skip;
 	int git_moved;
+	/* Warnings already said on stderr before measuring (session_warn_now()):
+	   session_finish() does not say them again. */
+	struct strvec warned;
 };
 
 /* Returns 0, or the exit code to stop with (message printed). */
@@ -103,6 +106,12 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
  */
 struct suite_result *session_measure_suite(struct session *s, size_t i,
 					   struct execute_side sides[SIDE__COUNT]);
+/*
+ * A warning said now, on stderr, before anything is measured, and kept in
+ * the report's warnings (which session_finish() does not print again).
+ */
+void session_warn_now(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Analyse, map to the exit code, print command errors, write every report;
    returns the exit code. */
 int session_finish(struct session *s);

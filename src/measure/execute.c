@@ -286,6 +286,20 @@ static struct execute_unit *rounds_unit(struct rounds *R, const struct plan_unit
 }
 
 /*
+ * u failed (a hook or a run): it makes no more runs, and in a compare
+ * neither does the other side of its command — without both sides there
+ * is no comparison to measure for, and the error decides the outcome.
+ */
+static void unit_failed(struct rounds *R, struct execute_unit *u)
+{
+	u->ok = 0;
+	R->failed = 1;
+	for (size_t i = 0; R->two_sided && i < R->nr_units; i++)
+		if (R->units[i].cmd == u->cmd)
+			R->units[i].ok = 0;
+}
+
+/*
  * Take the outcome of a timed run whose hooks passed: rc -1 = it could not
  * start (why); `stopped`: it was interrupted.
  */
@@ -299,8 +313,7 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 	const char *label = R->two_sided ? side_name(u->side) : NULL;
 	if (rc) {
 		set_error(cr, label, why, NULL);
-		u->ok = 0;
-		R->failed = 1;
+		unit_failed(R, u);
 	} else if (stopped) {
 		R->interrupted = 1;
 	} else if (!execute_exit_code_ok(&cs->settings, res)) {
@@ -317,8 +330,7 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 		set_error(cr, label, msg.buf, tail);
 		free(tail);
 		sbuf_release(&msg);
-		u->ok = 0;
-		R->failed = 1;
+		unit_failed(R, u);
 	} else if (is_warm) {
 		u->warmed++;
 	} else {
@@ -355,8 +367,7 @@ static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm
 		      R->suite_dir[u->side], &R->ctx[u->side], o, 0, &err)) {
 		set_error(cr, R->two_sided ? side_name(u->side) : NULL, err.buf,
 			  NULL);
-		u->ok = 0;
-		R->failed = 1;
+		unit_failed(R, u);
 		sbuf_release(&err);
 		if (*o->interrupted)
 			R->interrupted = 1;
@@ -521,8 +532,7 @@ static int batch_take_hooks(struct rounds *R, struct execute_unit *u, size_t *e,
 		sbuf_reset(msg);
 		execute_hook_failed("prepare_each", b->prepare_each, h, why->buf, msg);
 		set_error(cr, R->two_sided ? side_name(u->side) : NULL, msg->buf, NULL);
-		u->ok = 0;
-		R->failed = 1;
+		unit_failed(R, u);
 		if (ent->res.interrupted)
 			R->interrupted = 1;
 		return 0;
@@ -662,6 +672,10 @@ static void bench_setup_sides(struct bench_run *B, size_t bench_index)
 		};
 		for (size_t c = 0; c < b->nr_commands; c++)
 			B->br->commands[c].side[sd].present = 1;
+		/* A compare whose first side failed to set up has nothing to
+		   compare: the other side is not set up (nor measured). */
+		if (B->two_sided && sd > 0 && !B->side_ok[0])
+			continue;
 		if (mkdir(B->workdir[sd], 0700) != 0) {
 			struct sbuf msg = SBUF_INIT;
 			sbuf_addf(&msg, "cannot create workdir '%s': %s", B->workdir[sd],
@@ -738,6 +752,14 @@ static void bench_prepare_units(struct bench_run *B)
 					  err.buf, NULL);
 			sbuf_release(&err);
 		}
+	}
+	/* A compare measures a command only while both of its sides can. */
+	for (size_t i = 0; B->two_sided && i < B->nr_units; i++) {
+		int both = 0;
+		for (size_t k = 0; k < B->nr_units; k++)
+			both += B->units[k].cmd == B->units[i].cmd && B->units[k].ok;
+		if (both < SIDE__COUNT)
+			B->units[i].ok = 0;
 	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++)
 		if (B->suite_dir[sd])

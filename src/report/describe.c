@@ -180,6 +180,70 @@ void report_reason_text(struct sbuf *out, const struct comparison *cp)
 	}
 }
 
+/* "faster", "higher", "lower": metric m moved the better way. */
+static const char *better_word(enum metric_id m)
+{
+	const struct metric_info *mi = metric_get(m);
+
+	if (mi->better == BETTER_HIGHER)
+		return "higher";
+	return mi->unit == UNIT_NS ? "faster" : "lower";
+}
+
+/* Where the reason says what was not established, from that clause on. */
+static const char *not_established(const char *reason)
+{
+	const char *at = reason ? strstr(reason, "not established") : NULL;
+
+	if (!at)
+		return reason;
+	while (at > reason && at[-1] != ';' && at[-1] != ':')
+		at--;
+	while (*at == ' ')
+		at++;
+	return at;
+}
+
+int report_better_text(struct sbuf *out, const struct comparison *cp, enum metric_id m)
+{
+	int hib = metric_get(m)->better == BETTER_HIGHER;
+	double T = cp->max_percent, d = cp->change_percent;
+
+	/* The whole interval beyond the tolerance: shown to be better by
+	   more than T, though the verdict's other tests did not say so. */
+	if (!cp->present || cp->verdict != VERDICT_PASS || !isfinite(d) || !isfinite(T) ||
+	    metric_get(m)->better == BETTER_EITHER ||
+	    !(hib ? cp->ci_low_percent > T : cp->ci_high_percent < -T))
+		return 0;
+	sbuf_addf(out, "%s: ", better_word(m));
+	units_format_change(out, d, cp->ci_low_percent, cp->ci_high_percent);
+	sbuf_addf(out, " (beyond the %g%% tolerance); not improved", T);
+	if (cp->reason && *cp->reason)
+		sbuf_addf(out, ": %s", not_established(cp->reason));
+	return 1;
+}
+
+void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum metric_id m)
+{
+	struct sbuf tmp = SBUF_INIT;
+
+	if (report_better_text(&tmp, cp, m))
+		sbuf_addf(out, " (%s beyond the %g%% tolerance, not improved)",
+			  better_word(m), cp->max_percent);
+	sbuf_release(&tmp);
+}
+
+void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
+			     enum metric_id m)
+{
+	sbuf_addf(out, "%s ", metric_get(m)->name);
+	if (report_better_text(out, cp, m))
+		return;
+	report_change_text_plain(out, cp);
+	if (isfinite(cp->max_percent))
+		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
+}
+
 void report_verdict_text(struct sbuf *out, const struct comparison *cp)
 {
 	sbuf_adds(out, verdict_text(cp->verdict, "n/a"));

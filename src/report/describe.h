@@ -80,6 +80,25 @@ int report_minority_text(struct sbuf *out, const struct comparison *cp);
 void report_reason_text(struct sbuf *out, const struct comparison *cp);
 
 /*
+ * A pass whose whole interval lies beyond the tolerance the better way, which
+ * reads as "no change" unless said: "faster: -27.0% [-38.8%, -15.2%]
+ * (beyond the 10% tolerance); not improved: the improvement is not
+ * established (P=0.93 below 0.95)" ("higher"/"lower" for metrics that are
+ * not times). Adds nothing and returns 0 for any other comparison.
+ */
+int report_better_text(struct sbuf *out, const struct comparison *cp, enum metric_id m);
+/* After report_verdict_text() in a verdict cell: " (faster beyond the
+   10% tolerance, not improved)" for the pass above, else nothing. */
+void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum metric_id m);
+/*
+ * A comparison in a benchmark's one-line verdict: "latency +18.0%
+ * [+14.2%, +21.9%] (tolerance 5%)", or the metric and
+ * report_better_text().
+ */
+void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
+			     enum metric_id m);
+
+/*
  * The verdict as the comparison lists show it: "regression",
  * "inconclusive (not gated)", "improved (decided after 6 rounds)"; "n/a"
  * without a verdict.

@@ -156,6 +156,7 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
 					report_verdict_text(&sb, cp);
+					report_verdict_note(&sb, cp, (enum metric_id)m);
 					report_md_cell(out, sb.buf);
 					sbuf_reset(&sb);
 					sbuf_addch(out, '\n');

@@ -181,6 +181,7 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 						  cp->noise_floor_percent);
 				cell_tmp(m);
 				report_verdict_text(&m->tmp, cp);
+				report_verdict_note(&m->tmp, cp, (enum metric_id)k);
 				cell_open(m);
 				sbuf_adds(m->out, "**");
 				report_md_escape(m->out, m->tmp.buf);

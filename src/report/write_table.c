@@ -28,6 +28,7 @@
 #include "report/report.h"
 #include "report/describe.h"
 #include "report/section.h"
+#include "report/write_table_internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -39,8 +40,6 @@
 #include "base/xalloc.h"
 #include "report/json_emit.h"
 
-enum tcolor { TC_NONE, TC_GREEN, TC_RED, TC_YELLOW, TC_BOLD, TC_DIM };
-
 static const char *const tcolor_code[] = {
 	[TC_NONE] = "",
 	[TC_GREEN] = "\033[32m",
@@ -48,32 +47,6 @@ static const char *const tcolor_code[] = {
 	[TC_YELLOW] = "\033[33m",
 	[TC_BOLD] = "\033[1m",
 	[TC_DIM] = "\033[2m",
-};
-
-#define TABLE_MAX_CELLS 8
-#define TABLE_GROUPS 3
-#define GROUP_TEXT (-1)
-#define GROUP_METRICS 0
-#define GROUP_COMPARE 1
-#define GROUP_PROFILE 2
-#define PROFILE_ROWS 8
-
-/* One output line of a benchmark block: free text or a row of cells. */
-struct tline {
-	int group;
-	size_t indent;
-	char *text; /* GROUP_TEXT: the whole line, colours included */
-	size_t ncells;
-	char *cell[TABLE_MAX_CELLS]; /* sanitised, without colour */
-	enum tcolor color[TABLE_MAX_CELLS];
-};
-
-struct table {
-	const struct run_result *r;
-	const struct report_options *o;
-	struct sbuf *out;
-	struct tline *lines;
-	size_t nr, alloc;
 };
 
 /* ---- text helpers ------------------------------------------------------ */
@@ -111,7 +84,7 @@ static size_t display_width(const char *s)
  * Append s[0..n) safe for a terminal: tabs become a space, other control
  * characters (C0, DEL, C1) `?`, invalid UTF-8 U+FFFD.
  */
-static void add_safe_len(struct sbuf *out, const char *s, size_t n)
+void table_add_safe_len(struct sbuf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
@@ -128,17 +101,17 @@ static void add_safe_len(struct sbuf *out, const char *s, size_t n)
 	}
 }
 
-static void add_safe(struct sbuf *out, const char *s)
+void table_add_safe(struct sbuf *out, const char *s)
 {
 	if (s)
-		add_safe_len(out, s, strlen(s));
+		table_add_safe_len(out, s, strlen(s));
 }
 
 /* Append sanitised s cut to at most `max` display columns (with "…"). */
 static void add_safe_cut(struct sbuf *out, const char *s, size_t max)
 {
 	struct sbuf tmp = SBUF_INIT;
-	add_safe(&tmp, s);
+	table_add_safe(&tmp, s);
 	if (display_width(tmp.buf) <= max) {
 		sbuf_add(out, tmp.buf, tmp.len);
 		sbuf_release(&tmp);
@@ -158,7 +131,7 @@ static void add_safe_cut(struct sbuf *out, const char *s, size_t max)
 	sbuf_release(&tmp);
 }
 
-static void paint(const struct table *t, struct sbuf *out, enum tcolor c,
+void table_paint(const struct table *t, struct sbuf *out, enum tcolor c,
 		  const char *s)
 {
 	int on = t->o->color && c != TC_NONE;
@@ -169,18 +142,18 @@ static void paint(const struct table *t, struct sbuf *out, enum tcolor c,
 		sbuf_adds(out, "\033[0m");
 }
 
-/* paint() of sanitised user text. */
-static void paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
+/* table_paint() of sanitised user text. */
+void table_paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
 		       const char *s)
 {
 	struct sbuf tmp = SBUF_INIT;
-	add_safe(&tmp, s);
-	paint(t, out, c, tmp.buf);
+	table_add_safe(&tmp, s);
+	table_paint(t, out, c, tmp.buf);
 	sbuf_release(&tmp);
 }
 
 /* The colour of a command's, benchmark's or suite's result. */
-static enum tcolor result_tcolor(enum result res)
+enum tcolor table_result_tcolor(enum result res)
 {
 	switch (res) {
 	case RESULT_PASS:
@@ -229,7 +202,7 @@ static void table_format_value(struct sbuf *out,
 	/* One formatter for every writer; the table also cleans user text. */
 	struct sbuf text = SBUF_INIT;
 	report_value_text(&text, c, m, v);
-	add_safe(out, text.buf);
+	table_add_safe(out, text.buf);
 	sbuf_release(&text);
 }
 
@@ -258,7 +231,7 @@ static void tline_cell(struct tline *l, enum tcolor c, const char *s)
 	struct sbuf tmp = SBUF_INIT;
 	if (l->ncells >= TABLE_MAX_CELLS)
 		return;
-	add_safe(&tmp, s);
+	table_add_safe(&tmp, s);
 	l->color[l->ncells] = c;
 	l->cell[l->ncells++] = sbuf_detach(&tmp);
 }
@@ -298,7 +271,7 @@ static void table_flush(struct table *t)
 			free(l->text);
 		}
 		for (size_t c = 0; c < l->ncells; c++) {
-			paint(t, t->out, l->color[c], l->cell[c]);
+			table_paint(t, t->out, l->color[c], l->cell[c]);
 			if (c + 1 < l->ncells) {
 				size_t w = display_width(l->cell[c]);
 				sbuf_addchars(t->out, ' ',
@@ -390,11 +363,11 @@ static void comparison_row(struct table *t, size_t indent,
 
 	tline_cell(l, TC_NONE, metric_get(m)->name);
 	report_base_head_text(&text, c, m, cp);
-	add_safe(&sb, text.buf);
+	table_add_safe(&sb, text.buf);
 	tline_cell_sb(l, TC_NONE, &sb);
 	report_change_text_plain(&sb, cp);
 	tline_cell_sb(l, TC_NONE, &sb);
-	tline_cell(l, result_tcolor(result_from_verdict(cp->verdict)),
+	tline_cell(l, table_result_tcolor(result_from_verdict(cp->verdict)),
 		   verdict_text(cp->verdict, "n/a"));
 	if (cp->decided_at_rounds > 0)
 		sbuf_addf(&sb, "decided after %d rounds: ", cp->decided_at_rounds);
@@ -424,9 +397,9 @@ static void budget_line(struct table *t, size_t indent,
 	report_budget_subject(&text, b);
 	sbuf_addch(&text, ' ');
 	report_budget_limit(&text, c, b);
-	add_safe(&sb, text.buf);
+	table_add_safe(&sb, text.buf);
 	sbuf_adds(&sb, ": ");
-	paint(t, &sb, budget_color(b->status), st);
+	table_paint(t, &sb, budget_color(b->status), st);
 	if (b->have_actual && isfinite(b->actual)) {
 		double d = b->actual - b->limit;
 		sbuf_adds(&sb, " (actual ");
@@ -440,7 +413,7 @@ static void budget_line(struct table *t, size_t indent,
 			double ref = fmax(fabs(b->actual), fabs(b->limit));
 			sbuf_reset(&text);
 			report_delta_text(&text, c, b->metric, fabs(d), ref);
-			add_safe(&sb, text.buf);
+			table_add_safe(&sb, text.buf);
 			if (b->limit != 0) {
 				sbuf_adds(&sb, ", ");
 				units_format_percent(&sb,
@@ -452,7 +425,7 @@ static void budget_line(struct table *t, size_t indent,
 	if (b->reason) {
 		sbuf_adds(&sb,
 			  b->status == BUDGET_UNASSESSABLE ? ": " : " — ");
-		add_safe(&sb, b->reason);
+		table_add_safe(&sb, b->reason);
 	}
 	tline_text(t, indent, &sb);
 	sbuf_release(&sb);
@@ -465,9 +438,9 @@ static void error_lines(struct table *t, size_t indent,
 	struct sbuf sb = SBUF_INIT;
 
 	if (c->error) {
-		paint(t, &sb, TC_RED, "error:");
+		table_paint(t, &sb, TC_RED, "error:");
 		sbuf_addch(&sb, ' ');
-		add_safe(&sb, c->error);
+		table_add_safe(&sb, c->error);
 		tline_text(t, indent, &sb);
 	}
 	if (c->stderr_tail && *c->stderr_tail) {
@@ -478,10 +451,10 @@ static void error_lines(struct table *t, size_t indent,
 			const char *nl = strchr(p, '\n');
 			size_t n = nl ? (size_t)(nl - p) : strlen(p);
 			size_t shown = n && p[n - 1] == '\r' ? n - 1 : n;
-			paint(t, &sb, TC_DIM, "|");
+			table_paint(t, &sb, TC_DIM, "|");
 			if (shown)
 				sbuf_addch(&sb, ' ');
-			add_safe_len(&sb, p, shown);
+			table_add_safe_len(&sb, p, shown);
 			sbuf_rtrim(&sb);
 			tline_text(t, indent + 2, &sb);
 			p += n;
@@ -504,9 +477,9 @@ static void profile_block(struct table *t, size_t indent,
 	int two = compare_mode(c);
 	if (!ps) {
 		if (c->profile_error) {
-			paint(t, &sb, TC_YELLOW, "profile:");
+			table_paint(t, &sb, TC_YELLOW, "profile:");
 			sbuf_addch(&sb, ' ');
-			add_safe(&sb, c->profile_error);
+			table_add_safe(&sb, c->profile_error);
 			tline_text(t, indent, &sb);
 		}
 		sbuf_release(&sb);
@@ -515,9 +488,9 @@ static void profile_block(struct table *t, size_t indent,
 	size_t runs[PROFILE_SIDES] = { 0, 0 };
 	for (size_t i = 0; i < ps->nr_runs; i++)
 		runs[ps->runs[i].side]++;
-	paint(t, &sb, TC_DIM, "profile");
+	table_paint(t, &sb, TC_DIM, "profile");
 	sbuf_adds(&sb, " (");
-	add_safe(&sb, ps->event ? ps->event : "?");
+	table_add_safe(&sb, ps->event ? ps->event : "?");
 	if (two)
 		sbuf_addf(&sb, ", %zu+%zu sampled runs", runs[0], runs[1]);
 	else
@@ -530,9 +503,9 @@ static void profile_block(struct table *t, size_t indent,
 	sbuf_adds(&sb, two ? "): self time per run, base → head" : "): self time per run");
 	tline_text(t, indent, &sb);
 	if (c->profile_error) {
-		paint(t, &sb, TC_YELLOW, "profile stopped:");
+		table_paint(t, &sb, TC_YELLOW, "profile stopped:");
 		sbuf_addch(&sb, ' ');
-		add_safe(&sb, c->profile_error);
+		table_add_safe(&sb, c->profile_error);
 		tline_text(t, indent + 2, &sb);
 	}
 	size_t idx[PROFILE_ROWS];
@@ -584,7 +557,7 @@ static void command_block(struct table *t, const struct command_result *c)
 	size_t indent = 4;
 
 	/* name, command line (cut to the terminal), result */
-	paint_safe(t, &sb, TC_BOLD, c->name);
+	table_paint_safe(t, &sb, TC_BOLD, c->name);
 	if (c->command && *c->command) {
 		sbuf_adds(&sb, "  ");
 		if (t->o->terminal_width > 0) {
@@ -596,11 +569,11 @@ static void command_block(struct table *t, const struct command_result *c)
 					       : 10;
 			add_safe_cut(&sb, c->command, avail);
 		} else {
-			add_safe(&sb, c->command);
+			table_add_safe(&sb, c->command);
 		}
 	}
 	sbuf_adds(&sb, "  ");
-	paint_safe(t, &sb, result_tcolor(c->result), res);
+	table_paint_safe(t, &sb, table_result_tcolor(c->result), res);
 	tline_text(t, indent, &sb);
 
 	int any = 0;
@@ -627,7 +600,7 @@ static void command_block(struct table *t, const struct command_result *c)
 	for (int m = 0; m < METRIC__COUNT; m++)
 		compared |= c->comparison[m].present;
 	if (compared) {
-		paint(t, &sb, TC_DIM, "base → head");
+		table_paint(t, &sb, TC_DIM, "base → head");
 		sbuf_addf(&sb, " (seed %" PRIu64 ")", t->r->seed);
 		tline_text(t, indent + 2, &sb);
 		for (int m = 0; m < METRIC__COUNT; m++)
@@ -657,7 +630,7 @@ static void baseline_line(struct table *t, const struct bench_result *b)
 		return;
 	struct sbuf sb = SBUF_INIT;
 	sbuf_adds(&sb, "relative to ");
-	add_safe(&sb, b->baseline);
+	table_add_safe(&sb, b->baseline);
 	sbuf_adds(&sb, " (median latency):");
 	for (size_t i = 0; i < b->nr_commands; i++) {
 		const struct metric_series *m =
@@ -665,7 +638,7 @@ static void baseline_line(struct table *t, const struct bench_result *b)
 		if (!m->have_summary)
 			continue;
 		sbuf_adds(&sb, i ? ", " : " ");
-		add_safe(&sb, b->commands[i].name);
+		table_add_safe(&sb, b->commands[i].name);
 		sbuf_addf(&sb, " %.2fx", m->summary.median / base->summary.median);
 	}
 	tline_text(t, 4, &sb);
@@ -676,13 +649,13 @@ static void bench_block(struct table *t, const struct bench_result *b)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	paint_safe(t, &sb, TC_BOLD, b->name);
+	table_paint_safe(t, &sb, TC_BOLD, b->name);
 	if (b->tags.nr) {
 		sbuf_adds(&sb, " [");
 		for (size_t i = 0; i < b->tags.nr; i++) {
 			if (i)
 				sbuf_adds(&sb, ", ");
-			add_safe(&sb, b->tags.v[i]);
+			table_add_safe(&sb, b->tags.v[i]);
 		}
 		sbuf_addch(&sb, ']');
 	}
@@ -691,7 +664,7 @@ static void bench_block(struct table *t, const struct bench_result *b)
 			  b->rounds == 1 ? "" : "s");
 	if (b->result && b->result != RESULT_PASS) {
 		sbuf_adds(&sb, " · ");
-		paint_safe(t, &sb, result_tcolor(b->result), result_name(b->result));
+		table_paint_safe(t, &sb, table_result_tcolor(b->result), result_name(b->result));
 	}
 	tline_text(t, 2, &sb);
 	for (size_t i = 0; i < b->nr_commands; i++)
@@ -699,6 +672,83 @@ static void bench_block(struct table *t, const struct bench_result *b)
 	baseline_line(t, b);
 	sbuf_release(&sb);
 	table_flush(t);
+}
+
+/* One command's part of its benchmark's verdict line, into sb ("; "
+   between parts); name: the command's name goes first. */
+static void lead_command(struct sbuf *sb, const struct command_result *c, int name)
+{
+	struct sbuf part = SBUF_INIT;
+	const char *sep = sb->len ? "; " : "";
+	if (c->error) {
+		size_t n = strcspn(c->error, "\n");
+		sbuf_addf(&part, "%s%s", name ? c->name : "", name ? ": " : "");
+		sbuf_adds(&part, "error: ");
+		sbuf_add(&part, c->error, n);
+	}
+	for (int m = 0; m < METRIC__COUNT && !c->error; m++) {
+		const struct comparison *cp = &c->comparison[m];
+		if (!cp->present || !cp->gate)
+			continue;
+		sbuf_addf(&part, "%s%s%s", part.len ? "; " : "", name ? c->name : "",
+			  name ? " " : "");
+		report_lead_change_text(&part, cp, (enum metric_id)m);
+	}
+	for (size_t i = 0; i < c->nr_budgets; i++) {
+		const struct budget_result *bu = &c->budgets[i];
+		if (bu->status == BUDGET_PASS)
+			continue;
+		sbuf_addf(&part, "%s%s%sbudget ", part.len ? "; " : "",
+			  name ? c->name : "", name ? " " : "");
+		report_budget_subject(&part, bu);
+		sbuf_adds(&part, " ");
+		report_budget_limit(&part, c, bu);
+		sbuf_adds(&part, bu->status == BUDGET_FAIL ? ": FAIL" : ": cannot be assessed");
+	}
+	if (part.len) {
+		sbuf_adds(sb, sep);
+		table_add_safe(sb, part.buf);
+	}
+	sbuf_release(&part);
+}
+
+/*
+ * A compare leads with its verdicts, one line per benchmark — the result
+ * and each gated change with its interval and tolerance — and the details
+ * follow:
+ *
+ *	  parse  regression  latency +18.0% [+14.2%, +21.9%] (tolerance 5%)
+ */
+static void lead_block(struct table *t)
+{
+	const struct run_result *r = t->r;
+	int two = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			for (size_t c = 0; c < r->suites[i].benches[b].nr_commands; c++)
+				two |= compare_mode(&r->suites[i].benches[b].commands[c]);
+	if (!two)
+		return;
+	struct sbuf sb = SBUF_INIT;
+	sbuf_addch(t->out, '\n');
+	table_paint(t, t->out, TC_BOLD, "verdicts");
+	sbuf_adds(t->out, " (details below)\n");
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			struct tline *l = tline_new(t, GROUP_METRICS, 2);
+			if (r->nr_suites > 1 && r->suites[i].name)
+				sbuf_addf(&sb, "%s/", r->suites[i].name);
+			sbuf_adds(&sb, br->name ? br->name : "");
+			tline_cell_sb(l, TC_BOLD, &sb);
+			tline_cell(l, table_result_tcolor(br->result), result_text(br->result, "n/a"));
+			for (size_t c = 0; c < br->nr_commands; c++)
+				lead_command(&sb, &br->commands[c], br->nr_commands > 1);
+			/* already sanitised; tline_cell() leaves clean text as it is */
+			tline_cell_sb(l, TC_NONE, &sb);
+		}
+	table_flush(t);
+	sbuf_release(&sb);
 }
 
 static void header(struct table *t)
@@ -709,34 +759,34 @@ static void header(struct table *t)
 	struct sbuf title = SBUF_INIT;
 
 	sbuf_adds(&title, "kagari ");
-	add_safe(&title, r->mode ? r->mode : "run");
-	paint(t, out, TC_BOLD, title.buf);
+	table_add_safe(&title, r->mode ? r->mode : "run");
+	table_paint(t, out, TC_BOLD, title.buf);
 	sbuf_release(&title);
 	sbuf_addf(out, " · seed %" PRIu64, r->seed);
 	if (r->started_at) {
 		sbuf_adds(out, " · started ");
-		add_safe(out, r->started_at);
+		table_add_safe(out, r->started_at);
 	}
 	sbuf_addch(out, '\n');
 	struct sbuf shard = SBUF_INIT;
 	if (report_shard_text(&shard, r)) {
-		paint(t, out, TC_YELLOW, shard.buf);
+		table_paint(t, out, TC_YELLOW, shard.buf);
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&shard);
 	if (r->git.base_ref || r->git.base_sha) {
 		const char *ref = report_base_ref_shown(&r->git);
 		sbuf_adds(out, "base ");
-		add_safe(out, ref ? ref : "");
+		table_add_safe(out, ref ? ref : "");
 		if (r->git.base_sha) {
 			sbuf_addf(out, "%s", ref ? " (" : "");
-			add_safe_len(out, r->git.base_sha,
+			table_add_safe_len(out, r->git.base_sha,
 				     strnlen(r->git.base_sha, 12));
 			sbuf_addf(out, "%s", ref ? ")" : "");
 		}
 		sbuf_adds(out, " → head ");
 		if (r->git.head_sha)
-			add_safe_len(out, r->git.head_sha,
+			table_add_safe_len(out, r->git.head_sha,
 				     strnlen(r->git.head_sha, 12));
 		else
 			sbuf_adds(out, "working tree");
@@ -745,12 +795,12 @@ static void header(struct table *t)
 		sbuf_addch(out, '\n');
 	}
 	if (r->interrupted) {
-		paint(t, out, TC_YELLOW, "interrupted: results are partial");
+		table_paint(t, out, TC_YELLOW, "interrupted: results are partial");
 		sbuf_addch(out, '\n');
 	}
 }
 
-static void count_part(struct sbuf *sb, int n, const char *what, int always)
+void table_count_part(struct sbuf *sb, int n, const char *what, int always)
 {
 	if (n || always)
 		sbuf_addf(sb, "%s%d %s", sb->len ? ", " : "", n, what);
@@ -764,331 +814,32 @@ static void footer(struct table *t)
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t i = 0; i < r->warnings.nr; i++) {
-		paint(t, out, TC_YELLOW, "warning:");
+		table_paint(t, out, TC_YELLOW, "warning:");
 		sbuf_addch(out, ' ');
-		add_safe(out, r->warnings.v[i]);
+		table_add_safe(out, r->warnings.v[i]);
 		sbuf_addch(out, '\n');
 	}
-	count_part(&sb, s->pass, "pass", 1);
-	count_part(&sb, s->improved, "improved", 0);
-	count_part(&sb, s->inconclusive, "inconclusive", 0);
-	count_part(&sb, s->accepted, "accepted", 0);
-	count_part(&sb, s->regression,
+	table_count_part(&sb, s->pass, "pass", 1);
+	table_count_part(&sb, s->improved, "improved", 0);
+	table_count_part(&sb, s->inconclusive, "inconclusive", 0);
+	table_count_part(&sb, s->accepted, "accepted", 0);
+	table_count_part(&sb, s->regression,
 		   s->regression == 1 ? "regression" : "regressions", 0);
-	count_part(&sb, s->over_budget, "over budget", 0);
-	count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
+	table_count_part(&sb, s->over_budget, "over budget", 0);
+	table_count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
 	sbuf_addf(out, "summary: %d benchmark%s, %d command%s: %s · ",
 		  s->benchmarks, s->benchmarks == 1 ? "" : "s", s->commands,
 		  s->commands == 1 ? "" : "s", sb.buf);
 	sbuf_reset(&sb);
 	sbuf_addf(&sb, "exit code %d", s->exit_code);
-	paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
+	table_paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
 	sbuf_addch(out, '\n');
 	if (r->exit_reason && *r->exit_reason) {
 		sbuf_adds(out, "  ");
-		add_safe(out, r->exit_reason);
+		table_add_safe(out, r->exit_reason);
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&sb);
-}
-
-/* ---- kagari bench: hyperfine's layout ---------------------------------- */
-
-/* A time in seconds in the unit of o->time_unit, else ms below 1 s. */
-static void hf_time(struct sbuf *out, const struct report_options *o, double secs,
-		    int width)
-{
-	double scale;
-	const char *u;
-	report_hyperfine_unit(o->time_unit, secs, &scale, &u);
-	int prec = scale == 1 ? 3 : scale == 1e9 ? 0 : 1;
-	sbuf_addf(out, "%*.*f %s", width, prec, secs * scale, u);
-}
-
-struct hf_cmd {
-	const struct command_result *c;
-	double mean, sd, min, max, user, sys;
-	size_t n;
-};
-
-static int hf_stats(const struct command_result *c, struct hf_cmd *x)
-{
-	const struct side_result *s = &c->side[SIDE_HEAD];
-	const struct metric_series *lat = &s->metric[METRIC_LATENCY];
-	memset(x, 0, sizeof(*x));
-	x->c = c;
-	if (!s->present || lat->status != MSTATUS_OK || !lat->nr)
-		return 0;
-	double sum = 0, ss = 0, u = 0, y = 0;
-	x->min = x->max = lat->samples[0].value;
-	for (size_t i = 0; i < lat->nr; i++) {
-		double v = lat->samples[i].value;
-		sum += v;
-		x->min = v < x->min ? v : x->min;
-		x->max = v > x->max ? v : x->max;
-	}
-	x->n = lat->nr;
-	x->mean = sum / (double)lat->nr;
-	for (size_t i = 0; i < lat->nr; i++)
-		ss += (lat->samples[i].value - x->mean) * (lat->samples[i].value - x->mean);
-	x->sd = lat->nr > 1 ? sqrt(ss / (double)(lat->nr - 1)) : NAN;
-	for (size_t i = 0; i < s->nr_runs; i++) {
-		u += s->runs[i].user_ns;
-		y += s->runs[i].system_ns;
-	}
-	x->user = s->nr_runs ? u / (double)s->nr_runs : NAN;
-	x->sys = s->nr_runs ? y / (double)s->nr_runs : NAN;
-	x->mean /= 1e9, x->sd /= 1e9, x->min /= 1e9, x->max /= 1e9, x->user /= 1e9, x->sys /= 1e9;
-	return 1;
-}
-
-/* hyperfine's "Benchmark N: NAME (COMMAND)" line, its two lines of times
-   when the command has statistics (x), and the command's error. */
-static void hf_command(struct table *t, const struct command_result *c,
-		       size_t i, const struct hf_cmd *x)
-{
-	const struct report_options *o = t->o;
-	struct sbuf *out = t->out;
-
-	paint(t, out, TC_BOLD, "Benchmark");
-	sbuf_addf(out, " %zu: ", i + 1);
-	add_safe(out, c->name);
-	if (c->command && strcmp(c->command, c->name)) {
-		sbuf_adds(out, " (");
-		add_safe(out, c->command);
-		sbuf_adds(out, ")");
-	}
-	sbuf_addch(out, '\n');
-	if (x) {
-		sbuf_adds(out, "  Time (mean ± σ):     ");
-		hf_time(out, o, x->mean, 6);
-		sbuf_adds(out, " ± ");
-		if (isfinite(x->sd))
-			hf_time(out, o, x->sd, 5);
-		else
-			sbuf_adds(out, "   n/a");
-		sbuf_adds(out, "    [User: ");
-		hf_time(out, o, x->user, 0);
-		sbuf_adds(out, ", System: ");
-		hf_time(out, o, x->sys, 0);
-		sbuf_adds(out, "]\n  Range (min … max):   ");
-		hf_time(out, o, x->min, 6);
-		sbuf_adds(out, " … ");
-		hf_time(out, o, x->max, 6);
-		sbuf_addf(out, "    %zu run%s\n", x->n, x->n == 1 ? "" : "s");
-	}
-	if (c->error) {
-		sbuf_adds(out, "  ");
-		paint(t, out, TC_RED, "error:");
-		sbuf_addch(out, ' ');
-		add_safe(out, c->error);
-		sbuf_addch(out, '\n');
-	}
-}
-
-/*
- * kagari's paired change of command c against the first command, with its
- * interval and, when --max-percent gates, the verdict. Returns whether the
- * change is gated.
- */
-static int hf_change(struct table *t, const struct command_result *c)
-{
-	struct sbuf *out = t->out;
-	const struct comparison *cp = &c->comparison[METRIC_LATENCY];
-	struct sbuf sb = SBUF_INIT;
-	int gated = 0;
-
-	if (!cp->present)
-		return 0;
-	sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
-	sbuf_adds(out, cp->statistic ? cp->statistic : "median");
-	sbuf_adds(out, "): ");
-	units_format_percent(&sb, cp->change_percent);
-	if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
-		sbuf_adds(&sb, " [");
-		units_format_percent(&sb, cp->ci_low_percent);
-		sbuf_adds(&sb, ", ");
-		units_format_percent(&sb, cp->ci_high_percent);
-		sbuf_adds(&sb, "]");
-	}
-	/* hyperfine's users compare means: the change of the mean beside
-	   the paired one, always */
-	if (isfinite(cp->mean_change_percent)) {
-		sbuf_adds(&sb, ", ");
-		report_mean_text(&sb, cp);
-	}
-	sbuf_adds(out, sb.buf);
-	if (cp->gate) {
-		gated = 1;
-		sbuf_adds(out, "  ");
-		paint_safe(t, out, result_tcolor(result_from_verdict(cp->verdict)), verdict_text(cp->verdict, ""));
-		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
-	}
-	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
-	    *cp->reason) {
-		struct sbuf why = SBUF_INIT;
-
-		report_reason_text(&why, cp);
-		sbuf_adds(out, "\n    ");
-		add_safe(out, why.buf);
-		sbuf_release(&why);
-	}
-	sbuf_addch(out, '\n');
-	sbuf_release(&sb);
-	return gated;
-}
-
-/* hyperfine's summary: the fastest and the others' ratios to it. */
-static void hf_summary(struct table *t, const struct hf_cmd *x, size_t n)
-{
-	struct sbuf *out = t->out;
-	size_t fastest = n, valid = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (x[i].n) {
-			valid++;
-			if (fastest == n || x[i].mean < x[fastest].mean)
-				fastest = i;
-		}
-	if (valid <= 1)
-		return;
-	sbuf_adds(out, "\n");
-	paint(t, out, TC_BOLD, "Summary");
-	sbuf_adds(out, "\n  '");
-	add_safe(out, x[fastest].c->name);
-	sbuf_adds(out, "' ran\n");
-	for (size_t i = 0; i < n; i++) {
-		if (i == fastest || !x[i].n)
-			continue;
-		const struct hf_cmd *f = &x[fastest];
-		double ratio = x[i].mean / f->mean;
-		sbuf_addf(out, "    %.2f", ratio);
-		if (isfinite(x[i].sd) && isfinite(f->sd))
-			sbuf_addf(out, " ± %.2f", ratio * sqrt(pow(x[i].sd / x[i].mean, 2) +
-							  pow(f->sd / f->mean, 2)));
-		sbuf_adds(out, " times faster than '");
-		add_safe(out, x[i].c->name);
-		sbuf_adds(out, "'\n");
-	}
-}
-
-/*
- * The run's warnings. A warning every comparison gets ("bench/NAME
- * latency: TEXT") is said once, with the commands it concerns.
- */
-static void hf_warnings(struct table *t)
-{
-	const struct run_result *r = t->r;
-	struct sbuf *out = t->out;
-	unsigned char *done = xcalloc(r->warnings.nr + 1, 1);
-
-	for (size_t i = 0; i < r->warnings.nr; i++) {
-		if (done[i])
-			continue;
-		const char *w = r->warnings.v[i], *rest = strstr(w, ": ");
-		paint(t, out, TC_YELLOW, "warning:");
-		sbuf_addch(out, ' ');
-		size_t same = 0;
-		for (size_t k = i + 1; rest && k < r->warnings.nr; k++) {
-			const char *ow = strstr(r->warnings.v[k], ": ");
-			same += !done[k] && ow && !strcmp(ow, rest);
-		}
-		if (!same) {
-			add_safe(out, w);
-			sbuf_addch(out, '\n');
-			continue;
-		}
-		add_safe(out, rest + 2);
-		sbuf_addf(out, " (%zu comparisons: ", same + 1);
-		add_safe_len(out, w, (size_t)(rest - w));
-		for (size_t k = i + 1; k < r->warnings.nr; k++) {
-			const char *ow = strstr(r->warnings.v[k], ": ");
-			if (done[k] || !ow || strcmp(ow, rest))
-				continue;
-			done[k] = 1;
-			sbuf_adds(out, ", ");
-			add_safe_len(out, r->warnings.v[k], (size_t)(ow - r->warnings.v[k]));
-		}
-		sbuf_adds(out, ")\n");
-	}
-	free(done);
-}
-
-/*
- * "gate: 1 pass, 1 regression · exit code 1": the verdicts of the gated
- * comparisons only — the first command is the reference, compared with
- * nothing, so it is no pass — and every command that failed to run.
- */
-static void hf_gate(struct table *t, const struct bench_result *br)
-{
-	const struct run_summary *s = &t->r->summary;
-	struct sbuf *out = t->out;
-	struct sbuf sb = SBUF_INIT;
-	int n[RESULT__COUNT] = { 0 };
-
-	for (size_t i = 0; br && i < br->nr_commands; i++) {
-		const struct command_result *c = &br->commands[i];
-		const struct comparison *cp = &c->comparison[METRIC_LATENCY];
-		if (c->result == RESULT_ERROR)
-			n[RESULT_ERROR]++;
-		else if (cp->present && cp->gate)
-			n[result_from_verdict(cp->verdict)]++;
-	}
-	n[RESULT_PASS] += n[RESULT_WITHIN_NOISE];
-	count_part(&sb, n[RESULT_PASS], "pass", 1);
-	count_part(&sb, n[RESULT_IMPROVED], "improved", 0);
-	count_part(&sb, n[RESULT_INCONCLUSIVE], "inconclusive", 0);
-	count_part(&sb, n[RESULT_REGRESSION],
-		   n[RESULT_REGRESSION] == 1 ? "regression" : "regressions", 0);
-	count_part(&sb, n[RESULT_ERROR], n[RESULT_ERROR] == 1 ? "error" : "errors", 0);
-	sbuf_adds(out, "\ngate: ");
-	sbuf_adds(out, sb.buf);
-	sbuf_adds(out, " · ");
-	sbuf_reset(&sb);
-	sbuf_addf(&sb, "exit code %d", s->exit_code);
-	paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
-	sbuf_addch(out, '\n');
-	sbuf_release(&sb);
-}
-
-/*
- * `kagari bench`: per command hyperfine's two lines (mean ± σ with user
- * and system time, min … max with the runs), kagari's paired change
- * against the first command with its interval (and, when --max-percent
- * gates, the verdict), then hyperfine's summary: the fastest command and
- * how many times faster it ran than each other one (± the σ of the
- * ratio). Only latency is measured, so only latency is shown.
- */
-static void bench_table(struct table *t)
-{
-	const struct run_result *r = t->r;
-	struct sbuf *out = t->out;
-	const struct bench_result *br = NULL;
-	if (r->nr_suites && r->suites[0].nr_benches)
-		br = &r->suites[0].benches[0];
-	size_t n = br ? br->nr_commands : 0;
-	struct hf_cmd *x = xcalloc(n + 1, sizeof(*x));
-	int gated = 0;
-	if (r->interrupted) {
-		paint(t, out, TC_YELLOW, "interrupted: results are partial");
-		sbuf_addch(out, '\n');
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct command_result *c = &br->commands[i];
-		int ok = hf_stats(c, &x[i]);
-		if (i)
-			sbuf_addch(out, '\n');
-		hf_command(t, c, i, ok ? &x[i] : NULL);
-		if (i > 0)
-			gated |= hf_change(t, c);
-	}
-	hf_summary(t, x, n);
-	if (r->warnings.nr)
-		sbuf_addch(out, '\n');
-	hf_warnings(t);
-	if (gated || r->summary.exit_code)
-		hf_gate(t, br);
-	free(x);
 }
 
 int report_write_table(const struct run_result *r,
@@ -1099,23 +850,24 @@ int report_write_table(const struct run_result *r,
 
 	(void)err;
 	if (run_mode(r) == RUN_MODE_BENCH) {
-		bench_table(&t);
+		table_write_bench(&t);
 		return 0;
 	}
 
 	header(&t);
+	lead_block(&t);
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
 		sbuf_addch(out, '\n');
-		paint_safe(&t, out, TC_BOLD, s->name);
+		table_paint_safe(&t, out, TC_BOLD, s->name);
 		if (s->file) {
 			sbuf_adds(out, " (");
-			add_safe(out, s->file);
+			table_add_safe(out, s->file);
 			sbuf_addch(out, ')');
 		}
 		if (s->result && s->result != RESULT_PASS) {
 			sbuf_adds(out, " · ");
-			paint_safe(&t, out, result_tcolor(s->result), result_name(s->result));
+			table_paint_safe(&t, out, table_result_tcolor(s->result), result_name(s->result));
 		}
 		sbuf_addch(out, '\n');
 		for (size_t b = 0; b < s->nr_benches; b++) {

@@ -315,6 +315,33 @@ KAGARI_BASE_REF=nope ci_env pull_request "$EV/pr.json" --against "$BASE" --forma
 expect_rc 0
 json_check "$T/out" "r['git']['base_ref'] == '$BASE'"
 
+case_ "ci runs the base's copy of a suite the change edited (a looser budget does not count), and names what it left out"
+cp kagari.yaml "$T/ci-suite.keep"
+sed -i 's/max: "<= 1ns"/max: "<= 1h"/' kagari.yaml
+cat >> kagari.yaml <<YAML
+  - name: added
+    commands:
+      a: {command: ["$H", "sleep", "1"]}
+YAML
+run_k ci --against HEAD --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 1
+json_check "$T/sf.json" "r['suites'][0]['suite_from'] == 'base' and [b['name'] for b in r['suites'][0]['benchmarks']] == ['sl,1%', 'quick']"
+json_check "$T/sf.json" "any(\"both sides run HEAD's copy of kagari.yaml\" in w and \"left out: 'added' (only in the working tree's copy)\" in w for w in r['warnings'])"
+head -n 1 "$T/err" | grep -q "left out: 'added'" || fail "the first stderr line does not name the benchmark left out: $(head -n 2 "$T/err")"
+last_err_has "over budget"
+run_k ci --against HEAD --suite-from head --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+json_check "$T/sf.json" "r['suites'][0]['suite_from'] == 'head' and [b['name'] for b in r['suites'][0]['benchmarks']] == ['sl,1%', 'quick', 'added']"
+cp "$T/ci-suite.keep" kagari.yaml
+
+case_ "ci --max-percent P is the latency tolerance of every command, over the base suite's"
+run_k ci --against HEAD --runs 3 --max-percent 4 --quiet --format json --output "$T/mp.json"
+json_check "$T/mp.json" "all(c['analysis']['metrics']['latency']['max_percent'] == 4 for b in r['suites'][0]['benchmarks'] for c in b['commands'])"
+json_check "$T/mp.json" "r['suites'][0]['benchmarks'][1]['commands'][0]['analysis']['metrics']['latency']['gate'] is False"
+run_k ci --against HEAD --max-percent -1 --quiet
+expect_rc 3
+expect_err "--max-percent '-1'"
+
 case_ "a step summary that cannot be written is exit 4"
 GITHUB_STEP_SUMMARY="$T/no/such/dir/s.md" run_k ci --against HEAD~1 --filter quick --quiet
 expect_rc 4

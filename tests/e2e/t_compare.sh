@@ -350,7 +350,7 @@ expect_rc 3
 expect_err "--suite-from base: suite 'fresh' (new.kagari.yaml) does not exist in main"
 rm -f new.kagari.yaml
 
-case_ "a suite edited in the working tree: the base's copy by default, --suite-from head runs the edit"
+case_ "a suite edited in the working tree: compare runs the edit and says so first, --suite-from base runs the base's"
 cp kagari.yaml "$T/kagari.yaml.orig"
 cat >> kagari.yaml <<'YAML'
   - name: extra
@@ -360,21 +360,53 @@ cat >> kagari.yaml <<'YAML'
 YAML
 compare --against main --runs 3 --quiet --format json --output "$T/sf.json"
 expect_rc 0
-jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "base" and [b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs"]'
-jc "$T/sf.json" 'any("differs from the working tree" in w and "--suite-from head" in w for w in r["warnings"])'
-compare --against main --suite-from head --runs 3 --quiet --format json --output "$T/sf.json"
-expect_rc 0
 jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "head" and [b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs", "extra"]'
-jc "$T/sf.json" 'r["suites"][0]["benchmarks"][1]["commands"][0]["base"]["count"] == 3 and not any("suite" in w for w in r["warnings"])'
+jc "$T/sf.json" 'r["suites"][0]["benchmarks"][1]["commands"][0]["base"]["count"] == 3'
+jc "$T/sf.json" 'any("both sides run the working tree\x27s copy of kagari.yaml, which differs from main\x27s" in w and "no benchmark left out" in w for w in r["warnings"])'
+# one line, the first on stderr: said before anything was measured
+head -n 1 "$T/err" | grep -q "both sides run the working tree's copy of kagari.yaml.*no benchmark left out" || fail "the first stderr line does not say which suite ran: $(head -n 3 "$T/err")"
+[ "$(grep -c "which differs from" "$T/err")" = 1 ] || fail "the suite line is not said once: $(cat "$T/err")"
+compare --against main --suite-from base --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "base" and [b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs"]'
+jc "$T/sf.json" 'any("both sides run main\x27s copy" in w and "--suite-from head" in w and "left out: \x27extra\x27 (only in the working tree\x27s copy)" in w for w in r["warnings"])'
+head -n 1 "$T/err" | grep -q "left out: 'extra'" || fail "the first stderr line does not name the benchmark left out: $(head -n 3 "$T/err")"
+# the table says it too
+compare --against main --suite-from base --runs 2 --no-color
+grep -q "left out: 'extra'" "$T/out" || fail "the table does not name the benchmark left out: $(tail -c 800 "$T/out")"
 compare --against main --suite-from sideways --quiet
 expect_rc 3
 expect_err "sideways"
 cp "$T/kagari.yaml.orig" kagari.yaml
 
-case_ "an unchanged suite: the base's copy, silently"
+case_ "a benchmark only the base's suite has: compare names it as left out"
+sed -i 's/^  - name: xs$/  - name: xs2/' kagari.yaml
 compare --against main --runs 3 --quiet --format json --output "$T/sf.json"
 expect_rc 0
+jc "$T/sf.json" '[b["name"] for b in r["suites"][0]["benchmarks"]] == ["xs2"]'
+jc "$T/sf.json" 'any("left out: \x27xs\x27 (only in main\x27s copy)" in w for w in r["warnings"])'
+cp "$T/kagari.yaml.orig" kagari.yaml
+
+case_ "an unchanged suite: silently"
+compare --against main --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
+jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "head" and not any("suite" in w for w in r["warnings"])'
+compare --against main --suite-from base --runs 3 --quiet --format json --output "$T/sf.json"
+expect_rc 0
 jc "$T/sf.json" 'r["suites"][0]["suite_from"] == "base" and not any("suite" in w for w in r["warnings"])'
+
+case_ "--max-percent P replaces the suite's latency tolerance; METRIC=P another's; bad values exit 3"
+compare --against main --runs 3 --max-percent 3 --max-percent cpu_total=7% --quiet --format json --output "$T/mp.json"
+expect_rc 0
+jc "$T/mp.json" 'c["analysis"]["metrics"]["latency"]["max_percent"] == 3 and L["max_percent"] == 3'
+jc "$T/mp.json" 'c["analysis"]["metrics"]["cpu_total"]["max_percent"] == 7 and C["max_percent"] == 7'
+compare --against main --runs 3 --quiet --format json --output "$T/mp.json"
+jc "$T/mp.json" 'L["max_percent"] == 10'
+for bad in 0 lots nosuch=5 latency=2000; do
+	compare --against main --max-percent "$bad" --quiet
+	expect_rc 3
+	expect_err "--max-percent '$bad'"
+done
 
 case_ "bad revisions"
 compare --against no-such-branch --quiet --format json --output "$T/bad.json"
@@ -441,6 +473,81 @@ cp kagari.yaml prog.c work.h "$T/unborn/"
 compare --against HEAD "$T/unborn/kagari.yaml" --quiet
 expect_rc 4
 expect_err "no commits"
+
+cat > logbuild.kagari.yaml <<YAML
+version: "1"
+name: logbuild
+build:
+  command: 'echo "\$PWD" >> "$T/builds.log" && cc -O2 -o \${artifact} prog.c'
+  shell: true
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: x
+    commands:
+      p: {command: ["\${artifact}"]}
+YAML
+case_ "the head is built first; a head that does not build stops before the base is built"
+cp prog.c "$T/prog.c.keep"
+echo "neither is this" >> prog.c
+rm -f "$T/builds.log"
+compare --against main logbuild.kagari.yaml --quiet
+expect_rc 4
+[ "$(wc -l < "$T/builds.log")" = 1 ] || fail "not one build: $(cat "$T/builds.log")"
+[ "$(cat "$T/builds.log")" = "$(pwd -P)" ] || fail "the one build was not the head's: $(cat "$T/builds.log")"
+last_err_has "the head build of suite 'logbuild' failed"
+cp "$T/prog.c.keep" prog.c
+rm -f "$T/builds.log"
+compare --against broken-build logbuild.kagari.yaml --quiet
+expect_rc 4
+[ "$(wc -l < "$T/builds.log")" = 2 ] && [ "$(head -n 1 "$T/builds.log")" = "$(pwd -P)" ] || fail "not the head, then the base: $(cat "$T/builds.log")"
+last_err_has "the base build of suite 'logbuild' failed"
+rm -f logbuild.kagari.yaml "$T/builds.log"
+
+case_ "a measured command that fails on one side stops the other side; the last line names the side"
+cat > fails.kagari.yaml <<'YAML'
+version: "1"
+name: fails
+defaults: {warmup: 0, runs: 20}
+benchmarks:
+  - name: f
+    commands:
+      t: {command: [sh, -c, "test -e marker.txt"]}
+YAML
+touch marker.txt             # in the working tree only: the base fails
+compare --against main fails.kagari.yaml --quiet --format json --output "$T/fl.json"
+expect_rc 4
+jc "$T/fl.json" 'c["error"].startswith("base: ") and c["head"]["count"] <= 1 and c["base"]["count"] == 0'
+last_err_has "failed to run, first: benchmark 'f', command 't' on the base side"
+# said before measuring: the suite line is the first on stderr
+head -n 1 "$T/err" | grep -q "fails.kagari.yaml) does not exist in main" || fail "first stderr line: $(head -n 2 "$T/err")"
+rm -f marker.txt
+sed -i 's/marker.txt/notes.txt/' fails.kagari.yaml
+mv notes.txt "$T/notes.keep"  # tracked in main, gone from the working tree: the head fails
+compare --against main fails.kagari.yaml --quiet --format json --output "$T/fl.json"
+expect_rc 4
+jc "$T/fl.json" 'c["error"].startswith("head: ") and c["base"]["count"] <= 1 and c["head"]["count"] == 0'
+last_err_has "on the head side"
+mv "$T/notes.keep" notes.txt
+# a setup that fails on the base: the head is not set up, nor measured
+cat > fails.kagari.yaml <<YAML
+version: "1"
+name: fails
+defaults: {warmup: 0, runs: 20}
+benchmarks:
+  - name: f
+    setup:
+      - {command: 'echo "\$PWD" >> "$T/setups.log"; test -e marker.txt', shell: true}
+    commands:
+      t: {command: ["true"]}
+YAML
+touch marker.txt
+rm -f "$T/setups.log"
+compare --against main fails.kagari.yaml --quiet --format json --output "$T/fl.json"
+expect_rc 4
+jc "$T/fl.json" 'c["error"].startswith("base: ") and c["head"]["count"] == 0 and c["base"]["count"] == 0'
+[ "$(wc -l < "$T/setups.log")" = 1 ] || fail "the head was set up after the base's setup failed: $(cat "$T/setups.log")"
+last_err_has "on the base side"
+rm -f marker.txt fails.kagari.yaml "$T/setups.log"
 
 case_ "a base that does not build: exit 4, says the base build failed"
 compare --against broken-build --quiet --format json --output "$T/bb.json"

@@ -151,6 +151,28 @@ static void test_error_wins(void **state)
 	run_result_release(&r);
 }
 
+/* The exit reason names the first failed command and, in a compare, the
+   side that failed. */
+static void test_error_names_side(void **state)
+{
+	(void)state;
+	struct run_result r;
+	struct command_result *cr = one_command(&r);
+	cr->side[SIDE_BASE].present = 1;
+	cr->error = xstrdup("base: exited with status 1 (exit_codes allows 0)");
+	analyze_rollup(&r);
+	outcome_judge(&r);
+	assert_int_equal(r.summary.exit_code, EXIT_EXEC);
+	assert_string_equal(r.exit_reason,
+			    "1 command failed to run, first: benchmark 'b', command 'c' on the base side (see the error above)");
+	free(cr->error);
+	cr->error = xstrdup("exited with status 3"); /* run: one side, none named */
+	outcome_judge(&r);
+	assert_string_equal(r.exit_reason,
+			    "1 command failed to run, first: benchmark 'b', command 'c' (see the error above)");
+	run_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_required_failed_is_6),
 		cmocka_unit_test(test_over_budget_and_required_failed_is_6),
 		cmocka_unit_test(test_error_wins),
+		cmocka_unit_test(test_error_names_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -716,11 +716,21 @@ static void test_table_compare(void **state)
 	assert_non_null(strstr(text, "base main (fedcba987654) → head "
 				     "0123456789ab"));
 	assert_non_null(strstr(text, "seed 9223372036854775807"));
-	char *row = line_with(text, "+10.0% [+8.1%, +12.0%]");
 	char *b = fmt(METRIC_LATENCY, 1234.5), *h = fmt(METRIC_LATENCY, 1357.95);
 	char *want = xstrfmt("%s → %s", b, h);
+	/* the verdicts lead, one line per benchmark, before the details */
+	char *lead = line_with(text, "(tolerance 5%)");
+	assert_non_null(strstr(text, "verdicts (details below)"));
+	assert_true(strstr(text, "verdicts") < strstr(text, want));
+	assert_non_null(strstr(lead, "sort?big  error  "));
+	assert_non_null(strstr(lead, "sort latency +10.0% [+8.1%, +12.0%] (tolerance 5%)"));
+	assert_non_null(strstr(lead, "sort budget peak_rss max <= 2MiB: FAIL"));
+	assert_non_null(strstr(lead, "crash: error: exited with status 3"));
+	assert_null(strstr(lead, "p95")); /* a budget that passed is a detail */
+	free(lead);
+	char *row = line_with(text, want);
 	assert_non_null(strstr(row, "latency"));
-	assert_non_null(strstr(row, want));
+	assert_non_null(strstr(row, "+10.0% [+8.1%, +12.0%]"));
 	free(want);
 	free(b);
 	free(h);

@@ -117,6 +117,69 @@ static void test_comparison_texts(void **state)
 	sbuf_release(&sb);
 }
 
+/*
+ * A pass 27% faster whose improvement was not established reads as faster,
+ * with what was not established; a pass within the tolerance, a slower
+ * change and an improved verdict get the plain change.
+ */
+static void test_better_texts(void **state)
+{
+	struct comparison cp;
+	struct sbuf sb = SBUF_INIT;
+	(void)state;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.present = 1;
+	cp.gate = 1;
+	cp.change_percent = -27;
+	cp.ci_low_percent = -38.8;
+	cp.ci_high_percent = -15.2;
+	cp.max_percent = 10;
+	cp.mean_change_percent = NAN;
+	cp.verdict = VERDICT_PASS;
+	cp.reason = "< -10%: no regression (P=0.00); the improvement is not established (p=0.09 not below 0.05)";
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 1);
+	assert_string_equal(sb.buf, "faster: -27.0% [-38.8%, -15.2%] (beyond the 10% tolerance); "
+				    "not improved: the improvement is not established (p=0.09 not below 0.05)");
+	sbuf_reset(&sb);
+	report_verdict_note(&sb, &cp, METRIC_LATENCY);
+	assert_string_equal(sb.buf, " (faster beyond the 10% tolerance, not improved)");
+	sbuf_reset(&sb);
+	report_lead_change_text(&sb, &cp, METRIC_PEAK_RSS);
+	assert_true(!strncmp(sb.buf, "peak_rss lower: -27.0%", 22));
+	sbuf_reset(&sb);
+	/* throughput: higher is better, +27% is the better way */
+	cp.change_percent = 27;
+	cp.ci_low_percent = 15.2;
+	cp.ci_high_percent = 38.8;
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_THROUGHPUT), 1);
+	assert_true(!strncmp(sb.buf, "higher: +27.0%", 14));
+	sbuf_reset(&sb);
+	/* ... and the worse way for latency: nothing to say */
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
+	assert_int_equal((int)sb.len, 0);
+	/* beyond the tolerance, but the interval reaches back within it:
+	   the plain change */
+	cp.change_percent = -12;
+	cp.ci_low_percent = -20;
+	cp.ci_high_percent = -5;
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
+	/* within the tolerance: the plain change */
+	cp.change_percent = -4;
+	cp.ci_low_percent = -6;
+	cp.ci_high_percent = -2;
+	report_lead_change_text(&sb, &cp, METRIC_LATENCY);
+	assert_string_equal(sb.buf, "latency -4.0% [-6.0%, -2.0%] (tolerance 10%)");
+	sbuf_reset(&sb);
+	/* improved says so itself */
+	cp.change_percent = -27;
+	cp.verdict = VERDICT_IMPROVED;
+	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 0);
+	report_verdict_note(&sb, &cp, METRIC_LATENCY);
+	assert_int_equal((int)sb.len, 0);
+	sbuf_release(&sb);
+}
+
 static void test_problem(void **state)
 {
 	struct comparison cp;
@@ -155,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_value_work_unit),
 		cmocka_unit_test(test_budget_texts),
 		cmocka_unit_test(test_comparison_texts),
+		cmocka_unit_test(test_better_texts),
 		cmocka_unit_test(test_problem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
