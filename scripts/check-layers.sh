@@ -26,7 +26,9 @@
 #             analyze.h): base/, model/, suite/.
 #   report/   writers and the JSON reader: base/, model/, suite/, analyze/.
 #   ci/       the GitHub event: base/, model/.
-#   history/  the SQLite results store and step detection: base/, model/.
+#   history/  the SQLite results store, step detection and the history
+#             branch: base/, model/, git/ (sync.c reads and writes the
+#             branch with git plumbing).
 #             It stores the result model as analysed and reads series
 #             back; it never analyses (cmd/ re-runs analyze_result() on
 #             what it reads) and never measures, so it needs no stage.
@@ -57,7 +59,7 @@ allowed() {
 	analyze) echo "base model suite analyze" ;;
 	report) echo "base model suite analyze report" ;;
 	ci) echo "base model ci" ;;
-	history) echo "base model history" ;;
+	history) echo "base model git history" ;;
 	cmd | top) echo "*" ;;
 	*) echo "" ;;
 	esac
