@@ -288,7 +288,8 @@ static int list(struct ctx *c, struct branch *b, struct sbuf *err)
 		}
 	}
 	sbuf_release(&out);
-	qsort(b->v, b->nr, sizeof(*b->v), cmp_file);
+	if (b->nr)
+		qsort(b->v, b->nr, sizeof(*b->v), cmp_file);
 	return 0;
 }
 
