@@ -124,6 +124,120 @@ int history_list_origins(struct history *h, struct strvec *out, struct sbuf *err
 	return 0;
 }
 
+/*
+ * The end of the JSON value starting at p (white space before it skipped),
+ * or NULL when there is none or it is not JSON: a syntax check that builds
+ * nothing, for the report a run file carries as it is.
+ */
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static const char *skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch == '"')
+			return p + 1;
+		if (ch < 0x20)
+			return NULL;
+		if (ch == '\\') {
+			if (++p >= end || !strchr("\"\\/bfnrtu", *p))
+				return NULL;
+			if (*p == 'u')
+				for (int i = 0; i < 4; i++)
+					if (++p >= end || !strchr("0123456789abcdefABCDEF", *p))
+						return NULL;
+		}
+	}
+	return NULL;
+}
+
+static const char *skip_number(const char *p, const char *end)
+{
+	const char *q = p;
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end || !(*q >= '0' && *q <= '9'))
+		return NULL;
+	if (*q == '0')
+		q++;
+	else
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+	if (q < end && *q == '.') {
+		const char *d = ++q;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q == d)
+			return NULL;
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		const char *d = q;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q == d)
+			return NULL;
+	}
+	return q;
+}
+
+static const char *skip_value(const char *p, const char *end, int depth)
+{
+	p = skip_ws(p, end);
+	if (p >= end || depth > 256)
+		return NULL;
+	if (*p == '"')
+		return skip_string(p, end);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		p = skip_ws(p + 1, end);
+		if (p < end && *p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				if (p >= end || *p != '"' || !(p = skip_string(p, end)))
+					return NULL;
+				p = skip_ws(p, end);
+				if (p >= end || *p++ != ':')
+					return NULL;
+			}
+			if (!(p = skip_value(p, end, depth + 1)))
+				return NULL;
+			p = skip_ws(p, end);
+			if (p < end && *p == ',')
+				p = skip_ws(p + 1, end);
+			else if (p < end && *p == close)
+				return p + 1;
+			else
+				return NULL;
+		}
+	}
+	static const char *const lit[] = { "true", "false", "null" };
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(lit[i]);
+		if ((size_t)(end - p) >= n && !memcmp(p, lit[i], n))
+			return p + n;
+	}
+	return skip_number(p, end);
+}
+
+/* 1 when text[0..len) is one JSON object (white space around it allowed). */
+static int is_json_object(const char *text, size_t len)
+{
+	const char *end = text + len, *p = skip_ws(text, end);
+	if (p >= end || *p != '{')
+		return 0;
+	p = skip_value(p, end, 0);
+	return p && skip_ws(p, end) == end;
+}
+
 static json_t *col_json(sqlite3_stmt *st, int i)
 {
 	switch (sqlite3_column_type(st, i)) {
@@ -212,16 +326,22 @@ int history_run_export(struct history *h, const char *origin, struct sbuf *out,
 	json_object_set_new(root, "run", run);
 	json_object_set_new(root, "machine", mach);
 	json_object_set_new(root, "results", results);
-	json_t *report = NULL;
-	if (sqlite3_column_type(st, 19) == SQLITE_TEXT)
-		report = json_loadb((const char *)sqlite3_column_text(st, 19),
-				    (size_t)sqlite3_column_bytes(st, 19), 0, NULL);
-	json_object_set_new(root, "report", report ? report : json_null());
+	/* The report goes in as stored, byte for byte: last, so that a
+	   reader finds it without parsing it (history_run_import()). */
+	const char *report = (const char *)sqlite3_column_text(st, 19);
+	size_t report_len = (size_t)sqlite3_column_bytes(st, 19);
+	if (report && !is_json_object(report, report_len))
+		report = NULL; /* not JSON: the statistics are still worth keeping */
 	if (!export_results(h, sqlite3_column_int64(st, 0), results, err)) {
 		char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
 		if (text) {
-			sbuf_adds(out, text);
-			sbuf_addch(out, '\n');
+			sbuf_add(out, text, strlen(text) - 1); /* without its '}' */
+			sbuf_adds(out, ",\"report\":");
+			if (report)
+				sbuf_add(out, report, report_len);
+			else
+				sbuf_adds(out, "null");
+			sbuf_adds(out, "}\n");
 			free(text);
 			rc = 0;
 		} else {
@@ -386,7 +506,7 @@ static int import_results(struct history *h, int64_t run, json_t *results, struc
 /* The checked run root stored (inside the caller's transaction). 1 when
    added, 0 when a run of that origin was there, -1 on a database error. */
 static int import_checked(struct history *h, json_t *root, const char *origin,
-			  struct sbuf *err)
+			  const char *report, size_t report_len, struct sbuf *err)
 {
 	json_t *run = json_object_get(root, "run"), *mach = json_object_get(root, "machine");
 	json_t *cores = json_object_get(mach, "cores");
@@ -411,11 +531,8 @@ static int import_checked(struct history *h, json_t *root, const char *origin,
 	for (int i = 0; run_keys[i]; i++)
 		bind_json(st, i + 1, json_object_get(run, run_keys[i]));
 	sqlite3_bind_int64(st, 14, mid);
-	json_t *report = json_object_get(root, "report");
-	char *text = json_is_object(report) ? json_dumps(report, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	if (text && strlen(text) <= HISTORY_MAX_REPORT_BYTES)
-		history_bind_text(st, 15, text);
-	free(text);
+	if (report && report_len <= HISTORY_MAX_REPORT_BYTES)
+		sqlite3_bind_text(st, 15, report, (int)report_len, SQLITE_TRANSIENT);
 	history_bind_text(st, 16, origin);
 	int rc = -1;
 	if (sqlite3_step(st) != SQLITE_DONE)
@@ -429,11 +546,53 @@ static int import_checked(struct history *h, json_t *root, const char *origin,
 	return rc;
 }
 
+/*
+ * The report of a run file as kagari writes it — the last member,
+ * `,"report":{...}}` — found without parsing it: *report (NULL for null)
+ * and the text before it closed as an object in env. 0 when the file does
+ * not have that shape (another writer's layout: it is parsed whole).
+ */
+static int split_report(const char *text, size_t len, const char **report,
+			size_t *report_len, struct sbuf *env)
+{
+	static const char key[] = ",\"report\":";
+	/* No JSON string holds an unescaped '"', and the members before the
+	   report are kagari's own: the first such text is the member. */
+	const char *at = memmem(text, len, key, sizeof(key) - 1);
+	if (!at)
+		return 0;
+	const char *r = at + sizeof(key) - 1, *end = text + len;
+	while (end > r && strchr(" \t\r\n", end[-1]))
+		end--;
+	if (end == r || end[-1] != '}')
+		return 0;
+	end--;
+	r = skip_ws(r, end);
+	while (end > r && strchr(" \t\r\n", end[-1]))
+		end--;
+	if (end - r == 4 && !memcmp(r, "null", 4))
+		*report = NULL;
+	else if (is_json_object(r, (size_t)(end - r)))
+		*report = r, *report_len = (size_t)(end - r);
+	else
+		return 0;
+	sbuf_add(env, text, (size_t)(at - text));
+	sbuf_addch(env, '}');
+	return 1;
+}
+
 int history_run_import(struct history *h, const char *origin, const char *text, size_t len,
 		       struct sbuf *why, struct sbuf *err)
 {
 	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	struct sbuf env = SBUF_INIT;
+	const char *report = NULL;
+	size_t report_len = 0;
+	char *dumped = NULL;
+	int split = split_report(text, len, &report, &report_len, &env);
+	json_t *root = split ? json_loadb(env.buf, env.len, JSON_REJECT_DUPLICATES, &je)
+			     : json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	sbuf_release(&env);
 	if (!root) {
 		sbuf_addf(why, "not JSON (line %d, column %d: ", je.line, je.column > 0 ? je.column : 1);
 		sbuf_add_escaped(why, je.text);
@@ -442,15 +601,22 @@ int history_run_import(struct history *h, const char *origin, const char *text, 
 	}
 	int rc = 2;
 	if (!check_run(root, origin, why)) {
+		json_t *r = split ? NULL : json_object_get(root, "report");
+		if (json_is_object(r)) {
+			dumped = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
+			report = dumped;
+			report_len = dumped ? strlen(dumped) : 0;
+		}
 		if (history_exec_sql(h, "SAVEPOINT run_file", "cannot import the run", err)) {
 			rc = -1;
 		} else {
-			rc = import_checked(h, root, origin, err);
+			rc = import_checked(h, root, origin, report, report_len, err);
 			if (rc < 0)
 				sqlite3_exec(h->db, "ROLLBACK TO run_file", NULL, NULL, NULL);
 			sqlite3_exec(h->db, "RELEASE run_file", NULL, NULL, NULL);
 		}
 	}
+	free(dumped);
 	json_decref(root);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * Tests for the history branch's run files (history/sync.h): a run file
- * imported and exported again is the same text; importing it twice stores
- * one run; files that are not kagari runs, of a newer format, with an
+ * imported and exported again is the same text (also from another
+ * writer's layout); importing it twice stores one run; files that are not kagari runs, of a newer format, with an
  * origin not matching their name or a field of the wrong kind are refused
  * whole (nothing stored) with a reason naming the field; origins have
  * their shape and differ; credentials in a remote's URL are redacted.
@@ -119,6 +119,24 @@ static void test_round_trip(void **state)
 	sbuf_release(&err);
 }
 
+/* A file laid out by another writer (the report first, white space) is
+   read whole: the same run, exported in kagari's layout again. */
+static void test_other_layout(void **state)
+{
+	struct fx *f = *state;
+	const char *rep = strstr(run_file, ",\"report\":");
+	char *other = xstrfmt("{ \"report\" : {\"schema_version\":\"1\", \"tool\":\"kagari\"},\n %.*s}",
+			      (int)(rep - run_file - 1), run_file + 1);
+	struct sbuf why = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;
+	assert_int_equal(import(f->h, ORIGIN, other, &why), 1);
+	assert_int_equal(history_run_export(f->h, ORIGIN, &out, &err), 0);
+	assert_string_equal(out.buf, run_file);
+	free(other);
+	sbuf_release(&why);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
 /* text refused: 2, the reason holds want, nothing stored. */
 static void refused(struct fx *f, const char *origin, const char *text, const char *want)
 {
@@ -214,6 +232,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test(test_origins),
 		cmocka_unit_test(test_redact),
