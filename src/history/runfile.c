@@ -532,7 +532,7 @@ static int import_checked(struct history *h, json_t *root, const char *origin,
 		bind_json(st, i + 1, json_object_get(run, run_keys[i]));
 	sqlite3_bind_int64(st, 14, mid);
 	if (report && report_len <= HISTORY_MAX_REPORT_BYTES)
-		sqlite3_bind_text(st, 15, report, (int)report_len, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 15, report, (int)report_len, SQLITE_STATIC);
 	history_bind_text(st, 16, origin);
 	int rc = -1;
 	if (sqlite3_step(st) != SQLITE_DONE)

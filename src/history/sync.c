@@ -538,79 +538,95 @@ int history_sync_push(struct history *h, const struct history_sync *o,
 	return rc ? -1 : 0;
 }
 
-/* The blobs of files (n of them), their text appended to text with
-   off[i]..off[i+1] each one's. */
-static int read_blobs(struct ctx *c, struct branch_file *const *files, size_t n,
-		      struct sbuf *text, size_t *off, struct sbuf *err)
+/* Where a blob's text is in a cat-file answer. */
+struct blob {
+	size_t at, len;
+};
+
+/* The first files of files[0..n) whose blobs fit in BATCH_BYTES (one at
+   least): how many. */
+static size_t batch_size(struct branch_file *const *files, size_t n)
 {
-	const char *args[] = { "cat-file", "--batch", NULL };
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT, gerr = SBUF_INIT;
-	int rc = 0;
-	off[0] = text->len;
-	for (size_t i = 0, j; i < n && !rc; i = j) {
-		size_t bytes = 0;
-		sbuf_reset(&in);
-		for (j = i; j < n && (j == i || bytes + files[j]->size < BATCH_BYTES); j++) {
-			bytes += files[j]->size + 100;
-			sbuf_addf(&in, "%s\n", files[j]->sha);
-		}
-		sbuf_reset(&out);
-		sbuf_reset(&gerr);
-		int code = git_exec_input(c->repo, args, in.buf, in.len, GIT_SLOW_TIMEOUT_NS,
-					  &out, &gerr, err);
-		if (code) {
-			if (code > 0)
-				git_add_failure(args, code, &gerr, err);
-			rc = -1;
-			break;
-		}
-		/* "SHA blob SIZE\nCONTENT\n" per request */
-		char *p = out.buf, *end = out.buf + out.len;
-		for (size_t k = i; k < j; k++) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
-			char *sp = nl ? memrchr(p, ' ', (size_t)(nl - p)) : NULL;
-			size_t sz = sp ? strtoull(sp + 1, NULL, 10) : 0;
-			if (!sp || (size_t)(end - nl - 1) < sz + 1) {
-				sbuf_addf(err, "'git cat-file' gave no object '%s'", files[k]->sha);
-				rc = -1;
-				break;
-			}
-			sbuf_add(text, nl + 1, sz);
-			off[k + 1] = text->len;
-			p = nl + 1 + sz + 1;
-		}
-	}
-	sbuf_release(&in);
-	sbuf_release(&out);
-	sbuf_release(&gerr);
-	return rc;
+	size_t j = 0, bytes = 0;
+	for (; j < n && (j == 0 || bytes + files[j]->size < BATCH_BYTES); j++)
+		bytes += files[j]->size + 100;
+	return j;
 }
 
-/* Import the files (their texts read), all in one transaction with the
-   tip seen; each bad file is a warning and skipped whole. */
-static int import_all(struct ctx *c, const struct branch *b, struct branch_file *const *files,
-		      size_t n, const struct sbuf *text, const size_t *off, struct sbuf *err)
+/* The blobs of files[0..n) read by one `git cat-file --batch` into out,
+   each one's place in blobs[i]. */
+static int read_blobs(struct ctx *c, struct branch_file *const *files, size_t n,
+		      struct sbuf *out, struct blob *blobs, struct sbuf *err)
 {
-	struct sbuf why = SBUF_INIT, path = SBUF_INIT;
-	if (history_begin(c->h, err))
+	const char *args[] = { "cat-file", "--batch", NULL };
+	struct sbuf in = SBUF_INIT, gerr = SBUF_INIT;
+	for (size_t k = 0; k < n; k++)
+		sbuf_addf(&in, "%s\n", files[k]->sha);
+	sbuf_reset(out);
+	int code = git_exec_input(c->repo, args, in.buf, in.len, GIT_SLOW_TIMEOUT_NS, out,
+				  &gerr, err);
+	if (code > 0)
+		git_add_failure(args, code, &gerr, err);
+	sbuf_release(&in);
+	sbuf_release(&gerr);
+	if (code)
 		return -1;
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		sbuf_reset(&why);
-		int r = history_run_import(c->h, files[i]->origin, text->buf + off[i],
-					   off[i + 1] - off[i], &why, err);
-		if (r < 0) {
-			rc = -1;
-		} else if (r == 2) {
-			sbuf_reset(&path);
-			file_path(files[i], &path);
-			strvec_pushf(&c->res->warnings, "branch '%s': skipped '%s': %s",
-				     c->o->branch, path.buf, why.buf);
-			c->res->skipped++;
-		} else {
-			c->res->imported += (size_t)r;
-			c->res->present += (size_t)(1 - r);
+	/* "SHA blob SIZE\nCONTENT\n" per request */
+	char *p = out->buf, *end = out->buf + out->len;
+	for (size_t k = 0; k < n; k++) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *sp = nl ? memrchr(p, ' ', (size_t)(nl - p)) : NULL;
+		size_t sz = sp ? strtoull(sp + 1, NULL, 10) : 0;
+		if (!sp || (size_t)(end - nl - 1) < sz + 1) {
+			sbuf_addf(err, "'git cat-file' gave no object '%s'", files[k]->sha);
+			return -1;
 		}
+		blobs[k] = (struct blob){ (size_t)(nl + 1 - out->buf), sz };
+		p = nl + 1 + sz + 1;
+	}
+	return 0;
+}
+
+/* One file imported (its text at text[0..len)): a bad one is a warning. */
+static int import_one(struct ctx *c, const struct branch_file *f, const char *text,
+		      size_t len, struct sbuf *why, struct sbuf *err)
+{
+	sbuf_reset(why);
+	int r = history_run_import(c->h, f->origin, text, len, why, err);
+	if (r < 0)
+		return -1;
+	if (r == 2) {
+		struct sbuf path = SBUF_INIT;
+		file_path(f, &path);
+		strvec_pushf(&c->res->warnings, "branch '%s': skipped '%s': %s", c->o->branch,
+			     path.buf, why->buf);
+		sbuf_release(&path);
+		c->res->skipped++;
+	} else {
+		c->res->imported += (size_t)r;
+		c->res->present += (size_t)(1 - r);
+	}
+	return 0;
+}
+
+/* Import the files, read a batch at a time, all in one transaction with
+   the tip seen; each bad file is a warning and skipped whole. */
+static int import_all(struct ctx *c, const struct branch *b, struct branch_file *const *files,
+		      size_t n, struct sbuf *err)
+{
+	struct sbuf why = SBUF_INIT, out = SBUF_INIT;
+	struct blob *blobs = xcalloc(n + 1, sizeof(*blobs));
+	if (history_begin(c->h, err)) {
+		free(blobs);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0, m; i < n && !rc; i += m) {
+		m = batch_size(files + i, n - i);
+		rc = read_blobs(c, files + i, m, &out, blobs, err);
+		for (size_t k = 0; k < m && !rc; k++)
+			rc = import_one(c, files[i + k], out.buf + blobs[k].at, blobs[k].len,
+					&why, err);
 	}
 	if (!rc && b->tip)
 		rc = history_state_set(c->h, c->key, b->tip, err);
@@ -618,8 +634,9 @@ static int import_all(struct ctx *c, const struct branch *b, struct branch_file 
 		rc = history_commit(c->h, err);
 	else
 		history_rollback(c->h);
+	free(blobs);
 	sbuf_release(&why);
-	sbuf_release(&path);
+	sbuf_release(&out);
 	return rc;
 }
 
@@ -628,8 +645,8 @@ static int pull(struct ctx *c, struct sbuf *err)
 	struct branch b = { 0 };
 	struct strvec local = STRVEC_INIT;
 	struct branch_file **want = NULL;
-	size_t *off = NULL, nr = 0;
-	struct sbuf text = SBUF_INIT, path = SBUF_INIT;
+	size_t nr = 0;
+	struct sbuf path = SBUF_INIT;
 	int rc = -1;
 	if (load_branch(c, &b, err) || note_rewrite(c, &b, err) ||
 	    history_list_origins(c->h, &local, err))
@@ -656,14 +673,9 @@ static int pull(struct ctx *c, struct sbuf *err)
 		else
 			want[nr++] = &b.v[i];
 	}
-	off = xcalloc(nr + 1, sizeof(*off));
-	if (nr && read_blobs(c, want, nr, &text, off, err))
-		goto out;
-	rc = import_all(c, &b, want, nr, &text, off, err);
+	rc = import_all(c, &b, want, nr, err);
 out:
 	free(want);
-	free(off);
-	sbuf_release(&text);
 	sbuf_release(&path);
 	strvec_clear(&local);
 	branch_release(&b);
