@@ -442,9 +442,25 @@ void history_close(struct history *h)
 {
 	if (!h)
 		return;
+	for (int i = 0; i < STMT__COUNT; i++)
+		sqlite3_finalize(h->stmt[i]);
 	sqlite3_close_v2(h->db);
 	free(h->path);
 	free(h);
+}
+
+sqlite3_stmt *history_cached(struct history *h, enum history_stmt which, const char *sql,
+			     const char *what, struct sbuf *err)
+{
+	sqlite3_stmt *st = h->stmt[which];
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
+	}
+	if (history_prepare(h, sql, &h->stmt[which], what, err))
+		return NULL;
+	return h->stmt[which];
 }
 
 void history_bind_text(sqlite3_stmt *st, int i, const char *s)
@@ -560,8 +576,8 @@ int64_t history_append(struct history *h, const struct history_record *rec,
 		goto fail;
 	if (history_prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
 		    " dirty, branch, seed, version, exit_code, machine, kernel,"
-		    " counters_source, report)"
-		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+		    " counters_source, report, origin)"
+		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
 		    &st, "cannot record the run", err))
 		goto fail;
 	history_bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);

@@ -13,10 +13,19 @@
 
 struct sbuf;
 
+/* The statements a pull runs once per run file, prepared once. */
+enum history_stmt { STMT_IMPORT_MACHINE, STMT_IMPORT_RUN, STMT_IMPORT_RESULT, STMT__COUNT };
+
 struct history {
 	sqlite3 *db;
 	char *path;
+	sqlite3_stmt *stmt[STMT__COUNT]; /* history_cached() */
 };
+
+/* Statement `which` (sql) prepared on first use, then reset and its
+   bindings cleared; finalized by history_close(). NULL with an error. */
+sqlite3_stmt *history_cached(struct history *h, enum history_stmt which, const char *sql,
+			     const char *what, struct sbuf *err);
 
 /* "history 'PATH': WHAT: sqlite's message" (and a hint) appended to err. */
 void history_db_error(struct history *h, const char *what, struct sbuf *err);

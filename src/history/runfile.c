@@ -457,12 +457,6 @@ static int check_run(json_t *root, const char *origin, struct sbuf *why)
 	return check_results(results, why);
 }
 
-static const char *str_of(json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static void bind_json(sqlite3_stmt *st, int i, json_t *v)
 {
 	if (json_is_integer(v))
@@ -478,29 +472,47 @@ static void bind_json(sqlite3_stmt *st, int i, json_t *v)
 
 static int import_results(struct history *h, int64_t run, json_t *results, struct sbuf *err)
 {
-	sqlite3_stmt *st = NULL;
-	char *sql = xstrfmt("INSERT INTO results(run, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,"
-			    "?10,?11,?12,?13,?14,?15,?16,?17,?18)", result_cols);
-	int rc = history_prepare(h, sql, &st, "cannot import the results", err);
-	free(sql);
-	if (rc)
-		return -1;
+	char sql[512];
+	snprintf(sql, sizeof(sql), "INSERT INTO results(run, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,"
+		 "?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", result_cols);
 	size_t i;
 	json_t *row;
 	json_array_foreach(results, i, row) {
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
+		sqlite3_stmt *st = history_cached(h, STMT_IMPORT_RESULT, sql,
+						  "cannot import the results", err);
+		if (!st)
+			return -1;
 		sqlite3_bind_int64(st, 1, run);
 		for (int c = 0; c < NR_RESULT_COLS; c++)
 			bind_json(st, c + 2, json_array_get(row, (size_t)c));
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			history_db_error(h, "cannot import the results", err);
-			rc = -1;
-			break;
+			return -1;
 		}
 	}
-	sqlite3_finalize(st);
-	return rc;
+	return 0;
+}
+
+/* The machines row of the run file's machine: its id, or -1. */
+static int64_t import_machine(struct history *h, json_t *mach, struct sbuf *err)
+{
+	sqlite3_stmt *st = history_cached(h, STMT_IMPORT_MACHINE,
+					  "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+					  " VALUES (?1, ?2, ?3, ?4, ?5)"
+					  " ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = fingerprint"
+					  " RETURNING id",
+					  "cannot import the machine", err);
+	if (!st)
+		return -1;
+	for (int i = 0; machine_keys[i]; i++)
+		bind_json(st, i + 1, json_object_get(mach, machine_keys[i]));
+	int64_t id = -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else
+		history_db_error(h, "cannot import the machine", err);
+	sqlite3_reset(st);
+	return id;
 }
 
 /* The checked run root stored (inside the caller's transaction). 1 when
@@ -508,25 +520,18 @@ static int import_results(struct history *h, int64_t run, json_t *results, struc
 static int import_checked(struct history *h, json_t *root, const char *origin,
 			  const char *report, size_t report_len, struct sbuf *err)
 {
-	json_t *run = json_object_get(root, "run"), *mach = json_object_get(root, "machine");
-	json_t *cores = json_object_get(mach, "cores");
-	struct history_machine m = {
-		.fingerprint = (char *)str_of(mach, "fingerprint"),
-		.machine_id = (char *)str_of(mach, "machine_id"),
-		.cpu_model = (char *)str_of(mach, "cpu_model"),
-		.cores = json_is_integer(cores) ? (int)json_integer_value(cores) : 0,
-		.arch = (char *)str_of(mach, "arch"),
-	};
-	int64_t mid = history_machine_row(h, &m, err);
+	json_t *run = json_object_get(root, "run");
+	int64_t mid = import_machine(h, json_object_get(root, "machine"), err);
 	if (mid < 0)
 		return -1;
-	sqlite3_stmt *st = NULL;
-	if (history_prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
-			    " dirty, branch, seed, version, exit_code, kernel, counters_source,"
-			    " machine, report, origin)"
-			    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"
-			    " ON CONFLICT(origin) DO NOTHING",
-			    &st, "cannot import the run", err))
+	sqlite3_stmt *st = history_cached(h, STMT_IMPORT_RUN,
+					  "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+					  " dirty, branch, seed, version, exit_code, kernel, counters_source,"
+					  " machine, report, origin)"
+					  " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"
+					  " ON CONFLICT(origin) DO NOTHING",
+					  "cannot import the run", err);
+	if (!st)
 		return -1;
 	for (int i = 0; run_keys[i]; i++)
 		bind_json(st, i + 1, json_object_get(run, run_keys[i]));
@@ -542,7 +547,8 @@ static int import_checked(struct history *h, json_t *root, const char *origin,
 	else if (!import_results(h, sqlite3_last_insert_rowid(h->db),
 				 json_object_get(root, "results"), err))
 		rc = 1;
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st); /* the report is bound in place */
 	return rc;
 }
 

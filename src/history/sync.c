@@ -529,9 +529,10 @@ int history_sync_push(struct history *h, const struct history_sync *o,
 			break;
 		}
 		rc = 0;
-		/* Apart from the others racing for the branch: 50..250 ms, more
-		   each time. */
-		usleep((useconds_t)((50 + rng_random_seed() % 200) * 1000 * (unsigned)(i + 1)));
+		/* Apart from the others racing for the branch: a random wait
+		   in [d/2, d), d doubling from 100 ms up to 1.6 s. */
+		unsigned d = 100u << (i < 4 ? i : 4);
+		usleep((useconds_t)((d / 2 + rng_random_seed() % (d / 2)) * 1000));
 	}
 	scrub(err, c.secret);
 	ctx_release(&c);

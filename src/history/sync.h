@@ -51,7 +51,7 @@ struct sbuf;
 #define HISTORY_DEFAULT_BRANCH "kagari-history"
 #define HISTORY_DEFAULT_REMOTE "origin"
 /* Pushes tried before giving up on a branch others keep moving. */
-#define HISTORY_PUSH_ATTEMPTS 6
+#define HISTORY_PUSH_ATTEMPTS 10
 
 struct history_sync {
 	const char *repo;   /* a folder inside the git repository */
