@@ -24,6 +24,17 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE KAGARI_MACHINE_ID
 g() { git -c user.name=b -c user.email=b@b -c init.defaultBranch=main "$@"; }
 now() { echo "${EPOCHREALTIME/,/.}"; }
+# timed NAME CMD...: CMD's wall time in $NAME, its CPU time (user + system,
+# children included) in ${NAME}_cpu: the machine may be shared.
+timed() {
+	local name=$1 t0 t1
+	shift
+	t0=$(now)
+	/usr/bin/time -f "%U %S" -o "$work/cpu" "$@"
+	t1=$(now)
+	printf -v "$name" '%s' "$(secs "$t0" "$t1")"
+	printf -v "${name}_cpu" '%s' "$(awk '{printf "%.3f", $1 + $2}' "$work/cpu")"
+}
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
 g init -q --bare "$work/remote.git"
@@ -93,18 +104,14 @@ for i in range(n):
 db.commit()
 PYEOF
 
-t0=$(now); "$kagari" history push >/dev/null; t1=$(now)
-push=$(secs "$t0" "$t1")
+timed push "$kagari" history push >/dev/null
 g clone -q "$work/remote.git" "$work/dst" 2>/dev/null
 cp kagari.yaml "$work/dst/"
 cd "$work/dst"
-t0=$(now); "$kagari" history pull >"$work/pull1"; t1=$(now)
-pull_empty=$(secs "$t0" "$t1")
-t0=$(now); "$kagari" history pull >"$work/pull2"; t1=$(now)
-pull_none=$(secs "$t0" "$t1")
+timed pull_empty "$kagari" history pull >"$work/pull1"
+timed pull_none "$kagari" history pull >"$work/pull2"
 (cd "$work/src" && "$kagari" run --quiet >/dev/null && "$kagari" history push >/dev/null)
-t0=$(now); "$kagari" history pull >"$work/pull3"; t1=$(now)
-pull_one=$(secs "$t0" "$t1")
+timed pull_one "$kagari" history pull >"$work/pull3"
 grep -q "$nruns imported" "$work/pull1" || { echo "pull 1: $(cat "$work/pull1")" >&2; exit 1; }
 grep -q " 0 imported" "$work/pull2" || { echo "pull 2: $(cat "$work/pull2")" >&2; exit 1; }
 grep -q " 1 imported" "$work/pull3" || { echo "pull 3: $(cat "$work/pull3")" >&2; exit 1; }
@@ -119,11 +126,12 @@ gz=$(git --git-dir=remote.git ls-tree -r --name-only kagari-history -- runs/ | h
 git --git-dir=remote.git gc -q --prune=now
 packed=$(du -sb remote.git/objects | awk '{print $1}')
 echo "== bench/history_branch: $nruns runs (2,000 commits, 3 machines), remote a bare repository on this machine =="
-printf '%-44s %12s\n' "step" "value"
-printf '%-44s %10s s\n' "push of every run (one fast-import, one push)" "$push"
-printf '%-44s %10s s   (target < 10 s)\n' "pull into an empty history" "$pull_empty"
-printf '%-44s %10s s\n' "pull with nothing new" "$pull_none"
-printf '%-44s %10s s   (target < 1 s)\n' "pull of one new run" "$pull_one"
+echo "   $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); wall time, then CPU time (user + system, git included)"
+printf '%-44s %12s %10s\n' "step" "wall" "cpu"
+printf '%-44s %10s s %8s s\n' "push of every run (one fast-import, one push)" "$push" "$push_cpu"
+printf '%-44s %10s s %8s s   (target < 10 s)\n' "pull into an empty history" "$pull_empty" "$pull_empty_cpu"
+printf '%-44s %10s s %8s s\n' "pull with nothing new" "$pull_none" "$pull_none_cpu"
+printf '%-44s %10s s %8s s   (target < 1 s)\n' "pull of one new run" "$pull_one" "$pull_one_cpu"
 printf '%-44s %10d B\n' "run file, mean size" "$((raw / nfiles))"
 printf '%-44s %10d B\n' "run file gzip -9'd, mean of 200" "$gz"
 printf '%-44s %10d B   (%d B a run)\n' "branch packed after git gc" "$packed" "$((packed / nfiles))"
