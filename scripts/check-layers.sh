@@ -27,7 +27,9 @@
 #   report/   writers and the JSON reader: base/, model/, suite/, analyze/,
 #             power/ (the replay's result, for its table and JSON).
 #   ci/       the GitHub event: base/, model/.
-#   history/  the SQLite results store and step detection: base/, model/.
+#   history/  the SQLite results store, step detection and the history
+#             branch: base/, model/, git/ (sync.c reads and writes the
+#             branch with git plumbing).
 #             It stores the result model as analysed and reads series
 #             back; it never analyses (cmd/ re-runs analyze_result() on
 #             what it reads) and never measures, so it needs no stage.
@@ -64,7 +66,7 @@ allowed() {
 	analyze) echo "base model suite analyze" ;;
 	report) echo "base model suite analyze power report" ;;
 	ci) echo "base model ci" ;;
-	history) echo "base model history" ;;
+	history) echo "base model git history" ;;
 	power) echo "base model suite plan analyze power" ;;
 	cmd | top) echo "*" ;;
 	*) echo "" ;;

@@ -158,3 +158,55 @@ int github_append_file(const char *path, const char *text, size_t len,
 {
 	return fileio_append(path, text, len, 0, err);
 }
+
+int github_event_default_push(const char *event_name, const char *event_path,
+			      int *yes, struct sbuf *why, struct sbuf *err)
+{
+	static const char *const ref_path[] = { "ref", NULL };
+	static const char *const def_path[] = { "repository", "default_branch", NULL };
+	*yes = 0;
+	if (!event_name || strcmp(event_name, "push")) {
+		sbuf_addf(why, "the '%s' event is not a push", event_name ? event_name : "(none)");
+		return 0;
+	}
+	if (!event_path || !*event_path) {
+		sbuf_adds(err, "GITHUB_EVENT_PATH is not set, so the push's branch is unknown");
+		return -1;
+	}
+	struct sbuf text = SBUF_INIT;
+	if (sbuf_read_file(&text, event_path, EVENT_MAX_BYTES)) {
+		sbuf_addf(err, "cannot read the GitHub event file '%s' (GITHUB_EVENT_PATH): %s",
+			  event_path, strerror(errno));
+		sbuf_release(&text);
+		return -1;
+	}
+	json_error_t je;
+	json_t *root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
+	sbuf_release(&text);
+	if (!root) {
+		sbuf_addf(err, "%s:%d:%d: invalid JSON in the GitHub event file: ", event_path,
+			  je.line, je.column > 0 ? je.column : 1);
+		sbuf_add_escaped(err, je.text);
+		return -1;
+	}
+	const char *bad = NULL;
+	const char *ref = lookup(root, ref_path, &bad);
+	const char *def = ref ? lookup(root, def_path, &bad) : NULL;
+	if (!ref || !def) {
+		sbuf_addf(err, "'%s': %s %s in the 'push' event", event_path,
+			  ref ? "repository.default_branch" : "ref", bad);
+		json_decref(root);
+		return -1;
+	}
+	if (!strncmp(ref, "refs/heads/", 11) && !strcmp(ref + 11, def)) {
+		*yes = 1;
+	} else {
+		sbuf_adds(why, "the push is to '");
+		sbuf_add_escaped(why, ref);
+		sbuf_adds(why, "', not to the default branch '");
+		sbuf_add_escaped(why, def);
+		sbuf_addch(why, '\'');
+	}
+	json_decref(root);
+	return 0;
+}

@@ -40,6 +40,18 @@ int github_event_base_text(const char *event_name, const char *text,
 			   struct sbuf *err);
 
 /*
+ * Is the event a push to the repository's default branch — the one event
+ * whose job may write the history branch (`kagari ci --history-push`,
+ * SECURITY.md)? *yes = 1 when event_name is "push" and the event file's
+ * .ref is "refs/heads/" + .repository.default_branch; else *yes = 0 and
+ * why says what the event is instead (a pull request, another branch, a
+ * tag). Returns 0, or -1 with a reason in err (no or unreadable event file
+ * for a push).
+ */
+int github_event_default_push(const char *event_name, const char *event_path,
+			      int *yes, struct sbuf *why, struct sbuf *err);
+
+/*
  * Append text to the file at path (created 0666 & ~umask when missing),
  * starting on a new line when the file is not empty and does not end with
  * one; existing content is kept. Returns 0 or -1 with the reason.

@@ -22,7 +22,11 @@
 #include "report/annotations.h"
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
+#include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/history_sync.h"
+#include "cmd/interrupt.h"
+#include "cmd/record.h"
 #include "cmd/session.h"
 #include "report/report.h"
 
@@ -36,6 +40,12 @@ static const struct opt ci_opts[] = {
 	OPT_MAX_TIME,
 	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
+	{ "history-push", OPT_BOOL, CLI_HIST(push), NULL,
+	  "on a push to the default branch only: pull the history branch before measuring and push the run to it after (never from a pull request: SECURITY.md)", NULL },
+	{ "history-branch", OPT_STRING, CLI_HIST(branch), "B",
+	  "with --history-push: the history branch B (default kagari-history)", NULL },
+	{ "history-remote", OPT_STRING, CLI_HIST(remote), "R",
+	  "with --history-push: the remote R, a name or a URL (default origin)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -81,6 +91,87 @@ static int ci_after_measure(struct session *s, void *data)
 	}
 	sbuf_release(&out);
 	sbuf_release(&err);
+	return rc;
+}
+
+/*
+ * --history-push: may this job write the history branch? Only a push to
+ * the default branch may (GitHub: the push event's ref; GitLab:
+ * CI_PIPELINE_SOURCE and CI_COMMIT_BRANCH): a pull request's code must
+ * never write to the repository. 1 yes; 0 no, with the one line saying
+ * why printed; -1 the event could not be read (printed).
+ */
+static int history_push_allowed(void)
+{
+	struct sbuf why = SBUF_INIT, err = SBUF_INIT;
+	int yes = 0, rc = 0;
+	if (nonempty_env("GITLAB_CI")) {
+		const char *src = nonempty_env("CI_PIPELINE_SOURCE");
+		const char *br = nonempty_env("CI_COMMIT_BRANCH");
+		const char *def = nonempty_env("CI_DEFAULT_BRANCH");
+		yes = src && !strcmp(src, "push") && br && def && !strcmp(br, def);
+		if (!yes)
+			sbuf_addf(&why, "this GitLab pipeline is not a push to the default branch (CI_PIPELINE_SOURCE %s, CI_COMMIT_BRANCH %s, CI_DEFAULT_BRANCH %s)",
+				  src ? src : "unset", br ? br : "unset", def ? def : "unset");
+	} else if (nonempty_env("GITHUB_EVENT_NAME")) {
+		rc = github_event_default_push(nonempty_env("GITHUB_EVENT_NAME"),
+					       nonempty_env("GITHUB_EVENT_PATH"), &yes, &why, &err);
+	} else {
+		sbuf_adds(&why, "no CI event says this is a push to the default branch (GitHub Actions or GitLab CI)");
+	}
+	if (rc) {
+		cmd_error("--history-push: %s", err.buf);
+		yes = -1;
+	} else if (!yes) {
+		fprintf(stderr, "kagari: ci: --history-push: not pulling or pushing the history branch: %s; only a push to the default branch writes it, a pull request's code never does (SECURITY.md)\n",
+			why.buf);
+	}
+	sbuf_release(&why);
+	sbuf_release(&err);
+	return yes;
+}
+
+/* --history-push: the history's path and repository folder (from the
+   suites as `compare_run()` will load them); 0, or -1 when they cannot be
+   loaded (compare_run() then says why). */
+static int history_place(struct cli *cli, char **path, char **dir)
+{
+	struct loaded_suites ls;
+	*path = *dir = NULL;
+	if (common_load(cli, &ls)) {
+		common_release(&ls);
+		return -1;
+	}
+	*path = record_history_path(cli, &ls);
+	*dir = xstrdup(ls.nr ? ls.suites[0]->dir : ".");
+	common_release(&ls);
+	return 0;
+}
+
+static int ci_exec_sync(struct cli *cli, struct cmd_env *env, const char *base)
+{
+	char *path = NULL, *dir = NULL;
+	int sync = 0;
+	if (cli->history.push) {
+		if (cli->record.no_history) {
+			cmd_error("--history-push pushes the history: it cannot go with --no-history");
+			return EXIT_USAGE;
+		}
+		sync = history_push_allowed();
+		if (sync < 0)
+			return EXIT_USAGE;
+		if (sync && history_place(cli, &path, &dir))
+			sync = 0;
+		/* A pull that fails costs the gate nothing: the push after
+		   says whether the branch can be written. */
+		if (sync && history_sync_run(cli, HISTORY_SYNC_PULL, path, dir, stderr))
+			cmd_warning("measuring without the history branch's runs");
+	}
+	int rc = compare_run(cli, env, "compare", base, "base", ci_after_measure, NULL);
+	if (sync && !interrupt_requested)
+		rc = exit_merge(rc, history_sync_run(cli, HISTORY_SYNC_PUSH, path, dir, stderr));
+	free(path);
+	free(dir);
 	return rc;
 }
 
@@ -139,7 +230,7 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 		fprintf(stderr, "kagari: ci: comparing with %s (from %s)\n", base, from);
 	/* Logs are not terminals; escape codes would only clutter them. */
 	cli->out.no_color = 1;
-	int rc = compare_run(cli, env, "compare", base, "base", ci_after_measure, NULL);
+	int rc = ci_exec_sync(cli, env, base);
 	free(event_sha);
 	sbuf_release(&from_event);
 	sbuf_release(&err);

@@ -252,6 +252,8 @@ void cli_release(struct cli *c)
 	strvec_clear(&c->report.max_percent);
 	free(c->history.min_change);
 	free(c->history.detect);
+	free(c->history.branch);
+	free(c->history.remote);
 	free(c->bisect.good);
 	free(c->bisect.bad);
 	free(c->bisect.command);

@@ -101,6 +101,11 @@ struct cli {
 	struct cli_history {
 		char *min_change; /* --min-change P */
 		char *detect;	  /* --detect P */
+		/* The history branch (history, its push and pull; ci). */
+		char *branch;	  /* --branch B, ci's --history-branch B */
+		char *remote;	  /* --remote R, ci's --history-remote R */
+		int from_branch;  /* history: --from-branch */
+		int push;	  /* ci: --history-push */
 	} history;
 	/* merge. */
 	struct cli_merge {

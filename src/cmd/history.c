@@ -26,6 +26,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/git.h"
 #include "history/history.h"
@@ -55,6 +56,12 @@ static const struct opt history_opts[] = {
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
 	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
+	{ "from-branch", OPT_BOOL, CLI_HIST(from_branch), NULL,
+	  "import the history branch's new runs first (as `kagari history pull`)", NULL },
+	{ "branch", OPT_STRING, CLI_HIST(branch), "B",
+	  "push, pull, --from-branch: the history branch B (default kagari-history)", NULL },
+	{ "remote", OPT_STRING, CLI_HIST(remote), "R",
+	  "push, pull, --from-branch: the remote R, a name or a URL (default origin)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -814,10 +821,33 @@ static int history_write(const struct cli *cli, const struct sbuf *out)
 	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
+/* `kagari history push|pull [options] [PATH...]`: args[0] names it. */
+static int history_subcommand(struct cli *cli, int *rc)
+{
+	const char *sub = cli->args.nr ? cli->args.v[0] : NULL;
+	if (!sub || (strcmp(sub, "push") && strcmp(sub, "pull")))
+		return 0;
+	enum history_sync_op op = !strcmp(sub, "push") ? HISTORY_SYNC_PUSH : HISTORY_SYNC_PULL;
+	free((char *)cli->args.v[0]);
+	memmove(cli->args.v, cli->args.v + 1, cli->args.nr * sizeof(*cli->args.v));
+	cli->args.nr--;
+	if (cli->history.from_branch) {
+		cmd_error("--from-branch is for showing the history; `kagari history %s` takes --branch and --remote",
+			  op == HISTORY_SYNC_PUSH ? "push" : "pull");
+		*rc = EXIT_USAGE;
+	} else {
+		*rc = history_sync_exec(cli, op);
+	}
+	return 1;
+}
+
 static int history_exec(struct cli *cli, struct cmd_env *env)
 {
 	(void)env;
 	double min_change, detect;
+	int rc_sub;
+	if (history_subcommand(cli, &rc_sub))
+		return rc_sub;
 	int rc = history_check_args(cli, &min_change, &detect);
 	if (rc)
 		return rc;
@@ -837,6 +867,8 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	size_t nr = 0;
 	if (cli->out.output)
 		rc = history_check_output(cli, &ls, path);
+	if (!rc && cli->history.from_branch)
+		rc = history_sync_run(cli, HISTORY_SYNC_PULL, path, ls.suites[0]->dir, stderr);
 	if (!rc)
 		rc = history_read(cli, path, &h, &pts, &err);
 	if (rc)
@@ -864,8 +896,8 @@ out:
 
 const struct cmd_entry cmd_history = {
 	.name = "history",
-	.args = "[options] [PATH...]",
-	.summary = "show the recorded series per command and metric over commits, with their steps",
+	.args = "[push|pull] [options] [PATH...]",
+	.summary = "show the recorded series per command and metric over commits, with their steps; push/pull the history branch",
 	.opts = history_opts,
 	.needs_runner = 0,
 	.exec = history_exec,

@@ -42,6 +42,13 @@ static void git_label(const char *const *args, struct sbuf *out)
 int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
 {
+	return git_exec_input(repo, args, NULL, 0, timeout_ns, out, gerr, err);
+}
+
+int git_exec_input(const char *repo, const char *const *args, const char *in,
+		   size_t in_len, int64_t timeout_ns, struct sbuf *out,
+		   struct sbuf *gerr, struct sbuf *err)
+{
 	struct child c = CHILD_INIT;
 	struct sbuf why = SBUF_INIT;
 	int code;
@@ -56,6 +63,11 @@ int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 	strvec_pushv(&c.argv, args);
 	git_env(&c.env);
 	c.in = CHILD_IN_NULL;
+	if (in) {
+		c.in = CHILD_IN_CONTENT;
+		c.in_data = in;
+		c.in_len = in_len;
+	}
 	c.out = CHILD_OUT_CAPTURE;
 	c.err = CHILD_OUT_CAPTURE;
 	c.timeout_ns = timeout_ns;
@@ -73,6 +85,11 @@ int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 			child_add_stderr_tail(err, c.res.err.buf, c.res.err.len,
 					      CHILD_TAIL_LINE);
 		}
+		code = -1;
+	} else if (c.res.out_truncated) {
+		sbuf_adds(err, "'");
+		git_label(args, err);
+		sbuf_addf(err, "' wrote more than %zu MiB", CHILD_CAPTURE_MAX >> 20);
 		code = -1;
 	} else {
 		if (out)

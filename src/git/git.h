@@ -41,6 +41,7 @@
 #ifndef KAGARI_GIT_GIT_H
 #define KAGARI_GIT_GIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sbuf;
@@ -60,6 +61,14 @@ struct strvec;
  */
 int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
 	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
+
+/*
+ * git_exec() with in_len bytes at in as git's standard input (in NULL:
+ * /dev/null): fast-import streams, cat-file --batch requests.
+ */
+int git_exec_input(const char *repo, const char *const *args, const char *in,
+		   size_t in_len, int64_t timeout_ns, struct sbuf *out,
+		   struct sbuf *gerr, struct sbuf *err);
 
 /*
  * The same, but any non-zero exit is also -1, with "'git SUBCMD' failed

@@ -18,11 +18,7 @@
 #include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-
-struct history {
-	sqlite3 *db;
-	char *path;
-};
+#include "history/history_internal.h"
 
 /*
  * The forward migrations: migrations[i] takes a database from schema
@@ -54,11 +50,19 @@ static const char *const migrations[] = {
 	"CREATE INDEX results_series ON results(suite, benchmark, command, metric, side);"
 	"CREATE INDEX results_run ON results(run);"
 	"CREATE INDEX runs_machine ON runs(machine, time);",
+	/* 2 -> 3: the history branch (history/sync.h). Every run gets an
+	   origin, a name no other run can take (history_origin_new()), so a
+	   run imported twice is one run; runs of older files get theirs when
+	   they are first pushed. sync_state remembers the last tip of each
+	   branch seen, to notice a branch rewritten by a force-push. */
+	"ALTER TABLE runs ADD COLUMN origin TEXT;"
+	"CREATE UNIQUE INDEX runs_origin ON runs(origin);"
+	"CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 };
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NR_MIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per version");
 
-static void db_error(struct history *h, const char *what, struct sbuf *err)
+void history_db_error(struct history *h, const char *what, struct sbuf *err)
 {
 	int code = sqlite3_extended_errcode(h->db);
 	sbuf_addf(err, "history '%s': %s: %s", h->path, what, sqlite3_errmsg(h->db));
@@ -69,21 +73,21 @@ static void db_error(struct history *h, const char *what, struct sbuf *err)
 }
 
 /* sql prepared into *st; -1 with an error naming `what` when it cannot be. */
-static int prepare(struct history *h, const char *sql, sqlite3_stmt **st,
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st,
 		   const char *what, struct sbuf *err)
 {
 	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
 		return 0;
-	db_error(h, what, err);
+	history_db_error(h, what, err);
 	return -1;
 }
 
-static int exec_sql(struct history *h, const char *sql, const char *what,
+int history_exec_sql(struct history *h, const char *sql, const char *what,
 		    struct sbuf *err)
 {
 	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
-	db_error(h, what, err);
+	history_db_error(h, what, err);
 	return -1;
 }
 
@@ -221,11 +225,11 @@ int history_schema_version(struct history *h)
    opening a new file at once: the second finds it done). */
 static int migrate(struct history *h, struct sbuf *err)
 {
-	if (exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
+	if (history_exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
 		return -1;
 	int v = history_schema_version(h);
 	if (v < 0) {
-		db_error(h, "cannot read the schema version", err);
+		history_db_error(h, "cannot read the schema version", err);
 		goto fail;
 	}
 	if (v > HISTORY_SCHEMA_VERSION) {
@@ -236,17 +240,17 @@ static int migrate(struct history *h, struct sbuf *err)
 	for (; v < HISTORY_SCHEMA_VERSION; v++) {
 		struct sbuf what = SBUF_INIT;
 		sbuf_addf(&what, "cannot migrate the schema from version %d to %d", v, v + 1);
-		int bad = exec_sql(h, migrations[v], what.buf, err);
+		int bad = history_exec_sql(h, migrations[v], what.buf, err);
 		sbuf_release(&what);
 		if (bad)
 			goto fail;
 		char *set = xstrfmt("PRAGMA user_version = %d", v + 1);
-		bad = exec_sql(h, set, "cannot set the schema version", err);
+		bad = history_exec_sql(h, set, "cannot set the schema version", err);
 		free(set);
 		if (bad)
 			goto fail;
 	}
-	if (exec_sql(h, "COMMIT", "cannot commit the schema", err))
+	if (history_exec_sql(h, "COMMIT", "cannot commit the schema", err))
 		goto fail;
 	return 0;
 fail:
@@ -262,7 +266,7 @@ static struct history *open_db(const char *path, const char *as, int flags,
 	h->path = xstrdup(path);
 	if (sqlite3_open_v2(as, &h->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		if (h->db)
-			db_error(h, "cannot open", err);
+			history_db_error(h, "cannot open", err);
 		else
 			sbuf_addf(err, "history '%s': cannot open (out of memory)", path);
 		history_close(h);
@@ -290,12 +294,12 @@ static int configure(struct history *h, int timeout_ms, struct sbuf *err)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		long ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
 		if ((rc & 0xff) != SQLITE_BUSY || ms > timeout_ms) {
-			db_error(h, "cannot use it", err);
+			history_db_error(h, "cannot use it", err);
 			return -1;
 		}
 		usleep(10000);
 	}
-	return exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+	return history_exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
 			"cannot configure", err);
 }
 
@@ -351,7 +355,7 @@ static int check_is_history(struct history *h, struct sbuf *err)
 {
 	int v = history_schema_version(h);
 	if (v < 0) {
-		db_error(h, "cannot read the schema version", err);
+		history_db_error(h, "cannot read the schema version", err);
 		return -1;
 	}
 	if (v == 0) {
@@ -418,7 +422,7 @@ int history_open_read(const char *path, int timeout_ms, struct history **out,
 		return -1;
 	int v = history_schema_version(h);
 	if (v < 0) {
-		db_error(h, "cannot read the schema version", err);
+		history_db_error(h, "cannot read the schema version", err);
 	} else if (v == 0) {
 		sbuf_addf(err, "history '%s' is %s, not a kagari history", path,
 			  count_tables(h) > 0 ? "another program's database" : "an empty file");
@@ -438,12 +442,28 @@ void history_close(struct history *h)
 {
 	if (!h)
 		return;
+	for (int i = 0; i < STMT__COUNT; i++)
+		sqlite3_finalize(h->stmt[i]);
 	sqlite3_close_v2(h->db);
 	free(h->path);
 	free(h);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+sqlite3_stmt *history_cached(struct history *h, enum history_stmt which, const char *sql,
+			     const char *what, struct sbuf *err)
+{
+	sqlite3_stmt *st = h->stmt[which];
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
+	}
+	if (history_prepare(h, sql, &h->stmt[which], what, err))
+		return NULL;
+	return h->stmt[which];
+}
+
+void history_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
@@ -451,7 +471,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-static void bind_double(sqlite3_stmt *st, int i, double v)
+void history_bind_double(sqlite3_stmt *st, int i, double v)
 {
 	if (isfinite(v))
 		sqlite3_bind_double(st, i, v);
@@ -459,26 +479,26 @@ static void bind_double(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
-static int64_t machine_row(struct history *h, const struct history_machine *m,
+int64_t history_machine_row(struct history *h, const struct history_machine *m,
 			   struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t id = -1;
-	if (prepare(h, "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+	if (history_prepare(h, "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
 		    " VALUES (?1, ?2, ?3, ?4, ?5)"
 		    " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
 		    " RETURNING id",
 		    &st, "cannot record the machine", err))
 		return -1;
-	bind_text(st, 1, m->fingerprint);
-	bind_text(st, 2, m->machine_id);
-	bind_text(st, 3, m->cpu_model);
+	history_bind_text(st, 1, m->fingerprint);
+	history_bind_text(st, 2, m->machine_id);
+	history_bind_text(st, 3, m->cpu_model);
 	sqlite3_bind_int(st, 4, m->cores);
-	bind_text(st, 5, m->arch);
+	history_bind_text(st, 5, m->arch);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	else
-		db_error(h, "cannot record the machine", err);
+		history_db_error(h, "cannot record the machine", err);
 	sqlite3_finalize(st);
 	return id;
 }
@@ -487,7 +507,7 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 			  struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (prepare(h, "INSERT INTO results(run, suite, benchmark, command, side, metric,"
+	if (history_prepare(h, "INSERT INTO results(run, suite, benchmark, command, side, metric,"
 		    " result, count, median, mean, min, max, stddev, p95, verdict,"
 		    " change_percent, ci_low_percent, ci_high_percent)"
 		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
@@ -512,27 +532,27 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 						sqlite3_reset(st);
 						sqlite3_clear_bindings(st);
 						sqlite3_bind_int64(st, 1, run);
-						bind_text(st, 2, sr->name);
-						bind_text(st, 3, br->name);
-						bind_text(st, 4, cr->name);
-						bind_text(st, 5, side_name(sd));
-						bind_text(st, 6, metric_get(m)->name);
-						bind_text(st, 7, result_name(cr->result));
+						history_bind_text(st, 2, sr->name);
+						history_bind_text(st, 3, br->name);
+						history_bind_text(st, 4, cr->name);
+						history_bind_text(st, 5, side_name(sd));
+						history_bind_text(st, 6, metric_get(m)->name);
+						history_bind_text(st, 7, result_name(cr->result));
 						sqlite3_bind_int64(st, 8, (int64_t)ms->summary.count);
-						bind_double(st, 9, ms->summary.median);
-						bind_double(st, 10, ms->summary.mean);
-						bind_double(st, 11, ms->summary.min);
-						bind_double(st, 12, ms->summary.max);
-						bind_double(st, 13, ms->summary.stddev);
-						bind_double(st, 14, ms->summary.p95);
+						history_bind_double(st, 9, ms->summary.median);
+						history_bind_double(st, 10, ms->summary.mean);
+						history_bind_double(st, 11, ms->summary.min);
+						history_bind_double(st, 12, ms->summary.max);
+						history_bind_double(st, 13, ms->summary.stddev);
+						history_bind_double(st, 14, ms->summary.p95);
 						if (head_cmp) {
-							bind_text(st, 15, verdict_name(cmp->verdict));
-							bind_double(st, 16, cmp->change_percent);
-							bind_double(st, 17, cmp->ci_low_percent);
-							bind_double(st, 18, cmp->ci_high_percent);
+							history_bind_text(st, 15, verdict_name(cmp->verdict));
+							history_bind_double(st, 16, cmp->change_percent);
+							history_bind_double(st, 17, cmp->ci_low_percent);
+							history_bind_double(st, 18, cmp->ci_high_percent);
 						}
 						if (sqlite3_step(st) != SQLITE_DONE) {
-							db_error(h, "cannot record the results", err);
+							history_db_error(h, "cannot record the results", err);
 							rc = -1;
 						}
 					}
@@ -548,43 +568,47 @@ int64_t history_append(struct history *h, const struct history_record *rec,
 		       const struct history_machine *m, const struct run_result *r,
 		       const char *report_json, struct sbuf *err)
 {
-	if (exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
+	if (history_exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
 		return -1;
-	int64_t mid = machine_row(h, m, err), run = -1;
+	int64_t mid = history_machine_row(h, m, err), run = -1;
 	sqlite3_stmt *st = NULL;
 	if (mid < 0)
 		goto fail;
-	if (prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+	if (history_prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
 		    " dirty, branch, seed, version, exit_code, machine, kernel,"
-		    " counters_source, report)"
-		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+		    " counters_source, report, origin)"
+		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
 		    &st, "cannot record the run", err))
 		goto fail;
-	bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);
-	bind_text(st, 2, r->started_at);
-	bind_text(st, 3, rec->kind);
-	bind_text(st, 4, rec->head_sha);
-	bind_text(st, 5, rec->base_sha);
-	bind_text(st, 6, rec->base_ref);
+	history_bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);
+	history_bind_text(st, 2, r->started_at);
+	history_bind_text(st, 3, rec->kind);
+	history_bind_text(st, 4, rec->head_sha);
+	history_bind_text(st, 5, rec->base_sha);
+	history_bind_text(st, 6, rec->base_ref);
 	if (rec->dirty >= 0)
 		sqlite3_bind_int(st, 7, rec->dirty);
-	bind_text(st, 8, rec->branch);
+	history_bind_text(st, 8, rec->branch);
 	sqlite3_bind_int64(st, 9, (int64_t)r->seed);
-	bind_text(st, 10, KAGARI_VERSION);
+	history_bind_text(st, 10, KAGARI_VERSION);
 	sqlite3_bind_int(st, 11, rec->exit_code);
 	sqlite3_bind_int64(st, 12, mid);
-	bind_text(st, 13, r->env.kernel);
-	bind_text(st, 14, r->env.counters_source);
+	history_bind_text(st, 13, r->env.kernel);
+	history_bind_text(st, 14, r->env.counters_source);
 	if (report_json && strlen(report_json) <= HISTORY_MAX_REPORT_BYTES)
-		bind_text(st, 15, report_json);
+		history_bind_text(st, 15, report_json);
+	char *origin = history_origin_new(r->finished_at ? r->finished_at : r->started_at,
+					  rec->head_sha, m->fingerprint);
+	history_bind_text(st, 16, origin);
+	free(origin);
 	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_error(h, "cannot record the run", err);
+		history_db_error(h, "cannot record the run", err);
 		goto fail;
 	}
 	run = sqlite3_last_insert_rowid(h->db);
 	if (insert_results(h, run, r, err))
 		goto fail;
-	if (exec_sql(h, "COMMIT", "cannot commit the run", err))
+	if (history_exec_sql(h, "COMMIT", "cannot commit the run", err))
 		goto fail;
 	sqlite3_finalize(st);
 	return run;
@@ -594,7 +618,7 @@ fail:
 	return -1;
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
+char *history_col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
 	return s ? xstrdup((const char *)s) : NULL;
@@ -604,7 +628,7 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		  struct history_points *out, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (prepare(h, "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
+	if (history_prepare(h, "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
 		    " m.cpu_model, u.head_sha, u.time, r.median, u.id"
 		    " FROM results r JOIN runs u ON u.id = r.run"
 		    " JOIN machines m ON m.id = u.machine"
@@ -615,8 +639,8 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		    " m.fingerprint, u.time, u.id",
 		    &st, "cannot query", err))
 		return -1;
-	bind_text(st, 1, suite);
-	bind_text(st, 2, metric);
+	history_bind_text(st, 1, suite);
+	history_bind_text(st, 2, metric);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (out->nr == out->alloc) {
@@ -624,20 +648,20 @@ int history_query(struct history *h, const char *suite, const char *metric,
 			out->v = xreallocarray(out->v, out->alloc, sizeof(*out->v));
 		}
 		struct history_point *p = &out->v[out->nr++];
-		p->suite = col_text(st, 0);
-		p->benchmark = col_text(st, 1);
-		p->command = col_text(st, 2);
-		p->metric = col_text(st, 3);
-		p->fingerprint = col_text(st, 4);
-		p->cpu_model = col_text(st, 5);
-		p->sha = col_text(st, 6);
-		p->time = col_text(st, 7);
+		p->suite = history_col_text(st, 0);
+		p->benchmark = history_col_text(st, 1);
+		p->command = history_col_text(st, 2);
+		p->metric = history_col_text(st, 3);
+		p->fingerprint = history_col_text(st, 4);
+		p->cpu_model = history_col_text(st, 5);
+		p->sha = history_col_text(st, 6);
+		p->time = history_col_text(st, 7);
 		p->median = sqlite3_column_double(st, 8);
 		p->run = sqlite3_column_int64(st, 9);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		db_error(h, "cannot query", err);
+		history_db_error(h, "cannot query", err);
 		return -1;
 	}
 	return 0;
@@ -668,7 +692,7 @@ int64_t history_count_runs(struct history *h, struct sbuf *err)
 	    sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	else
-		db_error(h, "cannot count the runs", err);
+		history_db_error(h, "cannot count the runs", err);
 	sqlite3_finalize(st);
 	return n;
 }
@@ -681,7 +705,7 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 	sqlite3_stmt *st = NULL;
 	/* The last 5 runs' (by id: appended last) mean latency times their sample count: the
 	   command's share of a job's time. */
-	if (prepare(h, "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
+	if (history_prepare(h, "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
 		    " FROM results r JOIN runs u ON u.id = r.run"
 		    " JOIN machines m ON m.id = u.machine"
 		    " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
@@ -691,16 +715,16 @@ int history_expected_ms(struct history *h, const char *fingerprint,
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(st);
-		bind_text(st, 1, fingerprint);
-		bind_text(st, 2, suite[i]);
-		bind_text(st, 3, bench[i]);
-		bind_text(st, 4, cmd[i]);
+		history_bind_text(st, 1, fingerprint);
+		history_bind_text(st, 2, suite[i]);
+		history_bind_text(st, 3, bench[i]);
+		history_bind_text(st, 4, cmd[i]);
 		ms[i] = NAN;
 		int rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
 			ms[i] = sqlite3_column_double(st, 0) / 1e6;
 		else if (rc != SQLITE_ROW) {
-			db_error(h, "cannot query", err);
+			history_db_error(h, "cannot query", err);
 			sqlite3_finalize(st);
 			return -1;
 		}

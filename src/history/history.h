@@ -39,7 +39,7 @@ struct sbuf;
 struct history;
 
 /* The schema this kagari writes; older databases are migrated forward. */
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 /* Reports larger than this are stored without their JSON (statistics only). */
 #define HISTORY_MAX_REPORT_BYTES ((size_t)16 << 20)
 #define HISTORY_DEFAULT_TIMEOUT_MS 10000
@@ -129,6 +129,19 @@ struct history_points {
 int history_query(struct history *h, const char *suite, const char *metric,
 		  struct history_points *out, struct sbuf *err);
 void history_points_release(struct history_points *p);
+
+/*
+ * A run's origin: a name no other run takes, kept with the run (runs.origin)
+ * and naming its file in the history branch (history/sync.h):
+ * "YYYYMMDDTHHMMSSZ-SHA12-FINGERPRINT-RANDOM12" — the finish time (an
+ * RFC 3339 UTC time; zeros when NULL or unreadable), the first 12 hex
+ * digits of the head commit (zeros outside a repository), the machine
+ * fingerprint (16 hex digits) and 48 random bits. Caller frees.
+ */
+char *history_origin_new(const char *time, const char *head_sha,
+			 const char *fingerprint);
+/* 1 when s has the shape history_origin_new() gives. */
+int history_origin_valid(const char *s);
 
 /* The number of runs stored. */
 int64_t history_count_runs(struct history *h, struct sbuf *err);
