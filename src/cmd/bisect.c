@@ -53,30 +53,42 @@
 #include "report/json_emit.h"
 #include "report/output.h"
 
+struct bisect_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;	      /* format, output, quiet */
+	struct cli_measure measure;   /* seed, runs, warmup */
+	struct cli_analysis analysis; /* metric */
+	char *good, *bad;	      /* --good REV, --bad REV */
+	char *command;		      /* --command [SUITE/]BENCH/CMD */
+};
+
+#define B(f) offsetof(struct bisect_cli, f)
 static const struct opt bisect_opts[] = {
-	{ "good", OPT_STRING, CLI_BISECT(good), "REV",
+	{ "good", OPT_STRING, B(good), "REV",
 	  "a commit without the regression (required)", NULL },
-	{ "bad", OPT_STRING, CLI_BISECT(bad), "REV",
+	{ "bad", OPT_STRING, B(bad), "REV",
 	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
-	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
+	{ "metric", OPT_STRING, B(analysis.metric), "M",
 	  "judge only metric M (default: every gated metric)", NULL },
-	{ "command", OPT_STRING, CLI_BISECT(command), "BENCH/CMD",
+	{ "command", OPT_STRING, B(command), "BENCH/CMD",
 	  "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several suites)", NULL },
-	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	OPT_COMMON_SELECTION(struct bisect_cli),
+	{ "format", OPT_ENUM, B(out.format), "FMT",
 	  "output format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, B(out.output), "FILE",
 	  "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", NULL },
-	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
+	{ "seed", OPT_SEED, B(measure.seed), "N",
 	  "seed for run order and resampling (default: random, always printed)", NULL },
-	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",
+	{ "runs", OPT_COUNT, B(measure.runs), "N",
 	  "measured runs per command and side (overrides the suite)", NULL },
-	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",
+	{ "warmup", OPT_COUNT, B(measure.warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
-	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress lines", NULL },
+	{ "quiet", OPT_BOOL, B(out.quiet), NULL, "no progress lines", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef B
 
 enum outcome { OUT_UNTESTED, OUT_GOOD, OUT_BAD, OUT_SKIP };
 
@@ -256,8 +268,8 @@ static int runs_again(const struct bisect *b, size_t i, const struct bench_resul
 		if (strcmp(bs->name, br->name) || cc >= bs->nr_commands)
 			continue;
 		int cap = bs->commands[cc].settings.max_runs;
-		if (b->s.cli->measure.runs > cap)
-			cap = b->s.cli->measure.runs;
+		if (b->s.cfg.measure->runs > cap)
+			cap = b->s.cfg.measure->runs;
 		int next = runs > 0 ? 2 * runs : 0;
 		if (next > cap)
 			next = cap;
@@ -416,7 +428,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
 	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
 	c->alpha[c->measured - 1] = NAN;
 	set_look(b, c->measured);
-	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cli->measure.runs;
+	b->s.opts.runs_override = c->runs > 0 ? c->runs : b->s.cfg.measure->runs;
 	b->steps++;
 	struct run_result rr;
 	run_result_init(&rr);
@@ -481,7 +493,7 @@ static void measure_commit(struct bisect *b, struct commit *c)
  */
 static void test_commit(struct bisect *b, struct commit *c, size_t id)
 {
-	if (!b->s.cli->out.quiet)
+	if (!b->s.cfg.quiet)
 		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
 	if (prepare_commit(b, c, id)) {
 		c->out = OUT_SKIP;
@@ -489,13 +501,13 @@ static void test_commit(struct bisect *b, struct commit *c, size_t id)
 	}
 	measure_commit(b, c);
 	while (c->out == OUT_SKIP && c->again > 0 && !interrupt_requested) {
-		if (!b->s.cli->out.quiet)
+		if (!b->s.cfg.quiet)
 			fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side, at alpha/%d (each measurement of a commit at half the level of the one before)\n",
 				c->sha, c->reason, c->again, 1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
 		c->runs = c->again;
 		measure_commit(b, c);
 	}
-	b->s.opts.runs_override = b->s.cli->measure.runs;
+	b->s.opts.runs_override = b->s.cfg.measure->runs;
 }
 
 static const char *outcome_name(enum outcome o)
@@ -638,9 +650,9 @@ static int owner_gone(const char *owner)
 
 /* The usage checks made before anything is prepared: both ends given, as
    valid revision text, and --metric one that can be compared. */
-static int bisect_check_args(const struct cli *cli, int *metric)
+static int bisect_check_args(const struct bisect_cli *cli, int *metric)
 {
-	if (!cli->bisect.good || !cli->bisect.bad) {
+	if (!cli->good || !cli->bad) {
 		cmd_error("bisect needs --good REV and --bad REV");
 		return EXIT_USAGE;
 	}
@@ -654,7 +666,7 @@ static int bisect_check_args(const struct cli *cli, int *metric)
 	}
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
-	if (git_check_rev(cli->bisect.good, &err) || git_check_rev(cli->bisect.bad, &err)) {
+	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -681,7 +693,7 @@ static void claim_tmp(struct bisect *b)
 
 /* --command: measure only the benchmarks that hold the command. 0, or
    EXIT_USAGE when no selected benchmark has it. */
-static int narrow_to_command(struct bisect *b, const struct cli *cli)
+static int narrow_to_command(struct bisect *b, const struct bisect_cli *cli)
 {
 	size_t found = 0;
 	struct sbuf names = SBUF_INIT;
@@ -691,7 +703,7 @@ static int narrow_to_command(struct bisect *b, const struct cli *cli)
 			const struct bench_spec *bs = &su->benches[bi];
 			int has = 0;
 			for (size_t cc = 0; cc < bs->nr_commands; cc++) {
-				if (command_named(cli->bisect.command, su->name, bs->name,
+				if (command_named(cli->command, su->name, bs->name,
 						  bs->commands[cc].name))
 					has = 1;
 				else if (b->s.ls.selected[i][bi] && names.len < 400)
@@ -706,7 +718,7 @@ static int narrow_to_command(struct bisect *b, const struct cli *cli)
 	int rc = 0;
 	if (!found) {
 		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
-			  cli->bisect.command, names.len ? names.buf : "none");
+			  cli->command, names.len ? names.buf : "none");
 		rc = EXIT_USAGE;
 	}
 	sbuf_release(&names);
@@ -715,7 +727,7 @@ static int narrow_to_command(struct bisect *b, const struct cli *cli)
 
 /* The repository (the first suite's), its orphaned worktrees pruned, and
    GOOD and BAD resolved to commits (b->good.sha, b->bad_sha). */
-static int resolve_ends(struct bisect *b, const struct cli *cli)
+static int resolve_ends(struct bisect *b, const struct bisect_cli *cli)
 {
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
@@ -728,8 +740,8 @@ static int resolve_ends(struct bisect *b, const struct cli *cli)
 	if (git_prune_orphans(b->repo, &err))
 		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 	sbuf_reset(&err);
-	if (git_resolve_commit(b->repo, cli->bisect.good, &b->good.sha, &err) ||
-	    git_resolve_commit(b->repo, cli->bisect.bad, &b->bad_sha, &err)) {
+	if (git_resolve_commit(b->repo, cli->good, &b->good.sha, &err) ||
+	    git_resolve_commit(b->repo, cli->bad, &b->bad_sha, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -776,11 +788,11 @@ static int load_path(struct bisect *b)
 
 /* The path is something to bisect: not empty, and GOOD on it (the first
    commit's first parent). 0 or EXIT_USAGE. */
-static int check_path(const struct bisect *b, const struct cli *cli)
+static int check_path(const struct bisect *b, const struct bisect_cli *cli)
 {
 	if (!b->n) {
 		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
-			  cli->bisect.bad, cli->bisect.good);
+			  cli->bad, cli->good);
 		return EXIT_USAGE;
 	}
 	int rc = 0;
@@ -788,7 +800,7 @@ static int check_path(const struct bisect *b, const struct cli *cli)
 	struct sbuf err = SBUF_INIT;
 	if (git_resolve_commit(b->repo, parent, &psha, &err) || strcmp(psha, b->good.sha)) {
 		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-			  cli->bisect.good, cli->bisect.bad);
+			  cli->good, cli->bad);
 		rc = EXIT_USAGE;
 	}
 	free(parent);
@@ -799,7 +811,7 @@ static int check_path(const struct bisect *b, const struct cli *cli)
 
 /* GOOD built, then the search (search()): *first and *ambiguous as it
    says. 0, or EXIT_EXEC when GOOD does not build or on an interrupt. */
-static int bisect_run(struct bisect *b, const struct cli *cli, long *first, int *ambiguous)
+static int bisect_run(struct bisect *b, const struct bisect_cli *cli, long *first, int *ambiguous)
 {
 	if (prepare_commit(b, &b->good, 0)) {
 		cmd_error("--good %.12s: %s", b->good.sha, b->good.reason);
@@ -908,7 +920,7 @@ static void render_table(struct sbuf *out, const struct bisect *b, const struct 
 }
 
 /* The rendered result to --output or standard output. 0 or EXIT_EXEC. */
-static int bisect_write(const struct cli *cli, const struct sbuf *out)
+static int bisect_write(const struct bisect_cli *cli, const struct sbuf *out)
 {
 	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
@@ -941,7 +953,7 @@ static int bisect_conclude(const struct bisect *b, long first, int ambiguous, in
 }
 
 /* The result in --format, written, then concluded. */
-static int bisect_report(const struct bisect *b, const struct cli *cli, long first, int ambiguous)
+static int bisect_report(const struct bisect *b, const struct bisect_cli *cli, long first, int ambiguous)
 {
 	const char *fmt = cli->out.format ? cli->out.format : "table";
 	const struct commit *fb = first >= 0 && !ambiguous ? &b->path[first] : NULL;
@@ -972,28 +984,38 @@ static void bisect_release(struct bisect *b, int *rc)
 	session_release(&b->s);
 }
 
-static int bisect_exec(struct cli *cli, struct cmd_env *env)
+static int bisect_exec(void *opts, struct cmd_env *env)
 {
+	const struct bisect_cli *cli = opts;
 	int metric;
 	int rc = bisect_check_args(cli, &metric);
 	if (rc)
 		return rc;
-	/* session_prepare() wants the measuring flags; bisect writes no report. */
-	cli->record.no_history = 1;
+	/* session_prepare() wants the measuring flags; bisect writes no report
+	   and records no history. */
+	struct session_config cfg = {
+		.mode = "compare",
+		.tmp_prefix = "kagari-bisect",
+		.paths = &cli->common.args,
+		.selection = &cli->selection,
+		.measure = &cli->measure,
+		.no_history = 1,
+	};
+	session_config_out(&cfg, &cli->out);
 	struct bisect b;
 	memset(&b, 0, sizeof(b));
 	strvec_init(&b.matters);
 	b.metric = metric;
-	b.command = cli->bisect.command;
+	b.command = cli->command;
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
-	rc = session_prepare(&b.s, cli, env, "compare", "kagari-bisect");
+	rc = session_prepare(&b.s, &cfg, env);
 	if (!rc) {
 		claim_tmp(&b);
 		save_alpha(&b);
 	}
-	if (!rc && cli->bisect.command)
+	if (!rc && cli->command)
 		rc = narrow_to_command(&b, cli);
 	if (!rc)
 		rc = resolve_ends(&b, cli);
@@ -1016,6 +1038,7 @@ const struct cmd_entry cmd_bisect = {
 	.args = "--good REV --bad REV [--metric M] [options] [PATH...]",
 	.summary = "find the first commit between GOOD and BAD that regresses beyond the tolerance",
 	.opts = bisect_opts,
+	.cli_size = sizeof(struct bisect_cli),
 	.needs_runner = 1,
 	.exec = bisect_exec,
 };

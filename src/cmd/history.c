@@ -42,28 +42,42 @@
 /* Commits off the first-parent line whose dates one git call asks for. */
 #define HISTORY_MAX_DATED 20000
 
+struct history_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;		  /* format, output */
+	struct cli_analysis analysis;	  /* metric */
+	char *history;			  /* --history FILE (the one read) */
+	char *min_change;		  /* --min-change P */
+	char *detect;			  /* --detect P */
+	int from_branch;		  /* --from-branch */
+	struct cli_history_branch branch; /* --branch B, --remote R */
+};
+
+#define H(f) offsetof(struct history_cli, f)
 static const struct opt history_opts[] = {
-	OPT_COMMON_SELECTION,
-	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
+	OPT_COMMON_SELECTION(struct history_cli),
+	{ "metric", OPT_STRING, H(analysis.metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
-	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
+	{ "min-change", OPT_STRING, H(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
-	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
+	{ "detect", OPT_STRING, H(detect), "P",
 	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
-	{ "history", OPT_STRING, CLI_REC(history), "FILE",
+	{ "history", OPT_STRING, H(history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, H(out.format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, H(out.output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
-	{ "from-branch", OPT_BOOL, CLI_HIST(from_branch), NULL,
+	{ "from-branch", OPT_BOOL, H(from_branch), NULL,
 	  "import the history branch's new runs first (as `kagari history pull`)", NULL },
-	{ "branch", OPT_STRING, CLI_HIST(branch), "B",
+	{ "branch", OPT_STRING, H(branch.branch), "B",
 	  "push, pull, --from-branch: the history branch B (default kagari-history)", NULL },
-	{ "remote", OPT_STRING, CLI_HIST(remote), "R",
+	{ "remote", OPT_STRING, H(branch.remote), "R",
 	  "push, pull, --from-branch: the remote R, a name or a URL (default origin)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef H
 
 struct commit_point {
 	const char *sha, *time;
@@ -728,25 +742,25 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 }
 
 /* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
-static int history_check_args(const struct cli *cli, double *min_change, double *detect)
+static int history_check_args(const struct history_cli *cli, double *min_change, double *detect)
 {
 	*min_change = 1;
-	if (cli->history.min_change) {
+	if (cli->min_change) {
 		char *end;
-		*min_change = strtod(cli->history.min_change, &end);
-		if (end == cli->history.min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
+		*min_change = strtod(cli->min_change, &end);
+		if (end == cli->min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
-				  cli->history.min_change);
+				  cli->min_change);
 			return EXIT_USAGE;
 		}
 	}
 	*detect = 5;
-	if (cli->history.detect) {
+	if (cli->detect) {
 		char *end;
-		*detect = strtod(cli->history.detect, &end);
-		if (end == cli->history.detect || *end || !(*detect > 0 && *detect < 1e6)) {
+		*detect = strtod(cli->detect, &end);
+		if (end == cli->detect || *end || !(*detect > 0 && *detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
-				  cli->history.detect);
+				  cli->detect);
 			return EXIT_USAGE;
 		}
 	}
@@ -758,7 +772,7 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 }
 
 /* The output is never an input: not the history, not a suite. */
-static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
+static int history_check_output(const struct history_cli *cli, const struct loaded_suites *ls,
 				const char *path)
 {
 	struct input_files in = INPUT_FILES_INIT;
@@ -771,7 +785,7 @@ static int history_check_output(const struct cli *cli, const struct loaded_suite
 
 /* The history at path opened (*h) and its points of --metric read (*pts).
    0, EXIT_USAGE when there is none, or EXIT_EXEC. */
-static int history_read(const struct cli *cli, const char *path, struct history **h,
+static int history_read(const struct history_cli *cli, const char *path, struct history **h,
 			struct history_points *pts, struct sbuf *err)
 {
 	struct stat st;
@@ -800,7 +814,7 @@ static void this_machine(struct history_machine *m)
 }
 
 /* The series in --format. */
-static void history_render(struct sbuf *out, const struct cli *cli, const struct series *v,
+static void history_render(struct sbuf *out, const struct history_cli *cli, const struct series *v,
 			   size_t nr, const char *path, const char *fp, int64_t runs,
 			   double detect)
 {
@@ -816,33 +830,34 @@ static void history_render(struct sbuf *out, const struct cli *cli, const struct
 }
 
 /* out to --output or standard output. 0 or EXIT_EXEC. */
-static int history_write(const struct cli *cli, const struct sbuf *out)
+static int history_write(const struct history_cli *cli, const struct sbuf *out)
 {
 	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
 /* `kagari history push|pull [options] [PATH...]`: args[0] names it. */
-static int history_subcommand(struct cli *cli, int *rc)
+static int history_subcommand(struct history_cli *cli, int *rc)
 {
-	const char *sub = cli->args.nr ? cli->args.v[0] : NULL;
+	const char *sub = cli->common.args.nr ? cli->common.args.v[0] : NULL;
 	if (!sub || (strcmp(sub, "push") && strcmp(sub, "pull")))
 		return 0;
 	enum history_sync_op op = !strcmp(sub, "push") ? HISTORY_SYNC_PUSH : HISTORY_SYNC_PULL;
-	free((char *)cli->args.v[0]);
-	memmove(cli->args.v, cli->args.v + 1, cli->args.nr * sizeof(*cli->args.v));
-	cli->args.nr--;
-	if (cli->history.from_branch) {
+	free((char *)cli->common.args.v[0]);
+	memmove(cli->common.args.v, cli->common.args.v + 1, cli->common.args.nr * sizeof(*cli->common.args.v));
+	cli->common.args.nr--;
+	if (cli->from_branch) {
 		cmd_error("--from-branch is for showing the history; `kagari history %s` takes --branch and --remote",
 			  op == HISTORY_SYNC_PUSH ? "push" : "pull");
 		*rc = EXIT_USAGE;
 	} else {
-		*rc = history_sync_exec(cli, op);
+		*rc = history_sync_exec(&cli->common.args, cli->history, &cli->branch, op);
 	}
 	return 1;
 }
 
-static int history_exec(struct cli *cli, struct cmd_env *env)
+static int history_exec(void *opts, struct cmd_env *env)
 {
+	struct history_cli *cli = opts;
 	(void)env;
 	double min_change, detect;
 	int rc_sub;
@@ -852,14 +867,14 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	if (rc)
 		return rc;
 	struct loaded_suites ls;
-	rc = common_load(cli, &ls);
+	rc = common_load(&cli->common.args, &ls);
 	if (!rc)
-		rc = common_select(cli, &ls);
+		rc = common_select(&cli->selection, &ls);
 	if (rc) {
 		common_release(&ls);
 		return rc;
 	}
-	char *path = record_history_path(cli, &ls);
+	char *path = record_history_path(cli->history, &ls);
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	struct history *h = NULL;
 	struct history_points pts = { 0 };
@@ -867,8 +882,9 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	size_t nr = 0;
 	if (cli->out.output)
 		rc = history_check_output(cli, &ls, path);
-	if (!rc && cli->history.from_branch)
-		rc = history_sync_run(cli, HISTORY_SYNC_PULL, path, ls.suites[0]->dir, stderr);
+	if (!rc && cli->from_branch)
+		rc = history_sync_run(&cli->branch, HISTORY_SYNC_PULL, path, ls.suites[0]->dir,
+				      stderr);
 	if (!rc)
 		rc = history_read(cli, path, &h, &pts, &err);
 	if (rc)
@@ -899,6 +915,7 @@ const struct cmd_entry cmd_history = {
 	.args = "[push|pull] [options] [PATH...]",
 	.summary = "show the recorded series per command and metric over commits, with their steps; push/pull the history branch",
 	.opts = history_opts,
+	.cli_size = sizeof(struct history_cli),
 	.needs_runner = 0,
 	.exec = history_exec,
 };
