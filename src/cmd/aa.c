@@ -219,7 +219,7 @@ static int aa_trace_write(const struct aa_cli *cli, const struct aa_trace *tr)
 	return rc;
 }
 
-static int aa_exec(void *opts, struct cmd_env *env)
+static int aa_exec(const void *opts, struct cmd_env *env)
 {
 	const struct aa_cli *cli = opts;
 	int repeat = cli->repeat < 0 ? AA_DEFAULT_REPEAT : cli->repeat;

@@ -200,12 +200,11 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-/* Move *from (a string of struct bench_cli's) to *to. */
-static void take_str(char **to, char **from)
+/* A copy of from (a string of struct bench_cli's, or NULL) in *to. */
+static void take_str(char **to, const char *from)
 {
 	free(*to);
-	*to = *from;
-	*from = NULL;
+	*to = from ? xstrdup(from) : NULL;
 }
 
 /* -L NAME A,B,C pairs as parameters (empty values kept, as hyperfine). */
@@ -277,16 +276,15 @@ static int choice_check(const char *name, const char *v)
 }
 
 /*
- * The options cmd_exec() parsed on bench_opts into a (the strings moved),
- * with the checks the table cannot make. Returns 0, or the exit code
- * (message printed).
+ * The options cmd_exec() parsed on bench_opts into a (copied), with the
+ * checks the table cannot make. Returns 0, or the exit code (message
+ * printed).
  */
-static int bench_take(struct bench_cli *cli, struct bench_args *a)
+static int bench_take(const struct bench_cli *cli, struct bench_args *a)
 {
-	struct bench_cli *b = cli;
+	const struct bench_cli *b = cli;
 	strvec_clear(&a->templates);
-	a->templates = cli->common.args;
-	strvec_init(&cli->common.args);
+	strvec_copy(&a->templates, &cli->common.args);
 	if (cli->measure.runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
@@ -298,13 +296,13 @@ static int bench_take(struct bench_cli *cli, struct bench_args *a)
 	a->min_runs = b->min_runs;
 	a->max_runs = cli->measure.max_runs;
 	a->ignore_failure = b->ignore_failure;
-	take_str(&a->prepare, &b->prepare);
-	take_str(&a->setup, &b->setup);
-	take_str(&a->cleanup, &b->cleanup);
-	take_str(&a->shell, &b->shell);
-	take_str(&a->step, &b->step);
-	take_str(&a->max_percent, &b->max_percent);
-	take_str(&a->save_suite, &b->save_suite);
+	take_str(&a->prepare, b->prepare);
+	take_str(&a->setup, b->setup);
+	take_str(&a->cleanup, b->cleanup);
+	take_str(&a->shell, b->shell);
+	take_str(&a->step, b->step);
+	take_str(&a->max_percent, b->max_percent);
+	take_str(&a->save_suite, b->save_suite);
 	for (size_t i = 0; i < b->names.nr; i++)
 		strvec_push(&a->names, b->names.v[i]);
 	if (b->scan.nr >= 3) { /* the last -P wins */
@@ -967,9 +965,9 @@ static int bench_measure(const struct bench_cli *cli, struct bench_args *a,
 	return rc;
 }
 
-static int bench_exec(void *opts, struct cmd_env *env)
+static int bench_exec(const void *opts, struct cmd_env *env)
 {
-	struct bench_cli *cli = opts;
+	const struct bench_cli *cli = opts;
 	struct bench_args a;
 	memset(&a, 0, sizeof(a));
 	strvec_init(&a.templates);

@@ -984,7 +984,7 @@ static void bisect_release(struct bisect *b, int *rc)
 	session_release(&b->s);
 }
 
-static int bisect_exec(void *opts, struct cmd_env *env)
+static int bisect_exec(const void *opts, struct cmd_env *env)
 {
 	const struct bisect_cli *cli = opts;
 	int metric;

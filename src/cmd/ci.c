@@ -194,7 +194,7 @@ static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *c
 	return rc;
 }
 
-static int ci_exec(void *opts, struct cmd_env *env)
+static int ci_exec(const void *opts, struct cmd_env *env)
 {
 	const struct ci_cli *cli = opts;
 	const char *base = cli->cmp.against;

@@ -44,9 +44,11 @@ struct cmd_entry {
 	/* Other spellings of `opts` entries (bench: hyperfine's -r, -N ...),
 	   or NULL. The help of the entry names its short form. */
 	const struct opt_alias *aliases;
-	/* Runs the command on its option struct (parsed from `opts`, freed
-	   by cmd_exec() afterwards); returns the exit code. */
-	int (*exec)(void *cli, struct cmd_env *env);
+	/* Runs the command on its option struct, as parsed from `opts`
+	   (read-only: what a command decides goes to its own structs, such
+	   as a session's struct session_config; cmd_exec() frees it
+	   afterwards); returns the exit code. */
+	int (*exec)(const void *cli, struct cmd_env *env);
 };
 
 extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,

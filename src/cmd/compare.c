@@ -370,7 +370,7 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 	return rc;
 }
 
-static int compare_exec(void *opts, struct cmd_env *env)
+static int compare_exec(const void *opts, struct cmd_env *env)
 {
 	const struct compare_cli *cli = opts;
 	if (!cli->against) {

@@ -243,7 +243,7 @@ static void gen_fish(struct sbuf *out)
 	sbuf_release(&all);
 }
 
-static int completion_exec(void *opts, struct cmd_env *env)
+static int completion_exec(const void *opts, struct cmd_env *env)
 {
 	const struct cli_common *cli = opts;
 	(void)env;

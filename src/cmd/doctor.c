@@ -25,7 +25,7 @@ static const struct opt doctor_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static int doctor_exec(void *opts, struct cmd_env *env)
+static int doctor_exec(const void *opts, struct cmd_env *env)
 {
 	const struct doctor_cli *cli = opts;
 	if (cli->common.args.nr) {

@@ -5,7 +5,7 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 
-static int help_exec(void *opts, struct cmd_env *env)
+static int help_exec(const void *opts, struct cmd_env *env)
 {
 	const struct cli_common *cli = opts;
 	struct sbuf out = SBUF_INIT;

@@ -836,28 +836,30 @@ static int history_write(const struct history_cli *cli, const struct sbuf *out)
 }
 
 /* `kagari history push|pull [options] [PATH...]`: args[0] names it. */
-static int history_subcommand(struct history_cli *cli, int *rc)
+static int history_subcommand(const struct history_cli *cli, int *rc)
 {
-	const char *sub = cli->common.args.nr ? cli->common.args.v[0] : NULL;
+	const struct strvec *args = &cli->common.args;
+	const char *sub = args->nr ? args->v[0] : NULL;
 	if (!sub || (strcmp(sub, "push") && strcmp(sub, "pull")))
 		return 0;
 	enum history_sync_op op = !strcmp(sub, "push") ? HISTORY_SYNC_PUSH : HISTORY_SYNC_PULL;
-	free((char *)cli->common.args.v[0]);
-	memmove(cli->common.args.v, cli->common.args.v + 1, cli->common.args.nr * sizeof(*cli->common.args.v));
-	cli->common.args.nr--;
 	if (cli->from_branch) {
 		cmd_error("--from-branch is for showing the history; `kagari history %s` takes --branch and --remote",
 			  op == HISTORY_SYNC_PUSH ? "push" : "pull");
 		*rc = EXIT_USAGE;
 	} else {
-		*rc = history_sync_exec(&cli->common.args, cli->history, &cli->branch, op);
+		struct strvec paths = STRVEC_INIT; /* the arguments after push|pull */
+		for (size_t i = 1; i < args->nr; i++)
+			strvec_push(&paths, args->v[i]);
+		*rc = history_sync_exec(&paths, cli->history, &cli->branch, op);
+		strvec_clear(&paths);
 	}
 	return 1;
 }
 
-static int history_exec(void *opts, struct cmd_env *env)
+static int history_exec(const void *opts, struct cmd_env *env)
 {
-	struct history_cli *cli = opts;
+	const struct history_cli *cli = opts;
 	(void)env;
 	double min_change, detect;
 	int rc_sub;

@@ -65,7 +65,7 @@ struct init_cli {
 	int force; /* --force */
 };
 
-static int init_exec(void *opts, struct cmd_env *env)
+static int init_exec(const void *opts, struct cmd_env *env)
 {
 	const struct init_cli *cli = opts;
 	if (cli->common.args.nr > 1) {

@@ -94,7 +94,7 @@ static void list_json(const struct loaded_suites *ls, struct sbuf *out)
 	sbuf_addch(out, '\n');
 }
 
-static int list_exec(void *opts, struct cmd_env *env)
+static int list_exec(const void *opts, struct cmd_env *env)
 {
 	const struct list_cli *cli = opts;
 	struct loaded_suites ls;

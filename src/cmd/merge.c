@@ -587,7 +587,7 @@ static void merge_set_release(struct merge_set *m)
 	run_result_release(&m->r);
 }
 
-static int merge_exec(void *opts, struct cmd_env *env)
+static int merge_exec(const void *opts, struct cmd_env *env)
 {
 	const struct merge_cli *cli = opts;
 	enum report_format f = REPORT_TABLE;

@@ -255,7 +255,7 @@ static int write_result(const struct power_cli *cli, const struct power_design *
 	return rc;
 }
 
-static int power_exec(void *opts, struct cmd_env *env)
+static int power_exec(const void *opts, struct cmd_env *env)
 {
 	const struct power_cli *cli = opts;
 	(void)env;

@@ -258,7 +258,7 @@ static int list_formats(const struct report_cli *cli)
 	return fflush(stdout) || ferror(stdout) ? EXIT_EXEC : 0;
 }
 
-static int report_exec(void *opts, struct cmd_env *env)
+static int report_exec(const void *opts, struct cmd_env *env)
 {
 	const struct report_cli *cli = opts;
 	if (cli->list_formats)

@@ -22,7 +22,7 @@ static const struct opt run_opts[] = {
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static int run_exec(void *opts, struct cmd_env *env)
+static int run_exec(const void *opts, struct cmd_env *env)
 {
 	const struct run_cli *cli = opts;
 	struct session_config cfg = {

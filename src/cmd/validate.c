@@ -5,7 +5,7 @@
 #include "cmd/common.h"
 #include "cmd/exit.h"
 
-static int validate_exec(void *opts, struct cmd_env *env)
+static int validate_exec(const void *opts, struct cmd_env *env)
 {
 	const struct cli_common *cli = opts;
 	struct loaded_suites ls;
