@@ -82,6 +82,8 @@ struct series {
 	double between;	   /* between sessions (steps_between_noise()), metric units */
 	size_t runs_needed; /* per commit for a step of --detect percent, or
 			       STEPS_RUNS_NEVER */
+	size_t noise_pts, noise_pairs; /* the points the noise is estimated
+			       from, and their pairs of runs of one commit */
 	size_t min_runs, max_runs; /* runs per commit of its points */
 };
 
@@ -352,9 +354,12 @@ static void series_steps(struct series *s, const struct steps_point *sp, int lin
 		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
 					     &s->steps, &s->nr_steps, &s->between);
 	} else {
+		nseg = s->nr;
 		s->noise = steps_run_noise(sp, s->nr);
 		s->between = steps_between_noise(sp, s->nr, s->noise);
 	}
+	s->noise_pts = nseg;
+	s->noise_pairs = steps_run_pairs(sp, nseg);
 	s->runs_needed = 0;
 	if (s->nr) {
 		double level = fabs(latest(s->pts, s->nr)->median);
@@ -474,8 +479,22 @@ static void step_fields(struct sbuf *out, const struct series *s, const struct s
 static void noise_line(struct sbuf *out, const struct series *s, double detect)
 {
 	double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
-	if (!(level > 0))
+	if (isnan(s->noise)) {
+		/* Too few runs to tell the noise: say what would tell it. */
+		size_t more_runs = STEPS_MIN_PAIRS - s->noise_pairs;
+		size_t more_commits = STEPS_MIN_PAIRS + 1 - s->noise_pts;
+		sbuf_addf(out, "noise of one run unknown (%zu commit%s, %zu run%s): %zu more run%s of a commit or %zu more commit%s would tell it, and the runs a %g%% step needs",
+			  s->noise_pts, s->noise_pts == 1 ? "" : "s",
+			  s->noise_pts + s->noise_pairs, s->noise_pts + s->noise_pairs == 1 ? "" : "s",
+			  more_runs, more_runs == 1 ? "" : "s",
+			  more_commits, more_commits == 1 ? "" : "s", detect);
 		return;
+	}
+	if (!(level > 0)) {
+		sbuf_addf(out, "the latest value is 0: no noise in percent, and no %g%% step of it to find",
+			  detect);
+		return;
+	}
 	sbuf_addf(out, "noise of one run ±%.1f%%", s->noise / level * 100);
 	if (s->between > 0)
 		sbuf_addf(out, ", between sessions ±%.1f%%", s->between / level * 100);
@@ -566,6 +585,8 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 		json_emit_bool(&j, s->this_machine);
 		json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
 		double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
+		if (isnan(s->noise))
+			level = 0; /* unknown: every estimate null */
 		json_emit_key(&j, "noise_percent");
 		if (level > 0)
 			json_emit_double(&j, s->noise / level * 100);
