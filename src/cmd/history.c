@@ -28,11 +28,13 @@
 #include "cmd/exit.h"
 #include "cmd/record.h"
 #include "git/git.h"
+#include "git/web.h"
 #include "history/history.h"
 #include "history/steps.h"
 #include "measure/sysinfo.h"
 #include "model/result.h"
 #include "report/json_emit.h"
+#include "report/history_site.h"
 #include "report/output.h"
 #include "report/svg.h"
 
@@ -45,6 +47,8 @@ static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
 	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
+	{ "commit-url", OPT_STRING, CLI_HIST(commit_url), "TEMPLATE",
+	  "the site's commit links, {sha} standing for the commit (default: from the origin remote on GitHub or GitLab; '' for none)", NULL },
 	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
 	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
@@ -54,7 +58,7 @@ static const struct opt history_opts[] = {
 	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
 	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never an input", NULL },
+	  "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder (DIR/) gets a site to publish: DIR/index.html", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -72,6 +76,7 @@ struct commit_point {
 
 struct series {
 	const struct history_point *key; /* suite..fingerprint of the first point */
+	const struct history_point *last; /* its last run */
 	int this_machine;
 	enum metric_id metric;
 	struct commit_point *pts;
@@ -406,6 +411,7 @@ static struct series *build_series(const struct history_points *p,
 		struct series *s = &v[nr++];
 		memset(s, 0, sizeof(*s));
 		s->key = &p->v[i];
+		s->last = &p->v[j - 1];
 		s->metric = (enum metric_id)m;
 		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
 		series_commits(s, p, i, j);
@@ -741,6 +747,20 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 	sbuf_adds(out, "</body></html>\n");
 }
 
+/*
+ * Does --output name a folder for the site (--format html and a path that
+ * ends in '/' or is a folder)? An existing file, or a new name without a
+ * slash, is one page as before.
+ */
+static int history_site_mode(const struct cli *cli)
+{
+	const char *o = cli->out.output;
+	struct stat st;
+	if (!o || !*o || !cli->out.format || strcmp(cli->out.format, "html"))
+		return 0;
+	return o[strlen(o) - 1] == '/' || (!stat(o, &st) && S_ISDIR(st.st_mode));
+}
+
 /* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
 static int history_check_args(const struct cli *cli, double *min_change, double *detect)
 {
@@ -764,6 +784,18 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 			return EXIT_USAGE;
 		}
 	}
+	if (cli->history.commit_url && !history_site_mode(cli)) {
+		cmd_error("--commit-url is for the site: --format html --output DIR/");
+		return EXIT_USAGE;
+	}
+	struct sbuf err = SBUF_INIT;
+	if (cli->history.commit_url && *cli->history.commit_url &&
+	    git_web_check_template(cli->history.commit_url, &err)) {
+		cmd_error("--commit-url %s", err.buf);
+		sbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	sbuf_release(&err);
 	if (cli->analysis.metric && metric_lookup(cli->analysis.metric) < 0) {
 		cmd_error("--metric '%s': no such metric", cli->analysis.metric);
 		return EXIT_USAGE;
@@ -775,10 +807,18 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
 				const char *path)
 {
+	const char *o = cli->out.output;
+	if (o[0] && o[strlen(o) - 1] == '/' && !history_site_mode(cli)) {
+		cmd_error("--output '%s' names a folder: only --format html writes a site into one", o);
+		return EXIT_USAGE;
+	}
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, ls);
 	input_files_add_history(&in, path);
-	int rc = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
+	/* A site is its index page: that is what must be no input. */
+	char *index = history_site_mode(cli) ? history_site_index(o) : NULL;
+	int rc = common_check_output("--output", index ? index : o, NULL, &in, EXIT_USAGE);
+	free(index);
 	input_files_release(&in);
 	return rc;
 }
@@ -835,6 +875,116 @@ static int history_write(const struct cli *cli, const struct sbuf *out)
 	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
+/* The subjects of every commit of the series (git/web.h). */
+static void subjects_load(struct git_subjects *sj, const struct series *v, size_t nr, const char *dir)
+{
+	size_t total = 0, k = 0;
+	for (size_t i = 0; i < nr; i++)
+		total += v[i].nr;
+	const char **sha = xcalloc(total + 1, sizeof(*sha));
+	for (size_t i = 0; i < nr; i++)
+		for (size_t q = 0; q < v[i].nr; q++)
+			sha[k++] = v[i].pts[q].sha;
+	git_subjects_load(sj, dir, sha, k); /* none: no subjects shown */
+	free(sha);
+}
+
+/* One series as the site shows it (report/history_site.h); the strings
+   it allocates (noise line, links) are pushed on keep. */
+static void site_series(struct history_site_series *o, const struct series *s,
+			const struct git_subjects *sj, const char *tmpl, double detect,
+			struct strvec *keep)
+{
+	struct history_site_point *pts = xcalloc(s->nr ? s->nr : 1, sizeof(*pts));
+	struct history_site_step *st = xcalloc(s->nr_steps + 1, sizeof(*st));
+	struct sbuf t = SBUF_INIT;
+	for (size_t q = 0; q < s->nr; q++) {
+		const struct commit_point *c = &s->pts[q];
+		pts[q] = (struct history_site_point){ c->sha, c->time, git_subjects_get(sj, c->sha), NULL,
+						      c->median, c->low, c->high, c->runs,
+						      c->cls != 0 && s->pts[0].cls == 0 };
+		if (tmpl) {
+			sbuf_reset(&t);
+			git_web_commit_url(&t, tmpl, c->sha);
+			strvec_push(keep, t.buf);
+			pts[q].url = keep->v[keep->nr - 1];
+		}
+	}
+	for (size_t k = 0; k < s->nr_steps; k++)
+		st[k] = (struct history_site_step){ s->steps[k].at, s->steps[k].before,
+						    s->steps[k].after, s->steps[k].change_percent };
+	sbuf_reset(&t);
+	noise_line(&t, s, detect);
+	strvec_push(keep, t.buf);
+	sbuf_release(&t);
+	const struct history_point *l = s->last;
+	*o = (struct history_site_series){
+		.suite = s->key->suite, .benchmark = s->key->benchmark, .command = s->key->command,
+		.metric = s->metric, .machine = s->key->fingerprint, .cpu_model = s->key->cpu_model,
+		.this_machine = s->this_machine, .pts = pts, .nr = s->nr, .steps = st,
+		.nr_steps = s->nr_steps, .noise = keep->v[keep->nr - 1],
+		.last = { l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
+			  l->ci_low_percent, l->ci_high_percent },
+	};
+}
+
+/* The commit link template: --commit-url, else the origin remote's; NULL
+   with the reason in *why when there is none. */
+static char *site_links(const struct cli *cli, const char *dir, char **page, const char **why)
+{
+	char *tmpl = NULL;
+	*page = NULL;
+	*why = NULL;
+	if (cli->history.commit_url) {
+		if (*cli->history.commit_url)
+			return xstrdup(cli->history.commit_url);
+		*why = "--commit-url is empty";
+		return NULL;
+	}
+	if (git_web_origin(dir, &tmpl, page)) {
+		*why = "no origin remote on GitHub or GitLab to link to (--commit-url TEMPLATE says where a commit is shown)";
+		return NULL;
+	}
+	return tmpl;
+}
+
+/* The site into the folder --output names (report/history_site.h).
+   0 or EXIT_EXEC. */
+static int history_publish(const struct cli *cli, const struct series *v, size_t nr,
+			   const char *dir, const char *fp, int64_t runs, double detect)
+{
+	struct git_subjects sj;
+	struct strvec keep = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	char *page = NULL;
+	const char *why;
+	char *tmpl = site_links(cli, dir, &page, &why);
+	subjects_load(&sj, v, nr, dir);
+	/* keep holds copies: its strings stay where they are as it grows. */
+	struct history_site_series *ss = xcalloc(nr ? nr : 1, sizeof(*ss));
+	for (size_t i = 0; i < nr; i++)
+		site_series(&ss[i], &v[i], &sj, tmpl, detect, &keep);
+	char *now = sysinfo_now_rfc3339();
+	struct history_site site = { fp, page, why, now, runs, ss, nr };
+	int rc = 0;
+	if (history_site_write(cli->out.output, &site, &err)) {
+		cmd_error("--output %s", err.buf);
+		rc = EXIT_EXEC;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		free((void *)ss[i].pts);
+		free((void *)ss[i].steps);
+	}
+	free(ss);
+	free(now);
+	free(tmpl);
+	free(page);
+	git_subjects_release(&sj);
+	strvec_clear(&keep);
+	sbuf_release(&err);
+	return rc;
+}
+
 static int history_exec(struct cli *cli, struct cmd_env *env)
 {
 	(void)env;
@@ -869,9 +1019,13 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	git_order_load(&order, ls.suites[0]->dir, &pts);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
 	free(order.v);
-	history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
+	if (history_site_mode(cli)) {
+		rc = history_publish(cli, v, nr, ls.suites[0]->dir, m.fingerprint, runs, detect);
+	} else {
+		history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
+		rc = history_write(cli, &out);
+	}
 	history_machine_release(&m);
-	rc = history_write(cli, &out);
 out:
 	series_free(v, nr);
 	history_points_release(&pts);
