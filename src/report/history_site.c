@@ -382,8 +382,11 @@ static void last_line(struct sbuf *out, const struct history_site_series *v)
 	}
 	sbuf_adds(out, ": ");
 	last_badge(out, l);
-	if (!l->verdict)
-		sbuf_adds(out, " <span class=\"dim\">(no comparison of this metric in that run)</span>");
+	if (!l->verdict) {
+		sbuf_adds(out, " <span class=\"dim\">(the command's result: ");
+		esc(out, metric_get(v->metric)->name);
+		sbuf_adds(out, " was not compared in that run)</span>");
+	}
 	sbuf_adds(out, "</p>\n");
 }
 
