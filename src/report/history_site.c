@@ -295,21 +295,25 @@ static void points(struct sbuf *out, const struct scale *s, const struct history
 	}
 }
 
-/* Commit labels under the axis: the first, the last, a few between. */
+/* Commit labels under the axis: the first, the last, a few evenly
+   between (never two side by side). */
+static void commit_label(struct sbuf *out, const struct scale *s, const struct history_site_series *v,
+			 size_t i)
+{
+	char lab[8];
+	snprintf(lab, sizeof(lab), "%.7s", v->pts[i].sha);
+	line(out, sx(s, (double)i), B, sx(s, (double)i), B + 4, "ax");
+	text(out, sx(s, (double)i), B + 16, "c", lab);
+}
+
 static void commit_labels(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
 {
-	size_t shown = v->nr < X_LABELS ? v->nr : X_LABELS;
-	size_t last = (size_t)-1;
-	for (size_t k = 0; k < shown; k++) {
-		size_t i = shown > 1 ? (size_t)llround((double)k * (double)(v->nr - 1) / (double)(shown - 1)) : 0;
-		if (i == last)
-			continue;
-		last = i;
-		char lab[8];
-		snprintf(lab, sizeof(lab), "%.7s", v->pts[i].sha);
-		line(out, sx(s, (double)i), B, sx(s, (double)i), B + 4, "ax");
-		text(out, sx(s, (double)i), B + 16, "c", lab);
-	}
+	size_t step = v->nr > 1 ? (v->nr - 1 + X_LABELS - 2) / (X_LABELS - 1) : 1;
+	for (size_t i = 0; i < v->nr; i += step)
+		if (i == 0 || i + step / 2 < v->nr - 1)
+			commit_label(out, s, v, i);
+	if (v->nr > 1)
+		commit_label(out, s, v, v->nr - 1);
 	text(out, (L + R) / 2, B + 34, "m", "commits, in the order of HEAD's first-parent line");
 }
 
