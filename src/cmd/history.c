@@ -812,6 +812,17 @@ static int history_check_output(const struct cli *cli, const struct loaded_suite
 		cmd_error("--output '%s' names a folder: only --format html writes a site into one", o);
 		return EXIT_USAGE;
 	}
+	struct stat st;
+	size_t n = strlen(o);
+	while (n > 1 && o[n - 1] == '/')
+		n--;
+	char *bare = xstrndup(o, n);
+	int file = history_site_mode(cli) && !stat(bare, &st) && !S_ISDIR(st.st_mode);
+	free(bare);
+	if (file) {
+		cmd_error("--output '%s' names a folder, but it is a file", o);
+		return EXIT_USAGE;
+	}
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, ls);
 	input_files_add_history(&in, path);

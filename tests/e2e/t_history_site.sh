@@ -142,7 +142,8 @@ expect_err "--commit-url is for the site: --format html --output DIR/"
 [ ! -e "$T/x" ] && [ ! -e "$T/x.html" ] || fail "a refused run wrote something"
 echo keep > "$T/afile"
 run_k history --format html --output "$T/afile/"
-[ "$RC" -ne 0 ] || fail "a file named as a folder was accepted"
+expect_rc 3
+expect_err "--output '$T/afile/' names a folder, but it is a file"
 [ "$(cat "$T/afile")" = keep ] || fail "the file was changed"
 
 # ---- the browser -------------------------------------------------------------
