@@ -539,16 +539,29 @@ static void overview(struct sbuf *out, const struct history_site *site, const si
 	sbuf_release(&t);
 }
 
-static void page_head(struct sbuf *out, const struct history_site *site)
+/*
+ * The page's head: the very markup of html_page_open() on main
+ * (report/html_page.h, "one HTML page head with one CSP for every page"),
+ * which this branch predates; after the merge it replaces this function.
+ */
+static void site_page_open(struct sbuf *out, const char *title, const char *css)
 {
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		       "<meta http-equiv=\"Content-Security-Policy\" "
 		       "content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
 		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		       "<meta name=\"generator\" content=\"kagari " KAGARI_VERSION "\">\n"
-		       "<title>kagari history</title>\n<style>\n");
-	sbuf_adds(out, site_css);
-	sbuf_adds(out, "</style>\n</head>\n<body>\n<header><h1>kagari history</h1>\n<p class=\"meta\">");
+		       "<meta name=\"generator\" content=\"kagari " KAGARI_VERSION "\">\n<title>");
+	esc(out, title);
+	sbuf_adds(out, "</title>\n<style>\n");
+	sbuf_adds(out, css);
+	sbuf_adds(out, SVG_STYLESHEET);
+	sbuf_adds(out, "</style>\n</head>\n<body>\n");
+}
+
+static void page_head(struct sbuf *out, const struct history_site *site)
+{
+	site_page_open(out, "kagari history", site_css);
+	sbuf_adds(out, "<header><h1>kagari history</h1>\n<p class=\"meta\">");
 	if (site->repo_page) {
 		sbuf_adds(out, "<a href=\"");
 		esc(out, site->repo_page);
