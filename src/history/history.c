@@ -600,9 +600,16 @@ static char *col_text(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+/* The last run's columns of a point (NULL, NAN when the run has none). */
 static double col_double_or_nan(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static char *col_text_or_null(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? xstrdup((const char *)s) : NULL;
 }
 
 int history_query(struct history *h, const char *suite, const char *metric,
@@ -640,9 +647,9 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		p->time = col_text(st, 7);
 		p->median = sqlite3_column_double(st, 8);
 		p->run = sqlite3_column_int64(st, 9);
-		p->kind = col_text(st, 10);
-		p->result = col_text(st, 11);
-		p->verdict = col_text(st, 12);
+		p->kind = col_text_or_null(st, 10);
+		p->result = col_text_or_null(st, 11);
+		p->verdict = col_text_or_null(st, 12);
 		p->change_percent = col_double_or_nan(st, 13);
 		p->ci_low_percent = col_double_or_nan(st, 14);
 		p->ci_high_percent = col_double_or_nan(st, 15);
