@@ -250,6 +250,7 @@ void cli_release(struct cli *c)
 	free(c->compare.against);
 	free(c->compare.suite_from);
 	strvec_clear(&c->report.max_percent);
+	free(c->history.commit_url);
 	free(c->history.min_change);
 	free(c->history.detect);
 	free(c->history.branch);

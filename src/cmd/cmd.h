@@ -99,6 +99,7 @@ struct cli {
 	} report;
 	/* history. */
 	struct cli_history {
+		char *commit_url; /* --commit-url TEMPLATE (the site's links) */
 		char *min_change; /* --min-change P */
 		char *detect;	  /* --detect P */
 		/* The history branch (history, its push and pull; ci). */

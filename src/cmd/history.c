@@ -29,12 +29,15 @@
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/git.h"
+#include "git/web.h"
 #include "history/history.h"
 #include "history/steps.h"
 #include "measure/sysinfo.h"
 #include "model/result.h"
 #include "report/json_emit.h"
+#include "report/history_site.h"
 #include "report/output.h"
+#include "report/html_page.h"
 #include "report/svg.h"
 
 /* A step must keep this many commits on either side (docs/history.md). */
@@ -46,6 +49,8 @@ static const struct opt history_opts[] = {
 	OPT_COMMON_SELECTION,
 	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
+	{ "commit-url", OPT_STRING, CLI_HIST(commit_url), "TEMPLATE",
+	  "the site's commit links, {sha} standing for the commit (default: from the origin remote on GitHub or GitLab; '' for none)", NULL },
 	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
 	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
@@ -55,7 +60,7 @@ static const struct opt history_opts[] = {
 	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
 	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never an input", NULL },
+	  "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder (DIR/) gets a site to publish: DIR/index.html", NULL },
 	{ "from-branch", OPT_BOOL, CLI_HIST(from_branch), NULL,
 	  "import the history branch's new runs first (as `kagari history pull`)", NULL },
 	{ "branch", OPT_STRING, CLI_HIST(branch), "B",
@@ -79,6 +84,7 @@ struct commit_point {
 
 struct series {
 	const struct history_point *key; /* suite..fingerprint of the first point */
+	const struct history_point *last; /* its last run */
 	int this_machine;
 	enum metric_id metric;
 	struct commit_point *pts;
@@ -89,6 +95,8 @@ struct series {
 	double between;	   /* between sessions (steps_between_noise()), metric units */
 	size_t runs_needed; /* per commit for a step of --detect percent, or
 			       STEPS_RUNS_NEVER */
+	size_t noise_pts, noise_pairs; /* the points the noise is estimated
+			       from, and their pairs of runs of one commit */
 	size_t min_runs, max_runs; /* runs per commit of its points */
 };
 
@@ -359,9 +367,12 @@ static void series_steps(struct series *s, const struct steps_point *sp, int lin
 		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
 					     &s->steps, &s->nr_steps, &s->between);
 	} else {
+		nseg = s->nr;
 		s->noise = steps_run_noise(sp, s->nr);
 		s->between = steps_between_noise(sp, s->nr, s->noise);
 	}
+	s->noise_pts = nseg;
+	s->noise_pairs = steps_run_pairs(sp, nseg);
 	s->runs_needed = 0;
 	if (s->nr) {
 		double level = fabs(latest(s->pts, s->nr)->median);
@@ -408,6 +419,7 @@ static struct series *build_series(const struct history_points *p,
 		struct series *s = &v[nr++];
 		memset(s, 0, sizeof(*s));
 		s->key = &p->v[i];
+		s->last = &p->v[j - 1];
 		s->metric = (enum metric_id)m;
 		s->this_machine = !strcmp(p->v[i].fingerprint, fp);
 		series_commits(s, p, i, j);
@@ -481,8 +493,22 @@ static void step_fields(struct sbuf *out, const struct series *s, const struct s
 static void noise_line(struct sbuf *out, const struct series *s, double detect)
 {
 	double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
-	if (!(level > 0))
+	if (isnan(s->noise)) {
+		/* Too few runs to tell the noise: say what would tell it. */
+		size_t more_runs = STEPS_MIN_PAIRS - s->noise_pairs;
+		size_t more_commits = STEPS_MIN_PAIRS + 1 - s->noise_pts;
+		sbuf_addf(out, "noise of one run unknown (%zu commit%s, %zu run%s): %zu more run%s of a commit or %zu more commit%s would tell it, and the runs a %g%% step needs",
+			  s->noise_pts, s->noise_pts == 1 ? "" : "s",
+			  s->noise_pts + s->noise_pairs, s->noise_pts + s->noise_pairs == 1 ? "" : "s",
+			  more_runs, more_runs == 1 ? "" : "s",
+			  more_commits, more_commits == 1 ? "" : "s", detect);
 		return;
+	}
+	if (!(level > 0)) {
+		sbuf_addf(out, "the latest value is 0: no noise in percent, and no %g%% step of it to find",
+			  detect);
+		return;
+	}
 	sbuf_addf(out, "noise of one run ±%.1f%%", s->noise / level * 100);
 	if (s->between > 0)
 		sbuf_addf(out, ", between sessions ±%.1f%%", s->between / level * 100);
@@ -573,6 +599,8 @@ static void render_json(struct sbuf *out, const struct series *v, size_t nr,
 		json_emit_bool(&j, s->this_machine);
 		json_emit_kv_string(&j, "cpu_model", s->key->cpu_model);
 		double level = s->nr ? fabs(latest(s->pts, s->nr)->median) : 0;
+		if (isnan(s->noise))
+			level = 0; /* unknown: every estimate null */
 		json_emit_key(&j, "noise_percent");
 		if (level > 0)
 			json_emit_double(&j, s->noise / level * 100);
@@ -662,11 +690,8 @@ static void render_markdown(struct sbuf *out, const struct series *v, size_t nr,
 static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 			const char *fp, double detect)
 {
-	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-		       "<title>kagari history</title><style>body{font:14px system-ui,sans-serif;margin:24px}\n");
-	sbuf_adds(out, SVG_STYLESHEET);
-	sbuf_adds(out, "</style></head><body>\n<h1>kagari history</h1>\n<p>This machine: <code>");
+	html_page_open(out, "kagari history", "body{font:14px system-ui,sans-serif;margin:24px}\n");
+	sbuf_adds(out, "<h1>kagari history</h1>\n<p>This machine: <code>");
 	report_html_escape(out, fp, 0);
 	sbuf_adds(out, "</code></p>\n");
 	struct sbuf title = SBUF_INIT;
@@ -724,7 +749,21 @@ static void render_html(struct sbuf *out, const struct series *v, size_t nr,
 		free(at);
 	}
 	sbuf_release(&title);
-	sbuf_adds(out, "</body></html>\n");
+	html_page_close(out);
+}
+
+/*
+ * Does --output name a folder for the site (--format html and a path that
+ * ends in '/' or is a folder)? An existing file, or a new name without a
+ * slash, is one page as before.
+ */
+static int history_site_mode(const struct cli *cli)
+{
+	const char *o = cli->out.output;
+	struct stat st;
+	if (!o || !*o || !cli->out.format || strcmp(cli->out.format, "html"))
+		return 0;
+	return o[strlen(o) - 1] == '/' || (!stat(o, &st) && S_ISDIR(st.st_mode));
 }
 
 /* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
@@ -750,6 +789,18 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 			return EXIT_USAGE;
 		}
 	}
+	if (cli->history.commit_url && !history_site_mode(cli)) {
+		cmd_error("--commit-url is for the site: --format html --output DIR/");
+		return EXIT_USAGE;
+	}
+	struct sbuf err = SBUF_INIT;
+	if (cli->history.commit_url && *cli->history.commit_url &&
+	    git_web_check_template(cli->history.commit_url, &err)) {
+		cmd_error("--commit-url %s", err.buf);
+		sbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	sbuf_release(&err);
 	if (cli->analysis.metric && metric_lookup(cli->analysis.metric) < 0) {
 		cmd_error("--metric '%s': no such metric", cli->analysis.metric);
 		return EXIT_USAGE;
@@ -761,10 +812,29 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
 				const char *path)
 {
+	const char *o = cli->out.output;
+	if (o[0] && o[strlen(o) - 1] == '/' && !history_site_mode(cli)) {
+		cmd_error("--output '%s' names a folder: only --format html writes a site into one", o);
+		return EXIT_USAGE;
+	}
+	struct stat st;
+	size_t n = strlen(o);
+	while (n > 1 && o[n - 1] == '/')
+		n--;
+	char *bare = xstrndup(o, n);
+	int file = history_site_mode(cli) && !stat(bare, &st) && !S_ISDIR(st.st_mode);
+	free(bare);
+	if (file) {
+		cmd_error("--output '%s' names a folder, but it is a file", o);
+		return EXIT_USAGE;
+	}
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, ls);
 	input_files_add_history(&in, path);
-	int rc = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
+	/* A site is its index page: that is what must be no input. */
+	char *index = history_site_mode(cli) ? history_site_index(o) : NULL;
+	int rc = common_check_output("--output", index ? index : o, NULL, &in, EXIT_USAGE);
+	free(index);
 	input_files_release(&in);
 	return rc;
 }
@@ -841,6 +911,116 @@ static int history_subcommand(struct cli *cli, int *rc)
 	return 1;
 }
 
+/* The subjects of every commit of the series (git/web.h). */
+static void subjects_load(struct git_subjects *sj, const struct series *v, size_t nr, const char *dir)
+{
+	size_t total = 0, k = 0;
+	for (size_t i = 0; i < nr; i++)
+		total += v[i].nr;
+	const char **sha = xcalloc(total + 1, sizeof(*sha));
+	for (size_t i = 0; i < nr; i++)
+		for (size_t q = 0; q < v[i].nr; q++)
+			sha[k++] = v[i].pts[q].sha;
+	git_subjects_load(sj, dir, sha, k); /* none: no subjects shown */
+	free(sha);
+}
+
+/* One series as the site shows it (report/history_site.h); the strings
+   it allocates (noise line, links) are pushed on keep. */
+static void site_series(struct history_site_series *o, const struct series *s,
+			const struct git_subjects *sj, const char *tmpl, double detect,
+			struct strvec *keep)
+{
+	struct history_site_point *pts = xcalloc(s->nr ? s->nr : 1, sizeof(*pts));
+	struct history_site_step *st = xcalloc(s->nr_steps + 1, sizeof(*st));
+	struct sbuf t = SBUF_INIT;
+	for (size_t q = 0; q < s->nr; q++) {
+		const struct commit_point *c = &s->pts[q];
+		pts[q] = (struct history_site_point){ c->sha, c->time, git_subjects_get(sj, c->sha), NULL,
+						      c->median, c->low, c->high, c->runs,
+						      c->cls != 0 && s->pts[0].cls == 0 };
+		if (tmpl) {
+			sbuf_reset(&t);
+			git_web_commit_url(&t, tmpl, c->sha);
+			strvec_push(keep, t.buf);
+			pts[q].url = keep->v[keep->nr - 1];
+		}
+	}
+	for (size_t k = 0; k < s->nr_steps; k++)
+		st[k] = (struct history_site_step){ s->steps[k].at, s->steps[k].before,
+						    s->steps[k].after, s->steps[k].change_percent };
+	sbuf_reset(&t);
+	noise_line(&t, s, detect);
+	strvec_push(keep, t.buf);
+	sbuf_release(&t);
+	const struct history_point *l = s->last;
+	*o = (struct history_site_series){
+		.suite = s->key->suite, .benchmark = s->key->benchmark, .command = s->key->command,
+		.metric = s->metric, .machine = s->key->fingerprint, .cpu_model = s->key->cpu_model,
+		.this_machine = s->this_machine, .pts = pts, .nr = s->nr, .steps = st,
+		.nr_steps = s->nr_steps, .noise = keep->v[keep->nr - 1],
+		.last = { l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
+			  l->ci_low_percent, l->ci_high_percent },
+	};
+}
+
+/* The commit link template: --commit-url, else the origin remote's; NULL
+   with the reason in *why when there is none. */
+static char *site_links(const struct cli *cli, const char *dir, char **page, const char **why)
+{
+	char *tmpl = NULL;
+	*page = NULL;
+	*why = NULL;
+	if (cli->history.commit_url) {
+		if (*cli->history.commit_url)
+			return xstrdup(cli->history.commit_url);
+		*why = "--commit-url is empty";
+		return NULL;
+	}
+	if (git_web_origin(dir, &tmpl, page)) {
+		*why = "no origin remote on GitHub or GitLab to link to (--commit-url TEMPLATE says where a commit is shown)";
+		return NULL;
+	}
+	return tmpl;
+}
+
+/* The site into the folder --output names (report/history_site.h).
+   0 or EXIT_EXEC. */
+static int history_publish(const struct cli *cli, const struct series *v, size_t nr,
+			   const char *dir, const char *fp, int64_t runs, double detect)
+{
+	struct git_subjects sj;
+	struct strvec keep = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	char *page = NULL;
+	const char *why;
+	char *tmpl = site_links(cli, dir, &page, &why);
+	subjects_load(&sj, v, nr, dir);
+	/* keep holds copies: its strings stay where they are as it grows. */
+	struct history_site_series *ss = xcalloc(nr ? nr : 1, sizeof(*ss));
+	for (size_t i = 0; i < nr; i++)
+		site_series(&ss[i], &v[i], &sj, tmpl, detect, &keep);
+	char *now = sysinfo_now_rfc3339();
+	struct history_site site = { fp, page, why, now, runs, ss, nr };
+	int rc = 0;
+	if (history_site_write(cli->out.output, &site, &err)) {
+		cmd_error("--output %s", err.buf);
+		rc = EXIT_EXEC;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		free((void *)ss[i].pts);
+		free((void *)ss[i].steps);
+	}
+	free(ss);
+	free(now);
+	free(tmpl);
+	free(page);
+	git_subjects_release(&sj);
+	strvec_clear(&keep);
+	sbuf_release(&err);
+	return rc;
+}
+
 static int history_exec(struct cli *cli, struct cmd_env *env)
 {
 	(void)env;
@@ -880,9 +1060,13 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	git_order_load(&order, ls.suites[0]->dir, &pts);
 	v = build_series(&pts, &ls, m.fingerprint, min_change, detect, &order, &nr);
 	free(order.v);
-	history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
+	if (history_site_mode(cli)) {
+		rc = history_publish(cli, v, nr, ls.suites[0]->dir, m.fingerprint, runs, detect);
+	} else {
+		history_render(&out, cli, v, nr, path, m.fingerprint, runs, detect);
+		rc = history_write(cli, &out);
+	}
 	history_machine_release(&m);
-	rc = history_write(cli, &out);
 out:
 	series_free(v, nr);
 	history_points_release(&pts);
