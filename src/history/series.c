@@ -44,7 +44,8 @@ static void order_add(struct history_order *o, const char *sha, size_t len,
 
 static void order_sort(struct history_order *o)
 {
-	qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
+	if (o->nr > 1)
+		qsort(o->v, o->nr, sizeof(*o->v), cmp_rank_sha);
 }
 
 const struct history_rank *history_order_find(const struct history_order *o, const char *sha)
