@@ -9,6 +9,10 @@
  * A commit measured several times is one point, the median of its runs'
  * medians, placed at its first run. Runs of a dirty working tree or outside
  * a repository stand for no commit and are not shown.
+ *
+ * Here: the options, the calls and the exit code. history/series.h builds
+ * the series, report/history.h and report/history_site.h render them;
+ * push and pull are cmd/history_sync.c's.
  */
 #include <errno.h>
 #include <stdio.h>

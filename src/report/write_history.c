@@ -53,14 +53,7 @@ static void step_fields(struct sbuf *out, const struct history_series *s, const 
 	sbuf_adds(out, sep[5]);
 }
 
-/*
- * "noise of one run ±2.1%; a 5% step needs 9 runs per commit (these have
- * 1-3)", with ", between sessions ±0.4%" after the first part when the
- * points' sessions differ by more than their runs' noise explains, and
- * then, when no number of runs finds the step, "no number of runs per
- * commit finds a 5% step: the noise between sessions alone makes it more
- * than 2% (...)" (docs/history.md).
- */
+/* report/history.h; the words are docs/history.md's. */
 void report_history_noise_line(struct sbuf *out, const struct history_series *s, double detect)
 {
 	double level = s->nr ? fabs(history_series_latest(s)->median) : 0;

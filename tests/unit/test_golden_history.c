@@ -94,10 +94,10 @@ static void add_point(struct history_points *p, const char *bench, const char *c
  * 10 ms up to commit 4 and 12 ms from commit 5 (a +20% step), commit 3
  * measured before commit 2, then a side-branch commit at 30 ms (shown,
  * never a step: it is off the line) and one the repository does not
- * have; the same command on another machine, two commits;
- * "sort <fast> & \"q\"" allocations, all 0; "walk", whose commits' sessions
- * differ far more than their runs (no number of runs finds a 5% step); a metric this kagari does not know and a
- * benchmark the filter drops.
+ * have; the same command on another machine, two commits; allocations
+ * of "sort <fast> & \"q\"", all 0; "walk", whose commits' sessions differ
+ * far more than their runs (no number of runs finds a 5% step); a metric
+ * this kagari does not know and a benchmark the filter drops.
  */
 static void fixed_points(struct history_points *p)
 {
