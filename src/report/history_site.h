@@ -16,9 +16,9 @@
  * steps — with the noise line, the last run's verdict and the steps
  * listed.
  *
- * cmd/history.c fills the structs below (the series, the words of the
- * noise line, the links) and keeps ownership; nothing here runs git or
- * prints.
+ * cmd/history.c fills the structs below (the series of history/series.h,
+ * the words of report/history.h's noise line, the links) and keeps
+ * ownership; nothing here runs git or prints.
  */
 #ifndef KAGARI_REPORT_HISTORY_SITE_H
 #define KAGARI_REPORT_HISTORY_SITE_H
