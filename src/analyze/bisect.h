@@ -29,29 +29,31 @@ const char *bisect_outcome_name(enum bisect_outcome o);
 /* One commit of the first-parent path after GOOD. */
 struct bisect_commit {
 	char *sha;
-	char *subject;	   /* its subject line, as git gives it */
+	char *subject; /* its subject line, as git gives it */
 	enum bisect_outcome out;
-	char *reason;	   /* skip: why; bad: NULL */
-	int have_change;   /* bad: the regression; good: the followed change */
+	char *reason;	 /* skip: why; bad: NULL */
+	int have_change; /* bad: the regression; good: the followed change */
 	double change, low, high;
-	char *what;	   /* "suite/benchmark/command metric" of the change */
-	int measured;	   /* how many times it was measured */
-	int runs;	   /* runs a side of the last measurement (0: the suite's) */
-	int again;	   /* skip: runs a side that might decide it (0: none) */
-	double *alpha;	   /* per measurement: the level it was judged at (NAN: none) */
+	char *what;   /* "suite/benchmark/command metric" of the change */
+	int measured; /* how many times it was measured */
+	int runs;     /* runs a side of the last measurement (0: the suite's) */
+	int again;    /* skip: runs a side that might decide it (0: none) */
+	/* per measurement: the level it was judged at (NAN: none) */
+	double *alpha;
 };
 
 /* What a bisect found: what the outputs (report/bisect.h) show. */
 struct bisect_result {
-	char *good, *bad;	     /* the two ends, resolved to commits */
+	char *good, *bad; /* the two ends, resolved to commits */
 	uint64_t seed;
-	struct bisect_commit *path;  /* after GOOD, oldest first; the last is BAD */
+	/* after GOOD, oldest first; the last is BAD */
+	struct bisect_commit *path;
 	size_t n;
-	size_t steps;		     /* measurements made */
-	size_t *order;		     /* indexes into path, in test order */
+	size_t steps;  /* measurements made */
+	size_t *order; /* indexes into path, in test order */
 	size_t nr_order;
-	long first;		     /* the first bad commit's index; -1: BAD is not bad */
-	int ambiguous;		     /* skips leave more than one candidate */
+	long first;    /* the first bad commit's index; -1: BAD is not bad */
+	int ambiguous; /* skips leave more than one candidate */
 };
 
 /* Append a commit (sha and subject copied) to r's path. */
@@ -70,13 +72,15 @@ long bisect_candidates_from(const struct bisect_result *r);
 /* The search and its judging. */
 struct bisect {
 	struct bisect_result r;
-	int metric;	     /* the judged metric; -1: every gated metric */
-	const char *command; /* --command: "[SUITE/]BENCH/CMD", or NULL */
+	int metric;	       /* the judged metric; -1: every gated metric */
+	const char *command;   /* --command: "[SUITE/]BENCH/CMD", or NULL */
 	struct suite **suites; /* measured, in the order of a result's suites */
 	size_t nr_suites;
-	int runs;	     /* --runs (0 or below: the suites'); caps a measurement again */
-	struct strvec matters; /* "suite/bench/command metric" that regressed at BAD */
-	double *alpha0;	     /* every command's 1 - confidence, as the suites say */
+	int runs; /* --runs (0 or below: the suites'); caps a measurement again
+		   */
+	struct strvec
+	    matters;	/* "suite/bench/command metric" that regressed at BAD */
+	double *alpha0; /* every command's 1 - confidence, as the suites say */
 	size_t nr_alpha0;
 };
 
@@ -87,10 +91,11 @@ void bisect_release(struct bisect *b);
 
 /* Is command `cmd` of benchmark `bench` in suite `suite` what `named`
    (--command: BENCH/CMD or SUITE/BENCH/CMD; NULL: every one) names? */
-int bisect_command_named(const char *named, const char *suite, const char *bench,
-			 const char *cmd);
+int bisect_command_named(const char *named, const char *suite,
+			 const char *bench, const char *cmd);
 
-/* The level of the k-th measurement of one commit (k = 1, 2, ...): alpha / 2^k. */
+/* The level of the k-th measurement of one commit (k = 1, 2, ...): alpha / 2^k.
+ */
 double bisect_look_alpha(double alpha, int k);
 /* Every command's alpha of b->suites as they say it, before the first look. */
 void bisect_save_alpha(struct bisect *b);
@@ -120,7 +125,8 @@ struct bisect_oracle {
 	int (*prepare)(void *data, struct bisect *b, size_t idx);
 	void (*measure)(void *data, struct bisect *b, size_t idx);
 	int (*stop)(void *data);
-	void (*progress)(void *data, const struct bisect *b, size_t idx, int again);
+	void (*progress)(void *data, const struct bisect *b, size_t idx,
+			 int again);
 	void *data;
 };
 

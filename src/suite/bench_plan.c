@@ -60,7 +60,8 @@ void bench_plan_release(struct bench_plan *a)
 
 static struct bench_param *add_param(struct bench_plan *a, const char *name)
 {
-	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	a->params =
+	    xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
 	struct bench_param *p = &a->params[a->nr_params++];
 	p->name = xstrdup(name);
 	strvec_init(&p->values);
@@ -72,8 +73,8 @@ static int param_name_ok(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
 			return 0;
 	return 1;
 }
@@ -89,11 +90,14 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-int bench_plan_add_lists(struct bench_plan *a, const struct strvec *pairs, struct sbuf *err)
+int bench_plan_add_lists(struct bench_plan *a, const struct strvec *pairs,
+			 struct sbuf *err)
 {
 	for (size_t i = 0; i + 1 < pairs->nr; i += 2) {
 		if (!param_name_ok(pairs->v[i])) {
-			sbuf_addf(err, "--parameter-list: '%s' is not a parameter name ([A-Za-z0-9_]+)",
+			sbuf_addf(err,
+				  "--parameter-list: '%s' is not a parameter "
+				  "name ([A-Za-z0-9_]+)",
 				  pairs->v[i]);
 			return -1;
 		}
@@ -127,47 +131,58 @@ static int decimals(const char *s)
 static int scan_values(struct bench_plan *a, struct sbuf *err)
 {
 	if (a->step && !a->scan_name) {
-		sbuf_addf(err, "--parameter-step-size (-D) needs --parameter-scan (-P)");
+		sbuf_addf(
+		    err,
+		    "--parameter-step-size (-D) needs --parameter-scan (-P)");
 		return -1;
 	}
 	if (!a->scan_name)
 		return 0;
 	double lo, hi, step = 1;
 	if (!param_name_ok(a->scan_name)) {
-		sbuf_addf(err, "--parameter-scan: '%s' is not a parameter name ([A-Za-z0-9_]+)", a->scan_name);
+		sbuf_addf(err,
+			  "--parameter-scan: '%s' is not a parameter name "
+			  "([A-Za-z0-9_]+)",
+			  a->scan_name);
 		return -1;
 	}
 	if (parse_double(a->scan_min, &lo) || parse_double(a->scan_max, &hi)) {
-		sbuf_addf(err, "--parameter-scan %s: MIN '%s' and MAX '%s' must be numbers",
+		sbuf_addf(err,
+			  "--parameter-scan %s: MIN '%s' and MAX '%s' must be "
+			  "numbers",
 			  a->scan_name, a->scan_min, a->scan_max);
 		return -1;
 	}
 	if (a->step && (parse_double(a->step, &step) || step <= 0)) {
-		sbuf_addf(err, "--parameter-step-size: '%s' is not a number above 0", a->step);
+		sbuf_addf(err,
+			  "--parameter-step-size: '%s' is not a number above 0",
+			  a->step);
 		return -1;
 	}
 	if (hi < lo) {
-		sbuf_addf(err, "--parameter-scan %s: MAX %s is below MIN %s", a->scan_name,
-			  a->scan_max, a->scan_min);
+		sbuf_addf(err, "--parameter-scan %s: MAX %s is below MIN %s",
+			  a->scan_name, a->scan_max, a->scan_min);
 		return -1;
 	}
 	double n = floor((hi - lo) / step + 1e-9) + 1;
 	if (n > BENCH_MAX_COMMANDS) {
-		sbuf_addf(err, "--parameter-scan %s: %.0f values; at most %d", a->scan_name, n,
-			  BENCH_MAX_COMMANDS);
+		sbuf_addf(err, "--parameter-scan %s: %.0f values; at most %d",
+			  a->scan_name, n, BENCH_MAX_COMMANDS);
 		return -1;
 	}
 	/* The scan is the first parameter: hyperfine's commands vary it.
 	   Its values are written as hyperfine writes them (decimal sums):
 	   MIN with the digits it was typed with, then MIN + k STEP with as
 	   many decimals as the longer of MIN and STEP. */
-	struct bench_param p = { .name = xstrdup(a->scan_name) };
+	struct bench_param p = {.name = xstrdup(a->scan_name)};
 	strvec_init(&p.values);
-	int dmin = decimals(a->scan_min), dstep = a->step ? decimals(a->step) : 0;
+	int dmin = decimals(a->scan_min),
+	    dstep = a->step ? decimals(a->step) : 0;
 	int d = dmin > dstep ? dmin : dstep;
 	for (int k = 0; k < (int)n; k++)
 		strvec_pushf(&p.values, "%.*f", k ? d : dmin, lo + step * k);
-	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	a->params =
+	    xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
 	memmove(a->params + 1, a->params, a->nr_params * sizeof(*a->params));
 	a->params[0] = p;
 	a->nr_params++;
@@ -175,7 +190,8 @@ static int scan_values(struct bench_plan *a, struct sbuf *err)
 }
 
 /* t with each {NAME} of the combination `idx` replaced. */
-static char *substitute(const char *t, const struct bench_plan *a, const size_t *idx)
+static char *substitute(const char *t, const struct bench_plan *a,
+			const size_t *idx)
 {
 	struct sbuf out = SBUF_INIT;
 	while (*t) {
@@ -183,8 +199,11 @@ static char *substitute(const char *t, const struct bench_plan *a, const size_t 
 		if (*t == '{') {
 			for (size_t p = 0; p < a->nr_params && !done; p++) {
 				size_t n = strlen(a->params[p].name);
-				if (!strncmp(t + 1, a->params[p].name, n) && t[1 + n] == '}') {
-					sbuf_adds(&out, a->params[p].values.v[idx[p]]);
+				if (!strncmp(t + 1, a->params[p].name, n) &&
+				    t[1 + n] == '}') {
+					sbuf_adds(
+					    &out,
+					    a->params[p].values.v[idx[p]]);
 					t += n + 2;
 					done = 1;
 				}
@@ -205,11 +224,13 @@ static int expand(struct bench_plan *a, struct sbuf *err)
 {
 	for (size_t p = 0; p < a->nr_params; p++)
 		if (!a->params[p].values.nr) {
-			sbuf_addf(err, "parameter '%s' has no values", a->params[p].name);
+			sbuf_addf(err, "parameter '%s' has no values",
+				  a->params[p].name);
 			return -1;
 		}
 	if (a->names.nr > a->templates.nr) {
-		sbuf_addf(err, "%zu --command-name for %zu command%s", a->names.nr, a->templates.nr,
+		sbuf_addf(err, "%zu --command-name for %zu command%s",
+			  a->names.nr, a->templates.nr,
 			  a->templates.nr == 1 ? "" : "s");
 		return -1;
 	}
@@ -218,18 +239,23 @@ static int expand(struct bench_plan *a, struct sbuf *err)
 	for (;;) {
 		for (size_t t = 0; t < a->templates.nr; t++) {
 			if (a->cmds.nr >= BENCH_MAX_COMMANDS) {
-				sbuf_addf(err, "more than %d commands after expanding the parameters",
+				sbuf_addf(err,
+					  "more than %d commands after "
+					  "expanding the parameters",
 					  BENCH_MAX_COMMANDS);
 				free(idx);
 				return -1;
 			}
 			char *c = substitute(a->templates.v[t], a, idx);
-			char *l = t < a->names.nr ? substitute(a->names.v[t], a, idx) : xstrdup(c);
+			char *l = t < a->names.nr
+				      ? substitute(a->names.v[t], a, idx)
+				      : xstrdup(c);
 			ALLOC_GROW(a->values, a->cmds.nr + 1, alloc);
 			struct strvec *vals = &a->values[a->cmds.nr];
 			strvec_init(vals);
 			for (size_t p = 0; p < a->nr_params; p++)
-				strvec_push(vals, a->params[p].values.v[idx[p]]);
+				strvec_push(vals,
+					    a->params[p].values.v[idx[p]]);
 			strvec_push(&a->cmds, c);
 			strvec_push(&a->labels, l);
 			free(c);
@@ -253,12 +279,15 @@ static int expand(struct bench_plan *a, struct sbuf *err)
 int bench_plan_expand(struct bench_plan *a, struct sbuf *err)
 {
 	if (!a->templates.nr) {
-		sbuf_addf(err, "bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]");
+		sbuf_addf(err, "bench needs at least one command: kagari bench "
+			       "'CMD1' ['CMD2' ...]");
 		return -1;
 	}
-	if (a->max_percent &&
-	    (parse_double(a->max_percent, &a->max) || a->max <= 0 || a->max > 1000)) {
-		sbuf_addf(err, "--max-percent: '%s' is not a percentage in (0, 1000]", a->max_percent);
+	if (a->max_percent && (parse_double(a->max_percent, &a->max) ||
+			       a->max <= 0 || a->max > 1000)) {
+		sbuf_addf(
+		    err, "--max-percent: '%s' is not a percentage in (0, 1000]",
+		    a->max_percent);
 		return -1;
 	}
 	if (a->shell && !*a->shell) {
@@ -266,7 +295,8 @@ int bench_plan_expand(struct bench_plan *a, struct sbuf *err)
 		return -1;
 	}
 	if (a->min_runs > 0 && a->max_runs > 0 && a->min_runs > a->max_runs) {
-		sbuf_addf(err, "--min-runs %d is above --max-runs %d", a->min_runs, a->max_runs);
+		sbuf_addf(err, "--min-runs %d is above --max-runs %d",
+			  a->min_runs, a->max_runs);
 		return -1;
 	}
 	if (scan_values(a, err))
@@ -340,8 +370,8 @@ int bench_plan_no_shell(const struct bench_plan *a)
 }
 
 /* The body of one side's script: to the user's folder, then the command. */
-static int script_body(struct sbuf *out, int words, const char *cwd, const char *cmd,
-		       struct sbuf *err)
+static int script_body(struct sbuf *out, int words, const char *cwd,
+		       const char *cmd, struct sbuf *err)
 {
 	sbuf_adds(out, "cd -- ");
 	sh_quote(out, cwd);
@@ -354,7 +384,10 @@ static int script_body(struct sbuf *out, int words, const char *cwd, const char 
 	if (split_words(cmd, &w) || !w.nr) {
 		strvec_clear(&w);
 		if (err)
-			sbuf_addf(err, "-N: cannot split '%s' into words (an unclosed quote, or empty)", cmd);
+			sbuf_addf(err,
+				  "-N: cannot split '%s' into words (an "
+				  "unclosed quote, or empty)",
+				  cmd);
 		return -1;
 	}
 	sbuf_adds(out, "exec");
@@ -369,10 +402,12 @@ static int script_body(struct sbuf *out, int words, const char *cwd, const char 
 
 /* The regression settings both suites share: latency, the one metric
    bench measures (user and system CPU time come with every run). */
-static void regression_yaml(struct sbuf *y, const struct bench_plan *a, double max)
+static void regression_yaml(struct sbuf *y, const struct bench_plan *a,
+			    double max)
 {
-	sbuf_addf(y, "  regression:\n    latency: {max_percent: %g, gate: %s}\n", max,
-		  a->max_percent ? "true" : "false");
+	sbuf_addf(y,
+		  "  regression:\n    latency: {max_percent: %g, gate: %s}\n",
+		  max, a->max_percent ? "true" : "false");
 }
 
 static void defaults_yaml(struct sbuf *y, const struct bench_plan *a)
@@ -389,7 +424,8 @@ static void defaults_yaml(struct sbuf *y, const struct bench_plan *a)
 			min = max;
 		if (max < min && a->max_runs <= 0)
 			max = min;
-		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n", min, max);
+		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n",
+			  min, max);
 	}
 	if (a->ignore_failure) {
 		sbuf_adds(y, "  exit_codes: [");
@@ -416,13 +452,18 @@ struct saved_where {
 static void saved_suite(struct sbuf *y, const struct bench_plan *a,
 			const struct saved_where *at)
 {
-	sbuf_adds(y, "# Written by kagari bench --save-suite: the same commands as a suite.\n"
-		     "# `kagari run` on it measures them; c1 is the baseline.\n");
+	sbuf_adds(y,
+		  "# Written by kagari bench --save-suite: the same commands "
+		  "as a suite.\n"
+		  "# `kagari run` on it measures them; c1 is the baseline.\n");
 	if (at && at->rel)
-		sbuf_adds(y, "# They run where bench ran them: cwd is relative to this file's folder.\n");
+		sbuf_adds(y, "# They run where bench ran them: cwd is relative "
+			     "to this file's folder.\n");
 	if (at && at->cd)
-		sbuf_adds(y, "# They run where bench ran them: this file's folder cannot reach it\n"
-			     "# (cwd stays in the suite's repository), so each first changes there.\n");
+		sbuf_adds(y, "# They run where bench ran them: this file's "
+			     "folder cannot reach it\n"
+			     "# (cwd stays in the suite's repository), so each "
+			     "first changes there.\n");
 	sbuf_adds(y, "version: \"1\"\nname: bench\n");
 	defaults_yaml(y, a);
 	if (at && at->rel) {
@@ -434,8 +475,9 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a,
 	sbuf_adds(y, "benchmarks:\n  - name: bench\n    baseline: c1\n");
 	const char *sh = a->shell && !bench_plan_no_shell(a) ? a->shell : NULL;
 	struct sbuf cmd = SBUF_INIT;
-	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
-	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
+	const char *hook_cmd[] = {a->setup, a->prepare, a->cleanup};
+	static const char *const hook_key[] = {"setup", "prepare_each",
+					       "cleanup"};
 	for (int h = 0; h < 3; h++) {
 		if (!hook_cmd[h])
 			continue;
@@ -463,12 +505,16 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a,
 			sbuf_addch(y, *p == '\n' ? ' ' : *p);
 		sbuf_addf(y, "\n      c%zu:\n        command: ", i + 1);
 		if (at && at->cd) {
-			/* The script bench itself runs (script_body), in its shell. */
+			/* The script bench itself runs (script_body), in its
+			 * shell. */
 			sbuf_reset(&cmd);
-			if (script_body(&cmd, bench_plan_no_shell(a), at->cd, a->cmds.v[i], NULL))
+			if (script_body(&cmd, bench_plan_no_shell(a), at->cd,
+					a->cmds.v[i], NULL))
 				sbuf_reset(&cmd);
 			sbuf_adds(y, "[");
-			yaml_quote(y, bench_plan_no_shell(a) || !a->shell ? "sh" : a->shell);
+			yaml_quote(y, bench_plan_no_shell(a) || !a->shell
+					  ? "sh"
+					  : a->shell);
 			sbuf_adds(y, ", \"-c\", ");
 			yaml_quote(y, cmd.buf);
 			sbuf_adds(y, "]\n");
@@ -521,11 +567,14 @@ static void saved_where_find(struct saved_where *at, const char *file,
 		at->cd = xstrdup(cwd);
 	} else if (!strcmp(dir, cwd)) {
 		/* The default already: nothing to write. */
-	} else if (!strncmp(cwd, root, nr) && (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
-		/* Up from dir to the longest common folder, then down to cwd. */
+	} else if (!strncmp(cwd, root, nr) &&
+		   (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
+		/* Up from dir to the longest common folder, then down to cwd.
+		 */
 		size_t common = 0;
 		for (size_t i = 0;; i++) {
-			int end_d = !dir[i] || dir[i] == '/', end_c = !cwd[i] || cwd[i] == '/';
+			int end_d = !dir[i] || dir[i] == '/',
+			    end_c = !cwd[i] || cwd[i] == '/';
 			if (end_d && end_c)
 				common = i;
 			if (!dir[i] || !cwd[i] || dir[i] != cwd[i])
@@ -536,7 +585,8 @@ static void saved_where_find(struct saved_where *at, const char *file,
 			if (*p == '/')
 				sbuf_adds(&rel, rel.len ? "/.." : "..");
 		if (cwd[common])
-			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "", cwd + common + 1);
+			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "",
+				  cwd + common + 1);
 		at->rel = sbuf_detach(&rel);
 	} else {
 		at->cd = xstrdup(cwd);
@@ -546,8 +596,8 @@ static void saved_where_find(struct saved_where *at, const char *file,
 	suite_free(su);
 }
 
-void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p, const char *file,
-			    const char *cwd)
+void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p,
+			    const char *file, const char *cwd)
 {
 	struct saved_where at;
 	saved_where_find(&at, file, p, cwd);
@@ -585,8 +635,8 @@ static int words_yaml(struct sbuf *y, const char *cmd)
  * at all) in the user's folder through the link work. The hooks are
  * shell scripts the same way.
  */
-int bench_plan_suite(const struct bench_plan *a, const char *cwd, struct sbuf *y,
-		     struct strvec *files, struct sbuf *err)
+int bench_plan_suite(const struct bench_plan *a, const char *cwd,
+		     struct sbuf *y, struct strvec *files, struct sbuf *err)
 {
 	const char *sh = bench_plan_no_shell(a) || !a->shell ? "sh" : a->shell;
 	struct sbuf body = SBUF_INIT;
@@ -596,17 +646,20 @@ int bench_plan_suite(const struct bench_plan *a, const char *cwd, struct sbuf *y
 	sbuf_adds(y, "benchmarks:\n  - name: bench\n");
 	if (a->cmds.nr > 1)
 		sbuf_adds(y, "    baseline: c1\n");
-	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
-	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
+	const char *hook_cmd[] = {a->setup, a->prepare, a->cleanup};
+	static const char *const hook_key[] = {"setup", "prepare_each",
+					       "cleanup"};
 	for (int h = 0; h < 3; h++) {
 		if (!hook_cmd[h])
 			continue;
 		sbuf_reset(&body);
-		script_body(&body, 0, cwd, hook_cmd[h], NULL); /* hooks are shell commands */
+		script_body(&body, 0, cwd, hook_cmd[h],
+			    NULL); /* hooks are shell commands */
 		strvec_pushf(files, "%s.sh", hook_key[h]);
 		strvec_push(files, body.buf);
-		sbuf_addf(y, "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n", hook_key[h],
-			  hook_key[h]);
+		sbuf_addf(y,
+			  "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n",
+			  hook_key[h], hook_key[h]);
 	}
 	sbuf_adds(y, "    commands:\n");
 	int rc = 0;
@@ -614,7 +667,9 @@ int bench_plan_suite(const struct bench_plan *a, const char *cwd, struct sbuf *y
 		sbuf_addf(y, "      c%zu: {command: [", k + 1);
 		if (bench_plan_no_shell(a)) {
 			if (words_yaml(y, a->cmds.v[k])) {
-				sbuf_addf(err, "-N: cannot split '%s' into words (an unclosed quote, or empty)",
+				sbuf_addf(err,
+					  "-N: cannot split '%s' into words "
+					  "(an unclosed quote, or empty)",
 					  a->cmds.v[k]);
 				rc = -1;
 			}
@@ -657,4 +712,3 @@ void bench_plan_name_results(struct run_result *r, const struct bench_plan *a)
 		}
 	}
 }
-

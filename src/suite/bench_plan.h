@@ -33,20 +33,21 @@ struct bench_param {
 
 struct bench_plan {
 	/* The command line, as given. */
-	struct strvec templates; /* the commands */
-	struct strvec names;	 /* -n, in order */
+	struct strvec templates;    /* the commands */
+	struct strvec names;	    /* -n, in order */
 	struct bench_param *params; /* -L lists (bench_plan_add_lists()) */
 	size_t nr_params;
 	char *scan_name, *scan_min, *scan_max, *step; /* the last -P, and -D */
 	char *prepare, *setup, *cleanup;
 	int ignore_failure;
-	int runs, warmup;	/* --runs (0 or below: adaptive), --warmup (-1: unset) */
+	/* --runs (0 or below: adaptive), --warmup (-1: unset) */
+	int runs, warmup;
 	int min_runs, max_runs; /* -1: unset */
 	char *shell;		/* NULL: sh; "none": -N */
 	char *max_percent;	/* --max-percent as typed, or NULL */
 	char *save_suite;	/* --save-suite FILE, or NULL */
 	/* Made by bench_plan_expand(). */
-	double max;		/* the latency tolerance, % (10 without --max-percent) */
+	double max; /* the latency tolerance, % (10 without --max-percent) */
 	/* In hyperfine's order: per combination of the parameters (the
 	   first one changing fastest), every command. */
 	struct strvec cmds, labels;
@@ -59,7 +60,8 @@ void bench_plan_release(struct bench_plan *p);
 
 /* -L NAME A,B,C pairs (NAME, then the list) as parameters, empty values
    kept as hyperfine keeps them. 0, or -1 with err naming the option. */
-int bench_plan_add_lists(struct bench_plan *p, const struct strvec *pairs, struct sbuf *err);
+int bench_plan_add_lists(struct bench_plan *p, const struct strvec *pairs,
+			 struct sbuf *err);
 
 /*
  * The checks the option table cannot make (a command at all,
@@ -79,8 +81,8 @@ int bench_plan_no_shell(const struct bench_plan *p);
  * (with -N through the link HEAD/work to cwd, which the caller makes).
  * 0, or -1 with err when a command cannot be split into words (-N).
  */
-int bench_plan_suite(const struct bench_plan *p, const char *cwd, struct sbuf *yaml,
-		     struct strvec *files, struct sbuf *err);
+int bench_plan_suite(const struct bench_plan *p, const char *cwd,
+		     struct sbuf *yaml, struct strvec *files, struct sbuf *err);
 
 /*
  * The suite a user would write for these commands (--save-suite FILE):
@@ -88,8 +90,8 @@ int bench_plan_suite(const struct bench_plan *p, const char *cwd, struct sbuf *y
  * FILE's folder when cwd is in FILE's repository, else by changing there
  * first. cwd NULL: where FILE's folder is (nothing written for it).
  */
-void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p, const char *file,
-			    const char *cwd);
+void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p,
+			    const char *file, const char *cwd);
 
 /* The results (of the private suite) carry the user's commands, names and
    parameters, and the suite is named "kagari bench". */
