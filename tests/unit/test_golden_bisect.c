@@ -336,6 +336,26 @@ static void test_measured_again(void **state)
 	assert_non_null(strchr(f.progress, 'a'));
 	assert_true(fabs(bisect_look_alpha(0.1, 3) - 0.0125) < 1e-15);
 	bisect_release(&b);
+
+	/* --runs above the suite's max_runs is the cap instead */
+	const char *undecided[] = { "P", "I", "R" };
+	bisect_init(&b);
+	b.suites = &su;
+	b.nr_suites = 1;
+	b.runs = 32;
+	bisect_save_alpha(&b);
+	b.r.good = xstrdup("good");
+	b.r.bad = xstrdup("bad");
+	for (size_t k = 0; k < 3; k++)
+		bisect_result_add(&b.r, "c", 1, "s", 1);
+	memset(&f, 0, sizeof(f));
+	f.plan = undecided;
+	bisect_search(&b, &o);
+	assert_int_equal(b.r.path[1].measured, 4); /* 4, 8, 16, 32 runs a side */
+	assert_int_equal(b.r.path[1].runs, 32);
+	assert_int_equal(b.r.path[1].out, BISECT_SKIP);
+	assert_true(b.r.ambiguous);
+	bisect_release(&b);
 	suite_free(su);
 	sbuf_release(&err);
 }
