@@ -21,7 +21,8 @@ const char *report_base_ref_shown(const struct git_info *g)
 		return ref;
 	size_t n = strlen(ref);
 	/* An abbreviation is at least 4 hex digits, as git's. */
-	if (n >= 4 && n <= strlen(sha) && strspn(ref, "0123456789abcdefABCDEF") == n &&
+	if (n >= 4 && n <= strlen(sha) &&
+	    strspn(ref, "0123456789abcdefABCDEF") == n &&
 	    !strncasecmp(ref, sha, n))
 		return NULL;
 	return ref;
@@ -93,6 +94,17 @@ int report_revisions_text(struct sbuf *out, const struct run_result *r,
 	return 1;
 }
 
+/* The commands of b and the comparisons they hold, added to the counts. */
+static void count_bench(const struct bench_result *b, size_t *commands,
+			size_t *comparisons)
+{
+	*commands += b->nr_commands;
+	for (size_t c = 0; c < b->nr_commands; c++)
+		for (int m = 0; m < METRIC__COUNT; m++)
+			*comparisons +=
+			    b->commands[c].comparison[m].present != 0;
+}
+
 void report_status_line(struct sbuf *out, const struct run_result *r,
 			const struct report_markup *mk)
 {
@@ -100,13 +112,9 @@ void report_status_line(struct sbuf *out, const struct run_result *r,
 	size_t commands = 0, comparisons = 0;
 
 	for (size_t i = 0; i < r->nr_suites; i++)
-		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
-			const struct bench_result *br = &r->suites[i].benches[b];
-			commands += br->nr_commands;
-			for (size_t c = 0; c < br->nr_commands; c++)
-				for (int m = 0; m < METRIC__COUNT; m++)
-					comparisons += br->commands[c].comparison[m].present != 0;
-		}
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			count_bench(&r->suites[i].benches[b], &commands,
+				    &comparisons);
 	if (report_revisions_text(out, r, mk))
 		sbuf_adds(out, " · ");
 	if (comparisons)

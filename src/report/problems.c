@@ -119,8 +119,8 @@ static void list_command(struct report_problems *p,
 		int kind = report_comparison_problem(cp);
 		if (kind < 0)
 			continue;
-		x = problem_add(p, (enum report_problem_kind)kind, s, b, c,
-				idx, m);
+		x = problem_add(p, (enum report_problem_kind)kind, s, b, c, idx,
+				m);
 		x->cmp = cp;
 		if (kind == PROBLEM_INCONCLUSIVE)
 			x->weight = cp->p_reg;
@@ -138,21 +138,23 @@ static void list_command(struct report_problems *p,
 			   str_eq(h->reason ? h->reason : "",
 				  bs->reason ? bs->reason : "");
 		for (int sd = SIDE_BASE; sd < SIDE__COUNT; sd++) {
-			const struct metric_series *ms = sd == SIDE_HEAD ? h : bs;
+			const struct metric_series *ms =
+			    sd == SIDE_HEAD ? h : bs;
 			if (!(sd == SIDE_HEAD ? hbad : bbad) ||
 			    (same && sd == SIDE_BASE))
 				continue;
-			x = problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, m);
+			x = problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx,
+					m);
 			x->reason = ms->reason;
 			x->failed = ms->status == MSTATUS_FAILED;
-			x->weight = x->failed; /* failed ranks above unsupported */
+			x->weight =
+			    x->failed; /* failed ranks above unsupported */
 			x->side = same ? -1 : sd;
 		}
 	}
 }
 
-void report_problems_list(struct report_problems *p,
-			  const struct run_result *r)
+void report_problems_list(struct report_problems *p, const struct run_result *r)
 {
 	size_t idx = 0;
 
@@ -220,9 +222,9 @@ void report_problems_collect(struct report_problems *p,
 				continue;
 			}
 		}
-		struct report_problem *y = problem_add(p, x->kind, x->suite,
-						       x->bench, x->cmd,
-						       x->cmd_index, x->metric);
+		struct report_problem *y =
+		    problem_add(p, x->kind, x->suite, x->bench, x->cmd,
+				x->cmd_index, x->metric);
 		size_t order = y->order;
 		*y = *x;
 		y->order = order;

@@ -46,7 +46,7 @@ struct report_problem {
 	 * merged into one problem: `count` commands (the first is `cmd`).
 	 */
 	size_t count;
-	int failed;    /* a metric whose measuring failed (not unsupported) */
+	int failed; /* a metric whose measuring failed (not unsupported) */
 	/* An unsupported or failed metric in report_problems_list(): the
 	   side (enum side), or -1 when both sides have it alike. */
 	int side;
