@@ -25,7 +25,9 @@
 #   analyze/  summaries, budgets, comparisons, verdicts (one entry point,
 #             analyze.h): base/, model/, suite/.
 #   report/   writers and the JSON reader: base/, model/, suite/, analyze/,
-#             power/ (the replay's result, for its table and JSON).
+#             power/ (the replay's result, for its table and JSON),
+#             history/ (the series `kagari history` shows, for its
+#             outputs; history/ never includes report/).
 #   ci/       the GitHub event: base/, model/.
 #   history/  the SQLite results store, step detection and the history
 #             branch: base/, model/, git/ (sync.c reads and writes the
@@ -64,7 +66,7 @@ allowed() {
 	plan) echo "base model suite plan" ;;
 	measure) echo "base model proc suite plan measure" ;;
 	analyze) echo "base model suite analyze" ;;
-	report) echo "base model suite analyze power report" ;;
+	report) echo "base model suite analyze power history report" ;;
 	ci) echo "base model ci" ;;
 	history) echo "base model git history" ;;
 	power) echo "base model suite plan analyze power" ;;

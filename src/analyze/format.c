@@ -189,6 +189,8 @@ void units_format_percent(struct sbuf *out, double pct)
 void units_format_change(struct sbuf *out, double pct, double low, double high)
 {
 	units_format_percent(out, pct);
+	if (isnan(low) && isnan(high))
+		return;
 	sbuf_adds(out, " [");
 	units_format_percent(out, low);
 	sbuf_adds(out, ", ");

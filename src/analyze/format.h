@@ -41,7 +41,11 @@ void units_format_delta(struct sbuf *out, enum metric_id m, double delta,
  */
 void units_format_percent(struct sbuf *out, double pct);
 
-/* A change with its interval, as plain text says it: "+4.1% [-0.3%, +8.7%]". */
+/*
+ * A change with its interval, as plain text says it: "+4.1% [-0.3%, +8.7%]";
+ * the change alone ("+4.1%") when it has no interval (both bounds NaN). The
+ * one form of every plain-text writer and message.
+ */
 void units_format_change(struct sbuf *out, double pct, double low, double high);
 
 #endif

@@ -27,9 +27,12 @@
  * writes the equivalent suite (one benchmark, `baseline: c1`) to graduate
  * to. --export-json/-csv/-markdown add hyperfine's exports beside
  * --format/--output.
+ *
+ * The plan (the commands expanded, the private suite, the saved one, the
+ * results' names) is suite/bench_plan.h's; this file takes the options,
+ * writes the suite's files and runs the session.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +47,7 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 #include "cmd/session.h"
-#include "suite/load.h"
-
-#define BENCH_MAX_COMMANDS 1000
+#include "suite/bench_plan.h"
 
 /* bench's options, hyperfine's as given; measure and out hold the ones
    it shares with run (runs, warmup, max_runs, seed; format, output,
@@ -115,90 +116,16 @@ static const struct opt_alias bench_aliases[] = {
 	{ NULL, NULL, NULL },
 };
 
-struct param {
-	char *name;
-	struct strvec values;
-};
-
-struct bench_args {
-	struct strvec templates; /* the commands as given */
-	struct strvec names;	 /* -n, in order */
-	struct param *params;
-	size_t nr_params;
-	char *scan_name, *scan_min, *scan_max, *step;
-	char *prepare, *setup, *cleanup;
-	int ignore_failure;
-	int min_runs, max_runs; /* -1: unset */
-	char *shell; /* NULL: sh; "none": -N */
-	char *max_percent;
-	char *save_suite;
-	/* expanded, in hyperfine's order: per combination of the
-	   parameters (the first one changing fastest), every command */
-	struct strvec cmds, labels;
-	struct strvec *values; /* per command: the parameters' values */
-	/* The session's reports beside --format/--output (--export-json
-	   ...): FORMAT, PATH, LABEL triples, LABEL the option that asked. */
+/*
+ * What bench asks of the session besides the plan: the reports beside
+ * --format/--output (--export-json ...) as FORMAT, PATH, LABEL triples,
+ * LABEL the option that asked; --quiet and --no-color, or what --style
+ * says.
+ */
+struct bench_out {
 	struct strvec exports;
-	int quiet, no_color; /* --quiet, --no-color, or what --style says */
+	int quiet, no_color;
 };
-
-static void bench_args_release(struct bench_args *a)
-{
-	strvec_clear(&a->templates);
-	strvec_clear(&a->exports);
-	strvec_clear(&a->names);
-	for (size_t i = 0; i < a->nr_params; i++) {
-		free(a->params[i].name);
-		strvec_clear(&a->params[i].values);
-	}
-	free(a->params);
-	free(a->scan_name);
-	free(a->scan_min);
-	free(a->scan_max);
-	free(a->step);
-	free(a->prepare);
-	free(a->setup);
-	free(a->cleanup);
-	free(a->shell);
-	for (size_t i = 0; a->values && i < a->cmds.nr; i++)
-		strvec_clear(&a->values[i]);
-	free(a->values);
-	free(a->max_percent);
-	free(a->save_suite);
-	strvec_clear(&a->cmds);
-	strvec_clear(&a->labels);
-}
-
-static struct param *add_param(struct bench_args *a, const char *name)
-{
-	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
-	struct param *p = &a->params[a->nr_params++];
-	p->name = xstrdup(name);
-	strvec_init(&p->values);
-	return p;
-}
-
-static int param_name_ok(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9')))
-			return 0;
-	return 1;
-}
-
-static int parse_double(const char *s, double *out)
-{
-	char *end = NULL;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* A copy of from (a string of struct bench_cli's, or NULL) in *to. */
 static void take_str(char **to, const char *from)
@@ -207,31 +134,8 @@ static void take_str(char **to, const char *from)
 	*to = from ? xstrdup(from) : NULL;
 }
 
-/* -L NAME A,B,C pairs as parameters (empty values kept, as hyperfine). */
-static int take_lists(const struct strvec *pairs, struct bench_args *a)
-{
-	for (size_t i = 0; i + 1 < pairs->nr; i += 2) {
-		if (!param_name_ok(pairs->v[i])) {
-			cmd_error("--parameter-list: '%s' is not a parameter name ([A-Za-z0-9_]+)",
-				  pairs->v[i]);
-			return EXIT_USAGE;
-		}
-		struct param *p = add_param(a, pairs->v[i]);
-		const char *q = pairs->v[i + 1];
-		for (;;) {
-			const char *comma = strchr(q, ',');
-			size_t n = comma ? (size_t)(comma - q) : strlen(q);
-			strvec_push_take(&p->values, xstrndup(q, n));
-			if (!comma)
-				break;
-			q = comma + 1;
-		}
-	}
-	return 0;
-}
-
-/* --export-json FILE ... as a->exports' FORMAT, PATH, LABEL triples. */
-static int take_exports(const struct bench_cli *cli, struct bench_args *a)
+/* --export-json FILE ... as o->exports' FORMAT, PATH, LABEL triples. */
+static int take_exports(const struct bench_cli *cli, struct bench_out *o)
 {
 	const struct strvec *e = &cli->exports;
 	for (size_t i = 0; i + 1 < e->nr; i += 2) {
@@ -240,11 +144,11 @@ static int take_exports(const struct bench_cli *cli, struct bench_args *a)
 			cmd_error("--%s: empty file name", opt);
 			return EXIT_USAGE;
 		}
-		strvec_push(&a->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
+		strvec_push(&o->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
 					 : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
 								 : "hyperfine-markdown");
-		strvec_push(&a->exports, file);
-		strvec_push_take(&a->exports, xstrfmt("--%s", opt));
+		strvec_push(&o->exports, file);
+		strvec_push_take(&o->exports, xstrfmt("--%s", opt));
 	}
 	return 0;
 }
@@ -276,11 +180,12 @@ static int choice_check(const char *name, const char *v)
 }
 
 /*
- * The options cmd_exec() parsed on bench_opts into a (copied), with the
- * checks the table cannot make. Returns 0, or the exit code (message
+ * The options cmd_exec() parsed on bench_opts into a and o (copied), with
+ * the checks the table cannot make. Returns 0, or the exit code (message
  * printed).
  */
-static int bench_take(const struct bench_cli *cli, struct bench_args *a)
+static int bench_take(const struct bench_cli *cli, struct bench_plan *a,
+		      struct bench_out *o)
 {
 	const struct bench_cli *b = cli;
 	strvec_clear(&a->templates);
@@ -293,6 +198,8 @@ static int bench_take(const struct bench_cli *cli, struct bench_args *a)
 		cmd_error("%s must be at least 1", b->min_runs == 0 ? "--min-runs" : "--max-runs");
 		return EXIT_USAGE;
 	}
+	a->runs = cli->measure.runs;
+	a->warmup = cli->measure.warmup;
 	a->min_runs = b->min_runs;
 	a->max_runs = cli->measure.max_runs;
 	a->ignore_failure = b->ignore_failure;
@@ -313,247 +220,22 @@ static int bench_take(const struct bench_cli *cli, struct bench_args *a)
 	}
 	if (choice_check("time-unit", cli->out.time_unit) || choice_check("style", b->style))
 		return EXIT_USAGE;
-	a->quiet = cli->out.quiet;
-	a->no_color = cli->out.no_color;
+	o->quiet = cli->out.quiet;
+	o->no_color = cli->out.no_color;
 	if (b->style && !strcmp(b->style, "none")) {
-		a->quiet = 1;
-		a->no_color = 1;
+		o->quiet = 1;
+		o->no_color = 1;
 	} else if (b->style && (!strcmp(b->style, "basic") || !strcmp(b->style, "nocolor"))) {
-		a->no_color = 1;
+		o->no_color = 1;
 	}
-	int rc = take_lists(&b->params, a);
-	return rc ? rc : take_exports(cli, a);
-}
-
-/* Digits after the decimal point of a number as typed (none: 0). */
-static int decimals(const char *s)
-{
-	const char *dot = strchr(s, '.');
-	if (!dot || strpbrk(s, "eE"))
-		return 0;
-	int n = 0;
-	for (const char *p = dot + 1; *p >= '0' && *p <= '9'; p++)
-		n++;
-	return n > 15 ? 15 : n;
-}
-
-/* The scan's values as a parameter list. */
-static int scan_values(struct bench_args *a)
-{
-	if (a->step && !a->scan_name) {
-		cmd_error("--parameter-step-size (-D) needs --parameter-scan (-P)");
-		return EXIT_USAGE;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (bench_plan_add_lists(a, &b->params, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_USAGE;
 	}
-	if (!a->scan_name)
-		return 0;
-	double lo, hi, step = 1;
-	if (!param_name_ok(a->scan_name)) {
-		cmd_error("--parameter-scan: '%s' is not a parameter name ([A-Za-z0-9_]+)", a->scan_name);
-		return EXIT_USAGE;
-	}
-	if (parse_double(a->scan_min, &lo) || parse_double(a->scan_max, &hi)) {
-		cmd_error("--parameter-scan %s: MIN '%s' and MAX '%s' must be numbers",
-			  a->scan_name, a->scan_min, a->scan_max);
-		return EXIT_USAGE;
-	}
-	if (a->step && (parse_double(a->step, &step) || step <= 0)) {
-		cmd_error("--parameter-step-size: '%s' is not a number above 0", a->step);
-		return EXIT_USAGE;
-	}
-	if (hi < lo) {
-		cmd_error("--parameter-scan %s: MAX %s is below MIN %s", a->scan_name,
-			  a->scan_max, a->scan_min);
-		return EXIT_USAGE;
-	}
-	double n = floor((hi - lo) / step + 1e-9) + 1;
-	if (n > BENCH_MAX_COMMANDS) {
-		cmd_error("--parameter-scan %s: %.0f values; at most %d", a->scan_name, n,
-			  BENCH_MAX_COMMANDS);
-		return EXIT_USAGE;
-	}
-	/* The scan is the first parameter: hyperfine's commands vary it.
-	   Its values are written as hyperfine writes them (decimal sums):
-	   MIN with the digits it was typed with, then MIN + k STEP with as
-	   many decimals as the longer of MIN and STEP. */
-	struct param p = { .name = xstrdup(a->scan_name) };
-	strvec_init(&p.values);
-	int dmin = decimals(a->scan_min), dstep = a->step ? decimals(a->step) : 0;
-	int d = dmin > dstep ? dmin : dstep;
-	for (int k = 0; k < (int)n; k++)
-		strvec_pushf(&p.values, "%.*f", k ? d : dmin, lo + step * k);
-	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
-	memmove(a->params + 1, a->params, a->nr_params * sizeof(*a->params));
-	a->params[0] = p;
-	a->nr_params++;
-	return 0;
-}
-
-/* t with each {NAME} of the combination `idx` replaced. */
-static char *substitute(const char *t, const struct bench_args *a, const size_t *idx)
-{
-	struct sbuf out = SBUF_INIT;
-	while (*t) {
-		int done = 0;
-		if (*t == '{') {
-			for (size_t p = 0; p < a->nr_params && !done; p++) {
-				size_t n = strlen(a->params[p].name);
-				if (!strncmp(t + 1, a->params[p].name, n) && t[1 + n] == '}') {
-					sbuf_adds(&out, a->params[p].values.v[idx[p]]);
-					t += n + 2;
-					done = 1;
-				}
-			}
-		}
-		if (!done)
-			sbuf_addch(&out, *t++);
-	}
-	return sbuf_detach(&out);
-}
-
-/*
- * Every combination of the parameters, each with every template, in
- * hyperfine's order (the first parameter changes fastest; within a
- * combination the commands as given): a->cmds, a->labels, a->values.
- */
-static int expand(struct bench_args *a)
-{
-	for (size_t p = 0; p < a->nr_params; p++)
-		if (!a->params[p].values.nr) {
-			cmd_error("parameter '%s' has no values", a->params[p].name);
-			return EXIT_USAGE;
-		}
-	if (a->names.nr > a->templates.nr) {
-		cmd_error("%zu --command-name for %zu command%s", a->names.nr, a->templates.nr,
-			  a->templates.nr == 1 ? "" : "s");
-		return EXIT_USAGE;
-	}
-	size_t *idx = xcalloc(a->nr_params + 1, sizeof(*idx));
-	size_t alloc = 0;
-	for (;;) {
-		for (size_t t = 0; t < a->templates.nr; t++) {
-			if (a->cmds.nr >= BENCH_MAX_COMMANDS) {
-				cmd_error("more than %d commands after expanding the parameters",
-					  BENCH_MAX_COMMANDS);
-				free(idx);
-				return EXIT_USAGE;
-			}
-			char *c = substitute(a->templates.v[t], a, idx);
-			char *l = t < a->names.nr ? substitute(a->names.v[t], a, idx) : xstrdup(c);
-			ALLOC_GROW(a->values, a->cmds.nr + 1, alloc);
-			struct strvec *vals = &a->values[a->cmds.nr];
-			strvec_init(vals);
-			for (size_t p = 0; p < a->nr_params; p++)
-				strvec_push(vals, a->params[p].values.v[idx[p]]);
-			strvec_push(&a->cmds, c);
-			strvec_push(&a->labels, l);
-			free(c);
-			free(l);
-		}
-		/* next combination, the first parameter fastest */
-		int carry = 1;
-		for (size_t p = 0; p < a->nr_params && carry; p++) {
-			if (++idx[p] < a->params[p].values.nr)
-				carry = 0;
-			else
-				idx[p] = 0;
-		}
-		if (carry)
-			break; /* every combination done (or no parameters) */
-	}
-	free(idx);
-	return 0;
-}
-
-static void sh_quote(struct sbuf *out, const char *s)
-{
-	sbuf_addch(out, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			sbuf_adds(out, "'\\''");
-		else
-			sbuf_addch(out, *s);
-	}
-	sbuf_addch(out, '\'');
-}
-
-static void yaml_quote(struct sbuf *out, const char *s)
-{
-	sbuf_addch(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sbuf_addf(out, "\\%c", c);
-		else if (c == '\n')
-			sbuf_adds(out, "\\n");
-		else if (c == '\t')
-			sbuf_adds(out, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			sbuf_addf(out, "\\x%02x", c);
-		else
-			sbuf_addch(out, c);
-	}
-	sbuf_addch(out, '"');
-}
-
-/* -N: the words of cmd (quotes group, backslash escapes), as hyperfine. */
-static int split_words(const char *cmd, struct strvec *out)
-{
-	struct sbuf w = SBUF_INIT;
-	int in = 0, q = 0;
-	for (const char *p = cmd;; p++) {
-		if (!*p || (!q && (*p == ' ' || *p == '\t' || *p == '\n'))) {
-			if (in)
-				strvec_push(out, w.buf);
-			sbuf_reset(&w);
-			in = 0;
-			if (!*p)
-				break;
-			continue;
-		}
-		in = 1;
-		if (!q && (*p == '\'' || *p == '"'))
-			q = *p;
-		else if (q && *p == q)
-			q = 0;
-		else if (*p == '\\' && q != '\'' && p[1])
-			sbuf_addch(&w, *++p);
-		else
-			sbuf_addch(&w, *p);
-	}
-	sbuf_release(&w);
-	return q ? -1 : 0;
-}
-
-static int no_shell(const struct bench_args *a)
-{
-	return a->shell && !strcmp(a->shell, "none");
-}
-
-/* The body of one side's script: to the user's folder, then the command. */
-static int script_body(struct sbuf *out, const struct bench_args *a, const char *cwd,
-		       const char *cmd)
-{
-	sbuf_adds(out, "cd -- ");
-	sh_quote(out, cwd);
-	sbuf_adds(out, " || exit 126\n");
-	if (!no_shell(a)) {
-		sbuf_addf(out, "%s\n", cmd);
-		return 0;
-	}
-	struct strvec w = STRVEC_INIT;
-	if (split_words(cmd, &w) || !w.nr) {
-		strvec_clear(&w);
-		cmd_error("-N: cannot split '%s' into words (an unclosed quote, or empty)", cmd);
-		return EXIT_USAGE;
-	}
-	sbuf_adds(out, "exec");
-	for (size_t i = 0; i < w.nr; i++) {
-		sbuf_addch(out, ' ');
-		sh_quote(out, w.v[i]);
-	}
-	sbuf_addch(out, '\n');
-	strvec_clear(&w);
-	return 0;
+	sbuf_release(&err);
+	return rc ? rc : take_exports(cli, o);
 }
 
 static int write_file(const char *path, const struct sbuf *data)
@@ -568,202 +250,13 @@ static int write_file(const char *path, const struct sbuf *data)
 	return rc;
 }
 
-/* The regression settings both suites share: latency, the one metric
-   bench measures (user and system CPU time come with every run). */
-static void regression_yaml(struct sbuf *y, const struct bench_args *a, double max)
-{
-	sbuf_addf(y, "  regression:\n    latency: {max_percent: %g, gate: %s}\n", max,
-		  a->max_percent ? "true" : "false");
-}
-
-/* hyperfine's defaults: at least 10 runs and 3 s per command. */
-#define BENCH_MIN_RUNS 10
-#define BENCH_MAX_RUNS 1000
-
-static void defaults_yaml(struct sbuf *y, const struct bench_cli *cli, const struct bench_args *a)
-{
-	sbuf_adds(y, "defaults:\n");
-	if (cli->measure.warmup >= 0)
-		sbuf_addf(y, "  warmup: %d\n", cli->measure.warmup);
-	if (cli->measure.runs > 0) {
-		sbuf_addf(y, "  runs: %d\n", cli->measure.runs);
-	} else {
-		int max = a->max_runs > 0 ? a->max_runs : BENCH_MAX_RUNS;
-		int min = a->min_runs > 0 ? a->min_runs : BENCH_MIN_RUNS;
-		if (min > max && a->min_runs <= 0)
-			min = max;
-		if (max < min && a->max_runs <= 0)
-			max = min;
-		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n", min, max);
-	}
-	if (a->ignore_failure) {
-		sbuf_adds(y, "  exit_codes: [");
-		for (int i = 0; i < 256; i++)
-			sbuf_addf(y, "%s%d", i ? ", " : "", i);
-		sbuf_adds(y, "]\n");
-	}
-}
-
-/*
- * Where the saved suite's commands run: bench runs them in the user's
- * folder, a suite in its own folder, so a relative path in a command
- * (data.txt) would resolve elsewhere. rel: the user's folder relative to
- * the saved file's folder, for `cwd:` (NULL: the same folder), when it
- * lies in that suite's repository; otherwise cd: the absolute folder each
- * command first changes to, as bench's own scripts do.
- */
-struct saved_where {
-	char *rel;
-	char *cd;
-};
-
-/* The suite a user would write for these commands (--save-suite). */
-static void saved_suite(struct sbuf *y, const struct bench_args *a, const struct bench_cli *cli,
-			double max, const struct saved_where *at)
-{
-	sbuf_adds(y, "# Written by kagari bench --save-suite: the same commands as a suite.\n"
-		     "# `kagari run` on it measures them; c1 is the baseline.\n");
-	if (at && at->rel)
-		sbuf_adds(y, "# They run where bench ran them: cwd is relative to this file's folder.\n");
-	if (at && at->cd)
-		sbuf_adds(y, "# They run where bench ran them: this file's folder cannot reach it\n"
-			     "# (cwd stays in the suite's repository), so each first changes there.\n");
-	sbuf_adds(y, "version: \"1\"\nname: bench\n");
-	defaults_yaml(y, cli, a);
-	if (at && at->rel) {
-		sbuf_adds(y, "  cwd: ");
-		yaml_quote(y, at->rel);
-		sbuf_addch(y, '\n');
-	}
-	regression_yaml(y, a, max);
-	sbuf_adds(y, "benchmarks:\n  - name: bench\n    baseline: c1\n");
-	const char *sh = a->shell && !no_shell(a) ? a->shell : NULL;
-	struct sbuf cmd = SBUF_INIT;
-	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
-	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
-	for (int h = 0; h < 3; h++) {
-		if (!hook_cmd[h])
-			continue;
-		/* Hooks do not inherit defaults.cwd (docs/suite.md). */
-		sbuf_addf(y, "    %s:\n      - command: ", hook_key[h]);
-		sbuf_reset(&cmd);
-		if (at && at->cd) {
-			sbuf_adds(&cmd, "cd -- ");
-			sh_quote(&cmd, at->cd);
-			sbuf_adds(&cmd, " && ");
-		}
-		sbuf_adds(&cmd, hook_cmd[h]);
-		yaml_quote(y, cmd.buf);
-		sbuf_adds(y, "\n        shell: true\n");
-		if (at && at->rel) {
-			sbuf_adds(y, "        cwd: ");
-			yaml_quote(y, at->rel);
-			sbuf_addch(y, '\n');
-		}
-	}
-	sbuf_adds(y, "    commands:\n");
-	for (size_t i = 0; i < a->cmds.nr; i++) {
-		sbuf_adds(y, "      # ");
-		for (const char *p = a->labels.v[i]; *p; p++)
-			sbuf_addch(y, *p == '\n' ? ' ' : *p);
-		sbuf_addf(y, "\n      c%zu:\n        command: ", i + 1);
-		if (at && at->cd) {
-			/* The script bench itself runs (script_body), in its shell. */
-			sbuf_reset(&cmd);
-			if (script_body(&cmd, a, at->cd, a->cmds.v[i]))
-				sbuf_reset(&cmd);
-			sbuf_adds(y, "[");
-			yaml_quote(y, no_shell(a) || !a->shell ? "sh" : a->shell);
-			sbuf_adds(y, ", \"-c\", ");
-			yaml_quote(y, cmd.buf);
-			sbuf_adds(y, "]\n");
-		} else if (no_shell(a)) {
-			struct strvec w = STRVEC_INIT;
-			split_words(a->cmds.v[i], &w);
-			sbuf_addch(y, '[');
-			for (size_t k = 0; k < w.nr; k++) {
-				if (k)
-					sbuf_adds(y, ", ");
-				yaml_quote(y, w.v[k]);
-			}
-			sbuf_adds(y, "]\n");
-			strvec_clear(&w);
-		} else if (sh) {
-			sbuf_adds(y, "[");
-			yaml_quote(y, sh);
-			sbuf_adds(y, ", \"-c\", ");
-			yaml_quote(y, a->cmds.v[i]);
-			sbuf_adds(y, "]\n");
-		} else {
-			yaml_quote(y, a->cmds.v[i]);
-			sbuf_adds(y, "\n        shell: true\n");
-		}
-	}
-	sbuf_release(&cmd);
-}
-
-/*
- * Where --save-suite FILE's commands must run (struct saved_where): the
- * suite's folder and repository root are the loader's own (a draft of the
- * suite loaded from memory as FILE), so `cwd:` is checked by the rules it
- * will be loaded by.
- */
-static void saved_where_find(struct saved_where *at, const char *file,
-			     const struct bench_args *a, const struct bench_cli *cli, double max)
-{
-	memset(at, 0, sizeof(*at));
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof(cwd)))
-		return;
-	struct sbuf y = SBUF_INIT, err = SBUF_INIT;
-	saved_suite(&y, a, cli, max, NULL);
-	struct suite *su = suite_load_mem(file, y.buf, y.len, &err);
-	sbuf_release(&y);
-	sbuf_release(&err);
-	char *dir = su ? fileio_canonical_path(su->dir) : NULL;
-	char *root = su ? fileio_canonical_path(su->root) : NULL;
-	size_t nr = root ? strlen(root) : 0;
-	if (!dir || !root) {
-		at->cd = xstrdup(cwd);
-	} else if (!strcmp(dir, cwd)) {
-		/* The default already: nothing to write. */
-	} else if (!strncmp(cwd, root, nr) && (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
-		/* Up from dir to the longest common folder, then down to cwd. */
-		size_t common = 0;
-		for (size_t i = 0;; i++) {
-			int end_d = !dir[i] || dir[i] == '/', end_c = !cwd[i] || cwd[i] == '/';
-			if (end_d && end_c)
-				common = i;
-			if (!dir[i] || !cwd[i] || dir[i] != cwd[i])
-				break;
-		}
-		struct sbuf rel = SBUF_INIT;
-		for (const char *p = dir + common; *p; p++)
-			if (*p == '/')
-				sbuf_adds(&rel, rel.len ? "/.." : "..");
-		if (cwd[common])
-			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "", cwd + common + 1);
-		at->rel = sbuf_detach(&rel);
-	} else {
-		at->cd = xstrdup(cwd);
-	}
-	free(dir);
-	free(root);
-	suite_free(su);
-}
-
 /*
  * The private suite and scripts under dir/head (its ${root}; an empty .git
- * folder makes it the suite's root, as a repository would): one benchmark
- * whose commands c1..cN are the user's, measured in the same rounds, c1
- * the baseline. With a shell, cK runs the script cK.sh, which changes to
- * the user's folder and runs the command (`SHELL script` costs what
- * `SHELL -c CMD` costs); with -N, cK is the command's words, started
- * directly (no shell at all) in the user's folder through the link
- * dir/head/work. The hooks are shell scripts the same way.
+ * folder makes it the suite's root, as a repository would), as
+ * bench_plan_suite() says; with -N the link dir/head/work to the user's
+ * folder, where the commands run.
  */
-static int make_suite(const char *dir, const struct bench_args *a, const struct bench_cli *cli,
-		      double max, char **suite_file)
+static int make_suite(const char *dir, const struct bench_plan *a, char **suite_file)
 {
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof(cwd))) {
@@ -773,7 +266,8 @@ static int make_suite(const char *dir, const struct bench_args *a, const struct 
 	char *head = xstrfmt("%s/head", dir);
 	char *g = xstrfmt("%s/.git", head);
 	char *work = xstrfmt("%s/work", head);
-	int bad = mkdir(head, 0700) || mkdir(g, 0700) || (no_shell(a) && symlink(cwd, work));
+	int bad = mkdir(head, 0700) || mkdir(g, 0700) ||
+		  (bench_plan_no_shell(a) && symlink(cwd, work));
 	free(g);
 	free(work);
 	if (bad) {
@@ -781,72 +275,28 @@ static int make_suite(const char *dir, const struct bench_args *a, const struct 
 		free(head);
 		return EXIT_EXEC;
 	}
-	const char *sh = no_shell(a) || !a->shell ? "sh" : a->shell;
+	struct sbuf y = SBUF_INIT, err = SBUF_INIT;
+	struct strvec files = STRVEC_INIT;
 	int rc = 0;
-	struct sbuf body = SBUF_INIT, y = SBUF_INIT;
-	sbuf_adds(&y, "version: \"1\"\nname: bench\n");
-	defaults_yaml(&y, cli, a);
-	regression_yaml(&y, a, max);
-	sbuf_adds(&y, "benchmarks:\n  - name: bench\n");
-	if (a->cmds.nr > 1)
-		sbuf_adds(&y, "    baseline: c1\n");
-	struct bench_args sh_only = *a;
-	sh_only.shell = NULL; /* hooks are always shell commands */
-	const char *hook_cmd[] = { a->setup, a->prepare, a->cleanup };
-	static const char *const hook_key[] = { "setup", "prepare_each", "cleanup" };
-	for (int h = 0; h < 3 && !rc; h++) {
-		if (!hook_cmd[h])
-			continue;
-		sbuf_reset(&body);
-		script_body(&body, &sh_only, cwd, hook_cmd[h]);
-		char *f = xstrfmt("%s/%s.sh", head, hook_key[h]);
-		rc = write_file(f, &body);
-		free(f);
-		sbuf_addf(&y, "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n", hook_key[h],
-			  hook_key[h]);
+	if (bench_plan_suite(a, cwd, &y, &files, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_USAGE;
 	}
-	sbuf_adds(&y, "    commands:\n");
-	for (size_t k = 0; k < a->cmds.nr && !rc; k++) {
-		sbuf_addf(&y, "      c%zu: {command: [", k + 1);
-		if (no_shell(a)) {
-			struct strvec w = STRVEC_INIT;
-			if (split_words(a->cmds.v[k], &w) || !w.nr) {
-				cmd_error("-N: cannot split '%s' into words (an unclosed quote, or empty)",
-					  a->cmds.v[k]);
-				rc = EXIT_USAGE;
-			}
-			for (size_t i = 0; i < w.nr; i++) {
-				if (i)
-					sbuf_adds(&y, ", ");
-				/* $${ is a literal ${ in a suite */
-				struct sbuf q = SBUF_INIT;
-				for (const char *p = w.v[i]; *p; p++) {
-					if (p[0] == '$' && p[1] == '{')
-						sbuf_addch(&q, '$');
-					sbuf_addch(&q, *p);
-				}
-				yaml_quote(&y, q.buf);
-				sbuf_release(&q);
-			}
-			strvec_clear(&w);
-			sbuf_adds(&y, "], cwd: work}\n");
-			continue;
-		}
-		sbuf_reset(&body);
-		rc = script_body(&body, a, cwd, a->cmds.v[k]);
-		char *f = xstrfmt("%s/c%zu.sh", head, k + 1);
-		if (!rc)
-			rc = write_file(f, &body);
+	for (size_t i = 0; !rc && i + 1 < files.nr; i += 2) {
+		char *f = xstrfmt("%s/%s", head, files.v[i]);
+		struct sbuf content = SBUF_INIT;
+		sbuf_adds(&content, files.v[i + 1]);
+		rc = write_file(f, &content);
+		sbuf_release(&content);
 		free(f);
-		yaml_quote(&y, sh);
-		sbuf_addf(&y, ", \"${root}/c%zu.sh\"]}\n", k + 1);
 	}
-	sbuf_release(&body);
 	if (!rc) {
 		*suite_file = xstrfmt("%s/kagari.yaml", head);
 		rc = write_file(*suite_file, &y);
 	}
+	strvec_clear(&files);
 	sbuf_release(&y);
+	sbuf_release(&err);
 	free(head);
 	return rc;
 }
@@ -869,7 +319,7 @@ static void swap_names(struct bench_result *br, char **names, char **baseline)
 struct bench_look {
 	execute_look_fn *look;
 	void *data;
-	const struct bench_args *a;
+	const struct bench_plan *a;
 };
 
 static void bench_look_fn(void *data, struct bench_result *br, unsigned char *decided)
@@ -890,38 +340,13 @@ static void bench_look_fn(void *data, struct bench_result *br, unsigned char *de
 	free(names);
 }
 
-/* The results carry the user's commands, names and parameters. */
-static void name_results(struct run_result *r, const struct bench_args *a)
-{
-	if (!r->nr_suites || !r->suites[0].nr_benches)
-		return;
-	struct suite_result *sr = &r->suites[0];
-	free(sr->file);
-	sr->file = xstrdup("kagari bench");
-	struct bench_result *br = &sr->benches[0];
-	if (br->baseline) {
-		free(br->baseline);
-		br->baseline = xstrdup(a->labels.v[0]);
-	}
-	for (size_t c = 0; c < br->nr_commands && c < a->cmds.nr; c++) {
-		struct command_result *cr = &br->commands[c];
-		free(cr->name);
-		free(cr->command);
-		cr->name = xstrdup(a->labels.v[c]);
-		cr->command = xstrdup(a->cmds.v[c]);
-		for (size_t p = 0; p < a->nr_params; p++) {
-			strvec_push(&cr->matrix_names, a->params[p].name);
-			strvec_push(&cr->matrix_values, a->values[c].v[p]);
-		}
-	}
-}
-
 /*
  * Measure the commands of the suite bench wrote (suite_file) in a session
  * asked for by bench's options; returns the exit code.
  */
-static int bench_measure(const struct bench_cli *cli, struct bench_args *a,
-			 const char *suite_file, struct cmd_env *env)
+static int bench_measure(const struct bench_cli *cli, struct bench_plan *a,
+			 const struct bench_out *o, const char *suite_file,
+			 struct cmd_env *env)
 {
 	struct strvec paths = STRVEC_INIT;
 	strvec_push(&paths, suite_file);
@@ -933,12 +358,12 @@ static int bench_measure(const struct bench_cli *cli, struct bench_args *a,
 		.format = cli->out.format,
 		.output = cli->out.output,
 		.time_unit = cli->out.time_unit,
-		.exports = &a->exports,
-		.quiet = a->quiet,
-		.no_color = a->no_color,
+		.exports = &o->exports,
+		.quiet = o->quiet,
+		.no_color = o->no_color,
 		.no_history = 1, /* no suite of the user's to keep it beside */
 	};
-	if (a->cmds.nr > 1 && !a->quiet)
+	if (a->cmds.nr > 1 && !o->quiet)
 		fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
 			a->cmds.nr, a->labels.v[0]);
 	struct session s;
@@ -956,7 +381,7 @@ static int bench_measure(const struct bench_cli *cli, struct bench_args *a,
 		s.opts.look = bench_look_fn;
 		s.opts.look_data = &look;
 		session_measure_suite(&s, 0, sides);
-		name_results(&s.r, a);
+		bench_plan_name_results(&s.r, a);
 		free(tmp_head);
 		rc = session_finish(&s);
 	}
@@ -968,48 +393,22 @@ static int bench_measure(const struct bench_cli *cli, struct bench_args *a,
 static int bench_exec(const void *opts, struct cmd_env *env)
 {
 	const struct bench_cli *cli = opts;
-	struct bench_args a;
-	memset(&a, 0, sizeof(a));
-	strvec_init(&a.templates);
-	strvec_init(&a.exports);
-	strvec_init(&a.names);
-	strvec_init(&a.cmds);
-	strvec_init(&a.labels);
-	a.min_runs = a.max_runs = -1;
-	double max = 10;
-	int rc = bench_take(cli, &a);
-	if (!rc && !a.templates.nr) {
-		cmd_error("bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]");
-		rc = EXIT_USAGE;
-	}
-	if (!rc && a.max_percent &&
-	    (parse_double(a.max_percent, &max) || max <= 0 || max > 1000)) {
-		cmd_error("--max-percent: '%s' is not a percentage in (0, 1000]", a.max_percent);
-		rc = EXIT_USAGE;
-	}
-	if (!rc && a.shell && !*a.shell) {
-		cmd_error("--shell: empty");
-		rc = EXIT_USAGE;
-	}
-	if (!rc && a.min_runs > 0 && a.max_runs > 0 && a.min_runs > a.max_runs) {
-		cmd_error("--min-runs %d is above --max-runs %d", a.min_runs, a.max_runs);
-		rc = EXIT_USAGE;
-	}
-	if (!rc)
-		rc = scan_values(&a);
-	if (!rc)
-		rc = expand(&a);
+	struct bench_plan a;
+	bench_plan_init(&a);
+	struct bench_out o = { STRVEC_INIT, 0, 0 };
 	struct sbuf err = SBUF_INIT;
+	int rc = bench_take(cli, &a, &o);
+	if (!rc && bench_plan_expand(&a, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_USAGE;
+	}
 	char *dir = NULL, *suite_file = NULL;
 	int dir_lock = -1;
 	struct sbuf warn = SBUF_INIT;
 	if (!rc && a.save_suite) {
 		struct sbuf y = SBUF_INIT;
-		struct saved_where at;
-		saved_where_find(&at, a.save_suite, &a, cli, max);
-		saved_suite(&y, &a, cli, max, &at);
-		free(at.rel);
-		free(at.cd);
+		char cwd[4096];
+		bench_plan_saved_suite(&y, &a, a.save_suite, getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
 		rc = write_file(a.save_suite, &y);
 		sbuf_release(&y);
 	}
@@ -1025,15 +424,16 @@ static int bench_exec(const void *opts, struct cmd_env *env)
 		}
 	}
 	if (!rc)
-		rc = make_suite(dir, &a, cli, max, &suite_file);
+		rc = make_suite(dir, &a, &suite_file);
 	if (!rc)
-		rc = bench_measure(cli, &a, suite_file, env);
+		rc = bench_measure(cli, &a, &o, suite_file, env);
 	tmpdir_release(dir, dir_lock, getenv("KAGARI_KEEP_WORKDIR") != NULL);
 	free(dir);
 	free(suite_file);
 	sbuf_release(&err);
 	sbuf_release(&warn);
-	bench_args_release(&a);
+	bench_plan_release(&a);
+	strvec_clear(&o.exports);
 	return rc;
 }
 

@@ -624,12 +624,25 @@ char *history_col_text(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+/* The last run's columns of a point (NULL, NAN when the run has none). */
+static double col_double_or_nan(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static char *col_text_or_null(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
 int history_query(struct history *h, const char *suite, const char *metric,
 		  struct history_points *out, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	if (history_prepare(h, "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
-		    " m.cpu_model, u.head_sha, u.time, r.median, u.id"
+		    " m.cpu_model, u.head_sha, u.time, r.median, u.id, u.kind, r.result,"
+		    " r.verdict, r.change_percent, r.ci_low_percent, r.ci_high_percent"
 		    " FROM results r JOIN runs u ON u.id = r.run"
 		    " JOIN machines m ON m.id = u.machine"
 		    " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
@@ -658,6 +671,12 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		p->time = history_col_text(st, 7);
 		p->median = sqlite3_column_double(st, 8);
 		p->run = sqlite3_column_int64(st, 9);
+		p->kind = col_text_or_null(st, 10);
+		p->result = col_text_or_null(st, 11);
+		p->verdict = col_text_or_null(st, 12);
+		p->change_percent = col_double_or_nan(st, 13);
+		p->ci_low_percent = col_double_or_nan(st, 14);
+		p->ci_high_percent = col_double_or_nan(st, 15);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -679,6 +698,9 @@ void history_points_release(struct history_points *p)
 		free(q->cpu_model);
 		free(q->sha);
 		free(q->time);
+		free(q->kind);
+		free(q->result);
+		free(q->verdict);
 	}
 	free(p->v);
 	memset(p, 0, sizeof(*p));

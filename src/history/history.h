@@ -113,6 +113,12 @@ struct history_point {
 	char *time;	   /* RFC 3339, when the run finished */
 	double median;
 	int64_t run;	   /* the run's id */
+	/* The run's kind ("run", "compare", "ci"), the command's result
+	   ("pass", "regression", ... docs/contract.md) and, when the run
+	   compared this metric, its verdict and change with its interval
+	   (percent; NAN and NULL when it did not). */
+	char *kind, *result, *verdict;
+	double change_percent, ci_low_percent, ci_high_percent;
 };
 
 struct history_points {

@@ -159,8 +159,7 @@ double steps_find(const double *x, size_t n, size_t min_size,
 	return sigma;
 }
 
-/* Pairs of consecutive runs of one commit (what steps_run_noise() uses). */
-static size_t within_pairs(const struct steps_point *p, size_t n)
+size_t steps_run_pairs(const struct steps_point *p, size_t n)
 {
 	size_t pairs = 0;
 	for (size_t i = 0; i < n; i++)
@@ -181,7 +180,7 @@ double steps_run_noise(const struct steps_point *p, size_t n)
 	double sigma;
 	if (pairs >= STEPS_MIN_PAIRS) {
 		sigma = 1.4826 * median(d, pairs, scratch) / sqrt(2.0);
-	} else if (n >= 2) {
+	} else if (n >= STEPS_MIN_PAIRS + 1) {
 		/* Consecutive points, each difference scaled to two single runs. */
 		size_t m = 0;
 		for (size_t i = 0; i + 1 < n; i++) {
@@ -191,7 +190,9 @@ double steps_run_noise(const struct steps_point *p, size_t n)
 		}
 		sigma = 1.4826 * median(d, m, scratch);
 	} else {
-		sigma = 0;
+		/* One or two differences tell nothing: two runs 14% apart
+		   are no estimate of the noise, one run none at all. */
+		sigma = NAN;
 	}
 	free(d);
 	free(scratch);
@@ -212,7 +213,7 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
 {
 	/* sigma_1 from the points themselves already holds tau: it cannot be
 	   told apart from the noise of one run without runs of one commit. */
-	if (n < 2 || within_pairs(p, n) < STEPS_MIN_PAIRS || !(sigma1 >= 0))
+	if (n < 2 || steps_run_pairs(p, n) < STEPS_MIN_PAIRS || !(sigma1 >= 0))
 		return 0;
 	double *d = xcalloc(n, sizeof(*d));
 	double *scratch = xcalloc(n, sizeof(*scratch));
@@ -246,7 +247,15 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 	double *scratch = xcalloc(n, sizeof(*scratch));
 	for (size_t i = 0; i < n; i++)
 		x[i] = p[i].value;
-	double sigma = floor_noise(steps_run_noise(p, n), x, n, scratch);
+	double sigma = steps_run_noise(p, n);
+	if (isnan(sigma)) {
+		/* Unknown noise: no step can be told from it. */
+		free(x);
+		free(sd);
+		free(scratch);
+		return sigma;
+	}
+	sigma = floor_noise(sigma, x, n, scratch);
 	double tau = steps_between_noise(p, n, sigma);
 	for (size_t i = 0; i < n; i++) {
 		double k = p[i].nr_runs ? (double)p[i].nr_runs : 1;

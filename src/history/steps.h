@@ -47,13 +47,19 @@ struct steps_point {
 /* Pairs of runs of one commit that steps_run_noise() needs to use them. */
 #define STEPS_MIN_PAIRS 3
 
+/* Pairs of consecutive runs of one commit among p[0..n). */
+size_t steps_run_pairs(const struct steps_point *p, size_t n);
+
 /*
  * The noise of a single run, sigma_1: from the differences between
  * consecutive runs of the same commit, 1.4826 * median |r[j+1] - r[j]| /
  * sqrt 2, when there are at least STEPS_MIN_PAIRS of them (no step or
  * drift between commits enters it); else from consecutive points, each
  * difference scaled by sqrt(1/k_i + 1/k_i+1) to that of two single runs
- * (for single-run points the estimate of steps_find()).
+ * (for single-run points the estimate of steps_find()), when there are at
+ * least STEPS_MIN_PAIRS of those (STEPS_MIN_PAIRS + 1 points). NAN when
+ * neither: the noise is unknown (one run, or two runs 14% apart, tell
+ * nothing of it), and so are the runs a step needs.
  */
 double steps_run_noise(const struct steps_point *p, size_t n);
 
@@ -75,7 +81,7 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
  * weighted median m, the penalty is 2 sqrt(n ln n) in those units, so a
  * point of many runs weighs more than one of a single run, as far as the
  * session's offset lets it. Returns sigma_1, and tau in *between (may be
- * NULL).
+ * NULL); NAN and no steps when steps_run_noise() does not know it.
  */
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps,

@@ -9,12 +9,14 @@
 #include "report/annotations.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/format.h"
 #include "base/xalloc.h"
 #include "report/describe.h"
+#include "report/problems.h"
 #include "report/section.h"
 
 static void escape(struct sbuf *out, const char *s, int property)
@@ -135,8 +137,7 @@ static void comparison_text(struct sbuf *msg, const struct command_result *c,
 	report_value_text(msg, c, m, cp->head);
 	sbuf_adds(msg, ", ");
 	report_change_text_plain(msg, cp);
-	if (cp->max_percent == cp->max_percent)
-		sbuf_addf(msg, " (tolerance %g%%)", cp->max_percent);
+	report_tolerance_note(msg, cp);
 	if (cp->reason && *cp->reason) {
 		sbuf_adds(msg, ": ");
 		report_reason_text(msg, cp);

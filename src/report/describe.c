@@ -6,8 +6,126 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/format.h"
+
+/* ---- the run ------------------------------------------------------------ */
+
+const char *report_base_ref_shown(const struct git_info *g)
+{
+	const char *ref = g->base_ref, *sha = g->base_sha;
+	if (!ref || !*ref)
+		return NULL;
+	if (!sha)
+		return ref;
+	size_t n = strlen(ref);
+	/* An abbreviation is at least 4 hex digits, as git's. */
+	if (n >= 4 && n <= strlen(sha) &&
+	    strspn(ref, "0123456789abcdefABCDEF") == n &&
+	    !strncasecmp(ref, sha, n))
+		return NULL;
+	return ref;
+}
+
+void report_git_head_text(struct sbuf *out, const struct git_info *g)
+{
+	if (!g->head_sha)
+		return;
+	sbuf_adds(out, g->head_sha);
+	if (g->dirty > 0)
+		sbuf_adds(out, " + uncommitted changes");
+}
+
+void report_git_base_text(struct sbuf *out, const struct git_info *g)
+{
+	const char *ref = report_base_ref_shown(g);
+
+	if (!g->base_ref && !g->base_sha)
+		return;
+	sbuf_adds(out, ref ? ref : "");
+	if (g->base_sha)
+		sbuf_addf(out, "%s%s%s", ref ? " (" : "", g->base_sha,
+			  ref ? ")" : "");
+}
+
+void report_exit_text(struct sbuf *out, const struct run_result *r)
+{
+	sbuf_addf(out, "%d", r->summary.exit_code);
+	if (r->exit_reason && *r->exit_reason)
+		sbuf_addf(out, " (%s)", r->exit_reason);
+}
+
+static void mark(struct sbuf *out, const struct report_markup *mk,
+		 const char *open, const char *close, const char *s, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_add(&sb, s, strnlen(s, n));
+	sbuf_adds(out, open ? open : "");
+	mk->text(out, sb.buf);
+	sbuf_adds(out, close ? close : "");
+	sbuf_release(&sb);
+}
+
+int report_revisions_text(struct sbuf *out, const struct run_result *r,
+			  const struct report_markup *mk)
+{
+	const struct git_info *g = &r->git;
+	const char *ref = report_base_ref_shown(g);
+
+	if (!g->base_ref && !g->base_sha)
+		return 0;
+	sbuf_adds(out, "base ");
+	if (ref)
+		mark(out, mk, mk->ref_open, mk->ref_close, ref, strlen(ref));
+	if (g->base_sha) {
+		sbuf_adds(out, ref ? " (" : "");
+		mark(out, mk, mk->sha_open, mk->sha_close, g->base_sha, 12);
+		sbuf_adds(out, ref ? ")" : "");
+	}
+	sbuf_adds(out, " → head ");
+	if (g->head_sha)
+		mark(out, mk, mk->sha_open, mk->sha_close, g->head_sha, 12);
+	else
+		sbuf_adds(out, "working tree");
+	if (g->dirty > 0)
+		sbuf_adds(out, " + uncommitted changes");
+	return 1;
+}
+
+/* The commands of b and the comparisons they hold, added to the counts. */
+static void count_bench(const struct bench_result *b, size_t *commands,
+			size_t *comparisons)
+{
+	*commands += b->nr_commands;
+	for (size_t c = 0; c < b->nr_commands; c++)
+		for (int m = 0; m < METRIC__COUNT; m++)
+			*comparisons +=
+			    b->commands[c].comparison[m].present != 0;
+}
+
+void report_status_line(struct sbuf *out, const struct run_result *r,
+			const struct report_markup *mk)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t commands = 0, comparisons = 0;
+
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
+			count_bench(&r->suites[i].benches[b], &commands,
+				    &comparisons);
+	if (report_revisions_text(out, r, mk))
+		sbuf_adds(out, " · ");
+	if (comparisons)
+		sbuf_addf(out, "%zu comparison%s in ", comparisons,
+			  comparisons == 1 ? "" : "s");
+	sbuf_addf(out, "%zu command%s · ", commands, commands == 1 ? "" : "s");
+	sbuf_adds(&sb, "exit code ");
+	report_exit_text(&sb, r);
+	mk->text(out, sb.buf);
+	sbuf_release(&sb);
+}
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -60,6 +178,21 @@ void report_delta_text(struct sbuf *out, const struct command_result *c,
 }
 
 /* ---- comparisons --------------------------------------------------------- */
+
+void report_tolerance_text(struct sbuf *out, const struct comparison *cp)
+{
+	if (isfinite(cp->max_percent))
+		sbuf_addf(out, "tolerance %g%%", cp->max_percent);
+}
+
+void report_tolerance_note(struct sbuf *out, const struct comparison *cp)
+{
+	if (!isfinite(cp->max_percent))
+		return;
+	sbuf_adds(out, " (");
+	report_tolerance_text(out, cp);
+	sbuf_addch(out, ')');
+}
 
 void report_base_head_text(struct sbuf *out, const struct command_result *c,
 			   enum metric_id m, const struct comparison *cp)
@@ -217,7 +350,9 @@ int report_better_text(struct sbuf *out, const struct comparison *cp, enum metri
 		return 0;
 	sbuf_addf(out, "%s: ", better_word(m));
 	units_format_change(out, d, cp->ci_low_percent, cp->ci_high_percent);
-	sbuf_addf(out, " (beyond the %g%% tolerance); not improved", T);
+	sbuf_adds(out, " (beyond ");
+	report_tolerance_text(out, cp);
+	sbuf_adds(out, "); not improved");
 	if (cp->reason && *cp->reason)
 		sbuf_addf(out, ": %s", not_established(cp->reason));
 	return 1;
@@ -227,9 +362,11 @@ void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum met
 {
 	struct sbuf tmp = SBUF_INIT;
 
-	if (report_better_text(&tmp, cp, m))
-		sbuf_addf(out, " (%s beyond the %g%% tolerance, not improved)",
-			  better_word(m), cp->max_percent);
+	if (report_better_text(&tmp, cp, m)) {
+		sbuf_addf(out, " (%s beyond ", better_word(m));
+		report_tolerance_text(out, cp);
+		sbuf_adds(out, ", not improved)");
+	}
 	sbuf_release(&tmp);
 }
 
@@ -240,8 +377,7 @@ void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
 	if (report_better_text(out, cp, m))
 		return;
 	report_change_text_plain(out, cp);
-	if (isfinite(cp->max_percent))
-		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
+	report_tolerance_note(out, cp);
 }
 
 void report_verdict_text(struct sbuf *out, const struct comparison *cp)
@@ -252,29 +388,6 @@ void report_verdict_text(struct sbuf *out, const struct comparison *cp)
 	if (cp->decided_at_rounds > 0)
 		sbuf_addf(out, " (decided after %d rounds)",
 			  cp->decided_at_rounds);
-}
-
-int report_comparison_problem(const struct comparison *cp)
-{
-	if (!cp->present)
-		return -1;
-	switch (cp->verdict) {
-	case VERDICT_REGRESSION:
-		return cp->gate ? PROBLEM_REGRESSION : PROBLEM_NOT_GATED;
-	case VERDICT_ACCEPTED:
-		return PROBLEM_ACCEPTED;
-	case VERDICT_INCONCLUSIVE:
-		return PROBLEM_INCONCLUSIVE;
-	default:
-		return -1;
-	}
-}
-
-int report_comparison_is_problem(const struct comparison *cp)
-{
-	int k = report_comparison_problem(cp);
-
-	return k >= 0 && !(k == PROBLEM_INCONCLUSIVE && !cp->gate);
 }
 
 /* ---- budgets ------------------------------------------------------------- */

@@ -17,7 +17,64 @@
 
 #include "base/sbuf.h"
 #include "model/result.h"
-#include "report/section.h"
+
+/* ---- the run ------------------------------------------------------------ */
+
+/*
+ * The base's ref as a report shows it beside the sha: NULL when it says
+ * nothing the sha does not (no ref, or the sha itself or an abbreviation of
+ * it, as `ci` gets from an event), else the ref. So a header reads
+ * "base main (0acd445dea07)" or "base 0acd445dea07", never the sha twice.
+ */
+const char *report_base_ref_shown(const struct git_info *g);
+
+/*
+ * The environment's git rows, with whole shas: the head's sha, then
+ * " + uncommitted changes" when its tree was dirty (nothing without a head
+ * sha); the base as "main (SHA)", or the sha alone when the ref says
+ * nothing more (nothing without a base).
+ */
+void report_git_head_text(struct sbuf *out, const struct git_info *g);
+void report_git_base_text(struct sbuf *out, const struct git_info *g);
+
+/* "1 (1 gated regression found)": the exit code and why. */
+void report_exit_text(struct sbuf *out, const struct run_result *r);
+
+/*
+ * How a writer marks up the parts of the status line: `text` appends user
+ * text (a ref, a sha, the exit reason) escaped for its format
+ * (report_md_escape(), the HTML escaper, the table's sanitising); a ref is
+ * put between ref_open and ref_close ("**", "<b>"), a sha between
+ * sha_open and sha_close ("<code>"); NULL puts nothing.
+ */
+struct report_markup {
+	void (*text)(struct sbuf *out, const char *s);
+	const char *ref_open, *ref_close;
+	const char *sha_open, *sha_close;
+};
+
+/*
+ * The revisions a report compares: "base main (0acd445dea07) → head
+ * 1b2c3d4e5f60 + uncommitted changes" — shas cut to 12 digits, the ref
+ * only when it says more than the sha (report_base_ref_shown()), "working
+ * tree" for a head without a sha. Adds nothing and returns 0 for a run
+ * without a base.
+ */
+int report_revisions_text(struct sbuf *out, const struct run_result *r,
+			  const struct report_markup *mk);
+
+/*
+ * The one status line under a report's title: the revisions, how much it
+ * holds, the exit code and why —
+ *
+ *	base main (0acd445dea07) → head 1b2c3d4e5f60 · 6 comparisons in
+ *	4 commands · exit code 1 (1 gated regression found)
+ *
+ * ("2 commands · exit code 0" for a run without a base or comparisons).
+ * The seed and the machine belong to each report's environment, not here.
+ */
+void report_status_line(struct sbuf *out, const struct run_result *r,
+			const struct report_markup *mk);
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -41,6 +98,15 @@ void report_delta_text(struct sbuf *out, const struct command_result *c,
 		       enum metric_id m, double delta, double ref);
 
 /* ---- comparisons --------------------------------------------------------- */
+
+/*
+ * "tolerance 5%": the comparison's tolerance (its max_percent) as every
+ * report says it, in the writer's own punctuation (", tolerance 5%",
+ * "beyond tolerance 10%"); nothing when it has none.
+ */
+void report_tolerance_text(struct sbuf *out, const struct comparison *cp);
+/* " (tolerance 5%)": the same after a change; nothing without one. */
+void report_tolerance_note(struct sbuf *out, const struct comparison *cp);
 
 /* "20.00 ms → 23.60 ms": the compared statistic of both sides. */
 void report_base_head_text(struct sbuf *out, const struct command_result *c,
@@ -82,13 +148,13 @@ void report_reason_text(struct sbuf *out, const struct comparison *cp);
 /*
  * A pass whose whole interval lies beyond the tolerance the better way, which
  * reads as "no change" unless said: "faster: -27.0% [-38.8%, -15.2%]
- * (beyond the 10% tolerance); not improved: the improvement is not
+ * (beyond tolerance 10%); not improved: the improvement is not
  * established (P=0.93 below 0.95)" ("higher"/"lower" for metrics that are
  * not times). Adds nothing and returns 0 for any other comparison.
  */
 int report_better_text(struct sbuf *out, const struct comparison *cp, enum metric_id m);
-/* After report_verdict_text() in a verdict cell: " (faster beyond the
-   10% tolerance, not improved)" for the pass above, else nothing. */
+/* After report_verdict_text() in a verdict cell: " (faster beyond
+   tolerance 10%, not improved)" for the pass above, else nothing. */
 void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum metric_id m);
 /*
  * A comparison in a benchmark's one-line verdict: "latency +18.0%
@@ -104,21 +170,6 @@ void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
  * without a verdict.
  */
 void report_verdict_text(struct sbuf *out, const struct comparison *cp);
-
-/*
- * The one definition of a comparison that is a problem.
- * report_comparison_problem(): the kind report_problems_list() gives it —
- * PROBLEM_REGRESSION (a gated regression), PROBLEM_NOT_GATED,
- * PROBLEM_ACCEPTED (a regression a Kagari-Accept trailer accepted) or
- * PROBLEM_INCONCLUSIVE (gated or not) — or -1 (pass, improved,
- * within_noise, skipped, no verdict).
- * report_comparison_is_problem(): 1 when the summaries list cp among the
- * problems (report_problems_collect()): every kind but an inconclusive
- * comparison that does not gate. A writer that lists the problems and then
- * "the rest" skips exactly these in the rest.
- */
-int report_comparison_problem(const struct comparison *cp);
-int report_comparison_is_problem(const struct comparison *cp);
 
 /* ---- budgets ------------------------------------------------------------- */
 

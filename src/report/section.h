@@ -1,8 +1,7 @@
 /*
  * report/section: helpers shared by the `markdown`, `github` and `html`
- * writers — named sections of a Markdown page, escaping of user text, and
- * the list of problems (regressions, budgets, errors, ...) most severe
- * first.
+ * writers — named sections of a Markdown page, escaping of user text, the
+ * list of warnings. (The list of problems: report/problems.h.)
  *
  * A Markdown report is wrapped in two marker lines,
  *
@@ -94,14 +93,6 @@ void report_md_cell(struct sbuf *out, const char *s);
 void report_md_code_block(struct sbuf *out, const char *s);
 
 /*
- * The base's ref as a report shows it beside the sha: NULL when it says
- * nothing the sha does not (no ref, or the sha itself or an abbreviation of
- * it, as `ci` gets from an event), else the ref. So a header reads
- * "base main (0acd445dea07)" or "base 0acd445dea07", never the sha twice.
- */
-const char *report_base_ref_shown(const struct git_info *g);
-
-/*
  * 1 when warning w is the stall filter's about a comparison of r that
  * drops rounds ("BENCH/CMD METRIC: stall filter dropped ..."): a report
  * whose comparison rows say "rounds dropped: ..." leaves it out of its
@@ -116,86 +107,5 @@ int report_warning_is_row_stall(const struct run_result *r, const char *w);
  */
 void report_md_warnings(struct sbuf *out, const struct run_result *r,
 			const char *heading);
-
-/* ---- problems ---------------------------------------------------------- */
-
-/* Most severe first. */
-enum report_problem_kind {
-	PROBLEM_REGRESSION,   /* a gated comparison found a regression */
-	PROBLEM_OVER_BUDGET,  /* a budget failed */
-	PROBLEM_ERROR,	      /* a command failed or was interrupted */
-	PROBLEM_INCONCLUSIVE, /* a gated comparison could not decide */
-	PROBLEM_UNSUPPORTED,  /* a metric unsupported or failed, a budget
-				 that could not be assessed */
-	PROBLEM_NOT_GATED, /* a regression in a comparison with gate: false */
-	PROBLEM_ACCEPTED,  /* a regression a Kagari-Accept trailer accepted */
-	PROBLEM__COUNT
-};
-
-struct report_problem {
-	enum report_problem_kind kind;
-	const struct suite_result *suite;
-	const struct bench_result *bench;
-	const struct command_result *cmd;
-	size_t cmd_index; /* 0-based position of cmd in report order */
-	int metric;	  /* enum metric_id, or -1 (a command error) */
-	const struct comparison *cmp;	    /* regression, inconclusive */
-	const struct budget_result *budget; /* over budget, unassessable */
-	const char *reason; /* unsupported/failed metric, error: not owned */
-	/*
-	 * Unsupported metrics with the same metric, status and reason are
-	 * merged into one problem: `count` commands (the first is `cmd`).
-	 */
-	size_t count;
-	int failed;    /* a metric whose measuring failed (not unsupported) */
-	/* An unsupported or failed metric in report_problems_list(): the
-	   side (enum side), or -1 when both sides have it alike. */
-	int side;
-	double weight; /* larger is worse within a kind */
-	size_t order;  /* report order, the last tie-break */
-};
-
-struct report_problems {
-	struct report_problem *v;
-	size_t nr, alloc;
-	size_t count[PROBLEM__COUNT]; /* problems (rows) of each kind */
-	size_t nr_commands;	      /* commands in the report */
-	size_t nr_comparisons;	      /* comparisons present */
-};
-
-/*
- * The one walk over the problems of a result. report_problems_list(): every
- * problem of r in report order, unmerged and unsorted (the GitHub
- * annotations, report/annotations.c): per command its error (or
- * interruption: reason "interrupted", cmd->error NULL), the budgets that did
- * not pass, the comparisons judged regression (PROBLEM_NOT_GATED when not
- * gated) or inconclusive (gated or not: cmp->gate), then each metric
- * unsupported or failed, per side (`side`; one problem with side -1 when
- * both sides have it with the same status and reason; base before head).
- *
- * report_problems_collect(): that list folded for the summaries: without
- * the inconclusive comparisons that are not gated, one unsupported or
- * failed metric per command (the base side's when both), merged across
- * commands when metric, status and reason are alike (`count`), sorted by
- * kind, then weight (regressions by the size of the change, budgets by how
- * far over), then report order.
- *
- * report_problems_release() frees either list (not what it points into).
- */
-void report_problems_list(struct report_problems *p,
-			  const struct run_result *r);
-void report_problems_collect(struct report_problems *p,
-			     const struct run_result *r);
-void report_problems_release(struct report_problems *p);
-/* "regression", "over budget", "error", "inconclusive", "unsupported",
-   "regression (not gated)". */
-const char *report_problem_kind_name(enum report_problem_kind k);
-/*
- * The title words of the counts: "2 regressions, 1 over budget, 1 error";
- * in compare mode always starting with the regressions ("No regressions"
- * when none), in run mode "All checks passed" when nothing failed.
- */
-void report_problems_title(struct sbuf *out, const struct report_problems *p,
-			   const struct run_result *r);
 
 #endif

@@ -16,7 +16,6 @@
 #include "base/xalloc.h"
 #include "report/json_emit.h"
 #include "report/describe.h"
-#include "report/section.h"
 
 /* The plot area inside the SVG_WIDTH x SVG_HEIGHT picture. */
 #define PL 78.0

@@ -5,8 +5,8 @@
  *	<!-- kagari:comment -->
  *	### ❌ kagari: 2 regressions, 1 over budget
  *
- *	base **main** (0acd445dea07) → head 1b2c3d4e5f60 · 12 comparisons ·
- *	exit code 1 (1 gated regression found)
+ *	base **main** (0acd445dea07) → head 1b2c3d4e5f60 · 12 comparisons in
+ *	4 commands · exit code 1 (1 gated regression found)
  *
  *	| | benchmark / command | metric | base → head | change (interval) |
  *details |
@@ -22,7 +22,7 @@
  * The first line is a hidden marker a bot searches for to update its
  * earlier comment instead of adding a new one. Problems are ordered
  * regression > over budget > error > inconclusive > unsupported (then a
- * regression in a comparison that does not gate), see report/section.h.
+ * regression in a comparison that does not gate), see report/problems.h.
  * Tables inside <details> are capped so that the page stays under
  * GitHub's comment limit (65536 characters) for very large runs.
  */
@@ -34,6 +34,7 @@
 
 #include "analyze/format.h"
 #include "report/describe.h"
+#include "report/problems.h"
 #include "report/section.h"
 
 #define GITHUB_MARKER "<!-- kagari:comment -->"
@@ -192,51 +193,14 @@ static void github_title(struct sbuf *out, const struct run_result *r,
 	sbuf_release(&sb);
 }
 
-/* base → head · counts · exit code */
-static void github_status_line(struct sbuf *out, const struct run_result *r,
-			       const struct report_problems *p)
+/* The status line (report_status_line()), ref in bold. */
+static void github_status_line(struct sbuf *out, const struct run_result *r)
 {
+	static const struct report_markup mk = {report_md_escape, "**", "**",
+						NULL, NULL};
 	struct sbuf sb = SBUF_INIT;
 
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(out, "base ");
-		if (ref) {
-			sbuf_adds(out, "**");
-			report_md_escape(out, ref);
-			sbuf_adds(out, "** ");
-		}
-		if (r->git.base_sha) {
-			sbuf_reset(&sb);
-			sbuf_add(&sb, r->git.base_sha,
-				 strnlen(r->git.base_sha, 12));
-			sbuf_adds(out, ref ? "(" : "");
-			report_md_escape(out, sb.buf);
-			sbuf_adds(out, ref ? ") " : " ");
-		}
-		sbuf_adds(out, "→ head ");
-		if (r->git.head_sha) {
-			sbuf_reset(&sb);
-			sbuf_add(&sb, r->git.head_sha,
-				 strnlen(r->git.head_sha, 12));
-			report_md_escape(out, sb.buf);
-		} else {
-			sbuf_adds(out, "working tree");
-		}
-		if (r->git.dirty > 0)
-			sbuf_adds(out, " + uncommitted changes");
-		sbuf_adds(out, " · ");
-	}
-	if (p->nr_comparisons)
-		sbuf_addf(out, "%zu comparison%s in ", p->nr_comparisons,
-			  p->nr_comparisons == 1 ? "" : "s");
-	sbuf_addf(out, "%zu command%s · exit code %d", p->nr_commands,
-		  p->nr_commands == 1 ? "" : "s", r->summary.exit_code);
-	if (r->exit_reason && *r->exit_reason) {
-		sbuf_adds(out, " (");
-		report_md_escape(out, r->exit_reason);
-		sbuf_addch(out, ')');
-	}
+	report_status_line(out, r, &mk);
 	sbuf_adds(out, "\n\n");
 	sbuf_reset(&sb);
 	if (report_shard_text(&sb, r)) {
@@ -319,7 +283,7 @@ int report_write_github(const struct run_result *r,
 	report_problems_collect(&p, r);
 
 	github_title(out, r, &p);
-	github_status_line(out, r, &p);
+	github_status_line(out, r);
 	github_problems(out, r, &p);
 	/* Where a regression's time went, when the commands were profiled. */
 	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);

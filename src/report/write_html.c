@@ -2,8 +2,9 @@
  * `html`: one self-contained page — inline CSS, inline SVG, no scripts, no
  * network (a Content-Security-Policy forbids loading anything).
  *
- *	header      title with the counts, base → head, seed, exit code
- *	Summary     one table: problems most severe first (report/section.h),
+ *	header      title with the counts, the status line (base → head,
+ *	            comparisons, exit code: report/describe.h)
+ *	Summary     one table: problems most severe first (report/problems.h),
  *	            then every other comparison (run mode: every command)
  *	Contents    every command, linked, with its result
  *	per suite, per command: the command line, a statistics table, for each
@@ -32,7 +33,7 @@
 #include "analyze/format.h"
 #include "base/xalloc.h"
 #include "report/describe.h"
-#include "report/section.h"
+#include "report/problems.h"
 #include "report/html_page.h"
 #include "report/svg.h"
 
@@ -157,6 +158,10 @@ static void esc_tmp(struct sbuf *out, struct sbuf *tmp)
 	report_html_escape(out, tmp->buf, 0);
 	sbuf_reset(tmp);
 }
+
+/* The status line's markup: the ref in bold, shas as code. */
+static const struct report_markup html_markup = {esc, "<b>", "</b>", "<code>",
+						 "</code>"};
 
 static void td(struct sbuf *out, const char *cls, const char *s)
 {
@@ -510,8 +515,10 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	report_interval_text(tmp, cp);
 	if (isfinite(cp->confidence))
 		sbuf_addf(tmp, " (%g%%)", cp->confidence * 100);
-	if (isfinite(cp->max_percent))
-		sbuf_addf(tmp, ", tolerance ±%g%%", cp->max_percent);
+	if (isfinite(cp->max_percent)) {
+		sbuf_adds(tmp, ", ");
+		report_tolerance_text(tmp, cp);
+	}
 	if (!cp->gate)
 		sbuf_adds(tmp, ", not gated");
 	esc_tmp(out, tmp);
@@ -922,25 +929,13 @@ static void environment(struct sbuf *out, struct sbuf *tmp,
 		sbuf_addf(tmp, "%.1f%% of CPU time", r->env.steal_percent);
 	env_row(out, "hypervisor steal", tmp->buf);
 	sbuf_reset(tmp);
-	if (r->git.head_sha) {
-		sbuf_adds(tmp, r->git.head_sha);
-		if (r->git.dirty > 0)
-			sbuf_adds(tmp, " + uncommitted changes");
-	}
+	report_git_head_text(tmp, &r->git);
 	env_row(out, "git head", tmp->buf);
 	sbuf_reset(tmp);
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(tmp, ref ? ref : "");
-		if (r->git.base_sha)
-			sbuf_addf(tmp, "%s%s%s", ref ? " (" : "",
-				  r->git.base_sha, ref ? ")" : "");
-	}
+	report_git_base_text(tmp, &r->git);
 	env_row(out, "git base", tmp->buf);
 	sbuf_reset(tmp);
-	sbuf_addf(tmp, "%d", r->summary.exit_code);
-	if (r->exit_reason && *r->exit_reason)
-		sbuf_addf(tmp, " (%s)", r->exit_reason);
+	report_exit_text(tmp, r);
 	env_row(out, "exit code", tmp->buf);
 	sbuf_reset(tmp);
 	sbuf_adds(out, "</table>\n");
@@ -967,48 +962,7 @@ static void header(struct sbuf *out, struct sbuf *tmp,
 	report_problems_title(tmp, p, r);
 	esc_tmp(out, tmp);
 	sbuf_adds(out, "</h1>\n<p class=\"meta\">");
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(out, "base ");
-		if (ref) {
-			sbuf_adds(out, "<b>");
-			esc(out, ref);
-			sbuf_adds(out, "</b> (");
-		}
-		if (r->git.base_sha) {
-			sbuf_add(tmp, r->git.base_sha,
-				 strnlen(r->git.base_sha, 12));
-			sbuf_adds(out, "<code>");
-			esc_tmp(out, tmp);
-			sbuf_adds(out, "</code>");
-		}
-		if (ref)
-			sbuf_adds(out, r->git.base_sha ? ")" : "");
-		sbuf_adds(out, " → head ");
-		if (r->git.head_sha) {
-			sbuf_add(tmp, r->git.head_sha,
-				 strnlen(r->git.head_sha, 12));
-			sbuf_adds(out, "<code>");
-			esc_tmp(out, tmp);
-			sbuf_adds(out, "</code>");
-		} else {
-			sbuf_adds(out, "working tree");
-		}
-		if (r->git.dirty > 0)
-			sbuf_adds(out, " + uncommitted changes");
-		sbuf_adds(out, " · ");
-	}
-	if (p->nr_comparisons)
-		sbuf_addf(out, "%zu comparison%s in ", p->nr_comparisons,
-			  p->nr_comparisons == 1 ? "" : "s");
-	sbuf_addf(out, "%zu command%s · seed %" PRIu64 " · exit code %d",
-		  p->nr_commands, p->nr_commands == 1 ? "" : "s", r->seed,
-		  r->summary.exit_code);
-	if (r->exit_reason && *r->exit_reason) {
-		sbuf_adds(out, " (");
-		esc(out, r->exit_reason);
-		sbuf_adds(out, ")");
-	}
+	report_status_line(out, r, &html_markup);
 	sbuf_adds(out, "</p>\n");
 	sbuf_reset(tmp);
 	if (report_shard_text(tmp, r)) {

@@ -159,7 +159,7 @@ static void comparison_cases(struct sbuf *out, struct junit_counts *n,
 		sbuf_reset(tmp);
 		sbuf_addf(tmp, "%s: %s ", metric_get(m)->name, v);
 		units_format_percent(tmp, cp->change_percent);
-		sbuf_addf(tmp, " (tolerance %g%%)", cp->max_percent);
+		report_tolerance_note(tmp, cp);
 		if (cp->verdict == VERDICT_REGRESSION) {
 			sbuf_adds(out, ">\n");
 			struct sbuf text = SBUF_INIT;

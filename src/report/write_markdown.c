@@ -5,8 +5,8 @@
  *	<!-- kagari:begin kagari -->
  *	## kagari compare: 1 regression
  *
- *	base `main` (0acd445dea07) → head 1b2c3d4e5f60 · seed 42 · exit code 1
- *	(1 gated regression found)
+ *	base **main** (0acd445dea07) → head 1b2c3d4e5f60 · 6 comparisons in
+ *	4 commands · exit code 1 (1 gated regression found)
  *
  *	### demo (kagari.yaml) · regression
  *
@@ -32,6 +32,7 @@
 
 #include "analyze/format.h"
 #include "report/describe.h"
+#include "report/problems.h"
 #include "report/section.h"
 
 struct md {
@@ -418,31 +419,23 @@ static void environment(struct md *m)
 		sbuf_addf(&v, "%.1f%% of CPU time", r->env.steal_percent);
 	env_row(m, "hypervisor steal", v.buf);
 	sbuf_reset(&v);
-	if (r->git.head_sha) {
-		sbuf_adds(&v, r->git.head_sha);
-		if (r->git.dirty > 0)
-			sbuf_adds(&v, " + uncommitted changes");
-	}
+	report_git_head_text(&v, &r->git);
 	env_row(m, "git head", v.buf);
 	sbuf_reset(&v);
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(&v, ref ? ref : "");
-		if (r->git.base_sha)
-			sbuf_addf(&v, "%s%s%s", ref ? " (" : "",
-				  r->git.base_sha, ref ? ")" : "");
-	}
+	report_git_base_text(&v, &r->git);
 	env_row(m, "git base", v.buf);
 	sbuf_reset(&v);
-	sbuf_addf(&v, "%d", r->summary.exit_code);
-	if (r->exit_reason && *r->exit_reason)
-		sbuf_addf(&v, " (%s)", r->exit_reason);
+	report_exit_text(&v, r);
 	env_row(m, "exit code", v.buf);
 	sbuf_addch(m->out, '\n');
 	sbuf_release(&v);
 }
 
-/* "base `main` (0acd445dea07) → head 1b2c3d4e5f60 · seed 42 · exit code 1" */
+/* The status line's markup: the ref in bold. */
+static const struct report_markup md_markup = {report_md_escape, "**", "**",
+					       NULL, NULL};
+
+/* The title, the status line (report/describe.h), a shard's note. */
 static void header(struct md *m, const struct report_problems *p)
 {
 	const struct run_result *r = m->r;
@@ -454,46 +447,7 @@ static void header(struct md *m, const struct report_problems *p)
 	report_problems_title(&sb, p, r);
 	report_md_escape(m->out, sb.buf);
 	sbuf_adds(m->out, "\n\n");
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(m->out, "base ");
-		if (ref) {
-			sbuf_adds(m->out, "**");
-			report_md_escape(m->out, ref);
-			sbuf_adds(m->out, "**");
-		}
-		if (r->git.base_sha) {
-			sbuf_reset(&sb);
-			sbuf_add(&sb, r->git.base_sha,
-				 strnlen(r->git.base_sha, 12));
-			sbuf_adds(m->out, ref ? " (" : "");
-			report_md_escape(m->out, sb.buf);
-			sbuf_adds(m->out, ref ? ")" : "");
-		}
-		sbuf_adds(m->out, " → head ");
-		if (r->git.head_sha) {
-			sbuf_reset(&sb);
-			sbuf_add(&sb, r->git.head_sha,
-				 strnlen(r->git.head_sha, 12));
-			report_md_escape(m->out, sb.buf);
-		} else {
-			sbuf_adds(m->out, "working tree");
-		}
-		if (r->git.dirty > 0)
-			sbuf_adds(m->out, " + uncommitted changes");
-		sbuf_adds(m->out, " · ");
-	}
-	sbuf_addf(m->out,
-		  "%d benchmark%s, %d command%s · seed %" PRIu64
-		  " · exit code %d",
-		  r->summary.benchmarks, r->summary.benchmarks == 1 ? "" : "s",
-		  r->summary.commands, r->summary.commands == 1 ? "" : "s",
-		  r->seed, r->summary.exit_code);
-	if (r->exit_reason && *r->exit_reason) {
-		sbuf_adds(m->out, " (");
-		report_md_escape(m->out, r->exit_reason);
-		sbuf_addch(m->out, ')');
-	}
+	report_status_line(m->out, r, &md_markup);
 	sbuf_adds(m->out, "\n\n");
 	sbuf_reset(&sb);
 	if (report_shard_text(&sb, r)) {

@@ -27,7 +27,6 @@
  */
 #include "report/report.h"
 #include "report/describe.h"
-#include "report/section.h"
 #include "report/write_table_internal.h"
 
 #include <inttypes.h>
@@ -751,6 +750,10 @@ static void lead_block(struct table *t)
 	sbuf_release(&sb);
 }
 
+/* The status line's markup: plain text, sanitised for a terminal. */
+static const struct report_markup table_markup = {table_add_safe, NULL, NULL,
+						  NULL, NULL};
+
 static void header(struct table *t)
 {
 	const struct run_result *r = t->r;
@@ -774,26 +777,9 @@ static void header(struct table *t)
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&shard);
-	if (r->git.base_ref || r->git.base_sha) {
-		const char *ref = report_base_ref_shown(&r->git);
-		sbuf_adds(out, "base ");
-		table_add_safe(out, ref ? ref : "");
-		if (r->git.base_sha) {
-			sbuf_addf(out, "%s", ref ? " (" : "");
-			table_add_safe_len(out, r->git.base_sha,
-				     strnlen(r->git.base_sha, 12));
-			sbuf_addf(out, "%s", ref ? ")" : "");
-		}
-		sbuf_adds(out, " → head ");
-		if (r->git.head_sha)
-			table_add_safe_len(out, r->git.head_sha,
-				     strnlen(r->git.head_sha, 12));
-		else
-			sbuf_adds(out, "working tree");
-		if (r->git.dirty > 0)
-			sbuf_adds(out, " + uncommitted changes");
+	/* the status line's revisions; its exit code ends the table */
+	if (report_revisions_text(out, r, &table_markup))
 		sbuf_addch(out, '\n');
-	}
 	if (r->interrupted) {
 		table_paint(t, out, TC_YELLOW, "interrupted: results are partial");
 		sbuf_addch(out, '\n');

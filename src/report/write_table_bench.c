@@ -15,7 +15,6 @@
 #include "analyze/format.h"
 #include "base/xalloc.h"
 #include "report/describe.h"
-#include "report/section.h"
 
 /* ---- kagari bench: hyperfine's layout ---------------------------------- */
 
@@ -128,14 +127,8 @@ static int hf_change(struct table *t, const struct command_result *c)
 	sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
 	sbuf_adds(out, cp->statistic ? cp->statistic : "median");
 	sbuf_adds(out, "): ");
-	units_format_percent(&sb, cp->change_percent);
-	if (isfinite(cp->ci_low_percent) && isfinite(cp->ci_high_percent)) {
-		sbuf_adds(&sb, " [");
-		units_format_percent(&sb, cp->ci_low_percent);
-		sbuf_adds(&sb, ", ");
-		units_format_percent(&sb, cp->ci_high_percent);
-		sbuf_adds(&sb, "]");
-	}
+	units_format_change(&sb, cp->change_percent, cp->ci_low_percent,
+			    cp->ci_high_percent);
 	/* hyperfine's users compare means: the change of the mean beside
 	   the paired one, always */
 	if (isfinite(cp->mean_change_percent)) {
@@ -147,7 +140,7 @@ static int hf_change(struct table *t, const struct command_result *c)
 		gated = 1;
 		sbuf_adds(out, "  ");
 		table_paint_safe(t, out, table_result_tcolor(result_from_verdict(cp->verdict)), verdict_text(cp->verdict, ""));
-		sbuf_addf(out, " (tolerance %g%%)", cp->max_percent);
+		report_tolerance_note(out, cp);
 	}
 	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
 	    *cp->reason) {

@@ -227,4 +227,74 @@ json_check "$T/out" "r[\"runs\"] == $("$PY" -c 'import sqlite3,sys; print(sqlite
 [ "$(ls "$T/ro")" = h.sqlite ] || fail "reading left files behind: $(ls "$T/ro")"
 cmp -s "$T/ro/h.sqlite" .kagari/history.sqlite || fail "reading changed the history"
 chmod 755 "$T/ro"
+# ---- few points: the noise is unknown, never ±0.0% -------------------------
+R2="$T/few"
+mkdir -p "$R2"
+cd "$R2" || exit 1
+g init -q .
+# The count is read from a tracked file, so that compare's base side (in
+# its own worktree, with the base revision's suite) reads the base's.
+cat > kagari.yaml <<YAML
+version: "1"
+name: s
+defaults: {warmup: 0, runs: 2, metrics: {allocations: true, cpu: false}}
+benchmarks:
+  - name: b
+    commands:
+      m: {command: "exec '$H' mallocs \$(cat n.txt)", shell: true}
+      same: {command: ["$H", "mallocs", "500"]}
+YAML
+echo 1000 > n.txt
+g add -A && g commit -qm f1
+F1=$(g rev-parse HEAD)
+echo 1140 > n.txt
+g add -A && g commit -qm f2
+F2=$(g rev-parse HEAD)
+
+case_ "after one compare: one point, the head side's; the noise is unknown (null)"
+run_k compare kagari.yaml --against "$F1" --quiet --format json --output "$T/cmp.json"
+expect_rc 0
+"$PY" -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); s=sorted(r[0] for r in c.execute("SELECT DISTINCT side FROM results")); sys.exit(0 if s == ["base", "head"] else 1)' .kagari/history.sqlite ||
+	fail "compare did not store both sides"
+run_k history --metric allocs --format json
+expect_rc 0
+cp "$T/out" "$T/few1.json"
+# (the shell's own allocations count too: the sides are read from the report)
+HEADM=$("$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]; print(c["head"]["metrics"]["allocs"]["stats"]["median"], c["base"]["metrics"]["allocs"]["stats"]["median"])' "$T/cmp.json")
+read -r HM BM <<<"$HEADM"
+[ "$HM" != "$BM" ] || fail "the two sides of compare did not differ: $HEADM"
+json_check "$T/few1.json" "[[(p['sha'], p['median']) for p in s['points']] for s in r['series']] == [[('$F2', $HM)], [('$F2', 500.0)]]"
+json_check "$T/few1.json" "all(s['noise_percent'] is None and s['between_percent'] is None and s['detect']['runs_per_commit'] is None and s['detect']['min_step_percent'] is None and s['detect']['step_percent'] == 5 for s in r['series'])"
+run_k history --metric allocs
+expect_rc 0
+expect_out "noise of one run unknown (1 commit, 1 run): 3 more runs of a commit or 3 more commits would tell it, and the runs a 5% step needs"
+grep -q '±0.0%' "$T/out" && fail "a noise of ±0.0% from one run: $(cat "$T/out")"
+# Every series' third line is its noise line: no blank line in its place.
+"$PY" - "$T/out" <<'PYEOF' || fail "a blank or missing noise line in the table: $(cat "$T/out")"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+heads = [i for i, l in enumerate(lines) if l.startswith("s / b / ")]
+sys.exit(0 if heads and all(lines[i + 2].startswith("  noise of one run") for i in heads) else 1)
+PYEOF
+
+case_ "two commits over 10% apart: still unknown, and what is missing said"
+g checkout -q "$F1"
+run_k run kagari.yaml --quiet
+expect_rc 0
+g checkout -q main
+run_k history --metric allocs --format json
+json_check "$T/out" "[p['median'] for p in r['series'][0]['points']] == [$BM, $HM] and $HM / $BM > 1.1"
+json_check "$T/out" "r['series'][0]['noise_percent'] is None and r['series'][0]['detect']['runs_per_commit'] is None"
+run_k history --metric allocs
+expect_out "noise of one run unknown (2 commits, 2 runs): 3 more runs of a commit or 2 more commits would tell it"
+run_k history --metric allocs --format markdown
+expect_out "noise of one run unknown (2 commits, 2 runs)"
+
+case_ "three more runs of one commit tell the noise (exact counts: 0%)"
+for k in 1 2 3; do "$KAGARI" run kagari.yaml --quiet >/dev/null 2>&1 || fail "run $k"; done
+run_k history --metric allocs --format json
+json_check "$T/out" "r['series'][0]['noise_percent'] < 1e-6 and r['series'][0]['between_percent'] > 0 and [p['runs'] for p in r['series'][0]['points']] == [1, 4]"
+run_k history --metric allocs
+expect_out "noise of one run ±0.0%, between sessions ±"
+cd "$R" || exit 1
 finish

@@ -159,6 +159,10 @@ static void test_change(void **state)
 	sbuf_reset(&sb);
 	units_format_change(&sb, NAN, NAN, 0);
 	assert_string_equal(sb.buf, "n/a [n/a, 0.0%]");
+	/* no interval at all: the change alone, never "[n/a, n/a]" */
+	sbuf_reset(&sb);
+	units_format_change(&sb, -2.5, NAN, NAN);
+	assert_string_equal(sb.buf, "-2.5%");
 	sbuf_release(&sb);
 }
 

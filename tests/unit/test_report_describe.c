@@ -16,6 +16,7 @@
 
 #include "base/xalloc.h"
 #include "report/describe.h"
+#include "report/problems.h"
 
 static void init_cmd(struct command_result *c, const char *work)
 {
@@ -139,11 +140,11 @@ static void test_better_texts(void **state)
 	cp.verdict = VERDICT_PASS;
 	cp.reason = "< -10%: no regression (P=0.00); the improvement is not established (p=0.09 not below 0.05)";
 	assert_int_equal(report_better_text(&sb, &cp, METRIC_LATENCY), 1);
-	assert_string_equal(sb.buf, "faster: -27.0% [-38.8%, -15.2%] (beyond the 10% tolerance); "
+	assert_string_equal(sb.buf, "faster: -27.0% [-38.8%, -15.2%] (beyond tolerance 10%); "
 				    "not improved: the improvement is not established (p=0.09 not below 0.05)");
 	sbuf_reset(&sb);
 	report_verdict_note(&sb, &cp, METRIC_LATENCY);
-	assert_string_equal(sb.buf, " (faster beyond the 10% tolerance, not improved)");
+	assert_string_equal(sb.buf, " (faster beyond tolerance 10%, not improved)");
 	sbuf_reset(&sb);
 	report_lead_change_text(&sb, &cp, METRIC_PEAK_RSS);
 	assert_true(!strncmp(sb.buf, "peak_rss lower: -27.0%", 22));
@@ -212,6 +213,144 @@ static void test_problem(void **state)
 	assert_int_equal(report_comparison_problem(&cp), -1);
 }
 
+/* A markup that shows where each part went: user text in {}, the ref in
+   <r></r>, shas in <s></s>. */
+static void braces(struct sbuf *out, const char *s)
+{
+	sbuf_addf(out, "{%s}", s);
+}
+
+static const struct report_markup probe = {braces, "<r>", "</r>", "<s>",
+					   "</s>"};
+
+/* One suite, one benchmark, two commands: latency compared on both,
+   peak_rss on the first. */
+static void build_run(struct run_result *r, struct bench_result *b,
+		      struct suite_result *s, struct command_result *c)
+{
+	memset(r, 0, sizeof(*r));
+	memset(s, 0, sizeof(*s));
+	memset(b, 0, sizeof(*b));
+	memset(c, 0, 2 * sizeof(*c));
+	c[0].comparison[METRIC_LATENCY].present = 1;
+	c[0].comparison[METRIC_PEAK_RSS].present = 1;
+	c[1].comparison[METRIC_LATENCY].present = 1;
+	b->commands = c;
+	b->nr_commands = 2;
+	s->benches = b;
+	s->nr_benches = 1;
+	r->suites = s;
+	r->nr_suites = 1;
+	r->summary.exit_code = 1;
+	r->exit_reason = "1 gated regression found";
+	r->git.head_sha = "1b2c3d4e5f60718293a4b5c6d7e8f90112233445";
+	r->git.base_sha = "0acd445dea07112233445566778899aabbccddee";
+	r->git.base_ref = "main";
+}
+
+static void test_status_line(void **state)
+{
+	struct run_result r;
+	struct suite_result s;
+	struct bench_result b;
+	struct command_result c[2];
+	struct sbuf sb = SBUF_INIT;
+	(void)state;
+
+	build_run(&r, &b, &s, c);
+	report_status_line(&sb, &r, &probe);
+	assert_string_equal(sb.buf,
+			    "base <r>{main}</r> (<s>{0acd445dea07}</s>) → head "
+			    "<s>{1b2c3d4e5f60}</s> · 3 comparisons in 2 commands"
+			    " · {exit code 1 (1 gated regression found)}");
+
+	/* a dirty tree, no head sha, a ref that is the sha abbreviated */
+	sbuf_reset(&sb);
+	r.git.dirty = 1;
+	r.git.head_sha = NULL;
+	r.git.base_ref = "0ACD445";
+	assert_int_equal(report_revisions_text(&sb, &r, &probe), 1);
+	assert_string_equal(sb.buf, "base <s>{0acd445dea07}</s> → head working "
+				    "tree + uncommitted changes");
+
+	/* a ref without a sha: no empty parentheses */
+	sbuf_reset(&sb);
+	r.git.dirty = 0;
+	r.git.base_ref = "v1.2";
+	r.git.base_sha = NULL;
+	r.git.head_sha = "abc";
+	report_revisions_text(&sb, &r, &probe);
+	assert_string_equal(sb.buf, "base <r>{v1.2}</r> → head <s>{abc}</s>");
+
+	/* no base, no comparison: the counts and the exit code only */
+	sbuf_reset(&sb);
+	r.git.base_ref = NULL;
+	c[0].comparison[METRIC_LATENCY].present = 0;
+	c[0].comparison[METRIC_PEAK_RSS].present = 0;
+	c[1].comparison[METRIC_LATENCY].present = 0;
+	b.nr_commands = 1;
+	r.summary.exit_code = 0;
+	r.exit_reason = NULL;
+	assert_int_equal(report_revisions_text(&sb, &r, &probe), 0);
+	assert_string_equal(sb.buf, "");
+	report_status_line(&sb, &r, &probe);
+	assert_string_equal(sb.buf, "1 command · {exit code 0}");
+	sbuf_release(&sb);
+}
+
+static void test_git_rows(void **state)
+{
+	struct run_result r;
+	struct suite_result s;
+	struct bench_result b;
+	struct command_result c[2];
+	struct sbuf sb = SBUF_INIT;
+	(void)state;
+
+	build_run(&r, &b, &s, c);
+	r.git.dirty = 1;
+	report_git_head_text(&sb, &r.git);
+	assert_string_equal(sb.buf, "1b2c3d4e5f60718293a4b5c6d7e8f90112233445 "
+				    "+ uncommitted changes");
+	sbuf_reset(&sb);
+	report_git_base_text(&sb, &r.git);
+	assert_string_equal(sb.buf, "main (0acd445dea07112233445566778899aabbccddee)");
+	sbuf_reset(&sb);
+	report_exit_text(&sb, &r);
+	assert_string_equal(sb.buf, "1 (1 gated regression found)");
+	sbuf_reset(&sb);
+	r.git.head_sha = NULL;
+	r.git.base_ref = NULL;
+	r.git.base_sha = NULL;
+	report_git_head_text(&sb, &r.git);
+	report_git_base_text(&sb, &r.git);
+	assert_string_equal(sb.buf, "");
+	sbuf_release(&sb);
+}
+
+static void test_tolerance_texts(void **state)
+{
+	struct comparison cp;
+	struct sbuf sb = SBUF_INIT;
+	(void)state;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.max_percent = 5;
+	report_tolerance_text(&sb, &cp);
+	assert_string_equal(sb.buf, "tolerance 5%");
+	sbuf_reset(&sb);
+	cp.max_percent = 2.5;
+	report_tolerance_note(&sb, &cp);
+	assert_string_equal(sb.buf, " (tolerance 2.5%)");
+	/* none: nothing, never "nan%" */
+	sbuf_reset(&sb);
+	cp.max_percent = NAN;
+	report_tolerance_text(&sb, &cp);
+	report_tolerance_note(&sb, &cp);
+	assert_string_equal(sb.buf, "");
+	sbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +359,9 @@ int main(void)
 		cmocka_unit_test(test_comparison_texts),
 		cmocka_unit_test(test_better_texts),
 		cmocka_unit_test(test_problem),
+		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_git_rows),
+		cmocka_unit_test(test_tolerance_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

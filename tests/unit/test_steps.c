@@ -358,6 +358,38 @@ static void test_between_noise(void **state)
 	assert_true(steps_between_noise(q, 5, steps_run_noise(q, 5)) == 0);
 }
 
+static void test_unknown_noise(void **state)
+{
+	(void)state;
+	/* One run, two runs 14% apart (one commit or two), three commits: one
+	   or two differences are no estimate of the noise, never 0. */
+	double one[] = { 100 }, two[] = { 100, 114 }, x[] = { 100, 114, 100, 114 };
+	struct steps_point a[] = { { 100, one, 1 } };
+	struct steps_point b[] = { { 107, two, 2 } };
+	struct steps_point c[4];
+	for (size_t i = 0; i < 4; i++)
+		c[i] = (struct steps_point){ x[i], &x[i], 1 };
+	assert_true(isnan(steps_run_noise(a, 1)));
+	assert_true(isnan(steps_run_noise(b, 1)));
+	assert_true(isnan(steps_run_noise(c, 2)));
+	assert_true(isnan(steps_run_noise(c, 3)));
+	assert_int_equal(steps_run_pairs(b, 1), 1);
+	assert_int_equal(steps_run_pairs(c, 3), 0);
+	/* Nor any step or runs per commit from it. */
+	struct step *s = NULL;
+	size_t n = 5;
+	double tau = -1;
+	assert_true(isnan(steps_find_points(c, 3, 1, 1, &s, &n, &tau)));
+	assert_true(s == NULL && n == 0 && tau == 0);
+	assert_int_equal(steps_runs_needed(NAN, 0, 5), 0);
+	/* Three differences tell it: of consecutive points, or of runs of one
+	   commit. */
+	assert_true(fabs(steps_run_noise(c, 4) - 1.4826 * 14 / sqrt(2.0)) < 1e-9);
+	double r[] = { 100, 102, 100, 102 };
+	struct steps_point d[] = { { 101, r, 4 } };
+	assert_true(fabs(steps_run_noise(d, 1) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_run_noise_and_runs_needed),
 		cmocka_unit_test(test_session_offsets),
 		cmocka_unit_test(test_between_noise),
+		cmocka_unit_test(test_unknown_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

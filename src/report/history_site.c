@@ -1,0 +1,686 @@
+/*
+ * report/history_site: the trend site's page and its plots (history_site.h).
+ */
+#include "report/html_page.h"
+#include "report/history_site.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/format.h"
+#include "base/cmp.h"
+#include "base/sbuf.h"
+#include "base/xalloc.h"
+#include "report/output.h"
+#include "report/svg.h"
+
+/* The trend plot: W x H, the plot area [L, R] x [T, B]. */
+#define W 960.0
+#define H 270.0
+#define L 84.0
+#define R 944.0
+#define T 30.0
+#define B 226.0
+/* Commit labels under the axis, at most. */
+#define X_LABELS 7
+
+static const char site_css[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;"
+    "color:#222;background:#f7f7f8}\n"
+    "header{background:#fff;border-bottom:1px solid #ddd;padding:14px 24px}\n"
+    "main{padding:0 24px 40px;max-width:1320px}\n"
+    "h1{font-size:21px;margin:0 0 4px}\n"
+    "h2{font-size:18px;margin:30px 0 8px;padding-bottom:3px;border-bottom:1px solid #ddd}\n"
+    "h3{font-size:15px;margin:14px 0 4px}\n"
+    "h4{font-size:14px;margin:12px 0 2px}\n"
+    "table{border-collapse:collapse;background:#fff;margin:6px 0 12px}\n"
+    "th,td{border:1px solid #e3e3e3;padding:3px 8px;text-align:left;vertical-align:top}\n"
+    "th{background:#f3f3f5;font-weight:600}\n"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    ".meta{color:#555;margin:2px 0}\n"
+    ".dim{color:#666;font-weight:normal}\n"
+    ".badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;"
+    "font-weight:600;background:#eee;color:#444;white-space:nowrap}\n"
+    ".k-bad{background:#fde2e1;color:#a4161a}\n"
+    ".k-good{background:#e1f3e5;color:#1b6b2a}\n"
+    ".k-warn{background:#fff1c2;color:#6f5200}\n"
+    ".k-info{background:#e4ecf7;color:#28507f}\n"
+    ".series{background:#fff;border:1px solid #e3e3e3;border-radius:4px;"
+    "padding:6px 12px 4px;margin:8px 0 14px}\n"
+    ".series p{margin:3px 0}\n"
+    ".series ul{margin:3px 0 6px;padding-left:20px}\n"
+    "code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px;"
+    "background:#f1f1f3;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}\n"
+    "a{color:#1f5fa8}\n"
+    "svg.trend{width:100%;max-width:960px;height:auto;display:block;background:#fff}\n"
+    "svg.trend text{font:11px system-ui,sans-serif;fill:#444}\n"
+    "svg.trend text.e{text-anchor:end}\n"
+    "svg.trend text.m{text-anchor:middle}\n"
+    "svg.trend text.c{font:10.5px ui-monospace,monospace;text-anchor:middle}\n"
+    "svg.trend text.st{fill:#c62828;font-weight:600}\n"
+    "svg.trend .ax{stroke:#999;stroke-width:1}\n"
+    "svg.trend .gr{stroke:#eee;stroke-width:1}\n"
+    "svg.trend .ln{stroke:#e07b24;stroke-width:1.3;fill:none}\n"
+    "svg.trend .iv{stroke:#e07b24;stroke-width:2;stroke-opacity:.45}\n"
+    "svg.trend .pt{fill:#e07b24;stroke:#fff;stroke-width:.8}\n"
+    "svg.trend .off{fill:#fff;stroke:#777;stroke-width:1.3}\n"
+    "svg.trend .lv{stroke:#7b3fa0;stroke-width:1.4;stroke-dasharray:6 4}\n"
+    "svg.trend .step{stroke:#c62828;stroke-width:1.4;stroke-dasharray:4 3}\n"
+    "svg.trend .sep{stroke:#999;stroke-width:1;stroke-dasharray:2 3}\n"
+    "svg.trend a:hover .pt{fill:#a04a00}\n";
+
+static void esc(struct sbuf *out, const char *s)
+{
+	report_html_escape(out, s, 0);
+}
+
+/* A coordinate: one decimal. */
+static void num(struct sbuf *out, double v)
+{
+	if (!isfinite(v))
+		v = 0;
+	v = round(v * 10) / 10;
+	sbuf_addf(out, "%.1f", v == 0 ? 0.0 : v);
+}
+
+static void line(struct sbuf *out, double x1, double y1, double x2, double y2, const char *cls)
+{
+	sbuf_adds(out, "<line x1=\"");
+	num(out, x1);
+	sbuf_adds(out, "\" y1=\"");
+	num(out, y1);
+	sbuf_adds(out, "\" x2=\"");
+	num(out, x2);
+	sbuf_adds(out, "\" y2=\"");
+	num(out, y2);
+	sbuf_addf(out, "\" class=\"%s\"/>\n", cls);
+}
+
+static void text(struct sbuf *out, double x, double y, const char *cls, const char *s)
+{
+	sbuf_adds(out, "<text x=\"");
+	num(out, x);
+	sbuf_adds(out, "\" y=\"");
+	num(out, y);
+	sbuf_addf(out, "\" class=\"%s\">", cls);
+	esc(out, s);
+	sbuf_adds(out, "</text>\n");
+}
+
+/* An opening <a> to url (nothing without one); returns whether it opened. */
+static int link_open(struct sbuf *out, const char *url)
+{
+	if (!url)
+		return 0;
+	sbuf_adds(out, "<a href=\"");
+	esc(out, url);
+	sbuf_adds(out, "\">");
+	return 1;
+}
+
+/* The value range of the plot, padded, never empty. */
+struct scale {
+	double y0, y1;
+	size_t n;
+};
+
+static double sx(const struct scale *s, double i)
+{
+	return L + (i + 0.5) * (R - L) / (double)s->n;
+}
+
+static double sy(const struct scale *s, double v)
+{
+	return B - (v - s->y0) / (s->y1 - s->y0) * (B - T);
+}
+
+static void scale_of(struct scale *s, const struct history_site_series *v)
+{
+	s->n = v->nr;
+	s->y0 = INFINITY;
+	s->y1 = -INFINITY;
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct history_site_point *p = &v->pts[i];
+		s->y0 = fmin(s->y0, isfinite(p->low) ? fmin(p->low, p->median) : p->median);
+		s->y1 = fmax(s->y1, isfinite(p->high) ? fmax(p->high, p->median) : p->median);
+	}
+	double pad = (s->y1 - s->y0) * 0.08;
+	if (!(pad > 0))
+		pad = fabs(s->y0) > 0 ? fabs(s->y0) * 0.05 : 1;
+	s->y0 -= pad;
+	s->y1 += pad;
+}
+
+/* 1, 2 or 5 times a power of ten, about range / 4. */
+static double nice_step(double range)
+{
+	double raw = range / 4, p = pow(10, floor(log10(raw)));
+	double f = raw / p;
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+static void axes(struct sbuf *out, const struct scale *s, enum metric_id m)
+{
+	struct sbuf lab = SBUF_INIT;
+	double step = nice_step(s->y1 - s->y0);
+	for (double t = ceil(s->y0 / step) * step; step > 0 && t <= s->y1; t += step) {
+		line(out, L, sy(s, t), R, sy(s, t), "gr");
+		sbuf_reset(&lab);
+		units_format_value(&lab, m, fabs(t) < step / 1e6 ? 0 : t);
+		text(out, L - 6, sy(s, t) + 4, "e", lab.buf);
+	}
+	line(out, L, T, L, B, "ax");
+	line(out, L, B, R, B, "ax");
+	sbuf_release(&lab);
+}
+
+/* Points on HEAD's line: the first that is not, or nr. */
+static size_t line_end(const struct history_site_series *v)
+{
+	size_t k = 0;
+	while (k < v->nr && !v->pts[k].off_line)
+		k++;
+	return k;
+}
+
+/* The level of each stretch of the line between steps: its median. */
+static void levels(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+{
+	size_t end = line_end(v), from = 0;
+	double *t = xcalloc(end + 1, sizeof(*t));
+	for (size_t k = 0; k <= v->nr_steps && v->nr_steps; k++) {
+		size_t to = k < v->nr_steps ? v->steps[k].at : end;
+		if (to > end || to <= from)
+			break;
+		for (size_t i = from; i < to; i++)
+			t[i - from] = v->pts[i].median;
+		qsort(t, to - from, sizeof(*t), cmp_double);
+		size_t c = to - from;
+		double med = c % 2 ? t[c / 2] : (t[c / 2 - 1] + t[c / 2]) / 2;
+		line(out, sx(s, (double)from) - 4, sy(s, med), sx(s, (double)to - 1) + 4, sy(s, med), "lv");
+		from = to;
+	}
+	free(t);
+}
+
+/* Each step: a dashed line before the commit that made it, labelled with
+   the change and that commit (a link to it). */
+static void steps(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+{
+	struct sbuf lab = SBUF_INIT;
+	for (size_t k = 0; k < v->nr_steps; k++) {
+		size_t at = v->steps[k].at;
+		if (!at || at >= v->nr)
+			continue;
+		double x = (sx(s, (double)at - 1) + sx(s, (double)at)) / 2;
+		line(out, x, T - 4, x, B, "step");
+		sbuf_reset(&lab);
+		units_format_percent(&lab, v->steps[k].change_percent);
+		sbuf_adds(&lab, " at ");
+		sbuf_add(&lab, v->pts[at].sha, strnlen(v->pts[at].sha, 10));
+		int a = link_open(out, v->pts[at].url);
+		text(out, x > (L + R) / 2 ? x - 4 : x + 4, T - 8 + (double)(k % 2) * 11,
+		     x > (L + R) / 2 ? "st e" : "st", lab.buf);
+		if (a)
+			sbuf_adds(out, "</a>\n");
+	}
+	sbuf_release(&lab);
+}
+
+/* One point's hover text: commit, subject, value and interval, runs, time. */
+static void point_title(struct sbuf *out, const struct history_site_series *v, size_t i)
+{
+	const struct history_site_point *p = &v->pts[i];
+	struct sbuf t = SBUF_INIT;
+	sbuf_add(&t, p->sha, strnlen(p->sha, 10));
+	if (p->subject)
+		sbuf_addf(&t, " %s", p->subject);
+	sbuf_adds(&t, "\n");
+	units_format_value(&t, v->metric, p->median);
+	if (p->runs > 1) {
+		sbuf_adds(&t, " [");
+		units_format_value(&t, v->metric, p->low);
+		sbuf_adds(&t, " … ");
+		units_format_value(&t, v->metric, p->high);
+		sbuf_adds(&t, "]");
+	}
+	sbuf_addf(&t, ", %zu run%s", p->runs, p->runs == 1 ? "" : "s");
+	if (p->time)
+		sbuf_addf(&t, ", %s", p->time);
+	if (p->off_line)
+		sbuf_adds(&t, " (not on HEAD's first-parent line)");
+	sbuf_adds(out, "<title>");
+	report_html_escape(out, t.buf, 1);
+	sbuf_adds(out, "</title>");
+	sbuf_release(&t);
+}
+
+static void points(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+{
+	size_t end = line_end(v);
+	/* the line through HEAD's first-parent commits only */
+	if (end > 1) {
+		sbuf_adds(out, "<polyline class=\"ln\" points=\"");
+		for (size_t i = 0; i < end; i++) {
+			num(out, sx(s, (double)i));
+			sbuf_addch(out, ',');
+			num(out, sy(s, v->pts[i].median));
+			sbuf_addch(out, i + 1 < end ? ' ' : '"');
+		}
+		sbuf_adds(out, "/>\n");
+	}
+	if (end && end < v->nr) {
+		double x = (sx(s, (double)end - 1) + sx(s, (double)end)) / 2;
+		line(out, x, T, x, B, "sep");
+		text(out, x + 4, B - 6, "", "other commits");
+	}
+	for (size_t i = 0; i < v->nr; i++)
+		if (v->pts[i].runs > 1 && v->pts[i].high > v->pts[i].low)
+			line(out, sx(s, (double)i), sy(s, v->pts[i].low), sx(s, (double)i),
+			     sy(s, v->pts[i].high), "iv");
+	double r = v->nr > 200 ? 2 : 3.2;
+	for (size_t i = 0; i < v->nr; i++) {
+		int a = link_open(out, v->pts[i].url);
+		sbuf_adds(out, "<circle cx=\"");
+		num(out, sx(s, (double)i));
+		sbuf_adds(out, "\" cy=\"");
+		num(out, sy(s, v->pts[i].median));
+		sbuf_addf(out, "\" r=\"%.1f\" class=\"%s\">", r, v->pts[i].off_line ? "off" : "pt");
+		point_title(out, v, i);
+		sbuf_adds(out, "</circle>");
+		sbuf_adds(out, a ? "</a>\n" : "\n");
+	}
+}
+
+/* Commit labels under the axis: the first, the last, a few evenly
+   between (never two side by side). */
+static void commit_label(struct sbuf *out, const struct scale *s, const struct history_site_series *v,
+			 size_t i)
+{
+	char lab[8];
+	snprintf(lab, sizeof(lab), "%.7s", v->pts[i].sha);
+	line(out, sx(s, (double)i), B, sx(s, (double)i), B + 4, "ax");
+	text(out, sx(s, (double)i), B + 16, "c", lab);
+}
+
+static void commit_labels(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+{
+	size_t step = v->nr > 1 ? (v->nr - 1 + X_LABELS - 2) / (X_LABELS - 1) : 1;
+	for (size_t i = 0; i < v->nr; i += step)
+		if (i == 0 || i + step / 2 < v->nr - 1)
+			commit_label(out, s, v, i);
+	if (v->nr > 1)
+		commit_label(out, s, v, v->nr - 1);
+	text(out, (L + R) / 2, B + 34, "m", "commits, in the order of HEAD's first-parent line");
+}
+
+/* The trend plot of one series: one <svg class="trend">. */
+static void trend_plot(struct sbuf *out, const struct history_site_series *v, const char *label)
+{
+	struct scale s;
+	scale_of(&s, v);
+	sbuf_addf(out, "<svg class=\"trend\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
+		  (int)W, (int)H, (int)W, (int)H);
+	esc(out, label);
+	sbuf_adds(out, "\"><title>");
+	esc(out, label);
+	sbuf_adds(out, "</title>\n");
+	axes(out, &s, v->metric);
+	levels(out, &s, v);
+	steps(out, &s, v);
+	points(out, &s, v);
+	commit_labels(out, &s, v);
+	sbuf_adds(out, "</svg>\n");
+}
+
+/* ---- the page ------------------------------------------------------------ */
+
+static const char *badge_class(const char *verdict)
+{
+	static const struct {
+		const char *name, *cls;
+	} k[] = {
+		{ "regression", "k-bad" }, { "over_budget", "k-bad" }, { "error", "k-bad" },
+		{ "improved", "k-good" }, { "pass", "k-good" }, { "inconclusive", "k-warn" },
+		{ "unsupported", "k-warn" }, { "interrupted", "k-warn" },
+	};
+	for (size_t i = 0; verdict && i < sizeof(k) / sizeof(k[0]); i++)
+		if (!strcmp(verdict, k[i].name))
+			return k[i].cls;
+	return "k-info";
+}
+
+/* The last run's verdict as a badge: the metric's comparison when it had
+   one, else the command's result ("run" measures one side). */
+static void last_badge(struct sbuf *out, const struct history_site_last *l)
+{
+	const char *v = l->verdict ? l->verdict : l->result;
+	sbuf_addf(out, "<span class=\"badge %s\">", badge_class(v));
+	esc(out, v ? v : "no verdict");
+	sbuf_adds(out, "</span>");
+	if (l->verdict && isfinite(l->change_percent)) {
+		struct sbuf t = SBUF_INIT;
+		sbuf_addch(&t, ' ');
+		units_format_change(&t, l->change_percent, l->ci_low_percent, l->ci_high_percent);
+		esc(out, t.buf);
+		sbuf_release(&t);
+	}
+}
+
+/* "kagari compare at abc1234567, 2026-…: regression +12.0% […]". */
+static void last_line(struct sbuf *out, const struct history_site_series *v)
+{
+	const struct history_site_last *l = &v->last;
+	sbuf_adds(out, "<p>Last run: ");
+	esc(out, l->kind ? l->kind : "run");
+	sbuf_adds(out, " of <code>");
+	if (l->sha)
+		sbuf_add(out, l->sha, strnlen(l->sha, 10));
+	sbuf_adds(out, "</code>");
+	if (l->time) {
+		sbuf_adds(out, ", ");
+		esc(out, l->time);
+	}
+	sbuf_adds(out, ": ");
+	last_badge(out, l);
+	if (!l->verdict) {
+		sbuf_adds(out, " <span class=\"dim\">(the command's result: ");
+		esc(out, metric_get(v->metric)->name);
+		sbuf_adds(out, " was not compared in that run)</span>");
+	}
+	sbuf_adds(out, "</p>\n");
+}
+
+/* "b / m — latency (machine 1a2b…)" for labels. */
+static void series_label(struct sbuf *out, const struct history_site_series *v)
+{
+	sbuf_addf(out, "%s / %s / %s — %s (machine %s)", v->suite, v->benchmark, v->command,
+		  metric_get(v->metric)->name, v->machine ? v->machine : "?");
+}
+
+static void step_items(struct sbuf *out, const struct history_site_series *v)
+{
+	struct sbuf t = SBUF_INIT;
+	sbuf_adds(out, "<ul>\n");
+	if (!v->nr_steps)
+		sbuf_adds(out, "<li>no steps</li>\n");
+	for (size_t k = 0; k < v->nr_steps; k++) {
+		const struct history_site_step *st = &v->steps[k];
+		const struct history_site_point *a = &v->pts[st->at - 1], *b = &v->pts[st->at];
+		sbuf_reset(&t);
+		units_format_percent(&t, st->change_percent);
+		sbuf_adds(&t, " (");
+		units_format_value(&t, v->metric, st->before);
+		sbuf_adds(&t, " → ");
+		units_format_value(&t, v->metric, st->after);
+		sbuf_adds(&t, ")");
+		sbuf_adds(out, "<li class=\"step\">step <b>");
+		esc(out, t.buf);
+		sbuf_adds(out, "</b> at ");
+		int open = link_open(out, b->url);
+		sbuf_adds(out, "<code>");
+		sbuf_add(out, b->sha, strnlen(b->sha, 10));
+		sbuf_adds(out, open ? "</code></a>" : "</code>");
+		if (b->subject) {
+			sbuf_adds(out, " ");
+			esc(out, b->subject);
+		}
+		sbuf_adds(out, " <span class=\"dim\">(after <code>");
+		sbuf_add(out, a->sha, strnlen(a->sha, 10));
+		sbuf_adds(out, "</code>: the change is in ");
+		sbuf_add(out, a->sha, strnlen(a->sha, 10));
+		sbuf_adds(out, "..");
+		sbuf_add(out, b->sha, strnlen(b->sha, 10));
+		sbuf_adds(out, ")</span></li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+	sbuf_release(&t);
+}
+
+/* One series: its command, plot, noise line, last run and steps. */
+static void series_block(struct sbuf *out, const struct history_site_series *v, size_t id)
+{
+	struct sbuf label = SBUF_INIT;
+	series_label(&label, v);
+	sbuf_addf(out, "<div class=\"series\" id=\"s%zu\"><h4>", id);
+	esc(out, v->command);
+	sbuf_addf(out, " <span class=\"dim\">%zu commit%s</span></h4>\n", v->nr, v->nr == 1 ? "" : "s");
+	trend_plot(out, v, label.buf);
+	sbuf_adds(out, "<p class=\"noise\">");
+	esc(out, v->noise);
+	sbuf_adds(out, "</p>\n");
+	last_line(out, v);
+	step_items(out, v);
+	sbuf_adds(out, "</div>\n");
+	sbuf_release(&label);
+}
+
+static int cmp_str0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Sections by suite, benchmark, metric; in them this machine first, then
+   the others by fingerprint; then the commands. */
+static const struct history_site_series *sort_base;
+
+static int cmp_order(const void *pa, const void *pb)
+{
+	const struct history_site_series *a = &sort_base[*(const size_t *)pa];
+	const struct history_site_series *b = &sort_base[*(const size_t *)pb];
+	int c;
+	if ((c = cmp_str0(a->suite, b->suite)) || (c = cmp_str0(a->benchmark, b->benchmark)))
+		return c;
+	if (a->metric != b->metric)
+		return a->metric < b->metric ? -1 : 1;
+	if (a->this_machine != b->this_machine)
+		return b->this_machine - a->this_machine;
+	if ((c = cmp_str0(a->machine, b->machine)) || (c = cmp_str0(a->command, b->command)))
+		return c;
+	return (*(const size_t *)pa > *(const size_t *)pb) - (*(const size_t *)pa < *(const size_t *)pb);
+}
+
+/* The order the page shows the series in (caller frees). */
+static size_t *page_order(const struct history_site *site)
+{
+	size_t *ix = xcalloc(site->nr ? site->nr : 1, sizeof(*ix));
+	for (size_t i = 0; i < site->nr; i++)
+		ix[i] = i;
+	sort_base = site->series;
+	qsort(ix, site->nr, sizeof(*ix), cmp_order);
+	sort_base = NULL;
+	return ix;
+}
+
+static void machine_name(struct sbuf *out, const struct history_site_series *v)
+{
+	sbuf_adds(out, "machine <code>");
+	esc(out, v->machine ? v->machine : "?");
+	sbuf_adds(out, "</code>");
+	if (v->cpu_model) {
+		sbuf_adds(out, " ");
+		esc(out, v->cpu_model);
+	}
+	if (v->this_machine)
+		sbuf_adds(out, " <span class=\"dim\">(the machine that made this page)</span>");
+}
+
+/* The overview: a row per series with its latest value, last verdict and
+   steps, linking to its plot. */
+static void overview(struct sbuf *out, const struct history_site *site, const size_t *ix)
+{
+	sbuf_adds(out, "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
+		       "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
+		       "<th>last run</th><th>steps</th></tr>\n");
+	struct sbuf t = SBUF_INIT;
+	for (size_t k = 0; k < site->nr; k++) {
+		const struct history_site_series *v = &site->series[ix[k]];
+		sbuf_adds(out, "<tr><td>");
+		esc(out, v->suite);
+		sbuf_adds(out, " / ");
+		esc(out, v->benchmark);
+		sbuf_addf(out, "</td><td><a href=\"#s%zu\">", k);
+		esc(out, v->command);
+		sbuf_addf(out, "</a></td><td>%s</td><td><code>", metric_get(v->metric)->name);
+		esc(out, v->machine ? v->machine : "?");
+		sbuf_addf(out, "</code></td><td class=\"n\">%zu</td><td class=\"n\">", v->nr);
+		sbuf_reset(&t);
+		if (v->nr)
+			units_format_value(&t, v->metric, v->pts[line_end(v) ? line_end(v) - 1 : v->nr - 1].median);
+		esc(out, t.buf);
+		sbuf_adds(out, "</td><td>");
+		last_badge(out, &v->last);
+		sbuf_addf(out, "</td><td class=\"n\">%zu</td></tr>\n", v->nr_steps);
+	}
+	sbuf_adds(out, "</table>\n");
+	sbuf_release(&t);
+}
+
+/*
+ * The page's head: the very markup of html_page_open() on main
+ * (report/html_page.h, "one HTML page head with one CSP for every page"),
+ * which this branch predates; after the merge it replaces this function.
+ */
+static void page_head(struct sbuf *out, const struct history_site *site)
+{
+	html_page_open(out, "kagari history", site_css);
+	sbuf_adds(out, "<header><h1>kagari history</h1>\n<p class=\"meta\">");
+	if (site->repo_page) {
+		sbuf_adds(out, "<a href=\"");
+		esc(out, site->repo_page);
+		sbuf_adds(out, "\">");
+		esc(out, site->repo_page);
+		sbuf_adds(out, "</a> · ");
+	}
+	sbuf_addf(out, "%lld run%s recorded · %zu series · made ", (long long)site->runs,
+		  site->runs == 1 ? "" : "s", site->nr);
+	esc(out, site->generated ? site->generated : "?");
+	sbuf_adds(out, " by kagari " KAGARI_VERSION "</p>\n<p class=\"meta\">Each point is a commit: "
+		       "the median of its runs (a bar: their least to greatest), in the order of HEAD's "
+		       "first-parent line, other commits after it, hollow. A dashed red line marks a step "
+		       "at the commit that made it; dashed purple lines are the levels between steps.");
+	if (site->no_links) {
+		sbuf_adds(out, " Commits are not links: ");
+		esc(out, site->no_links);
+		sbuf_addch(out, '.');
+	}
+	sbuf_adds(out, "</p></header>\n<main>\n");
+}
+
+/* The machines, each once, in page order: never mixed in one plot. */
+static void machines(struct sbuf *out, const struct history_site *site, const size_t *ix)
+{
+	sbuf_adds(out, "<h2 id=\"machines\">Machines</h2>\n<p class=\"meta\">A series holds the runs of "
+		       "one machine only (machine id, CPU model and cores): the same benchmark on "
+		       "another machine is a plot of its own.</p>\n<ul>\n");
+	for (size_t k = 0; k < site->nr; k++) {
+		const struct history_site_series *v = &site->series[ix[k]];
+		int seen = 0;
+		for (size_t q = 0; q < k && !seen; q++)
+			seen = !cmp_str0(site->series[ix[q]].machine, v->machine);
+		if (seen)
+			continue;
+		size_t n = 0;
+		for (size_t q = 0; q < site->nr; q++)
+			n += !cmp_str0(site->series[q].machine, v->machine);
+		sbuf_adds(out, "<li>");
+		machine_name(out, v);
+		sbuf_addf(out, ": %zu series</li>\n", n);
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
+void history_site_render(struct sbuf *out, const struct history_site *site)
+{
+	size_t *ix = page_order(site);
+	page_head(out, site);
+	if (!site->nr)
+		sbuf_adds(out, "<p>No series recorded for the selected benchmarks.</p>\n");
+	else {
+		machines(out, site, ix);
+		overview(out, site, ix);
+	}
+	const struct history_site_series *prev = NULL;
+	for (size_t k = 0; k < site->nr; k++) {
+		const struct history_site_series *v = &site->series[ix[k]];
+		int section = !prev || cmp_str0(prev->suite, v->suite) ||
+			      cmp_str0(prev->benchmark, v->benchmark) || prev->metric != v->metric;
+		if (section) {
+			if (prev)
+				sbuf_adds(out, "</section>\n");
+			sbuf_adds(out, "<section>\n<h2>");
+			esc(out, v->suite);
+			sbuf_adds(out, " / ");
+			esc(out, v->benchmark);
+			sbuf_addf(out, " — %s <span class=\"dim\">(", metric_get(v->metric)->name);
+			esc(out, metric_get(v->metric)->unit_name);
+			sbuf_adds(out, ")</span></h2>\n");
+		}
+		if (section || cmp_str0(prev->machine, v->machine)) {
+			sbuf_adds(out, "<h3>");
+			machine_name(out, v);
+			sbuf_adds(out, "</h3>\n");
+		}
+		series_block(out, v, k);
+		prev = v;
+	}
+	if (prev)
+		sbuf_adds(out, "</section>\n");
+	sbuf_adds(out, "</main>\n");
+	html_page_close(out);
+	free(ix);
+}
+
+char *history_site_index(const char *dir)
+{
+	struct sbuf p = SBUF_INIT;
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	sbuf_add(&p, dir, n);
+	sbuf_adds(&p, n == 1 && dir[0] == '/' ? "index.html" : "/index.html");
+	return sbuf_detach(&p);
+}
+
+/* mkdir -p dir: 0, or -1 with a reason naming the folder. */
+static int make_folders(const char *dir, struct sbuf *err)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+	for (char *q = p + 1;; q++) {
+		char c = *q;
+		if (c && c != '/')
+			continue;
+		*q = '\0';
+		struct stat st;
+		if (mkdir(p, 0777) && errno != EEXIST) {
+			sbuf_addf(err, "cannot create the folder '%s': %s", p, strerror(errno));
+			rc = -1;
+		} else if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
+			sbuf_addf(err, "'%s' is not a folder", p);
+			rc = -1;
+		}
+		*q = c;
+		if (rc || !c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int history_site_write(const char *dir, const struct history_site *site, struct sbuf *err)
+{
+	if (make_folders(dir, err))
+		return -1;
+	struct sbuf page = SBUF_INIT;
+	history_site_render(&page, site);
+	char *index = history_site_index(dir);
+	int rc = report_output_write(index, NULL, page.buf, page.len, err);
+	free(index);
+	sbuf_release(&page);
+	return rc;
+}
