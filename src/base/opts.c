@@ -1,7 +1,8 @@
 /*
  * base/opts: command-line option tables (opts.h) — lookup with a "did you
  * mean" hint, value parsing per type, the parser itself, and the aligned
- * help lines. It knows no command's flags: cmd/ passes its struct cli.
+ * help lines, and the defaults and release of the struct the table fills.
+ * It knows no command's flags: cmd/ passes each command's own struct.
  */
 #include "base/opts.h"
 
@@ -65,7 +66,7 @@ static void append_values(const struct opt *o, char *const *v, size_t n, void *d
 }
 
 static int set_value(const struct opt *o, const char *v, void *dest,
-		     const struct opts_layout *layout, struct sbuf *err)
+		     struct sbuf *err)
 {
 	char *base = (char *)dest + o->offset;
 	switch (o->type) {
@@ -131,8 +132,9 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 				  v, o->name);
 			return -1;
 		}
-		*(uint64_t *)((char *)dest + layout->seed) = (uint64_t)n;
-		*(int *)((char *)dest + layout->have_seed) = 1;
+		struct opts_seed *seed = (struct opts_seed *)base;
+		seed->value = (uint64_t)n;
+		seed->given = 1;
 		return 0;
 	}
 	}
@@ -168,8 +170,7 @@ static const struct opt_alias *find_alias(const struct opt_alias *aliases,
  * from the arguments that follow, advancing *i past them, and store them.
  */
 static int take_option(const struct opt *o, const char *spell, const char *inl,
-		       int *i, int argc, char **argv, void *dest,
-		       const struct opts_layout *layout, struct sbuf *err)
+		       int *i, int argc, char **argv, void *dest, struct sbuf *err)
 {
 	size_t n = opts_nargs(o);
 	if (n == 0) {
@@ -177,7 +178,7 @@ static int take_option(const struct opt *o, const char *spell, const char *inl,
 			sbuf_addf(err, "option '%s' takes no value", spell);
 			return -1;
 		}
-		return set_value(o, NULL, dest, layout, err);
+		return set_value(o, NULL, dest, err);
 	}
 	if (inl && n > 1) {
 		sbuf_addf(err, "option '%s' takes %zu values (%s), not '=%s'", spell, n,
@@ -185,7 +186,7 @@ static int take_option(const struct opt *o, const char *spell, const char *inl,
 		return -1;
 	}
 	if (inl)
-		return set_value(o, inl, dest, layout, err);
+		return set_value(o, inl, dest, err);
 	if ((size_t)(argc - 1 - *i) < n) {
 		if (n == 1)
 			sbuf_addf(err, "option '%s' needs a value (%s)", spell,
@@ -200,14 +201,13 @@ static int take_option(const struct opt *o, const char *spell, const char *inl,
 		append_values(o, v, n, dest);
 		return 0;
 	}
-	return set_value(o, v[0], dest, layout, err);
+	return set_value(o, v[0], dest, err);
 }
 
 /* An argument that starts with one '-' (or is an alias): an alias, or an
    error. */
 static int take_alias(const struct opt *table, const struct opt_alias *aliases,
-		      int *i, int argc, char **argv, void *dest,
-		      const struct opts_layout *layout, struct sbuf *err)
+		      int *i, int argc, char **argv, void *dest, struct sbuf *err)
 {
 	const char *a = argv[*i];
 	const struct opt_alias *al = find_alias(aliases, a);
@@ -217,8 +217,8 @@ static int take_alias(const struct opt *table, const struct opt_alias *aliases,
 		return -1;
 	}
 	if (!al->value)
-		return take_option(o, a, NULL, i, argc, argv, dest, layout, err);
-	return set_value(o, al->value, dest, layout, err);
+		return take_option(o, a, NULL, i, argc, argv, dest, err);
+	return set_value(o, al->value, dest, err);
 }
 
 int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
@@ -242,7 +242,7 @@ int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
 			continue;
 		}
 		if (a[1] != '-' || find_alias(aliases, a)) {
-			if (take_alias(table, aliases, &i, argc, argv, dest, layout, err))
+			if (take_alias(table, aliases, &i, argc, argv, dest, err))
 				return -1;
 			continue;
 		}
@@ -259,7 +259,7 @@ int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
 		}
 		char *spell = xstrfmt("--%s", o->name);
 		int rc = take_option(o, spell, eq ? eq + 1 : NULL, &i, argc, argv, dest,
-				     layout, err);
+				     err);
 		free(spell);
 		if (rc)
 			return -1;
@@ -290,4 +290,66 @@ void opts_help(const struct opt *table, struct sbuf *out)
 		sbuf_addchars(out, ' ', width + 4 - used);
 		sbuf_addf(out, "%s\n", o->help);
 	}
+}
+
+/* Unset o's field, freeing what it holds when `owned` (not after a fresh
+   zeroed struct, where nothing is). */
+static void unset(const struct opt *o, void *dest, int owned)
+{
+	char *base = (char *)dest + o->offset;
+	switch (o->type) {
+	case OPT_BOOL:
+		*(int *)base = 0;
+		break;
+	case OPT_COUNT:
+		*(int *)base = -1;
+		break;
+	case OPT_STRING:
+	case OPT_ENUM:
+		if (owned)
+			free(*(char **)base);
+		*(char **)base = NULL;
+		break;
+	case OPT_LIST:
+	case OPT_APPEND:
+	case OPT_APPEND_NAMED:
+		if (owned)
+			strvec_clear((struct strvec *)base);
+		else
+			strvec_init((struct strvec *)base);
+		break;
+	case OPT_SEED: {
+		struct opts_seed *seed = (struct opts_seed *)base;
+		seed->value = 0;
+		seed->given = 0;
+		break;
+	}
+	}
+}
+
+static void unset_all(const struct opt *table, const struct opts_layout *layout,
+		      void *dest, int owned)
+{
+	for (const struct opt *o = table; o && o->name; o++)
+		unset(o, dest, owned);
+	if (!layout)
+		return;
+	struct strvec *args = (struct strvec *)((char *)dest + layout->args);
+	if (owned)
+		strvec_clear(args);
+	else
+		strvec_init(args);
+	*(int *)((char *)dest + layout->help) = 0;
+}
+
+void opts_defaults(const struct opt *table, const struct opts_layout *layout,
+		   void *dest)
+{
+	unset_all(table, layout, dest, 0);
+}
+
+void opts_release(const struct opt *table, const struct opts_layout *layout,
+		  void *dest)
+{
+	unset_all(table, layout, dest, 1);
 }

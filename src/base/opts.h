@@ -3,8 +3,11 @@
  *
  * Each subcommand declares a NULL-terminated array of `struct opt`; the same
  * table drives parsing, `--help` and the man page synopsis, so they cannot
- * drift. Parsed values land in the caller's struct (cmd/'s `struct cli`)
- * at each field's offset; this module knows no command's flags.
+ * drift. Parsed values land in the caller's struct (each command's own,
+ * in cmd/) at each field's offset; this module knows no command's flags.
+ * The table also owns the struct's life: opts_defaults() sets every
+ * field it names to its type's unset value and opts_release() frees what
+ * each type holds, so no command keeps an init or a free list by hand.
  * Flags may come before or after positional arguments; `--` ends flags.
  * Short spellings (hyperfine's -r, -P, -N ...) are aliases of table
  * entries (struct opt_alias), so every flag keeps one name in help.
@@ -19,13 +22,14 @@
 
 struct sbuf;
 
+/* Each type's field and its unset value (opts_defaults()). */
 enum opt_type {
-	OPT_BOOL,   /* int set to 1 */
-	OPT_STRING, /* char * (last one wins) */
-	OPT_LIST,   /* struct strvec; repeatable and comma-separated */
-	OPT_COUNT,  /* int >= 0 */
-	OPT_SEED,   /* the uint64_t seed; also sets have_seed */
-	OPT_ENUM,   /* char *, must be one of `choices` (|-separated) */
+	OPT_BOOL,   /* int set to 1; unset 0 */
+	OPT_STRING, /* char * (last one wins); unset NULL */
+	OPT_LIST,   /* struct strvec; repeatable and comma-separated; empty */
+	OPT_COUNT,  /* int >= 0; unset -1 */
+	OPT_SEED,   /* struct opts_seed; unset { 0, 0 } */
+	OPT_ENUM,   /* char *, must be one of `choices` (|-separated); NULL */
 	/*
 	 * struct strvec; repeatable. Each use takes the N arguments that
 	 * follow (N: the words of `arg`, "NAME MIN MAX" is 3) and appends
@@ -38,6 +42,12 @@ enum opt_type {
 	 * ("export-json", "a.json", "export-csv", "b.csv").
 	 */
 	OPT_APPEND_NAMED,
+};
+
+/* An OPT_SEED field: the value, and whether it was given at all. */
+struct opts_seed {
+	uint64_t value;
+	int given;
 };
 
 struct opt {
@@ -62,14 +72,28 @@ struct opt_alias {
 };
 
 /*
- * Where the fields every command has lie in the caller's struct (cmd/cmd.h's
- * `struct cli`): positional arguments (struct strvec), -h/--help (int),
- * and the OPT_SEED value (uint64_t) with its "was given" flag (int).
+ * Where the fields every command has lie in the caller's struct (cmd/'s
+ * struct cmd_opts, first in each command's): positional arguments
+ * (struct strvec) and -h/--help (int).
  */
 struct opts_layout {
-	size_t args, help, seed, have_seed;
+	size_t args, help;
 };
 
+/*
+ * Set every field the table names (and the layout's, when not NULL) to its
+ * type's unset value (enum opt_type). Fields the table does not name are
+ * left as they are: start from a zeroed struct.
+ */
+void opts_defaults(const struct opt *table, const struct opts_layout *layout,
+		   void *dest);
+/*
+ * Free what every field the table names (and the layout's positional
+ * arguments) owns, and leave it unset as opts_defaults() would: entries
+ * that share a field (OPT_APPEND_NAMED) and a second call are harmless.
+ */
+void opts_release(const struct opt *table, const struct opts_layout *layout,
+		  void *dest);
 
 /*
  * Parse argv[0..argc) (the arguments after the subcommand name) against the

@@ -7,6 +7,7 @@
  * the outputs report/aa.h's.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,31 +31,42 @@
 
 #define AA_DEFAULT_REPEAT 10
 
+struct aa_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;	    /* format, output, quiet */
+	struct cli_measure measure; /* seed, runs, warmup, max_time */
+	int repeat;		    /* --repeat N, -1 unset */
+	char *trace;		    /* --trace FILE */
+};
+
+#define A(f) offsetof(struct aa_cli, f)
 static const struct opt aa_opts[] = {
-	{ "repeat", OPT_COUNT, CLI_AA(repeat), "N",
+	{ "repeat", OPT_COUNT, A(repeat), "N",
 	  "number of A/A compares (default 10, at least 2)", NULL },
-	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	OPT_COMMON_SELECTION(struct aa_cli),
+	{ "format", OPT_ENUM, A(out.format), "FMT",
 	  "report format: table (default), json, html (the A/A scatter)",
 	  "table|json|html" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, A(out.output), "FILE",
 	  "write the report to FILE (atomically) instead of stdout; never an input",
 	  NULL },
-	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
+	{ "seed", OPT_SEED, A(measure.seed), "N",
 	  "seed for run order and resampling (default: random, always recorded)", NULL },
-	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",
+	{ "runs", OPT_COUNT, A(measure.runs), "N",
 	  "measured runs per command and side in each compare (default: sequential rounds as in compare)", NULL },
-	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",
+	{ "warmup", OPT_COUNT, A(measure.warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
-	OPT_MAX_TIME,
-	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL,
+	OPT_MAX_TIME(struct aa_cli),
+	{ "quiet", OPT_BOOL, A(out.quiet), NULL,
 	  "no progress line", NULL },
-	{ "trace", OPT_STRING, CLI_AA(trace), "FILE",
+	{ "trace", OPT_STRING, A(trace), "FILE",
 	  "also write every measured run, in the order they ran, as a trace for `kagari power`",
 	  NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef A
 
 /*
  * --trace: the runs of one command (the first one measured; a trace is one
@@ -119,14 +131,14 @@ static void next_result(struct session *s, uint64_t seed)
 
 /* --trace FILE: checked as an output (never one of the inputs, not the
    --output file), and every run recorded into tr. 0 or the exit code. */
-static int aa_trace_setup(struct session *s, struct cli *cli, struct aa_trace *tr)
+static int aa_trace_setup(struct session *s, const struct aa_cli *cli, struct aa_trace *tr)
 {
 	struct input_files in = INPUT_FILES_INIT;
 	input_files_add_suites(&in, &s->ls);
-	int rc = common_check_output("--trace", cli->aa.trace, NULL, &in, EXIT_USAGE);
+	int rc = common_check_output("--trace", cli->trace, NULL, &in, EXIT_USAGE);
 	input_files_release(&in);
-	if (cli->out.output && !rc && fileio_same_file(cli->out.output, cli->aa.trace)) {
-		cmd_error("--trace and --output name the same file '%s'", cli->aa.trace);
+	if (cli->out.output && !rc && fileio_same_file(cli->out.output, cli->trace)) {
+		cmd_error("--trace and --output name the same file '%s'", cli->trace);
 		rc = EXIT_USAGE;
 	}
 	if (rc)
@@ -174,7 +186,7 @@ static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int re
 }
 
 /* The summary in --format, to --output or standard output. */
-static int aa_write(const struct cli *cli, const struct aa_survey *st)
+static int aa_write(const struct aa_cli *cli, const struct aa_survey *st)
 {
 	int rc;
 	struct sbuf out = SBUF_INIT;
@@ -192,39 +204,49 @@ static int aa_write(const struct cli *cli, const struct aa_survey *st)
 
 /* The --trace file, written even after a failed compare: the runs made
    are noise recorded all the same. 0 or EXIT_EXEC. */
-static int aa_trace_write(const struct cli *cli, const struct aa_trace *tr)
+static int aa_trace_write(const struct aa_cli *cli, const struct aa_trace *tr)
 {
 	int rc = 0;
 	struct sbuf err = SBUF_INIT;
-	if (report_output_write(cli->aa.trace, NULL, tr->text.buf, tr->text.len, &err)) {
+	if (report_output_write(cli->trace, NULL, tr->text.buf, tr->text.len, &err)) {
 		cmd_error("--trace: %s", err.buf);
 		rc = EXIT_EXEC;
 	} else if (tr->other)
 		fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
 			"(a trace is one program's noise; --filter selects another)\n",
-			cli->aa.trace, tr->n, tr->bench, tr->command);
+			cli->trace, tr->n, tr->bench, tr->command);
 	sbuf_release(&err);
 	return rc;
 }
 
-static int aa_exec(struct cli *cli, struct cmd_env *env)
+static int aa_exec(const void *opts, struct cmd_env *env)
 {
-	int repeat = cli->aa.repeat < 0 ? AA_DEFAULT_REPEAT : cli->aa.repeat;
+	const struct aa_cli *cli = opts;
+	int repeat = cli->repeat < 0 ? AA_DEFAULT_REPEAT : cli->repeat;
 	if (repeat < 2) {
 		cmd_error("--repeat must be at least 2 (a spread needs several compares)");
 		return EXIT_USAGE;
 	}
 	struct session s;
 	/* mode "compare": both sides measured interleaved, sequential rounds
-	   unless --runs fixes them, exactly as compare measures. */
-	int rc = session_prepare(&s, cli, env, "compare", "kagari-aa");
+	   unless --runs fixes them, exactly as compare measures. The session
+	   writes no report (aa_write() does) but checks --output as one. */
+	struct session_config cfg = {
+		.mode = "compare",
+		.tmp_prefix = "kagari-aa",
+		.paths = &cli->common.args,
+		.selection = &cli->selection,
+		.measure = &cli->measure,
+	};
+	session_config_out(&cfg, &cli->out);
+	int rc = session_prepare(&s, &cfg, env);
 	if (rc) {
 		session_release(&s);
 		return rc;
 	}
 	s.build_once = 1;
 	struct aa_trace tr = { .text = SBUF_INIT };
-	if (cli->aa.trace && (rc = aa_trace_setup(&s, cli, &tr))) {
+	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
 		session_release(&s);
 		return rc;
 	}
@@ -236,7 +258,7 @@ static int aa_exec(struct cli *cli, struct cmd_env *env)
 		aa_survey_finish(&st);
 		rc = aa_write(cli, &st);
 	}
-	if (cli->aa.trace && tr.n) {
+	if (cli->trace && tr.n) {
 		int trc = aa_trace_write(cli, &tr);
 		rc = rc ? rc : trc;
 	}
@@ -253,6 +275,7 @@ const struct cmd_entry cmd_aa = {
 	.args = "[--repeat N] [options] [PATH...]",
 	.summary = "run N A/A compares of the working tree and say how small a change this machine resolves",
 	.opts = aa_opts,
+	.cli_size = sizeof(struct aa_cli),
 	.needs_runner = 1,
 	.exec = aa_exec,
 };

@@ -49,13 +49,34 @@
 #include "cmd/session.h"
 #include "suite/bench_plan.h"
 
-#define B(f) offsetof(struct cli, bench.f)
+/* bench's options, hyperfine's as given; measure and out hold the ones
+   it shares with run (runs, warmup, max_runs, seed; format, output,
+   quiet, no_color, time_unit). */
+struct bench_cli {
+	struct cli_common common;
+	struct cli_out out;
+	struct cli_measure measure;
+	struct strvec params;  /* -L: NAME, A,B,C pairs */
+	struct strvec scan;    /* -P: NAME, MIN, MAX triples (last wins) */
+	struct strvec names;   /* -n, in order */
+	struct strvec exports; /* "export-json", FILE, ... (in order) */
+	char *step;	       /* -D */
+	char *prepare, *setup, *cleanup;
+	char *shell;	       /* -S; -N is "none" */
+	char *style;
+	char *max_percent;
+	char *save_suite;
+	int ignore_failure;
+	int min_runs;	       /* -1 unset */
+};
+
+#define B(f) offsetof(struct bench_cli, f)
 /* hyperfine's spellings; the short ones are named in the help lines.
    time-unit and style are strings with choices (completion offers them):
    bench_take() checks them with messages of hyperfine's shape. */
 static const struct opt bench_opts[] = {
-	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
-	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
+	{ "runs", OPT_COUNT, B(measure.runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
+	{ "warmup", OPT_COUNT, B(measure.warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
 	{ "prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL },
 	{ "shell", OPT_STRING, B(shell), "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
 	{ "parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
@@ -66,19 +87,19 @@ static const struct opt bench_opts[] = {
 	{ "cleanup", OPT_STRING, B(cleanup), "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
 	{ "ignore-failure", OPT_BOOL, B(ignore_failure), NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
 	{ "min-runs", OPT_COUNT, B(min_runs), "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
-	{ "max-runs", OPT_COUNT, CLI_MEAS(max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
-	{ "time-unit", OPT_STRING, CLI_OUT(time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
+	{ "max-runs", OPT_COUNT, B(measure.max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
+	{ "time-unit", OPT_STRING, B(out.time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
 	{ "style", OPT_STRING, B(style), "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
 	{ "export-json", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's JSON export to FILE", NULL },
 	{ "export-csv", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
 	{ "export-markdown", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's Markdown table to FILE", NULL },
 	{ "max-percent", OPT_STRING, B(max_percent), "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
 	{ "save-suite", OPT_STRING, B(save_suite), "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE", "write the report to FILE instead of stdout", NULL },
-	{ "seed", OPT_SEED, CLI_MEAS(seed), "N", "seed for run order and resampling", NULL },
-	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress line", NULL },
-	{ "no-color", OPT_BOOL, CLI_OUT(no_color), NULL, "no colour", NULL },
+	{ "format", OPT_ENUM, B(out.format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
+	{ "output", OPT_STRING, B(out.output), "FILE", "write the report to FILE instead of stdout", NULL },
+	{ "seed", OPT_SEED, B(measure.seed), "N", "seed for run order and resampling", NULL },
+	{ "quiet", OPT_BOOL, B(out.quiet), NULL, "no progress line", NULL },
+	{ "no-color", OPT_BOOL, B(out.no_color), NULL, "no colour", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -95,29 +116,39 @@ static const struct opt_alias bench_aliases[] = {
 	{ NULL, NULL, NULL },
 };
 
-/* Move *from (a string of struct cli's) to *to. */
-static void take_str(char **to, char **from)
+/*
+ * What bench asks of the session besides the plan: the reports beside
+ * --format/--output (--export-json ...) as FORMAT, PATH, LABEL triples,
+ * LABEL the option that asked; --quiet and --no-color, or what --style
+ * says.
+ */
+struct bench_out {
+	struct strvec exports;
+	int quiet, no_color;
+};
+
+/* A copy of from (a string of struct bench_cli's, or NULL) in *to. */
+static void take_str(char **to, const char *from)
 {
 	free(*to);
-	*to = *from;
-	*from = NULL;
+	*to = from ? xstrdup(from) : NULL;
 }
 
-/* --export-json FILE ... as cli->out.exports' FORMAT, PATH, LABEL triples. */
-static int take_exports(struct cli *cli)
+/* --export-json FILE ... as o->exports' FORMAT, PATH, LABEL triples. */
+static int take_exports(const struct bench_cli *cli, struct bench_out *o)
 {
-	const struct strvec *e = &cli->bench.exports;
+	const struct strvec *e = &cli->exports;
 	for (size_t i = 0; i + 1 < e->nr; i += 2) {
 		const char *opt = e->v[i], *file = e->v[i + 1];
 		if (!*file) {
 			cmd_error("--%s: empty file name", opt);
 			return EXIT_USAGE;
 		}
-		strvec_push(&cli->out.exports, !strcmp(opt, "export-json") ? "hyperfine-json"
-					   : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
-									 : "hyperfine-markdown");
-		strvec_push(&cli->out.exports, file);
-		strvec_push_take(&cli->out.exports, xstrfmt("--%s", opt));
+		strvec_push(&o->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
+					 : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
+								 : "hyperfine-markdown");
+		strvec_push(&o->exports, file);
+		strvec_push_take(&o->exports, xstrfmt("--%s", opt));
 	}
 	return 0;
 }
@@ -149,16 +180,16 @@ static int choice_check(const char *name, const char *v)
 }
 
 /*
- * The options cmd_exec() parsed on bench_opts (cli->bench and the shared
- * fields) into a, with the checks the table cannot make. Returns 0, or the
- * exit code (message printed).
+ * The options cmd_exec() parsed on bench_opts into a and o (copied), with
+ * the checks the table cannot make. Returns 0, or the exit code (message
+ * printed).
  */
-static int bench_take(struct cli *cli, struct bench_plan *a)
+static int bench_take(const struct bench_cli *cli, struct bench_plan *a,
+		      struct bench_out *o)
 {
-	struct cli_bench *b = &cli->bench;
+	const struct bench_cli *b = cli;
 	strvec_clear(&a->templates);
-	a->templates = cli->args;
-	strvec_init(&cli->args);
+	strvec_copy(&a->templates, &cli->common.args);
 	if (cli->measure.runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
@@ -172,13 +203,13 @@ static int bench_take(struct cli *cli, struct bench_plan *a)
 	a->min_runs = b->min_runs;
 	a->max_runs = cli->measure.max_runs;
 	a->ignore_failure = b->ignore_failure;
-	take_str(&a->prepare, &b->prepare);
-	take_str(&a->setup, &b->setup);
-	take_str(&a->cleanup, &b->cleanup);
-	take_str(&a->shell, &b->shell);
-	take_str(&a->step, &b->step);
-	take_str(&a->max_percent, &b->max_percent);
-	take_str(&a->save_suite, &b->save_suite);
+	take_str(&a->prepare, b->prepare);
+	take_str(&a->setup, b->setup);
+	take_str(&a->cleanup, b->cleanup);
+	take_str(&a->shell, b->shell);
+	take_str(&a->step, b->step);
+	take_str(&a->max_percent, b->max_percent);
+	take_str(&a->save_suite, b->save_suite);
 	for (size_t i = 0; i < b->names.nr; i++)
 		strvec_push(&a->names, b->names.v[i]);
 	if (b->scan.nr >= 3) { /* the last -P wins */
@@ -189,11 +220,13 @@ static int bench_take(struct cli *cli, struct bench_plan *a)
 	}
 	if (choice_check("time-unit", cli->out.time_unit) || choice_check("style", b->style))
 		return EXIT_USAGE;
+	o->quiet = cli->out.quiet;
+	o->no_color = cli->out.no_color;
 	if (b->style && !strcmp(b->style, "none")) {
-		cli->out.quiet = 1;
-		cli->out.no_color = 1;
+		o->quiet = 1;
+		o->no_color = 1;
 	} else if (b->style && (!strcmp(b->style, "basic") || !strcmp(b->style, "nocolor"))) {
-		cli->out.no_color = 1;
+		o->no_color = 1;
 	}
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
@@ -202,7 +235,7 @@ static int bench_take(struct cli *cli, struct bench_plan *a)
 		rc = EXIT_USAGE;
 	}
 	sbuf_release(&err);
-	return rc ? rc : take_exports(cli);
+	return rc ? rc : take_exports(cli, o);
 }
 
 static int write_file(const char *path, const struct sbuf *data)
@@ -307,12 +340,64 @@ static void bench_look_fn(void *data, struct bench_result *br, unsigned char *de
 	free(names);
 }
 
-static int bench_exec(struct cli *cli, struct cmd_env *env)
+/*
+ * Measure the commands of the suite bench wrote (suite_file) in a session
+ * asked for by bench's options; returns the exit code.
+ */
+static int bench_measure(const struct bench_cli *cli, struct bench_plan *a,
+			 const struct bench_out *o, const char *suite_file,
+			 struct cmd_env *env)
 {
+	struct strvec paths = STRVEC_INIT;
+	strvec_push(&paths, suite_file);
+	struct session_config cfg = {
+		.mode = "bench",
+		.tmp_prefix = "kagari-bench",
+		.paths = &paths,
+		.measure = &cli->measure,
+		.format = cli->out.format,
+		.output = cli->out.output,
+		.time_unit = cli->out.time_unit,
+		.exports = &o->exports,
+		.quiet = o->quiet,
+		.no_color = o->no_color,
+		.no_history = 1, /* no suite of the user's to keep it beside */
+	};
+	if (a->cmds.nr > 1 && !o->quiet)
+		fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
+			a->cmds.nr, a->labels.v[0]);
+	struct session s;
+	int rc = session_prepare(&s, &cfg, env);
+	if (!rc) {
+		const struct suite *su = s.ls.suites[0];
+		char *tmp_head = xstrfmt("%s/s0-head", s.tmp);
+		struct execute_side sides[SIDE__COUNT] = {
+			[SIDE_HEAD] = { .present = 1, .root = su->root,
+					.head_root = su->root, .tmpdir = tmp_head },
+		};
+		struct bench_look look = { s.opts.look, s.opts.look_data, a };
+		s.opts.compare_baseline = 1;
+		s.opts.seq_min_time = 1;
+		s.opts.look = bench_look_fn;
+		s.opts.look_data = &look;
+		session_measure_suite(&s, 0, sides);
+		bench_plan_name_results(&s.r, a);
+		free(tmp_head);
+		rc = session_finish(&s);
+	}
+	session_release(&s);
+	strvec_clear(&paths);
+	return rc;
+}
+
+static int bench_exec(const void *opts, struct cmd_env *env)
+{
+	const struct bench_cli *cli = opts;
 	struct bench_plan a;
 	bench_plan_init(&a);
+	struct bench_out o = { STRVEC_INIT, 0, 0 };
 	struct sbuf err = SBUF_INIT;
-	int rc = bench_take(cli, &a);
+	int rc = bench_take(cli, &a, &o);
 	if (!rc && bench_plan_expand(&a, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
@@ -340,40 +425,15 @@ static int bench_exec(struct cli *cli, struct cmd_env *env)
 	}
 	if (!rc)
 		rc = make_suite(dir, &a, &suite_file);
-	if (!rc) {
-		strvec_clear(&cli->args);
-		strvec_push(&cli->args, suite_file);
-		cli->record.no_history = 1; /* no suite of the user's to keep it beside */
-		if (a.cmds.nr > 1 && !cli->out.quiet)
-			fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
-				a.cmds.nr, a.labels.v[0]);
-		struct session s;
-		rc = session_prepare(&s, cli, env, "bench", "kagari-bench");
-		if (!rc) {
-			const struct suite *su = s.ls.suites[0];
-			char *tmp_head = xstrfmt("%s/s0-head", s.tmp);
-			struct execute_side sides[SIDE__COUNT] = {
-				[SIDE_HEAD] = { .present = 1, .root = su->root,
-						.head_root = su->root, .tmpdir = tmp_head },
-			};
-			struct bench_look look = { s.opts.look, s.opts.look_data, &a };
-			s.opts.compare_baseline = 1;
-			s.opts.seq_min_time = 1;
-			s.opts.look = bench_look_fn;
-			s.opts.look_data = &look;
-			session_measure_suite(&s, 0, sides);
-			bench_plan_name_results(&s.r, &a);
-			free(tmp_head);
-			rc = session_finish(&s);
-		}
-		session_release(&s);
-	}
+	if (!rc)
+		rc = bench_measure(cli, &a, &o, suite_file, env);
 	tmpdir_release(dir, dir_lock, getenv("KAGARI_KEEP_WORKDIR") != NULL);
 	free(dir);
 	free(suite_file);
 	sbuf_release(&err);
 	sbuf_release(&warn);
 	bench_plan_release(&a);
+	strvec_clear(&o.exports);
 	return rc;
 }
 
@@ -382,6 +442,7 @@ const struct cmd_entry cmd_bench = {
 	.args = "[options] CMD...",
 	.summary = "measure commands like hyperfine, interleaved; compare each with the first",
 	.opts = bench_opts,
+	.cli_size = sizeof(struct bench_cli),
 	.aliases = bench_aliases,
 	.needs_runner = 1,
 	.exec = bench_exec,

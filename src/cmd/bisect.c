@@ -57,30 +57,42 @@
 #include "report/bisect.h"
 #include "report/output.h"
 
+struct bisect_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;	      /* format, output, quiet */
+	struct cli_measure measure;   /* seed, runs, warmup */
+	struct cli_analysis analysis; /* metric */
+	char *good, *bad;	      /* --good REV, --bad REV */
+	char *command;		      /* --command [SUITE/]BENCH/CMD */
+};
+
+#define B(f) offsetof(struct bisect_cli, f)
 static const struct opt bisect_opts[] = {
-	{ "good", OPT_STRING, CLI_BISECT(good), "REV",
+	{ "good", OPT_STRING, B(good), "REV",
 	  "a commit without the regression (required)", NULL },
-	{ "bad", OPT_STRING, CLI_BISECT(bad), "REV",
+	{ "bad", OPT_STRING, B(bad), "REV",
 	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
-	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
+	{ "metric", OPT_STRING, B(analysis.metric), "M",
 	  "judge only metric M (default: every gated metric)", NULL },
-	{ "command", OPT_STRING, CLI_BISECT(command), "BENCH/CMD",
+	{ "command", OPT_STRING, B(command), "BENCH/CMD",
 	  "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several suites)", NULL },
-	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	OPT_COMMON_SELECTION(struct bisect_cli),
+	{ "format", OPT_ENUM, B(out.format), "FMT",
 	  "output format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, B(out.output), "FILE",
 	  "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", NULL },
-	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
+	{ "seed", OPT_SEED, B(measure.seed), "N",
 	  "seed for run order and resampling (default: random, always printed)", NULL },
-	{ "runs", OPT_COUNT, CLI_MEAS(runs), "N",
+	{ "runs", OPT_COUNT, B(measure.runs), "N",
 	  "measured runs per command and side (overrides the suite)", NULL },
-	{ "warmup", OPT_COUNT, CLI_MEAS(warmup), "N",
+	{ "warmup", OPT_COUNT, B(measure.warmup), "N",
 	  "unmeasured warm-up runs per command and side", NULL },
-	{ "quiet", OPT_BOOL, CLI_OUT(quiet), NULL, "no progress lines", NULL },
+	{ "quiet", OPT_BOOL, B(out.quiet), NULL, "no progress lines", NULL },
 	OPT_ALLOW_PULL_REQUEST_TARGET,
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef B
 
 /* A commit's private folder (worktree at dir/base) and its builds. */
 struct checkout {
@@ -160,7 +172,7 @@ static void oracle_measure(void *data, struct bisect *b, size_t idx)
 	const struct checkout *co = &bc->co[idx];
 	bisect_measure_begin(b, idx);
 	bisect_set_look(b, c->measured);
-	bc->s.opts.runs_override = c->runs > 0 ? c->runs : bc->s.cli->measure.runs;
+	bc->s.opts.runs_override = c->runs > 0 ? c->runs : bc->s.cfg.measure->runs;
 	struct run_result rr;
 	run_result_init(&rr);
 	rr.mode = xstrdup("compare");
@@ -211,7 +223,7 @@ static void oracle_measure(void *data, struct bisect *b, size_t idx)
 	}
 	run_result_release(&rr);
 	bisect_set_look(b, 0);
-	bc->s.opts.runs_override = bc->s.cli->measure.runs;
+	bc->s.opts.runs_override = bc->s.cfg.measure->runs;
 }
 
 static int oracle_stop(void *data)
@@ -225,7 +237,7 @@ static void oracle_progress(void *data, const struct bisect *b, size_t idx, int 
 {
 	struct bisect_cmd *bc = data;
 	const struct bisect_commit *c = &b->r.path[idx];
-	if (bc->s.cli->out.quiet)
+	if (bc->s.cfg.quiet)
 		return;
 	if (!again)
 		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
@@ -260,9 +272,9 @@ static int owner_gone(const char *owner)
 
 /* The usage checks made before anything is prepared: both ends given, as
    valid revision text, and --metric one that can be compared. */
-static int bisect_check_args(const struct cli *cli, int *metric)
+static int bisect_check_args(const struct bisect_cli *cli, int *metric)
 {
-	if (!cli->bisect.good || !cli->bisect.bad) {
+	if (!cli->good || !cli->bad) {
 		cmd_error("bisect needs --good REV and --bad REV");
 		return EXIT_USAGE;
 	}
@@ -276,7 +288,7 @@ static int bisect_check_args(const struct cli *cli, int *metric)
 	}
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
-	if (git_check_rev(cli->bisect.good, &err) || git_check_rev(cli->bisect.bad, &err)) {
+	if (git_check_rev(cli->good, &err) || git_check_rev(cli->bad, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -303,7 +315,7 @@ static void claim_tmp(struct bisect_cmd *bc)
 
 /* --command: measure only the benchmarks that hold the command. 0, or
    EXIT_USAGE when no selected benchmark has it. */
-static int narrow_to_command(struct bisect_cmd *bc, const struct cli *cli)
+static int narrow_to_command(struct bisect_cmd *bc, const struct bisect_cli *cli)
 {
 	size_t found = 0;
 	struct sbuf names = SBUF_INIT;
@@ -313,7 +325,7 @@ static int narrow_to_command(struct bisect_cmd *bc, const struct cli *cli)
 			const struct bench_spec *bs = &su->benches[bi];
 			int has = 0;
 			for (size_t cc = 0; cc < bs->nr_commands; cc++) {
-				if (bisect_command_named(cli->bisect.command, su->name, bs->name,
+				if (bisect_command_named(cli->command, su->name, bs->name,
 							 bs->commands[cc].name))
 					has = 1;
 				else if (bc->s.ls.selected[i][bi] && names.len < 400)
@@ -328,7 +340,7 @@ static int narrow_to_command(struct bisect_cmd *bc, const struct cli *cli)
 	int rc = 0;
 	if (!found) {
 		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
-			  cli->bisect.command, names.len ? names.buf : "none");
+			  cli->command, names.len ? names.buf : "none");
 		rc = EXIT_USAGE;
 	}
 	sbuf_release(&names);
@@ -337,7 +349,7 @@ static int narrow_to_command(struct bisect_cmd *bc, const struct cli *cli)
 
 /* The repository (the first suite's), its orphaned worktrees pruned, and
    GOOD and BAD resolved to commits (b.r.good, b.r.bad). */
-static int resolve_ends(struct bisect_cmd *bc, const struct cli *cli)
+static int resolve_ends(struct bisect_cmd *bc, const struct bisect_cli *cli)
 {
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
@@ -350,8 +362,8 @@ static int resolve_ends(struct bisect_cmd *bc, const struct cli *cli)
 	if (git_prune_orphans(bc->repo, &err))
 		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 	sbuf_reset(&err);
-	if (git_resolve_commit(bc->repo, cli->bisect.good, &bc->b.r.good, &err) ||
-	    git_resolve_commit(bc->repo, cli->bisect.bad, &bc->b.r.bad, &err)) {
+	if (git_resolve_commit(bc->repo, cli->good, &bc->b.r.good, &err) ||
+	    git_resolve_commit(bc->repo, cli->bad, &bc->b.r.bad, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
@@ -396,11 +408,11 @@ static int load_path(struct bisect_cmd *bc)
 
 /* The path is something to bisect: not empty, and GOOD on it (the first
    commit's first parent). 0 or EXIT_USAGE. */
-static int check_path(const struct bisect_cmd *bc, const struct cli *cli)
+static int check_path(const struct bisect_cmd *bc, const struct bisect_cli *cli)
 {
 	if (!bc->b.r.n) {
 		cmd_error("--bad '%s' is not a descendant of --good '%s': nothing to bisect",
-			  cli->bisect.bad, cli->bisect.good);
+			  cli->bad, cli->good);
 		return EXIT_USAGE;
 	}
 	int rc = 0;
@@ -408,7 +420,7 @@ static int check_path(const struct bisect_cmd *bc, const struct cli *cli)
 	struct sbuf err = SBUF_INIT;
 	if (git_resolve_commit(bc->repo, parent, &psha, &err) || strcmp(psha, bc->b.r.good)) {
 		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-			  cli->bisect.good, cli->bisect.bad);
+			  cli->good, cli->bad);
 		rc = EXIT_USAGE;
 	}
 	free(parent);
@@ -419,7 +431,7 @@ static int check_path(const struct bisect_cmd *bc, const struct cli *cli)
 
 /* GOOD built, then the search (bisect_search()). 0, or EXIT_EXEC when
    GOOD does not build or on an interrupt. */
-static int bisect_run(struct bisect_cmd *bc, const struct cli *cli)
+static int bisect_run(struct bisect_cmd *bc, const struct bisect_cli *cli)
 {
 	struct bisect_result *r = &bc->b.r;
 	char *reason = NULL;
@@ -466,7 +478,7 @@ static int bisect_conclude(const struct bisect_result *r, int rc)
 
 /* The result in --format, written (--output or standard output), then
    concluded. */
-static int bisect_report(struct bisect_cmd *bc, const struct cli *cli)
+static int bisect_report(struct bisect_cmd *bc, const struct bisect_cli *cli)
 {
 	const char *fmt = cli->out.format ? cli->out.format : "table";
 	struct sbuf out = SBUF_INIT;
@@ -494,32 +506,42 @@ static void bisect_cmd_release(struct bisect_cmd *bc, int *rc)
 	session_release(&bc->s);
 }
 
-static int bisect_exec(struct cli *cli, struct cmd_env *env)
+static int bisect_exec(const void *opts, struct cmd_env *env)
 {
+	const struct bisect_cli *cli = opts;
 	int metric;
 	int rc = bisect_check_args(cli, &metric);
 	if (rc)
 		return rc;
-	/* session_prepare() wants the measuring flags; bisect writes no report. */
-	cli->record.no_history = 1;
+	/* session_prepare() wants the measuring flags; bisect writes no report
+	   and records no history. */
+	struct session_config cfg = {
+		.mode = "compare",
+		.tmp_prefix = "kagari-bisect",
+		.paths = &cli->common.args,
+		.selection = &cli->selection,
+		.measure = &cli->measure,
+		.no_history = 1,
+	};
+	session_config_out(&cfg, &cli->out);
 	struct bisect_cmd bc;
 	memset(&bc, 0, sizeof(bc));
 	bc.good.wt = (struct git_worktree)GIT_WORKTREE_INIT;
 	bisect_init(&bc.b);
 	bc.b.metric = metric;
-	bc.b.command = cli->bisect.command;
+	bc.b.command = cli->command;
 	bc.b.runs = cli->measure.runs;
 	/* The folders of bisects that were killed (a crash, SIGKILL) first,
 	   while nothing of ours is in TMPDIR yet. */
 	tmpdir_prune("kagari-bisect", owner_gone);
-	rc = session_prepare(&bc.s, cli, env, "compare", "kagari-bisect");
+	rc = session_prepare(&bc.s, &cfg, env);
 	if (!rc) {
 		claim_tmp(&bc);
 		bc.b.suites = bc.s.ls.suites;
 		bc.b.nr_suites = bc.s.ls.nr;
 		bisect_save_alpha(&bc.b);
 	}
-	if (!rc && cli->bisect.command)
+	if (!rc && cli->command)
 		rc = narrow_to_command(&bc, cli);
 	if (!rc)
 		rc = resolve_ends(&bc, cli);
@@ -540,6 +562,7 @@ const struct cmd_entry cmd_bisect = {
 	.args = "--good REV --bad REV [--metric M] [options] [PATH...]",
 	.summary = "find the first commit between GOOD and BAD that regresses beyond the tolerance",
 	.opts = bisect_opts,
+	.cli_size = sizeof(struct bisect_cli),
 	.needs_runner = 1,
 	.exec = bisect_exec,
 };

@@ -11,6 +11,7 @@
  * it is set. On GitLab ($GITLAB_CI) the annotations are left out: its
  * job log would show them as text; `--format junit` feeds its test report.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,24 +31,39 @@
 #include "cmd/session.h"
 #include "report/report.h"
 
+/*
+ * compare's options (first, so that its table entries, made over struct
+ * compare_cli, hold here too) and the history branch's.
+ */
+struct ci_cli {
+	struct compare_cli cmp;
+	int history_push;		     /* --history-push */
+	struct cli_history_branch history; /* --history-branch, --history-remote */
+};
+_Static_assert(offsetof(struct ci_cli, cmp) == 0, "compare_cli comes first");
+
+#define C struct compare_cli
+#define H(f) offsetof(struct ci_cli, f)
 static const struct opt ci_opts[] = {
-	{ "against", OPT_STRING, CLI_CMP(against), "REV",
+	{ "against", OPT_STRING, offsetof(C, against), "REV",
 	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
 	  NULL },
-	OPT_SUITE_FROM("the base's, so that a pull request cannot loosen its own gate; the head's where the base has none"),
-	OPT_MAX_PERCENT(""),
-	OPT_COMMON_MEASURE,
-	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
+	OPT_SUITE_FROM(C, "the base's, so that a pull request cannot loosen its own gate; the head's where the base has none"),
+	OPT_MAX_PERCENT(C, ""),
+	OPT_COMMON_MEASURE(C),
+	OPT_MAX_TIME(C),
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
-	{ "history-push", OPT_BOOL, CLI_HIST(push), NULL,
+	{ "history-push", OPT_BOOL, H(history_push), NULL,
 	  "on a push to the default branch only: pull the history branch before measuring and push the run to it after (never from a pull request: SECURITY.md)", NULL },
-	{ "history-branch", OPT_STRING, CLI_HIST(branch), "B",
+	{ "history-branch", OPT_STRING, H(history.branch), "B",
 	  "with --history-push: the history branch B (default kagari-history)", NULL },
-	{ "history-remote", OPT_STRING, CLI_HIST(remote), "R",
+	{ "history-remote", OPT_STRING, H(history.remote), "R",
 	  "with --history-push: the remote R, a name or a URL (default origin)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef H
+#undef C
 
 static const char *nonempty_env(const char *name)
 {
@@ -59,7 +75,7 @@ static const char *nonempty_env(const char *name)
 static int ci_after_measure(struct session *s, void *data)
 {
 	const struct run_result *r = &s->r;
-	int fail_inc = s->cli->gate.fail_on_inconclusive;
+	int fail_inc = s->cfg.fail_on_inconclusive;
 	int rc = 0;
 	(void)data;
 
@@ -73,7 +89,7 @@ static int ci_after_measure(struct session *s, void *data)
 
 	const char *summary = nonempty_env("GITHUB_STEP_SUMMARY");
 	/* --summary to the same file already holds this Markdown. */
-	if (summary && !fileio_same_file(summary, s->cli->out.summary)) {
+	if (summary && !fileio_same_file(summary, s->cfg.summary)) {
 		sbuf_reset(&out);
 		struct report_options o;
 		report_options_init(&o);
@@ -134,50 +150,54 @@ static int history_push_allowed(void)
 /* --history-push: the history's path and repository folder (from the
    suites as `compare_run()` will load them); 0, or -1 when they cannot be
    loaded (compare_run() then says why). */
-static int history_place(struct cli *cli, char **path, char **dir)
+static int history_place(const struct session_config *cfg, char **path, char **dir)
 {
 	struct loaded_suites ls;
 	*path = *dir = NULL;
-	if (common_load(cli, &ls)) {
+	if (common_load(cfg->paths, &ls)) {
 		common_release(&ls);
 		return -1;
 	}
-	*path = record_history_path(cli, &ls);
+	*path = record_history_path(cfg->history, &ls);
 	*dir = xstrdup(ls.nr ? ls.suites[0]->dir : ".");
 	common_release(&ls);
 	return 0;
 }
 
-static int ci_exec_sync(struct cli *cli, struct cmd_env *env, const char *base)
+static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *cfg,
+			struct cmd_env *env, const char *base)
 {
 	char *path = NULL, *dir = NULL;
 	int sync = 0;
-	if (cli->history.push) {
-		if (cli->record.no_history) {
+	if (cli->history_push) {
+		if (cfg->no_history) {
 			cmd_error("--history-push pushes the history: it cannot go with --no-history");
 			return EXIT_USAGE;
 		}
 		sync = history_push_allowed();
 		if (sync < 0)
 			return EXIT_USAGE;
-		if (sync && history_place(cli, &path, &dir))
+		if (sync && history_place(cfg, &path, &dir))
 			sync = 0;
 		/* A pull that fails costs the gate nothing: the push after
 		   says whether the branch can be written. */
-		if (sync && history_sync_run(cli, HISTORY_SYNC_PULL, path, dir, stderr))
+		if (sync && history_sync_run(&cli->history, HISTORY_SYNC_PULL, path, dir, stderr))
 			cmd_warning("measuring without the history branch's runs");
 	}
-	int rc = compare_run(cli, env, "compare", base, "base", ci_after_measure, NULL);
+	int rc = compare_run(cfg, &cli->cmp.max_percent, env, base, "base",
+			     ci_after_measure, NULL);
 	if (sync && !interrupt_requested)
-		rc = exit_merge(rc, history_sync_run(cli, HISTORY_SYNC_PUSH, path, dir, stderr));
+		rc = exit_merge(rc, history_sync_run(&cli->history, HISTORY_SYNC_PUSH, path,
+						     dir, stderr));
 	free(path);
 	free(dir);
 	return rc;
 }
 
-static int ci_exec(struct cli *cli, struct cmd_env *env)
+static int ci_exec(const void *opts, struct cmd_env *env)
 {
-	const char *base = cli->compare.against;
+	const struct ci_cli *cli = opts;
+	const char *base = cli->cmp.against;
 	const char *from = "--against";
 	char *event_sha = NULL;
 	struct sbuf err = SBUF_INIT;
@@ -215,7 +235,7 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 		   otherwise): its event file names the base as a pull_request
 		   event's does. */
 		const char *as = name && !strcmp(name, "pull_request_target") &&
-					 cli->allow_pull_request_target
+					 cli->cmp.common.allow_pull_request_target
 				 ? "pull_request" : name;
 		if (github_event_base(as, path, &event_sha, &err)) {
 			cmd_error("%s", err.buf);
@@ -226,11 +246,13 @@ static int ci_exec(struct cli *cli, struct cmd_env *env)
 		sbuf_addf(&from_event, "the '%s' event", name);
 		from = from_event.buf;
 	}
-	if (!cli->out.quiet)
+	if (!cli->cmp.out.quiet)
 		fprintf(stderr, "kagari: ci: comparing with %s (from %s)\n", base, from);
+	struct session_config cfg;
+	compare_config(&cli->cmp, &cfg);
 	/* Logs are not terminals; escape codes would only clutter them. */
-	cli->out.no_color = 1;
-	int rc = ci_exec_sync(cli, env, base);
+	cfg.no_color = 1;
+	int rc = ci_exec_sync(cli, &cfg, env, base);
 	free(event_sha);
 	sbuf_release(&from_event);
 	sbuf_release(&err);
@@ -242,6 +264,7 @@ const struct cmd_entry cmd_ci = {
 	.args = "[options] [--fail-on-inconclusive] [PATH...]",
 	.summary = "compare in CI: base from --against, $KAGARI_BASE_REF, GitLab or the GitHub event; annotations",
 	.opts = ci_opts,
+	.cli_size = sizeof(struct ci_cli),
 	.needs_runner = 1,
 	.exec = ci_exec,
 };

@@ -1,6 +1,6 @@
 /*
- * cmd/cmd: the table of subcommands, `struct cli` (every flag, in one struct
- * per command or family of commands), option parsing into it, usage text,
+ * cmd/cmd: the table of subcommands, option parsing into each command's
+ * own struct (its life: defaults and release from its table), usage text,
  * and the message helpers (cmd_error(), cmd_warning()) every command prints
  * through.
  */
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/sbuf.h"
+#include "base/xalloc.h"
 #include "cmd/exit.h"
 #include "model/rng.h"
 
@@ -209,79 +210,9 @@ void cmd_overview(struct sbuf *out)
 		  "3 usage error, 4 execution failure, 5 internal error, 6 unsupported metric\n");
 }
 
-void cli_init(struct cli *c)
-{
-	memset(c, 0, sizeof(*c));
-	strvec_init(&c->selection.tags);
-	strvec_init(&c->selection.skip_tags);
-	strvec_init(&c->args);
-	strvec_init(&c->report.max_percent);
-	strvec_init(&c->out.exports);
-	strvec_init(&c->bench.params);
-	strvec_init(&c->bench.scan);
-	strvec_init(&c->bench.names);
-	strvec_init(&c->bench.exports);
-	c->bench.min_runs = -1;
-	c->measure.runs = -1;
-	c->measure.warmup = -1;
-	c->measure.max_runs = -1;
-	c->aa.repeat = -1;
-	c->power.trials = -1;
-	c->power.runs_per_round = -1;
-}
-
-void cli_release(struct cli *c)
-{
-	free(c->selection.filter);
-	strvec_clear(&c->selection.tags);
-	strvec_clear(&c->selection.skip_tags);
-	free(c->out.format);
-	free(c->out.output);
-	free(c->out.summary);
-	free(c->out.section);
-	strvec_clear(&c->out.exports);
-	free(c->out.time_unit);
-	free(c->measure.max_time);
-	free(c->measure.profile_dir);
-	free(c->record.history);
-	free(c->shard.spec);
-	free(c->analysis.metric);
-	free(c->analysis.confidence);
-	free(c->compare.against);
-	free(c->compare.suite_from);
-	strvec_clear(&c->report.max_percent);
-	free(c->history.commit_url);
-	free(c->history.min_change);
-	free(c->history.detect);
-	free(c->history.branch);
-	free(c->history.remote);
-	free(c->bisect.good);
-	free(c->bisect.bad);
-	free(c->bisect.command);
-	free(c->aa.trace);
-	free(c->power.cells);
-	free(c->power.order);
-	strvec_clear(&c->bench.params);
-	strvec_clear(&c->bench.scan);
-	strvec_clear(&c->bench.names);
-	strvec_clear(&c->bench.exports);
-	free(c->bench.step);
-	free(c->bench.prepare);
-	free(c->bench.setup);
-	free(c->bench.cleanup);
-	free(c->bench.shell);
-	free(c->bench.style);
-	free(c->bench.max_percent);
-	free(c->bench.save_suite);
-	strvec_clear(&c->args);
-	cli_init(c);
-}
-
 static const struct opts_layout cli_layout = {
-	.args = offsetof(struct cli, args),
-	.help = offsetof(struct cli, help),
-	.seed = CLI_MEAS(seed),
-	.have_seed = CLI_MEAS(have_seed),
+	.args = offsetof(struct cli_common, args),
+	.help = offsetof(struct cli_common, help),
 };
 
 /*
@@ -291,7 +222,8 @@ static const struct opts_layout cli_layout = {
  * build, a revision's tree) refuses it, whatever names the base, unless
  * --allow-pull-request-target says this job checks out trusted code only.
  */
-static int refuse_pull_request_target(const struct cmd_entry *e, const struct cli *cli)
+static int refuse_pull_request_target(const struct cmd_entry *e,
+				      const struct cli_common *cli)
 {
 	const char *ev = getenv("GITHUB_EVENT_NAME");
 	if (!ev || strcmp(ev, "pull_request_target") || cli->allow_pull_request_target)
@@ -305,28 +237,32 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	     struct cmd_env *env)
 {
 	static const struct opt none[] = { { NULL, 0, 0, NULL, NULL, NULL } };
-	struct cli cli;
+	const struct opt *table = e->opts ? e->opts : none;
+	/* The command's own struct, cli_common first; zeroed, then each
+	   field its table names unset. */
+	void *cli = xcalloc(1, e->cli_size ? e->cli_size : sizeof(struct cli_common));
+	struct cli_common *common = cli;
 	struct sbuf err = SBUF_INIT;
-	cli_init(&cli);
+	opts_defaults(table, &cli_layout, cli);
 	int rc;
-	if (opts_parse_aliased(e->opts ? e->opts : none, e->aliases, &cli_layout,
-			       argc, argv, &cli, &err)) {
+	if (opts_parse_aliased(table, e->aliases, &cli_layout, argc, argv, cli, &err)) {
 		cmd_error("%s", err.buf);
 		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
 			e->name, e->args, e->name);
 		rc = EXIT_USAGE;
-	} else if (cli.help) {
+	} else if (common->help) {
 		struct sbuf out = SBUF_INIT;
 		cmd_usage(e, &out);
 		fputs(out.buf, stdout);
 		sbuf_release(&out);
 		rc = EXIT_PASS;
-	} else if (e->needs_runner && refuse_pull_request_target(e, &cli)) {
+	} else if (e->needs_runner && refuse_pull_request_target(e, common)) {
 		rc = EXIT_USAGE;
 	} else {
-		rc = e->exec(&cli, env);
+		rc = e->exec(cli, env);
 	}
 	sbuf_release(&err);
-	cli_release(&cli);
+	opts_release(table, &cli_layout, cli);
+	free(cli);
 	return rc;
 }

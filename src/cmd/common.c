@@ -27,12 +27,12 @@
 #include "suite/load.h"
 #include "suite/units.h"
 
-int common_load(const struct cli *cli, struct loaded_suites *ls)
+int common_load(const struct strvec *paths, struct loaded_suites *ls)
 {
 	memset(ls, 0, sizeof(*ls));
 	struct strvec files = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	if (suite_discover(cli->args.v, cli->args.nr, &files, &err)) {
+	if (suite_discover(paths->v, paths->nr, &files, &err)) {
 		cmd_error("%s", err.buf);
 		sbuf_release(&err);
 		strvec_clear(&files);
@@ -68,7 +68,7 @@ static int has_tag(const struct bench_spec *b, const struct strvec *tags)
 
 /* Mark the benchmarks of s that --filter (compiled in re), --tag and
    --skip-tag select; returns how many. */
-static size_t select_benches(const struct cli *cli, regex_t *re,
+static size_t select_benches(const struct cli_selection *sel, regex_t *re,
 			     const struct suite *s, unsigned char *selected)
 {
 	size_t n = 0;
@@ -77,9 +77,9 @@ static size_t select_benches(const struct cli *cli, regex_t *re,
 		selected[b] = 0;
 		if (re && regexec(re, bs->name, 0, NULL, 0))
 			continue;
-		if (cli->selection.tags.nr && !has_tag(bs, &cli->selection.tags))
+		if (sel->tags.nr && !has_tag(bs, &sel->tags))
 			continue;
-		if (cli->selection.skip_tags.nr && has_tag(bs, &cli->selection.skip_tags))
+		if (sel->skip_tags.nr && has_tag(bs, &sel->skip_tags))
 			continue;
 		selected[b] = 1;
 		n++;
@@ -87,41 +87,46 @@ static size_t select_benches(const struct cli *cli, regex_t *re,
 	return n;
 }
 
-static int compile_filter(const struct cli *cli, regex_t *re)
+/* A command without selection options (bench) selects everything. */
+static const struct cli_selection select_all = { NULL, STRVEC_INIT, STRVEC_INIT };
+
+static int compile_filter(const struct cli_selection *sel, regex_t *re)
 {
-	int e = regcomp(re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
+	int e = regcomp(re, sel->filter, REG_EXTENDED | REG_NOSUB);
 	if (e) {
 		char msg[256];
 		regerror(e, re, msg, sizeof(msg));
-		cmd_error("invalid --filter '%s': %s", cli->selection.filter, msg);
+		cmd_error("invalid --filter '%s': %s", sel->filter, msg);
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
-int common_select(const struct cli *cli, struct loaded_suites *ls)
+int common_select(const struct cli_selection *sel, struct loaded_suites *ls)
 {
 	regex_t re;
-	if (cli->selection.filter && compile_filter(cli, &re))
+	if (!sel)
+		sel = &select_all;
+	if (sel->filter && compile_filter(sel, &re))
 		return EXIT_USAGE;
 	ls->selected = xcalloc(ls->nr + 1, sizeof(*ls->selected));
 	ls->nr_selected = 0;
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
-		ls->nr_selected += select_benches(cli, cli->selection.filter ? &re : NULL, s,
+		ls->nr_selected += select_benches(sel, sel->filter ? &re : NULL, s,
 						  ls->selected[i]);
 	}
-	if (cli->selection.filter)
+	if (sel->filter)
 		regfree(&re);
 	if (!ls->nr_selected) {
 		struct sbuf what = SBUF_INIT;
-		if (cli->selection.filter)
-			sbuf_addf(&what, " --filter '%s'", cli->selection.filter);
-		for (size_t i = 0; i < cli->selection.tags.nr; i++)
-			sbuf_addf(&what, " --tag %s", cli->selection.tags.v[i]);
-		for (size_t i = 0; i < cli->selection.skip_tags.nr; i++)
-			sbuf_addf(&what, " --skip-tag %s", cli->selection.skip_tags.v[i]);
+		if (sel->filter)
+			sbuf_addf(&what, " --filter '%s'", sel->filter);
+		for (size_t i = 0; i < sel->tags.nr; i++)
+			sbuf_addf(&what, " --tag %s", sel->tags.v[i]);
+		for (size_t i = 0; i < sel->skip_tags.nr; i++)
+			sbuf_addf(&what, " --skip-tag %s", sel->skip_tags.v[i]);
 		cmd_error("no benchmark matches the selection%s", what.buf);
 		sbuf_release(&what);
 		return EXIT_USAGE;
@@ -129,13 +134,16 @@ int common_select(const struct cli *cli, struct loaded_suites *ls)
 	return 0;
 }
 
-void common_left_out(const struct cli *cli, const struct suite *ran,
+void common_left_out(const struct cli_selection *selection, const struct suite *ran,
 		     const struct suite *other, struct strvec *out)
 {
 	regex_t re;
-	int have_re = cli->selection.filter && !regcomp(&re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
+	if (!selection)
+		selection = &select_all;
+	int have_re = selection->filter &&
+		      !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
 	unsigned char *sel = xcalloc(other->nr_benches + 1, 1);
-	select_benches(cli, have_re ? &re : NULL, other, sel);
+	select_benches(selection, have_re ? &re : NULL, other, sel);
 	for (size_t b = 0; b < other->nr_benches; b++) {
 		int found = 0;
 		for (size_t k = 0; k < ran->nr_benches && !found; k++)
@@ -148,25 +156,27 @@ void common_left_out(const struct cli *cli, const struct suite *ran,
 		regfree(&re);
 }
 
-size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
-			    size_t i, struct suite *s)
+size_t common_replace_suite(const struct cli_selection *selection, int sharded,
+			    struct loaded_suites *ls, size_t i, struct suite *s)
 {
 	regex_t re;
+	if (!selection)
+		selection = &select_all;
 	/* The filter compiled once already; it cannot fail now. */
-	int have_re = cli->selection.filter && !regcomp(&re, cli->selection.filter, REG_EXTENDED | REG_NOSUB);
+	int have_re = selection->filter &&
+		      !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
 	size_t before = 0;
 	const struct suite *old = ls->suites[i];
 	for (size_t b = 0; b < old->nr_benches; b++)
 		before += ls->selected[i][b] != 0;
 	unsigned char *sel = xcalloc(s->nr_benches + 1, 1);
-	size_t n = select_benches(cli, have_re ? &re : NULL, s, sel);
+	size_t n = select_benches(selection, have_re ? &re : NULL, s, sel);
 	/*
 	 * What the selection narrowed beyond the filters (--shard) stays
 	 * narrowed: a benchmark the old suite has keeps its old selection, and
 	 * one only the new suite has is measured only by an unsharded job, so
 	 * that shards stay disjoint.
 	 */
-	int sharded = cli->shard.spec && !cli->shard.replicate;
 	for (size_t b = 0; b < s->nr_benches; b++) {
 		if (!sel[b])
 			continue;

@@ -24,28 +24,32 @@ struct loaded_suites {
 };
 
 /*
- * Discover and load every suite of cli->args. On failure (a missing path
- * too) prints all errors and returns EXIT_INVALID; 0 on success.
+ * Discover and load every suite of paths (the positional arguments). On
+ * failure (a missing path too) prints all errors and returns
+ * EXIT_INVALID; 0 on success.
  */
-int common_load(const struct cli *cli, struct loaded_suites *ls);
+int common_load(const struct strvec *paths, struct loaded_suites *ls);
 /*
- * Apply --filter, --tag, --skip-tag. Returns 0, or EXIT_USAGE (printed)
- * for a bad regex or when nothing is selected.
+ * Apply --filter, --tag, --skip-tag (sel; NULL selects everything).
+ * Returns 0, or EXIT_USAGE (printed) for a bad regex or when nothing is
+ * selected.
  */
-int common_select(const struct cli *cli, struct loaded_suites *ls);
+int common_select(const struct cli_selection *sel, struct loaded_suites *ls);
 /*
  * Put suite s (owned from now on) in place of suite i and select its
- * benchmarks by the same flags; returns how many are selected (0 is not an
- * error here). compare uses it to run the base commit's copy of a suite.
+ * benchmarks by the same flags (sel, NULL: all); returns how many are
+ * selected (0 is not an error here). sharded: --shard without --replicate
+ * narrowed the selection. compare uses it to run the base commit's copy of
+ * a suite.
  */
-size_t common_replace_suite(const struct cli *cli, struct loaded_suites *ls,
-			    size_t i, struct suite *s);
+size_t common_replace_suite(const struct cli_selection *sel, int sharded,
+			    struct loaded_suites *ls, size_t i, struct suite *s);
 /*
  * The benchmarks of `other` that --filter, --tag and --skip-tag select and
  * `ran` has no benchmark of that name: what running `ran` in its place
  * leaves out (compare's two copies of a suite). Their names go to out.
  */
-void common_left_out(const struct cli *cli, const struct suite *ran,
+void common_left_out(const struct cli_selection *sel, const struct suite *ran,
 		     const struct suite *other, struct strvec *out);
 void common_release(struct loaded_suites *ls);
 

@@ -26,17 +26,19 @@
 #include "analyze/analyze.h"
 #include "cmd/common.h"
 
+#define C struct compare_cli
 static const struct opt compare_opts[] = {
-	{ "against", OPT_STRING, CLI_CMP(against), "REV",
+	{ "against", OPT_STRING, offsetof(C, against), "REV",
 	  "the base revision: a commit, branch or tag (required)", NULL },
-	OPT_SUITE_FROM("the working tree's; the base's where the working tree has none"),
-	OPT_MAX_PERCENT(""),
-	OPT_COMMON_MEASURE,
-	OPT_MAX_TIME,
-	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
+	OPT_SUITE_FROM(C, "the working tree's; the base's where the working tree has none"),
+	OPT_MAX_PERCENT(C, ""),
+	OPT_COMMON_MEASURE(C),
+	OPT_MAX_TIME(C),
+	{ "fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef C
 
 /* "left out: 'a', 'b' (only in WHOSE copy)" or "no benchmark left out". */
 static void add_left_out(struct sbuf *sb, const struct strvec *names, const char *whose)
@@ -64,17 +66,19 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs,
 	struct sbuf msg = SBUF_INIT;
 	char *theirs = xstrfmt("%s's", base_ref);
 	if (use_base) {
-		common_left_out(s->cli, bs, su, &left);
+		common_left_out(s->cfg.selection, bs, su, &left);
 		sbuf_addf(&msg, "suite '%s': both sides run %s copy of %s, which differs from the working tree's (suite_from: base; --suite-from head runs the working tree's); ",
 			  su->name, theirs, rel);
 		add_left_out(&msg, &left, "the working tree's");
-		size_t n = common_replace_suite(s->cli, &s->ls, i, bs);
+		const struct cli_shard *sh = s->cfg.shard;
+		int sharded = sh && sh->spec && !sh->replicate;
+		size_t n = common_replace_suite(s->cfg.selection, sharded, &s->ls, i, bs);
 		session_warn_now(s, "%s", msg.buf);
 		if (!n)
 			session_warn_now(s, "suite '%s': no benchmark of %s copy matches the selection",
 					 s->ls.suites[i]->name, theirs);
 	} else {
-		common_left_out(s->cli, su, bs, &left);
+		common_left_out(s->cfg.selection, su, bs, &left);
 		sbuf_addf(&msg, "suite '%s': both sides run the working tree's copy of %s, which differs from %s (suite_from: head; --suite-from base runs %s); ",
 			  su->name, rel, theirs, theirs);
 		add_left_out(&msg, &left, theirs);
@@ -102,7 +106,7 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 			const char *wt_path, const char *def, const char **from)
 {
 	const struct suite *su = s->ls.suites[i];
-	const char *flag = s->cli->compare.suite_from;
+	const char *flag = s->cfg.suite_from;
 	int want_base = !strcmp(flag ? flag : def, "base");
 	char *file = xstrfmt("%s/%s", su->dir,
 			     strrchr(su->file, '/') ? strrchr(su->file, '/') + 1 : su->file);
@@ -262,8 +266,24 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
  * suite on both sides with the copy of the suite that choose_suite()
  * picks, compare, and remove the worktree whatever happened.
  */
-int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
-		const char *base_ref, const char *default_from,
+void compare_config(const struct compare_cli *cli, struct session_config *cfg)
+{
+	*cfg = (struct session_config){
+		.mode = "compare",
+		.tmp_prefix = "kagari-compare",
+		.paths = &cli->common.args,
+		.selection = &cli->selection,
+		.measure = &cli->measure,
+		.shard = &cli->shard,
+		.fail_on_inconclusive = cli->fail_on_inconclusive,
+		.suite_from = cli->suite_from,
+	};
+	session_config_out(cfg, &cli->out);
+	session_config_record(cfg, &cli->record);
+}
+
+int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
+		struct cmd_env *env, const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data),
 		void *after_data)
 {
@@ -275,13 +295,13 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 	}
 	struct analyze_overrides ov;
 	memset(&ov, 0, sizeof(ov));
-	int rc = common_parse_max_percent(&cli->report.max_percent, &ov);
+	int rc = common_parse_max_percent(max_percent, &ov);
 	if (rc) {
 		sbuf_release(&err);
 		return rc;
 	}
 	struct session s;
-	rc = session_prepare(&s, cli, env, mode, "kagari-compare");
+	rc = session_prepare(&s, cfg, env);
 	s.after_measure = after_measure;
 	s.after_data = after_data;
 	char *repo = NULL, *base_sha = NULL, *head_sha = NULL;
@@ -350,13 +370,16 @@ int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
 	return rc;
 }
 
-static int compare_exec(struct cli *cli, struct cmd_env *env)
+static int compare_exec(const void *opts, struct cmd_env *env)
 {
-	if (!cli->compare.against) {
+	const struct compare_cli *cli = opts;
+	if (!cli->against) {
 		cmd_error("compare needs --against REV (the base revision)");
 		return EXIT_USAGE;
 	}
-	return compare_run(cli, env, "compare", cli->compare.against, "head", NULL, NULL);
+	struct session_config cfg;
+	compare_config(cli, &cfg);
+	return compare_run(&cfg, &cli->max_percent, env, cli->against, "head", NULL, NULL);
 }
 
 const struct cmd_entry cmd_compare = {
@@ -364,6 +387,7 @@ const struct cmd_entry cmd_compare = {
 	.args = "--against REV [options] [--fail-on-inconclusive] [PATH...]",
 	.summary = "compare the working tree with revision REV, interleaved, and gate on regressions",
 	.opts = compare_opts,
+	.cli_size = sizeof(struct compare_cli),
 	.needs_runner = 1,
 	.exec = compare_exec,
 };

@@ -6,20 +6,47 @@
 #ifndef KAGARI_CMD_COMPARE_H
 #define KAGARI_CMD_COMPARE_H
 
-struct cli;
+#include "cmd/cli.h"
+
 struct cmd_env;
 struct session;
+struct session_config;
 
+/* The options of `compare`; `ci` takes them all and more (cmd/ci.c). */
+struct compare_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;
+	struct cli_measure measure;
+	struct cli_record record;
+	struct cli_shard shard;
+	int fail_on_inconclusive;
+	char *against;	      /* --against REV */
+	char *suite_from;     /* "base" | "head" | NULL (default) */
+	struct strvec max_percent; /* [METRIC=]P, repeatable */
+};
+
+/* compare and ci: whose copy of each suite file both sides run (the
+   default differs: DEFAULT is the help's words for it). */
+#define OPT_SUITE_FROM(T, DEFAULT)                                             \
+	{ "suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",             \
+	  "run the base's or the head's copy of each suite on both sides (default: " DEFAULT ")", \
+	  "base|head" }
+
+/* A compare session's configuration from cli (mode "compare"). */
+void compare_config(const struct compare_cli *cli, struct session_config *cfg);
 /*
- * Compare the working tree with base_ref; returns the exit code.
+ * Compare the working tree with base_ref in a session set up by cfg
+ * (compare_config(), then any changes of the caller's; max_percent: the
+ * --max-percent words); returns the exit code.
  * default_from: whose copy of each suite both sides run without
  * --suite-from, "head" (compare) or "base" (ci).
  * after_measure (may be NULL) becomes the session's hook (session.h): it is
  * called with after_data once the result is judged and the reports are
  * written, and only when measuring took place.
  */
-int compare_run(struct cli *cli, struct cmd_env *env, const char *mode,
-		const char *base_ref, const char *default_from,
+int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
+		struct cmd_env *env, const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data),
 		void *after_data);
 

@@ -243,8 +243,9 @@ static void gen_fish(struct sbuf *out)
 	sbuf_release(&all);
 }
 
-static int completion_exec(struct cli *cli, struct cmd_env *env)
+static int completion_exec(const void *opts, struct cmd_env *env)
 {
+	const struct cli_common *cli = opts;
 	(void)env;
 	if (cli->args.nr != 1) {
 		cmd_error("completion needs one shell: bash, zsh or fish");

@@ -14,16 +14,22 @@
 #include "measure/doctor.h"
 #include "report/doctor.h"
 
+struct doctor_cli {
+	struct cli_common common;
+	struct cli_out out; /* format */
+};
+
 static const struct opt doctor_opts[] = {
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, offsetof(struct doctor_cli, out.format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static int doctor_exec(struct cli *cli, struct cmd_env *env)
+static int doctor_exec(const void *opts, struct cmd_env *env)
 {
-	if (cli->args.nr) {
-		cmd_error("doctor takes no arguments ('%s')", cli->args.v[0]);
+	const struct doctor_cli *cli = opts;
+	if (cli->common.args.nr) {
+		cmd_error("doctor takes no arguments ('%s')", cli->common.args.v[0]);
 		return EXIT_USAGE;
 	}
 	struct doctor d = { NULL, 0, 0 };
@@ -49,5 +55,6 @@ const struct cmd_entry cmd_doctor = {
 	.args = "[--format text|json]",
 	.summary = "show what this machine can measure and how well",
 	.opts = doctor_opts,
+	.cli_size = sizeof(struct doctor_cli),
 	.exec = doctor_exec,
 };

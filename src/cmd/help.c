@@ -5,8 +5,9 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 
-static int help_exec(struct cli *cli, struct cmd_env *env)
+static int help_exec(const void *opts, struct cmd_env *env)
 {
+	const struct cli_common *cli = opts;
 	struct sbuf out = SBUF_INIT;
 	int rc = EXIT_PASS;
 	if (cli->args.nr == 0) {

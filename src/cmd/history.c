@@ -38,30 +38,45 @@
 #include "report/history_site.h"
 #include "report/output.h"
 
+struct history_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;		  /* format, output */
+	struct cli_analysis analysis;	  /* metric */
+	char *history;			  /* --history FILE (the one read) */
+	char *commit_url;		  /* --commit-url TEMPLATE (the site's links) */
+	char *min_change;		  /* --min-change P */
+	char *detect;			  /* --detect P */
+	int from_branch;		  /* --from-branch */
+	struct cli_history_branch branch; /* --branch B, --remote R */
+};
+
+#define H(f) offsetof(struct history_cli, f)
 static const struct opt history_opts[] = {
-	OPT_COMMON_SELECTION,
-	{ "metric", OPT_STRING, CLI_ANA(metric), "M",
+	OPT_COMMON_SELECTION(struct history_cli),
+	{ "metric", OPT_STRING, H(analysis.metric), "M",
 	  "only metric M (default: every metric stored)", NULL },
-	{ "commit-url", OPT_STRING, CLI_HIST(commit_url), "TEMPLATE",
+	{ "commit-url", OPT_STRING, H(commit_url), "TEMPLATE",
 	  "the site's commit links, {sha} standing for the commit (default: from the origin remote on GitHub or GitLab; '' for none)", NULL },
-	{ "min-change", OPT_STRING, CLI_HIST(min_change), "P",
+	{ "min-change", OPT_STRING, H(min_change), "P",
 	  "report only steps of at least P percent (default 1)", NULL },
-	{ "detect", OPT_STRING, CLI_HIST(detect), "P",
+	{ "detect", OPT_STRING, H(detect), "P",
 	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
-	{ "history", OPT_STRING, CLI_REC(history), "FILE",
+	{ "history", OPT_STRING, H(history), "FILE",
 	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, H(out.format), "FMT",
 	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, H(out.output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder (DIR/) gets a site to publish: DIR/index.html", NULL },
-	{ "from-branch", OPT_BOOL, CLI_HIST(from_branch), NULL,
+	{ "from-branch", OPT_BOOL, H(from_branch), NULL,
 	  "import the history branch's new runs first (as `kagari history pull`)", NULL },
-	{ "branch", OPT_STRING, CLI_HIST(branch), "B",
+	{ "branch", OPT_STRING, H(branch.branch), "B",
 	  "push, pull, --from-branch: the history branch B (default kagari-history)", NULL },
-	{ "remote", OPT_STRING, CLI_HIST(remote), "R",
+	{ "remote", OPT_STRING, H(branch.remote), "R",
 	  "push, pull, --from-branch: the remote R, a name or a URL (default origin)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef H
 
 /* Is benchmark suite/bench selected (--bench, --tag, PATH...)? ctx: the
    loaded suites. */
@@ -83,7 +98,7 @@ static int selected(void *ctx, const char *suite, const char *bench)
  * ends in '/' or is a folder)? An existing file, or a new name without a
  * slash, is one page as before.
  */
-static int history_site_mode(const struct cli *cli)
+static int history_site_mode(const struct history_cli *cli)
 {
 	const char *o = cli->out.output;
 	struct stat st;
@@ -93,35 +108,35 @@ static int history_site_mode(const struct cli *cli)
 }
 
 /* --min-change, --detect (percentages) and --metric checked. 0 or EXIT_USAGE. */
-static int history_check_args(const struct cli *cli, double *min_change, double *detect)
+static int history_check_args(const struct history_cli *cli, double *min_change, double *detect)
 {
 	*min_change = 1;
-	if (cli->history.min_change) {
+	if (cli->min_change) {
 		char *end;
-		*min_change = strtod(cli->history.min_change, &end);
-		if (end == cli->history.min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
+		*min_change = strtod(cli->min_change, &end);
+		if (end == cli->min_change || *end || !(*min_change >= 0 && *min_change < 1e6)) {
 			cmd_error("--min-change '%s': expected a percentage such as 2 or 0.5",
-				  cli->history.min_change);
+				  cli->min_change);
 			return EXIT_USAGE;
 		}
 	}
 	*detect = 5;
-	if (cli->history.detect) {
+	if (cli->detect) {
 		char *end;
-		*detect = strtod(cli->history.detect, &end);
-		if (end == cli->history.detect || *end || !(*detect > 0 && *detect < 1e6)) {
+		*detect = strtod(cli->detect, &end);
+		if (end == cli->detect || *end || !(*detect > 0 && *detect < 1e6)) {
 			cmd_error("--detect '%s': expected a percentage above 0 such as 5 or 0.5",
-				  cli->history.detect);
+				  cli->detect);
 			return EXIT_USAGE;
 		}
 	}
-	if (cli->history.commit_url && !history_site_mode(cli)) {
+	if (cli->commit_url && !history_site_mode(cli)) {
 		cmd_error("--commit-url is for the site: --format html --output DIR/");
 		return EXIT_USAGE;
 	}
 	struct sbuf err = SBUF_INIT;
-	if (cli->history.commit_url && *cli->history.commit_url &&
-	    git_web_check_template(cli->history.commit_url, &err)) {
+	if (cli->commit_url && *cli->commit_url &&
+	    git_web_check_template(cli->commit_url, &err)) {
 		cmd_error("--commit-url %s", err.buf);
 		sbuf_release(&err);
 		return EXIT_USAGE;
@@ -135,7 +150,7 @@ static int history_check_args(const struct cli *cli, double *min_change, double 
 }
 
 /* The output is never an input: not the history, not a suite. */
-static int history_check_output(const struct cli *cli, const struct loaded_suites *ls,
+static int history_check_output(const struct history_cli *cli, const struct loaded_suites *ls,
 				const char *path)
 {
 	const char *o = cli->out.output;
@@ -167,7 +182,7 @@ static int history_check_output(const struct cli *cli, const struct loaded_suite
 
 /* The history at path opened (*h) and its points of --metric read (*pts).
    0, EXIT_USAGE when there is none, or EXIT_EXEC. */
-static int history_read(const struct cli *cli, const char *path, struct history **h,
+static int history_read(const struct history_cli *cli, const char *path, struct history **h,
 			struct history_points *pts, struct sbuf *err)
 {
 	struct stat st;
@@ -196,7 +211,7 @@ static void this_machine(struct history_machine *m)
 }
 
 /* The series in --format. */
-static void history_render(struct sbuf *out, const struct cli *cli, const struct history_view *hv)
+static void history_render(struct sbuf *out, const struct history_cli *cli, const struct history_view *hv)
 {
 	const char *f = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(f, "json"))
@@ -210,27 +225,29 @@ static void history_render(struct sbuf *out, const struct cli *cli, const struct
 }
 
 /* out to --output or standard output. 0 or EXIT_EXEC. */
-static int history_write(const struct cli *cli, const struct sbuf *out)
+static int history_write(const struct history_cli *cli, const struct sbuf *out)
 {
 	return common_write_output(cli->out.output, NULL, out->buf, out->len);
 }
 
 /* `kagari history push|pull [options] [PATH...]`: args[0] names it. */
-static int history_subcommand(struct cli *cli, int *rc)
+static int history_subcommand(const struct history_cli *cli, int *rc)
 {
-	const char *sub = cli->args.nr ? cli->args.v[0] : NULL;
+	const struct strvec *args = &cli->common.args;
+	const char *sub = args->nr ? args->v[0] : NULL;
 	if (!sub || (strcmp(sub, "push") && strcmp(sub, "pull")))
 		return 0;
 	enum history_sync_op op = !strcmp(sub, "push") ? HISTORY_SYNC_PUSH : HISTORY_SYNC_PULL;
-	free((char *)cli->args.v[0]);
-	memmove(cli->args.v, cli->args.v + 1, cli->args.nr * sizeof(*cli->args.v));
-	cli->args.nr--;
-	if (cli->history.from_branch) {
+	if (cli->from_branch) {
 		cmd_error("--from-branch is for showing the history; `kagari history %s` takes --branch and --remote",
 			  op == HISTORY_SYNC_PUSH ? "push" : "pull");
 		*rc = EXIT_USAGE;
 	} else {
-		*rc = history_sync_exec(cli, op);
+		struct strvec paths = STRVEC_INIT; /* the arguments after push|pull */
+		for (size_t i = 1; i < args->nr; i++)
+			strvec_push(&paths, args->v[i]);
+		*rc = history_sync_exec(&paths, cli->history, &cli->branch, op);
+		strvec_clear(&paths);
 	}
 	return 1;
 }
@@ -294,14 +311,14 @@ static void site_series(struct history_site_series *o, const struct history_seri
 
 /* The commit link template: --commit-url, else the origin remote's; NULL
    with the reason in *why when there is none. */
-static char *site_links(const struct cli *cli, const char *dir, char **page, const char **why)
+static char *site_links(const struct history_cli *cli, const char *dir, char **page, const char **why)
 {
 	char *tmpl = NULL;
 	*page = NULL;
 	*why = NULL;
-	if (cli->history.commit_url) {
-		if (*cli->history.commit_url)
-			return xstrdup(cli->history.commit_url);
+	if (cli->commit_url) {
+		if (*cli->commit_url)
+			return xstrdup(cli->commit_url);
 		*why = "--commit-url is empty";
 		return NULL;
 	}
@@ -314,7 +331,7 @@ static char *site_links(const struct cli *cli, const char *dir, char **page, con
 
 /* The site into the folder --output names (report/history_site.h).
    0 or EXIT_EXEC. */
-static int history_publish(const struct cli *cli, const struct history_view *hv, const char *dir)
+static int history_publish(const struct history_cli *cli, const struct history_view *hv, const char *dir)
 {
 	const struct history_series *v = hv->set->v;
 	size_t nr = hv->set->nr;
@@ -350,8 +367,9 @@ static int history_publish(const struct cli *cli, const struct history_view *hv,
 	return rc;
 }
 
-static int history_exec(struct cli *cli, struct cmd_env *env)
+static int history_exec(const void *opts, struct cmd_env *env)
 {
+	const struct history_cli *cli = opts;
 	(void)env;
 	double min_change, detect;
 	int rc_sub;
@@ -361,22 +379,23 @@ static int history_exec(struct cli *cli, struct cmd_env *env)
 	if (rc)
 		return rc;
 	struct loaded_suites ls;
-	rc = common_load(cli, &ls);
+	rc = common_load(&cli->common.args, &ls);
 	if (!rc)
-		rc = common_select(cli, &ls);
+		rc = common_select(&cli->selection, &ls);
 	if (rc) {
 		common_release(&ls);
 		return rc;
 	}
-	char *path = record_history_path(cli, &ls);
+	char *path = record_history_path(cli->history, &ls);
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	struct history *h = NULL;
 	struct history_points pts = { 0 };
 	struct history_series_set set = { NULL, 0 };
 	if (cli->out.output)
 		rc = history_check_output(cli, &ls, path);
-	if (!rc && cli->history.from_branch)
-		rc = history_sync_run(cli, HISTORY_SYNC_PULL, path, ls.suites[0]->dir, stderr);
+	if (!rc && cli->from_branch)
+		rc = history_sync_run(&cli->branch, HISTORY_SYNC_PULL, path, ls.suites[0]->dir,
+				      stderr);
 	if (!rc)
 		rc = history_read(cli, path, &h, &pts, &err);
 	if (rc)
@@ -413,6 +432,7 @@ const struct cmd_entry cmd_history = {
 	.args = "[push|pull] [options] [PATH...]",
 	.summary = "show the recorded series per command and metric over commits, with their steps; push/pull the history branch",
 	.opts = history_opts,
+	.cli_size = sizeof(struct history_cli),
 	.needs_runner = 0,
 	.exec = history_exec,
 };

@@ -36,13 +36,13 @@ static void print_result(enum history_sync_op op, const struct history_sync *o,
 			r->url, tip, r->attempts, r->attempts == 1 ? "" : "s", r->on_branch);
 }
 
-int history_sync_run(const struct cli *cli, enum history_sync_op op, const char *path,
-		     const char *dir, FILE *to)
+int history_sync_run(const struct cli_history_branch *hb, enum history_sync_op op,
+		     const char *path, const char *dir, FILE *to)
 {
 	struct history_sync o = {
 		.repo = dir,
-		.remote = cli->history.remote ? cli->history.remote : HISTORY_DEFAULT_REMOTE,
-		.branch = cli->history.branch ? cli->history.branch : HISTORY_DEFAULT_BRANCH,
+		.remote = hb->remote ? hb->remote : HISTORY_DEFAULT_REMOTE,
+		.branch = hb->branch ? hb->branch : HISTORY_DEFAULT_BRANCH,
 	};
 	struct stat st;
 	if (op == HISTORY_SYNC_PUSH && stat(path, &st)) {
@@ -73,16 +73,17 @@ int history_sync_run(const struct cli *cli, enum history_sync_op op, const char 
 	return rc;
 }
 
-int history_sync_exec(struct cli *cli, enum history_sync_op op)
+int history_sync_exec(const struct strvec *paths, const char *history,
+		      const struct cli_history_branch *hb, enum history_sync_op op)
 {
 	struct loaded_suites ls;
-	int rc = common_load(cli, &ls);
+	int rc = common_load(paths, &ls);
 	if (rc) {
 		common_release(&ls);
 		return rc;
 	}
-	char *path = record_history_path(cli, &ls);
-	rc = history_sync_run(cli, op, path, ls.nr ? ls.suites[0]->dir : ".", stdout);
+	char *path = record_history_path(history, &ls);
+	rc = history_sync_run(hb, op, path, ls.nr ? ls.suites[0]->dir : ".", stdout);
 	free(path);
 	common_release(&ls);
 	return rc;

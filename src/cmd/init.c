@@ -60,19 +60,25 @@ static const char starter_suite[] =
 	"      ls:\n"
 	"        command: [ls, -l, /]     # argv form: no shell involved\n";
 
-static int init_exec(struct cli *cli, struct cmd_env *env)
+struct init_cli {
+	struct cli_common common;
+	int force; /* --force */
+};
+
+static int init_exec(const void *opts, struct cmd_env *env)
 {
-	if (cli->args.nr > 1) {
+	const struct init_cli *cli = opts;
+	if (cli->common.args.nr > 1) {
 		cmd_error("init takes at most one PATH");
 		return EXIT_USAGE;
 	}
-	const char *arg = cli->args.nr ? cli->args.v[0] : "kagari.yaml";
+	const char *arg = cli->common.args.nr ? cli->common.args.v[0] : "kagari.yaml";
 	struct stat st;
 	char *path = (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 			     ? xstrfmt("%s/kagari.yaml", arg)
 			     : xstrdup(arg);
 	int rc = EXIT_PASS;
-	if (lstat(path, &st) == 0 && !cli->init.force) {
+	if (lstat(path, &st) == 0 && !cli->force) {
 		cmd_error("'%s' already exists; not overwriting it (use --force to replace it)",
 			  path);
 		rc = EXIT_USAGE;
@@ -99,7 +105,7 @@ static int init_exec(struct cli *cli, struct cmd_env *env)
 }
 
 static const struct opt init_opts[] = {
-	{ "force", OPT_BOOL, CLI_INIT(force), NULL,
+	{ "force", OPT_BOOL, offsetof(struct init_cli, force), NULL,
 	  "overwrite an existing file", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -109,5 +115,6 @@ const struct cmd_entry cmd_init = {
 	.args = "[--force] [PATH]",
 	.summary = "write a runnable starter suite (kagari.yaml)",
 	.opts = init_opts,
+	.cli_size = sizeof(struct init_cli),
 	.exec = init_exec,
 };

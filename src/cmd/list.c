@@ -11,9 +11,15 @@
 
 #include <stdlib.h>
 
+struct list_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out; /* format */
+};
+
 static const struct opt list_opts[] = {
-	OPT_COMMON_SELECTION,
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	OPT_COMMON_SELECTION(struct list_cli),
+	{ "format", OPT_ENUM, offsetof(struct list_cli, out.format), "FMT",
 	  "text (default) or json", "text|json" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -88,12 +94,13 @@ static void list_json(const struct loaded_suites *ls, struct sbuf *out)
 	sbuf_addch(out, '\n');
 }
 
-static int list_exec(struct cli *cli, struct cmd_env *env)
+static int list_exec(const void *opts, struct cmd_env *env)
 {
+	const struct list_cli *cli = opts;
 	struct loaded_suites ls;
-	int rc = common_load(cli, &ls);
+	int rc = common_load(&cli->common.args, &ls);
 	if (!rc)
-		rc = common_select(cli, &ls);
+		rc = common_select(&cli->selection, &ls);
 	if (!rc) {
 		struct sbuf out = SBUF_INIT;
 		if (cli->out.format && !strcmp(cli->out.format, "json"))
@@ -112,5 +119,6 @@ const struct cmd_entry cmd_list = {
 	.args = "[--filter RE] [--tag T] [--skip-tag T] [--format text|json] [PATH...]",
 	.summary = "list the benchmarks and commands a selection would run",
 	.opts = list_opts,
+	.cli_size = sizeof(struct list_cli),
 	.exec = list_exec,
 };

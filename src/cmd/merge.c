@@ -47,21 +47,31 @@
 
 #define MERGE_MAX_BYTES ((size_t)1 << 30)
 
+struct merge_cli {
+	struct cli_common common;
+	struct cli_out out;	  /* format, output, summary */
+	int replicate;		  /* --replicate */
+	int annotations;	  /* GitHub annotations on stderr */
+	int fail_on_inconclusive; /* --fail-on-inconclusive */
+};
+
+#define M(f) offsetof(struct merge_cli, f)
 static const struct opt merge_opts[] = {
-	{ "replicate", OPT_BOOL, CLI_SHARD(replicate), NULL,
+	{ "replicate", OPT_BOOL, M(replicate), NULL,
 	  "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL },
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, M(out.format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, M(out.output), "FILE",
 	  "write to FILE (atomically) instead of stdout; never an input", NULL },
-	{ "summary", OPT_STRING, CLI_OUT(summary), "FILE",
+	{ "summary", OPT_STRING, M(out.summary), "FILE",
 	  "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL },
-	{ "annotations", OPT_BOOL, CLI_MERGE(annotations), NULL,
+	{ "annotations", OPT_BOOL, M(annotations), NULL,
 	  "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, M(fail_on_inconclusive),
 	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef M
 
 static int streq(const char *a, const char *b)
 {
@@ -398,9 +408,9 @@ static uint64_t fnv1a(const char *s)
 
 /* The usage checks: reports given, a known --format (*f), and an --output
    that is none of them. 0 or EXIT_USAGE. */
-static int merge_check_args(const struct cli *cli, enum report_format *f)
+static int merge_check_args(const struct merge_cli *cli, enum report_format *f)
 {
-	if (cli->args.nr < 1) {
+	if (cli->common.args.nr < 1) {
 		cmd_error("merge needs the JSON reports of the shards (kagari merge shard-*.json)");
 		return EXIT_USAGE;
 	}
@@ -411,9 +421,9 @@ static int merge_check_args(const struct cli *cli, enum report_format *f)
 	if (!cli->out.output)
 		return 0;
 	struct input_files in = INPUT_FILES_INIT;
-	for (size_t i = 0; i < cli->args.nr; i++) {
-		char *what = xstrfmt("the input report '%s'", cli->args.v[i]);
-		input_files_add(&in, cli->args.v[i], what);
+	for (size_t i = 0; i < cli->common.args.nr; i++) {
+		char *what = xstrfmt("the input report '%s'", cli->common.args.v[i]);
+		input_files_add(&in, cli->common.args.v[i], what);
 		free(what);
 	}
 	int bad = common_check_output("--output", cli->out.output, NULL, &in, EXIT_USAGE);
@@ -442,22 +452,22 @@ struct merge_set {
 };
 
 /* Report i read, checked against the ones before and merged into m->r. */
-static int merge_next(struct merge_set *m, const struct cli *cli, size_t i)
+static int merge_next(struct merge_set *m, const struct merge_cli *cli, size_t i)
 {
 	struct run_result next;
 	struct sbuf err = SBUF_INIT;
-	int rc = read_report(cli->args.v[i], &next);
+	int rc = read_report(cli->common.args.v[i], &next);
 	if (!rc)
-		rc = check_judgeable(&next, cli->args.v[i]);
+		rc = check_judgeable(&next, cli->common.args.v[i]);
 	if (!rc) {
-		m->sh[m->nr_sh++] = shard_seen_of(cli->args.v[i], &next);
+		m->sh[m->nr_sh++] = shard_seen_of(cli->common.args.v[i], &next);
 		rc = check_shard(m->sh, m->nr_sh - 1);
 	}
 	if (!rc && next.summary.exit_code == EXIT_EXEC && !m->exec_failed) {
 		m->exec_failed = 1;
 		m->exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
 	}
-	if (!rc && merge_into(&m->r, &next, cli->args.v[0], cli->args.v[i], cli->shard.replicate,
+	if (!rc && merge_into(&m->r, &next, cli->common.args.v[0], cli->common.args.v[i], cli->replicate,
 			      &err)) {
 		cmd_error("cannot merge: %s", err.buf);
 		rc = EXIT_INVALID;
@@ -469,16 +479,16 @@ static int merge_next(struct merge_set *m, const struct cli *cli, size_t i)
 
 /* Every report read, checked and merged, and none missing. 0, or the exit
    code (the reason said). */
-static int read_all(struct merge_set *m, const struct cli *cli)
+static int read_all(struct merge_set *m, const struct merge_cli *cli)
 {
-	int rc = read_report(cli->args.v[0], &m->r);
+	int rc = read_report(cli->common.args.v[0], &m->r);
 	if (!rc)
-		rc = check_judgeable(&m->r, cli->args.v[0]);
+		rc = check_judgeable(&m->r, cli->common.args.v[0]);
 	if (!rc)
-		m->sh[m->nr_sh++] = shard_seen_of(cli->args.v[0], &m->r);
+		m->sh[m->nr_sh++] = shard_seen_of(cli->common.args.v[0], &m->r);
 	m->exec_failed = !rc && m->r.summary.exit_code == EXIT_EXEC;
 	m->exec_reason = m->exec_failed && m->r.exit_reason ? xstrdup(m->r.exit_reason) : NULL;
-	for (size_t i = 1; i < cli->args.nr && !rc; i++)
+	for (size_t i = 1; i < cli->common.args.nr && !rc; i++)
 		rc = merge_next(m, cli, i);
 	if (!rc)
 		rc = check_complete(m->sh, m->nr_sh);
@@ -501,14 +511,14 @@ static void merge_as_one_run(struct merge_set *m)
 
 /* The one analysis, over the whole merged set: Holm across all shards;
    then the exit code, --fail-on-inconclusive's and a failed shard's. */
-static void judge_merged(struct merge_set *m, const struct cli *cli)
+static void judge_merged(struct merge_set *m, const struct merge_cli *cli)
 {
 	struct run_result *r = &m->r;
 	free(r->exit_reason);
 	r->exit_reason = NULL;
 	analyze_result(r, NULL);
 	outcome_judge(r);
-	if (cli->gate.fail_on_inconclusive && r->summary.inconclusive &&
+	if (cli->fail_on_inconclusive && r->summary.inconclusive &&
 	    r->summary.exit_code == EXIT_PASS) {
 		r->summary.exit_code = EXIT_FAIL;
 		free(r->exit_reason);
@@ -527,7 +537,7 @@ static void judge_merged(struct merge_set *m, const struct cli *cli)
 /* The merged report in format f, to --output or standard output. 0, or
    EXIT_INTERNAL or EXIT_EXEC. */
 static int write_merged(const struct run_result *r, enum report_format f,
-			const struct cli *cli, const struct cmd_env *env)
+			const struct merge_cli *cli, const struct cmd_env *env)
 {
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	int rc = 0;
@@ -547,17 +557,17 @@ static int write_merged(const struct run_result *r, enum report_format f,
 
 /* --summary: Markdown appended to the file; rc merged with EXIT_EXEC when
    it cannot be. */
-static int write_summary(const struct run_result *r, const struct cli *cli, int rc)
+static int write_summary(const struct run_result *r, const struct merge_cli *cli, int rc)
 {
 	return exit_merge(rc, common_write_summary(r, cli->out.summary));
 }
 
 /* --annotations: GitHub's workflow commands on stderr, after the report. */
-static void write_annotations(const struct run_result *r, const struct cli *cli)
+static void write_annotations(const struct run_result *r, const struct merge_cli *cli)
 {
 	struct sbuf an = SBUF_INIT;
 	const char *ws = getenv("GITHUB_WORKSPACE");
-	github_annotations(&an, r, cli->gate.fail_on_inconclusive, ws && *ws ? ws : NULL);
+	github_annotations(&an, r, cli->fail_on_inconclusive, ws && *ws ? ws : NULL);
 	fflush(stdout);
 	fputs(an.buf, stderr);
 	fflush(stderr);
@@ -577,15 +587,16 @@ static void merge_set_release(struct merge_set *m)
 	run_result_release(&m->r);
 }
 
-static int merge_exec(struct cli *cli, struct cmd_env *env)
+static int merge_exec(const void *opts, struct cmd_env *env)
 {
+	const struct merge_cli *cli = opts;
 	enum report_format f = REPORT_TABLE;
 	int rc = merge_check_args(cli, &f);
 	if (rc)
 		return rc;
 	struct merge_set m;
 	memset(&m, 0, sizeof(m));
-	m.sh = xcalloc(cli->args.nr, sizeof(*m.sh));
+	m.sh = xcalloc(cli->common.args.nr, sizeof(*m.sh));
 	rc = read_all(&m, cli);
 	if (rc)
 		goto out;
@@ -597,7 +608,7 @@ static int merge_exec(struct cli *cli, struct cmd_env *env)
 	rc = m.r.summary.exit_code;
 	if (cli->out.summary)
 		rc = write_summary(&m.r, cli, rc);
-	if (cli->merge.annotations)
+	if (cli->annotations)
 		write_annotations(&m.r, cli);
 	if (rc && rc != m.r.summary.exit_code)
 		cmd_error("the summary could not be written");
@@ -613,6 +624,7 @@ const struct cmd_entry cmd_merge = {
 	.args = "REPORT.json... [--replicate] [--format FMT] [--output FILE]",
 	.summary = "join the JSON reports of --shard jobs into one, analysed as one run",
 	.opts = merge_opts,
+	.cli_size = sizeof(struct merge_cli),
 	.needs_runner = 0,
 	.exec = merge_exec,
 };

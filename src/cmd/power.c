@@ -28,31 +28,44 @@
 #define POWER_DEFAULT_TRIALS 500
 #define TRACE_MAX_BYTES ((size_t)1 << 30)
 
+struct power_cli {
+	struct cli_common common;
+	struct cli_out out;	      /* format, output */
+	struct cli_measure measure;   /* seed, max_runs */
+	struct cli_analysis analysis; /* metric, confidence */
+	char *cells;		      /* --cells LIST */
+	int trials;		      /* --trials N, -1 unset */
+	int runs_per_round;	      /* -1 unset */
+	char *order;		      /* random|abba|alternate */
+};
+
+#define P(f) offsetof(struct power_cli, f)
 static const struct opt power_opts[] = {
-	{ "cells", OPT_STRING, CLI_POWER(cells), "LIST",
+	{ "cells", OPT_STRING, P(cells), "LIST",
 	  "cells to replay, EFFECT@T or SHARE%xFACTOR@T, comma-separated (default "
 	  POWER_DEFAULT_CELLS ")", NULL },
-	{ "trials", OPT_COUNT, CLI_POWER(trials), "N",
+	{ "trials", OPT_COUNT, P(trials), "N",
 	  "trials per cell (default 500)", NULL },
-	{ "seed", OPT_SEED, CLI_MEAS(seed), "N",
+	{ "seed", OPT_SEED, P(measure.seed), "N",
 	  "seed for the windows, the order and the shaped changes (default 1)", NULL },
-	{ "metric", OPT_ENUM, CLI_ANA(metric), "M",
+	{ "metric", OPT_ENUM, P(analysis.metric), "M",
 	  "the trace column replayed: latency (wall_ns, default) or cpu_total (user_ns + sys_ns)",
 	  "latency|cpu_total" },
-	{ "runs-per-round", OPT_COUNT, CLI_POWER(runs_per_round), "N",
+	{ "runs-per-round", OPT_COUNT, P(runs_per_round), "N",
 	  "runs per side per round (default: the suite's, else 1)", NULL },
-	{ "max-runs", OPT_COUNT, CLI_MEAS(max_runs), "N",
+	{ "max-runs", OPT_COUNT, P(measure.max_runs), "N",
 	  "the sequential design's cap, runs per side (default: the suite's, else 200)", NULL },
-	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
+	{ "confidence", OPT_STRING, P(analysis.confidence), "C",
 	  "confidence of the verdicts (default: the suite's, else 0.95)", NULL },
-	{ "order", OPT_ENUM, CLI_POWER(order), "ORDER",
+	{ "order", OPT_ENUM, P(order), "ORDER",
 	  "order inside a round (default: the suite's, else random)", "random|abba|alternate" },
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, P(out.format), "FMT",
 	  "report format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, P(out.output), "FILE",
 	  "write the report to FILE (atomically) instead of stdout; never an input", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef P
 
 /* The suite's defaults when a suite is found here, else kagari's. */
 static int design_from_suite(struct power_design *d, struct sbuf *err)
@@ -79,11 +92,11 @@ static int design_from_suite(struct power_design *d, struct sbuf *err)
 	return 0;
 }
 
-static int load_traces(const struct cli *cli, int need_cpu, struct trace *tr)
+static int load_traces(const struct power_cli *cli, int need_cpu, struct trace *tr)
 {
-	for (size_t i = 0; i < cli->args.nr; i++) {
+	for (size_t i = 0; i < cli->common.args.nr; i++) {
 		struct sbuf text = SBUF_INIT, err = SBUF_INIT;
-		const char *f = cli->args.v[i];
+		const char *f = cli->common.args.v[i];
 		if (sbuf_read_file(&text, f, TRACE_MAX_BYTES)) {
 			cmd_error("%s: cannot read the trace: %s", f, strerror(errno));
 			sbuf_release(&text);
@@ -102,23 +115,23 @@ static int load_traces(const struct cli *cli, int need_cpu, struct trace *tr)
 }
 
 /* The design's overrides from the command line; 0 or the exit code. */
-static int design_from_cli(const struct cli *cli, struct power_design *d)
+static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 {
 	d->metric = cli->analysis.metric && !strcmp(cli->analysis.metric, "cpu_total") ? METRIC_CPU_TOTAL
 								    : METRIC_LATENCY;
-	if (cli->power.runs_per_round == 0 || cli->measure.max_runs == 0 || cli->power.trials == 0) {
-		cmd_error("--%s must be at least 1", cli->power.trials == 0 ? "trials"
+	if (cli->runs_per_round == 0 || cli->measure.max_runs == 0 || cli->trials == 0) {
+		cmd_error("--%s must be at least 1", cli->trials == 0 ? "trials"
 						     : cli->measure.max_runs == 0 ? "max-runs"
 									  : "runs-per-round");
 		return EXIT_USAGE;
 	}
-	if (cli->power.runs_per_round > 0)
-		d->st.runs_per_round = cli->power.runs_per_round;
+	if (cli->runs_per_round > 0)
+		d->st.runs_per_round = cli->runs_per_round;
 	if (cli->measure.max_runs > 0)
 		d->st.max_runs = cli->measure.max_runs;
-	if (cli->power.order)
-		d->st.order = !strcmp(cli->power.order, "abba")	   ? ORDER_ABBA
-			      : !strcmp(cli->power.order, "alternate") ? ORDER_ALTERNATE
+	if (cli->order)
+		d->st.order = !strcmp(cli->order, "abba")	   ? ORDER_ABBA
+			      : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
 								  : ORDER_RANDOM;
 	if (cli->analysis.confidence) {
 		char *e;
@@ -135,11 +148,11 @@ static int design_from_cli(const struct cli *cli, struct power_design *d)
 }
 
 /* --cells (or the default list) into cells[0..*nc); 0 or the exit code. */
-static int cells_from_cli(const struct cli *cli, struct power_cell **cells, size_t *nc)
+static int cells_from_cli(const struct power_cli *cli, struct power_cell **cells, size_t *nc)
 {
 	struct strvec list = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	const char *cl = cli->power.cells ? cli->power.cells : POWER_DEFAULT_CELLS;
+	const char *cl = cli->cells ? cli->cells : POWER_DEFAULT_CELLS;
 	int rc = 0;
 	for (const char *p = cl; *cl;) {
 		const char *e = strchr(p, ',');
@@ -207,14 +220,14 @@ static int check_trace_lengths(const struct power_design *d, const struct trace 
 }
 
 /* --output is none of the inputs (the traces, the suite); 0 or the code. */
-static int check_output(const struct cli *cli, const struct power_design *d)
+static int check_output(const struct power_cli *cli, const struct power_design *d)
 {
 	if (!cli->out.output)
 		return 0;
 	struct input_files in = INPUT_FILES_INIT;
-	for (size_t i = 0; i < cli->args.nr; i++) {
-		char *what = xstrfmt("the trace '%s'", cli->args.v[i]);
-		input_files_add(&in, cli->args.v[i], what);
+	for (size_t i = 0; i < cli->common.args.nr; i++) {
+		char *what = xstrfmt("the trace '%s'", cli->common.args.v[i]);
+		input_files_add(&in, cli->common.args.v[i], what);
 		free(what);
 	}
 	if (d->from)
@@ -225,7 +238,7 @@ static int check_output(const struct cli *cli, const struct power_design *d)
 }
 
 /* The table or JSON to stdout or --output; 0 or EXIT_EXEC. */
-static int write_result(const struct cli *cli, const struct power_design *d,
+static int write_result(const struct power_cli *cli, const struct power_design *d,
 			const struct trace *tr, size_t nt, const struct power_cell *cells,
 			size_t nc, uint64_t seed)
 {
@@ -242,13 +255,14 @@ static int write_result(const struct cli *cli, const struct power_design *d,
 	return rc;
 }
 
-static int power_exec(struct cli *cli, struct cmd_env *env)
+static int power_exec(const void *opts, struct cmd_env *env)
 {
+	const struct power_cli *cli = opts;
 	(void)env;
 	struct power_design d;
 	struct sbuf err = SBUF_INIT;
 	struct power_cell *cells = NULL;
-	size_t nc = 0, nt = cli->args.nr;
+	size_t nc = 0, nt = cli->common.args.nr;
 	struct trace *tr = NULL;
 	int rc = 0;
 
@@ -274,9 +288,9 @@ static int power_exec(struct cli *cli, struct cmd_env *env)
 	    (rc = check_trace_lengths(&d, tr, nt, need)) ||
 	    (rc = check_cells_fit(&d, tr, nt, cells, nc)) || (rc = check_output(cli, &d)))
 		goto out;
-	uint64_t seed = cli->measure.have_seed ? cli->measure.seed : 1;
+	uint64_t seed = cli->measure.seed.given ? cli->measure.seed.value : 1;
 	power_replay(&d, tr, nt, need, cells, nc,
-		     cli->power.trials > 0 ? cli->power.trials : POWER_DEFAULT_TRIALS, seed);
+		     cli->trials > 0 ? cli->trials : POWER_DEFAULT_TRIALS, seed);
 	rc = write_result(cli, &d, tr, nt, cells, nc, seed);
 out:
 	for (size_t i = 0; i < nc; i++)
@@ -296,5 +310,6 @@ const struct cmd_entry cmd_power = {
 	.args = "[options] TRACE...",
 	.summary = "replay compare's design over recorded A/A traces: how often it decides, and at what cost",
 	.opts = power_opts,
+	.cli_size = sizeof(struct power_cli),
 	.exec = power_exec,
 };

@@ -16,10 +16,10 @@
 #include "history/history.h"
 #include "report/report.h"
 
-char *record_history_path(const struct cli *cli, const struct loaded_suites *ls)
+char *record_history_path(const char *history, const struct loaded_suites *ls)
 {
-	if (cli->record.history)
-		return xstrdup(cli->record.history);
+	if (history)
+		return xstrdup(history);
 	const char *dir = ls->nr ? ls->suites[0]->dir : ".";
 	return xstrfmt("%s/.kagari/history.sqlite", dir);
 }
@@ -53,9 +53,9 @@ static char *current_branch(const char *repo)
 int record_session(struct session *s)
 {
 	const struct run_result *r = &s->r;
-	if (s->cli->record.no_history || r->interrupted || !s->ls.nr)
+	if (s->cfg.no_history || r->interrupted || !s->ls.nr)
 		return 0;
-	char *path = record_history_path(s->cli, &s->ls);
+	char *path = record_history_path(s->cfg.history, &s->ls);
 	struct sbuf err = SBUF_INIT, json = SBUF_INIT;
 	char *repo = NULL, *head = NULL, *branch = NULL;
 	int dirty = r->git.dirty;

@@ -11,10 +11,10 @@
 struct session;
 
 /*
- * The history file a command uses: --history FILE, else
+ * The history file a command uses: `history` (--history FILE), else
  * .kagari/history.sqlite in the folder of the first suite. Caller frees.
  */
-char *record_history_path(const struct cli *cli, const struct loaded_suites *ls);
+char *record_history_path(const char *history, const struct loaded_suites *ls);
 /* The busy timeout: $KAGARI_HISTORY_TIMEOUT_MS, else the default. */
 int record_timeout_ms(void);
 /*

@@ -41,35 +41,47 @@
 /* Bigger than any report of a few thousand comparisons with samples. */
 #define REPORT_MAX_BYTES ((size_t)1 << 30)
 
+struct report_cli {
+	struct cli_common common;
+	struct cli_out out;	      /* format, output, section */
+	struct cli_analysis analysis; /* confidence */
+	int reanalyze;		      /* analyse the saved samples again */
+	struct strvec max_percent;    /* [METRIC=]P, with --reanalyze */
+	int fail_on_inconclusive;     /* with --reanalyze */
+	int list_formats;	      /* print the --format names and stop */
+};
+
+#define R(f) offsetof(struct report_cli, f)
 static const struct opt report_opts[] = {
-	{ "format", OPT_ENUM, CLI_OUT(format), "FMT",
+	{ "format", OPT_ENUM, R(out.format), "FMT",
 	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, CLI_OUT(output), "FILE",
+	{ "output", OPT_STRING, R(out.output), "FILE",
 	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
-	{ "section", OPT_STRING, CLI_OUT(section), "NAME",
+	{ "section", OPT_STRING, R(out.section), "NAME",
 	  "markdown: rewrite only section NAME of an existing --output page", NULL },
-	{ "reanalyze", OPT_BOOL, CLI_REPORT(reanalyze), NULL,
+	{ "reanalyze", OPT_BOOL, R(reanalyze), NULL,
 	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
-	OPT_MAX_PERCENT("with --reanalyze: "),
-	{ "confidence", OPT_STRING, CLI_ANA(confidence), "C",
+	OPT_MAX_PERCENT(struct report_cli, "with --reanalyze: "),
+	{ "confidence", OPT_STRING, R(analysis.confidence), "C",
 	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, CLI_GATE(fail_on_inconclusive),
+	{ "fail-on-inconclusive", OPT_BOOL, R(fail_on_inconclusive),
 	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
-	{ "list-formats", OPT_BOOL, CLI_REPORT(list_formats), NULL,
+	{ "list-formats", OPT_BOOL, R(list_formats), NULL,
 	  "print the --format names, one a line, and exit 0 (no INPUT.json)", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
+#undef R
 
 /* --max-percent and --confidence into ov; returns 0 or EXIT_USAGE. */
-static int parse_overrides(const struct cli *cli, struct analyze_overrides *ov)
+static int parse_overrides(const struct report_cli *cli, struct analyze_overrides *ov)
 {
 	memset(ov, 0, sizeof(*ov));
-	if (!cli->report.reanalyze && (cli->report.max_percent.nr || cli->analysis.confidence ||
-				cli->gate.fail_on_inconclusive)) {
+	if (!cli->reanalyze && (cli->max_percent.nr || cli->analysis.confidence ||
+				cli->fail_on_inconclusive)) {
 		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
 		return EXIT_USAGE;
 	}
-	int rc = common_parse_max_percent(&cli->report.max_percent, ov);
+	int rc = common_parse_max_percent(&cli->max_percent, ov);
 	if (rc)
 		return rc;
 	if (cli->analysis.confidence) {
@@ -133,14 +145,14 @@ static int check_reanalyzable(const struct run_result *r,
  * given.
  */
 static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
-		     const struct cli *cli)
+		     const struct report_cli *cli)
 {
 	int saved = r->summary.exit_code;
 	char *saved_reason = r->exit_reason;
 	r->exit_reason = NULL;
 	analyze_result(r, ov);
 	outcome_judge(r);
-	if (cli->gate.fail_on_inconclusive)
+	if (cli->fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	if (saved == EXIT_EXEC && r->summary.exit_code != EXIT_EXEC) {
 		r->summary.exit_code = EXIT_EXEC;
@@ -154,7 +166,7 @@ static int reanalyze(struct run_result *r, const struct analyze_overrides *ov,
 
 /* The input is a file that can be read, and --output is not it: by
    identity, not by name (./r.json, r.json and links are one file). */
-static int check_input(const struct cli *cli, const char *input)
+static int check_input(const struct report_cli *cli, const char *input)
 {
 	struct stat in_st;
 	if (stat(input, &in_st) != 0) {
@@ -181,7 +193,7 @@ static int check_input(const struct cli *cli, const char *input)
 /* The saved report read into r (run_result_init()ed by the caller), and
    with --reanalyze analysed again. 0 or the exit code. */
 static int load_report(struct run_result *r, const char *input,
-		       const struct analyze_overrides *ov, const struct cli *cli)
+		       const struct analyze_overrides *ov, const struct report_cli *cli)
 {
 	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
 	int rc = 0;
@@ -192,7 +204,7 @@ static int load_report(struct run_result *r, const char *input,
 	} else if (report_read_json(text.buf, text.len, input, r, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_INVALID;
-	} else if (cli->report.reanalyze) {
+	} else if (cli->reanalyze) {
 		rc = check_reanalyzable(r, ov, input);
 		if (!rc)
 			reanalyze(r, ov, cli);
@@ -205,7 +217,7 @@ static int load_report(struct run_result *r, const char *input,
 /* r in format f (and --section), to --output or standard output. 0 or the
    exit code. */
 static int write_report(const struct run_result *r, enum report_format f,
-			const struct cli *cli, const struct cmd_env *env)
+			const struct report_cli *cli, const struct cmd_env *env)
 {
 	struct report_options o;
 	report_options_init(&o);
@@ -234,10 +246,10 @@ static int write_report(const struct run_result *r, enum report_format f,
 
 /* --list-formats: the names --format takes, one a line, for scripts (the
    GitHub Action checks its `format` input against them). */
-static int list_formats(const struct cli *cli)
+static int list_formats(const struct report_cli *cli)
 {
 	static const char *const names[] = { REPORT_FORMAT_NAMES };
-	if (cli->args.nr) {
+	if (cli->common.args.nr) {
 		cmd_error("--list-formats takes no INPUT.json");
 		return EXIT_USAGE;
 	}
@@ -246,16 +258,17 @@ static int list_formats(const struct cli *cli)
 	return fflush(stdout) || ferror(stdout) ? EXIT_EXEC : 0;
 }
 
-static int report_exec(struct cli *cli, struct cmd_env *env)
+static int report_exec(const void *opts, struct cmd_env *env)
 {
-	if (cli->report.list_formats)
+	const struct report_cli *cli = opts;
+	if (cli->list_formats)
 		return list_formats(cli);
-	if (cli->args.nr != 1) {
+	if (cli->common.args.nr != 1) {
 		cmd_error("report needs exactly one INPUT.json (a report saved with --format json), not %zu",
-			  cli->args.nr);
+			  cli->common.args.nr);
 		return EXIT_USAGE;
 	}
-	const char *input = cli->args.v[0];
+	const char *input = cli->common.args.v[0];
 	enum report_format f = REPORT_TABLE;
 	if (cli->out.format && report_format_parse(cli->out.format, &f)) {
 		cmd_error("unknown report format '%s'", cli->out.format);
@@ -289,6 +302,7 @@ const struct cmd_entry cmd_report = {
 	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent [METRIC=]P]... [--confidence C]]",
 	.summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
 	.opts = report_opts,
+	.cli_size = sizeof(struct report_cli),
 	.needs_runner = 0,
 	.exec = report_exec,
 };

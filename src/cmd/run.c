@@ -8,15 +8,35 @@
 #include "cmd/cmd.h"
 #include "cmd/session.h"
 
+struct run_cli {
+	struct cli_common common;
+	struct cli_selection selection;
+	struct cli_out out;
+	struct cli_measure measure;
+	struct cli_record record;
+	struct cli_shard shard;
+};
+
 static const struct opt run_opts[] = {
-	OPT_COMMON_MEASURE,
+	OPT_COMMON_MEASURE(struct run_cli),
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
-static int run_exec(struct cli *cli, struct cmd_env *env)
+static int run_exec(const void *opts, struct cmd_env *env)
 {
+	const struct run_cli *cli = opts;
+	struct session_config cfg = {
+		.mode = "run",
+		.tmp_prefix = "kagari",
+		.paths = &cli->common.args,
+		.selection = &cli->selection,
+		.measure = &cli->measure,
+		.shard = &cli->shard,
+	};
+	session_config_out(&cfg, &cli->out);
+	session_config_record(&cfg, &cli->record);
 	struct session s;
-	int rc = session_prepare(&s, cli, env, "run", "kagari");
+	int rc = session_prepare(&s, &cfg, env);
 	if (!rc) {
 		for (size_t i = 0; i < s.ls.nr && !s.r.interrupted; i++) {
 			const struct suite *su = s.ls.suites[i];
@@ -41,6 +61,7 @@ const struct cmd_entry cmd_run = {
 	.args = "[options] [PATH...]",
 	.summary = "measure suites, check budgets and report",
 	.opts = run_opts,
+	.cli_size = sizeof(struct run_cli),
 	.needs_runner = 1,
 	.exec = run_exec,
 };

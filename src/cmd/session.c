@@ -233,7 +233,7 @@ static int check_destinations(struct session *s)
 	input_files_add_suites(&in, &s->ls);
 	/* The history too, even under --no-history: a report written over it
 	   would lose every run recorded there. */
-	char *history = record_history_path(s->cli, &s->ls);
+	char *history = record_history_path(s->cfg.history, &s->ls);
 	input_files_add_history(&in, history);
 	free(history);
 	for (size_t i = 0; i < s->nr_dest; i++)
@@ -242,8 +242,8 @@ static int check_destinations(struct session *s)
 								s->dest[i].path,
 								s->dest[i].section, &in,
 								s->dest[i].bad_code));
-	if (s->cli->out.summary)
-		rc = exit_merge(rc, common_check_output("--summary", s->cli->out.summary,
+	if (s->cfg.summary)
+		rc = exit_merge(rc, common_check_output("--summary", s->cfg.summary,
 							NULL, &in, EXIT_USAGE));
 	input_files_release(&in);
 	return rc;
@@ -299,16 +299,16 @@ static void print_command_errors(const struct run_result *r)
 }
 
 static int write_reports(const struct run_result *r, const struct destination *d,
-			 size_t n, const struct cli *cli, struct cmd_env *env)
+			 size_t n, const struct session_config *cfg, struct cmd_env *env)
 {
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct report_options o;
 		report_options_init(&o);
-		o.color = !d[i].path && env->stdout_tty && !cli->out.no_color &&
+		o.color = !d[i].path && env->stdout_tty && !cfg->no_color &&
 			  !getenv("NO_COLOR");
 		o.section = d[i].section;
-		o.time_unit = cli->out.time_unit;
+		o.time_unit = cfg->time_unit;
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 		if (report_render(r, d[i].format, &o, &out, &err)) {
 			cmd_error("%s", err.buf);
@@ -320,8 +320,8 @@ static int write_reports(const struct run_result *r, const struct destination *d
 		sbuf_release(&out);
 		sbuf_release(&err);
 	}
-	if (cli->out.summary)
-		rc = exit_merge(rc, common_write_summary(r, cli->out.summary));
+	if (cfg->summary)
+		rc = exit_merge(rc, common_write_summary(r, cfg->summary));
 	return rc;
 }
 
@@ -375,10 +375,10 @@ static void git_skip_own_files(struct session *s)
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			skip_path(&s->git_skip, s->dest[i].path);
-	if (s->cli->out.summary)
-		skip_path(&s->git_skip, s->cli->out.summary);
-	if (!s->cli->record.no_history && s->ls.nr) {
-		char *h = record_history_path(s->cli, &s->ls);
+	if (s->cfg.summary)
+		skip_path(&s->git_skip, s->cfg.summary);
+	if (!s->cfg.no_history && s->ls.nr) {
+		char *h = record_history_path(s->cfg.history, &s->ls);
 		static const char *const side[] = { "", "-journal", "-wal", "-shm" };
 		for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
 			char *p = xstrfmt("%s%s", h, side[i]);
@@ -390,15 +390,15 @@ static void git_skip_own_files(struct session *s)
 }
 
 /* --max-time as nanoseconds (*ns; 0 without it). 0 or EXIT_USAGE. */
-static int parse_max_time(const struct cli *cli, int64_t *ns)
+static int parse_max_time(const struct cli_measure *m, int64_t *ns)
 {
 	*ns = 0;
-	if (!cli->measure.max_time)
+	if (!m->max_time)
 		return 0;
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
-	if (units_parse_duration(cli->measure.max_time, ns, &err) || *ns <= 0) {
-		cmd_error("--max-time '%s': %s", cli->measure.max_time,
+	if (units_parse_duration(m->max_time, ns, &err) || *ns <= 0) {
+		cmd_error("--max-time '%s': %s", m->max_time,
 			  err.len ? err.buf : "must be longer than 0s");
 		rc = EXIT_USAGE;
 	}
@@ -410,13 +410,14 @@ static int parse_max_time(const struct cli *cli, int64_t *ns)
    outputs the suites name. 0 or the exit code of the first refused. */
 static int add_destinations(struct session *s)
 {
-	const struct cli *cli = s->cli;
+	const struct session_config *cfg = &s->cfg;
 	int rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				 cli->out.format ? cli->out.format : "table", cli->out.output,
-				 cli->out.section, "--output", EXIT_USAGE);
-	for (size_t k = 0; k + 3 <= cli->out.exports.nr && !rc; k += 3)
-		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, cli->out.exports.v[k],
-				     cli->out.exports.v[k + 1], NULL, cli->out.exports.v[k + 2], EXIT_USAGE);
+				 cfg->format ? cfg->format : "table", cfg->output,
+				 cfg->section, "--output", EXIT_USAGE);
+	const struct strvec *ex = cfg->exports;
+	for (size_t k = 0; ex && k + 3 <= ex->nr && !rc; k += 3)
+		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, ex->v[k],
+				     ex->v[k + 1], NULL, ex->v[k + 2], EXIT_USAGE);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
@@ -462,10 +463,11 @@ static int make_tmp(struct session *s, const char *tmp_prefix)
 static void start_result(struct session *s, const char *mode, size_t nr_selected)
 {
 	s->r.mode = xstrdup(mode);
-	shard_record(s->cli, nr_selected, &s->r.shard);
+	shard_record(&s->cfg, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
-	s->r.seed = s->cli->measure.have_seed ? s->cli->measure.seed
-				      : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
+	const struct opts_seed *seed = &s->cfg.measure->seed;
+	s->r.seed = seed->given ? seed->value
+				: rng_random_seed() & ((UINT64_C(1) << 53) - 1);
 	s->r.started_at = sysinfo_now_rfc3339();
 	sysinfo_collect(&s->r.env);
 	s->have_ticks_start = !sysinfo_cpu_ticks(NULL, &s->ticks_start);
@@ -475,27 +477,27 @@ static void start_result(struct session *s, const char *mode, size_t nr_selected
 /* How the suites are measured (s->opts) and what progress shows. */
 static void set_options(struct session *s, const char *mode, int64_t max_time_ns)
 {
-	const struct cli *cli = s->cli;
+	const struct cli_measure *m = s->cfg.measure;
 	const struct cmd_env *env = s->env;
-	s->prog.enabled = env->stderr_tty && !cli->out.quiet;
+	s->prog.enabled = env->stderr_tty && !s->cfg.quiet;
 	s->instruments.counters_software = env->counters_software;
 	s->instruments.shim_override = env->alloc_shim;
 	s->opts = (struct execute_options){
 		.runner = env->runner,
 		.seed = s->r.seed,
-		.runs_override = cli->measure.runs,
-		.warmup_override = cli->measure.warmup,
+		.runs_override = m->runs,
+		.warmup_override = m->warmup,
 		.interrupted = &interrupt_requested,
 		.progress = show_progress,
 		.progress_data = &s->prog,
 		.instruments = &s->instruments,
 		.env = &s->r.env,
 		/* compare and ci: sequential rounds unless --runs fixes them */
-		.sequential = strcmp(mode, "run") != 0 && cli->measure.runs < 0,
+		.sequential = strcmp(mode, "run") != 0 && m->runs < 0,
 		.look = session_look,
 		.look_data = s,
 		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
-		.profile_override = cli->measure.profile || cli->measure.profile_dir,
+		.profile_override = m->profile || m->profile_dir,
 	};
 }
 
@@ -513,30 +515,47 @@ static void record_git_start(struct session *s)
 	sbuf_release(&err);
 }
 
-int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
-		    const char *mode, const char *tmp_prefix)
+void session_config_out(struct session_config *cfg, const struct cli_out *out)
+{
+	cfg->format = out->format;
+	cfg->output = out->output;
+	cfg->section = out->section;
+	cfg->summary = out->summary;
+	cfg->time_unit = out->time_unit;
+	cfg->quiet = out->quiet;
+	cfg->no_color = out->no_color;
+}
+
+void session_config_record(struct session_config *cfg, const struct cli_record *rec)
+{
+	cfg->history = rec->history;
+	cfg->no_history = rec->no_history;
+}
+
+int session_prepare(struct session *s, const struct session_config *cfg,
+		    struct cmd_env *env)
 {
 	memset(s, 0, sizeof(*s));
 	sbuf_init(&s->git_start_status);
 	strvec_init(&s->git_skip);
 	strvec_init(&s->warned);
-	s->cli = cli;
+	s->cfg = *cfg;
 	s->env = env;
 	run_result_init(&s->r);
-	if (cli->measure.runs == 0) {
+	if (cfg->measure->runs == 0) {
 		cmd_error("--runs must be at least 1");
 		return EXIT_USAGE;
 	}
 	int64_t max_time_ns;
-	int rc = parse_max_time(cli, &max_time_ns);
+	int rc = parse_max_time(cfg->measure, &max_time_ns);
 	if (rc)
 		return rc;
-	rc = common_load(cli, &s->ls);
+	rc = common_load(cfg->paths, &s->ls);
 	if (!rc)
-		rc = common_select(cli, &s->ls);
+		rc = common_select(cfg->selection, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;
 	if (!rc)
-		rc = shard_select(cli, &s->ls, &s->r.shard);
+		rc = shard_select(&s->cfg, &s->ls, &s->r.shard);
 	if (!rc)
 		rc = add_destinations(s);
 	if (!rc)
@@ -546,11 +565,11 @@ int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
 	if (!rc)
 		rc = preflight(&s->ls);
 	if (!rc)
-		rc = make_tmp(s, tmp_prefix);
+		rc = make_tmp(s, cfg->tmp_prefix);
 	if (rc)
 		return rc;
-	start_result(s, mode, nr_selected);
-	set_options(s, mode, max_time_ns);
+	start_result(s, cfg->mode, nr_selected);
+	set_options(s, cfg->mode, max_time_ns);
 	interrupt_install(env->runner);
 	git_skip_own_files(s);
 	record_git_start(s);
@@ -816,7 +835,7 @@ int session_finish(struct session *s)
 		build_reason = NULL;
 	}
 	free(build_reason);
-	if (s->cli->gate.fail_on_inconclusive)
+	if (s->cfg.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
 	print_command_errors(r);
@@ -829,9 +848,9 @@ int session_finish(struct session *s)
 		for (size_t i = 0; i < r->warnings.nr; i++)
 			if (!strvec_contains(&s->warned, r->warnings.v[i]))
 				cmd_warning("%s", r->warnings.v[i]);
-	int wrc = write_reports(r, s->dest, s->nr_dest, s->cli, s->env);
-	if (s->cli->measure.profile_dir)
-		wrc = exit_merge(wrc, write_profile_dir(r, s->cli->measure.profile_dir));
+	int wrc = write_reports(r, s->dest, s->nr_dest, &s->cfg, s->env);
+	if (s->cfg.measure->profile_dir)
+		wrc = exit_merge(wrc, write_profile_dir(r, s->cfg.measure->profile_dir));
 	if (s->after_measure)
 		wrc = exit_merge(wrc, s->after_measure(s, s->after_data));
 	/* After the reports: a history that cannot be written costs no report. */

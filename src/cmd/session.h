@@ -39,8 +39,43 @@ struct progress {
 	int shown;
 };
 
+/*
+ * What a session is asked to do, filled by the command from its own
+ * options (the session reads no command's option struct, and a command
+ * changes what it asks here, never in its parsed options). Pointers are
+ * borrowed for the session's life; a NULL family is one the command does
+ * not take.
+ */
+struct session_config {
+	const char *mode;	/* the report's mode: "run", "compare", "bench" */
+	const char *tmp_prefix; /* of the private folder in TMPDIR */
+	const struct strvec *paths; /* suite files or folders (none: ./kagari.yaml) */
+	const struct cli_selection *selection; /* NULL: every benchmark */
+	const struct cli_measure *measure;     /* never NULL */
+	const struct cli_shard *shard;	       /* NULL: not sharded */
+	/* The reports: --format (NULL: table), --output (NULL: stdout),
+	   --section, --summary, --time-unit (NULL: per value); exports: more
+	   reports as FORMAT, PATH, LABEL triples (bench's --export-json ...),
+	   or NULL. */
+	const char *format, *output, *section, *summary, *time_unit;
+	const struct strvec *exports;
+	int quiet;    /* no progress line */
+	int no_color; /* no colour on a terminal */
+	/* The history: --history FILE (NULL: beside the first suite);
+	   no_history: neither read nor recorded. */
+	const char *history;
+	int no_history;
+	int fail_on_inconclusive;
+	const char *suite_from; /* compare, ci: --suite-from, or NULL */
+};
+
+/* Copy the report fields (format ... no_color) of out into cfg. */
+void session_config_out(struct session_config *cfg, const struct cli_out *out);
+/* Copy --history and --no-history of rec into cfg. */
+void session_config_record(struct session_config *cfg, const struct cli_record *rec);
+
 struct session {
-	struct cli *cli;
+	struct session_config cfg;
 	struct cmd_env *env;
 	struct loaded_suites ls;
 	struct destination *dest;
@@ -95,9 +130,10 @@ struct session {
 	struct strvec warned;
 };
 
-/* Returns 0, or the exit code to stop with (message printed). */
-int session_prepare(struct session *s, struct cli *cli, struct cmd_env *env,
-		    const char *mode, const char *tmp_prefix);
+/* Returns 0, or the exit code to stop with (message printed). cfg is
+   copied; what it points to must outlive the session. */
+int session_prepare(struct session *s, const struct session_config *cfg,
+		    struct cmd_env *env);
 /*
  * Build and measure suite i on `sides` into a new suite_result (sides with
  * present == 0 are skipped; each present side needs root, head_root and

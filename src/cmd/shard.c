@@ -30,6 +30,7 @@
 #include "base/xalloc.h"
 #include "cmd/exit.h"
 #include "cmd/record.h"
+#include "cmd/session.h"
 #include "history/history.h"
 #include "measure/sysinfo.h"
 #include "model/rng.h"
@@ -66,15 +67,15 @@ static int by_time(const void *a, const void *b)
 }
 
 /* Expected time of every item from the history; 0 when one is unknown. */
-static int expected_times(const struct cli *cli, const struct loaded_suites *ls,
+static int expected_times(const struct session_config *cfg, const struct loaded_suites *ls,
 			  struct item *it, size_t n)
 {
-	char *path = record_history_path(cli, ls);
+	char *path = record_history_path(cfg->history, ls);
 	struct stat st;
 	int ok = 0;
 	struct history *h = NULL;
 	struct sbuf err = SBUF_INIT;
-	if (cli->record.no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
+	if (cfg->no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
 		goto out;
 	struct environment_info env = { 0 };
 	env.cpu_model = sysinfo_cpu_model();
@@ -147,15 +148,18 @@ static void set_assignment(struct shard_record *rec, const char *split, char *fp
 	rec->assignment = fp;
 }
 
-int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_record *rec)
+int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
+		 struct shard_record *rec)
 {
+	static const struct cli_shard unsharded;
+	const struct cli_shard *sh = cfg->shard ? cfg->shard : &unsharded;
 	int k = 1, n = 1;
-	if (!cli->shard.spec && cli->shard.replicate) {
+	if (!sh->spec && sh->replicate) {
 		cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
 		return EXIT_USAGE;
 	}
-	if (cli->shard.spec && shard_parse(cli->shard.spec, &k, &n)) {
-		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", cli->shard.spec);
+	if (sh->spec && shard_parse(sh->spec, &k, &n)) {
+		cmd_error("--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/4", sh->spec);
 		return EXIT_USAGE;
 	}
 	struct item *it = xcalloc(ls->nr_selected + 1, sizeof(*it));
@@ -166,12 +170,12 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 				it[nr] = (struct item){ i, b, 0, nr };
 				nr++;
 			}
-	if (!cli->shard.spec || cli->shard.replicate) {
+	if (!sh->spec || sh->replicate) {
 		/* One shard, or every shard measuring everything. */
 		int *all = xcalloc(nr + 1, sizeof(*all));
 		for (size_t i = 0; i < nr; i++)
-			all[i] = cli->shard.replicate ? -1 : 0;
-		set_assignment(rec, cli->shard.replicate ? "replicate" : "count",
+			all[i] = sh->replicate ? -1 : 0;
+		set_assignment(rec, sh->replicate ? "replicate" : "count",
 			       assignment_fingerprint(ls, it, all, nr, n));
 		free(all);
 		free(it);
@@ -179,11 +183,11 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 	}
 	if ((size_t)n > nr) {
 		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most %zu shards",
-			  cli->shard.spec, nr, nr == 1 ? " is" : "s are", n, nr);
+			  sh->spec, nr, nr == 1 ? " is" : "s are", n, nr);
 		free(it);
 		return EXIT_USAGE;
 	}
-	int balanced = expected_times(cli, ls, it, nr);
+	int balanced = expected_times(cfg, ls, it, nr);
 	int *shard_of = xcalloc(nr, sizeof(*shard_of));
 	if (balanced) {
 		double *load = xcalloc((size_t)n, sizeof(*load));
@@ -214,7 +218,7 @@ int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_r
 		mine += (size_t)keep;
 	}
 	ls->nr_selected = mine;
-	if (!cli->out.quiet)
+	if (!cfg->quiet)
 		fprintf(stderr, "kagari: shard %d/%d: %zu of %zu benchmarks (%s)\n", k, n, mine,
 			nr, balanced ? "balanced by expected time from the history" : "split by count");
 	free(shard_of);
@@ -239,24 +243,28 @@ static void add_selection(struct sbuf *sb, const char *opt, const char *v)
 	}
 }
 
-void shard_record(const struct cli *cli, size_t nr_selected, struct shard_record *out)
+void shard_record(const struct session_config *cfg, size_t nr_selected,
+		  struct shard_record *out)
 {
+	static const struct cli_shard unsharded;
+	const struct cli_shard *sh = cfg->shard ? cfg->shard : &unsharded;
 	int k = 1, n = 1;
-	if (cli->shard.spec && shard_parse(cli->shard.spec, &k, &n))
+	if (sh->spec && shard_parse(sh->spec, &k, &n))
 		k = n = 1;
 	struct sbuf sel = SBUF_INIT;
-	if (cli->selection.filter)
-		add_selection(&sel, "filter", cli->selection.filter);
-	for (size_t i = 0; i < cli->selection.tags.nr; i++)
-		add_selection(&sel, "tag", cli->selection.tags.v[i]);
-	for (size_t i = 0; i < cli->selection.skip_tags.nr; i++)
-		add_selection(&sel, "skip-tag", cli->selection.skip_tags.v[i]);
+	const struct cli_selection *cs = cfg->selection;
+	if (cs && cs->filter)
+		add_selection(&sel, "filter", cs->filter);
+	for (size_t i = 0; cs && i < cs->tags.nr; i++)
+		add_selection(&sel, "tag", cs->tags.v[i]);
+	for (size_t i = 0; cs && i < cs->skip_tags.nr; i++)
+		add_selection(&sel, "skip-tag", cs->skip_tags.v[i]);
 	free(out->selection);
 	free(out->run_id);
 	out->present = 1;
 	out->index = k;
 	out->count = n;
-	out->replicate = cli->shard.spec && cli->shard.replicate;
+	out->replicate = sh->spec && sh->replicate;
 	out->selection = sbuf_detach(&sel);
 	out->benchmarks = nr_selected > INT_MAX ? INT_MAX : (int)nr_selected;
 	out->run_id = xstrfmt("%016llx", (unsigned long long)rng_random_seed());

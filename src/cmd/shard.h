@@ -12,18 +12,21 @@
 /* "K/N" with 1 <= K <= N <= 1024; 0, or -1 (nothing printed). */
 int shard_parse(const char *text, int *k, int *n);
 struct shard_record;
+struct session_config;
 /*
- * Narrow ls->selected to shard K of N (cli->shard.spec; nothing without it, or
+ * Narrow ls->selected to shard K of N (cfg->shard; nothing without it, or
  * with --replicate, where every job measures everything), and set rec's
  * split method and assignment fingerprint (what merge compares). Returns
  * 0, or EXIT_USAGE with the error printed.
  */
-int shard_select(const struct cli *cli, struct loaded_suites *ls, struct shard_record *rec);
+int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
+		 struct shard_record *rec);
 /*
  * The report's shard record: K/N (1/1 without --shard), --replicate, the
  * selection options, the benchmarks selected before the split
  * (nr_selected) and a fresh random run id. Replaces what *out held.
  */
-void shard_record(const struct cli *cli, size_t nr_selected, struct shard_record *out);
+void shard_record(const struct session_config *cfg, size_t nr_selected,
+		  struct shard_record *out);
 
 #endif

@@ -5,10 +5,11 @@
 #include "cmd/common.h"
 #include "cmd/exit.h"
 
-static int validate_exec(struct cli *cli, struct cmd_env *env)
+static int validate_exec(const void *opts, struct cmd_env *env)
 {
+	const struct cli_common *cli = opts;
 	struct loaded_suites ls;
-	int rc = common_load(cli, &ls);
+	int rc = common_load(&cli->args, &ls);
 	if (rc == 0) {
 		for (size_t i = 0; i < ls.nr; i++) {
 			size_t cmds = 0;

@@ -20,7 +20,7 @@
 #define KAGARI_LINKING "dynamically linked"
 #endif
 
-static int version_exec(struct cli *cli, struct cmd_env *env)
+static int version_exec(const void *opts, struct cmd_env *env)
 {
 	printf("kagari %s\n", KAGARI_VERSION);
 	printf("commit: %s\n", *KAGARI_COMMIT ? KAGARI_COMMIT
