@@ -183,6 +183,53 @@ static const struct command_result *baseline_of(const struct bench_result *br)
 	return NULL;
 }
 
+/*
+ * Comparison m of cr cannot be computed: too many samples or too costly to
+ * resample (inconclusive, with the reason), or not measured on both sides.
+ * Returns 1 when it was skipped and filled, 0 when it can be queued.
+ */
+static int comparison_skipped(struct command_result *cr, int m, const struct metric_rule *mr,
+			      const struct metric_series *bm, const struct metric_series *hm)
+{
+	if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+	    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
+		/* A saved report may hold any number: too many to
+		   analyse in bounded memory is said, not aborted on. */
+		char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at most %d per side",
+				    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
+		skip_comparison(&cr->comparison[m], mr, why);
+		free(why);
+		cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
+		return 1;
+	}
+	if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
+	    (double)cr->analysis.resamples * (double)(bm->nr > hm->nr ? bm->nr : hm->nr) >
+		    (double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
+		/* Reports are refused above it when read; shards pooled
+		   by merge --replicate may still pass it. */
+		char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is more than %lld bootstrap draws",
+				    cr->analysis.resamples, bm->nr > hm->nr ? bm->nr : hm->nr,
+				    SETTINGS_MAX_BOOTSTRAP_DRAWS);
+		skip_comparison(&cr->comparison[m], mr, why);
+		free(why);
+		cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
+		return 1;
+	}
+	if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
+		if (cr->out_of_time) {
+			/* --max-time was spent before it ran on both
+			   sides: undecided, not skipped. */
+			skip_comparison(&cr->comparison[m], mr,
+					"not measured: --max-time was spent before it ran on both sides");
+			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
+		} else if (mr->configured)
+			skip_comparison(&cr->comparison[m], mr,
+					"not measured on both sides");
+		return 1;
+	}
+	return 0;
+}
+
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
 			  size_t cmd, struct command_result *cr,
@@ -209,42 +256,8 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 			continue;
 		const struct metric_series *bm = &base->metric[m];
 		const struct metric_series *hm = &cr->side[SIDE_HEAD].metric[m];
-		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
-		    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
-			/* A saved report may hold any number: too many to
-			   analyse in bounded memory is said, not aborted on. */
-			char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at most %d per side",
-					    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
-			skip_comparison(&cr->comparison[m], mr, why);
-			free(why);
-			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
+		if (comparison_skipped(cr, m, mr, bm, hm))
 			continue;
-		}
-		if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
-		    (double)cr->analysis.resamples * (double)(bm->nr > hm->nr ? bm->nr : hm->nr) >
-			    (double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
-			/* Reports are refused above it when read; shards pooled
-			   by merge --replicate may still pass it. */
-			char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is more than %lld bootstrap draws",
-					    cr->analysis.resamples, bm->nr > hm->nr ? bm->nr : hm->nr,
-					    SETTINGS_MAX_BOOTSTRAP_DRAWS);
-			skip_comparison(&cr->comparison[m], mr, why);
-			free(why);
-			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
-			continue;
-		}
-		if (bm->status != MSTATUS_OK || hm->status != MSTATUS_OK) {
-			if (cr->out_of_time) {
-				/* --max-time was spent before it ran on both
-				   sides: undecided, not skipped. */
-				skip_comparison(&cr->comparison[m], mr,
-						"not measured: --max-time was spent before it ran on both sides");
-				cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
-			} else if (mr->configured)
-				skip_comparison(&cr->comparison[m], mr,
-						"not measured on both sides");
-			continue;
-		}
 		ALLOC_GROW(*pend, *nr + 1, *alloc);
 		struct pending *p = &(*pend)[(*nr)++];
 		memset(p, 0, sizeof(*p));

@@ -114,6 +114,43 @@ void report_profile_ms(struct sbuf *out, double ns, int sign)
 	sbuf_addf(out, fmt, ms);
 }
 
+/* One function's row of the Markdown profile table. */
+static void profile_md_row(struct sbuf *out, struct sbuf *tmp, const struct profile_set *ps,
+			   const struct profile_change *ch, int two)
+{
+	sbuf_adds(out, "|");
+	report_md_cell(out, ps->funcs[ch->func].function);
+	report_md_cell(out, ps->funcs[ch->func].binary);
+	sbuf_reset(tmp);
+	if (two) {
+		report_profile_ms(tmp, ch->self_ns[PROFILE_BASE], 0);
+		sbuf_adds(tmp, " → ");
+	}
+	report_profile_ms(tmp, ch->self_ns[PROFILE_HEAD], 0);
+	report_md_cell(out, tmp->buf);
+	if (two) {
+		sbuf_reset(tmp);
+		report_profile_ms(tmp, ch->change_ns, 1);
+		report_md_cell(out, tmp->buf);
+		sbuf_reset(tmp);
+		if (!isnan(ch->ci_low_ns)) {
+			report_profile_ms(tmp, ch->ci_low_ns, 1);
+			sbuf_adds(tmp, " … ");
+			report_profile_ms(tmp, ch->ci_high_ns, 1);
+		} else {
+			sbuf_adds(tmp, "–");
+		}
+		report_md_cell(out, tmp->buf);
+		sbuf_reset(tmp);
+		if (isnan(ch->q_value))
+			sbuf_adds(tmp, "–");
+		else
+			sbuf_addf(tmp, "%.2g", ch->q_value);
+		report_md_cell(out, tmp->buf);
+		report_md_cell(out, profile_verdict_name(ch->verdict));
+	}
+}
+
 void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 			     int only_regressions, size_t max)
 {
@@ -171,38 +208,7 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 						     "|---|---|--:|--:|--:|--:|---|\n"
 						   : "| function | binary | self time |\n|---|---|--:|\n");
 				for (size_t k = 0; k < n; k++) {
-					const struct profile_change *ch = &ps->changes[idx[k]];
-					sbuf_adds(out, "|");
-					report_md_cell(out, ps->funcs[ch->func].function);
-					report_md_cell(out, ps->funcs[ch->func].binary);
-					sbuf_reset(&tmp);
-					if (two) {
-						report_profile_ms(&tmp, ch->self_ns[PROFILE_BASE], 0);
-						sbuf_adds(&tmp, " → ");
-					}
-					report_profile_ms(&tmp, ch->self_ns[PROFILE_HEAD], 0);
-					report_md_cell(out, tmp.buf);
-					if (two) {
-						sbuf_reset(&tmp);
-						report_profile_ms(&tmp, ch->change_ns, 1);
-						report_md_cell(out, tmp.buf);
-						sbuf_reset(&tmp);
-						if (!isnan(ch->ci_low_ns)) {
-							report_profile_ms(&tmp, ch->ci_low_ns, 1);
-							sbuf_adds(&tmp, " … ");
-							report_profile_ms(&tmp, ch->ci_high_ns, 1);
-						} else {
-							sbuf_adds(&tmp, "–");
-						}
-						report_md_cell(out, tmp.buf);
-						sbuf_reset(&tmp);
-						if (isnan(ch->q_value))
-							sbuf_adds(&tmp, "–");
-						else
-							sbuf_addf(&tmp, "%.2g", ch->q_value);
-						report_md_cell(out, tmp.buf);
-						report_md_cell(out, profile_verdict_name(ch->verdict));
-					}
+					profile_md_row(out, &tmp, ps, &ps->changes[idx[k]], two);
 					sbuf_addch(out, '\n');
 				}
 				sbuf_addch(out, '\n');
