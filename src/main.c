@@ -53,11 +53,11 @@ int main(int argc, char **argv)
 
 	const char *sw = getenv("KAGARI_TEST_COUNTERS_SOFTWARE");
 	struct cmd_env env = {
-		.runner = NULL,
-		.stdout_tty = isatty(1),
-		.stderr_tty = isatty(2),
-		.counters_software = sw && !strcmp(sw, "1"),
-		.alloc_shim = getenv("KAGARI_ALLOC_SHIM"),
+	    .runner = NULL,
+	    .stdout_tty = isatty(1),
+	    .stderr_tty = isatty(2),
+	    .counters_software = sw && !strcmp(sw, "1"),
+	    .alloc_shim = getenv("KAGARI_ALLOC_SHIM"),
 	};
 	struct runner runner;
 	int have_runner = 0;

@@ -18,10 +18,8 @@ int main(int argc, char **argv)
 {
 	char *end = NULL;
 	long fd = argc == 4 ? strtol(argv[2], &end, 10) : -1;
-	if (argc == 4 && !strcmp(argv[1], "--serve") && end && !*end && fd >= 0 &&
-	    fd <= INT32_MAX)
+	if (argc == 4 && !strcmp(argv[1], "--serve") && end && !*end && fd >= 0 && fd <= INT32_MAX)
 		runner_serve((int)fd, argv[3]); /* returns only for a wrong token */
-	fputs(RUNNER_PROGRAM ": internal helper of kagari, not to be run by hand\n",
-	      stderr);
+	fputs(RUNNER_PROGRAM ": internal helper of kagari, not to be run by hand\n", stderr);
 	return 2;
 }

@@ -9,7 +9,7 @@
 #include "analyze/summary.h"
 #include "base/xalloc.h"
 
-const double AA_TOLERANCES[AA_NR_TOL] = { 1, 2, 3, 5, 10, 15, 20, 30, 50 };
+const double AA_TOLERANCES[AA_NR_TOL] = {1, 2, 3, 5, 10, 15, 20, 30, 50};
 
 void aa_survey_init(struct aa_survey *st, int repeat, uint64_t seed)
 {
@@ -32,7 +32,8 @@ static void collect_rows(struct aa_survey *st, const struct run_result *r, int r
 			const struct bench_result *br = &r->suites[i].benches[b];
 			for (size_t c = 0; c < br->nr_commands; c++)
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp = &br->commands[c].comparison[m];
+					const struct comparison *cp =
+					    &br->commands[c].comparison[m];
 					if (!cp->present || !cp->gate)
 						continue;
 					ALLOC_GROW(st->rows, st->nr + 1, st->alloc);

@@ -31,14 +31,14 @@ extern const double AA_TOLERANCES[AA_NR_TOL];
 
 /* One gated metric of one command, over the N compares. */
 struct aa_row {
-	char *suite, *benchmark, *command;	  /* copied from the first compare */
-	size_t si, bi, ci;			  /* its place in every compare */
+	char *suite, *benchmark, *command; /* copied from the first compare */
+	size_t si, bi, ci;		   /* its place in every compare */
 	enum metric_id metric;
-	double *change;				  /* [n] change_percent per compare */
+	double *change; /* [n] change_percent per compare */
 	size_t n;
-	int false_at[AA_NR_TOL];		  /* regression or improved at T */
+	int false_at[AA_NR_TOL]; /* regression or improved at T */
 	double median, p5, p95, p95_abs;
-	int recommended;			  /* index into AA_TOLERANCES, -1 none */
+	int recommended; /* index into AA_TOLERANCES, -1 none */
 };
 
 struct aa_survey {

@@ -12,10 +12,10 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
-int accept_parse(const char *value, const char *commit, struct acceptance *a,
-		 struct sbuf *err)
+int accept_parse(const char *value, const char *commit, struct acceptance *a, struct sbuf *err)
 {
-	static const char form[] = "expected 'BENCHMARK/COMMAND METRIC +P%', e.g. 'parse/fast latency +15%'";
+	static const char form[] =
+	    "expected 'BENCHMARK/COMMAND METRIC +P%', e.g. 'parse/fast latency +15%'";
 	char *copy = xstrdup(value), *save = NULL;
 	char *target = strtok_r(copy, " \t", &save);
 	char *metric = target ? strtok_r(NULL, " \t", &save) : NULL;
@@ -35,13 +35,13 @@ int accept_parse(const char *value, const char *commit, struct acceptance *a,
 	size_t n = strlen(pct);
 	char *end = NULL;
 	/* "+" digits [. digits] "%": no exponent, no sign, no spaces */
-	double p = pct[0] == '+' && n > 2 && pct[n - 1] == '%' &&
-			   isdigit((unsigned char)pct[1]) &&
+	double p = pct[0] == '+' && n > 2 && pct[n - 1] == '%' && isdigit((unsigned char)pct[1]) &&
 			   strspn(pct + 1, "0123456789.") == n - 2
-			   ? strtod(pct + 1, &end) : NAN;
+		       ? strtod(pct + 1, &end)
+		       : NAN;
 	if (!isfinite(p) || end != pct + n - 1 || p <= 0 || p > 1000) {
-		sbuf_addf(err, "'%s': the bound '%s' is not +P%% with 0 < P <= 1000 (%s)",
-			  value, pct, form);
+		sbuf_addf(err, "'%s': the bound '%s' is not +P%% with 0 < P <= 1000 (%s)", value,
+			  pct, form);
 		goto out;
 	}
 	*slash = '\0';
@@ -57,14 +57,14 @@ out:
 }
 
 /* The acceptance of (bench, command, metric) with the largest bound. */
-static const struct acceptance *find(const struct run_result *r, const char *bench,
-				     const char *cmd, enum metric_id m)
+static const struct acceptance *find(const struct run_result *r, const char *bench, const char *cmd,
+				     enum metric_id m)
 {
 	const struct acceptance *best = NULL;
 	for (size_t i = 0; i < r->nr_accepts; i++) {
 		const struct acceptance *a = &r->accepts[i];
-		if (a->metric == m && !strcmp(a->benchmark, bench) &&
-		    !strcmp(a->command, cmd) && (!best || a->max_percent > best->max_percent))
+		if (a->metric == m && !strcmp(a->benchmark, bench) && !strcmp(a->command, cmd) &&
+		    (!best || a->max_percent > best->max_percent))
 			best = a;
 	}
 	return best;
@@ -83,19 +83,21 @@ void accept_apply(struct run_result *r)
 					    cp->verdict != VERDICT_REGRESSION)
 						continue;
 					const struct acceptance *a =
-						find(r, br->name, cr->name, (enum metric_id)m);
+					    find(r, br->name, cr->name, (enum metric_id)m);
 					if (!a)
 						continue;
 					char *reason;
 					if (cp->change_percent <= a->max_percent) {
-						reason = xstrfmt("accepted by commit %.12s (Kagari-Accept: up to +%g%%): %s",
+						reason = xstrfmt("accepted by commit %.12s "
+								 "(Kagari-Accept: up to +%g%%): %s",
 								 a->commit, a->max_percent,
 								 cp->reason ? cp->reason : "");
 						cp->verdict = VERDICT_ACCEPTED;
 						free(cp->accepted_by);
 						cp->accepted_by = xstrdup(a->commit);
 					} else {
-						reason = xstrfmt("%s; beyond the +%g%% that commit %.12s accepts",
+						reason = xstrfmt("%s; beyond the +%g%% that commit "
+								 "%.12s accepts",
 								 cp->reason ? cp->reason : "",
 								 a->max_percent, a->commit);
 					}

@@ -24,8 +24,7 @@ struct sbuf;
  * copied from `commit`). Returns 0, or -1 with the reason in err (*a
  * untouched).
  */
-int accept_parse(const char *value, const char *commit, struct acceptance *a,
-		 struct sbuf *err);
+int accept_parse(const char *value, const char *commit, struct acceptance *a, struct sbuf *err);
 
 /* Apply r->accepts to the verdicts of r (called by analyze_result()). */
 void accept_apply(struct run_result *r);

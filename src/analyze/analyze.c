@@ -23,8 +23,7 @@
 #include "model/rng.h"
 #include "model/sequential.h"
 
-void analyze_settings_from_suite(const struct command_spec *cs,
-				 struct command_result *cr)
+void analyze_settings_from_suite(const struct command_spec *cs, struct command_result *cr)
 {
 	const struct regression_cfg *rc = &cs->settings.regression;
 	struct analysis_settings *a = &cr->analysis;
@@ -55,8 +54,8 @@ void analyze_settings_from_suite(const struct command_spec *cs,
 		rule->statistic = mr->statistic;
 		rule->max_percent = mr->max_percent;
 		rule->min_difference = mr->min_difference;
-		rule->gate = mr->gate &&
-			     (mr->configured || (!any_configured && m == METRIC_LATENCY));
+		rule->gate =
+		    mr->gate && (mr->configured || (!any_configured && m == METRIC_LATENCY));
 	}
 	/* Budgets apply to the head side (the side `run` measures). */
 	cr->nr_budgets = cs->nr_budgets;
@@ -86,12 +85,12 @@ struct pending {
 	char *label; /* "benchmark/command metric", for warnings */
 	/* The sequential design: */
 	const struct command_result *cr;
-	size_t cmd;	    /* index in its benchmark */
-	int seq;	    /* decided at looks (a gated timed metric) */
-	int frozen;	    /* decided at look decided_at */
+	size_t cmd; /* index in its benchmark */
+	int seq;    /* decided at looks (a gated timed metric) */
+	int frozen; /* decided at look decided_at */
 	int decided_at;
-	int spent_at;	    /* the last look that spent error */
-	int mean_spent_at;  /* the same for the test of the mean */
+	int spent_at;		   /* the last look that spent error */
+	int mean_spent_at;	   /* the same for the test of the mean */
 	struct sample *owned_base; /* compare_baseline: the baseline's rounds */
 };
 
@@ -145,8 +144,7 @@ static void fill_comparison(struct pending *p)
 static void skip_comparison_fill(struct comparison *c, const struct metric_rule *mr,
 				 const char *why);
 
-static void skip_comparison(struct comparison *c, const struct metric_rule *mr,
-			    const char *why)
+static void skip_comparison(struct comparison *c, const struct metric_rule *mr, const char *why)
 {
 	comparison_clear(c); /* a look may have filled it already */
 	skip_comparison_fill(c, mr, why);
@@ -171,8 +169,7 @@ static void skip_comparison_fill(struct comparison *c, const struct metric_rule 
 	c->gate = mr->gate;
 }
 
-static struct sample *samples_upto(const struct sample *s, size_t n, int rounds,
-				   size_t *out);
+static struct sample *samples_upto(const struct sample *s, size_t n, int rounds, size_t *out);
 
 /* The command a compare_baseline benchmark compares with, or NULL. */
 static const struct command_result *baseline_of(const struct bench_result *br)
@@ -195,7 +192,8 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 	    (bm->nr > SETTINGS_MAX_COMPARE_SAMPLES || hm->nr > SETTINGS_MAX_COMPARE_SAMPLES)) {
 		/* A saved report may hold any number: too many to
 		   analyse in bounded memory is said, not aborted on. */
-		char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at most %d per side",
+		char *why = xstrfmt("too many rounds to analyse: %zu base and %zu head samples, at "
+				    "most %d per side",
 				    bm->nr, hm->nr, SETTINGS_MAX_COMPARE_SAMPLES);
 		skip_comparison(&cr->comparison[m], mr, why);
 		free(why);
@@ -204,10 +202,11 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 	}
 	if (bm->status == MSTATUS_OK && hm->status == MSTATUS_OK &&
 	    (double)cr->analysis.resamples * (double)(bm->nr > hm->nr ? bm->nr : hm->nr) >
-		    (double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
+		(double)SETTINGS_MAX_BOOTSTRAP_DRAWS) {
 		/* Reports are refused above it when read; shards pooled
 		   by merge --replicate may still pass it. */
-		char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is more than %lld bootstrap draws",
+		char *why = xstrfmt("too costly to analyse: %d resamples x %zu samples per side is "
+				    "more than %lld bootstrap draws",
 				    cr->analysis.resamples, bm->nr > hm->nr ? bm->nr : hm->nr,
 				    SETTINGS_MAX_BOOTSTRAP_DRAWS);
 		skip_comparison(&cr->comparison[m], mr, why);
@@ -219,12 +218,12 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 		if (cr->out_of_time) {
 			/* --max-time was spent before it ran on both
 			   sides: undecided, not skipped. */
-			skip_comparison(&cr->comparison[m], mr,
-					"not measured: --max-time was spent before it ran on both sides");
+			skip_comparison(
+			    &cr->comparison[m], mr,
+			    "not measured: --max-time was spent before it ran on both sides");
 			cr->comparison[m].verdict = VERDICT_INCONCLUSIVE;
 		} else if (mr->configured)
-			skip_comparison(&cr->comparison[m], mr,
-					"not measured on both sides");
+			skip_comparison(&cr->comparison[m], mr, "not measured on both sides");
 		return 1;
 	}
 	return 0;
@@ -232,8 +231,8 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
-			  size_t cmd, struct command_result *cr,
-			  struct pending **pend, size_t *nr, size_t *alloc)
+			  size_t cmd, struct command_result *cr, struct pending **pend, size_t *nr,
+			  size_t *alloc)
 {
 	const struct analysis_settings *a = &cr->analysis;
 	const struct side_result *base = &cr->side[SIDE_BASE];
@@ -287,8 +286,8 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->in.max_cv = a->max_cv;
 		p->in.runs_per_round = a->runs_per_round;
 		p->in.gate = mr->gate;
-		char *label = xstrfmt("%s/%s/%s/%s", suite, br->name, cr->name,
-				      metric_get(m)->name);
+		char *label =
+		    xstrfmt("%s/%s/%s/%s", suite, br->name, cr->name, metric_get(m)->name);
 		p->in.seed = rng_seed_from(seed, label);
 		free(label);
 		p->out = &cr->comparison[m];
@@ -309,13 +308,11 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 static int timed_metric(enum metric_id m)
 {
 	enum metric_group g = metric_get(m)->group;
-	return g == GROUP_TIME || g == GROUP_CPU || g == GROUP_MEMORY ||
-	       g == GROUP_THROUGHPUT;
+	return g == GROUP_TIME || g == GROUP_CPU || g == GROUP_MEMORY || g == GROUP_THROUGHPUT;
 }
 
 /* The samples of rounds up to `rounds`, into a fresh array. */
-static struct sample *samples_upto(const struct sample *s, size_t n, int rounds,
-				   size_t *out)
+static struct sample *samples_upto(const struct sample *s, size_t n, int rounds, size_t *out)
 {
 	struct sample *v = xcalloc(n + 1, sizeof(*v));
 	size_t k = 0;
@@ -420,8 +417,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 
 /* Decide what look n decides (everything at the final look); returns 1
    while some comparison is still open. */
-static int seq_decide(struct pending *pend, size_t np, int n, int final,
-		      struct seq_looks *L)
+static int seq_decide(struct pending *pend, size_t np, int n, int final, struct seq_looks *L)
 {
 	int open = 0;
 	for (size_t i = 0; i < np; i++) {
@@ -458,8 +454,8 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final,
 }
 
 /* decided[c]: command c has nothing left undecided (see sequential_bench). */
-static void seq_mark_decided(const struct pending *pend, size_t np,
-			     const struct bench_result *br, unsigned char *decided)
+static void seq_mark_decided(const struct pending *pend, size_t np, const struct bench_result *br,
+			     unsigned char *decided)
 {
 	/* A command stops at a look only once it has min_samples runs
 	   per side: before that rule 1 leaves every comparison,
@@ -499,9 +495,9 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 		if (!p->frozen && p->res.reason) {
 			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
 					  p->cr->rounds,
-					  p->cr->rounds >= N ? "max_runs reached"
+					  p->cr->rounds >= N   ? "max_runs reached"
 					  : p->cr->out_of_time ? "--max-time was spent"
-							     : "max_time reached or interrupted");
+							       : "max_time reached or interrupted");
 			free(p->res.reason);
 			p->res.reason = r;
 		}
@@ -525,7 +521,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
 			     unsigned char *decided)
 {
-	struct seq_looks L = { 0, 0, 0, NULL, NULL, NULL, NULL };
+	struct seq_looks L = {0, 0, 0, NULL, NULL, NULL, NULL};
 	seq_select(pend, np, br, &L);
 	L.look = xcalloc(np + 1, sizeof(*L.look));
 	L.family = xcalloc(np + 1, sizeof(*L.family));
@@ -585,8 +581,8 @@ static void compare_run_all(struct run_result *r)
 			struct bench_result *br = &sr->benches[b];
 			size_t first = nr;
 			for (size_t c = 0; c < br->nr_commands; c++)
-				queue_command(r->seed, sr->name, br, c, &br->commands[c],
-					      &pend, &nr, &alloc);
+				queue_command(r->seed, sr->name, br, c, &br->commands[c], &pend,
+					      &nr, &alloc);
 			/* pend may move while queueing: the benchmark's part now */
 			sequential_bench(pend + first, nr - first, br, NULL);
 		}
@@ -637,8 +633,8 @@ static void set_reason(struct comparison *cp, char *reason)
  */
 static double farthest_change(const struct comparison *cp)
 {
-	const double v[] = { cp->ci_low_percent, cp->ci_high_percent, cp->mean_ci_low_percent,
-			     cp->mean_ci_high_percent };
+	const double v[] = {cp->ci_low_percent, cp->ci_high_percent, cp->mean_ci_low_percent,
+			    cp->mean_ci_high_percent};
 	double far = NAN;
 	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
 		if (isfinite(v[i]) && !(fabs(v[i]) <= far))
@@ -670,21 +666,24 @@ static void identical_artifact_guard(struct command_result *cr)
 		const char *was = cp->reason ? cp->reason : "";
 		double far = farthest_change(cp);
 		if (far <= ANALYZE_LAYOUT_BOUND_PERCENT) {
-			set_reason(cp, xstrfmt("measurement artefact, not a change: base and head "
-					       "${artifact} are byte-identical and the change stays "
-					       "within the ±%g%% memory layout alone can make, yet %s",
-					       ANALYZE_LAYOUT_BOUND_PERCENT, was));
+			set_reason(cp,
+				   xstrfmt("measurement artefact, not a change: base and head "
+					   "${artifact} are byte-identical and the change stays "
+					   "within the ±%g%% memory layout alone can make, yet %s",
+					   ANALYZE_LAYOUT_BOUND_PERCENT, was));
 			cp->verdict = VERDICT_WITHIN_NOISE;
 		} else {
 			double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
 			int beyond = (lo > ANALYZE_LAYOUT_BOUND_PERCENT) ||
 				     (hi < -ANALYZE_LAYOUT_BOUND_PERCENT);
-			set_reason(cp, xstrfmt("%s%sbase and head ${artifact} are byte-identical, "
-					       "and the change %s the ±%g%% memory layout alone can "
-					       "make: it comes from elsewhere (inputs, setup, "
-					       "environment)",
-					       was, *was ? "; " : "", beyond ? "is beyond" : "may reach beyond",
-					       ANALYZE_LAYOUT_BOUND_PERCENT));
+			set_reason(cp,
+				   xstrfmt("%s%sbase and head ${artifact} are byte-identical, "
+					   "and the change %s the ±%g%% memory layout alone can "
+					   "make: it comes from elsewhere (inputs, setup, "
+					   "environment)",
+					   was, *was ? "; " : "",
+					   beyond ? "is beyond" : "may reach beyond",
+					   ANALYZE_LAYOUT_BOUND_PERCENT));
 		}
 	}
 }
@@ -765,23 +764,26 @@ static void resolution_notes(struct command_result *cr)
 			if (o == m || !resolves(op, T))
 				continue;
 			int counter = is_work_count(o);
-			int agrees = time_ref >= 0 &&
-				     (op->change_percent > 0) == (cr->comparison[time_ref].change_percent > 0);
+			int agrees =
+			    time_ref >= 0 && (op->change_percent > 0) ==
+						 (cr->comparison[time_ref].change_percent > 0);
 			if (counter && agrees && time_ref == m)
 				continue; /* beside no time metric that resolved */
 			if (counter && time_ref < 0)
 				continue;
 			struct sbuf *to = counter && !agrees ? &against : &sb;
-			sbuf_addf(to, "%s %s ", to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),
+			sbuf_addf(to, "%s %s ",
+				  to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),
 				  metric_get(o)->name);
-			units_format_change(to, op->change_percent,
-					    op->ci_low_percent, op->ci_high_percent);
+			units_format_change(to, op->change_percent, op->ci_low_percent,
+					    op->ci_high_percent);
 			named |= to == &sb;
 		}
 		if (named)
 			sbuf_adds(&sb, " did");
 		if (against.len) {
-			sbuf_addf(&sb, ";%s moved against %s ", against.buf, metric_get(time_ref)->name);
+			sbuf_addf(&sb, ";%s moved against %s ", against.buf,
+				  metric_get(time_ref)->name);
 			units_format_percent(&sb, cr->comparison[time_ref].change_percent);
 			sbuf_adds(&sb, ": a count of work, not of time");
 		}
@@ -804,7 +806,8 @@ static void out_of_time_note(struct command_result *cr)
 		if (!cp->present || cp->verdict != VERDICT_INCONCLUSIVE ||
 		    (cp->reason && strstr(cp->reason, "--max-time")))
 			continue;
-		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s", cp->reason ? cp->reason : "",
+		set_reason(cp, xstrfmt("%s%s--max-time was spent after %d round%s",
+				       cp->reason ? cp->reason : "",
 				       cp->reason && *cp->reason ? "; " : "", cr->rounds,
 				       cr->rounds == 1 ? "" : "s"));
 	}
@@ -815,9 +818,9 @@ static void out_of_time_note(struct command_result *cr)
 		if (b->status != BUDGET_UNASSESSABLE ||
 		    (b->reason && strstr(b->reason, "--max-time")))
 			continue;
-		char *why = xstrfmt("--max-time stopped the measuring after %d round%s: %s",
-				    cr->rounds, cr->rounds == 1 ? "" : "s",
-				    b->reason ? b->reason : "no value");
+		char *why =
+		    xstrfmt("--max-time stopped the measuring after %d round%s: %s", cr->rounds,
+			    cr->rounds == 1 ? "" : "s", b->reason ? b->reason : "no value");
 		free(b->reason);
 		b->reason = why;
 	}
@@ -867,8 +870,10 @@ static void drop_comparison_warnings(struct run_result *r)
 							continue;
 						sbuf_reset(&label);
 						sbuf_addf(&label, "%s/%s %s: ", br->name,
-							  br->commands[c].name, metric_get(m)->name);
-						ours = !strncmp(r->warnings.v[w], label.buf, label.len);
+							  br->commands[c].name,
+							  metric_get(m)->name);
+						ours = !strncmp(r->warnings.v[w], label.buf,
+								label.len);
 					}
 			}
 		if (!ours)
@@ -906,12 +911,14 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov)
 				struct command_result *cr = &br->commands[c];
 				apply_overrides(cr, ov);
 				for (int sd = 0; sd < SIDE__COUNT; sd++)
-					for (int m = 0; m < METRIC__COUNT && cr->side[sd].present; m++)
+					for (int m = 0; m < METRIC__COUNT && cr->side[sd].present;
+					     m++)
 						if (cr->side[sd].metric[m].status == MSTATUS_OK)
 							summarise(&cr->side[sd].metric[m]);
 				for (size_t k = 0; k < cr->nr_budgets; k++)
-					budget_reevaluate(&cr->budgets[k],
-							  &cr->side[SIDE_HEAD].metric[cr->budgets[k].metric]);
+					budget_reevaluate(
+					    &cr->budgets[k],
+					    &cr->side[SIDE_HEAD].metric[cr->budgets[k].metric]);
 				for (int m = 0; m < METRIC__COUNT; m++)
 					comparison_clear(&cr->comparison[m]);
 				analyze_profile(r, sr, br, cr);
@@ -941,8 +948,7 @@ static int unsupported_required(const struct command_result *c)
 	return 0;
 }
 
-static enum result command_outcome(const struct run_result *r,
-				   const struct command_result *cr,
+static enum result command_outcome(const struct run_result *r, const struct command_result *cr,
 				   struct run_summary *sm)
 {
 	enum result res = RESULT_PASS;

@@ -29,8 +29,7 @@
  * `regression.commands` are not compared) and make one budget_result per
  * budget of cs, not yet evaluated. cr must hold no budgets yet.
  */
-void analyze_settings_from_suite(const struct command_spec *cs,
-				 struct command_result *cr);
+void analyze_settings_from_suite(const struct command_spec *cs, struct command_result *cr);
 
 /*
  * "What if": settings to apply to every command before analysing. A

@@ -99,19 +99,16 @@ void bisect_release(struct bisect *b)
 	b->nr_alpha0 = 0;
 }
 
-int bisect_command_named(const char *named, const char *suite,
-			 const char *bench, const char *cmd)
+int bisect_command_named(const char *named, const char *suite, const char *bench, const char *cmd)
 {
 	if (!named)
 		return 1;
 	size_t ns = strlen(suite), nb = strlen(bench);
 	const char *p = named;
-	if (!strncmp(p, suite, ns) && p[ns] == '/' &&
-	    !strncmp(p + ns + 1, bench, nb) && p[ns + 1 + nb] == '/' &&
-	    !strcmp(p + ns + 2 + nb, cmd))
+	if (!strncmp(p, suite, ns) && p[ns] == '/' && !strncmp(p + ns + 1, bench, nb) &&
+	    p[ns + 1 + nb] == '/' && !strcmp(p + ns + 2 + nb, cmd))
 		return 1;
-	return !strncmp(p, bench, nb) && p[nb] == '/' &&
-	       !strcmp(p + nb + 1, cmd);
+	return !strncmp(p, bench, nb) && p[nb] == '/' && !strcmp(p + nb + 1, cmd);
 }
 
 /*
@@ -133,15 +130,11 @@ void bisect_save_alpha(struct bisect *b)
 	for (size_t i = 0; i < b->nr_suites; i++) {
 		const struct suite *su = b->suites[i];
 		for (size_t bi = 0; bi < su->nr_benches; bi++)
-			for (size_t cc = 0; cc < su->benches[bi].nr_commands;
-			     cc++) {
+			for (size_t cc = 0; cc < su->benches[bi].nr_commands; cc++) {
 				b->alpha0 =
-				    xreallocarray(b->alpha0, b->nr_alpha0 + 1,
-						  sizeof(*b->alpha0));
+				    xreallocarray(b->alpha0, b->nr_alpha0 + 1, sizeof(*b->alpha0));
 				b->alpha0[b->nr_alpha0++] =
-				    1 - su->benches[bi]
-					    .commands[cc]
-					    .settings.regression.confidence;
+				    1 - su->benches[bi].commands[cc].settings.regression.confidence;
 			}
 	}
 }
@@ -154,15 +147,10 @@ void bisect_set_look(struct bisect *b, int k)
 	for (size_t i = 0; i < b->nr_suites; i++) {
 		struct suite *su = b->suites[i];
 		for (size_t bi = 0; bi < su->nr_benches; bi++)
-			for (size_t cc = 0; cc < su->benches[bi].nr_commands &&
-					    q < b->nr_alpha0;
+			for (size_t cc = 0; cc < su->benches[bi].nr_commands && q < b->nr_alpha0;
 			     cc++, q++)
-				su->benches[bi]
-				    .commands[cc]
-				    .settings.regression.confidence =
-				    1 -
-				    (k > 0 ? bisect_look_alpha(b->alpha0[q], k)
-					   : b->alpha0[q]);
+				su->benches[bi].commands[cc].settings.regression.confidence =
+				    1 - (k > 0 ? bisect_look_alpha(b->alpha0[q], k) : b->alpha0[q]);
 	}
 }
 
@@ -173,14 +161,12 @@ static double judged_alpha(const struct run_result *rr)
 	double a = NAN;
 	for (size_t i = 0; i < rr->nr_suites; i++)
 		for (size_t bi = 0; bi < rr->suites[i].nr_benches; bi++) {
-			const struct bench_result *br =
-			    &rr->suites[i].benches[bi];
+			const struct bench_result *br = &rr->suites[i].benches[bi];
 			for (size_t cc = 0; cc < br->nr_commands; cc++)
 				for (int m = 0; m < METRIC__COUNT; m++) {
 					const struct comparison *cp =
 					    &br->commands[cc].comparison[m];
-					if (cp->present &&
-					    isfinite(cp->confidence) &&
+					if (cp->present && isfinite(cp->confidence) &&
 					    !(1 - cp->confidence <= a))
 						a = 1 - cp->confidence;
 				}
@@ -198,8 +184,7 @@ void bisect_measure_begin(struct bisect *b, size_t idx)
 	c->have_change = 0;
 	c->again = 0;
 	c->measured++;
-	c->alpha =
-	    xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
+	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
 	c->alpha[c->measured - 1] = NAN;
 	b->r.steps++;
 }
@@ -210,8 +195,8 @@ void bisect_measure_begin(struct bisect *b, size_t idx)
  * many, up to the command's max_runs (the cap of the sequential rounds);
  * 0 when it is already there.
  */
-static int runs_again(const struct bisect *b, size_t i,
-		      const struct bench_result *br, size_t cc, int runs)
+static int runs_again(const struct bisect *b, size_t i, const struct bench_result *br, size_t cc,
+		      int runs)
 {
 	if (i >= b->nr_suites)
 		return 0;
@@ -241,8 +226,7 @@ static int runs_again(const struct bisect *b, size_t i,
 static int more_samples(const struct command_result *cr, int m)
 {
 	size_t got = cr->side[SIDE_HEAD].metric[m].nr;
-	size_t min =
-	    cr->analysis.min_samples > 0 ? (size_t)cr->analysis.min_samples : 0;
+	size_t min = cr->analysis.min_samples > 0 ? (size_t)cr->analysis.min_samples : 0;
 	int group = metric_get(m)->group;
 	if (got < cr->side[SIDE_HEAD].count)
 		return 0;
@@ -254,8 +238,7 @@ static int more_samples(const struct command_result *cr, int m)
 }
 
 /* c's change: the comparison cp of what ("suite/bench/command metric"). */
-static void note_change(struct bisect_commit *c, const struct comparison *cp,
-			const char *what)
+static void note_change(struct bisect_commit *c, const struct comparison *cp, const char *what)
 {
 	free(c->what);
 	c->have_change = 1;
@@ -276,9 +259,8 @@ struct judging {
 
 /* Why comparison cp (of cr, metric m) leaves c undecided, and the runs a
    side that might decide it (c->again). */
-static void note_undecided(const struct bisect *b, struct bisect_commit *c,
-			   size_t i, const struct bench_result *br, size_t cc,
-			   int m, const char *what)
+static void note_undecided(const struct bisect *b, struct bisect_commit *c, size_t i,
+			   const struct bench_result *br, size_t cc, int m, const char *what)
 {
 	const struct command_result *cr = &br->commands[cc];
 	const struct comparison *cp = &cr->comparison[m];
@@ -286,22 +268,18 @@ static void note_undecided(const struct bisect *b, struct bisect_commit *c,
 	if (cr->error) {
 		sbuf_addf(&r, "%s: the command failed", what);
 	} else {
-		sbuf_addf(&r, "%s %s ", what,
-			  verdict_text(cp->verdict, "undecided"));
+		sbuf_addf(&r, "%s %s ", what, verdict_text(cp->verdict, "undecided"));
 		units_format_change(&r, cp->change_percent, cp->ci_low_percent,
 				    cp->ci_high_percent);
 		if (more_samples(cr, m))
-			c->again = runs_again(b, i, br, cc,
-					      (int)cr->side[SIDE_HEAD].count);
+			c->again = runs_again(b, i, br, cc, (int)cr->side[SIDE_HEAD].count);
 	}
 	c->reason = sbuf_detach(&r);
 }
 
 /* One comparison (metric m of command cc of br, in suite i of rr) judged. */
-static void judge_one(struct bisect *b, struct judging *J,
-		      const struct run_result *rr, size_t i,
-		      const struct bench_result *br, size_t cc, int m,
-		      struct sbuf *what)
+static void judge_one(struct bisect *b, struct judging *J, const struct run_result *rr, size_t i,
+		      const struct bench_result *br, size_t cc, int m, struct sbuf *what)
 {
 	struct bisect_commit *c = J->c;
 	const struct command_result *cr = &br->commands[cc];
@@ -309,12 +287,10 @@ static void judge_one(struct bisect *b, struct judging *J,
 	int gate = cp->present ? cp->gate : cr->analysis.metric[m].gate;
 	int selected = b->metric >= 0 ? m == b->metric : gate;
 	if (!selected || (!cp->present && !cr->error) ||
-	    !bisect_command_named(b->command, rr->suites[i].name, br->name,
-				  cr->name))
+	    !bisect_command_named(b->command, rr->suites[i].name, br->name, cr->name))
 		return;
 	sbuf_reset(what);
-	sbuf_addf(what, "%s/%s/%s %s", rr->suites[i].name, br->name, cr->name,
-		  metric_get(m)->name);
+	sbuf_addf(what, "%s/%s/%s %s", rr->suites[i].name, br->name, cr->name, metric_get(m)->name);
 	size_t k = 0;
 	while (k < b->matters.nr && strcmp(b->matters.v[k], what->buf))
 		k++;
@@ -335,10 +311,9 @@ static void judge_one(struct bisect *b, struct judging *J,
 	   undecided one is measured again there too. */
 	if (!matters && !J->at_bad)
 		return;
-	int decided = cp->present && (cp->verdict == VERDICT_PASS ||
-				      cp->verdict == VERDICT_IMPROVED ||
-				      cp->verdict == VERDICT_WITHIN_NOISE ||
-				      cp->verdict == VERDICT_ACCEPTED);
+	int decided =
+	    cp->present && (cp->verdict == VERDICT_PASS || cp->verdict == VERDICT_IMPROVED ||
+			    cp->verdict == VERDICT_WITHIN_NOISE || cp->verdict == VERDICT_ACCEPTED);
 	/* A good commit shows the change of the first comparison it is
 	   judged good on. */
 	if (decided && matters && c->out != BISECT_BAD && !c->have_change)
@@ -359,19 +334,16 @@ static void judge_one(struct bisect *b, struct judging *J,
 void bisect_judge(struct bisect *b, size_t idx, const struct run_result *rr)
 {
 	struct bisect_commit *c = &b->r.path[idx];
-	struct judging J = {c, idx + 1 == b->r.n, xcalloc(b->matters.nr + 1, 1),
-			    0};
+	struct judging J = {c, idx + 1 == b->r.n, xcalloc(b->matters.nr + 1, 1), 0};
 	struct sbuf what = SBUF_INIT;
 	if (c->measured > 0)
 		c->alpha[c->measured - 1] = judged_alpha(rr);
 	for (size_t i = 0; i < rr->nr_suites; i++)
 		for (size_t bi = 0; bi < rr->suites[i].nr_benches; bi++) {
-			const struct bench_result *br =
-			    &rr->suites[i].benches[bi];
+			const struct bench_result *br = &rr->suites[i].benches[bi];
 			for (size_t cc = 0; cc < br->nr_commands; cc++)
 				for (int m = 0; m < METRIC__COUNT; m++)
-					judge_one(b, &J, rr, i, br, cc, m,
-						  &what);
+					judge_one(b, &J, rr, i, br, cc, m, &what);
 		}
 	sbuf_release(&what);
 	size_t missing = 0;
@@ -386,10 +358,9 @@ void bisect_judge(struct bisect *b, size_t idx, const struct run_result *rr)
 	} else if (!J.judged) {
 		c->out = BISECT_SKIP;
 		c->have_change = 0; /* a skip says why in its reason */
-		c->reason = xstrdup(
-		    b->command ? "no comparison of --command's command and the "
-				 "selected metric"
-			       : "no comparison of the selected metric");
+		c->reason = xstrdup(b->command ? "no comparison of --command's command and the "
+						 "selected metric"
+					       : "no comparison of the selected metric");
 	} else if (c->reason) {
 		c->out = BISECT_SKIP;
 		c->have_change = 0;
@@ -414,12 +385,10 @@ static int stopped(const struct bisect_oracle *o)
  * twice the runs a side each time, up to the command's max_runs, before
  * it stays skipped.
  */
-static void test_commit(struct bisect *b, const struct bisect_oracle *o,
-			size_t idx)
+static void test_commit(struct bisect *b, const struct bisect_oracle *o, size_t idx)
 {
 	struct bisect_commit *c = &b->r.path[idx];
-	b->r.order =
-	    xreallocarray(b->r.order, b->r.nr_order + 1, sizeof(*b->r.order));
+	b->r.order = xreallocarray(b->r.order, b->r.nr_order + 1, sizeof(*b->r.order));
 	b->r.order[b->r.nr_order++] = idx;
 	if (o->progress)
 		o->progress(o->data, b, idx, 0);
@@ -453,11 +422,9 @@ void bisect_search(struct bisect *b, const struct bisect_oracle *o)
 		/* The untested commit nearest the middle (skips are tried
 		 * around). */
 		for (long d = 0; d < hi - lo && pick < 0; d++) {
-			if (mid - d > lo &&
-			    b->r.path[mid - d].out == BISECT_UNTESTED)
+			if (mid - d > lo && b->r.path[mid - d].out == BISECT_UNTESTED)
 				pick = mid - d;
-			else if (mid + d < hi &&
-				 b->r.path[mid + d].out == BISECT_UNTESTED)
+			else if (mid + d < hi && b->r.path[mid + d].out == BISECT_UNTESTED)
 				pick = mid + d;
 		}
 		if (pick < 0) {

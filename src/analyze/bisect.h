@@ -76,11 +76,10 @@ struct bisect {
 	const char *command;   /* --command: "[SUITE/]BENCH/CMD", or NULL */
 	struct suite **suites; /* measured, in the order of a result's suites */
 	size_t nr_suites;
-	int runs; /* --runs (0 or below: the suites'); caps a measurement again
-		   */
-	struct strvec
-	    matters;	/* "suite/bench/command metric" that regressed at BAD */
-	double *alpha0; /* every command's 1 - confidence, as the suites say */
+	int runs;	       /* --runs (0 or below: the suites'); caps a measurement again
+				*/
+	struct strvec matters; /* "suite/bench/command metric" that regressed at BAD */
+	double *alpha0;	       /* every command's 1 - confidence, as the suites say */
 	size_t nr_alpha0;
 };
 
@@ -91,8 +90,7 @@ void bisect_release(struct bisect *b);
 
 /* Is command `cmd` of benchmark `bench` in suite `suite` what `named`
    (--command: BENCH/CMD or SUITE/BENCH/CMD; NULL: every one) names? */
-int bisect_command_named(const char *named, const char *suite,
-			 const char *bench, const char *cmd);
+int bisect_command_named(const char *named, const char *suite, const char *bench, const char *cmd);
 
 /* The level of the k-th measurement of one commit (k = 1, 2, ...): alpha / 2^k.
  */
@@ -125,8 +123,7 @@ struct bisect_oracle {
 	int (*prepare)(void *data, struct bisect *b, size_t idx);
 	void (*measure)(void *data, struct bisect *b, size_t idx);
 	int (*stop)(void *data);
-	void (*progress)(void *data, const struct bisect *b, size_t idx,
-			 int again);
+	void (*progress)(void *data, const struct bisect *b, size_t idx, int again);
 	void *data;
 };
 

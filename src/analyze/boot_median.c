@@ -25,8 +25,8 @@ static double binom_upper(size_t n, double p, size_t r)
 	double nn = (double)n;
 	if ((double)r >= nn * p) {
 		double k = (double)r;
-		double t = exp(lgamma(nn + 1) - lgamma(k + 1) - lgamma(nn - k + 1) +
-			       k * lp + (nn - k) * lq);
+		double t = exp(lgamma(nn + 1) - lgamma(k + 1) - lgamma(nn - k + 1) + k * lp +
+			       (nn - k) * lq);
 		double sum = 0;
 		for (size_t j = r; j <= n && t > 0; j++) {
 			sum += t;
@@ -35,8 +35,8 @@ static double binom_upper(size_t n, double p, size_t r)
 		return sum < 1 ? sum : 1;
 	}
 	double k = (double)(r - 1);
-	double t = exp(lgamma(nn + 1) - lgamma(k + 1) - lgamma(nn - k + 1) +
-		       k * lp + (nn - k) * lq);
+	double t =
+	    exp(lgamma(nn + 1) - lgamma(k + 1) - lgamma(nn - k + 1) + k * lp + (nn - k) * lq);
 	double sum = 0;
 	for (size_t j = r - 1; t > 0; j--) {
 		sum += t;
@@ -69,8 +69,7 @@ void boot_median_init(struct boot_median *b, const double *x, size_t n)
 	 * divided by P(I = i).
 	 */
 	b->exactly = xcalloc(n, sizeof(double));
-	double lc = lgamma(nn + 1) - lgamma((double)r + 1) -
-		    lgamma(nn - (double)r + 1);
+	double lc = lgamma(nn + 1) - lgamma((double)r + 1) - lgamma(nn - (double)r + 1);
 	double rr = (double)r;
 	for (size_t i = 0; i + 1 < n; i++) {
 		double pi = b->cdf[i] - (i ? b->cdf[i - 1] : 0);

@@ -45,8 +45,7 @@ static int op_holds(enum budget_op op, double actual, double limit)
 	return 0;
 }
 
-double budget_aggregate(enum aggregation agg, double percentile,
-			const double *x, size_t n)
+double budget_aggregate(enum aggregation agg, double percentile, const double *x, size_t n)
 {
 	double *c, v;
 
@@ -94,8 +93,7 @@ static char *canonical_aggregation(const struct budget *b)
 	return xstrdup("?");
 }
 
-static char *status_reason(const struct metric_series *series,
-			   const char *metric)
+static char *status_reason(const struct metric_series *series, const char *metric)
 {
 	const char *why = series ? series->reason : NULL;
 
@@ -137,8 +135,8 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
 
 	memset(out, 0, sizeof(*out));
 	out->metric = b->metric;
-	out->aggregation = b->aggregation_name ? xstrdup(b->aggregation_name)
-					       : canonical_aggregation(b);
+	out->aggregation =
+	    b->aggregation_name ? xstrdup(b->aggregation_name) : canonical_aggregation(b);
 	out->op = xstrdup(budget_op_text(b->op));
 	out->limit = b->limit;
 	if (b->limit_text) {
@@ -154,8 +152,7 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
 	out->reason = status_reason(series, metric);
 	if (out->reason)
 		return;
-	if (b->aggregation == AGG_PERCENTILE &&
-	    !(b->percentile > 0 && b->percentile < 100)) {
+	if (b->aggregation == AGG_PERCENTILE && !(b->percentile > 0 && b->percentile < 100)) {
 		out->reason = xstrfmt("percentile %g of metric '%s' is outside "
 				      "(0, 100)",
 				      b->percentile, metric);
@@ -171,20 +168,17 @@ void budget_evaluate(const struct budget *b, const struct metric_series *series,
 		if (isfinite(series->samples[i].value))
 			vals[n++] = series->samples[i].value;
 	if (!n) {
-		out->reason =
-		    xstrfmt("metric '%s' has no finite samples", metric);
+		out->reason = xstrfmt("metric '%s' has no finite samples", metric);
 		free(vals);
 		return;
 	}
 	out->actual = budget_aggregate(b->aggregation, b->percentile, vals, n);
 	out->have_actual = 1;
-	out->status =
-	    op_holds(b->op, out->actual, b->limit) ? BUDGET_PASS : BUDGET_FAIL;
+	out->status = op_holds(b->op, out->actual, b->limit) ? BUDGET_PASS : BUDGET_FAIL;
 	free(vals);
 }
 
-void budget_reevaluate(struct budget_result *r,
-		       const struct metric_series *series)
+void budget_reevaluate(struct budget_result *r, const struct metric_series *series)
 {
 	struct budget b;
 	struct sbuf err = SBUF_INIT;
@@ -204,8 +198,7 @@ void budget_reevaluate(struct budget_result *r,
 	else if (!r->aggregation)
 		sbuf_adds(&err, "the budget has no aggregation");
 	else
-		units_parse_aggregation(r->aggregation, &b.aggregation,
-					&b.percentile, &err);
+		units_parse_aggregation(r->aggregation, &b.aggregation, &b.percentile, &err);
 	if (err.len) {
 		free(r->reason);
 		r->reason = sbuf_detach(&err);
@@ -259,8 +252,8 @@ void budget_describe(const struct budget_result *r, struct sbuf *out)
 		sbuf_release(&limit);
 		return;
 	}
-	sbuf_addf(out, " %s budget %s by ",
-		  op_is_upper_bound(r->op) ? "exceeds" : "is below", limit.buf);
+	sbuf_addf(out, " %s budget %s by ", op_is_upper_bound(r->op) ? "exceeds" : "is below",
+		  limit.buf);
 	units_format_delta(out, r->metric, fabs(delta), r->actual);
 	if (r->limit != 0) {
 		sbuf_adds(out, " (");

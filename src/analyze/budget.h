@@ -30,8 +30,7 @@ const char *budget_op_text(enum budget_op op);
  * type-7 quantile at `percentile` / 100 for AGG_PERCENTILE. NAN when n == 0
  * or the percentile lies outside (0, 100).
  */
-double budget_aggregate(enum aggregation agg, double percentile,
-			const double *x, size_t n);
+double budget_aggregate(enum aggregation agg, double percentile, const double *x, size_t n);
 
 /*
  * Evaluate budget `b` on `series` (the series of b->metric; NULL is taken
@@ -70,8 +69,7 @@ void budget_describe(const struct budget_result *r, struct sbuf *out);
  * holds them — on `series`, replacing the rest of *r. An aggregation or
  * operator this version cannot read makes it unassessable with the reason.
  */
-void budget_reevaluate(struct budget_result *r,
-		       const struct metric_series *series);
+void budget_reevaluate(struct budget_result *r, const struct metric_series *series);
 
 /* Free the strings of a standalone result and zero it. */
 void budget_result_release(struct budget_result *r);

@@ -70,7 +70,7 @@ struct work {
 	size_t nr;
 	double *kb, *kh; /* values of the kept rounds */
 	size_t nkb, nkh;
-	double *scratch;  /* max(B, samples) doubles */
+	double *scratch; /* max(B, samples) doubles */
 	size_t nr_scratch;
 	int B;
 };
@@ -92,8 +92,7 @@ static int valid_value(double v)
 }
 
 /* Valid samples of one side, sorted by (round, run). */
-static struct sample *valid_sorted(const struct sample *s, size_t n,
-				   size_t *nr_out)
+static struct sample *valid_sorted(const struct sample *s, size_t n, size_t *nr_out)
 {
 	struct sample *c = xreallocarray(NULL, n ? n : 1, sizeof(*c));
 	size_t k = 0;
@@ -113,8 +112,7 @@ static double safe_log(double v)
 }
 
 /* The statistic of x[0..n) (not modified); NAN when n == 0. */
-static double stat_of(const double *x, size_t n, enum statistic st,
-		      double *scratch)
+static double stat_of(const double *x, size_t n, enum statistic st, double *scratch)
 {
 	if (!n)
 		return NAN;
@@ -175,8 +173,8 @@ static int all_equal(const double *x, size_t n)
  * sample in *med), the mean by drawing the resample. A local copy of the
  * generator keeps its state in registers across the draws.
  */
-static double resample_stat(struct rng *rng, const double *sorted, size_t n,
-			    enum statistic st, const struct boot_median *med)
+static double resample_stat(struct rng *rng, const double *sorted, size_t n, enum statistic st,
+			    const struct boot_median *med)
 {
 	if (st == STATISTIC_MEDIAN)
 		return boot_median_draw(med, rng);
@@ -200,16 +198,14 @@ static double *sorted_dup(const double *x, size_t n)
 }
 
 /* out[b] = (stat(r*) - 1) * 100 for B resamples of the ratios r. */
-static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r,
-			    size_t n, double *out)
+static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r, size_t n, double *out)
 {
 	double *s = sorted_dup(r, n);
 	struct boot_median med;
 
 	boot_median_init(&med, s, n);
 	for (int b = 0; b < w->B; b++)
-		out[b] = (resample_stat(rng, s, n, w->in->statistic, &med) - 1) *
-			 100;
+		out[b] = (resample_stat(rng, s, n, w->in->statistic, &med) - 1) * 100;
 	boot_median_release(&med);
 	free(s);
 }
@@ -218,9 +214,8 @@ static void bootstrap_ratio(struct work *w, struct rng *rng, const double *r,
  * out[b] = (stat(y*) - stat(x*)) / stat(x*) * 100 for B resamples of x and
  * y drawn separately; NAN where stat(x*) is 0. Returns how many were.
  */
-static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x,
-			    size_t nx, const double *y, size_t ny,
-			    enum statistic st, double *out)
+static size_t bootstrap_two(struct work *w, struct rng *rng, const double *x, size_t nx,
+			    const double *y, size_t ny, enum statistic st, double *out)
 {
 	double *sx = sorted_dup(x, nx), *sy = sorted_dup(y, ny);
 	size_t zero = 0;
@@ -258,8 +253,8 @@ static size_t compact_finite(double *x, size_t n)
 }
 
 /* The central `confidence` percentile interval of boot[0..n). */
-static void percentile_interval(struct work *w, const double *boot, size_t n,
-				double *lo, double *hi)
+static void percentile_interval(struct work *w, const double *boot, size_t n, double *lo,
+				double *hi)
 {
 	double a = (1 - w->in->confidence) / 2;
 
@@ -369,8 +364,8 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	 */
 	cand = xreallocarray(NULL, w->nr, sizeof(*cand));
 	for (size_t k = 0; k < w->nr; k++)
-		if (w->rounds[k].nb >= 2 && w->rounds[k].nh >= 2 &&
-		    w->rounds[k].bspread > thr && w->rounds[k].hspread > thr)
+		if (w->rounds[k].nb >= 2 && w->rounds[k].nh >= 2 && w->rounds[k].bspread > thr &&
+		    w->rounds[k].hspread > thr)
 			cand[nc++] = &w->rounds[k];
 	/* At most half the rounds go, the widest first. */
 	qsort(cand, nc, sizeof(*cand), cmp_spread_desc);
@@ -393,10 +388,8 @@ static void stall_filter(struct work *w, struct compare_result *out)
 		d->spread = r->spread;
 		d->nr_base = r->nb;
 		d->nr_head = r->nh;
-		d->base = xreallocarray(NULL, r->nb ? r->nb : 1,
-					sizeof(double));
-		d->head = xreallocarray(NULL, r->nh ? r->nh : 1,
-					sizeof(double));
+		d->base = xreallocarray(NULL, r->nb ? r->nb : 1, sizeof(double));
+		d->head = xreallocarray(NULL, r->nh ? r->nh : 1, sizeof(double));
 		memcpy(d->base, r->b, r->nb * sizeof(double));
 		memcpy(d->head, r->h, r->nh * sizeof(double));
 	}
@@ -412,10 +405,8 @@ static void collect_kept(struct work *w)
 
 		if (!r->kept)
 			continue;
-		w->kb = xreallocarray(w->kb, w->nkb + r->nb + 1,
-				      sizeof(double));
-		w->kh = xreallocarray(w->kh, w->nkh + r->nh + 1,
-				      sizeof(double));
+		w->kb = xreallocarray(w->kb, w->nkb + r->nb + 1, sizeof(double));
+		w->kh = xreallocarray(w->kh, w->nkh + r->nh + 1, sizeof(double));
 		memcpy(w->kb + w->nkb, r->b, r->nb * sizeof(double));
 		memcpy(w->kh + w->nkh, r->h, r->nh * sizeof(double));
 		w->nkb += r->nb;
@@ -460,9 +451,8 @@ static int pair_design(const struct compare_input *in)
 }
 
 /* HL shift and central interval (as changes in percent) of x[0..n). */
-static void hl_summary(const double *x, size_t n, double confidence,
-		       double *est, double *lo, double *hi, double *quant,
-		       size_t nq)
+static void hl_summary(const double *x, size_t n, double confidence, double *est, double *lo,
+		       double *hi, double *quant, size_t nq)
 {
 	/* By selection over the sorted values: the n(n+1)/2 Walsh averages
 	   are never stored (O(n) memory; exact.h). */
@@ -549,8 +539,7 @@ static void control_pairs(struct work *w, struct compare_result *out)
 	nc = drop_far(c, nc);
 	if (nc >= 2) {
 		hl_summary(c, nc, w->in->confidence, &out->control_percent,
-			   &out->control_low_percent, &out->control_high_percent,
-			   NULL, 0);
+			   &out->control_low_percent, &out->control_high_percent, NULL, 0);
 		/*
 		 * One control value per two pairs: its interval would be
 		 * sqrt(2) wider than the estimate's for the count alone, so
@@ -561,9 +550,9 @@ static void control_pairs(struct work *w, struct compare_result *out)
 		double sc = sqrt((double)nc / (double)n);
 
 		out->control_low_percent =
-			expm1(centre + (log1p(out->control_low_percent / 100) - centre) * sc) * 100;
+		    expm1(centre + (log1p(out->control_low_percent / 100) - centre) * sc) * 100;
 		out->control_high_percent =
-			expm1(centre + (log1p(out->control_high_percent / 100) - centre) * sc) * 100;
+		    expm1(centre + (log1p(out->control_high_percent / 100) - centre) * sc) * 100;
 		/*
 		 * Rule 2 asks whether the machine is too noisy to judge, so
 		 * with pairs it reads the dispersion of the control, not of
@@ -579,8 +568,7 @@ static void control_pairs(struct work *w, struct compare_result *out)
 	free(c);
 }
 
-static void control_paired(struct work *w, struct compare_result *out,
-			   struct rng *rng)
+static void control_paired(struct work *w, struct compare_result *out, struct rng *rng)
 {
 	double *c = xreallocarray(NULL, w->nr + 1, sizeof(*c)), *boot;
 	size_t n = 0, within = 0;
@@ -599,8 +587,7 @@ static void control_paired(struct work *w, struct compare_result *out,
 			if (r->b[0] == 0 || r->b[1] == 0)
 				ok = 0;
 			else
-				c[n++] = exp(log(r->b[1] / r->b[0]) *
-					     control_scale(w->in));
+				c[n++] = exp(log(r->b[1] / r->b[0]) * control_scale(w->in));
 		}
 	} else {
 		/* One base run per round: even rounds over odd rounds. */
@@ -624,20 +611,16 @@ static void control_paired(struct work *w, struct compare_result *out,
 	}
 	if (ok && n >= 2) {
 		boot = xreallocarray(NULL, (size_t)w->B, sizeof(*boot));
-		out->control_percent =
-			(stat_of(c, n, w->in->statistic, w->scratch) - 1) *
-			100;
+		out->control_percent = (stat_of(c, n, w->in->statistic, w->scratch) - 1) * 100;
 		bootstrap_ratio(w, rng, c, n, boot);
-		percentile_interval(w, boot, (size_t)w->B,
-				    &out->control_low_percent,
+		percentile_interval(w, boot, (size_t)w->B, &out->control_low_percent,
 				    &out->control_high_percent);
 		free(boot);
 	}
 	free(c);
 }
 
-static void control_independent(struct work *w, struct compare_result *out,
-				struct rng *rng)
+static void control_independent(struct work *w, struct compare_result *out, struct rng *rng)
 {
 	double *x = xreallocarray(NULL, w->nkb + 1, sizeof(*x));
 	double *y = xreallocarray(NULL, w->nkb + 1, sizeof(*y));
@@ -673,17 +656,13 @@ static void control_independent(struct work *w, struct compare_result *out,
 		double sy = stat_of(y, ny, w->in->statistic, w->scratch);
 
 		if (sx > 0) {
-			double *boot = xreallocarray(NULL, (size_t)w->B,
-						     sizeof(*boot));
+			double *boot = xreallocarray(NULL, (size_t)w->B, sizeof(*boot));
 			size_t zero, n;
 
 			out->control_percent = (sy - sx) / sx * 100;
-			zero = bootstrap_two(w, rng, x, nx, y, ny,
-					     w->in->statistic, boot);
-			n = zero ? compact_finite(boot, (size_t)w->B)
-				 : (size_t)w->B;
-			percentile_interval(w, boot, n,
-					    &out->control_low_percent,
+			zero = bootstrap_two(w, rng, x, nx, y, ny, w->in->statistic, boot);
+			n = zero ? compact_finite(boot, (size_t)w->B) : (size_t)w->B;
+			percentile_interval(w, boot, n, &out->control_low_percent,
 					    &out->control_high_percent);
 			free(boot);
 			/* First runs against second runs: as in the paired
@@ -692,12 +671,11 @@ static void control_independent(struct work *w, struct compare_result *out,
 			if (within >= 2) {
 				double sc = control_scale(w->in);
 
-				out->control_percent =
-					scale_percent(out->control_percent, sc);
-				out->control_low_percent = scale_percent(
-					out->control_low_percent, sc);
-				out->control_high_percent = scale_percent(
-					out->control_high_percent, sc);
+				out->control_percent = scale_percent(out->control_percent, sc);
+				out->control_low_percent =
+				    scale_percent(out->control_low_percent, sc);
+				out->control_high_percent =
+				    scale_percent(out->control_high_percent, sc);
 			}
 		}
 	}
@@ -714,8 +692,7 @@ static void finish_boot(struct work *w, struct compare_result *out)
 
 	out->nr_boot = compact_finite(out->boot, out->nr_boot);
 	for (size_t b = 0; b < out->nr_boot; b++) {
-		double deg = in->higher_is_better ? -out->boot[b]
-						  : out->boot[b];
+		double deg = in->higher_is_better ? -out->boot[b] : out->boot[b];
 
 		reg += deg > in->max_percent;
 		imp += deg < -in->max_percent;
@@ -733,9 +710,8 @@ static void finish_boot(struct work *w, struct compare_result *out)
  * total over base's) and its estimate ln_est: interval, shares beyond
  * +-T and the three one-sided p (compare.h), in degradation terms.
  */
-static void mean_from_dist(const struct compare_input *in,
-			   struct compare_result *out, const struct mean_dist *d,
-			   double ln_est)
+static void mean_from_dist(const struct compare_input *in, struct compare_result *out,
+			   const struct mean_dist *d, double ln_est)
 {
 	double a = (1 - in->confidence) / 2;
 	double up = log1p(in->max_percent / 100);
@@ -750,9 +726,8 @@ static void mean_from_dist(const struct compare_input *in,
 	p_not_above = mean_dist_p_ge(d, up);
 	p_not_below = isinf(down) ? 1 : mean_dist_p_le(d, down);
 	out->mean_change_percent = expm1(ln_est) * 100;
-	out->mean_degradation_percent = in->higher_is_better
-						? -out->mean_change_percent
-						: out->mean_change_percent;
+	out->mean_degradation_percent =
+	    in->higher_is_better ? -out->mean_change_percent : out->mean_change_percent;
 	out->mean_ci_low_percent = expm1(mean_dist_quantile(d, a)) * 100;
 	out->mean_ci_high_percent = expm1(mean_dist_quantile(d, 1 - a)) * 100;
 	out->mean_p_test_reg = in->higher_is_better ? p_below : p_above;
@@ -770,8 +745,7 @@ static void mean_from_dist(const struct compare_input *in,
 }
 
 /* The paired change of the mean over the kept rounds (analyze/mean.h). */
-static void mean_paired(struct work *w, struct compare_result *out,
-			const double *lr, size_t nlr)
+static void mean_paired(struct work *w, struct compare_result *out, const double *lr, size_t nlr)
 {
 	const struct compare_input *in = w->in;
 	double *h = xreallocarray(NULL, w->nr + 1, sizeof(*h));
@@ -805,8 +779,7 @@ static void mean_paired(struct work *w, struct compare_result *out,
 	free(b);
 }
 
-static void analyse_paired(struct work *w, struct compare_result *out,
-			   struct rng *boot_rng)
+static void analyse_paired(struct work *w, struct compare_result *out, struct rng *boot_rng)
 {
 	const struct compare_input *in = w->in;
 	double *r = xreallocarray(NULL, w->nr + 1, sizeof(*r));
@@ -835,12 +808,10 @@ static void analyse_paired(struct work *w, struct compare_result *out,
 	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 	out->nr_boot = (size_t)w->B;
 	if (pair_design(in)) {
-		hl_summary(lr, n, in->confidence, &out->change_percent,
-			   &out->ci_low_percent, &out->ci_high_percent, out->boot,
-			   out->nr_boot);
+		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
+			   &out->ci_high_percent, out->boot, out->nr_boot);
 	} else {
-		out->change_percent =
-			(stat_of(r, n, in->statistic, w->scratch) - 1) * 100;
+		out->change_percent = (stat_of(r, n, in->statistic, w->scratch) - 1) * 100;
 		bootstrap_ratio(w, boot_rng, r, n, out->boot);
 		finish_boot(w, out);
 	}
@@ -896,8 +867,7 @@ static double mw_min_p(size_t nx, size_t ny, enum exact_method method)
 	double nn = (double)(nx + ny), mn = (double)nx * (double)ny;
 
 	if (method == EXACT_MW_EXACT)
-		return exp(lgamma(nx + 1.0) + lgamma(ny + 1.0) -
-			   lgamma(nn + 1));
+		return exp(lgamma(nx + 1.0) + lgamma(ny + 1.0) - lgamma(nn + 1));
 	return exact_normal_sf((mn / 2 - 0.5) / sqrt(mn * (nn + 1) / 12));
 }
 
@@ -906,12 +876,11 @@ static double mw_min_p(size_t nx, size_t ny, enum exact_method method)
  * distribution from resampling each side (analyze/mean.h's test needs
  * rounds to flip).
  */
-static void mean_independent(struct work *w, struct compare_result *out,
-			     struct rng *rng)
+static void mean_independent(struct work *w, struct compare_result *out, struct rng *rng)
 {
 	double sb = summary_mean(w->kb, w->nkb), sh = summary_mean(w->kh, w->nkh);
 	double *boot = xreallocarray(NULL, (size_t)w->B, sizeof(*boot));
-	struct mean_dist d = { 0 };
+	struct mean_dist d = {0};
 	size_t n;
 
 	if (!(sb > 0 && sh > 0)) {
@@ -929,8 +898,7 @@ static void mean_independent(struct work *w, struct compare_result *out,
 	mean_dist_release(&d);
 }
 
-static void analyse_independent(struct work *w, struct compare_result *out,
-				struct rng *boot_rng)
+static void analyse_independent(struct work *w, struct compare_result *out, struct rng *boot_rng)
 {
 	const struct compare_input *in = w->in;
 	double *x, *y, *xs;
@@ -946,12 +914,10 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 		out->zero_base = 1;
 		return;
 	}
-	out->change_percent =
-		(out->head_stat - out->base_stat) / out->base_stat * 100;
+	out->change_percent = (out->head_stat - out->base_stat) / out->base_stat * 100;
 	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 	out->nr_boot = (size_t)w->B;
-	zero = bootstrap_two(w, boot_rng, w->kb, w->nkb, w->kh, w->nkh,
-			     in->statistic, out->boot);
+	zero = bootstrap_two(w, boot_rng, w->kb, w->nkb, w->kh, w->nkh, in->statistic, out->boot);
 	if (zero)
 		out->zero_base = 1;
 	finish_boot(w, out);
@@ -976,8 +942,7 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 			/* ln h - ln(1 - T/100) against ln b, "less". */
 			for (size_t i = 0; i < w->nkh; i++)
 				xs[i] = x[i] - down;
-			p_down = exact_mann_whitney_p(y, w->nkb, xs, w->nkh,
-						      NULL);
+			p_down = exact_mann_whitney_p(y, w->nkb, xs, w->nkh, NULL);
 		}
 		out->p_test_reg = in->higher_is_better ? p_down : p_up;
 		out->p_test_imp = in->higher_is_better ? p_up : p_down;
@@ -995,11 +960,9 @@ static void analyse_independent(struct work *w, struct compare_result *out,
 	}
 	out->test = exact_method_name(method);
 	out->min_possible_p = mw_min_p(w->nkh, w->nkb, method);
-	out->hl_shift_percent =
-		expm1(exact_hl_two_sample(x, w->nkh, y, w->nkb)) * 100;
+	out->hl_shift_percent = expm1(exact_hl_two_sample(x, w->nkh, y, w->nkb)) * 100;
 	mean_independent(w, out, boot_rng);
-	out->robust_cv = fmax(robust_cv_of(w->kb, w->nkb),
-			      robust_cv_of(w->kh, w->nkh));
+	out->robust_cv = fmax(robust_cv_of(w->kb, w->nkb), robust_cv_of(w->kh, w->nkh));
 	free(x);
 	free(xs);
 	free(y);
@@ -1035,7 +998,7 @@ static void result_reset(struct compare_result *out)
 
 void compare_compute(const struct compare_input *in, struct compare_result *out)
 {
-	struct work w = { .in = in };
+	struct work w = {.in = in};
 	struct sample *bs, *hs;
 	size_t nb, nh;
 	struct rng boot_rng, control_rng;
@@ -1073,8 +1036,7 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 			hmax = fmax(hmax, w.kh[i]);
 		}
 		out->ranges_disjoint = bmax < hmin || hmax < bmin;
-		out->exact_data =
-			all_equal(w.kb, w.nkb) && all_equal(w.kh, w.nkh);
+		out->exact_data = all_equal(w.kb, w.nkb) && all_equal(w.kh, w.nkh);
 	}
 
 	if (in->pairing == PAIRING_INDEPENDENT) {
@@ -1089,14 +1051,10 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	}
 
 	if (!isnan(out->change_percent)) {
-		out->degradation_percent = in->higher_is_better
-						   ? -out->change_percent
-						   : out->change_percent;
-		out->p_value = out->degradation_percent >= 0
-				       ? out->p_test_reg
-				       : out->p_test_imp;
-		if (in->sequential &&
-		    fabs(out->degradation_percent) <= in->max_percent)
+		out->degradation_percent =
+		    in->higher_is_better ? -out->change_percent : out->change_percent;
+		out->p_value = out->degradation_percent >= 0 ? out->p_test_reg : out->p_test_imp;
+		if (in->sequential && fabs(out->degradation_percent) <= in->max_percent)
 			out->p_value = out->p_test_pass;
 		out->p_adjusted = out->p_value;
 		if (out->exact_data) {
@@ -1117,11 +1075,10 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 		}
 	}
 	if (!isnan(out->control_low_percent)) {
-		out->noise_floor_percent = fmax(fabs(out->control_low_percent),
-						fabs(out->control_high_percent));
-		out->control_failed =
-			out->control_low_percent > in->max_percent ||
-			out->control_high_percent < -in->max_percent;
+		out->noise_floor_percent =
+		    fmax(fabs(out->control_low_percent), fabs(out->control_high_percent));
+		out->control_failed = out->control_low_percent > in->max_percent ||
+				      out->control_high_percent < -in->max_percent;
 	}
 	compare_add_warnings(in, out);
 

@@ -74,9 +74,9 @@ struct compare_input {
 	int resamples;		  /* B */
 	double confidence;	  /* e.g. 0.95 */
 	int min_samples;
-	double max_cv;		  /* 0 disables rule 2 */
-	int runs_per_round;	  /* as planned; the stall filter needs >= 2 */
-	uint64_t seed;		  /* per comparison */
+	double max_cv;	    /* 0 disables rule 2 */
+	int runs_per_round; /* as planned; the stall filter needs >= 2 */
+	uint64_t seed;	    /* per comparison */
 	int gate;
 	/*
 	 * The sequential design (docs/statistics.md "Sequential rounds"): a
@@ -90,8 +90,8 @@ struct compare_input {
 	 */
 	int sequential;
 	double level;
-	double mean_level; /* the same for the change of the mean
-			      (seq_level_mean()) */
+	double mean_level;   /* the same for the change of the mean
+				(seq_level_mean()) */
 	int mean_min_rounds; /* rounds a look needs to pass on the mean:
 				MEAN_PASS_MIN_ROUNDS, or the cap when it is
 				lower (the last look judges what it has) */
@@ -107,14 +107,14 @@ struct compare_dropped {
 
 struct compare_result {
 	/* ---- phase 1: compare_compute() ---- */
-	size_t nr_base, nr_head; /* valid samples, before the stall filter */
-	size_t nr_rounds;	 /* rounds seen (either side) */
-	size_t nr_pairs;	 /* paired: rounds used; independent: kept rounds */
-	double base_stat, head_stat; /* statistic of the kept samples */
-	double change_percent;	     /* the estimate (NAN: zero base) */
-	double degradation_percent;  /* +-change_percent, see above */
+	size_t nr_base, nr_head;		/* valid samples, before the stall filter */
+	size_t nr_rounds;			/* rounds seen (either side) */
+	size_t nr_pairs;			/* paired: rounds used; independent: kept rounds */
+	double base_stat, head_stat;		/* statistic of the kept samples */
+	double change_percent;			/* the estimate (NAN: zero base) */
+	double degradation_percent;		/* +-change_percent, see above */
 	double ci_low_percent, ci_high_percent; /* central `confidence` */
-	double p_reg, p_imp; /* bootstrap shares of degradation > T, < -T */
+	double p_reg, p_imp;			/* bootstrap shares of degradation > T, < -T */
 	/*
 	 * The exact test: one-sided p for "the degradation exceeds T"
 	 * (p_test_reg) and "the improvement exceeds T" (p_test_imp);
@@ -123,8 +123,8 @@ struct compare_result {
 	 * (= p_value until holm_adjust()).
 	 */
 	double p_test_reg, p_test_imp, p_value, p_adjusted;
-	double p_test_pass; /* the mirror test: "the degradation is below T" */
-	const char *test;     /* exact_method_name() of the test used */
+	double p_test_pass;    /* the mirror test: "the degradation is below T" */
+	const char *test;      /* exact_method_name() of the test used */
 	double min_possible_p; /* smallest p the test can give with this n */
 	size_t holm_m;	       /* Holm family size (1 without correction) */
 	int holm_applied;      /* holm_adjust() ran with holm != 0 and m > 1 */
@@ -157,10 +157,10 @@ struct compare_result {
 	/* A/A control: base against itself, same estimator. */
 	double control_percent, control_low_percent, control_high_percent;
 	double noise_floor_percent; /* F = max(|lo_c|, |hi_c|); NAN: none */
-	int control_failed; /* the control interval excludes 0 by more than T */
-	int exact_data;	    /* zero spread on both sides */
-	int zero_base;	    /* a zero base statistic (rule 3) */
-	double stall_threshold;	 /* median + 6 MAD of spreads; NAN: off */
+	int control_failed;	    /* the control interval excludes 0 by more than T */
+	int exact_data;		    /* zero spread on both sides */
+	int zero_base;		    /* a zero base statistic (rule 3) */
+	double stall_threshold;	    /* median + 6 MAD of spreads; NAN: off */
 	struct compare_dropped *dropped;
 	size_t nr_dropped;
 	/* The bootstrap distribution of the change (percent), in resample
@@ -170,8 +170,8 @@ struct compare_result {
 	/* ---- phase 3: compare_decide() ---- */
 	enum verdict verdict; /* pass improved regression inconclusive
 				 within_noise (model/verdict.h) */
-	char *reason;	     /* one line naming the numbers */
-	int rule;	     /* 1..9: the rule that decided */
+	char *reason;	      /* one line naming the numbers */
+	int rule;	      /* 1..9: the rule that decided */
 	/* Stall, control and power warnings (one sentence each). */
 	struct strvec warnings;
 	int decided;

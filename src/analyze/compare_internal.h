@@ -9,7 +9,6 @@
 
 /* Append out's warnings: dropped rounds, a drifted A/A control
    (compare_warn.c). */
-void compare_add_warnings(const struct compare_input *in,
-			  struct compare_result *out);
+void compare_add_warnings(const struct compare_input *in, struct compare_result *out);
 
 #endif

@@ -10,8 +10,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 
-static void add_values(struct sbuf *sb, enum metric_id m, const double *v,
-		       size_t n)
+static void add_values(struct sbuf *sb, enum metric_id m, const double *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -22,8 +21,7 @@ static void add_values(struct sbuf *sb, enum metric_id m, const double *v,
 		sbuf_adds(sb, "none");
 }
 
-static void warn_stalls(const struct compare_input *in,
-			struct compare_result *out)
+static void warn_stalls(const struct compare_input *in, struct compare_result *out)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -47,8 +45,7 @@ static void warn_stalls(const struct compare_input *in,
 	strvec_push_take(&out->warnings, sbuf_detach(&sb));
 }
 
-static void warn_control(const struct compare_input *in,
-			 struct compare_result *out)
+static void warn_control(const struct compare_input *in, struct compare_result *out)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -67,8 +64,7 @@ static void warn_control(const struct compare_input *in,
 	strvec_push_take(&out->warnings, sbuf_detach(&sb));
 }
 
-void compare_add_warnings(const struct compare_input *in,
-			  struct compare_result *out)
+void compare_add_warnings(const struct compare_input *in, struct compare_result *out)
 {
 	warn_stalls(in, out);
 	warn_control(in, out);

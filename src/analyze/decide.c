@@ -47,8 +47,7 @@ static void add_interval(struct sbuf *sb, const struct compare_input *in,
 	units_format_percent(sb, r->ci_high_percent);
 }
 
-static void set_verdict(struct compare_result *r, enum verdict v, int rule,
-			struct sbuf *reason)
+static void set_verdict(struct compare_result *r, enum verdict v, int rule, struct sbuf *reason)
 {
 	r->verdict = v;
 	r->rule = rule;
@@ -66,22 +65,19 @@ static void add_level(struct sbuf *sb, double alpha, size_t m, double thr)
 }
 
 /* The warning when no p this test can give passes the Holm threshold. */
-static void warn_power(const struct compare_input *in,
-		       struct compare_result *r)
+static void warn_power(const struct compare_input *in, struct compare_result *r)
 {
 	double alpha = 1 - in->confidence;
 	double thr = alpha / family_size(r);
 	int rpr = in->runs_per_round > 0 ? in->runs_per_round : 1;
 	struct sbuf sb = SBUF_INIT;
 
-	if (in->sequential || r->exact_data || isnan(r->min_possible_p) ||
-	    r->min_possible_p < thr)
+	if (in->sequential || r->exact_data || isnan(r->min_possible_p) || r->min_possible_p < thr)
 		return;
 	if (in->pairing == PAIRING_INDEPENDENT) {
 		size_t k = 1;
 
-		while (k < 1000 && exp(lgamma(k + 1.0) * 2 -
-				       lgamma(2.0 * k + 1)) >= thr)
+		while (k < 1000 && exp(lgamma(k + 1.0) * 2 - lgamma(2.0 * k + 1)) >= thr)
 			k++;
 		sbuf_addf(&sb,
 			  "with %zu and %zu runs the smallest possible p is "
@@ -106,10 +102,8 @@ static void warn_power(const struct compare_input *in,
 			  ": no change can be shown; %d rounds (%d runs per "
 			  "side) would be needed",
 			  n, n * rpr);
-		if (n > EXACT_SIGNFLIP_MAX_N &&
-		    1.0 / (in->resamples + 1.0) >= thr)
-			sbuf_addf(&sb, ", and resamples of at least %.0f",
-				  floor(1.0 / thr));
+		if (n > EXACT_SIGNFLIP_MAX_N && 1.0 / (in->resamples + 1.0) >= thr)
+			sbuf_addf(&sb, ", and resamples of at least %.0f", floor(1.0 / thr));
 	}
 	strvec_push_take(&r->warnings, sbuf_detach(&sb));
 }
@@ -205,33 +199,29 @@ static int decide_preconditions(const struct rules *R)
 	/* 1. too few runs */
 	if (least < (size_t)(in->min_samples > 0 ? in->min_samples : 0)) {
 		if (r->nr_base == r->nr_head)
-			sbuf_addf(&sb, "only %zu samples, min_samples is %d",
-				  least, in->min_samples);
+			sbuf_addf(&sb, "only %zu samples, min_samples is %d", least,
+				  in->min_samples);
 		else
 			sbuf_addf(&sb,
 				  "only %zu %s samples (%zu %s), min_samples "
 				  "is %d",
-				  least,
-				  r->nr_base < r->nr_head ? "base" : "head",
-				  r->nr_base < r->nr_head ? r->nr_head
-							  : r->nr_base,
-				  r->nr_base < r->nr_head ? "head" : "base",
-				  in->min_samples);
+				  least, r->nr_base < r->nr_head ? "base" : "head",
+				  r->nr_base < r->nr_head ? r->nr_head : r->nr_base,
+				  r->nr_base < r->nr_head ? "head" : "base", in->min_samples);
 		set_verdict(r, VERDICT_INCONCLUSIVE, 1, &sb);
 		return 1;
 	}
 	if (!r->nr_pairs || (isnan(r->change_percent) && !r->zero_base)) {
 		sbuf_adds(&sb, in->pairing == PAIRING_INDEPENDENT
-				       ? "no samples to compare"
-				       : "no round holds samples of both sides");
+				   ? "no samples to compare"
+				   : "no round holds samples of both sides");
 		set_verdict(r, VERDICT_INCONCLUSIVE, 1, &sb);
 		return 1;
 	}
 	/* 2. dispersion */
-	if (in->max_cv > 0 && r->robust_cv > in->max_cv &&
-	    !r->ranges_disjoint) {
-		sbuf_addf(&sb, "dispersion (robust CV %.2f) above max_cv %g",
-			  r->robust_cv, in->max_cv);
+	if (in->max_cv > 0 && r->robust_cv > in->max_cv && !r->ranges_disjoint) {
+		sbuf_addf(&sb, "dispersion (robust CV %.2f) above max_cv %g", r->robust_cv,
+			  in->max_cv);
 		set_verdict(r, VERDICT_INCONCLUSIVE, 2, &sb);
 		return 1;
 	}
@@ -243,11 +233,9 @@ static int decide_preconditions(const struct rules *R)
 		return 1;
 	}
 	/* 4. min_difference */
-	if (in->min_difference >= 0 &&
-	    fabs(r->head_stat - r->base_stat) < in->min_difference) {
+	if (in->min_difference >= 0 && fabs(r->head_stat - r->base_stat) < in->min_difference) {
 		sbuf_adds(&sb, "difference ");
-		units_format_delta(&sb, in->metric,
-				   fabs(r->head_stat - r->base_stat),
+		units_format_delta(&sb, in->metric, fabs(r->head_stat - r->base_stat),
 				   r->base_stat);
 		sbuf_adds(&sb, " below min_difference ");
 		units_format_value(&sb, in->metric, in->min_difference);
@@ -269,15 +257,13 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 	int typ_imp = -deg > T && r->p_imp >= R->conf && p_ok;
 	/* the typical change shown below T, with the mirror test in a
 	   sequential look as a pass needs it (decide_pass()) */
-	int typ_below = 1 - r->p_reg >= R->conf &&
-			(!R->in->sequential || r->exact_data ||
-			 r->p_test_pass * family_size(r) < R->alpha);
+	int typ_below = 1 - r->p_reg >= R->conf && (!R->in->sequential || r->exact_data ||
+						    r->p_test_pass * family_size(r) < R->alpha);
 	/* A regression of either the typical run or the mean is one. An
 	   improvement needs the other one below T too: a typical run
 	   faster by more than T says nothing of a slower minority. */
 	int reg = typ_reg || R->mean_reg;
-	int imp = !reg && ((typ_imp && R->mean_below) ||
-			   (R->mean_imp && typ_below));
+	int imp = !reg && ((typ_imp && R->mean_below) || (R->mean_imp && typ_below));
 	/* the change the verdict rests on: the typical one when it shows */
 	int by_mean = reg ? !typ_reg : imp && !(typ_imp && R->mean_below);
 	double shown = by_mean ? R->mdeg : deg;
@@ -331,12 +317,9 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 	double p_pass = NAN;
 
 	if (in->sequential && !r->exact_data) {
-		p_pass = fabs(deg) <= T
-				 ? r->p_adjusted
-				 : fmin(1, r->p_test_pass * family_size(r));
+		p_pass = fabs(deg) <= T ? r->p_adjusted : fmin(1, r->p_test_pass * family_size(r));
 		if (1 - r->p_reg >= conf && !(p_pass < alpha)) {
-			sbuf_addf(sb, "within %g%% but the mirror test p=%.2g", T,
-				  r->p_test_pass);
+			sbuf_addf(sb, "within %g%% but the mirror test p=%.2g", T, r->p_test_pass);
 			if (r->holm_applied)
 				sbuf_addf(sb, " (Holm %.2g)", p_pass);
 			sbuf_addf(sb, " is not below this look's level %.2g", alpha);
@@ -351,15 +334,15 @@ static int decide_pass(const struct rules *R, struct sbuf *sb)
 		   shown to be: a slow minority is not ruled out. */
 		sbuf_adds(sb, "typical is no regression, but the ");
 		add_mean(sb, r);
-		sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f",
-			  T, r->mean_p_reg);
+		sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f", T, r->mean_p_reg);
 		if (in->sequential && r->nr_pairs < (size_t)mean_min_rounds(in))
-			sbuf_addf(sb, "; %zu rounds, a pass on the mean needs %d: fewer could miss a minority of 5%% of the runs",
+			sbuf_addf(sb,
+				  "; %zu rounds, a pass on the mean needs %d: fewer could miss a "
+				  "minority of 5%% of the runs",
 				  r->nr_pairs, mean_min_rounds(in));
 		else if (in->sequential)
 			sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
-				  r->mean_p_test_pass * family_size(r),
-				  in->mean_level);
+				  r->mean_p_test_pass * family_size(r), in->mean_level);
 		sbuf_adds(sb, ")");
 		set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
 		return 1;
@@ -413,8 +396,7 @@ static void decide_undecided(const struct rules *R, struct sbuf *sb)
 		add_threshold(sb, !R->hib, T);
 		/* rule 8 passes when P(regression) <= 1 - confidence; alpha
 		   is this look's share of it and differs in sequential mode */
-		sbuf_addf(sb, ": P(regression)=%.2f, a pass needs at most %g",
-			  r->p_reg, 1 - conf);
+		sbuf_addf(sb, ": P(regression)=%.2f, a pass needs at most %g", r->p_reg, 1 - conf);
 	}
 	set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
 }
@@ -422,14 +404,14 @@ static void decide_undecided(const struct rules *R, struct sbuf *sb)
 void compare_decide(const struct compare_input *in, struct compare_result *r)
 {
 	struct rules R = {
-		.in = in,
-		.r = r,
-		.T = in->max_percent,
-		.conf = in->confidence,
-		.alpha = in->sequential ? in->level : 1 - in->confidence,
-		.deg = r->degradation_percent,
-		.F = isnan(r->noise_floor_percent) ? 0 : r->noise_floor_percent,
-		.hib = in->higher_is_better,
+	    .in = in,
+	    .r = r,
+	    .T = in->max_percent,
+	    .conf = in->confidence,
+	    .alpha = in->sequential ? in->level : 1 - in->confidence,
+	    .deg = r->degradation_percent,
+	    .F = isnan(r->noise_floor_percent) ? 0 : r->noise_floor_percent,
+	    .hib = in->higher_is_better,
 	};
 	struct sbuf sb = SBUF_INIT;
 

@@ -150,15 +150,14 @@ static size_t count_ge(const double *s, size_t n, double v)
 	return n - lo;
 }
 
-double exact_signflip_p(const double *d, size_t n, int resamples,
-			struct rng *rng, enum exact_method *method)
+double exact_signflip_p(const double *d, size_t n, int resamples, struct rng *rng,
+			enum exact_method *method)
 {
 	double obs = 0, scale = 0, bound, *abs_d;
 	double p;
 
 	if (method)
-		*method = n <= EXACT_SIGNFLIP_MAX_N ? EXACT_ENUMERATED
-						    : EXACT_MONTE_CARLO;
+		*method = n <= EXACT_SIGNFLIP_MAX_N ? EXACT_ENUMERATED : EXACT_MONTE_CARLO;
 	if (!n)
 		return 1;
 	abs_d = xreallocarray(NULL, n, sizeof(*abs_d));
@@ -290,17 +289,17 @@ size_t exact_signed_rank_rank(size_t n, double q)
    error below 1.2e-9; the tails refined by one Halley step). */
 static double normal_quantile(double p)
 {
-	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
-				    -2.759285104469687e+02, 1.383577518672690e+02,
-				    -3.066479806614716e+01, 2.506628277459239e+00 };
-	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
-				    -1.556989798598866e+02, 6.680131188771972e+01,
-				    -1.328068155288572e+01 };
-	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
-				    -2.400758277161838e+00, -2.549732539343734e+00,
-				    4.374664141464968e+00, 2.938163982698783e+00 };
-	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
-				    2.445134137142996e+00, 3.754408661907416e+00 };
+	static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+				   -2.759285104469687e+02, 1.383577518672690e+02,
+				   -3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+				   -1.556989798598866e+02, 6.680131188771972e+01,
+				   -1.328068155288572e+01};
+	static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+				   -2.400758277161838e+00, -2.549732539343734e+00,
+				   4.374664141464968e+00,  2.938163982698783e+00};
+	static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+				   2.445134137142996e+00, 3.754408661907416e+00};
 	double q, r, x;
 
 	if (p <= 0)
@@ -343,8 +342,8 @@ static size_t hl_quantile_rank(size_t n, double q, size_t c)
 		return c;
 	}
 	double nn = (double)n;
-	double x = nn * (nn + 1) / 4 +
-		   normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
+	double x =
+	    nn * (nn + 1) / 4 + normal_quantile(q) * sqrt(nn * (nn + 1) * (2 * nn + 1) / 24) + 0.5;
 	return x < 1 ? 1 : x > (double)M ? M : (size_t)x;
 }
 
@@ -375,8 +374,7 @@ double *exact_walsh_sorted(const double *d, size_t n, size_t *count)
 	return w;
 }
 
-void exact_hl_interval(const double *w, size_t n, double confidence,
-		       double *lo, double *hi)
+void exact_hl_interval(const double *w, size_t n, double confidence, double *lo, double *hi)
 {
 	size_t M = n * (n + 1) / 2, c;
 
@@ -398,8 +396,7 @@ static int cmp_abs_double(const void *pa, const void *pb)
 	return (x > y) - (x < y);
 }
 
-double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
-			   double *min_p)
+double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method, double *min_p)
 {
 	double *a = xreallocarray(NULL, n + 1, sizeof(*a));
 	unsigned *w2 = xreallocarray(NULL, n + 1, sizeof(*w2));
@@ -434,8 +431,8 @@ double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
 				obs += w2[k];
 		}
 		if (j - i > 1)
-			tie_term += (double)(j - i) * (double)(j - i) * (double)(j - i) -
-				    (double)(j - i);
+			tie_term +=
+			    (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
 		i = j;
 	}
 	if (m <= EXACT_SIGNED_RANK_MAX_N && tie_term == 0) {
@@ -474,7 +471,8 @@ double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
 
 		p = sd > 0 ? exact_normal_sf((wplus - mean - 0.5) / sd) : 1;
 		if (min_p)
-			*min_p = sd > 0 ? exact_normal_sf(((double)total / 2 - mean - 0.5) / sd) : 1;
+			*min_p =
+			    sd > 0 ? exact_normal_sf(((double)total / 2 - mean - 0.5) / sd) : 1;
 	}
 	free(a);
 	free(w2);
@@ -498,17 +496,17 @@ static int cmp_tagged(const void *pa, const void *pb)
 /*
  * U of x (midranks), the tie term sum(t^3 - t) and whether any tie exists.
  */
-static double mw_rank_u(const double *x, size_t nx, const double *y,
-			size_t ny, double *tie_term, int *any_tie)
+static double mw_rank_u(const double *x, size_t nx, const double *y, size_t ny, double *tie_term,
+			int *any_tie)
 {
 	size_t n = nx + ny;
 	struct tagged *all = xreallocarray(NULL, n, sizeof(*all));
 	double rank_sum_x = 0, tt = 0;
 
 	for (size_t i = 0; i < nx; i++)
-		all[i] = (struct tagged){ x[i], 1 };
+		all[i] = (struct tagged){x[i], 1};
 	for (size_t j = 0; j < ny; j++)
-		all[nx + j] = (struct tagged){ y[j], 0 };
+		all[nx + j] = (struct tagged){y[j], 0};
 	qsort(all, n, sizeof(*all), cmp_tagged);
 	*any_tie = 0;
 	for (size_t i = 0; i < n;) {
@@ -534,8 +532,7 @@ static double mw_rank_u(const double *x, size_t nx, const double *y,
 	return rank_sum_x - (double)nx * ((double)nx + 1) / 2;
 }
 
-double exact_mann_whitney_u(const double *x, size_t nx, const double *y,
-			    size_t ny)
+double exact_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny)
 {
 	double tt;
 	int tie;
@@ -597,8 +594,8 @@ static double mw_exact_sf(size_t m, size_t n, double u_obs)
 	return tail / total;
 }
 
-double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
-			    size_t ny, enum exact_method *method)
+double exact_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny,
+			    enum exact_method *method)
 {
 	double u, tt, mu, sigma2, z, nn;
 	int tie;
@@ -615,8 +612,7 @@ double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
 	}
 	nn = (double)(nx + ny);
 	mu = (double)nx * (double)ny / 2;
-	sigma2 = (double)nx * (double)ny / 12 *
-		 ((nn + 1) - (nn > 1 ? tt / (nn * (nn - 1)) : 0));
+	sigma2 = (double)nx * (double)ny / 12 * ((nn + 1) - (nn > 1 ? tt / (nn * (nn - 1)) : 0));
 	if (!(sigma2 > 0))
 		return 1; /* every value tied: no evidence of a shift */
 	z = (u - mu - 0.5) / sqrt(sigma2);
@@ -776,13 +772,13 @@ static double pairset_select(const struct pairset *p, size_t k)
 
 double exact_walsh_select(const double *a, size_t n, size_t k)
 {
-	struct pairset p = { a, NULL, n, 0, 1 };
+	struct pairset p = {a, NULL, n, 0, 1};
 	return pairset_select(&p, k);
 }
 
 double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny, size_t k)
 {
-	struct pairset p = { x, y, nx, ny, 0 };
+	struct pairset p = {x, y, nx, ny, 0};
 	return pairset_select(&p, k);
 }
 
@@ -816,8 +812,7 @@ double exact_hl_paired(const double *d, size_t n)
 	return median_of(v, w, M);
 }
 
-double exact_hl_two_sample(const double *x, size_t nx, const double *y,
-			   size_t ny)
+double exact_hl_two_sample(const double *x, size_t nx, const double *y, size_t ny)
 {
 	if (!nx || !ny)
 		return NAN;
@@ -846,8 +841,7 @@ double exact_hl_paired_quadratic(const double *d, size_t n)
 	return v;
 }
 
-double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y,
-				     size_t ny)
+double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y, size_t ny)
 {
 	double *w, v;
 	size_t k = 0;
@@ -863,8 +857,7 @@ double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y
 	return v;
 }
 
-void exact_hl_interval_sorted(const double *a, size_t n, double confidence,
-			      double *lo, double *hi)
+void exact_hl_interval_sorted(const double *a, size_t n, double confidence, double *lo, double *hi)
 {
 	size_t M = n * (n + 1) / 2, c;
 

@@ -70,8 +70,8 @@ const char *exact_method_name(enum exact_method m);
  * Beyond EXACT_SIGNFLIP_MAX_N, `resamples` (>= 1) random patterns are drawn
  * from `rng` (untouched when enumerating). *method (if not NULL) says which.
  */
-double exact_signflip_p(const double *d, size_t n, int resamples,
-			struct rng *rng, enum exact_method *method);
+double exact_signflip_p(const double *d, size_t n, int resamples, struct rng *rng,
+			enum exact_method *method);
 
 /*
  * One-sided signed-rank p for "d is shifted above 0". No non-zero value
@@ -79,27 +79,23 @@ double exact_signflip_p(const double *d, size_t n, int resamples,
  * *min_p (if not NULL) receives the smallest p the test could give for
  * this n and these ties (2^-n' when exact, n' the non-zero count).
  */
-double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method,
-			   double *min_p);
+double exact_signed_rank_p(const double *d, size_t n, enum exact_method *method, double *min_p);
 
 /*
  * One-sided Mann-Whitney p for "x is stochastically greater than y". Either
  * sample empty gives 1. *method (if not NULL) says which way it was computed.
  */
-double exact_mann_whitney_p(const double *x, size_t nx, const double *y,
-			    size_t ny, enum exact_method *method);
+double exact_mann_whitney_p(const double *x, size_t nx, const double *y, size_t ny,
+			    enum exact_method *method);
 
 /* Mann-Whitney U of x against y (pairs x > y, ties count 1/2). */
-double exact_mann_whitney_u(const double *x, size_t nx, const double *y,
-			    size_t ny);
+double exact_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny);
 
 /* Hodges-Lehmann estimates (see above); NAN when a sample is empty. */
 double exact_hl_paired(const double *d, size_t n);
-double exact_hl_two_sample(const double *x, size_t nx, const double *y,
-			   size_t ny);
+double exact_hl_two_sample(const double *x, size_t nx, const double *y, size_t ny);
 double exact_hl_paired_quadratic(const double *d, size_t n);
-double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y,
-				     size_t ny);
+double exact_hl_two_sample_quadratic(const double *x, size_t nx, const double *y, size_t ny);
 
 /* A sorted (ascending) copy of d[0..n); the caller frees. */
 double *exact_sorted_copy(const double *d, size_t n);
@@ -109,8 +105,7 @@ double *exact_sorted_copy(const double *d, size_t n);
 double exact_walsh_select(const double *a, size_t n, size_t k);
 /* The k-th smallest (0-based, k < nx * ny) of x_j - y_i, x and y
    ascending and not empty. */
-double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny,
-			 size_t k);
+double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny, size_t k);
 
 /*
  * The distribution-free inference that belongs to the signed-rank test
@@ -130,8 +125,7 @@ double exact_diff_select(const double *x, size_t nx, const double *y, size_t ny,
  */
 double *exact_walsh_sorted(const double *d, size_t n, size_t *count);
 size_t exact_signed_rank_rank(size_t n, double q);
-void exact_hl_interval(const double *w, size_t n, double confidence,
-		       double *lo, double *hi);
+void exact_hl_interval(const double *w, size_t n, double confidence, double *lo, double *hi);
 /* B quantiles of that confidence distribution at (i + 0.5) / B, ascending,
    into out[0..B): what a bootstrap would draw, for plots. */
 void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out);
@@ -140,8 +134,7 @@ void exact_hl_quantiles(const double *w, size_t n, size_t B, double *out);
    copy of at most 2^21 Walsh averages, 16 MiB, when there are no more).
    exact_walsh_sorted() and the two above are the O(n^2) reference the
    tests compare with. */
-void exact_hl_interval_sorted(const double *a, size_t n, double confidence,
-			      double *lo, double *hi);
+void exact_hl_interval_sorted(const double *a, size_t n, double confidence, double *lo, double *hi);
 void exact_hl_quantiles_sorted(const double *a, size_t n, size_t B, double *out);
 
 /*

@@ -60,8 +60,7 @@ static int decimals_for(double x, int sig)
  * Pick the largest-but-one-step scale in which |v| stays below `limit`
  * after rounding; the base scale (integers: ns, B) prints no decimals.
  */
-static struct layout pick_layout(const struct scale *sc, int nr, double limit,
-				 int sig, double a)
+static struct layout pick_layout(const struct scale *sc, int nr, double limit, int sig, double a)
 {
 	struct layout l = {0, 0};
 
@@ -78,8 +77,7 @@ static struct layout pick_layout(const struct scale *sc, int nr, double limit,
 	return l;
 }
 
-static int layout_for(enum metric_unit unit, double a, struct layout *l,
-		      const struct scale **sc)
+static int layout_for(enum metric_unit unit, double a, struct layout *l, const struct scale **sc)
 {
 	switch (unit) {
 	case UNIT_NS:
@@ -108,8 +106,7 @@ static int format_nonfinite(struct sbuf *out, double v)
 	return 0;
 }
 
-static void format_scaled(struct sbuf *out, const struct scale *sc,
-			  struct layout l, double v)
+static void format_scaled(struct sbuf *out, const struct scale *sc, struct layout l, double v)
 {
 	double x = fabs(v) / sc[l.scale].factor;
 
@@ -119,8 +116,7 @@ static void format_scaled(struct sbuf *out, const struct scale *sc,
 	sbuf_addf(out, "%.*f %s", l.decimals, x, sc[l.scale].name);
 }
 
-void units_format_unit(struct sbuf *out, enum metric_unit unit, int integral,
-		       double v)
+void units_format_unit(struct sbuf *out, enum metric_unit unit, int integral, double v)
 {
 	const struct scale *sc;
 	struct layout l;
@@ -156,8 +152,7 @@ void units_format_value(struct sbuf *out, enum metric_id m, double v)
 	units_format_unit(out, mi->unit, mi->integral, v);
 }
 
-void units_format_delta(struct sbuf *out, enum metric_id m, double delta,
-			double ref)
+void units_format_delta(struct sbuf *out, enum metric_id m, double delta, double ref)
 {
 	const struct metric_info *mi = metric_get(m);
 	const struct scale *sc;

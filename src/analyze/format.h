@@ -25,16 +25,14 @@
 /* Append v (base unit of metric m) with its unit. */
 void units_format_value(struct sbuf *out, enum metric_id m, double v);
 /* The same, by unit: `integral` says whether whole values are expected. */
-void units_format_unit(struct sbuf *out, enum metric_unit unit, int integral,
-		       double v);
+void units_format_unit(struct sbuf *out, enum metric_unit unit, int integral, double v);
 /*
  * Append a difference `delta` in the unit and number of decimals that `ref`
  * is printed with, so that "312.4 ms" and "300 ms" differ "by 12.4 ms".
  * Falls back to units_format_value(delta) when that would print as zero
  * (or ref is 0 or not finite). The sign of delta is kept ("-12.4 ms").
  */
-void units_format_delta(struct sbuf *out, enum metric_id m, double delta,
-			double ref);
+void units_format_delta(struct sbuf *out, enum metric_id m, double delta, double ref);
 /*
  * A signed percentage: "+4.1%", "-12.0%"; below 0.05 in magnitude two
  * significant digits ("+0.042%"); exactly zero "0.0%"; NaN "n/a".

@@ -35,7 +35,7 @@ size_t holm_adjust_values(const double *p, size_t n, double *adj)
 	items = xreallocarray(NULL, n, sizeof(*items));
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(p[i]))
-			items[m++] = (struct holm_item){ p[i], i };
+			items[m++] = (struct holm_item){p[i], i};
 	for (size_t i = 0; i < n; i++)
 		if (isnan(p[i]))
 			adj[i] = NAN;

@@ -13,8 +13,8 @@
 #include "analyze/summary.h"
 #include "base/xalloc.h"
 
-void mean_dist_paired(const double *h, const double *b, size_t n, int resamples,
-		      struct rng *rng, struct mean_dist *out)
+void mean_dist_paired(const double *h, const double *b, size_t n, int resamples, struct rng *rng,
+		      struct mean_dist *out)
 {
 	size_t B = resamples > 0 ? (size_t)resamples : 1;
 
@@ -113,8 +113,7 @@ void mean_dist_release(struct mean_dist *d)
 	memset(d, 0, sizeof(*d));
 }
 
-void mean_minority(const double *lr, size_t n, double theta, int dir,
-		   double *share, double *factor)
+void mean_minority(const double *lr, size_t n, double theta, int dir, double *share, double *factor)
 {
 	double *e, *t, med, s, c;
 	size_t up = 0, down = 0, k = 0;

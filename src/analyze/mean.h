@@ -46,10 +46,10 @@
 double mean_missable_share(size_t n);
 
 struct mean_dist {
-	double *v;	/* ln R_A of the non-empty sets drawn, ascending */
-	size_t n;	/* how many */
+	double *v;	 /* ln R_A of the non-empty sets drawn, ascending */
+	size_t n;	 /* how many */
 	size_t nr_empty; /* random draws of the empty set: ties both ways */
-	int enumerated;	/* every non-empty set once */
+	int enumerated;	 /* every non-empty set once */
 };
 
 /*
@@ -57,8 +57,8 @@ struct mean_dist {
  * (h[k], b[k] > 0: each round's mean on each side). rng is used only when
  * the sets are drawn.
  */
-void mean_dist_paired(const double *h, const double *b, size_t n, int resamples,
-		      struct rng *rng, struct mean_dist *out);
+void mean_dist_paired(const double *h, const double *b, size_t n, int resamples, struct rng *rng,
+		      struct mean_dist *out);
 
 /*
  * One-sided p-values from that distribution, the observed pattern and
@@ -84,7 +84,7 @@ void mean_dist_release(struct mean_dist *d);
  * three times slower, 0.5 for runs twice as fast). NAN both when no excess
  * is seen.
  */
-void mean_minority(const double *lr, size_t n, double theta, int dir,
-		   double *share, double *factor);
+void mean_minority(const double *lr, size_t n, double theta, int dir, double *share,
+		   double *factor);
 
 #endif

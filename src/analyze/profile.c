@@ -48,16 +48,15 @@ static double run_time(const struct profile_run *r, size_t f, int incl)
 	if (!r->samples || f >= r->nr_slot || !r->slot[f])
 		return 0;
 	const struct profile_count *c = &r->counts[r->slot[f] - 1];
-	return (double)(incl ? c->incl : c->self) / (double)r->samples *
-	       r->cpu_ns;
+	return (double)(incl ? c->incl : c->self) / (double)r->samples * r->cpu_ns;
 }
 
 static int cmp_change(const void *a, const void *b)
 {
 	const struct profile_change *x = a, *y = b;
 	/* Grown first, then shrunk, then the rest; within each by size. */
-	static const int rank[] = { [PROFILE_GREW] = 0, [PROFILE_SHRANK] = 1,
-				    [PROFILE_SAME] = 2, [PROFILE_TOO_FEW] = 3 };
+	static const int rank[] = {
+	    [PROFILE_GREW] = 0, [PROFILE_SHRANK] = 1, [PROFILE_SAME] = 2, [PROFILE_TOO_FEW] = 3};
 	if (rank[x->verdict] != rank[y->verdict])
 		return rank[x->verdict] - rank[y->verdict];
 	double ax = fabs(x->change_ns), ay = fabs(y->change_ns);
@@ -75,9 +74,9 @@ static int cmp_change(const void *a, const void *b)
    their mean). */
 struct pairing {
 	size_t nround, npairs;
-	size_t *nrun;		/* [round * PROFILE_SIDES + side] */
+	size_t *nrun; /* [round * PROFILE_SIDES + side] */
 	size_t nruns_side[PROFILE_SIDES];
-	int *pair_of_round;	/* the pair's index, or -1 */
+	int *pair_of_round; /* the pair's index, or -1 */
 };
 
 static void pairing_build(struct pairing *pg, const struct profile_set *ps)
@@ -125,8 +124,8 @@ static void function_sums(struct profile_change *c, const struct profile_set *ps
 		int pr = pg->pair_of_round[r->round];
 		if (pr >= 0)
 			side_sum[(size_t)pr * PROFILE_SIDES + (size_t)r->side] +=
-				t / (double)pg->nrun[(size_t)r->round * PROFILE_SIDES +
-						     (size_t)r->side];
+			    t /
+			    (double)pg->nrun[(size_t)r->round * PROFILE_SIDES + (size_t)r->side];
 	}
 	for (int s = 0; s < PROFILE_SIDES; s++)
 		if (pg->nruns_side[s]) {
@@ -144,8 +143,8 @@ static void function_sums(struct profile_change *c, const struct profile_set *ps
  * decide (a +10% leaf over 40 pairs fell short of q < 0.001 one compare in
  * four under ctest -j2; the ranks did not). neg is scratch of npairs.
  */
-static void function_test(struct profile_change *c, const double *d, double *neg,
-			  size_t npairs, double confidence)
+static void function_test(struct profile_change *c, const double *d, double *neg, size_t npairs,
+			  double confidence)
 {
 	for (size_t k = 0; k < npairs; k++)
 		neg[k] = -d[k];
@@ -157,7 +156,8 @@ static void function_test(struct profile_change *c, const double *d, double *neg
 	double *a = exact_sorted_copy(d, npairs);
 	c->change_ns = nw % 2 ? exact_walsh_select(a, npairs, nw / 2)
 			      : (exact_walsh_select(a, npairs, nw / 2 - 1) +
-				 exact_walsh_select(a, npairs, nw / 2)) / 2;
+				 exact_walsh_select(a, npairs, nw / 2)) /
+				    2;
 	exact_hl_interval_sorted(a, npairs, confidence, &c->ci_low_ns, &c->ci_high_ns);
 	free(a);
 }

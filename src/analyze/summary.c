@@ -169,8 +169,7 @@ void summary_compute(struct summary *s, const double *x, size_t n)
 	free(c);
 }
 
-int comparison_boot_quantiles(const struct comparison *c,
-			      double q[COMPARISON_BOOT_QUANTILES])
+int comparison_boot_quantiles(const struct comparison *c, double q[COMPARISON_BOOT_QUANTILES])
 {
 	double *v;
 	size_t n = 0;

@@ -48,7 +48,6 @@ double summary_stddev(const double *x, size_t n);
  * given (so a report re-rendered from JSON reproduces them exactly).
  * Returns 1, or 0 when there is nothing to summarise (q untouched).
  */
-int comparison_boot_quantiles(const struct comparison *c,
-			      double q[COMPARISON_BOOT_QUANTILES]);
+int comparison_boot_quantiles(const struct comparison *c, double q[COMPARISON_BOOT_QUANTILES]);
 
 #endif

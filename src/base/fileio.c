@@ -42,7 +42,7 @@ int fileio_write_all(int fd, const void *buf, size_t len)
  */
 static int write_all_no_sigxfsz(int fd, const void *data, size_t len)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGXFSZ, &ign, &old);
 	int rc = fileio_write_all(fd, data, len);
@@ -82,8 +82,8 @@ int fileio_check_target(const char *path, struct sbuf *err)
 	 * destroy a file system.
 	 */
 	if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISBLK(st.st_mode)) {
-		sbuf_addf(err, "'%s' is %s; name a file, a FIFO or a character device",
-			  path, fileio_kind_name(st.st_mode));
+		sbuf_addf(err, "'%s' is %s; name a file, a FIFO or a character device", path,
+			  fileio_kind_name(st.st_mode));
 		return -1;
 	}
 	return 0;
@@ -104,15 +104,17 @@ static int written_in_place(mode_t mode)
  * is checked again after the open (the path may have been swapped in
  * between). Returns the fd, or -1 with a reason appended to err.
  */
-static int open_in_place(const char *path, int flags, int nofollow,
-			 const char *verb, struct sbuf *err)
+static int open_in_place(const char *path, int flags, int nofollow, const char *verb,
+			 struct sbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | flags |
-				    (nofollow ? O_NOFOLLOW : 0));
+				(nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		struct stat st;
 		if (errno == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-			sbuf_addf(err, "cannot %s '%s': it is a FIFO and nothing has it open for reading (start the reader first)",
+			sbuf_addf(err,
+				  "cannot %s '%s': it is a FIFO and nothing has it open for "
+				  "reading (start the reader first)",
 				  verb, path);
 		else
 			sbuf_addf(err, "cannot %s '%s': %s", verb, path, strerror(errno));
@@ -130,8 +132,8 @@ static int open_in_place(const char *path, int flags, int nofollow,
 }
 
 /* Write data to an fd from open_in_place() and close it. */
-static int write_in_place(int fd, const char *path, const void *data,
-			  size_t len, const char *verb, struct sbuf *err)
+static int write_in_place(int fd, const char *path, const void *data, size_t len, const char *verb,
+			  struct sbuf *err)
 {
 	int rc = write_all_no_sigxfsz(fd, data, len);
 	int saved = errno;
@@ -144,12 +146,10 @@ static int write_in_place(int fd, const char *path, const void *data,
 	return rc;
 }
 
-int fileio_append(const char *path, const void *data, size_t len,
-		  int nofollow, struct sbuf *err)
+int fileio_append(const char *path, const void *data, size_t len, int nofollow, struct sbuf *err)
 {
 	struct stat st;
-	if ((nofollow ? lstat(path, &st) : stat(path, &st)) == 0 &&
-	    written_in_place(st.st_mode)) {
+	if ((nofollow ? lstat(path, &st) : stat(path, &st)) == 0 && written_in_place(st.st_mode)) {
 		int fd = open_in_place(path, O_APPEND, nofollow, "append to", err);
 		return fd < 0 ? -1 : write_in_place(fd, path, data, len, "append to", err);
 	}
@@ -166,8 +166,7 @@ int fileio_append(const char *path, const void *data, size_t len,
 	off_t before = -1; /* the length to restore after a failed append */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		before = st.st_size;
-		if (readable && st.st_size > 0 &&
-		    pread(fd, &last, 1, st.st_size - 1) != 1)
+		if (readable && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
 			last = '\n';
 	}
 	int rc = 0;
@@ -180,12 +179,12 @@ int fileio_append(const char *path, const void *data, size_t len,
 		 * what it was. Shrinking is allowed past RLIMIT_FSIZE.
 		 */
 		if (before >= 0 && ftruncate(fd, before) != 0)
-			sbuf_addf(err, "cannot append to '%s': %s (and cannot restore its length of %lld bytes: %s)",
-				  path, strerror(saved), (long long)before,
-				  strerror(errno));
+			sbuf_addf(err,
+				  "cannot append to '%s': %s (and cannot restore its length of "
+				  "%lld bytes: %s)",
+				  path, strerror(saved), (long long)before, strerror(errno));
 		else
-			sbuf_addf(err, "cannot append to '%s': %s%s", path,
-				  strerror(saved),
+			sbuf_addf(err, "cannot append to '%s': %s%s", path, strerror(saved),
 				  before >= 0 ? " (the file is left as it was)" : "");
 		rc = -1;
 	}
@@ -207,8 +206,7 @@ static void keep_mode_and_owner(int fd, const struct stat *old)
 {
 	mode_t mode = old->st_mode & 01777;
 	if (old->st_uid != geteuid() || old->st_gid != getegid()) {
-		if (fchown(fd, geteuid() == 0 ? old->st_uid : (uid_t)-1,
-			   old->st_gid) != 0)
+		if (fchown(fd, geteuid() == 0 ? old->st_uid : (uid_t)-1, old->st_gid) != 0)
 			mode &= ~(mode_t)070;
 	}
 	/* After fchown, which may clear set-id bits and would reset nothing else. */
@@ -218,8 +216,7 @@ static void keep_mode_and_owner(int fd, const struct stat *old)
 char *fileio_canonical_path(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path + (slash == path)))
-			  : xstrdup(".");
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + (slash == path))) : xstrdup(".");
 	const char *base = slash ? slash + 1 : path;
 	char *real = realpath(dir, NULL);
 	char *out;
@@ -249,8 +246,7 @@ int fileio_same_file(const char *a, const char *b)
 	return same;
 }
 
-int fileio_write_atomic(const char *path, const void *data, size_t len,
-			struct sbuf *err)
+int fileio_write_atomic(const char *path, const void *data, size_t len, struct sbuf *err)
 {
 	struct stat st;
 	int existed = lstat(path, &st) == 0;
@@ -302,8 +298,8 @@ int fileio_write_atomic(const char *path, const void *data, size_t len,
 	struct stat now;
 	if (rc == 0 && lstat(path, &now) == 0 && !S_ISREG(now.st_mode)) {
 		unlink(tmp);
-		sbuf_addf(err, "cannot write '%s': it became %s while the report was written",
-			  path, fileio_kind_name(now.st_mode));
+		sbuf_addf(err, "cannot write '%s': it became %s while the report was written", path,
+			  fileio_kind_name(now.st_mode));
 		free(tmp);
 		return -1;
 	}

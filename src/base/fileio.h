@@ -29,8 +29,7 @@ struct sbuf;
  * rather than waiting for a reader. A symlink, directory, socket or block
  * device is refused. Returns 0, or -1 with a reason appended to err.
  */
-int fileio_write_atomic(const char *path, const void *data, size_t len,
-			struct sbuf *err);
+int fileio_write_atomic(const char *path, const void *data, size_t len, struct sbuf *err);
 /*
  * Refuse a destination no report can be written to: a directory, a socket,
  * a block device. A missing path or any other kind is 0 (the write itself
@@ -62,8 +61,7 @@ int fileio_same_file(const char *a, const char *b);
  * character device is written in place, as by fileio_write_atomic().
  * Returns 0, or -1 with a reason naming path appended to err.
  */
-int fileio_append(const char *path, const void *data, size_t len,
-		  int nofollow, struct sbuf *err);
+int fileio_append(const char *path, const void *data, size_t len, int nofollow, struct sbuf *err);
 /* Write all of buf to fd, retrying on EINTR. Returns 0 or -1 (errno set). */
 int fileio_write_all(int fd, const void *buf, size_t len);
 

@@ -14,8 +14,7 @@
 #include "base/suggest.h"
 #include "base/xalloc.h"
 
-static const struct opt *find_opt(const struct opt *table, const char *name,
-				  size_t len)
+static const struct opt *find_opt(const struct opt *table, const char *name, size_t len)
 {
 	for (; table->name; table++)
 		if (strlen(table->name) == len && !strncmp(table->name, name, len))
@@ -65,8 +64,7 @@ static void append_values(const struct opt *o, char *const *v, size_t n, void *d
 		strvec_push(sv, v[k]);
 }
 
-static int set_value(const struct opt *o, const char *v, void *dest,
-		     struct sbuf *err)
+static int set_value(const struct opt *o, const char *v, void *dest, struct sbuf *err)
 {
 	char *base = (char *)dest + o->offset;
 	switch (o->type) {
@@ -75,8 +73,8 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 		return 0;
 	case OPT_ENUM:
 		if (!choice_ok(o->choices, v)) {
-			sbuf_addf(err, "invalid value '%s' for '--%s': expected one of %s",
-				  v, o->name, o->choices);
+			sbuf_addf(err, "invalid value '%s' for '--%s': expected one of %s", v,
+				  o->name, o->choices);
 			return -1;
 		}
 		/* fallthrough */
@@ -111,7 +109,9 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 		errno = 0;
 		long n = strtol(v, &end, 10);
 		if (!*v || *end || errno || n < 0 || n > 1000000) {
-			sbuf_addf(err, "invalid value '%s' for '--%s': expected a whole number from 0 to 1000000",
+			sbuf_addf(err,
+				  "invalid value '%s' for '--%s': expected a whole number from 0 "
+				  "to 1000000",
 				  v, o->name);
 			return -1;
 		}
@@ -122,14 +122,16 @@ static int set_value(const struct opt *o, const char *v, void *dest,
 		char *end;
 		errno = 0;
 		if (!*v || *v == '-') {
-			sbuf_addf(err, "invalid value '%s' for '--%s': expected an unsigned integer",
-				  v, o->name);
+			sbuf_addf(err,
+				  "invalid value '%s' for '--%s': expected an unsigned integer", v,
+				  o->name);
 			return -1;
 		}
 		unsigned long long n = strtoull(v, &end, 10);
 		if (*end || errno) {
-			sbuf_addf(err, "invalid value '%s' for '--%s': expected an unsigned integer",
-				  v, o->name);
+			sbuf_addf(err,
+				  "invalid value '%s' for '--%s': expected an unsigned integer", v,
+				  o->name);
 			return -1;
 		}
 		struct opts_seed *seed = (struct opts_seed *)base;
@@ -155,8 +157,7 @@ size_t opts_nargs(const struct opt *o)
 	return n ? n : 1;
 }
 
-static const struct opt_alias *find_alias(const struct opt_alias *aliases,
-					  const char *a)
+static const struct opt_alias *find_alias(const struct opt_alias *aliases, const char *a)
 {
 	for (; aliases && aliases->alias; aliases++)
 		if (!strcmp(aliases->alias, a))
@@ -169,8 +170,8 @@ static const struct opt_alias *find_alias(const struct opt_alias *aliases,
  * with the value after '=' in `inl` (or NULL): take its values from inl or
  * from the arguments that follow, advancing *i past them, and store them.
  */
-static int take_option(const struct opt *o, const char *spell, const char *inl,
-		       int *i, int argc, char **argv, void *dest, struct sbuf *err)
+static int take_option(const struct opt *o, const char *spell, const char *inl, int *i, int argc,
+		       char **argv, void *dest, struct sbuf *err)
 {
 	size_t n = opts_nargs(o);
 	if (n == 0) {
@@ -181,8 +182,8 @@ static int take_option(const struct opt *o, const char *spell, const char *inl,
 		return set_value(o, NULL, dest, err);
 	}
 	if (inl && n > 1) {
-		sbuf_addf(err, "option '%s' takes %zu values (%s), not '=%s'", spell, n,
-			  o->arg, inl);
+		sbuf_addf(err, "option '%s' takes %zu values (%s), not '=%s'", spell, n, o->arg,
+			  inl);
 		return -1;
 	}
 	if (inl)
@@ -206,8 +207,8 @@ static int take_option(const struct opt *o, const char *spell, const char *inl,
 
 /* An argument that starts with one '-' (or is an alias): an alias, or an
    error. */
-static int take_alias(const struct opt *table, const struct opt_alias *aliases,
-		      int *i, int argc, char **argv, void *dest, struct sbuf *err)
+static int take_alias(const struct opt *table, const struct opt_alias *aliases, int *i, int argc,
+		      char **argv, void *dest, struct sbuf *err)
 {
 	const char *a = argv[*i];
 	const struct opt_alias *al = find_alias(aliases, a);
@@ -222,8 +223,8 @@ static int take_alias(const struct opt *table, const struct opt_alias *aliases,
 }
 
 int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
-		       const struct opts_layout *layout, int argc, char **argv,
-		       void *dest, struct sbuf *err)
+		       const struct opts_layout *layout, int argc, char **argv, void *dest,
+		       struct sbuf *err)
 {
 	struct strvec *args = (struct strvec *)((char *)dest + layout->args);
 	int flags_done = 0;
@@ -258,8 +259,7 @@ int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
 			return -1;
 		}
 		char *spell = xstrfmt("--%s", o->name);
-		int rc = take_option(o, spell, eq ? eq + 1 : NULL, &i, argc, argv, dest,
-				     err);
+		int rc = take_option(o, spell, eq ? eq + 1 : NULL, &i, argc, argv, dest, err);
 		free(spell);
 		if (rc)
 			return -1;
@@ -267,8 +267,8 @@ int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
 	return 0;
 }
 
-int opts_parse(const struct opt *table, const struct opts_layout *layout,
-	       int argc, char **argv, void *dest, struct sbuf *err)
+int opts_parse(const struct opt *table, const struct opts_layout *layout, int argc, char **argv,
+	       void *dest, struct sbuf *err)
 {
 	return opts_parse_aliased(table, NULL, layout, argc, argv, dest, err);
 }
@@ -327,8 +327,8 @@ static void unset(const struct opt *o, void *dest, int owned)
 	}
 }
 
-static void unset_all(const struct opt *table, const struct opts_layout *layout,
-		      void *dest, int owned)
+static void unset_all(const struct opt *table, const struct opts_layout *layout, void *dest,
+		      int owned)
 {
 	for (const struct opt *o = table; o && o->name; o++)
 		unset(o, dest, owned);
@@ -342,14 +342,12 @@ static void unset_all(const struct opt *table, const struct opts_layout *layout,
 	*(int *)((char *)dest + layout->help) = 0;
 }
 
-void opts_defaults(const struct opt *table, const struct opts_layout *layout,
-		   void *dest)
+void opts_defaults(const struct opt *table, const struct opts_layout *layout, void *dest)
 {
 	unset_all(table, layout, dest, 0);
 }
 
-void opts_release(const struct opt *table, const struct opts_layout *layout,
-		  void *dest)
+void opts_release(const struct opt *table, const struct opts_layout *layout, void *dest)
 {
 	unset_all(table, layout, dest, 1);
 }

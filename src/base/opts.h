@@ -53,8 +53,8 @@ struct opts_seed {
 struct opt {
 	const char *name; /* long name without "--" */
 	enum opt_type type;
-	size_t offset;	  /* into the caller's struct */
-	const char *arg;  /* placeholder in help, e.g. "RE" */
+	size_t offset;	 /* into the caller's struct */
+	const char *arg; /* placeholder in help, e.g. "RE" */
 	const char *help;
 	const char *choices; /* OPT_ENUM: "table|json|csv"; on OPT_STRING only
 				for completion (the command checks) */
@@ -85,27 +85,25 @@ struct opts_layout {
  * type's unset value (enum opt_type). Fields the table does not name are
  * left as they are: start from a zeroed struct.
  */
-void opts_defaults(const struct opt *table, const struct opts_layout *layout,
-		   void *dest);
+void opts_defaults(const struct opt *table, const struct opts_layout *layout, void *dest);
 /*
  * Free what every field the table names (and the layout's positional
  * arguments) owns, and leave it unset as opts_defaults() would: entries
  * that share a field (OPT_APPEND_NAMED) and a second call are harmless.
  */
-void opts_release(const struct opt *table, const struct opts_layout *layout,
-		  void *dest);
+void opts_release(const struct opt *table, const struct opts_layout *layout, void *dest);
 
 /*
  * Parse argv[0..argc) (the arguments after the subcommand name) against the
- * NULL-name-terminated table into dest (laid out as `layout` says). Returns 0, or -1 with a message in err (and a
- * "did you mean" hint for a misspelled flag).
+ * NULL-name-terminated table into dest (laid out as `layout` says). Returns 0, or -1 with a message
+ * in err (and a "did you mean" hint for a misspelled flag).
  */
-int opts_parse(const struct opt *table, const struct opts_layout *layout,
-	       int argc, char **argv, void *dest, struct sbuf *err);
+int opts_parse(const struct opt *table, const struct opts_layout *layout, int argc, char **argv,
+	       void *dest, struct sbuf *err);
 /* opts_parse() that also takes the spellings in aliases (NULL: none). */
 int opts_parse_aliased(const struct opt *table, const struct opt_alias *aliases,
-		       const struct opts_layout *layout, int argc, char **argv,
-		       void *dest, struct sbuf *err);
+		       const struct opts_layout *layout, int argc, char **argv, void *dest,
+		       struct sbuf *err);
 /* How many arguments one use of o takes: 0 (OPT_BOOL), 1, or more. */
 size_t opts_nargs(const struct opt *o);
 /* Append the option list, one aligned line per option, to out. */

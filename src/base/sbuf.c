@@ -152,8 +152,8 @@ void sbuf_add_escaped(struct sbuf *sb, const char *s)
 void sbuf_rtrim(struct sbuf *sb)
 {
 	size_t n = sb->len;
-	while (n && (sb->buf[n - 1] == ' ' || sb->buf[n - 1] == '\t' ||
-		     sb->buf[n - 1] == '\n' || sb->buf[n - 1] == '\r'))
+	while (n && (sb->buf[n - 1] == ' ' || sb->buf[n - 1] == '\t' || sb->buf[n - 1] == '\n' ||
+		     sb->buf[n - 1] == '\r'))
 		n--;
 	sbuf_setlen(sb, n);
 }

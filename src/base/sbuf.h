@@ -19,7 +19,10 @@ struct sbuf {
 };
 
 extern char sbuf_empty_[];
-#define SBUF_INIT { 0, 0, sbuf_empty_ }
+#define SBUF_INIT                                                                                  \
+	{                                                                                          \
+		0, 0, sbuf_empty_                                                                  \
+	}
 
 void sbuf_init(struct sbuf *sb);
 void sbuf_release(struct sbuf *sb);
@@ -34,8 +37,7 @@ void sbuf_extend(struct sbuf *sb, size_t n);
 void sbuf_add(struct sbuf *sb, const void *data, size_t len);
 void sbuf_adds(struct sbuf *sb, const char *s);
 void sbuf_addch(struct sbuf *sb, int c);
-void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 /* Append `n` copies of `c`. */
 void sbuf_addchars(struct sbuf *sb, int c, size_t n);

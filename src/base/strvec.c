@@ -11,7 +11,7 @@
 
 #include "base/xalloc.h"
 
-const char *strvec_empty_[] = { NULL };
+const char *strvec_empty_[] = {NULL};
 
 void strvec_init(struct strvec *sv)
 {

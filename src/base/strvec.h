@@ -15,7 +15,10 @@ struct strvec {
 };
 
 extern const char *strvec_empty_[];
-#define STRVEC_INIT { strvec_empty_, 0, 0 }
+#define STRVEC_INIT                                                                                \
+	{                                                                                          \
+		strvec_empty_, 0, 0                                                                \
+	}
 
 void strvec_init(struct strvec *sv);
 void strvec_clear(struct strvec *sv);
@@ -24,7 +27,7 @@ const char *strvec_push(struct strvec *sv, const char *s);
 /* Takes ownership of s (allocated with xmalloc). */
 const char *strvec_push_take(struct strvec *sv, char *s);
 const char *strvec_pushf(struct strvec *sv, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void strvec_pushv(struct strvec *sv, const char *const *items);
 void strvec_copy(struct strvec *dst, const struct strvec *src);
 /* Set NAME=VALUE in an environment vector, replacing an existing NAME. */

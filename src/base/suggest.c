@@ -29,8 +29,8 @@ size_t suggest_distance(const char *a, const char *b)
 				best = cur[j - 1] + 1;
 			if (prev[j - 1] + cost < best)
 				best = prev[j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
 				best = prev2[j - 2] + 1;
 			cur[j] = best;
 		}

@@ -45,8 +45,7 @@ char *tmpdir_create(const char *prefix, struct sbuf *err)
 	return path;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
@@ -56,12 +55,10 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 }
 
 /* A measured program may leave folders we cannot read or write into. */
-static int open_up(const char *path, const struct stat *st, int flag,
-		   struct FTW *ftw)
+static int open_up(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)ftw;
-	if ((flag == FTW_D || flag == FTW_DNR) && st &&
-	    (st->st_mode & 0700) != 0700)
+	if ((flag == FTW_D || flag == FTW_DNR) && st && (st->st_mode & 0700) != 0700)
 		chmod(path, (st->st_mode & 07777) | 0700);
 	return 0;
 }
@@ -88,8 +85,8 @@ int tmpdir_remove(const char *path)
 #define OWNER_MAGIC "kagari-tmpdir-owner v1\n"
 
 /* The folder names tmpdir_create() makes with the prefixes kagari uses. */
-static const char *const known_prefixes[] = { "kagari", "kagari-compare", "kagari-aa",
-					      "kagari-bench", "kagari-bisect", NULL };
+static const char *const known_prefixes[] = {"kagari",	     "kagari-compare", "kagari-aa",
+					     "kagari-bench", "kagari-bisect",  NULL};
 
 /* name is prefix, '-', and 6 characters of mkdtemp's alphabet. */
 static int name_is(const char *name, const char *prefix)
@@ -238,8 +235,7 @@ size_t tmpdir_prune(const char *prefix, int (*gone)(const char *owner))
 	return removed;
 }
 
-char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
-			   struct sbuf *err)
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn, struct sbuf *err)
 {
 	static int warned;
 	struct sbuf why = SBUF_INIT;
@@ -254,7 +250,10 @@ char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
 		   so no other kagari ever prunes it (nor can it tell that we
 		   live); it is still removed at our exit. */
 		if (!warned++)
-			sbuf_addf(warn, "%s: $TMPDIR's filesystem does not support flock, so kagari's temporary folders are not locked; one left by a kagari killed with SIGKILL is not removed by the next one",
+			sbuf_addf(warn,
+				  "%s: $TMPDIR's filesystem does not support flock, so kagari's "
+				  "temporary folders are not locked; one left by a kagari killed "
+				  "with SIGKILL is not removed by the next one",
 				  why.buf);
 	} else if (*lock_fd < 0) {
 		/* Without it a later kagari could not tell we live. */

@@ -48,8 +48,7 @@ int tmpdir_lock_state_named(const char *dir, const char *name, int *fd);
  * folder without a lock (*lock_fd -1), and the first time in the process
  * a warning in warn: such a folder is never pruned by another kagari.
  */
-char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn,
-			   struct sbuf *err);
+char *tmpdir_create_locked(const char *prefix, int *lock_fd, struct sbuf *warn, struct sbuf *err);
 /* Is errno err flock()'s "not on this filesystem" (EOPNOTSUPP, ENOLCK, ENOSYS)? */
 int tmpdir_flock_unsupported(int err);
 /*

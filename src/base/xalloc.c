@@ -14,8 +14,7 @@ static void die_oom(size_t size)
 {
 	/* No allocation here: we are out of memory. */
 	char msg[96];
-	int n = snprintf(msg, sizeof(msg),
-			 "kagari: out of memory (allocating %zu bytes)\n", size);
+	int n = snprintf(msg, sizeof(msg), "kagari: out of memory (allocating %zu bytes)\n", size);
 	if (n > 0)
 		(void)!write(2, msg, (size_t)n);
 	abort();

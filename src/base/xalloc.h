@@ -20,16 +20,15 @@ char *xstrndup(const char *s, size_t n);
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow an array so that it holds at least `need` elements. */
-#define ALLOC_GROW(ptr, need, alloc)                                           \
-	do {                                                                   \
-		if ((size_t)(need) > (size_t)(alloc)) {                        \
-			size_t alloc_grow_n_ = (size_t)(alloc) * 2 + 8;        \
-			if (alloc_grow_n_ < (size_t)(need))                    \
-				alloc_grow_n_ = (size_t)(need);                \
-			(ptr) = xreallocarray((ptr), alloc_grow_n_,            \
-					      sizeof(*(ptr)));                 \
-			(alloc) = alloc_grow_n_;                               \
-		}                                                              \
+#define ALLOC_GROW(ptr, need, alloc)                                                               \
+	do {                                                                                       \
+		if ((size_t)(need) > (size_t)(alloc)) {                                            \
+			size_t alloc_grow_n_ = (size_t)(alloc)*2 + 8;                              \
+			if (alloc_grow_n_ < (size_t)(need))                                        \
+				alloc_grow_n_ = (size_t)(need);                                    \
+			(ptr) = xreallocarray((ptr), alloc_grow_n_, sizeof(*(ptr)));               \
+			(alloc) = alloc_grow_n_;                                                   \
+		}                                                                                  \
 	} while (0)
 
 #endif

@@ -34,8 +34,7 @@ static int all_zeros(const char *s)
 }
 
 /* The string at a dotted path of objects, or NULL (why in *missing). */
-static const char *lookup(json_t *root, const char *const *path,
-			  const char **bad)
+static const char *lookup(json_t *root, const char *const *path, const char **bad)
 {
 	json_t *v = root;
 	for (size_t i = 0; path[i]; i++) {
@@ -58,28 +57,30 @@ static const char *lookup(json_t *root, const char *const *path,
 
 static int is_pull_request_event(const char *name)
 {
-	return !strcmp(name, "pull_request") ||
-	       !strcmp(name, "pull_request_review") ||
+	return !strcmp(name, "pull_request") || !strcmp(name, "pull_request_review") ||
 	       !strcmp(name, "pull_request_review_comment");
 }
 
-int github_event_base_text(const char *event_name, const char *text,
-			   size_t len, const char *label, char **sha,
-			   struct sbuf *err)
+int github_event_base_text(const char *event_name, const char *text, size_t len, const char *label,
+			   char **sha, struct sbuf *err)
 {
-	static const char *const pr_path[] = { "pull_request", "base", "sha", NULL };
-	static const char *const mg_path[] = { "merge_group", "base_sha", NULL };
-	static const char *const push_path[] = { "before", NULL };
+	static const char *const pr_path[] = {"pull_request", "base", "sha", NULL};
+	static const char *const mg_path[] = {"merge_group", "base_sha", NULL};
+	static const char *const push_path[] = {"before", NULL};
 	const char *const *path;
 	const char *field;
 
 	*sha = NULL;
 	if (!event_name || !*event_name) {
-		sbuf_adds(err, "GITHUB_EVENT_NAME is not set, so the event in GITHUB_EVENT_PATH cannot be read; pass --against REV or set KAGARI_BASE_REF");
+		sbuf_adds(err, "GITHUB_EVENT_NAME is not set, so the event in GITHUB_EVENT_PATH "
+			       "cannot be read; pass --against REV or set KAGARI_BASE_REF");
 		return -1;
 	}
 	if (!strcmp(event_name, "pull_request_target")) {
-		sbuf_adds(err, "the 'pull_request_target' event is refused: its job runs with a write token and the repository's secrets, and building and running the pull request's code there would hand both to untrusted code; run kagari ci on 'pull_request' instead");
+		sbuf_adds(err, "the 'pull_request_target' event is refused: its job runs with a "
+			       "write token and the repository's secrets, and building and running "
+			       "the pull request's code there would hand both to untrusted code; "
+			       "run kagari ci on 'pull_request' instead");
 		return -1;
 	}
 	if (is_pull_request_event(event_name)) {
@@ -92,7 +93,9 @@ int github_event_base_text(const char *event_name, const char *text,
 		path = push_path;
 		field = "before";
 	} else {
-		sbuf_addf(err, "the '%s' event names no base commit; pass --against REV or set KAGARI_BASE_REF",
+		sbuf_addf(err,
+			  "the '%s' event names no base commit; pass --against REV or set "
+			  "KAGARI_BASE_REF",
 			  event_name);
 		return -1;
 	}
@@ -100,8 +103,8 @@ int github_event_base_text(const char *event_name, const char *text,
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		sbuf_addf(err, "%s:%d:%d: invalid JSON in the GitHub event file: ",
-			  label, je.line, je.column > 0 ? je.column : 1);
+		sbuf_addf(err, "%s:%d:%d: invalid JSON in the GitHub event file: ", label, je.line,
+			  je.column > 0 ? je.column : 1);
 		sbuf_add_escaped(err, je.text);
 		return -1;
 	}
@@ -111,10 +114,13 @@ int github_event_base_text(const char *event_name, const char *text,
 	if (!json_is_object(root)) {
 		sbuf_addf(err, "'%s': the GitHub event is not a JSON object", label);
 	} else if (!v) {
-		sbuf_addf(err, "'%s': %s %s in the '%s' event; pass --against REV or set KAGARI_BASE_REF",
-			  label, field, bad, event_name);
+		sbuf_addf(
+		    err, "'%s': %s %s in the '%s' event; pass --against REV or set KAGARI_BASE_REF",
+		    label, field, bad, event_name);
 	} else if (!strcmp(event_name, "push") && all_zeros(v)) {
-		sbuf_adds(err, "the 'push' event has no previous commit ('before' is all zeros: the push created a branch or tag); pass --against REV or set KAGARI_BASE_REF");
+		sbuf_adds(
+		    err, "the 'push' event has no previous commit ('before' is all zeros: the push "
+			 "created a branch or tag); pass --against REV or set KAGARI_BASE_REF");
 	} else if (!is_hex_sha(v)) {
 		sbuf_addf(err, "'%s': %s is not a commit sha: '", label, field);
 		sbuf_add_escaped(err, v);
@@ -127,18 +133,17 @@ int github_event_base_text(const char *event_name, const char *text,
 	return rc;
 }
 
-int github_event_base(const char *event_name, const char *event_path,
-		      char **sha, struct sbuf *err)
+int github_event_base(const char *event_name, const char *event_path, char **sha, struct sbuf *err)
 {
 	*sha = NULL;
 	if (!event_path || !*event_path) {
-		sbuf_adds(err, "GITHUB_EVENT_PATH is not set; pass --against REV or set KAGARI_BASE_REF");
+		sbuf_adds(
+		    err, "GITHUB_EVENT_PATH is not set; pass --against REV or set KAGARI_BASE_REF");
 		return -1;
 	}
 	/* Refusals that need no file come first. */
 	if (!event_name || !(is_pull_request_event(event_name) ||
-			     !strcmp(event_name, "merge_group") ||
-			     !strcmp(event_name, "push")))
+			     !strcmp(event_name, "merge_group") || !strcmp(event_name, "push")))
 		return github_event_base_text(event_name, "", 0, event_path, sha, err);
 	struct sbuf text = SBUF_INIT;
 	if (sbuf_read_file(&text, event_path, EVENT_MAX_BYTES)) {
@@ -147,23 +152,21 @@ int github_event_base(const char *event_name, const char *event_path,
 		sbuf_release(&text);
 		return -1;
 	}
-	int rc = github_event_base_text(event_name, text.buf, text.len,
-					event_path, sha, err);
+	int rc = github_event_base_text(event_name, text.buf, text.len, event_path, sha, err);
 	sbuf_release(&text);
 	return rc;
 }
 
-int github_append_file(const char *path, const char *text, size_t len,
-		       struct sbuf *err)
+int github_append_file(const char *path, const char *text, size_t len, struct sbuf *err)
 {
 	return fileio_append(path, text, len, 0, err);
 }
 
-int github_event_default_push(const char *event_name, const char *event_path,
-			      int *yes, struct sbuf *why, struct sbuf *err)
+int github_event_default_push(const char *event_name, const char *event_path, int *yes,
+			      struct sbuf *why, struct sbuf *err)
 {
-	static const char *const ref_path[] = { "ref", NULL };
-	static const char *const def_path[] = { "repository", "default_branch", NULL };
+	static const char *const ref_path[] = {"ref", NULL};
+	static const char *const def_path[] = {"repository", "default_branch", NULL};
 	*yes = 0;
 	if (!event_name || strcmp(event_name, "push")) {
 		sbuf_addf(why, "the '%s' event is not a push", event_name ? event_name : "(none)");

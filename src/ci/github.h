@@ -32,12 +32,10 @@
  * file must be a JSON object and the sha 40 or 64 hex digits. Returns 0, or
  * -1 with a one-line reason in err.
  */
-int github_event_base(const char *event_name, const char *event_path,
-		      char **sha, struct sbuf *err);
+int github_event_base(const char *event_name, const char *event_path, char **sha, struct sbuf *err);
 /* The same on the event's text; `label` names it in messages. */
-int github_event_base_text(const char *event_name, const char *text,
-			   size_t len, const char *label, char **sha,
-			   struct sbuf *err);
+int github_event_base_text(const char *event_name, const char *text, size_t len, const char *label,
+			   char **sha, struct sbuf *err);
 
 /*
  * Is the event a push to the repository's default branch — the one event
@@ -48,15 +46,14 @@ int github_event_base_text(const char *event_name, const char *text,
  * tag). Returns 0, or -1 with a reason in err (no or unreadable event file
  * for a push).
  */
-int github_event_default_push(const char *event_name, const char *event_path,
-			      int *yes, struct sbuf *why, struct sbuf *err);
+int github_event_default_push(const char *event_name, const char *event_path, int *yes,
+			      struct sbuf *why, struct sbuf *err);
 
 /*
  * Append text to the file at path (created 0666 & ~umask when missing),
  * starting on a new line when the file is not empty and does not end with
  * one; existing content is kept. Returns 0 or -1 with the reason.
  */
-int github_append_file(const char *path, const char *text, size_t len,
-		       struct sbuf *err);
+int github_append_file(const char *path, const char *text, size_t len, struct sbuf *err);
 
 #endif

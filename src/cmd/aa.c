@@ -42,29 +42,26 @@ struct aa_cli {
 
 #define A(f) offsetof(struct aa_cli, f)
 static const struct opt aa_opts[] = {
-	{ "repeat", OPT_COUNT, A(repeat), "N",
-	  "number of A/A compares (default 10, at least 2)", NULL },
-	OPT_COMMON_SELECTION(struct aa_cli),
-	{ "format", OPT_ENUM, A(out.format), "FMT",
-	  "report format: table (default), json, html (the A/A scatter)",
-	  "table|json|html" },
-	{ "output", OPT_STRING, A(out.output), "FILE",
-	  "write the report to FILE (atomically) instead of stdout; never an input",
-	  NULL },
-	{ "seed", OPT_SEED, A(measure.seed), "N",
-	  "seed for run order and resampling (default: random, always recorded)", NULL },
-	{ "runs", OPT_COUNT, A(measure.runs), "N",
-	  "measured runs per command and side in each compare (default: sequential rounds as in compare)", NULL },
-	{ "warmup", OPT_COUNT, A(measure.warmup), "N",
-	  "unmeasured warm-up runs per command and side", NULL },
-	OPT_MAX_TIME(struct aa_cli),
-	{ "quiet", OPT_BOOL, A(out.quiet), NULL,
-	  "no progress line", NULL },
-	{ "trace", OPT_STRING, A(trace), "FILE",
-	  "also write every measured run, in the order they ran, as a trace for `kagari power`",
-	  NULL },
-	OPT_ALLOW_PULL_REQUEST_TARGET,
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"repeat", OPT_COUNT, A(repeat), "N", "number of A/A compares (default 10, at least 2)", NULL},
+    OPT_COMMON_SELECTION(struct aa_cli),
+    {"format", OPT_ENUM, A(out.format), "FMT",
+     "report format: table (default), json, html (the A/A scatter)", "table|json|html"},
+    {"output", OPT_STRING, A(out.output), "FILE",
+     "write the report to FILE (atomically) instead of stdout; never an input", NULL},
+    {"seed", OPT_SEED, A(measure.seed), "N",
+     "seed for run order and resampling (default: random, always recorded)", NULL},
+    {"runs", OPT_COUNT, A(measure.runs), "N",
+     "measured runs per command and side in each compare (default: sequential rounds as in "
+     "compare)",
+     NULL},
+    {"warmup", OPT_COUNT, A(measure.warmup), "N", "unmeasured warm-up runs per command and side",
+     NULL},
+    OPT_MAX_TIME(struct aa_cli),
+    {"quiet", OPT_BOOL, A(out.quiet), NULL, "no progress line", NULL},
+    {"trace", OPT_STRING, A(trace), "FILE",
+     "also write every measured run, in the order they ran, as a trace for `kagari power`", NULL},
+    OPT_ALLOW_PULL_REQUEST_TARGET,
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef A
 
@@ -74,8 +71,8 @@ static const struct opt aa_opts[] = {
  * format. A/A: the two sides are two copies of one program.
  */
 struct aa_trace {
-	char *bench, *command;	/* the command recorded */
-	int other;		/* another command was measured, not recorded */
+	char *bench, *command; /* the command recorded */
+	int other;	       /* another command was measured, not recorded */
 	size_t n;
 	struct sbuf text;
 };
@@ -94,7 +91,8 @@ static void aa_on_run(void *data, int side, const char *bench, const char *comma
 		return;
 	}
 	trace_add_row(&t->text, t->n++, side == SIDE_BASE ? 0 : 1, (double)res->wall_ns,
-		      (double)res->user_ns, (double)res->sys_ns, (double)res->maxrss_bytes / 1024.0);
+		      (double)res->user_ns, (double)res->sys_ns,
+		      (double)res->maxrss_bytes / 1024.0);
 }
 
 /* Print each failed command's error of compare r; returns how many. */
@@ -102,8 +100,7 @@ static int command_errors(const struct run_result *r)
 {
 	int n = 0;
 	for (size_t i = 0; i < r->nr_suites; i++) {
-		if (r->suites[i].result == RESULT_ERROR &&
-		    !r->suites[i].nr_benches)
+		if (r->suites[i].result == RESULT_ERROR && !r->suites[i].nr_benches)
 			n++;
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
@@ -162,10 +159,14 @@ static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int re
 		char *tmp_b = xstrfmt("%s/s%zu-r%d-head", s->tmp, i, k);
 		/* Both sides: the working tree (A/A). */
 		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_a },
-			[SIDE_HEAD] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_b },
+		    [SIDE_BASE] = {.present = 1,
+				   .root = su->root,
+				   .head_root = su->root,
+				   .tmpdir = tmp_a},
+		    [SIDE_HEAD] = {.present = 1,
+				   .root = su->root,
+				   .head_root = su->root,
+				   .tmpdir = tmp_b},
 		};
 		session_measure_suite(s, i, sides);
 		free(tmp_a);
@@ -212,7 +213,8 @@ static int aa_trace_write(const struct aa_cli *cli, const struct aa_trace *tr)
 		cmd_error("--trace: %s", err.buf);
 		rc = EXIT_EXEC;
 	} else if (tr->other)
-		fprintf(stderr, "kagari: --trace: %s holds the %zu runs of %s/%s only "
+		fprintf(stderr,
+			"kagari: --trace: %s holds the %zu runs of %s/%s only "
 			"(a trace is one program's noise; --filter selects another)\n",
 			cli->trace, tr->n, tr->bench, tr->command);
 	sbuf_release(&err);
@@ -232,11 +234,11 @@ static int aa_exec(const void *opts, struct cmd_env *env)
 	   unless --runs fixes them, exactly as compare measures. The session
 	   writes no report (aa_write() does) but checks --output as one. */
 	struct session_config cfg = {
-		.mode = "compare",
-		.tmp_prefix = "kagari-aa",
-		.paths = &cli->common.args,
-		.selection = &cli->selection,
-		.measure = &cli->measure,
+	    .mode = "compare",
+	    .tmp_prefix = "kagari-aa",
+	    .paths = &cli->common.args,
+	    .selection = &cli->selection,
+	    .measure = &cli->measure,
 	};
 	session_config_out(&cfg, &cli->out);
 	int rc = session_prepare(&s, &cfg, env);
@@ -245,7 +247,7 @@ static int aa_exec(const void *opts, struct cmd_env *env)
 		return rc;
 	}
 	s.build_once = 1;
-	struct aa_trace tr = { .text = SBUF_INIT };
+	struct aa_trace tr = {.text = SBUF_INIT};
 	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
 		session_release(&s);
 		return rc;
@@ -271,11 +273,12 @@ static int aa_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_aa = {
-	.name = "aa",
-	.args = "[--repeat N] [options] [PATH...]",
-	.summary = "run N A/A compares of the working tree and say how small a change this machine resolves",
-	.opts = aa_opts,
-	.cli_size = sizeof(struct aa_cli),
-	.needs_runner = 1,
-	.exec = aa_exec,
+    .name = "aa",
+    .args = "[--repeat N] [options] [PATH...]",
+    .summary =
+	"run N A/A compares of the working tree and say how small a change this machine resolves",
+    .opts = aa_opts,
+    .cli_size = sizeof(struct aa_cli),
+    .needs_runner = 1,
+    .exec = aa_exec,
 };

@@ -62,12 +62,12 @@ struct bench_cli {
 	struct strvec exports; /* "export-json", FILE, ... (in order) */
 	char *step;	       /* -D */
 	char *prepare, *setup, *cleanup;
-	char *shell;	       /* -S; -N is "none" */
+	char *shell; /* -S; -N is "none" */
 	char *style;
 	char *max_percent;
 	char *save_suite;
 	int ignore_failure;
-	int min_runs;	       /* -1 unset */
+	int min_runs; /* -1 unset */
 };
 
 #define B(f) offsetof(struct bench_cli, f)
@@ -75,45 +75,80 @@ struct bench_cli {
    time-unit and style are strings with choices (completion offers them):
    bench_take() checks them with messages of hyperfine's shape. */
 static const struct opt bench_opts[] = {
-	{ "runs", OPT_COUNT, B(measure.runs), "N", "(-r) measured runs per command (default: adaptive)", NULL },
-	{ "warmup", OPT_COUNT, B(measure.warmup), "N", "(-w) unmeasured warm-up runs per command (default 1)", NULL },
-	{ "prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL },
-	{ "shell", OPT_STRING, B(shell), "SHELL", "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command split into words", NULL },
-	{ "parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX", "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL },
-	{ "parameter-step-size", OPT_STRING, B(step), "STEP", "(-D) the step of --parameter-scan (default 1)", NULL },
-	{ "parameter-list", OPT_APPEND, B(params), "NAME A,B,..", "(-L) one command per value, as {NAME}; several lists give every combination", NULL },
-	{ "command-name", OPT_APPEND, B(names), "NAME", "(-n) the name of the next command (repeatable; {NAME} expands)", NULL },
-	{ "setup", OPT_STRING, B(setup), "CMD", "(-s) run CMD once before the runs of the commands, untimed", NULL },
-	{ "cleanup", OPT_STRING, B(cleanup), "CMD", "(-c) run CMD once after the runs of the commands, untimed", NULL },
-	{ "ignore-failure", OPT_BOOL, B(ignore_failure), NULL, "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL },
-	{ "min-runs", OPT_COUNT, B(min_runs), "N", "(-m) at least N runs per command without --runs (default 10)", NULL },
-	{ "max-runs", OPT_COUNT, B(measure.max_runs), "N", "(-M) at most N runs per command without --runs (default 1000)", NULL },
-	{ "time-unit", OPT_STRING, B(out.time_unit), "UNIT", "(-u) the unit of the table and the Markdown export", "second|millisecond|microsecond|nanosecond" },
-	{ "style", OPT_STRING, B(style), "TYPE", "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color", "auto|basic|full|nocolor|color|none" },
-	{ "export-json", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's JSON export to FILE", NULL },
-	{ "export-csv", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL },
-	{ "export-markdown", OPT_APPEND_NAMED, B(exports), "FILE", "also write hyperfine's Markdown table to FILE", NULL },
-	{ "max-percent", OPT_STRING, B(max_percent), "P", "gate: a command more than P% slower than the first fails (exit 1); default: report only", NULL },
-	{ "save-suite", OPT_STRING, B(save_suite), "FILE", "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL },
-	{ "format", OPT_ENUM, B(out.format), "FMT", "report format, as for run, or hyperfine's csv and markdown layouts", REPORT_FORMAT_CHOICES_BENCH },
-	{ "output", OPT_STRING, B(out.output), "FILE", "write the report to FILE instead of stdout", NULL },
-	{ "seed", OPT_SEED, B(measure.seed), "N", "seed for run order and resampling", NULL },
-	{ "quiet", OPT_BOOL, B(out.quiet), NULL, "no progress line", NULL },
-	{ "no-color", OPT_BOOL, B(out.no_color), NULL, "no colour", NULL },
-	OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"runs", OPT_COUNT, B(measure.runs), "N", "(-r) measured runs per command (default: adaptive)",
+     NULL},
+    {"warmup", OPT_COUNT, B(measure.warmup), "N",
+     "(-w) unmeasured warm-up runs per command (default 1)", NULL},
+    {"prepare", OPT_STRING, B(prepare), "CMD", "(-p) run CMD before every run, untimed", NULL},
+    {"shell", OPT_STRING, B(shell), "SHELL",
+     "(-S) the POSIX shell the commands run in (default sh); -N or 'none': no shell, the command "
+     "split into words",
+     NULL},
+    {"parameter-scan", OPT_APPEND, B(scan), "NAME MIN MAX",
+     "(-P) one command per value MIN, MIN+STEP, ... MAX, as {NAME}", NULL},
+    {"parameter-step-size", OPT_STRING, B(step), "STEP",
+     "(-D) the step of --parameter-scan (default 1)", NULL},
+    {"parameter-list", OPT_APPEND, B(params), "NAME A,B,..",
+     "(-L) one command per value, as {NAME}; several lists give every combination", NULL},
+    {"command-name", OPT_APPEND, B(names), "NAME",
+     "(-n) the name of the next command (repeatable; {NAME} expands)", NULL},
+    {"setup", OPT_STRING, B(setup), "CMD",
+     "(-s) run CMD once before the runs of the commands, untimed", NULL},
+    {"cleanup", OPT_STRING, B(cleanup), "CMD",
+     "(-c) run CMD once after the runs of the commands, untimed", NULL},
+    {"ignore-failure", OPT_BOOL, B(ignore_failure), NULL,
+     "(-i) a non-zero exit status does not stop a command (the exit codes are exported)", NULL},
+    {"min-runs", OPT_COUNT, B(min_runs), "N",
+     "(-m) at least N runs per command without --runs (default 10)", NULL},
+    {"max-runs", OPT_COUNT, B(measure.max_runs), "N",
+     "(-M) at most N runs per command without --runs (default 1000)", NULL},
+    {"time-unit", OPT_STRING, B(out.time_unit), "UNIT",
+     "(-u) the unit of the table and the Markdown export",
+     "second|millisecond|microsecond|nanosecond"},
+    {"style", OPT_STRING, B(style), "TYPE",
+     "output style: none (no progress, no colour), basic or nocolor (no colour), auto, full, color",
+     "auto|basic|full|nocolor|color|none"},
+    {"export-json", OPT_APPEND_NAMED, B(exports), "FILE",
+     "also write hyperfine's JSON export to FILE", NULL},
+    {"export-csv", OPT_APPEND_NAMED, B(exports), "FILE",
+     "also write hyperfine's CSV export (seconds, parameter_NAME columns) to FILE", NULL},
+    {"export-markdown", OPT_APPEND_NAMED, B(exports), "FILE",
+     "also write hyperfine's Markdown table to FILE", NULL},
+    {"max-percent", OPT_STRING, B(max_percent), "P",
+     "gate: a command more than P% slower than the first fails (exit 1); default: report only",
+     NULL},
+    {"save-suite", OPT_STRING, B(save_suite), "FILE",
+     "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL},
+    {"format", OPT_ENUM, B(out.format), "FMT",
+     "report format, as for run, or hyperfine's csv and markdown layouts",
+     REPORT_FORMAT_CHOICES_BENCH},
+    {"output", OPT_STRING, B(out.output), "FILE", "write the report to FILE instead of stdout",
+     NULL},
+    {"seed", OPT_SEED, B(measure.seed), "N", "seed for run order and resampling", NULL},
+    {"quiet", OPT_BOOL, B(out.quiet), NULL, "no progress line", NULL},
+    {"no-color", OPT_BOOL, B(out.no_color), NULL, "no colour", NULL},
+    OPT_ALLOW_PULL_REQUEST_TARGET, /* taken out of argv by cmd_exec() */
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef B
 
 static const struct opt_alias bench_aliases[] = {
-	{ "-r", "runs", NULL }, { "-w", "warmup", NULL }, { "-p", "prepare", NULL },
-	{ "-S", "shell", NULL }, { "-N", "shell", "none" },
-	{ "-P", "parameter-scan", NULL }, { "-D", "parameter-step-size", NULL },
-	{ "-L", "parameter-list", NULL }, { "-n", "command-name", NULL },
-	{ "-s", "setup", NULL }, { "-c", "cleanup", NULL },
-	{ "-i", "ignore-failure", NULL }, { "-m", "min-runs", NULL },
-	{ "-M", "max-runs", NULL }, { "-u", "time-unit", NULL },
-	{ NULL, NULL, NULL },
+    {"-r", "runs", NULL},
+    {"-w", "warmup", NULL},
+    {"-p", "prepare", NULL},
+    {"-S", "shell", NULL},
+    {"-N", "shell", "none"},
+    {"-P", "parameter-scan", NULL},
+    {"-D", "parameter-step-size", NULL},
+    {"-L", "parameter-list", NULL},
+    {"-n", "command-name", NULL},
+    {"-s", "setup", NULL},
+    {"-c", "cleanup", NULL},
+    {"-i", "ignore-failure", NULL},
+    {"-m", "min-runs", NULL},
+    {"-M", "max-runs", NULL},
+    {"-u", "time-unit", NULL},
+    {NULL, NULL, NULL},
 };
 
 /*
@@ -144,9 +179,9 @@ static int take_exports(const struct bench_cli *cli, struct bench_out *o)
 			cmd_error("--%s: empty file name", opt);
 			return EXIT_USAGE;
 		}
-		strvec_push(&o->exports, !strcmp(opt, "export-json") ? "hyperfine-json"
-					 : !strcmp(opt, "export-csv")	 ? "hyperfine-csv"
-								 : "hyperfine-markdown");
+		strvec_push(&o->exports, !strcmp(opt, "export-json")  ? "hyperfine-json"
+					 : !strcmp(opt, "export-csv") ? "hyperfine-csv"
+								      : "hyperfine-markdown");
 		strvec_push(&o->exports, file);
 		strvec_push_take(&o->exports, xstrfmt("--%s", opt));
 	}
@@ -184,8 +219,7 @@ static int choice_check(const char *name, const char *v)
  * the checks the table cannot make. Returns 0, or the exit code (message
  * printed).
  */
-static int bench_take(const struct bench_cli *cli, struct bench_plan *a,
-		      struct bench_out *o)
+static int bench_take(const struct bench_cli *cli, struct bench_plan *a, struct bench_out *o)
 {
 	const struct bench_cli *b = cli;
 	strvec_clear(&a->templates);
@@ -266,8 +300,8 @@ static int make_suite(const char *dir, const struct bench_plan *a, char **suite_
 	char *head = xstrfmt("%s/head", dir);
 	char *g = xstrfmt("%s/.git", head);
 	char *work = xstrfmt("%s/work", head);
-	int bad = mkdir(head, 0700) || mkdir(g, 0700) ||
-		  (bench_plan_no_shell(a) && symlink(cwd, work));
+	int bad =
+	    mkdir(head, 0700) || mkdir(g, 0700) || (bench_plan_no_shell(a) && symlink(cwd, work));
 	free(g);
 	free(work);
 	if (bad) {
@@ -345,26 +379,27 @@ static void bench_look_fn(void *data, struct bench_result *br, unsigned char *de
  * asked for by bench's options; returns the exit code.
  */
 static int bench_measure(const struct bench_cli *cli, struct bench_plan *a,
-			 const struct bench_out *o, const char *suite_file,
-			 struct cmd_env *env)
+			 const struct bench_out *o, const char *suite_file, struct cmd_env *env)
 {
 	struct strvec paths = STRVEC_INIT;
 	strvec_push(&paths, suite_file);
 	struct session_config cfg = {
-		.mode = "bench",
-		.tmp_prefix = "kagari-bench",
-		.paths = &paths,
-		.measure = &cli->measure,
-		.format = cli->out.format,
-		.output = cli->out.output,
-		.time_unit = cli->out.time_unit,
-		.exports = &o->exports,
-		.quiet = o->quiet,
-		.no_color = o->no_color,
-		.no_history = 1, /* no suite of the user's to keep it beside */
+	    .mode = "bench",
+	    .tmp_prefix = "kagari-bench",
+	    .paths = &paths,
+	    .measure = &cli->measure,
+	    .format = cli->out.format,
+	    .output = cli->out.output,
+	    .time_unit = cli->out.time_unit,
+	    .exports = &o->exports,
+	    .quiet = o->quiet,
+	    .no_color = o->no_color,
+	    .no_history = 1, /* no suite of the user's to keep it beside */
 	};
 	if (a->cmds.nr > 1 && !o->quiet)
-		fprintf(stderr, "kagari: bench: %zu commands measured in the same rounds; each compared with the first, '%s'\n",
+		fprintf(stderr,
+			"kagari: bench: %zu commands measured in the same rounds; each compared "
+			"with the first, '%s'\n",
 			a->cmds.nr, a->labels.v[0]);
 	struct session s;
 	int rc = session_prepare(&s, &cfg, env);
@@ -372,10 +407,12 @@ static int bench_measure(const struct bench_cli *cli, struct bench_plan *a,
 		const struct suite *su = s.ls.suites[0];
 		char *tmp_head = xstrfmt("%s/s0-head", s.tmp);
 		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_HEAD] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_head },
+		    [SIDE_HEAD] = {.present = 1,
+				   .root = su->root,
+				   .head_root = su->root,
+				   .tmpdir = tmp_head},
 		};
-		struct bench_look look = { s.opts.look, s.opts.look_data, a };
+		struct bench_look look = {s.opts.look, s.opts.look_data, a};
 		s.opts.compare_baseline = 1;
 		s.opts.seq_min_time = 1;
 		s.opts.look = bench_look_fn;
@@ -395,7 +432,7 @@ static int bench_exec(const void *opts, struct cmd_env *env)
 	const struct bench_cli *cli = opts;
 	struct bench_plan a;
 	bench_plan_init(&a);
-	struct bench_out o = { STRVEC_INIT, 0, 0 };
+	struct bench_out o = {STRVEC_INIT, 0, 0};
 	struct sbuf err = SBUF_INIT;
 	int rc = bench_take(cli, &a, &o);
 	if (!rc && bench_plan_expand(&a, &err)) {
@@ -438,12 +475,12 @@ static int bench_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_bench = {
-	.name = "bench",
-	.args = "[options] CMD...",
-	.summary = "measure commands like hyperfine, interleaved; compare each with the first",
-	.opts = bench_opts,
-	.cli_size = sizeof(struct bench_cli),
-	.aliases = bench_aliases,
-	.needs_runner = 1,
-	.exec = bench_exec,
+    .name = "bench",
+    .args = "[options] CMD...",
+    .summary = "measure commands like hyperfine, interleaved; compare each with the first",
+    .opts = bench_opts,
+    .cli_size = sizeof(struct bench_cli),
+    .aliases = bench_aliases,
+    .needs_runner = 1,
+    .exec = bench_exec,
 };

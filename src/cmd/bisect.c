@@ -69,28 +69,31 @@ struct bisect_cli {
 
 #define B(f) offsetof(struct bisect_cli, f)
 static const struct opt bisect_opts[] = {
-	{ "good", OPT_STRING, B(good), "REV",
-	  "a commit without the regression (required)", NULL },
-	{ "bad", OPT_STRING, B(bad), "REV",
-	  "a later commit with it, GOOD on its first-parent path (required)", NULL },
-	{ "metric", OPT_STRING, B(analysis.metric), "M",
-	  "judge only metric M (default: every gated metric)", NULL },
-	{ "command", OPT_STRING, B(command), "BENCH/CMD",
-	  "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several suites)", NULL },
-	OPT_COMMON_SELECTION(struct bisect_cli),
-	{ "format", OPT_ENUM, B(out.format), "FMT",
-	  "output format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, B(out.output), "FILE",
-	  "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an input", NULL },
-	{ "seed", OPT_SEED, B(measure.seed), "N",
-	  "seed for run order and resampling (default: random, always printed)", NULL },
-	{ "runs", OPT_COUNT, B(measure.runs), "N",
-	  "measured runs per command and side (overrides the suite)", NULL },
-	{ "warmup", OPT_COUNT, B(measure.warmup), "N",
-	  "unmeasured warm-up runs per command and side", NULL },
-	{ "quiet", OPT_BOOL, B(out.quiet), NULL, "no progress lines", NULL },
-	OPT_ALLOW_PULL_REQUEST_TARGET,
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"good", OPT_STRING, B(good), "REV", "a commit without the regression (required)", NULL},
+    {"bad", OPT_STRING, B(bad), "REV",
+     "a later commit with it, GOOD on its first-parent path (required)", NULL},
+    {"metric", OPT_STRING, B(analysis.metric), "M",
+     "judge only metric M (default: every gated metric)", NULL},
+    {"command", OPT_STRING, B(command), "BENCH/CMD",
+     "measure only benchmark BENCH and judge only its command CMD (SUITE/BENCH/CMD with several "
+     "suites)",
+     NULL},
+    OPT_COMMON_SELECTION(struct bisect_cli),
+    {"format", OPT_ENUM, B(out.format), "FMT", "output format: table (default) or json",
+     "table|json"},
+    {"output", OPT_STRING, B(out.output), "FILE",
+     "write the result to FILE (atomically; a FIFO or device in place) instead of stdout; never an "
+     "input",
+     NULL},
+    {"seed", OPT_SEED, B(measure.seed), "N",
+     "seed for run order and resampling (default: random, always printed)", NULL},
+    {"runs", OPT_COUNT, B(measure.runs), "N",
+     "measured runs per command and side (overrides the suite)", NULL},
+    {"warmup", OPT_COUNT, B(measure.warmup), "N", "unmeasured warm-up runs per command and side",
+     NULL},
+    {"quiet", OPT_BOOL, B(out.quiet), NULL, "no progress lines", NULL},
+    OPT_ALLOW_PULL_REQUEST_TARGET,
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef B
 
@@ -98,13 +101,13 @@ static const struct opt bisect_opts[] = {
 struct checkout {
 	char *dir;
 	struct git_worktree wt;
-	int built;	   /* 1 built, -1 failed */
-	char **artifact;   /* per suite, when it has `build` */
+	int built;	 /* 1 built, -1 failed */
+	char **artifact; /* per suite, when it has `build` */
 };
 
 struct bisect_cmd {
 	struct session s;
-	struct bisect b;     /* the search, its judging and its result */
+	struct bisect b; /* the search, its judging and its result */
 	char *repo;
 	struct checkout good;
 	struct checkout *co; /* per commit of b.r.path */
@@ -112,8 +115,8 @@ struct bisect_cmd {
 
 /* Check out and build commit sha once, as co (id names its folder); 0, or
    -1 with *reason saying why. */
-static int prepare_commit(struct bisect_cmd *bc, struct checkout *co, const char *sha,
-			  size_t id, char **reason)
+static int prepare_commit(struct bisect_cmd *bc, struct checkout *co, const char *sha, size_t id,
+			  char **reason)
 {
 	if (co->built)
 		return co->built > 0 ? 0 : -1;
@@ -139,13 +142,17 @@ static int prepare_commit(struct bisect_cmd *bc, struct checkout *co, const char
 		char *root = xstrfmt("%s%s%s", co->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
 		char *tmp = xstrfmt("%s/b%zu", co->dir, i);
 		co->artifact[i] = xstrfmt("%s/artifact", tmp);
-		struct execute_side side = { .present = 1, .root = root, .head_root = root,
-					     .artifact = co->artifact[i], .tmpdir = tmp };
+		struct execute_side side = {.present = 1,
+					    .root = root,
+					    .head_root = root,
+					    .artifact = co->artifact[i],
+					    .tmpdir = tmp};
 		int bad = mkdir(tmp, 0700) || execute_build(su, &side, &bc->s.opts, &err);
 		free(root);
 		free(tmp);
 		if (bad) {
-			*reason = xstrfmt("the build failed: %s", err.len ? err.buf : "cannot create its folder");
+			*reason = xstrfmt("the build failed: %s",
+					  err.len ? err.buf : "cannot create its folder");
 			goto out;
 		}
 	}
@@ -182,17 +189,25 @@ static void oracle_measure(void *data, struct bisect *b, size_t idx)
 	for (size_t i = 0; i < bc->s.ls.nr && !interrupt_requested; i++) {
 		const struct suite *su = bc->s.ls.suites[i];
 		const char *rel = path_inside(su->root, bc->repo);
-		char *groot = xstrfmt("%s%s%s", bc->good.wt.path, rel && *rel ? "/" : "", rel ? rel : "");
-		char *hroot = xstrfmt("%s%s%s", co->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
+		char *groot =
+		    xstrfmt("%s%s%s", bc->good.wt.path, rel && *rel ? "/" : "", rel ? rel : "");
+		char *hroot =
+		    xstrfmt("%s%s%s", co->wt.path, rel && *rel ? "/" : "", rel ? rel : "");
 		char *tb = xstrfmt("%s/m%03zu-%zu-base", bc->s.tmp, b->r.steps, i);
 		char *th = xstrfmt("%s/m%03zu-%zu-head", bc->s.tmp, b->r.steps, i);
 		mkdir(tb, 0700);
 		mkdir(th, 0700);
 		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = 1, .root = groot, .head_root = hroot,
-					.artifact = bc->good.artifact[i], .tmpdir = tb },
-			[SIDE_HEAD] = { .present = 1, .root = hroot, .head_root = hroot,
-					.artifact = co->artifact[i], .tmpdir = th },
+		    [SIDE_BASE] = {.present = 1,
+				   .root = groot,
+				   .head_root = hroot,
+				   .artifact = bc->good.artifact[i],
+				   .tmpdir = tb},
+		    [SIDE_HEAD] = {.present = 1,
+				   .root = hroot,
+				   .head_root = hroot,
+				   .artifact = co->artifact[i],
+				   .tmpdir = th},
 		};
 		struct suite_result *sr = &rr.suites[rr.nr_suites++];
 		bc->s.measuring = su; /* for the sequential looks (session_look) */
@@ -204,7 +219,8 @@ static void oracle_measure(void *data, struct bisect *b, size_t idx)
 				continue;
 			struct bench_result *br = &sr->benches[k++];
 			/* Unless the sequential looks already gave them. */
-			for (size_t cc = 0; cc < br->nr_commands && cc < su->benches[bi].nr_commands; cc++)
+			for (size_t cc = 0;
+			     cc < br->nr_commands && cc < su->benches[bi].nr_commands; cc++)
 				if (!br->commands[cc].analysis.present)
 					analyze_settings_from_suite(&su->benches[bi].commands[cc],
 								    &br->commands[cc]);
@@ -242,8 +258,12 @@ static void oracle_progress(void *data, const struct bisect *b, size_t idx, int 
 	if (!again)
 		fprintf(stderr, "kagari: bisect: testing %.12s\n", c->sha);
 	else
-		fprintf(stderr, "kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a side, at alpha/%d (each measurement of a commit at half the level of the one before)\n",
-			c->sha, c->reason, c->again, 1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
+		fprintf(stderr,
+			"kagari: bisect: %.12s undecided (%s); measuring it again with %d runs a "
+			"side, at alpha/%d (each measurement of a commit at half the level of the "
+			"one before)\n",
+			c->sha, c->reason, c->again,
+			1 << (c->measured + 1 < 30 ? c->measured + 1 : 30));
 }
 
 static void release_checkout(struct checkout *co, size_t nr_suites, int *rc)
@@ -282,7 +302,8 @@ static int bisect_check_args(const struct bisect_cli *cli, int *metric)
 	if (cli->analysis.metric) {
 		*metric = metric_lookup(cli->analysis.metric);
 		if (*metric < 0 || !metric_get(*metric)->comparable) {
-			cmd_error("--metric '%s': not a metric that can be compared", cli->analysis.metric);
+			cmd_error("--metric '%s': not a metric that can be compared",
+				  cli->analysis.metric);
 			return EXIT_USAGE;
 		}
 	}
@@ -339,7 +360,8 @@ static int narrow_to_command(struct bisect_cmd *bc, const struct bisect_cli *cli
 	}
 	int rc = 0;
 	if (!found) {
-		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or SUITE/BENCH/CMD; the selected ones: %s)",
+		cmd_error("--command '%s': no selected benchmark has that command (BENCH/CMD, or "
+			  "SUITE/BENCH/CMD; the selected ones: %s)",
 			  cli->command, names.len ? names.buf : "none");
 		rc = EXIT_USAGE;
 	}
@@ -380,8 +402,8 @@ static int load_path(struct bisect_cmd *bc)
 	int rc = 0;
 	char *range = xstrfmt("%s..%s", bc->b.r.good, bc->b.r.bad);
 	/* "commit SHA" and then "SHA<TAB>SUBJECT" for each commit. */
-	const char *args[] = { "rev-list", "--first-parent", "--reverse",
-			       "--format=%H%x09%s", range, NULL };
+	const char *args[] = {"rev-list", "--first-parent", "--reverse", "--format=%H%x09%s", range,
+			      NULL};
 	if (git_run(bc->repo, args, GIT_SLOW_TIMEOUT_NS, &revs, &err)) {
 		cmd_error("%s", err.buf);
 		rc = EXIT_EXEC;
@@ -419,8 +441,8 @@ static int check_path(const struct bisect_cmd *bc, const struct bisect_cli *cli)
 	char *parent = xstrfmt("%s^1", bc->b.r.path[0].sha), *psha = NULL;
 	struct sbuf err = SBUF_INIT;
 	if (git_resolve_commit(bc->repo, parent, &psha, &err) || strcmp(psha, bc->b.r.good)) {
-		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'",
-			  cli->good, cli->bad);
+		cmd_error("--good '%s' is not on the first-parent path of --bad '%s'", cli->good,
+			  cli->bad);
 		rc = EXIT_USAGE;
 	}
 	free(parent);
@@ -441,11 +463,13 @@ static int bisect_run(struct bisect_cmd *bc, const struct bisect_cli *cli)
 		return EXIT_EXEC;
 	}
 	if (!cli->out.quiet)
-		fprintf(stderr, "kagari: bisect: %zu commit%s after %.12s on the first-parent path to %.12s (seed %llu)\n",
+		fprintf(stderr,
+			"kagari: bisect: %zu commit%s after %.12s on the first-parent path to "
+			"%.12s (seed %llu)\n",
 			r->n, r->n == 1 ? "" : "s", r->good, r->bad,
 			(unsigned long long)bc->s.r.seed);
-	const struct bisect_oracle oracle = { oracle_prepare, oracle_measure, oracle_stop,
-					      oracle_progress, bc };
+	const struct bisect_oracle oracle = {oracle_prepare, oracle_measure, oracle_stop,
+					     oracle_progress, bc};
 	bisect_search(&bc->b, &oracle);
 	if (interrupt_requested) {
 		cmd_error("interrupted");
@@ -460,17 +484,21 @@ static int bisect_conclude(const struct bisect_result *r, int rc)
 {
 	size_t skipped = bisect_skipped(r);
 	if (skipped)
-		cmd_warning("%zu commit%s skipped (a failed build, or a comparison that regressed at --bad failed or was not decided), as git bisect skips",
+		cmd_warning("%zu commit%s skipped (a failed build, or a comparison that regressed "
+			    "at --bad failed or was not decided), as git bisect skips",
 			    skipped, skipped == 1 ? " was" : "s were");
 	if (r->first < 0) {
 		const struct bisect_commit *bad = &r->path[r->n - 1];
-		cmd_error("--bad %.12s is not a regression beyond the tolerance against --good %.12s (%s): nothing to find",
-			  r->bad, r->good, bad->reason ? bad->reason : bisect_outcome_name(bad->out));
+		cmd_error("--bad %.12s is not a regression beyond the tolerance against --good "
+			  "%.12s (%s): nothing to find",
+			  r->bad, r->good,
+			  bad->reason ? bad->reason : bisect_outcome_name(bad->out));
 		rc = exit_merge(rc, EXIT_FAIL);
 	} else if (r->ambiguous) {
 		long from = bisect_candidates_from(r);
-		cmd_error("skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
-			  r->first - from + 1, r->path[from].sha, r->path[r->first].sha);
+		cmd_error(
+		    "skipped commits leave the first bad commit among %ld, from %.12s to %.12s",
+		    r->first - from + 1, r->path[from].sha, r->path[r->first].sha);
 		rc = exit_merge(rc, EXIT_FAIL);
 	}
 	return rc;
@@ -516,12 +544,12 @@ static int bisect_exec(const void *opts, struct cmd_env *env)
 	/* session_prepare() wants the measuring flags; bisect writes no report
 	   and records no history. */
 	struct session_config cfg = {
-		.mode = "compare",
-		.tmp_prefix = "kagari-bisect",
-		.paths = &cli->common.args,
-		.selection = &cli->selection,
-		.measure = &cli->measure,
-		.no_history = 1,
+	    .mode = "compare",
+	    .tmp_prefix = "kagari-bisect",
+	    .paths = &cli->common.args,
+	    .selection = &cli->selection,
+	    .measure = &cli->measure,
+	    .no_history = 1,
 	};
 	session_config_out(&cfg, &cli->out);
 	struct bisect_cmd bc;
@@ -558,11 +586,11 @@ static int bisect_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_bisect = {
-	.name = "bisect",
-	.args = "--good REV --bad REV [--metric M] [options] [PATH...]",
-	.summary = "find the first commit between GOOD and BAD that regresses beyond the tolerance",
-	.opts = bisect_opts,
-	.cli_size = sizeof(struct bisect_cli),
-	.needs_runner = 1,
-	.exec = bisect_exec,
+    .name = "bisect",
+    .args = "--good REV --bad REV [--metric M] [options] [PATH...]",
+    .summary = "find the first commit between GOOD and BAD that regresses beyond the tolerance",
+    .opts = bisect_opts,
+    .cli_size = sizeof(struct bisect_cli),
+    .needs_runner = 1,
+    .exec = bisect_exec,
 };

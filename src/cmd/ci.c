@@ -37,7 +37,7 @@
  */
 struct ci_cli {
 	struct compare_cli cmp;
-	int history_push;		     /* --history-push */
+	int history_push;		   /* --history-push */
 	struct cli_history_branch history; /* --history-branch, --history-remote */
 };
 _Static_assert(offsetof(struct ci_cli, cmp) == 0, "compare_cli comes first");
@@ -45,22 +45,26 @@ _Static_assert(offsetof(struct ci_cli, cmp) == 0, "compare_cli comes first");
 #define C struct compare_cli
 #define H(f) offsetof(struct ci_cli, f)
 static const struct opt ci_opts[] = {
-	{ "against", OPT_STRING, offsetof(C, against), "REV",
-	  "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, else the GitHub event's base)",
-	  NULL },
-	OPT_SUITE_FROM(C, "the base's, so that a pull request cannot loosen its own gate; the head's where the base has none"),
-	OPT_MAX_PERCENT(C, ""),
-	OPT_COMMON_MEASURE(C),
-	OPT_MAX_TIME(C),
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive),
-	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
-	{ "history-push", OPT_BOOL, H(history_push), NULL,
-	  "on a push to the default branch only: pull the history branch before measuring and push the run to it after (never from a pull request: SECURITY.md)", NULL },
-	{ "history-branch", OPT_STRING, H(history.branch), "B",
-	  "with --history-push: the history branch B (default kagari-history)", NULL },
-	{ "history-remote", OPT_STRING, H(history.remote), "R",
-	  "with --history-push: the remote R, a name or a URL (default origin)", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"against", OPT_STRING, offsetof(C, against), "REV",
+     "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, "
+     "else the GitHub event's base)",
+     NULL},
+    OPT_SUITE_FROM(C, "the base's, so that a pull request cannot loosen its own gate; the head's "
+		      "where the base has none"),
+    OPT_MAX_PERCENT(C, ""),
+    OPT_COMMON_MEASURE(C),
+    OPT_MAX_TIME(C),
+    {"fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive), NULL,
+     "exit 1 when a gated comparison is inconclusive", NULL},
+    {"history-push", OPT_BOOL, H(history_push), NULL,
+     "on a push to the default branch only: pull the history branch before measuring and push the "
+     "run to it after (never from a pull request: SECURITY.md)",
+     NULL},
+    {"history-branch", OPT_STRING, H(history.branch), "B",
+     "with --history-push: the history branch B (default kagari-history)", NULL},
+    {"history-remote", OPT_STRING, H(history.remote), "R",
+     "with --history-push: the remote R, a name or a URL (default origin)", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef H
 #undef C
@@ -94,8 +98,7 @@ static int ci_after_measure(struct session *s, void *data)
 		struct report_options o;
 		report_options_init(&o);
 		if (report_render(r, REPORT_MARKDOWN, &o, &out, &err)) {
-			cmd_warning("step summary: %s; appending a short summary instead",
-				    err.buf);
+			cmd_warning("step summary: %s; appending a short summary instead", err.buf);
 			sbuf_reset(&out);
 			github_summary_fallback(&out, r, fail_inc);
 		}
@@ -127,19 +130,26 @@ static int history_push_allowed(void)
 		const char *def = nonempty_env("CI_DEFAULT_BRANCH");
 		yes = src && !strcmp(src, "push") && br && def && !strcmp(br, def);
 		if (!yes)
-			sbuf_addf(&why, "this GitLab pipeline is not a push to the default branch (CI_PIPELINE_SOURCE %s, CI_COMMIT_BRANCH %s, CI_DEFAULT_BRANCH %s)",
-				  src ? src : "unset", br ? br : "unset", def ? def : "unset");
+			sbuf_addf(
+			    &why,
+			    "this GitLab pipeline is not a push to the default branch "
+			    "(CI_PIPELINE_SOURCE %s, CI_COMMIT_BRANCH %s, CI_DEFAULT_BRANCH %s)",
+			    src ? src : "unset", br ? br : "unset", def ? def : "unset");
 	} else if (nonempty_env("GITHUB_EVENT_NAME")) {
 		rc = github_event_default_push(nonempty_env("GITHUB_EVENT_NAME"),
 					       nonempty_env("GITHUB_EVENT_PATH"), &yes, &why, &err);
 	} else {
-		sbuf_adds(&why, "no CI event says this is a push to the default branch (GitHub Actions or GitLab CI)");
+		sbuf_adds(&why, "no CI event says this is a push to the default branch (GitHub "
+				"Actions or GitLab CI)");
 	}
 	if (rc) {
 		cmd_error("--history-push: %s", err.buf);
 		yes = -1;
 	} else if (!yes) {
-		fprintf(stderr, "kagari: ci: --history-push: not pulling or pushing the history branch: %s; only a push to the default branch writes it, a pull request's code never does (SECURITY.md)\n",
+		fprintf(stderr,
+			"kagari: ci: --history-push: not pulling or pushing the history branch: "
+			"%s; only a push to the default branch writes it, a pull request's code "
+			"never does (SECURITY.md)\n",
 			why.buf);
 	}
 	sbuf_release(&why);
@@ -171,7 +181,8 @@ static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *c
 	int sync = 0;
 	if (cli->history_push) {
 		if (cfg->no_history) {
-			cmd_error("--history-push pushes the history: it cannot go with --no-history");
+			cmd_error(
+			    "--history-push pushes the history: it cannot go with --no-history");
 			return EXIT_USAGE;
 		}
 		sync = history_push_allowed();
@@ -184,11 +195,10 @@ static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *c
 		if (sync && history_sync_run(&cli->history, HISTORY_SYNC_PULL, path, dir, stderr))
 			cmd_warning("measuring without the history branch's runs");
 	}
-	int rc = compare_run(cfg, &cli->cmp.max_percent, env, base, "base",
-			     ci_after_measure, NULL);
+	int rc = compare_run(cfg, &cli->cmp.max_percent, env, base, "base", ci_after_measure, NULL);
 	if (sync && !interrupt_requested)
-		rc = exit_merge(rc, history_sync_run(&cli->history, HISTORY_SYNC_PUSH, path,
-						     dir, stderr));
+		rc = exit_merge(
+		    rc, history_sync_run(&cli->history, HISTORY_SYNC_PUSH, path, dir, stderr));
 	free(path);
 	free(dir);
 	return rc;
@@ -215,7 +225,10 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 	if (!base && nonempty_env("GITLAB_CI")) {
 		const char *before = nonempty_env("CI_COMMIT_BEFORE_SHA");
 		if (!before || strspn(before, "0") == strlen(before)) {
-			cmd_error("this GitLab pipeline names no base commit (CI_MERGE_REQUEST_DIFF_BASE_SHA is set only in merge-request pipelines; CI_COMMIT_BEFORE_SHA is %s); pass --against REV or set KAGARI_BASE_REF",
+			cmd_error("this GitLab pipeline names no base commit "
+				  "(CI_MERGE_REQUEST_DIFF_BASE_SHA is set only in merge-request "
+				  "pipelines; CI_COMMIT_BEFORE_SHA is %s); pass --against REV or "
+				  "set KAGARI_BASE_REF",
 				  before ? "all zeros for a new branch" : "not set");
 			sbuf_release(&err);
 			return EXIT_USAGE;
@@ -227,7 +240,10 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 		const char *name = nonempty_env("GITHUB_EVENT_NAME");
 		const char *path = nonempty_env("GITHUB_EVENT_PATH");
 		if (!name && !path) {
-			cmd_error("ci needs a base revision: pass --against REV, set KAGARI_BASE_REF, or run it in a GitLab merge-request pipeline (CI_MERGE_REQUEST_DIFF_BASE_SHA) or GitHub Actions (where GITHUB_EVENT_PATH and GITHUB_EVENT_NAME name the event)");
+			cmd_error("ci needs a base revision: pass --against REV, set "
+				  "KAGARI_BASE_REF, or run it in a GitLab merge-request pipeline "
+				  "(CI_MERGE_REQUEST_DIFF_BASE_SHA) or GitHub Actions (where "
+				  "GITHUB_EVENT_PATH and GITHUB_EVENT_NAME name the event)");
 			sbuf_release(&err);
 			return EXIT_USAGE;
 		}
@@ -236,7 +252,8 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 		   event's does. */
 		const char *as = name && !strcmp(name, "pull_request_target") &&
 					 cli->cmp.common.allow_pull_request_target
-				 ? "pull_request" : name;
+				     ? "pull_request"
+				     : name;
 		if (github_event_base(as, path, &event_sha, &err)) {
 			cmd_error("%s", err.buf);
 			sbuf_release(&err);
@@ -260,11 +277,12 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_ci = {
-	.name = "ci",
-	.args = "[options] [--fail-on-inconclusive] [PATH...]",
-	.summary = "compare in CI: base from --against, $KAGARI_BASE_REF, GitLab or the GitHub event; annotations",
-	.opts = ci_opts,
-	.cli_size = sizeof(struct ci_cli),
-	.needs_runner = 1,
-	.exec = ci_exec,
+    .name = "ci",
+    .args = "[options] [--fail-on-inconclusive] [PATH...]",
+    .summary = "compare in CI: base from --against, $KAGARI_BASE_REF, GitLab or the GitHub event; "
+	       "annotations",
+    .opts = ci_opts,
+    .cli_size = sizeof(struct ci_cli),
+    .needs_runner = 1,
+    .exec = ci_exec,
 };

@@ -18,9 +18,9 @@
 #include "model/rng.h"
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_init, &cmd_validate, &cmd_list, &cmd_run, &cmd_compare, &cmd_ci,
-	&cmd_report, &cmd_history, &cmd_merge, &cmd_bisect, &cmd_doctor, &cmd_version, &cmd_help,
-	&cmd_completion, &cmd_bench, &cmd_aa, &cmd_power,
+    &cmd_init,	 &cmd_validate,	  &cmd_list,  &cmd_run,	   &cmd_compare, &cmd_ci,
+    &cmd_report, &cmd_history,	  &cmd_merge, &cmd_bisect, &cmd_doctor,	 &cmd_version,
+    &cmd_help,	 &cmd_completion, &cmd_bench, &cmd_aa,	   &cmd_power,
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -48,8 +48,7 @@ void cmd_guard_workflow_commands(int fence)
 /* A token the printed text cannot know, for ::stop-commands::TOKEN. */
 static void fence_token(char *token, size_t size)
 {
-	snprintf(token, size, "kagari-%016llx%016llx",
-		 (unsigned long long)rng_random_seed(),
+	snprintf(token, size, "kagari-%016llx%016llx", (unsigned long long)rng_random_seed(),
 		 (unsigned long long)rng_random_seed());
 }
 
@@ -67,8 +66,7 @@ static void fence_token(char *token, size_t size)
  * every "##[" (the older form, read anywhere in a line). Returns the number
  * of places broken.
  */
-static size_t break_workflow_commands(struct sbuf *out, const char *text,
-				      size_t len)
+static size_t break_workflow_commands(struct sbuf *out, const char *text, size_t len)
 {
 	size_t n = 0;
 	int at_start = 1;
@@ -76,20 +74,18 @@ static size_t break_workflow_commands(struct sbuf *out, const char *text,
 		unsigned char c = (unsigned char)text[i];
 		if (c == '\n' || c == '\r') {
 			at_start = 1;
-		} else if (at_start && (c == ' ' || c == '\t' || c == '\v' ||
-					c == '\f' || c >= 0x80)) {
+		} else if (at_start &&
+			   (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c >= 0x80)) {
 			; /* still in the line's leading white space */
 		} else {
-			if (at_start && c == ':' && i + 1 < len &&
-			    text[i + 1] == ':') {
+			if (at_start && c == ':' && i + 1 < len && text[i + 1] == ':') {
 				sbuf_adds(out, ZWSP);
 				n++;
 			}
 			at_start = 0;
 		}
 		sbuf_addch(out, (char)c);
-		if (c == '#' && i + 2 < len && text[i + 1] == '#' &&
-		    text[i + 2] == '[') {
+		if (c == '#' && i + 2 < len && text[i + 1] == '#' && text[i + 2] == '[') {
 			sbuf_adds(out, ZWSP);
 			n++;
 		}
@@ -190,9 +186,8 @@ void cmd_usage(const struct cmd_entry *e, struct sbuf *out)
 
 void cmd_overview(struct sbuf *out)
 {
-	sbuf_adds(out,
-		  "kagari - a performance regression gate for command-line programs\n\n"
-		  "usage: kagari <command> [options] [PATH...]\n\ncommands:\n");
+	sbuf_adds(out, "kagari - a performance regression gate for command-line programs\n\n"
+		       "usage: kagari <command> [options] [PATH...]\n\ncommands:\n");
 	size_t width = 0;
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (strlen(commands[i]->name) > width)
@@ -211,8 +206,8 @@ void cmd_overview(struct sbuf *out)
 }
 
 static const struct opts_layout cli_layout = {
-	.args = offsetof(struct cli_common, args),
-	.help = offsetof(struct cli_common, help),
+    .args = offsetof(struct cli_common, args),
+    .help = offsetof(struct cli_common, help),
 };
 
 /*
@@ -222,21 +217,23 @@ static const struct opts_layout cli_layout = {
  * build, a revision's tree) refuses it, whatever names the base, unless
  * --allow-pull-request-target says this job checks out trusted code only.
  */
-static int refuse_pull_request_target(const struct cmd_entry *e,
-				      const struct cli_common *cli)
+static int refuse_pull_request_target(const struct cmd_entry *e, const struct cli_common *cli)
 {
 	const char *ev = getenv("GITHUB_EVENT_NAME");
 	if (!ev || strcmp(ev, "pull_request_target") || cli->allow_pull_request_target)
 		return 0;
-	cmd_error("GITHUB_EVENT_NAME is 'pull_request_target': kagari %s refuses to build or run anything under it, since that job runs with a write token and the repository's secrets, and the pull request's code would get both; run it on 'pull_request' instead (--allow-pull-request-target overrides this, only for a job that checks out no untrusted code; see SECURITY.md)",
+	cmd_error("GITHUB_EVENT_NAME is 'pull_request_target': kagari %s refuses to build or run "
+		  "anything under it, since that job runs with a write token and the repository's "
+		  "secrets, and the pull request's code would get both; run it on 'pull_request' "
+		  "instead (--allow-pull-request-target overrides this, only for a job that checks "
+		  "out no untrusted code; see SECURITY.md)",
 		  e->name);
 	return 1;
 }
 
-int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
-	     struct cmd_env *env)
+int cmd_exec(const struct cmd_entry *e, int argc, char **argv, struct cmd_env *env)
 {
-	static const struct opt none[] = { { NULL, 0, 0, NULL, NULL, NULL } };
+	static const struct opt none[] = {{NULL, 0, 0, NULL, NULL, NULL}};
 	const struct opt *table = e->opts ? e->opts : none;
 	/* The command's own struct, cli_common first; zeroed, then each
 	   field its table names unset. */
@@ -247,8 +244,8 @@ int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
 	int rc;
 	if (opts_parse_aliased(table, e->aliases, &cli_layout, argc, argv, cli, &err)) {
 		cmd_error("%s", err.buf);
-		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n",
-			e->name, e->args, e->name);
+		fprintf(stderr, "usage: kagari %s %s (see 'kagari help %s')\n", e->name, e->args,
+			e->name);
 		rc = EXIT_USAGE;
 	} else if (common->help) {
 		struct sbuf out = SBUF_INIT;

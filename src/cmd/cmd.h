@@ -51,8 +51,8 @@ struct cmd_entry {
 	int (*exec)(const void *cli, struct cmd_env *env);
 };
 
-extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run,
-	cmd_compare, cmd_version, cmd_help, cmd_power;
+extern const struct cmd_entry cmd_init, cmd_validate, cmd_list, cmd_run, cmd_compare, cmd_version,
+    cmd_help, cmd_power;
 extern const struct cmd_entry cmd_ci, cmd_report;
 extern const struct cmd_entry cmd_doctor;
 extern const struct cmd_entry cmd_history, cmd_merge, cmd_bisect;
@@ -64,8 +64,7 @@ const struct cmd_entry *cmd_at(size_t i);
 /* NULL when unknown. */
 const struct cmd_entry *cmd_find(const char *name);
 /* Parse the options of `e` from argv and run it; returns the exit code. */
-int cmd_exec(const struct cmd_entry *e, int argc, char **argv,
-	     struct cmd_env *env);
+int cmd_exec(const struct cmd_entry *e, int argc, char **argv, struct cmd_env *env);
 /* Full help of one command, generated from its option table. */
 void cmd_usage(const struct cmd_entry *e, struct sbuf *out);
 /* Top-level help. */

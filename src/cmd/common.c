@@ -68,8 +68,8 @@ static int has_tag(const struct bench_spec *b, const struct strvec *tags)
 
 /* Mark the benchmarks of s that --filter (compiled in re), --tag and
    --skip-tag select; returns how many. */
-static size_t select_benches(const struct cli_selection *sel, regex_t *re,
-			     const struct suite *s, unsigned char *selected)
+static size_t select_benches(const struct cli_selection *sel, regex_t *re, const struct suite *s,
+			     unsigned char *selected)
 {
 	size_t n = 0;
 	for (size_t b = 0; b < s->nr_benches; b++) {
@@ -88,7 +88,7 @@ static size_t select_benches(const struct cli_selection *sel, regex_t *re,
 }
 
 /* A command without selection options (bench) selects everything. */
-static const struct cli_selection select_all = { NULL, STRVEC_INIT, STRVEC_INIT };
+static const struct cli_selection select_all = {NULL, STRVEC_INIT, STRVEC_INIT};
 
 static int compile_filter(const struct cli_selection *sel, regex_t *re)
 {
@@ -114,8 +114,8 @@ int common_select(const struct cli_selection *sel, struct loaded_suites *ls)
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *s = ls->suites[i];
 		ls->selected[i] = xcalloc(s->nr_benches + 1, 1);
-		ls->nr_selected += select_benches(sel, sel->filter ? &re : NULL, s,
-						  ls->selected[i]);
+		ls->nr_selected +=
+		    select_benches(sel, sel->filter ? &re : NULL, s, ls->selected[i]);
 	}
 	if (sel->filter)
 		regfree(&re);
@@ -140,8 +140,8 @@ void common_left_out(const struct cli_selection *selection, const struct suite *
 	regex_t re;
 	if (!selection)
 		selection = &select_all;
-	int have_re = selection->filter &&
-		      !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
+	int have_re =
+	    selection->filter && !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
 	unsigned char *sel = xcalloc(other->nr_benches + 1, 1);
 	select_benches(selection, have_re ? &re : NULL, other, sel);
 	for (size_t b = 0; b < other->nr_benches; b++) {
@@ -163,8 +163,8 @@ size_t common_replace_suite(const struct cli_selection *selection, int sharded,
 	if (!selection)
 		selection = &select_all;
 	/* The filter compiled once already; it cannot fail now. */
-	int have_re = selection->filter &&
-		      !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
+	int have_re =
+	    selection->filter && !regcomp(&re, selection->filter, REG_EXTENDED | REG_NOSUB);
 	size_t before = 0;
 	const struct suite *old = ls->suites[i];
 	for (size_t b = 0; b < old->nr_benches; b++)
@@ -229,13 +229,12 @@ void input_files_add_suites(struct input_files *in, const struct loaded_suites *
 		/* Every benchmark's, selected or not: overwriting one is as bad. */
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_spec *bs = &s->benches[b];
-			if (bs->stdin_spec.kind != STDIN_FILE ||
-			    vars_present(bs->stdin_spec.value))
+			if (bs->stdin_spec.kind != STDIN_FILE || vars_present(bs->stdin_spec.value))
 				continue;
 			const char *v = bs->stdin_spec.value;
 			char *p = v[0] == '/' ? xstrdup(v) : xstrfmt("%s/%s", s->dir, v);
-			what = xstrfmt("the stdin file of benchmark '%s' (suite '%s')",
-				       bs->name, s->name);
+			what = xstrfmt("the stdin file of benchmark '%s' (suite '%s')", bs->name,
+				       s->name);
 			input_files_add(in, p, what);
 			free(what);
 			free(p);
@@ -313,7 +312,8 @@ size_t common_warn_power(const struct suite *s)
 	 */
 	size_t m = 0, warned = 0;
 	for (size_t b = 0; b < s->nr_benches; b++)
-		for (size_t c = 0; s->benches[b].settings.runs > 0 && c < s->benches[b].nr_commands; c++) {
+		for (size_t c = 0; s->benches[b].settings.runs > 0 && c < s->benches[b].nr_commands;
+		     c++) {
 			struct analysis_settings a;
 			command_rules(&s->benches[b].commands[c], &a);
 			for (int k = 0; k < METRIC__COUNT; k++)
@@ -362,12 +362,19 @@ size_t common_warn_power(const struct suite *s)
 				sbuf_addf(&how, "%d round%s of %d", rounds, rounds == 1 ? "" : "s",
 					  per_round);
 			if (family > 1)
-				cmd_warning("%s:%d:%d: %s: runs: %d gives %s; the smallest possible p is %.2g, not below the Holm threshold %g / %zu = %.2g of the suite's %zu gated comparisons: no regression can reach the confidence %g; leave runs unset (sequential rounds in compare), or at least %d",
+				cmd_warning("%s:%d:%d: %s: runs: %d gives %s; the smallest "
+					    "possible p is %.2g, not below the Holm threshold %g / "
+					    "%zu = %.2g of the suite's %zu gated comparisons: no "
+					    "regression can reach the confidence %g; leave runs "
+					    "unset (sequential rounds in compare), or at least %d",
 					    s->file, st->runs_loc.line, st->runs_loc.col, at.buf,
 					    st->runs, how.buf, p, alpha, family, thr, family,
 					    a.confidence, need);
 			else
-				cmd_warning("%s:%d:%d: %s: runs: %d gives %s; the smallest possible p is %.2g, not below 1 - confidence = %g: no regression can reach the confidence %g; leave runs unset (sequential rounds in compare), or at least %d",
+				cmd_warning("%s:%d:%d: %s: runs: %d gives %s; the smallest "
+					    "possible p is %.2g, not below 1 - confidence = %g: no "
+					    "regression can reach the confidence %g; leave runs "
+					    "unset (sequential rounds in compare), or at least %d",
 					    s->file, st->runs_loc.line, st->runs_loc.col, at.buf,
 					    st->runs, how.buf, p, alpha, a.confidence, need);
 			sbuf_release(&at);
@@ -383,18 +390,16 @@ size_t common_warn_power(const struct suite *s)
 static int is_stdout(const char *path)
 {
 	struct stat a, b;
-	return fstat(STDOUT_FILENO, &a) == 0 && stat(path, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return fstat(STDOUT_FILENO, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
-int common_write_output(const char *path, const char *section,
-			const char *text, size_t len)
+int common_write_output(const char *path, const char *section, const char *text, size_t len)
 {
 	int rc = 0;
 	struct sbuf safe = SBUF_INIT;
 	/* What reaches a CI runner's log cannot issue workflow commands. */
-	if ((!path || is_stdout(path)) &&
-	    cmd_workflow_safe_text(text, len, &safe)) {
+	if ((!path || is_stdout(path)) && cmd_workflow_safe_text(text, len, &safe)) {
 		text = safe.buf;
 		len = safe.len;
 	}
@@ -408,8 +413,7 @@ int common_write_output(const char *path, const char *section,
 	} else {
 		struct sbuf err = SBUF_INIT;
 		if (report_output_write(path, section, text, len, &err)) {
-			cmd_error("%s (the previous file, if any, is untouched)",
-				  err.buf);
+			cmd_error("%s (the previous file, if any, is untouched)", err.buf);
 			rc = EXIT_EXEC;
 		}
 		sbuf_release(&err);
@@ -449,8 +453,9 @@ int common_parse_max_percent(const struct strvec *args, struct analyze_overrides
 				  arg, name);
 			rc = EXIT_USAGE;
 		} else if (units_parse_percent(eq ? eq + 1 : arg, &p, &err)) {
-			cmd_error("--max-percent '%s': %s (expected P or METRIC=P, e.g. 5 or latency=5)",
-				  arg, err.buf);
+			cmd_error(
+			    "--max-percent '%s': %s (expected P or METRIC=P, e.g. 5 or latency=5)",
+			    arg, err.buf);
 			rc = EXIT_USAGE;
 		} else {
 			ov->have_max_percent[m] = 1;

@@ -42,8 +42,8 @@ int common_select(const struct cli_selection *sel, struct loaded_suites *ls);
  * narrowed the selection. compare uses it to run the base commit's copy of
  * a suite.
  */
-size_t common_replace_suite(const struct cli_selection *sel, int sharded,
-			    struct loaded_suites *ls, size_t i, struct suite *s);
+size_t common_replace_suite(const struct cli_selection *sel, int sharded, struct loaded_suites *ls,
+			    size_t i, struct suite *s);
 /*
  * The benchmarks of `other` that --filter, --tag and --skip-tag select and
  * `ran` has no benchmark of that name: what running `ran` in its place
@@ -84,7 +84,10 @@ struct input_files {
 	struct strvec paths;
 	struct strvec what;
 };
-#define INPUT_FILES_INIT { STRVEC_INIT, STRVEC_INIT }
+#define INPUT_FILES_INIT                                                                           \
+	{                                                                                          \
+		STRVEC_INIT, STRVEC_INIT                                                           \
+	}
 void input_files_add(struct input_files *in, const char *path, const char *what);
 /* Every suite file of ls, and every stdin file its benchmarks name. */
 void input_files_add_suites(struct input_files *in, const struct loaded_suites *ls);
@@ -107,8 +110,7 @@ int common_check_output(const char *label, const char *path, const char *section
  * given (report_output_write()), or to standard output when path is NULL.
  * Prints what went wrong; 0, or EXIT_EXEC when it could not be written.
  */
-int common_write_output(const char *path, const char *section,
-			const char *text, size_t len);
+int common_write_output(const char *path, const char *section, const char *text, size_t len);
 
 /* --summary FILE: r as GitHub-flavoured Markdown appended to path. Prints
    what went wrong; 0, or EXIT_EXEC when it could not be. */

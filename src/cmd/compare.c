@@ -28,15 +28,15 @@
 
 #define C struct compare_cli
 static const struct opt compare_opts[] = {
-	{ "against", OPT_STRING, offsetof(C, against), "REV",
-	  "the base revision: a commit, branch or tag (required)", NULL },
-	OPT_SUITE_FROM(C, "the working tree's; the base's where the working tree has none"),
-	OPT_MAX_PERCENT(C, ""),
-	OPT_COMMON_MEASURE(C),
-	OPT_MAX_TIME(C),
-	{ "fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive),
-	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"against", OPT_STRING, offsetof(C, against), "REV",
+     "the base revision: a commit, branch or tag (required)", NULL},
+    OPT_SUITE_FROM(C, "the working tree's; the base's where the working tree has none"),
+    OPT_MAX_PERCENT(C, ""),
+    OPT_COMMON_MEASURE(C),
+    OPT_MAX_TIME(C),
+    {"fail-on-inconclusive", OPT_BOOL, offsetof(C, fail_on_inconclusive), NULL,
+     "exit 1 when a gated comparison is inconclusive", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef C
 
@@ -58,8 +58,8 @@ static void add_left_out(struct sbuf *sb, const struct strvec *names, const char
  * tree's in both sides, and say so now, before measuring, with the
  * benchmarks the other copy has that are therefore not run.
  */
-static void use_differing_copy(struct session *s, size_t i, struct suite *bs,
-			       int use_base, const char *base_ref, const char *rel)
+static void use_differing_copy(struct session *s, size_t i, struct suite *bs, int use_base,
+			       const char *base_ref, const char *rel)
 {
 	const struct suite *su = s->ls.suites[i];
 	struct strvec left = STRVEC_INIT;
@@ -67,19 +67,25 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs,
 	char *theirs = xstrfmt("%s's", base_ref);
 	if (use_base) {
 		common_left_out(s->cfg.selection, bs, su, &left);
-		sbuf_addf(&msg, "suite '%s': both sides run %s copy of %s, which differs from the working tree's (suite_from: base; --suite-from head runs the working tree's); ",
-			  su->name, theirs, rel);
+		sbuf_addf(
+		    &msg,
+		    "suite '%s': both sides run %s copy of %s, which differs from the working "
+		    "tree's (suite_from: base; --suite-from head runs the working tree's); ",
+		    su->name, theirs, rel);
 		add_left_out(&msg, &left, "the working tree's");
 		const struct cli_shard *sh = s->cfg.shard;
 		int sharded = sh && sh->spec && !sh->replicate;
 		size_t n = common_replace_suite(s->cfg.selection, sharded, &s->ls, i, bs);
 		session_warn_now(s, "%s", msg.buf);
 		if (!n)
-			session_warn_now(s, "suite '%s': no benchmark of %s copy matches the selection",
-					 s->ls.suites[i]->name, theirs);
+			session_warn_now(
+			    s, "suite '%s': no benchmark of %s copy matches the selection",
+			    s->ls.suites[i]->name, theirs);
 	} else {
 		common_left_out(s->cfg.selection, su, bs, &left);
-		sbuf_addf(&msg, "suite '%s': both sides run the working tree's copy of %s, which differs from %s (suite_from: head; --suite-from base runs %s); ",
+		sbuf_addf(&msg,
+			  "suite '%s': both sides run the working tree's copy of %s, which differs "
+			  "from %s (suite_from: head; --suite-from base runs %s); ",
 			  su->name, rel, theirs, theirs);
 		add_left_out(&msg, &left, theirs);
 		session_warn_now(s, "%s", msg.buf);
@@ -101,9 +107,9 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs,
  * ("base" or "head"). Returns 0, or the exit code to stop with (message
  * printed).
  */
-static int choose_suite(struct session *s, size_t i, const char *repo,
-			const char *base_ref, const char *base_sha,
-			const char *wt_path, const char *def, const char **from)
+static int choose_suite(struct session *s, size_t i, const char *repo, const char *base_ref,
+			const char *base_sha, const char *wt_path, const char *def,
+			const char **from)
 {
 	const struct suite *su = s->ls.suites[i];
 	const char *flag = s->cfg.suite_from;
@@ -126,7 +132,9 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 				  su->name, rel, base_ref);
 			rc = EXIT_USAGE;
 		} else {
-			session_warn_now(s, "suite '%s' (%s) does not exist in %s: both sides run the head's suite (suite_from: head)",
+			session_warn_now(s,
+					 "suite '%s' (%s) does not exist in %s: both sides run the "
+					 "head's suite (suite_from: head)",
 					 su->name, rel, base_ref);
 		}
 		goto out;
@@ -148,11 +156,15 @@ static int choose_suite(struct session *s, size_t i, const char *repo,
 	if (!(bs = suite_load_mem(su->file, data.buf, data.len, &err))) {
 		sbuf_rtrim(&err);
 		if (want_base) {
-			cmd_error("%s's copy of the suite '%s' (%s) is invalid (--suite-from head runs the working tree's):\n%s",
+			cmd_error("%s's copy of the suite '%s' (%s) is invalid (--suite-from head "
+				  "runs the working tree's):\n%s",
 				  base_ref, su->name, rel, err.buf);
 			rc = EXIT_INVALID;
 		} else {
-			session_warn_now(s, "suite '%s': both sides run the working tree's copy of %s; %s's copy differs and is not a valid suite, so what it would leave out is unknown",
+			session_warn_now(s,
+					 "suite '%s': both sides run the working tree's copy of "
+					 "%s; %s's copy differs and is not a valid suite, so what "
+					 "it would leave out is unknown",
 					 su->name, rel, base_ref);
 		}
 		goto out;
@@ -173,22 +185,23 @@ out:
  * tree's uncommitted changes carry none) into s->r.accepts; a malformed
  * one is a warning naming its commit, and accepts nothing.
  */
-static void read_acceptances(struct session *s, const char *repo,
-			     const char *base_sha, const char *head_sha)
+static void read_acceptances(struct session *s, const char *repo, const char *base_sha,
+			     const char *head_sha)
 {
 	struct strvec commits = STRVEC_INIT, values = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	if (git_range_trailers(repo, base_sha, head_sha, "Kagari-Accept", &commits,
-			       &values, &err)) {
-		cmd_warning("cannot read the Kagari-Accept trailers of %.12s..%.12s: %s",
-			    base_sha, head_sha, err.buf);
+	if (git_range_trailers(repo, base_sha, head_sha, "Kagari-Accept", &commits, &values,
+			       &err)) {
+		cmd_warning("cannot read the Kagari-Accept trailers of %.12s..%.12s: %s", base_sha,
+			    head_sha, err.buf);
 	}
 	for (size_t i = 0; i < values.nr; i++) {
 		struct acceptance a;
 		memset(&a, 0, sizeof(a));
 		sbuf_reset(&err);
 		if (accept_parse(values.v[i], commits.v[i], &a, &err)) {
-			strvec_pushf(&s->r.warnings, "commit %.12s: Kagari-Accept %s; it accepts nothing",
+			strvec_pushf(&s->r.warnings,
+				     "commit %.12s: Kagari-Accept %s; it accepts nothing",
 				     commits.v[i], err.buf);
 			continue;
 		}
@@ -216,7 +229,8 @@ static void check_acceptances(struct session *s)
 			}
 		if (!found)
 			strvec_pushf(&s->r.warnings,
-				     "commit %.12s: Kagari-Accept names '%s/%s', which this run did not measure",
+				     "commit %.12s: Kagari-Accept names '%s/%s', which this run "
+				     "did not measure",
 				     a->commit, a->benchmark, a->command);
 	}
 }
@@ -233,8 +247,7 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 	int rc = 0;
 	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
 	for (size_t i = 0; !rc && i < s->ls.nr; i++)
-		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
-				  &from[i]);
+		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from, &from[i]);
 	/* After the choice: the tolerance given is the one, whichever copy. */
 	if (!rc)
 		common_apply_max_percent(&s->ls, ov);
@@ -246,10 +259,14 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 		char *tmp_base = xstrfmt("%s/s%zu-base", s->tmp, i);
 		char *tmp_head = xstrfmt("%s/s%zu-head", s->tmp, i);
 		struct execute_side sides[SIDE__COUNT] = {
-			[SIDE_BASE] = { .present = 1, .root = base_root,
-					.head_root = su->root, .tmpdir = tmp_base },
-			[SIDE_HEAD] = { .present = 1, .root = su->root,
-					.head_root = su->root, .tmpdir = tmp_head },
+		    [SIDE_BASE] = {.present = 1,
+				   .root = base_root,
+				   .head_root = su->root,
+				   .tmpdir = tmp_base},
+		    [SIDE_HEAD] = {.present = 1,
+				   .root = su->root,
+				   .head_root = su->root,
+				   .tmpdir = tmp_head},
 		};
 		struct suite_result *sr = session_measure_suite(s, i, sides);
 		sr->suite_from = xstrdup(from[i]);
@@ -269,14 +286,14 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 {
 	*cfg = (struct session_config){
-		.mode = "compare",
-		.tmp_prefix = "kagari-compare",
-		.paths = &cli->common.args,
-		.selection = &cli->selection,
-		.measure = &cli->measure,
-		.shard = &cli->shard,
-		.fail_on_inconclusive = cli->fail_on_inconclusive,
-		.suite_from = cli->suite_from,
+	    .mode = "compare",
+	    .tmp_prefix = "kagari-compare",
+	    .paths = &cli->common.args,
+	    .selection = &cli->selection,
+	    .measure = &cli->measure,
+	    .shard = &cli->shard,
+	    .fail_on_inconclusive = cli->fail_on_inconclusive,
+	    .suite_from = cli->suite_from,
 	};
 	session_config_out(cfg, &cli->out);
 	session_config_record(cfg, &cli->record);
@@ -284,8 +301,7 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 
 int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
 		struct cmd_env *env, const char *base_ref, const char *default_from,
-		int (*after_measure)(struct session *s, void *data),
-		void *after_data)
+		int (*after_measure)(struct session *s, void *data), void *after_data)
 {
 	struct sbuf err = SBUF_INIT;
 	if (git_check_rev(base_ref, &err)) {
@@ -383,11 +399,11 @@ static int compare_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_compare = {
-	.name = "compare",
-	.args = "--against REV [options] [--fail-on-inconclusive] [PATH...]",
-	.summary = "compare the working tree with revision REV, interleaved, and gate on regressions",
-	.opts = compare_opts,
-	.cli_size = sizeof(struct compare_cli),
-	.needs_runner = 1,
-	.exec = compare_exec,
+    .name = "compare",
+    .args = "--against REV [options] [--fail-on-inconclusive] [PATH...]",
+    .summary = "compare the working tree with revision REV, interleaved, and gate on regressions",
+    .opts = compare_opts,
+    .cli_size = sizeof(struct compare_cli),
+    .needs_runner = 1,
+    .exec = compare_exec,
 };

@@ -21,17 +21,20 @@ struct compare_cli {
 	struct cli_record record;
 	struct cli_shard shard;
 	int fail_on_inconclusive;
-	char *against;	      /* --against REV */
-	char *suite_from;     /* "base" | "head" | NULL (default) */
+	char *against;		   /* --against REV */
+	char *suite_from;	   /* "base" | "head" | NULL (default) */
 	struct strvec max_percent; /* [METRIC=]P, repeatable */
 };
 
 /* compare and ci: whose copy of each suite file both sides run (the
    default differs: DEFAULT is the help's words for it). */
-#define OPT_SUITE_FROM(T, DEFAULT)                                             \
-	{ "suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",             \
-	  "run the base's or the head's copy of each suite on both sides (default: " DEFAULT ")", \
-	  "base|head" }
+#define OPT_SUITE_FROM(T, DEFAULT)                                                                 \
+	{                                                                                          \
+		"suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",                           \
+		    "run the base's or the head's copy of each suite on both sides "               \
+		    "(default: " DEFAULT ")",                                                      \
+		    "base|head"                                                                    \
+	}
 
 /* A compare session's configuration from cli (mode "compare"). */
 void compare_config(const struct compare_cli *cli, struct session_config *cfg);
@@ -47,7 +50,6 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg);
  */
 int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
 		struct cmd_env *env, const char *base_ref, const char *default_from,
-		int (*after_measure)(struct session *s, void *data),
-		void *after_data);
+		int (*after_measure)(struct session *s, void *data), void *after_data);
 
 #endif

@@ -18,7 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/exit.h"
 
-static const char *const shells[] = { "bash", "zsh", "fish", NULL };
+static const char *const shells[] = {"bash", "zsh", "fish", NULL};
 
 static int takes_value(const struct opt *o)
 {
@@ -59,15 +59,16 @@ static void command_words(struct sbuf *out)
 static void gen_bash(struct sbuf *out)
 {
 	const struct cmd_entry *e;
-	sbuf_adds(out, "# kagari completion for bash: source <(kagari completion bash)\n"
-		       "_kagari() {\n"
-		       "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-		       "\tlocal cmd= i opts=\n"
-		       "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-		       "\t\tcase ${COMP_WORDS[i]} in -*) ;; *) cmd=${COMP_WORDS[i]}; break ;; esac\n"
-		       "\tdone\n"
-		       "\tif [ -z \"$cmd\" ]; then\n"
-		       "\t\tCOMPREPLY=($(compgen -W \"");
+	sbuf_adds(out,
+		  "# kagari completion for bash: source <(kagari completion bash)\n"
+		  "_kagari() {\n"
+		  "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+		  "\tlocal cmd= i opts=\n"
+		  "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+		  "\t\tcase ${COMP_WORDS[i]} in -*) ;; *) cmd=${COMP_WORDS[i]}; break ;; esac\n"
+		  "\tdone\n"
+		  "\tif [ -z \"$cmd\" ]; then\n"
+		  "\t\tCOMPREPLY=($(compgen -W \"");
 	command_words(out);
 	sbuf_adds(out, " --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n\tcase $cmd in\n");
 	for (size_t i = 0; (e = cmd_at(i)); i++) {
@@ -98,7 +99,9 @@ static void gen_bash(struct sbuf *out)
 			command_words(out);
 			sbuf_adds(out, "\" -- \"$cur\"))\n");
 		} else if (!strcmp(k, "shells")) {
-			sbuf_adds(out, "\t\t\t\tCOMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n");
+			sbuf_adds(
+			    out,
+			    "\t\t\t\tCOMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n");
 		} else if (!strcmp(k, "none")) {
 			sbuf_adds(out, "\t\t\t\tCOMPREPLY=()\n");
 		} else {
@@ -125,11 +128,12 @@ static void zsh_desc(struct sbuf *out, const char *s)
 static void gen_zsh(struct sbuf *out)
 {
 	const struct cmd_entry *e;
-	sbuf_adds(out, "#compdef kagari\n"
-		       "# kagari completion for zsh: kagari completion zsh > \"${fpath[1]}/_kagari\"\n"
-		       "_kagari() {\n"
-		       "\tlocal -a commands\n"
-		       "\tcommands=(\n");
+	sbuf_adds(out,
+		  "#compdef kagari\n"
+		  "# kagari completion for zsh: kagari completion zsh > \"${fpath[1]}/_kagari\"\n"
+		  "_kagari() {\n"
+		  "\tlocal -a commands\n"
+		  "\tcommands=(\n");
 	for (size_t i = 0; (e = cmd_at(i)); i++) {
 		sbuf_addf(out, "\t\t'%s:", e->name);
 		zsh_desc(out, e->summary);
@@ -204,7 +208,8 @@ static void gen_fish(struct sbuf *out)
 	const struct cmd_entry *e;
 	struct sbuf all = SBUF_INIT;
 	command_words(&all);
-	sbuf_adds(out, "# kagari completion for fish: kagari completion fish > ~/.config/fish/completions/kagari.fish\n"
+	sbuf_adds(out, "# kagari completion for fish: kagari completion fish > "
+		       "~/.config/fish/completions/kagari.fish\n"
 		       "complete -c kagari -f\n");
 	for (size_t i = 0; (e = cmd_at(i)); i++) {
 		sbuf_addf(out, "complete -c kagari -n '__fish_use_subcommand' -a %s -d ", e->name);
@@ -273,8 +278,8 @@ static int completion_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_completion = {
-	.name = "completion",
-	.args = "bash|zsh|fish",
-	.summary = "print a shell completion script (generated from the option tables)",
-	.exec = completion_exec,
+    .name = "completion",
+    .args = "bash|zsh|fish",
+    .summary = "print a shell completion script (generated from the option tables)",
+    .exec = completion_exec,
 };

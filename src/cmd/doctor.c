@@ -20,9 +20,9 @@ struct doctor_cli {
 };
 
 static const struct opt doctor_opts[] = {
-	{ "format", OPT_ENUM, offsetof(struct doctor_cli, out.format), "FMT",
-	  "text (default) or json", "text|json" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"format", OPT_ENUM, offsetof(struct doctor_cli, out.format), "FMT", "text (default) or json",
+     "text|json"},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static int doctor_exec(const void *opts, struct cmd_env *env)
@@ -32,11 +32,11 @@ static int doctor_exec(const void *opts, struct cmd_env *env)
 		cmd_error("doctor takes no arguments ('%s')", cli->common.args.v[0]);
 		return EXIT_USAGE;
 	}
-	struct doctor d = { NULL, 0, 0 };
+	struct doctor d = {NULL, 0, 0};
 	const struct doctor_inputs in = {
-		.counters_software = env->counters_software,
-		.alloc_shim = env->alloc_shim,
-		.stdout_tty = env->stdout_tty,
+	    .counters_software = env->counters_software,
+	    .alloc_shim = env->alloc_shim,
+	    .stdout_tty = env->stdout_tty,
 	};
 	doctor_examine(&d, &in);
 	struct sbuf out = SBUF_INIT;
@@ -51,10 +51,10 @@ static int doctor_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_doctor = {
-	.name = "doctor",
-	.args = "[--format text|json]",
-	.summary = "show what this machine can measure and how well",
-	.opts = doctor_opts,
-	.cli_size = sizeof(struct doctor_cli),
-	.exec = doctor_exec,
+    .name = "doctor",
+    .args = "[--format text|json]",
+    .summary = "show what this machine can measure and how well",
+    .opts = doctor_opts,
+    .cli_size = sizeof(struct doctor_cli),
+    .exec = doctor_exec,
 };

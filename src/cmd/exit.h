@@ -18,7 +18,7 @@ enum exit_code {
 /* Combine two outcomes by the contract's precedence 4 > 6 > 1 > 0. */
 static inline int exit_merge(int a, int b)
 {
-	static const int rank[7] = { 0, 1, 5, 4, 6, 3, 2 };
+	static const int rank[7] = {0, 1, 5, 4, 6, 3, 2};
 	if (a < 0 || a > 6)
 		return b;
 	if (b < 0 || b > 6)

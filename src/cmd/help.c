@@ -15,8 +15,7 @@ static int help_exec(const void *opts, struct cmd_env *env)
 	} else {
 		const struct cmd_entry *e = cmd_find(cli->args.v[0]);
 		if (!e) {
-			cmd_error("unknown command '%s' (see 'kagari help')",
-				  cli->args.v[0]);
+			cmd_error("unknown command '%s' (see 'kagari help')", cli->args.v[0]);
 			rc = EXIT_USAGE;
 		} else {
 			cmd_usage(e, &out);
@@ -28,8 +27,8 @@ static int help_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_help = {
-	.name = "help",
-	.args = "[COMMAND]",
-	.summary = "show the commands, or one command's options",
-	.exec = help_exec,
+    .name = "help",
+    .args = "[COMMAND]",
+    .summary = "show the commands, or one command's options",
+    .exec = help_exec,
 };

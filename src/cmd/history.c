@@ -53,28 +53,33 @@ struct history_cli {
 
 #define H(f) offsetof(struct history_cli, f)
 static const struct opt history_opts[] = {
-	OPT_COMMON_SELECTION(struct history_cli),
-	{ "metric", OPT_STRING, H(analysis.metric), "M",
-	  "only metric M (default: every metric stored)", NULL },
-	{ "commit-url", OPT_STRING, H(commit_url), "TEMPLATE",
-	  "the site's commit links, {sha} standing for the commit (default: from the origin remote on GitHub or GitLab; '' for none)", NULL },
-	{ "min-change", OPT_STRING, H(min_change), "P",
-	  "report only steps of at least P percent (default 1)", NULL },
-	{ "detect", OPT_STRING, H(detect), "P",
-	  "say how many runs per commit would find a step of P percent (default 5), or that none would", NULL },
-	{ "history", OPT_STRING, H(history), "FILE",
-	  "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL },
-	{ "format", OPT_ENUM, H(out.format), "FMT",
-	  "output format: table (default), json, markdown, html", "table|json|markdown|html" },
-	{ "output", OPT_STRING, H(out.output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder (DIR/) gets a site to publish: DIR/index.html", NULL },
-	{ "from-branch", OPT_BOOL, H(from_branch), NULL,
-	  "import the history branch's new runs first (as `kagari history pull`)", NULL },
-	{ "branch", OPT_STRING, H(branch.branch), "B",
-	  "push, pull, --from-branch: the history branch B (default kagari-history)", NULL },
-	{ "remote", OPT_STRING, H(branch.remote), "R",
-	  "push, pull, --from-branch: the remote R, a name or a URL (default origin)", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    OPT_COMMON_SELECTION(struct history_cli),
+    {"metric", OPT_STRING, H(analysis.metric), "M", "only metric M (default: every metric stored)",
+     NULL},
+    {"commit-url", OPT_STRING, H(commit_url), "TEMPLATE",
+     "the site's commit links, {sha} standing for the commit (default: from the origin remote on "
+     "GitHub or GitLab; '' for none)",
+     NULL},
+    {"min-change", OPT_STRING, H(min_change), "P",
+     "report only steps of at least P percent (default 1)", NULL},
+    {"detect", OPT_STRING, H(detect), "P",
+     "say how many runs per commit would find a step of P percent (default 5), or that none would",
+     NULL},
+    {"history", OPT_STRING, H(history), "FILE",
+     "read the history FILE (default: .kagari/history.sqlite beside the suite)", NULL},
+    {"format", OPT_ENUM, H(out.format), "FMT",
+     "output format: table (default), json, markdown, html", "table|json|markdown|html"},
+    {"output", OPT_STRING, H(out.output), "FILE",
+     "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder "
+     "(DIR/) gets a site to publish: DIR/index.html",
+     NULL},
+    {"from-branch", OPT_BOOL, H(from_branch), NULL,
+     "import the history branch's new runs first (as `kagari history pull`)", NULL},
+    {"branch", OPT_STRING, H(branch.branch), "B",
+     "push, pull, --from-branch: the history branch B (default kagari-history)", NULL},
+    {"remote", OPT_STRING, H(branch.remote), "R",
+     "push, pull, --from-branch: the remote R, a name or a URL (default origin)", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef H
 
@@ -135,8 +140,7 @@ static int history_check_args(const struct history_cli *cli, double *min_change,
 		return EXIT_USAGE;
 	}
 	struct sbuf err = SBUF_INIT;
-	if (cli->commit_url && *cli->commit_url &&
-	    git_web_check_template(cli->commit_url, &err)) {
+	if (cli->commit_url && *cli->commit_url && git_web_check_template(cli->commit_url, &err)) {
 		cmd_error("--commit-url %s", err.buf);
 		sbuf_release(&err);
 		return EXIT_USAGE;
@@ -155,7 +159,8 @@ static int history_check_output(const struct history_cli *cli, const struct load
 {
 	const char *o = cli->out.output;
 	if (o[0] && o[strlen(o) - 1] == '/' && !history_site_mode(cli)) {
-		cmd_error("--output '%s' names a folder: only --format html writes a site into one", o);
+		cmd_error("--output '%s' names a folder: only --format html writes a site into one",
+			  o);
 		return EXIT_USAGE;
 	}
 	struct stat st;
@@ -203,7 +208,7 @@ static int history_read(const struct history_cli *cli, const char *path, struct 
 /* This machine, as the history knows machines (its fingerprint first). */
 static void this_machine(struct history_machine *m)
 {
-	struct environment_info envi = { 0 };
+	struct environment_info envi = {0};
 	envi.cpu_model = sysinfo_cpu_model();
 	envi.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	history_machine_detect(&envi, getenv("KAGARI_MACHINE_ID"), m);
@@ -211,7 +216,8 @@ static void this_machine(struct history_machine *m)
 }
 
 /* The series in --format. */
-static void history_render(struct sbuf *out, const struct history_cli *cli, const struct history_view *hv)
+static void history_render(struct sbuf *out, const struct history_cli *cli,
+			   const struct history_view *hv)
 {
 	const char *f = cli->out.format ? cli->out.format : "table";
 	if (!strcmp(f, "json"))
@@ -239,7 +245,8 @@ static int history_subcommand(const struct history_cli *cli, int *rc)
 		return 0;
 	enum history_sync_op op = !strcmp(sub, "push") ? HISTORY_SYNC_PUSH : HISTORY_SYNC_PULL;
 	if (cli->from_branch) {
-		cmd_error("--from-branch is for showing the history; `kagari history %s` takes --branch and --remote",
+		cmd_error("--from-branch is for showing the history; `kagari history %s` takes "
+			  "--branch and --remote",
 			  op == HISTORY_SYNC_PUSH ? "push" : "pull");
 		*rc = EXIT_USAGE;
 	} else {
@@ -280,10 +287,16 @@ static void site_series(struct history_site_series *o, const struct history_seri
 	struct sbuf t = SBUF_INIT;
 	for (size_t q = 0; q < s->nr; q++) {
 		const struct history_commit *c = &s->pts[q];
-		pts[q] = (struct history_site_point){ c->sha, c->time, git_subjects_get(sj, c->sha), NULL,
-						      c->median, c->low, c->high, c->runs,
-						      c->place != HISTORY_ON_LINE &&
-						      s->pts[0].place == HISTORY_ON_LINE };
+		pts[q] = (struct history_site_point){
+		    c->sha,
+		    c->time,
+		    git_subjects_get(sj, c->sha),
+		    NULL,
+		    c->median,
+		    c->low,
+		    c->high,
+		    c->runs,
+		    c->place != HISTORY_ON_LINE && s->pts[0].place == HISTORY_ON_LINE};
 		if (tmpl) {
 			sbuf_reset(&t);
 			git_web_commit_url(&t, tmpl, c->sha);
@@ -292,26 +305,35 @@ static void site_series(struct history_site_series *o, const struct history_seri
 		}
 	}
 	for (size_t k = 0; k < s->nr_steps; k++)
-		st[k] = (struct history_site_step){ s->steps[k].at, s->steps[k].before,
-						    s->steps[k].after, s->steps[k].change_percent };
+		st[k] = (struct history_site_step){s->steps[k].at, s->steps[k].before,
+						   s->steps[k].after, s->steps[k].change_percent};
 	sbuf_reset(&t);
 	report_history_noise_line(&t, s, detect);
 	strvec_push(keep, t.buf);
 	sbuf_release(&t);
 	const struct history_point *l = s->last;
 	*o = (struct history_site_series){
-		.suite = s->key->suite, .benchmark = s->key->benchmark, .command = s->key->command,
-		.metric = s->metric, .machine = s->key->fingerprint, .cpu_model = s->key->cpu_model,
-		.this_machine = s->this_machine, .pts = pts, .nr = s->nr, .steps = st,
-		.nr_steps = s->nr_steps, .noise = keep->v[keep->nr - 1],
-		.last = { l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
-			  l->ci_low_percent, l->ci_high_percent },
+	    .suite = s->key->suite,
+	    .benchmark = s->key->benchmark,
+	    .command = s->key->command,
+	    .metric = s->metric,
+	    .machine = s->key->fingerprint,
+	    .cpu_model = s->key->cpu_model,
+	    .this_machine = s->this_machine,
+	    .pts = pts,
+	    .nr = s->nr,
+	    .steps = st,
+	    .nr_steps = s->nr_steps,
+	    .noise = keep->v[keep->nr - 1],
+	    .last = {l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
+		     l->ci_low_percent, l->ci_high_percent},
 	};
 }
 
 /* The commit link template: --commit-url, else the origin remote's; NULL
    with the reason in *why when there is none. */
-static char *site_links(const struct history_cli *cli, const char *dir, char **page, const char **why)
+static char *site_links(const struct history_cli *cli, const char *dir, char **page,
+			const char **why)
 {
 	char *tmpl = NULL;
 	*page = NULL;
@@ -323,7 +345,8 @@ static char *site_links(const struct history_cli *cli, const char *dir, char **p
 		return NULL;
 	}
 	if (git_web_origin(dir, &tmpl, page)) {
-		*why = "no origin remote on GitHub or GitLab to link to (--commit-url TEMPLATE says where a commit is shown)";
+		*why = "no origin remote on GitHub or GitLab to link to (--commit-url TEMPLATE "
+		       "says where a commit is shown)";
 		return NULL;
 	}
 	return tmpl;
@@ -331,7 +354,8 @@ static char *site_links(const struct history_cli *cli, const char *dir, char **p
 
 /* The site into the folder --output names (report/history_site.h).
    0 or EXIT_EXEC. */
-static int history_publish(const struct history_cli *cli, const struct history_view *hv, const char *dir)
+static int history_publish(const struct history_cli *cli, const struct history_view *hv,
+			   const char *dir)
 {
 	const struct history_series *v = hv->set->v;
 	size_t nr = hv->set->nr;
@@ -347,7 +371,7 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 	for (size_t i = 0; i < nr; i++)
 		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, &keep);
 	char *now = sysinfo_now_rfc3339();
-	struct history_site site = { hv->machine, page, why, now, hv->runs, ss, nr };
+	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr};
 	int rc = 0;
 	if (history_site_write(cli->out.output, &site, &err)) {
 		cmd_error("--output %s", err.buf);
@@ -389,8 +413,8 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	char *path = record_history_path(cli->history, &ls);
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	struct history *h = NULL;
-	struct history_points pts = { 0 };
-	struct history_series_set set = { NULL, 0 };
+	struct history_points pts = {0};
+	struct history_series_set set = {NULL, 0};
 	if (cli->out.output)
 		rc = history_check_output(cli, &ls, path);
 	if (!rc && cli->from_branch)
@@ -405,10 +429,10 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	this_machine(&m);
 	struct history_order order;
 	history_order_load(&order, ls.suites[0]->dir, &pts);
-	struct history_series_options opt = { m.fingerprint, min_change, detect, selected, &ls };
+	struct history_series_options opt = {m.fingerprint, min_change, detect, selected, &ls};
 	history_series_build(&set, &pts, &order, &opt);
 	history_order_release(&order);
-	struct history_view hv = { path, m.fingerprint, runs, detect, &set };
+	struct history_view hv = {path, m.fingerprint, runs, detect, &set};
 	if (history_site_mode(cli)) {
 		rc = history_publish(cli, &hv, ls.suites[0]->dir);
 	} else {
@@ -428,11 +452,12 @@ out:
 }
 
 const struct cmd_entry cmd_history = {
-	.name = "history",
-	.args = "[push|pull] [options] [PATH...]",
-	.summary = "show the recorded series per command and metric over commits, with their steps; push/pull the history branch",
-	.opts = history_opts,
-	.cli_size = sizeof(struct history_cli),
-	.needs_runner = 0,
-	.exec = history_exec,
+    .name = "history",
+    .args = "[push|pull] [options] [PATH...]",
+    .summary = "show the recorded series per command and metric over commits, with their steps; "
+	       "push/pull the history branch",
+    .opts = history_opts,
+    .cli_size = sizeof(struct history_cli),
+    .needs_runner = 0,
+    .exec = history_exec,
 };

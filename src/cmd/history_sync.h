@@ -16,13 +16,12 @@ enum history_sync_op { HISTORY_SYNC_PULL, HISTORY_SYNC_PUSH };
 
 /*
  * Pull or push the history at `path` (the repository: the one holding
- * dir) with the branch and remote of hb (NULL fields: the defaults). Its one-line result goes to `to`
- * (stdout for the subcommands, stderr where stdout is a report);
- * warnings and errors to stderr. Returns 0, EXIT_USAGE (push: no history
- * at path) or EXIT_EXEC.
+ * dir) with the branch and remote of hb (NULL fields: the defaults). Its one-line result goes to
+ * `to` (stdout for the subcommands, stderr where stdout is a report); warnings and errors to
+ * stderr. Returns 0, EXIT_USAGE (push: no history at path) or EXIT_EXEC.
  */
-int history_sync_run(const struct cli_history_branch *hb, enum history_sync_op op,
-		     const char *path, const char *dir, FILE *to);
+int history_sync_run(const struct cli_history_branch *hb, enum history_sync_op op, const char *path,
+		     const char *dir, FILE *to);
 
 /* The subcommand `kagari history push|pull` on the suites of paths (args
    with the subcommand taken off) and their history (--history FILE or

@@ -21,44 +21,44 @@
 #include "suite/load.h"
 
 static const char starter_suite[] =
-	"# kagari suite: what to measure, and the limits it must stay within.\n"
-	"# Check it with `kagari validate`, measure it with `kagari run`,\n"
-	"# compare with a git revision with `kagari compare --against main`.\n"
-	"version: \"1\"\n"
-	"name: my-project\n"
-	"\n"
-	"# build:                      # optional: build the program under test;\n"
-	"#   command: [cc, -O2, -o, \"${artifact}\", main.c]   # then run \"${artifact}\"\n"
-	"\n"
-	"defaults:\n"
-	"  warmup: 1                   # unmeasured runs first\n"
-	"  # runs: unset, so compare measures in rounds until every gated\n"
-	"  # comparison is decided (at most max_runs); a fixed `runs: N` must\n"
-	"  # give enough rounds to ever reach significance (validate warns)\n"
-	"  timeout: 1m                 # per run; the whole process tree is killed\n"
-	"  metrics:                    # latency is always measured; these are on request\n"
-	"    cpu: true                 # cpu_user, cpu_system, cpu_total, cpu_utilization\n"
-	"    memory: true              # peak_rss\n"
-	"    # counters: true          # instructions, cycles, ... (perf or valgrind)\n"
-	"    # allocations: true       # allocs, alloc_bytes, peak_heap (LD_PRELOAD shim)\n"
-	"\n"
-	"benchmarks:\n"
-	"  - name: sort-numbers\n"
-	"    tags: [smoke]\n"
-	"    commands:\n"
-	"      sort:\n"
-	"        command: \"seq 100000 | sort -rn > /dev/null\"\n"
-	"        shell: true\n"
-	"        budget:\n"
-	"          latency: {p95: \"<= 5s\"}\n"
-	"          peak_rss: {max: \"<= 256MiB\"}\n"
-	"      sort-stable:\n"
-	"        command: \"seq 100000 | sort -s -rn > /dev/null\"\n"
-	"        shell: true\n"
-	"  - name: list-root\n"
-	"    commands:\n"
-	"      ls:\n"
-	"        command: [ls, -l, /]     # argv form: no shell involved\n";
+    "# kagari suite: what to measure, and the limits it must stay within.\n"
+    "# Check it with `kagari validate`, measure it with `kagari run`,\n"
+    "# compare with a git revision with `kagari compare --against main`.\n"
+    "version: \"1\"\n"
+    "name: my-project\n"
+    "\n"
+    "# build:                      # optional: build the program under test;\n"
+    "#   command: [cc, -O2, -o, \"${artifact}\", main.c]   # then run \"${artifact}\"\n"
+    "\n"
+    "defaults:\n"
+    "  warmup: 1                   # unmeasured runs first\n"
+    "  # runs: unset, so compare measures in rounds until every gated\n"
+    "  # comparison is decided (at most max_runs); a fixed `runs: N` must\n"
+    "  # give enough rounds to ever reach significance (validate warns)\n"
+    "  timeout: 1m                 # per run; the whole process tree is killed\n"
+    "  metrics:                    # latency is always measured; these are on request\n"
+    "    cpu: true                 # cpu_user, cpu_system, cpu_total, cpu_utilization\n"
+    "    memory: true              # peak_rss\n"
+    "    # counters: true          # instructions, cycles, ... (perf or valgrind)\n"
+    "    # allocations: true       # allocs, alloc_bytes, peak_heap (LD_PRELOAD shim)\n"
+    "\n"
+    "benchmarks:\n"
+    "  - name: sort-numbers\n"
+    "    tags: [smoke]\n"
+    "    commands:\n"
+    "      sort:\n"
+    "        command: \"seq 100000 | sort -rn > /dev/null\"\n"
+    "        shell: true\n"
+    "        budget:\n"
+    "          latency: {p95: \"<= 5s\"}\n"
+    "          peak_rss: {max: \"<= 256MiB\"}\n"
+    "      sort-stable:\n"
+    "        command: \"seq 100000 | sort -s -rn > /dev/null\"\n"
+    "        shell: true\n"
+    "  - name: list-root\n"
+    "    commands:\n"
+    "      ls:\n"
+    "        command: [ls, -l, /]     # argv form: no shell involved\n";
 
 struct init_cli {
 	struct cli_common common;
@@ -74,9 +74,8 @@ static int init_exec(const void *opts, struct cmd_env *env)
 	}
 	const char *arg = cli->common.args.nr ? cli->common.args.v[0] : "kagari.yaml";
 	struct stat st;
-	char *path = (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-			     ? xstrfmt("%s/kagari.yaml", arg)
-			     : xstrdup(arg);
+	char *path = (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) ? xstrfmt("%s/kagari.yaml", arg)
+								  : xstrdup(arg);
 	int rc = EXIT_PASS;
 	if (lstat(path, &st) == 0 && !cli->force) {
 		cmd_error("'%s' already exists; not overwriting it (use --force to replace it)",
@@ -88,8 +87,8 @@ static int init_exec(const void *opts, struct cmd_env *env)
 			cmd_error("%s", err.buf);
 			rc = EXIT_EXEC;
 		} else {
-			printf("wrote %s: try 'kagari validate %s' and 'kagari run %s'\n",
-			       path, path, path);
+			printf("wrote %s: try 'kagari validate %s' and 'kagari run %s'\n", path,
+			       path, path);
 			sbuf_reset(&err);
 			struct suite *su = suite_load(path, &err);
 			if (su)
@@ -105,16 +104,15 @@ static int init_exec(const void *opts, struct cmd_env *env)
 }
 
 static const struct opt init_opts[] = {
-	{ "force", OPT_BOOL, offsetof(struct init_cli, force), NULL,
-	  "overwrite an existing file", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"force", OPT_BOOL, offsetof(struct init_cli, force), NULL, "overwrite an existing file", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 
 const struct cmd_entry cmd_init = {
-	.name = "init",
-	.args = "[--force] [PATH]",
-	.summary = "write a runnable starter suite (kagari.yaml)",
-	.opts = init_opts,
-	.cli_size = sizeof(struct init_cli),
-	.exec = init_exec,
+    .name = "init",
+    .args = "[--force] [PATH]",
+    .summary = "write a runnable starter suite (kagari.yaml)",
+    .opts = init_opts,
+    .cli_size = sizeof(struct init_cli),
+    .exec = init_exec,
 };

@@ -18,10 +18,10 @@ struct list_cli {
 };
 
 static const struct opt list_opts[] = {
-	OPT_COMMON_SELECTION(struct list_cli),
-	{ "format", OPT_ENUM, offsetof(struct list_cli, out.format), "FMT",
-	  "text (default) or json", "text|json" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    OPT_COMMON_SELECTION(struct list_cli),
+    {"format", OPT_ENUM, offsetof(struct list_cli, out.format), "FMT", "text (default) or json",
+     "text|json"},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static void list_text(const struct loaded_suites *ls, struct sbuf *out)
@@ -115,10 +115,10 @@ static int list_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_list = {
-	.name = "list",
-	.args = "[--filter RE] [--tag T] [--skip-tag T] [--format text|json] [PATH...]",
-	.summary = "list the benchmarks and commands a selection would run",
-	.opts = list_opts,
-	.cli_size = sizeof(struct list_cli),
-	.exec = list_exec,
+    .name = "list",
+    .args = "[--filter RE] [--tag T] [--skip-tag T] [--format text|json] [PATH...]",
+    .summary = "list the benchmarks and commands a selection would run",
+    .opts = list_opts,
+    .cli_size = sizeof(struct list_cli),
+    .exec = list_exec,
 };

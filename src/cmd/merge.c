@@ -57,19 +57,19 @@ struct merge_cli {
 
 #define M(f) offsetof(struct merge_cli, f)
 static const struct opt merge_opts[] = {
-	{ "replicate", OPT_BOOL, M(replicate), NULL,
-	  "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL },
-	{ "format", OPT_ENUM, M(out.format), "FMT",
-	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, M(out.output), "FILE",
-	  "write to FILE (atomically) instead of stdout; never an input", NULL },
-	{ "summary", OPT_STRING, M(out.summary), "FILE",
-	  "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL },
-	{ "annotations", OPT_BOOL, M(annotations), NULL,
-	  "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, M(fail_on_inconclusive),
-	  NULL, "exit 1 when a gated comparison is inconclusive", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"replicate", OPT_BOOL, M(replicate), NULL,
+     "pool the rounds of a command measured in several reports (jobs run with --replicate)", NULL},
+    {"format", OPT_ENUM, M(out.format), "FMT", "output format: " REPORT_FORMAT_HELP,
+     REPORT_FORMAT_CHOICES},
+    {"output", OPT_STRING, M(out.output), "FILE",
+     "write to FILE (atomically) instead of stdout; never an input", NULL},
+    {"summary", OPT_STRING, M(out.summary), "FILE",
+     "append a GitHub-flavoured Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)", NULL},
+    {"annotations", OPT_BOOL, M(annotations), NULL,
+     "GitHub workflow-command annotations on stderr, as kagari ci writes them", NULL},
+    {"fail-on-inconclusive", OPT_BOOL, M(fail_on_inconclusive), NULL,
+     "exit 1 when a gated comparison is inconclusive", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef M
 
@@ -136,16 +136,15 @@ static int pool_side(struct side_result *dst, struct side_result *src)
 }
 
 /* Move src (zeroed after) into dst's array of n items. */
-#define APPEND_MOVE(arr, n, src)                                               \
-	do {                                                                   \
-		(arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr)));          \
-		(arr)[(n)++] = *(src);                                         \
-		memset((src), 0, sizeof(*(src)));                              \
+#define APPEND_MOVE(arr, n, src)                                                                   \
+	do {                                                                                       \
+		(arr) = xreallocarray((arr), (n) + 1, sizeof(*(arr)));                             \
+		(arr)[(n)++] = *(src);                                                             \
+		memset((src), 0, sizeof(*(src)));                                                  \
 	} while (0)
 
-static int merge_commands(struct bench_result *db, struct bench_result *sb,
-			  const char *suite, const char *dname, const char *sname,
-			  int replicate, struct sbuf *err)
+static int merge_commands(struct bench_result *db, struct bench_result *sb, const char *suite,
+			  const char *dname, const char *sname, int replicate, struct sbuf *err)
 {
 	for (size_t c = 0; c < sb->nr_commands; c++) {
 		struct command_result *sc = &sb->commands[c], *dc = NULL;
@@ -157,26 +156,37 @@ static int merge_commands(struct bench_result *db, struct bench_result *sb,
 			continue;
 		}
 		if (!replicate) {
-			sbuf_addf(err, "'%s' and '%s' both measured suite '%s', benchmark '%s', command '%s': shards split the benchmarks, so these are not shards of one run (jobs run with --replicate are merged with --replicate)",
+			sbuf_addf(err,
+				  "'%s' and '%s' both measured suite '%s', benchmark '%s', command "
+				  "'%s': shards split the benchmarks, so these are not shards of "
+				  "one run (jobs run with --replicate are merged with --replicate)",
 				  dname, sname, suite, db->name, sc->name);
 			return -1;
 		}
 		if (dc->analysis.present != sc->analysis.present ||
 		    memcmp(&dc->analysis, &sc->analysis, sizeof(dc->analysis))) {
-			sbuf_addf(err, "'%s' and '%s' judge suite '%s', benchmark '%s', command '%s' with different analysis settings: they were not run from the same suite",
-				  dname, sname, suite, db->name, sc->name);
+			sbuf_addf(
+			    err,
+			    "'%s' and '%s' judge suite '%s', benchmark '%s', command '%s' with "
+			    "different analysis settings: they were not run from the same suite",
+			    dname, sname, suite, db->name, sc->name);
 			return -1;
 		}
 		if (!streq(dc->command, sc->command)) {
-			sbuf_addf(err, "'%s' and '%s' ran different command lines as suite '%s', benchmark '%s', command '%s'",
+			sbuf_addf(err,
+				  "'%s' and '%s' ran different command lines as suite '%s', "
+				  "benchmark '%s', command '%s'",
 				  dname, sname, suite, db->name, sc->name);
 			return -1;
 		}
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
 			if (sc->rounds > INT_MAX - dc->rounds ||
 			    pool_side(&dc->side[sd], &sc->side[sd])) {
-				sbuf_addf(err, "'%s' and '%s' number the rounds of suite '%s', benchmark '%s', command '%s' too high to pool: the sum passes %d",
-					  dname, sname, suite, db->name, sc->name, INT_MAX);
+				sbuf_addf(
+				    err,
+				    "'%s' and '%s' number the rounds of suite '%s', benchmark "
+				    "'%s', command '%s' too high to pool: the sum passes %d",
+				    dname, sname, suite, db->name, sc->name, INT_MAX);
 				return -1;
 			}
 		dc->rounds += sc->rounds;
@@ -206,7 +216,9 @@ static int merge_into(struct run_result *dst, struct run_result *src, const char
 	}
 	if (!streq(dst->git.base_sha, src->git.base_sha) ||
 	    !streq(dst->git.head_sha, src->git.head_sha) || dst->git.dirty != src->git.dirty) {
-		sbuf_addf(err, "'%s' measured base %.12s and head %.12s%s, '%s' base %.12s and head %.12s%s: shards of one run measure the same commits",
+		sbuf_addf(err,
+			  "'%s' measured base %.12s and head %.12s%s, '%s' base %.12s and head "
+			  "%.12s%s: shards of one run measure the same commits",
 			  dname, dst->git.base_sha ? dst->git.base_sha : "-",
 			  dst->git.head_sha ? dst->git.head_sha : "-",
 			  dst->git.dirty == 1 ? " (dirty)" : "", sname,
@@ -252,7 +264,8 @@ static int merge_into(struct run_result *dst, struct run_result *src, const char
 		free(dst->started_at);
 		dst->started_at = xstrdup(src->started_at);
 	}
-	if (src->finished_at && (!dst->finished_at || strcmp(src->finished_at, dst->finished_at) > 0)) {
+	if (src->finished_at &&
+	    (!dst->finished_at || strcmp(src->finished_at, dst->finished_at) > 0)) {
 		free(dst->finished_at);
 		dst->finished_at = xstrdup(src->finished_at);
 	}
@@ -293,7 +306,9 @@ static int read_report(const char *path, struct run_result *r)
 static int check_judgeable(const struct run_result *r, const char *path)
 {
 	if (!r->shard.present) {
-		cmd_error("cannot merge '%s': it records no shard (a report of an older kagari, or edited), so merge cannot tell whether every shard of the run is there; measure it again with this kagari",
+		cmd_error("cannot merge '%s': it records no shard (a report of an older kagari, or "
+			  "edited), so merge cannot tell whether every shard of the run is there; "
+			  "measure it again with this kagari",
 			  path);
 		return EXIT_INVALID;
 	}
@@ -302,7 +317,10 @@ static int check_judgeable(const struct run_result *r, const char *path)
 			const struct bench_result *br = &r->suites[i].benches[b];
 			for (size_t c = 0; c < br->nr_commands; c++)
 				if (!br->commands[c].analysis.present) {
-					cmd_error("cannot merge '%s': suite '%s', benchmark '%s', command '%s' has no `analysis` settings (a report of an older kagari, or edited), so its samples cannot be judged again",
+					cmd_error("cannot merge '%s': suite '%s', benchmark '%s', "
+						  "command '%s' has no `analysis` settings (a "
+						  "report of an older kagari, or edited), so its "
+						  "samples cannot be judged again",
 						  path, r->suites[i].name, br->name,
 						  br->commands[c].name);
 					return EXIT_INVALID;
@@ -329,13 +347,16 @@ static int check_shard(const struct shard_seen *sh, size_t i)
 	for (size_t k = 0; k < i; k++) {
 		const struct shard_seen *a = &sh[k];
 		if (!strcmp(a->run_id, b->run_id)) {
-			cmd_error("cannot merge: '%s' and '%s' are the same run (run id %s): its samples would count twice",
+			cmd_error("cannot merge: '%s' and '%s' are the same run (run id %s): its "
+				  "samples would count twice",
 				  a->path, b->path, b->run_id);
 			return EXIT_INVALID;
 		}
 		if (a->count != b->count || a->replicate != b->replicate ||
 		    strcmp(a->selection, b->selection) || a->benchmarks != b->benchmarks) {
-			cmd_error("cannot merge: '%s' is shard %d/%d%s of %d benchmark%s selected by '%s', '%s' shard %d/%d%s of %d selected by '%s': they are not shards of one matrix",
+			cmd_error("cannot merge: '%s' is shard %d/%d%s of %d benchmark%s selected "
+				  "by '%s', '%s' shard %d/%d%s of %d selected by '%s': they are "
+				  "not shards of one matrix",
 				  a->path, a->index, a->count, a->replicate ? " (--replicate)" : "",
 				  a->benchmarks, a->benchmarks == 1 ? "" : "s", a->selection,
 				  b->path, b->index, b->count, b->replicate ? " (--replicate)" : "",
@@ -346,7 +367,10 @@ static int check_shard(const struct shard_seen *sh, size_t i)
 		   history, another by count) leaves some benchmark in no
 		   shard, and every shard would still be there. */
 		if (!streq(a->split, b->split) || !streq(a->assignment, b->assignment)) {
-			cmd_error("cannot merge: '%s' assigned the benchmarks to shards %s (assignment %s), '%s' %s (assignment %s): the jobs split the benchmarks differently, so some benchmark may be measured by no shard; give every job the same history (or --no-history)",
+			cmd_error("cannot merge: '%s' assigned the benchmarks to shards %s "
+				  "(assignment %s), '%s' %s (assignment %s): the jobs split the "
+				  "benchmarks differently, so some benchmark may be measured by no "
+				  "shard; give every job the same history (or --no-history)",
 				  a->path, a->split ? a->split : "in an unrecorded way",
 				  a->assignment ? a->assignment : "-", b->path,
 				  b->split ? b->split : "in an unrecorded way",
@@ -354,7 +378,8 @@ static int check_shard(const struct shard_seen *sh, size_t i)
 			return EXIT_INVALID;
 		}
 		if (a->index == b->index) {
-			cmd_error("cannot merge: '%s' and '%s' are both shard %d/%d (runs %s and %s): one job's shard was measured twice; merge one of them",
+			cmd_error("cannot merge: '%s' and '%s' are both shard %d/%d (runs %s and "
+				  "%s): one job's shard was measured twice; merge one of them",
 				  a->path, b->path, a->index, a->count, a->run_id, b->run_id);
 			return EXIT_INVALID;
 		}
@@ -387,9 +412,10 @@ static int check_complete(const struct shard_seen *sh, size_t n)
 		sbuf_addf(&have, " and %zu more", n - 20);
 	int rc = 0;
 	if (nr_missing) {
-		cmd_error("cannot merge: shard%s %s of the run %s missing (given: %s); the benchmarks of a missing shard would go unjudged",
-			  nr_missing == 1 ? "" : "s", missing.buf,
-			  nr_missing == 1 ? "is" : "are", have.buf);
+		cmd_error("cannot merge: shard%s %s of the run %s missing (given: %s); the "
+			  "benchmarks of a missing shard would go unjudged",
+			  nr_missing == 1 ? "" : "s", missing.buf, nr_missing == 1 ? "is" : "are",
+			  have.buf);
 		rc = EXIT_INVALID;
 	}
 	sbuf_release(&missing);
@@ -434,11 +460,15 @@ static int merge_check_args(const struct merge_cli *cli, enum report_format *f)
 /* What merge keeps of r's shard record (path is not copied). */
 static struct shard_seen shard_seen_of(const char *path, const struct run_result *r)
 {
-	return (struct shard_seen){ path, r->shard.index, r->shard.count,
-				    r->shard.replicate, r->shard.benchmarks,
-				    xstrdup(r->shard.selection), xstrdup(r->shard.run_id),
-				    xstrdup_or_null(r->shard.split),
-				    xstrdup_or_null(r->shard.assignment) };
+	return (struct shard_seen){path,
+				   r->shard.index,
+				   r->shard.count,
+				   r->shard.replicate,
+				   r->shard.benchmarks,
+				   xstrdup(r->shard.selection),
+				   xstrdup(r->shard.run_id),
+				   xstrdup_or_null(r->shard.split),
+				   xstrdup_or_null(r->shard.assignment)};
 }
 
 /* The reports as they are merged: r is the first one, the others merged
@@ -467,8 +497,8 @@ static int merge_next(struct merge_set *m, const struct merge_cli *cli, size_t i
 		m->exec_failed = 1;
 		m->exec_reason = next.exit_reason ? xstrdup(next.exit_reason) : NULL;
 	}
-	if (!rc && merge_into(&m->r, &next, cli->common.args.v[0], cli->common.args.v[i], cli->replicate,
-			      &err)) {
+	if (!rc && merge_into(&m->r, &next, cli->common.args.v[0], cli->common.args.v[i],
+			      cli->replicate, &err)) {
 		cmd_error("cannot merge: %s", err.buf);
 		rc = EXIT_INVALID;
 	}
@@ -529,7 +559,8 @@ static void judge_merged(struct merge_set *m, const struct merge_cli *cli)
 	if (m->exec_failed && r->summary.exit_code != EXIT_EXEC) {
 		r->summary.exit_code = EXIT_EXEC;
 		free(r->exit_reason);
-		r->exit_reason = m->exec_reason ? m->exec_reason : xstrdup("a shard failed to measure");
+		r->exit_reason =
+		    m->exec_reason ? m->exec_reason : xstrdup("a shard failed to measure");
 		m->exec_reason = NULL;
 	}
 }
@@ -620,11 +651,11 @@ out:
 }
 
 const struct cmd_entry cmd_merge = {
-	.name = "merge",
-	.args = "REPORT.json... [--replicate] [--format FMT] [--output FILE]",
-	.summary = "join the JSON reports of --shard jobs into one, analysed as one run",
-	.opts = merge_opts,
-	.cli_size = sizeof(struct merge_cli),
-	.needs_runner = 0,
-	.exec = merge_exec,
+    .name = "merge",
+    .args = "REPORT.json... [--replicate] [--format FMT] [--output FILE]",
+    .summary = "join the JSON reports of --shard jobs into one, analysed as one run",
+    .opts = merge_opts,
+    .cli_size = sizeof(struct merge_cli),
+    .needs_runner = 0,
+    .exec = merge_exec,
 };

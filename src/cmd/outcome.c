@@ -25,8 +25,7 @@ static void budget_words(const struct budget_result *b, struct sbuf *msg)
 	if (b->limit_text)
 		sbuf_addf(msg, " %s", b->limit_text);
 	else if (b->op && b->limit == b->limit) /* not NaN */
-		sbuf_addf(msg, " %s %g %s", b->op, b->limit,
-			  metric_get(b->metric)->unit_name);
+		sbuf_addf(msg, " %s %g %s", b->op, b->limit, metric_get(b->metric)->unit_name);
 }
 
 /* The first failed budget, "METRIC AGG LIMIT (benchmark 'B', command 'C')". */
@@ -44,8 +43,11 @@ static void first_budget(const struct run_result *r, struct sbuf *msg)
 							  br->name, cr->name);
 						/* Judged on fewer rounds than asked. */
 						if (cr->out_of_time)
-							sbuf_addf(msg, ", on the %d round%s measured before the time cap (--max-time) stopped it",
-								  cr->rounds, cr->rounds == 1 ? "" : "s");
+							sbuf_addf(
+							    msg,
+							    ", on the %d round%s measured before "
+							    "the time cap (--max-time) stopped it",
+							    cr->rounds, cr->rounds == 1 ? "" : "s");
 						return;
 					}
 			}
@@ -109,23 +111,28 @@ void outcome_judge(struct run_result *r)
 	r->exit_reason = NULL;
 	if (r->interrupted) {
 		code = EXIT_EXEC;
-		r->exit_reason = xstrdup("interrupted: the report holds what was measured before the signal");
+		r->exit_reason =
+		    xstrdup("interrupted: the report holds what was measured before the signal");
 	} else if (suite_error || sm->error) {
 		code = EXIT_EXEC;
 		struct sbuf first = SBUF_INIT;
 		first_error(r, &first);
-		r->exit_reason = xstrfmt("%d command%s failed to run%s (see the error above)",
-					 sm->error ? sm->error : 1, sm->error == 1 ? "" : "s",
-					 first.buf);
+		r->exit_reason =
+		    xstrfmt("%d command%s failed to run%s (see the error above)",
+			    sm->error ? sm->error : 1, sm->error == 1 ? "" : "s", first.buf);
 		sbuf_release(&first);
 	} else if (sm->unsupported) {
 		code = EXIT_UNSUPPORTED;
 		struct sbuf which = SBUF_INIT;
 		if (first_capped_budget(r, &which))
-			r->exit_reason = xstrfmt("a budget could not be assessed: the time cap (--max-time) stopped the measuring of %s before it had samples",
-						 which.buf);
+			r->exit_reason =
+			    xstrfmt("a budget could not be assessed: the time cap (--max-time) "
+				    "stopped the measuring of %s before it had samples",
+				    which.buf);
 		else
-			r->exit_reason = xstrdup("a required metric could not be measured, or a budget could not be assessed because its metric was not measured");
+			r->exit_reason =
+			    xstrdup("a required metric could not be measured, or a budget could "
+				    "not be assessed because its metric was not measured");
 		sbuf_release(&which);
 	} else if (sm->over_budget || sm->regression) {
 		code = EXIT_FAIL;
@@ -135,9 +142,9 @@ void outcome_judge(struct run_result *r)
 		} else {
 			struct sbuf budget_msg = SBUF_INIT;
 			first_budget(r, &budget_msg);
-			r->exit_reason = xstrfmt("%d command%s over budget, first: %s",
-						 sm->over_budget, sm->over_budget == 1 ? "" : "s",
-						 budget_msg.buf);
+			r->exit_reason =
+			    xstrfmt("%d command%s over budget, first: %s", sm->over_budget,
+				    sm->over_budget == 1 ? "" : "s", budget_msg.buf);
 			sbuf_release(&budget_msg);
 		}
 	}
@@ -150,7 +157,7 @@ void outcome_fail_on_inconclusive(struct run_result *r)
 		return;
 	r->summary.exit_code = EXIT_FAIL;
 	free(r->exit_reason);
-	r->exit_reason = xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
-				 r->summary.inconclusive,
-				 r->summary.inconclusive == 1 ? " is" : "s are");
+	r->exit_reason =
+	    xstrfmt("%d comparison%s inconclusive (--fail-on-inconclusive)",
+		    r->summary.inconclusive, r->summary.inconclusive == 1 ? " is" : "s are");
 }

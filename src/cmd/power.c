@@ -41,29 +41,29 @@ struct power_cli {
 
 #define P(f) offsetof(struct power_cli, f)
 static const struct opt power_opts[] = {
-	{ "cells", OPT_STRING, P(cells), "LIST",
-	  "cells to replay, EFFECT@T or SHARE%xFACTOR@T, comma-separated (default "
-	  POWER_DEFAULT_CELLS ")", NULL },
-	{ "trials", OPT_COUNT, P(trials), "N",
-	  "trials per cell (default 500)", NULL },
-	{ "seed", OPT_SEED, P(measure.seed), "N",
-	  "seed for the windows, the order and the shaped changes (default 1)", NULL },
-	{ "metric", OPT_ENUM, P(analysis.metric), "M",
-	  "the trace column replayed: latency (wall_ns, default) or cpu_total (user_ns + sys_ns)",
-	  "latency|cpu_total" },
-	{ "runs-per-round", OPT_COUNT, P(runs_per_round), "N",
-	  "runs per side per round (default: the suite's, else 1)", NULL },
-	{ "max-runs", OPT_COUNT, P(measure.max_runs), "N",
-	  "the sequential design's cap, runs per side (default: the suite's, else 200)", NULL },
-	{ "confidence", OPT_STRING, P(analysis.confidence), "C",
-	  "confidence of the verdicts (default: the suite's, else 0.95)", NULL },
-	{ "order", OPT_ENUM, P(order), "ORDER",
-	  "order inside a round (default: the suite's, else random)", "random|abba|alternate" },
-	{ "format", OPT_ENUM, P(out.format), "FMT",
-	  "report format: table (default) or json", "table|json" },
-	{ "output", OPT_STRING, P(out.output), "FILE",
-	  "write the report to FILE (atomically) instead of stdout; never an input", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"cells", OPT_STRING, P(cells), "LIST",
+     "cells to replay, EFFECT@T or SHARE%xFACTOR@T, comma-separated (default " POWER_DEFAULT_CELLS
+     ")",
+     NULL},
+    {"trials", OPT_COUNT, P(trials), "N", "trials per cell (default 500)", NULL},
+    {"seed", OPT_SEED, P(measure.seed), "N",
+     "seed for the windows, the order and the shaped changes (default 1)", NULL},
+    {"metric", OPT_ENUM, P(analysis.metric), "M",
+     "the trace column replayed: latency (wall_ns, default) or cpu_total (user_ns + sys_ns)",
+     "latency|cpu_total"},
+    {"runs-per-round", OPT_COUNT, P(runs_per_round), "N",
+     "runs per side per round (default: the suite's, else 1)", NULL},
+    {"max-runs", OPT_COUNT, P(measure.max_runs), "N",
+     "the sequential design's cap, runs per side (default: the suite's, else 200)", NULL},
+    {"confidence", OPT_STRING, P(analysis.confidence), "C",
+     "confidence of the verdicts (default: the suite's, else 0.95)", NULL},
+    {"order", OPT_ENUM, P(order), "ORDER",
+     "order inside a round (default: the suite's, else random)", "random|abba|alternate"},
+    {"format", OPT_ENUM, P(out.format), "FMT", "report format: table (default) or json",
+     "table|json"},
+    {"output", OPT_STRING, P(out.output), "FILE",
+     "write the report to FILE (atomically) instead of stdout; never an input", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef P
 
@@ -102,7 +102,8 @@ static int load_traces(const struct power_cli *cli, int need_cpu, struct trace *
 			sbuf_release(&text);
 			return EXIT_INVALID;
 		}
-		int bad = trace_parse(f, text.buf ? text.buf : "", text.len, need_cpu, &tr[i], &err);
+		int bad =
+		    trace_parse(f, text.buf ? text.buf : "", text.len, need_cpu, &tr[i], &err);
 		sbuf_release(&text);
 		if (bad) {
 			cmd_error("%s", err.buf);
@@ -117,12 +118,14 @@ static int load_traces(const struct power_cli *cli, int need_cpu, struct trace *
 /* The design's overrides from the command line; 0 or the exit code. */
 static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 {
-	d->metric = cli->analysis.metric && !strcmp(cli->analysis.metric, "cpu_total") ? METRIC_CPU_TOTAL
-								    : METRIC_LATENCY;
+	d->metric = cli->analysis.metric && !strcmp(cli->analysis.metric, "cpu_total")
+			? METRIC_CPU_TOTAL
+			: METRIC_LATENCY;
 	if (cli->runs_per_round == 0 || cli->measure.max_runs == 0 || cli->trials == 0) {
 		cmd_error("--%s must be at least 1", cli->trials == 0 ? "trials"
-						     : cli->measure.max_runs == 0 ? "max-runs"
-									  : "runs-per-round");
+						     : cli->measure.max_runs == 0
+							 ? "max-runs"
+							 : "runs-per-round");
 		return EXIT_USAGE;
 	}
 	if (cli->runs_per_round > 0)
@@ -130,9 +133,9 @@ static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 	if (cli->measure.max_runs > 0)
 		d->st.max_runs = cli->measure.max_runs;
 	if (cli->order)
-		d->st.order = !strcmp(cli->order, "abba")	   ? ORDER_ABBA
+		d->st.order = !strcmp(cli->order, "abba")	 ? ORDER_ABBA
 			      : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
-								  : ORDER_RANDOM;
+								 : ORDER_RANDOM;
 	if (cli->analysis.confidence) {
 		char *e;
 		double c = strtod(cli->analysis.confidence, &e);
@@ -203,16 +206,17 @@ static int check_cells_fit(const struct power_design *d, const struct trace *tr,
 }
 
 /* Every trace holds at least one window of `need` runs; 0 or EXIT_INVALID. */
-static int check_trace_lengths(const struct power_design *d, const struct trace *tr,
-			       size_t nt, size_t need)
+static int check_trace_lengths(const struct power_design *d, const struct trace *tr, size_t nt,
+			       size_t need)
 {
 	for (size_t i = 0; i < nt; i++) {
 		if (tr[i].n < need) {
-			cmd_error("%s: %zu runs, but one window of this design needs %zu "
-				  "(%d warm-up and %d measured rounds of %d run%s per side); record a "
-				  "longer trace or lower --max-runs",
-				  tr[i].file, tr[i].n, need, d->warm_rounds, d->rounds,
-				  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s");
+			cmd_error(
+			    "%s: %zu runs, but one window of this design needs %zu "
+			    "(%d warm-up and %d measured rounds of %d run%s per side); record a "
+			    "longer trace or lower --max-runs",
+			    tr[i].file, tr[i].n, need, d->warm_rounds, d->rounds,
+			    d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s");
 			return EXIT_INVALID;
 		}
 	}
@@ -306,10 +310,11 @@ out:
 }
 
 const struct cmd_entry cmd_power = {
-	.name = "power",
-	.args = "[options] TRACE...",
-	.summary = "replay compare's design over recorded A/A traces: how often it decides, and at what cost",
-	.opts = power_opts,
-	.cli_size = sizeof(struct power_cli),
-	.exec = power_exec,
+    .name = "power",
+    .args = "[options] TRACE...",
+    .summary =
+	"replay compare's design over recorded A/A traces: how often it decides, and at what cost",
+    .opts = power_opts,
+    .cli_size = sizeof(struct power_cli),
+    .exec = power_exec,
 };

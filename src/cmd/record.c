@@ -37,7 +37,7 @@ int record_timeout_ms(void)
 /* The branch HEAD is on, or NULL (detached, no repository). */
 static char *current_branch(const char *repo)
 {
-	static const char *const args[] = { "symbolic-ref", "--short", "-q", "HEAD", NULL };
+	static const char *const args[] = {"symbolic-ref", "--short", "-q", "HEAD", NULL};
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	char *b = NULL;
 	if (git_exec(repo, args, GIT_TIMEOUT_NS, &out, NULL, &err) == 0) {
@@ -81,13 +81,13 @@ int record_session(struct session *s)
 		sbuf_reset(&json); /* the statistics are still worth keeping */
 	sbuf_reset(&err);
 	struct history_record rec = {
-		.kind = r->mode,
-		.head_sha = r->git.head_sha ? r->git.head_sha : head,
-		.base_sha = r->git.base_sha,
-		.base_ref = r->git.base_ref,
-		.dirty = dirty,
-		.branch = branch,
-		.exit_code = r->summary.exit_code,
+	    .kind = r->mode,
+	    .head_sha = r->git.head_sha ? r->git.head_sha : head,
+	    .base_sha = r->git.base_sha,
+	    .base_ref = r->git.base_ref,
+	    .dirty = dirty,
+	    .branch = branch,
+	    .exit_code = r->summary.exit_code,
 	};
 	struct history_machine m;
 	history_machine_detect(&r->env, getenv("KAGARI_MACHINE_ID"), &m);
@@ -95,7 +95,8 @@ int record_session(struct session *s)
 	int rc = 0;
 	if (history_open(path, record_timeout_ms(), &h, &err) ||
 	    history_append(h, &rec, &m, r, json.len ? json.buf : NULL, &err) < 0) {
-		cmd_error("%s; the run was not recorded (the reports were written; --no-history skips the history)",
+		cmd_error("%s; the run was not recorded (the reports were written; --no-history "
+			  "skips the history)",
 			  err.buf);
 		rc = EXIT_EXEC;
 	}

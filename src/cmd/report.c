@@ -53,22 +53,25 @@ struct report_cli {
 
 #define R(f) offsetof(struct report_cli, f)
 static const struct opt report_opts[] = {
-	{ "format", OPT_ENUM, R(out.format), "FMT",
-	  "output format: " REPORT_FORMAT_HELP, REPORT_FORMAT_CHOICES },
-	{ "output", OPT_STRING, R(out.output), "FILE",
-	  "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input itself", NULL },
-	{ "section", OPT_STRING, R(out.section), "NAME",
-	  "markdown: rewrite only section NAME of an existing --output page", NULL },
-	{ "reanalyze", OPT_BOOL, R(reanalyze), NULL,
-	  "analyse the saved samples again (the report's seed and settings); exit as compare would", NULL },
-	OPT_MAX_PERCENT(struct report_cli, "with --reanalyze: "),
-	{ "confidence", OPT_STRING, R(analysis.confidence), "C",
-	  "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL },
-	{ "fail-on-inconclusive", OPT_BOOL, R(fail_on_inconclusive),
-	  NULL, "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL },
-	{ "list-formats", OPT_BOOL, R(list_formats), NULL,
-	  "print the --format names, one a line, and exit 0 (no INPUT.json)", NULL },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+    {"format", OPT_ENUM, R(out.format), "FMT", "output format: " REPORT_FORMAT_HELP,
+     REPORT_FORMAT_CHOICES},
+    {"output", OPT_STRING, R(out.output), "FILE",
+     "write to FILE (atomically; a FIFO or device in place) instead of stdout; never the input "
+     "itself",
+     NULL},
+    {"section", OPT_STRING, R(out.section), "NAME",
+     "markdown: rewrite only section NAME of an existing --output page", NULL},
+    {"reanalyze", OPT_BOOL, R(reanalyze), NULL,
+     "analyse the saved samples again (the report's seed and settings); exit as compare would",
+     NULL},
+    OPT_MAX_PERCENT(struct report_cli, "with --reanalyze: "),
+    {"confidence", OPT_STRING, R(analysis.confidence), "C",
+     "with --reanalyze: judge every comparison at confidence C (0.5 to 0.999)", NULL},
+    {"fail-on-inconclusive", OPT_BOOL, R(fail_on_inconclusive), NULL,
+     "with --reanalyze: exit 1 when a gated comparison is inconclusive", NULL},
+    {"list-formats", OPT_BOOL, R(list_formats), NULL,
+     "print the --format names, one a line, and exit 0 (no INPUT.json)", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef R
 
@@ -76,9 +79,10 @@ static const struct opt report_opts[] = {
 static int parse_overrides(const struct report_cli *cli, struct analyze_overrides *ov)
 {
 	memset(ov, 0, sizeof(*ov));
-	if (!cli->reanalyze && (cli->max_percent.nr || cli->analysis.confidence ||
-				cli->fail_on_inconclusive)) {
-		cmd_error("--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
+	if (!cli->reanalyze &&
+	    (cli->max_percent.nr || cli->analysis.confidence || cli->fail_on_inconclusive)) {
+		cmd_error(
+		    "--max-percent, --confidence and --fail-on-inconclusive need --reanalyze");
 		return EXIT_USAGE;
 	}
 	int rc = common_parse_max_percent(&cli->max_percent, ov);
@@ -104,10 +108,10 @@ static int parse_overrides(const struct report_cli *cli, struct analyze_override
  * (exit 2); a --max-percent for a metric no command compared would change
  * nothing (exit 3).
  */
-static int check_reanalyzable(const struct run_result *r,
-			      const struct analyze_overrides *ov, const char *input)
+static int check_reanalyzable(const struct run_result *r, const struct analyze_overrides *ov,
+			      const char *input)
 {
-	int compared[METRIC__COUNT] = { 0 }, any = 0;
+	int compared[METRIC__COUNT] = {0}, any = 0;
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
 			const struct bench_result *br = &r->suites[i].benches[b];
@@ -115,7 +119,10 @@ static int check_reanalyzable(const struct run_result *r,
 				const struct analysis_settings *a = &br->commands[c].analysis;
 				for (int m = 0; m < METRIC__COUNT && !a->present; m++)
 					if (br->commands[c].comparison[m].present) {
-						cmd_error("%s: benchmark '%s', command '%s' has comparisons but no `analysis` settings (saved by an older kagari): it cannot be analysed again",
+						cmd_error("%s: benchmark '%s', command '%s' has "
+							  "comparisons but no `analysis` settings "
+							  "(saved by an older kagari): it cannot "
+							  "be analysed again",
 							  input, br->name, br->commands[c].name);
 						return EXIT_INVALID;
 					}
@@ -131,7 +138,8 @@ static int check_reanalyzable(const struct run_result *r,
 			return EXIT_USAGE;
 		}
 	if (ov->have_confidence && !any) {
-		cmd_error("--confidence: '%s' holds no comparison settings (a report of `run`, or one saved by a kagari without them)",
+		cmd_error("--confidence: '%s' holds no comparison settings (a report of `run`, or "
+			  "one saved by a kagari without them)",
 			  input);
 		return EXIT_USAGE;
 	}
@@ -183,8 +191,8 @@ static int check_input(const struct report_cli *cli, const char *input)
 	struct sbuf what = SBUF_INIT;
 	sbuf_addf(&what, "the input report '%s'", input);
 	input_files_add(&in, input, what.buf);
-	int bad = common_check_output("--output", cli->out.output, cli->out.section, &in,
-				      EXIT_USAGE);
+	int bad =
+	    common_check_output("--output", cli->out.output, cli->out.section, &in, EXIT_USAGE);
 	input_files_release(&in);
 	sbuf_release(&what);
 	return bad;
@@ -192,8 +200,8 @@ static int check_input(const struct report_cli *cli, const char *input)
 
 /* The saved report read into r (run_result_init()ed by the caller), and
    with --reanalyze analysed again. 0 or the exit code. */
-static int load_report(struct run_result *r, const char *input,
-		       const struct analyze_overrides *ov, const struct report_cli *cli)
+static int load_report(struct run_result *r, const char *input, const struct analyze_overrides *ov,
+		       const struct report_cli *cli)
 {
 	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
 	int rc = 0;
@@ -221,11 +229,11 @@ static int write_report(const struct run_result *r, enum report_format f,
 {
 	struct report_options o;
 	report_options_init(&o);
-	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color &&
-		  !getenv("NO_COLOR");
+	o.color = !cli->out.output && env->stdout_tty && !cli->out.no_color && !getenv("NO_COLOR");
 	if (cli->out.section && (f != REPORT_MARKDOWN || !cli->out.output ||
-			     !report_section_name_valid(cli->out.section))) {
-		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of 1-64 [A-Za-z0-9_.-]",
+				 !report_section_name_valid(cli->out.section))) {
+		cmd_error("--section '%s' needs --format markdown, --output FILE and a name of "
+			  "1-64 [A-Za-z0-9_.-]",
 			  cli->out.section);
 		return EXIT_USAGE;
 	}
@@ -236,8 +244,7 @@ static int write_report(const struct run_result *r, enum report_format f,
 		cmd_error("%s", err.buf);
 		rc = EXIT_INTERNAL; /* a writer refused a report the reader accepted */
 	} else {
-		rc = common_write_output(cli->out.output, cli->out.section,
-					 out.buf, out.len);
+		rc = common_write_output(cli->out.output, cli->out.section, out.buf, out.len);
 	}
 	sbuf_release(&out);
 	sbuf_release(&err);
@@ -248,7 +255,7 @@ static int write_report(const struct run_result *r, enum report_format f,
    GitHub Action checks its `format` input against them). */
 static int list_formats(const struct report_cli *cli)
 {
-	static const char *const names[] = { REPORT_FORMAT_NAMES };
+	static const char *const names[] = {REPORT_FORMAT_NAMES};
 	if (cli->common.args.nr) {
 		cmd_error("--list-formats takes no INPUT.json");
 		return EXIT_USAGE;
@@ -264,7 +271,8 @@ static int report_exec(const void *opts, struct cmd_env *env)
 	if (cli->list_formats)
 		return list_formats(cli);
 	if (cli->common.args.nr != 1) {
-		cmd_error("report needs exactly one INPUT.json (a report saved with --format json), not %zu",
+		cmd_error("report needs exactly one INPUT.json (a report saved with --format "
+			  "json), not %zu",
 			  cli->common.args.nr);
 		return EXIT_USAGE;
 	}
@@ -298,11 +306,12 @@ out:
 }
 
 const struct cmd_entry cmd_report = {
-	.name = "report",
-	.args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent [METRIC=]P]... [--confidence C]]",
-	.summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
-	.opts = report_opts,
-	.cli_size = sizeof(struct report_cli),
-	.needs_runner = 0,
-	.exec = report_exec,
+    .name = "report",
+    .args = "INPUT.json [--format FMT] [--output FILE] [--reanalyze [--max-percent [METRIC=]P]... "
+	    "[--confidence C]]",
+    .summary = "re-render a saved JSON report, or analyse its samples again, without measuring",
+    .opts = report_opts,
+    .cli_size = sizeof(struct report_cli),
+    .needs_runner = 0,
+    .exec = report_exec,
 };

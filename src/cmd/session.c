@@ -37,7 +37,6 @@
 #include "suite/units.h"
 #include "suite/vars.h"
 
-
 /* Counter and allocation metrics: measured by instruments (perf, valgrind,
  * the allocation shim) that a machine may lack. */
 static int group_instrumented(enum metric_group g)
@@ -51,8 +50,7 @@ static int group_instrumented(enum metric_group g)
  * `counters: [..]`, `allocations: true`, under `regression:` or in a
  * budget — unless `unsupported: skip`.
  */
-static int check_instruments(const struct loaded_suites *ls,
-			     const struct cmd_env *env)
+static int check_instruments(const struct loaded_suites *ls, const struct cmd_env *env)
 {
 	int rc = 0;
 	struct execute_instruments in;
@@ -80,7 +78,8 @@ static int check_instruments(const struct loaded_suites *ls,
 					if (!group_instrumented(metric_get(m)->group) ||
 					    !execute_metric_required(cs, (enum metric_id)m))
 						continue;
-					const char *why = execute_metric_unsupported(&in, cs, (enum metric_id)m);
+					const char *why =
+					    execute_metric_unsupported(&in, cs, (enum metric_id)m);
 					int seen = 0;
 					for (size_t k = 0; k < nr_done; k++)
 						seen |= done[k] == why;
@@ -90,12 +89,19 @@ static int check_instruments(const struct loaded_suites *ls,
 					struct sbuf names = SBUF_INIT;
 					for (int n = m; n < METRIC__COUNT; n++)
 						if (group_instrumented(metric_get(n)->group) &&
-						    execute_metric_required(cs, (enum metric_id)n) &&
-						    execute_metric_unsupported(&in, cs, (enum metric_id)n) == why)
-							sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
+						    execute_metric_required(cs,
+									    (enum metric_id)n) &&
+						    execute_metric_unsupported(
+							&in, cs, (enum metric_id)n) == why)
+							sbuf_addf(&names, "%s'%s'",
+								  names.len ? ", " : "",
 								  metric_get(n)->name);
-					cmd_error("%s: benchmark '%s', command '%s': %s required (by metrics.counters, metrics.allocations, regression or a budget) but cannot be measured here: %s (set metrics.unsupported: skip to run without it)",
-						  s->file, bs->name, cs->name, names.buf, why);
+					cmd_error(
+					    "%s: benchmark '%s', command '%s': %s required (by "
+					    "metrics.counters, metrics.allocations, regression or "
+					    "a budget) but cannot be measured here: %s (set "
+					    "metrics.unsupported: skip to run without it)",
+					    s->file, bs->name, cs->name, names.buf, why);
 					sbuf_release(&names);
 					rc = EXIT_UNSUPPORTED;
 				}
@@ -126,9 +132,10 @@ static int preflight(const struct loaded_suites *ls)
 			    !vars_present(bs->stdin_spec.value)) {
 				char *p = xstrfmt("%s/%s", s->dir, bs->stdin_spec.value);
 				if (access(p, R_OK) != 0) {
-					cmd_error("%s:%d:%d: benchmarks[%zu].stdin: cannot read '%s': %s",
-						  s->file, bs->loc.line, bs->loc.col, b,
-						  bs->stdin_spec.value, strerror(errno));
+					cmd_error(
+					    "%s:%d:%d: benchmarks[%zu].stdin: cannot read '%s': %s",
+					    s->file, bs->loc.line, bs->loc.col, b,
+					    bs->stdin_spec.value, strerror(errno));
 					rc = exit_merge(rc, EXIT_INVALID);
 				}
 				free(p);
@@ -139,12 +146,15 @@ static int preflight(const struct loaded_suites *ls)
 				char *dir = NULL;
 				if (cwd && vars_present(cwd))
 					continue;
-				dir = cwd ? (cwd[0] == '/' ? xstrdup(cwd) : xstrfmt("%s/%s", s->dir, cwd))
+				dir = cwd ? (cwd[0] == '/' ? xstrdup(cwd)
+							   : xstrfmt("%s/%s", s->dir, cwd))
 					  : xstrdup(s->dir);
 				struct stat st;
 				if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: folder '%s' does not exist",
-						  s->file, cs->loc.line, cs->loc.col, b, cs->name, cwd ? cwd : s->dir);
+					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: "
+						  "folder '%s' does not exist",
+						  s->file, cs->loc.line, cs->loc.col, b, cs->name,
+						  cwd ? cwd : s->dir);
 					rc = exit_merge(rc, EXIT_INVALID);
 				} else if (!cs->exec.shell && cs->exec.argv.nr &&
 					   !vars_present(cs->exec.argv.v[0])) {
@@ -162,9 +172,10 @@ static int preflight(const struct loaded_suites *ls)
 						strvec_setenv(&env, "PATH", path_env);
 					if (child_check_program(cs->exec.argv.v[0], dir,
 								env.nr ? env.v : NULL, &why)) {
-						cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.command: %s",
-							  s->file, cs->loc.line, cs->loc.col, b, cs->name,
-							  why.buf);
+						cmd_error("%s:%d:%d: "
+							  "benchmarks[%zu].commands.%s.command: %s",
+							  s->file, cs->loc.line, cs->loc.col, b,
+							  cs->name, why.buf);
 						rc = exit_merge(rc, EXIT_EXEC);
 					}
 					sbuf_release(&why);
@@ -177,11 +188,8 @@ static int preflight(const struct loaded_suites *ls)
 	return rc;
 }
 
-
-
-static int add_destination(struct destination **d, size_t *n, size_t *alloc,
-			   const char *format, const char *path, const char *section,
-			   const char *label, int bad_code)
+static int add_destination(struct destination **d, size_t *n, size_t *alloc, const char *format,
+			   const char *path, const char *section, const char *label, int bad_code)
 {
 	enum report_format f;
 	if (report_format_parse(format, &f)) {
@@ -193,7 +201,8 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 		return EXIT_USAGE;
 	}
 	if (section && !report_section_name_valid(section)) {
-		cmd_error("invalid section name '%s': 1-64 of [A-Za-z0-9_.-], starting with a letter or digit",
+		cmd_error("invalid section name '%s': 1-64 of [A-Za-z0-9_.-], starting with a "
+			  "letter or digit",
 			  section);
 		return EXIT_USAGE;
 	}
@@ -202,9 +211,8 @@ static int add_destination(struct destination **d, size_t *n, size_t *alloc,
 		const char *p = (*d)[i].canonical;
 		if ((!p && !canon) || (p && canon && !strcmp(p, canon))) {
 			free(canon);
-			cmd_error("two reports would be written to %s%s%s",
-				  path ? "'" : "", path ? path : "standard output",
-				  path ? "'" : "");
+			cmd_error("two reports would be written to %s%s%s", path ? "'" : "",
+				  path ? path : "standard output", path ? "'" : "");
 			return EXIT_USAGE;
 		}
 	}
@@ -238,19 +246,17 @@ static int check_destinations(struct session *s)
 	free(history);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
-			rc = exit_merge(rc, common_check_output(s->dest[i].label,
-								s->dest[i].path,
+			rc = exit_merge(rc, common_check_output(s->dest[i].label, s->dest[i].path,
 								s->dest[i].section, &in,
 								s->dest[i].bad_code));
 	if (s->cfg.summary)
-		rc = exit_merge(rc, common_check_output("--summary", s->cfg.summary,
-							NULL, &in, EXIT_USAGE));
+		rc = exit_merge(
+		    rc, common_check_output("--summary", s->cfg.summary, NULL, &in, EXIT_USAGE));
 	input_files_release(&in);
 	return rc;
 }
 
-static void show_progress(void *data, const char *bench, int round, int total,
-			  int warmup)
+static void show_progress(void *data, const char *bench, int round, int total, int warmup)
 {
 	struct progress *p = data;
 	if (!p->enabled)
@@ -291,22 +297,21 @@ static void print_command_errors(const struct run_result *r)
 					child_add_stderr_tail(&msg, cr->stderr_tail,
 							      strlen(cr->stderr_tail),
 							      CHILD_TAIL_BLOCK);
-				cmd_error("benchmark '%s', command '%s': %s", br->name,
-					  cr->name, msg.buf);
+				cmd_error("benchmark '%s', command '%s': %s", br->name, cr->name,
+					  msg.buf);
 			}
 		}
 	sbuf_release(&msg);
 }
 
-static int write_reports(const struct run_result *r, const struct destination *d,
-			 size_t n, const struct session_config *cfg, struct cmd_env *env)
+static int write_reports(const struct run_result *r, const struct destination *d, size_t n,
+			 const struct session_config *cfg, struct cmd_env *env)
 {
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct report_options o;
 		report_options_init(&o);
-		o.color = !d[i].path && env->stdout_tty && !cfg->no_color &&
-			  !getenv("NO_COLOR");
+		o.color = !d[i].path && env->stdout_tty && !cfg->no_color && !getenv("NO_COLOR");
 		o.section = d[i].section;
 		o.time_unit = cfg->time_unit;
 		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
@@ -314,8 +319,8 @@ static int write_reports(const struct run_result *r, const struct destination *d
 			cmd_error("%s", err.buf);
 			rc = EXIT_INTERNAL;
 		} else {
-			rc = exit_merge(rc, common_write_output(d[i].path, d[i].section,
-								   out.buf, out.len));
+			rc = exit_merge(
+			    rc, common_write_output(d[i].path, d[i].section, out.buf, out.len));
 		}
 		sbuf_release(&out);
 		sbuf_release(&err);
@@ -379,7 +384,7 @@ static void git_skip_own_files(struct session *s)
 		skip_path(&s->git_skip, s->cfg.summary);
 	if (!s->cfg.no_history && s->ls.nr) {
 		char *h = record_history_path(s->cfg.history, &s->ls);
-		static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+		static const char *const side[] = {"", "-journal", "-wal", "-shm"};
 		for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
 			char *p = xstrfmt("%s%s", h, side[i]);
 			skip_path(&s->git_skip, p);
@@ -412,12 +417,12 @@ static int add_destinations(struct session *s)
 {
 	const struct session_config *cfg = &s->cfg;
 	int rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				 cfg->format ? cfg->format : "table", cfg->output,
-				 cfg->section, "--output", EXIT_USAGE);
+				 cfg->format ? cfg->format : "table", cfg->output, cfg->section,
+				 "--output", EXIT_USAGE);
 	const struct strvec *ex = cfg->exports;
 	for (size_t k = 0; ex && k + 3 <= ex->nr && !rc; k += 3)
-		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, ex->v[k],
-				     ex->v[k + 1], NULL, ex->v[k + 2], EXIT_USAGE);
+		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, ex->v[k], ex->v[k + 1],
+				     NULL, ex->v[k + 2], EXIT_USAGE);
 	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
 		const struct suite *su = s->ls.suites[i];
 		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
@@ -427,8 +432,8 @@ static int add_destinations(struct session *s)
 			/* An output the suite names is part of the suite: exit 2. */
 			char *label = xstrfmt("%s:%d:%d: report.outputs[%zu].path:", su->file,
 					      o->loc.line, o->loc.col, k);
-			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-					     o->format, p, o->section, label, EXIT_INVALID);
+			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, o->format, p,
+					     o->section, label, EXIT_INVALID);
 			free(label);
 			free(p);
 		}
@@ -466,8 +471,7 @@ static void start_result(struct session *s, const char *mode, size_t nr_selected
 	shard_record(&s->cfg, nr_selected, &s->r.shard);
 	/* Random seeds stay below 2^53 so every JSON reader keeps them exact. */
 	const struct opts_seed *seed = &s->cfg.measure->seed;
-	s->r.seed = seed->given ? seed->value
-				: rng_random_seed() & ((UINT64_C(1) << 53) - 1);
+	s->r.seed = seed->given ? seed->value : rng_random_seed() & ((UINT64_C(1) << 53) - 1);
 	s->r.started_at = sysinfo_now_rfc3339();
 	sysinfo_collect(&s->r.env);
 	s->have_ticks_start = !sysinfo_cpu_ticks(NULL, &s->ticks_start);
@@ -483,21 +487,22 @@ static void set_options(struct session *s, const char *mode, int64_t max_time_ns
 	s->instruments.counters_software = env->counters_software;
 	s->instruments.shim_override = env->alloc_shim;
 	s->opts = (struct execute_options){
-		.runner = env->runner,
-		.seed = s->r.seed,
-		.runs_override = m->runs,
-		.warmup_override = m->warmup,
-		.interrupted = &interrupt_requested,
-		.progress = show_progress,
-		.progress_data = &s->prog,
-		.instruments = &s->instruments,
-		.env = &s->r.env,
-		/* compare and ci: sequential rounds unless --runs fixes them */
-		.sequential = strcmp(mode, "run") != 0 && m->runs < 0,
-		.look = session_look,
-		.look_data = s,
-		.deadline_ns = max_time_ns > 0 ? sysinfo_monotonic_ns() + max_time_ns : 0,
-		.profile_override = m->profile || m->profile_dir,
+	    .runner = env->runner,
+	    .seed = s->r.seed,
+	    .runs_override = m->runs,
+	    .warmup_override = m->warmup,
+	    .interrupted = &interrupt_requested,
+	    .progress = show_progress,
+	    .progress_data = &s->prog,
+	    .instruments = &s->instruments,
+	    .env = &s->r.env,
+	    /* compare and ci: sequential rounds unless --runs fixes them */
+	    .sequential =
+		strcmp(mode, "run") != 0 && m->runs<0, .look = session_look, .look_data = s,
+						    .deadline_ns = max_time_ns> 0
+		    ? sysinfo_monotonic_ns() + max_time_ns
+		    : 0,
+	    .profile_override = m->profile || m->profile_dir,
 	};
 }
 
@@ -507,8 +512,8 @@ static void record_git_start(struct session *s)
 {
 	struct sbuf err = SBUF_INIT;
 	if (!git_toplevel(s->ls.suites[0]->dir, &s->git_repo, &err) &&
-	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status,
-			    &s->git_skip, &err)) {
+	    git_head_status(s->git_repo, &s->git_start_sha, &s->git_start_status, &s->git_skip,
+			    &err)) {
 		free(s->git_repo);
 		s->git_repo = NULL;
 	}
@@ -532,8 +537,7 @@ void session_config_record(struct session_config *cfg, const struct cli_record *
 	cfg->no_history = rec->no_history;
 }
 
-int session_prepare(struct session *s, const struct session_config *cfg,
-		    struct cmd_env *env)
+int session_prepare(struct session *s, const struct session_config *cfg, struct cmd_env *env)
 {
 	memset(s, 0, sizeof(*s));
 	sbuf_init(&s->git_start_status);
@@ -589,24 +593,30 @@ static void check_git_moved(struct session *s)
 	struct sbuf status = SBUF_INIT, err = SBUF_INIT;
 	if (git_head_status(s->git_repo, &sha, &status, &s->git_skip, &err)) {
 		sbuf_rtrim(&err);
-		strvec_pushf(&s->r.warnings,
-			     "HEAD could not be read again at the end (%s): the run is recorded as dirty",
-			     err.buf);
+		strvec_pushf(
+		    &s->r.warnings,
+		    "HEAD could not be read again at the end (%s): the run is recorded as dirty",
+		    err.buf);
 		s->git_moved = 1;
 	} else if (strcmp(sha, s->git_start_sha)) {
 		strvec_pushf(&s->r.warnings,
-			     "HEAD moved from %.12s to %.12s while measuring: the samples may come from both commits; the run is recorded as dirty",
+			     "HEAD moved from %.12s to %.12s while measuring: the samples may come "
+			     "from both commits; the run is recorded as dirty",
 			     s->git_start_sha, sha);
 		s->git_moved = 1;
 	} else if (status.len != s->git_start_status.len ||
 		   memcmp(status.buf, s->git_start_status.buf, status.len)) {
 		/* By the same rule as the start's: kagari's own files (its
 		   reports, the history) are no change. */
-		strvec_pushf(&s->r.warnings,
-			     "the working tree %s while measuring: the samples may come from both states; the run is recorded as dirty",
-			     !s->git_start_status.len ? "was clean at the start and has uncommitted changes at the end"
-			     : !status.len		? "had uncommitted changes at the start and is clean at the end"
-							: "changed (other files differ from HEAD at the end than at the start)");
+		strvec_pushf(
+		    &s->r.warnings,
+		    "the working tree %s while measuring: the samples may come from both states; "
+		    "the run is recorded as dirty",
+		    !s->git_start_status.len
+			? "was clean at the start and has uncommitted changes at the end"
+		    : !status.len
+			? "had uncommitted changes at the start and is clean at the end"
+			: "changed (other files differ from HEAD at the end than at the start)");
 		s->git_moved = 1;
 	}
 	if (s->git_moved && s->r.git.head_sha)
@@ -638,19 +648,20 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 {
 	const struct suite *su = s->ls.suites[i];
 	struct suite_result *sr = &s->r.suites[s->r.nr_suites++];
-	char *artifact[SIDE__COUNT] = { NULL, NULL };
+	char *artifact[SIDE__COUNT] = {NULL, NULL};
 	int failed = 0, failed_side = SIDE_HEAD, no_folder = 0;
 	s->prog.suite = su->name;
 	/* The head first: a head that does not build decides the outcome,
 	   and the base is then not built at all. */
-	static const int order[SIDE__COUNT] = { SIDE_HEAD, SIDE_BASE };
+	static const int order[SIDE__COUNT] = {SIDE_HEAD, SIDE_BASE};
 	for (int k = 0; k < SIDE__COUNT && !failed; k++) {
 		int sd = order[k];
 		if (!sides[sd].present)
 			continue;
 		/* Equal-length artifact paths on both sides keep argv identical in size. */
 		if (su->build)
-			sides[sd].artifact = artifact[sd] = xstrfmt("%s/artifact", sides[sd].tmpdir);
+			sides[sd].artifact = artifact[sd] =
+			    xstrfmt("%s/artifact", sides[sd].tmpdir);
 		struct sbuf err = SBUF_INIT;
 		int prebuilt = su->build && s->build_once && s->built && s->built[i];
 		if (prebuilt)
@@ -660,8 +671,9 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			failed = no_folder = 1;
 		} else if (!prebuilt && execute_build(su, &sides[sd], &s->opts, &err)) {
 			clear_progress(&s->prog);
-			cmd_error("%s%s", sides[SIDE_BASE].present
-					       ? (sd == SIDE_BASE ? "base: " : "head: ") : "",
+			cmd_error("%s%s",
+				  sides[SIDE_BASE].present ? (sd == SIDE_BASE ? "base: " : "head: ")
+							   : "",
 				  err.buf);
 			failed = 1;
 		}
@@ -683,21 +695,21 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			sr->result = RESULT_ERROR;
 			s->exec_rc = EXIT_EXEC;
 			free(s->r.exit_reason);
-			s->r.exit_reason = xstrfmt(no_folder
-							   ? "the %stemporary folder of suite '%s' could not be created"
-							   : "the %sbuild of suite '%s' failed",
-						   !sides[SIDE_BASE].present ? ""
-						   : failed_side == SIDE_BASE ? "base "
-									      : "head ",
-						   su->name);
+			s->r.exit_reason = xstrfmt(
+			    no_folder ? "the %stemporary folder of suite '%s' could not be created"
+				      : "the %sbuild of suite '%s' failed",
+			    !sides[SIDE_BASE].present  ? ""
+			    : failed_side == SIDE_BASE ? "base "
+						       : "head ",
+			    su->name);
 		}
 	} else {
 		/* An A/A only for the commands that run ${artifact} itself on
 		   inputs and hooks that are the same on both sides, which
 		   measure/ judges per benchmark after its setup. */
-		s->opts.identical_artifacts = sides[SIDE_BASE].present &&
-					      sides[SIDE_HEAD].present &&
-					      same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
+		s->opts.identical_artifacts =
+		    sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
+		    same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
 		s->measuring = su;
 		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
 			s->r.interrupted = 1;
@@ -713,7 +725,8 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		/* The rules the samples are judged by travel with them. */
 		for (size_t c = 0; c < br->nr_commands && c < su->benches[b].nr_commands; c++)
 			if (!br->commands[c].analysis.present)
-				analyze_settings_from_suite(&su->benches[b].commands[c], &br->commands[c]);
+				analyze_settings_from_suite(&su->benches[b].commands[c],
+							    &br->commands[c]);
 	}
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(artifact[sd]);
@@ -728,10 +741,9 @@ static void add_name_part(struct sbuf *sb, const char *s)
 {
 	for (; *s; s++)
 		sbuf_addch(sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-					       (*s >= '0' && *s <= '9') || *s == '.' ||
-					       *s == '-'
-				       ? *s
-				       : '_');
+				       (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'
+				   ? *s
+				   : '_');
 }
 
 /*
@@ -742,8 +754,7 @@ static void add_name_part(struct sbuf *sb, const char *s)
 static int write_profile_dir(const struct run_result *r, const char *dir)
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error("cannot create the profile folder '%s': %s", dir,
-			  strerror(errno));
+		cmd_error("cannot create the profile folder '%s': %s", dir, strerror(errno));
 		return EXIT_EXEC;
 	}
 	int rc = 0;
@@ -767,11 +778,12 @@ static int write_profile_dir(const struct run_result *r, const char *dir)
 					add_name_part(&path, cr->name);
 					sbuf_addf(&path, ".%s.folded", side_name((enum side)sd));
 					sbuf_reset(&body);
-					profile_folded(cr->profile,
-						       sd == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD,
-						       &body);
+					profile_folded(
+					    cr->profile,
+					    sd == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD, &body);
 					sbuf_reset(&err);
-					if (fileio_write_atomic(path.buf, body.buf, body.len, &err)) {
+					if (fileio_write_atomic(path.buf, body.buf, body.len,
+								&err)) {
 						cmd_error("%s", err.buf);
 						rc = EXIT_EXEC;
 					}
@@ -815,12 +827,13 @@ int session_finish(struct session *s)
 	analyze_result(r, NULL);
 	if (s->instruments.used_perf && s->instruments.perf_min_share > 0 &&
 	    s->instruments.perf_min_share < 1)
-		strvec_pushf(&r->warnings,
-			     "hardware counters were multiplexed (counted %.0f%% of the time at worst): values are scaled estimates; ask for fewer counters for exact counts",
-			     s->instruments.perf_min_share * 100);
+		strvec_pushf(
+		    &r->warnings,
+		    "hardware counters were multiplexed (counted %.0f%% of the time at worst): "
+		    "values are scaled estimates; ask for fewer counters for exact counts",
+		    s->instruments.perf_min_share * 100);
 	if (s->instruments.perf_not_counted)
-		strvec_pushf(&r->warnings,
-			     "%zu run%s had a counter that never ran (not counted)",
+		strvec_pushf(&r->warnings, "%zu run%s had a counter that never ran (not counted)",
 			     s->instruments.perf_not_counted,
 			     s->instruments.perf_not_counted == 1 ? "" : "s");
 	if (s->instruments.used_valgrind && s->instruments.valgrind_version &&

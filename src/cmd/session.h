@@ -26,8 +26,8 @@
 
 struct destination {
 	enum report_format format;
-	char *path; /* NULL: stdout */
-	char *section; /* markdown: rewrite only this section of path */
+	char *path;	 /* NULL: stdout */
+	char *section;	 /* markdown: rewrite only this section of path */
 	char *canonical; /* path with its folder resolved, for conflicts */
 	char *label;	 /* "--output" or "FILE:L:C: report.outputs[K].path:" */
 	int bad_code;	 /* exit code when path cannot take a report */
@@ -47,9 +47,9 @@ struct progress {
  * not take.
  */
 struct session_config {
-	const char *mode;	/* the report's mode: "run", "compare", "bench" */
-	const char *tmp_prefix; /* of the private folder in TMPDIR */
-	const struct strvec *paths; /* suite files or folders (none: ./kagari.yaml) */
+	const char *mode;		       /* the report's mode: "run", "compare", "bench" */
+	const char *tmp_prefix;		       /* of the private folder in TMPDIR */
+	const struct strvec *paths;	       /* suite files or folders (none: ./kagari.yaml) */
 	const struct cli_selection *selection; /* NULL: every benchmark */
 	const struct cli_measure *measure;     /* never NULL */
 	const struct cli_shard *shard;	       /* NULL: not sharded */
@@ -80,13 +80,13 @@ struct session {
 	struct loaded_suites ls;
 	struct destination *dest;
 	size_t nr_dest, dest_alloc;
-	char *tmp;	/* private 0700 folder, removed by session_release */
-	int tmp_lock;	/* flock held on tmp/lock while we live (tmpdir_lock()) */
+	char *tmp;	   /* private 0700 folder, removed by session_release */
+	int tmp_lock;	   /* flock held on tmp/lock while we live (tmpdir_lock()) */
 	int have_tmp_lock; /* tmp_lock is open (a zeroed session has none) */
 	struct run_result r;
 	struct progress prog;
 	struct execute_options opts;
-	int exec_rc;	/* failures outside commands (builds, git) */
+	int exec_rc;				/* failures outside commands (builds, git) */
 	struct execute_instruments instruments; /* valgrind / shim probes */
 	/*
 	 * Optional (NULL: none): called by session_finish() with the judged
@@ -132,8 +132,7 @@ struct session {
 
 /* Returns 0, or the exit code to stop with (message printed). cfg is
    copied; what it points to must outlive the session. */
-int session_prepare(struct session *s, const struct session_config *cfg,
-		    struct cmd_env *env);
+int session_prepare(struct session *s, const struct session_config *cfg, struct cmd_env *env);
 /*
  * Build and measure suite i on `sides` into a new suite_result (sides with
  * present == 0 are skipped; each present side needs root, head_root and
@@ -147,7 +146,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
  * the report's warnings (which session_finish() does not print again).
  */
 void session_warn_now(struct session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Analyse, map to the exit code, print command errors, write every report;
    returns the exit code. */
 int session_finish(struct session *s);

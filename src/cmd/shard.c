@@ -75,9 +75,10 @@ static int expected_times(const struct session_config *cfg, const struct loaded_
 	int ok = 0;
 	struct history *h = NULL;
 	struct sbuf err = SBUF_INIT;
-	if (cfg->no_history || stat(path, &st) || history_open_read(path, record_timeout_ms(), &h, &err))
+	if (cfg->no_history || stat(path, &st) ||
+	    history_open_read(path, record_timeout_ms(), &h, &err))
 		goto out;
-	struct environment_info env = { 0 };
+	struct environment_info env = {0};
 	env.cpu_model = sysinfo_cpu_model();
 	env.logical_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct history_machine m;
@@ -155,7 +156,8 @@ int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
 	const struct cli_shard *sh = cfg->shard ? cfg->shard : &unsharded;
 	int k = 1, n = 1;
 	if (!sh->spec && sh->replicate) {
-		cmd_error("--replicate needs --shard K/N (every job then measures every benchmark)");
+		cmd_error(
+		    "--replicate needs --shard K/N (every job then measures every benchmark)");
 		return EXIT_USAGE;
 	}
 	if (sh->spec && shard_parse(sh->spec, &k, &n)) {
@@ -167,7 +169,7 @@ int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
 	for (size_t i = 0; i < ls->nr; i++)
 		for (size_t b = 0; b < ls->suites[i]->nr_benches; b++)
 			if (ls->selected[i][b]) {
-				it[nr] = (struct item){ i, b, 0, nr };
+				it[nr] = (struct item){i, b, 0, nr};
 				nr++;
 			}
 	if (!sh->spec || sh->replicate) {
@@ -182,7 +184,8 @@ int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
 		return 0;
 	}
 	if ((size_t)n > nr) {
-		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most %zu shards",
+		cmd_error("--shard %s: %zu benchmark%s selected, fewer than %d shards; use at most "
+			  "%zu shards",
 			  sh->spec, nr, nr == 1 ? " is" : "s are", n, nr);
 		free(it);
 		return EXIT_USAGE;
@@ -219,8 +222,8 @@ int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
 	}
 	ls->nr_selected = mine;
 	if (!cfg->quiet)
-		fprintf(stderr, "kagari: shard %d/%d: %zu of %zu benchmarks (%s)\n", k, n, mine,
-			nr, balanced ? "balanced by expected time from the history" : "split by count");
+		fprintf(stderr, "kagari: shard %d/%d: %zu of %zu benchmarks (%s)\n", k, n, mine, nr,
+			balanced ? "balanced by expected time from the history" : "split by count");
 	free(shard_of);
 	free(it);
 	return 0;
@@ -243,8 +246,7 @@ static void add_selection(struct sbuf *sb, const char *opt, const char *v)
 	}
 }
 
-void shard_record(const struct session_config *cfg, size_t nr_selected,
-		  struct shard_record *out)
+void shard_record(const struct session_config *cfg, size_t nr_selected, struct shard_record *out)
 {
 	static const struct cli_shard unsharded;
 	const struct cli_shard *sh = cfg->shard ? cfg->shard : &unsharded;

@@ -26,7 +26,6 @@ int shard_select(const struct session_config *cfg, struct loaded_suites *ls,
  * selection options, the benchmarks selected before the split
  * (nr_selected) and a fresh random run id. Replaces what *out held.
  */
-void shard_record(const struct session_config *cfg, size_t nr_selected,
-		  struct shard_record *out);
+void shard_record(const struct session_config *cfg, size_t nr_selected, struct shard_record *out);
 
 #endif

@@ -16,8 +16,7 @@ static int validate_exec(const void *opts, struct cmd_env *env)
 			for (size_t b = 0; b < ls.suites[i]->nr_benches; b++)
 				cmds += ls.suites[i]->benches[b].nr_commands;
 			printf("%s: ok (suite '%s', %zu benchmark%s, %zu command%s)\n",
-			       ls.suites[i]->file, ls.suites[i]->name,
-			       ls.suites[i]->nr_benches,
+			       ls.suites[i]->file, ls.suites[i]->name, ls.suites[i]->nr_benches,
 			       ls.suites[i]->nr_benches == 1 ? "" : "s", cmds,
 			       cmds == 1 ? "" : "s");
 			/* A warning, not an error: the suite still runs and
@@ -30,8 +29,8 @@ static int validate_exec(const void *opts, struct cmd_env *env)
 }
 
 const struct cmd_entry cmd_validate = {
-	.name = "validate",
-	.args = "[PATH...]",
-	.summary = "check suite files and list every error at once; run nothing",
-	.exec = validate_exec,
+    .name = "validate",
+    .args = "[PATH...]",
+    .summary = "check suite files and list every error at once; run nothing",
+    .exec = validate_exec,
 };

@@ -23,8 +23,8 @@
 static int version_exec(const void *opts, struct cmd_env *env)
 {
 	printf("kagari %s\n", KAGARI_VERSION);
-	printf("commit: %s\n", *KAGARI_COMMIT ? KAGARI_COMMIT
-					      : "unknown (not built from a git checkout)");
+	printf("commit: %s\n",
+	       *KAGARI_COMMIT ? KAGARI_COMMIT : "unknown (not built from a git checkout)");
 	printf("counter sources:\n");
 #ifdef SYS_perf_event_open
 	printf("  perf      perf_event_open, in the timed runs:");
@@ -35,18 +35,16 @@ static int version_exec(const void *opts, struct cmd_env *env)
 	printf("  perf      not in this build (no perf_event_open)\n");
 #endif
 	printf("  valgrind  cachegrind, in separate untimed runs: instructions\n");
-	printf("  alloc     %s (LD_PRELOAD): allocs, alloc_bytes, peak_heap\n",
-	       ALLOC_SHIM_NAME);
-	printf("built with: libyaml %s, jansson %s, sqlite %s; %s\n",
-	       yaml_get_version_string(), JANSSON_VERSION, sqlite3_libversion(),
-	       KAGARI_LINKING);
+	printf("  alloc     %s (LD_PRELOAD): allocs, alloc_bytes, peak_heap\n", ALLOC_SHIM_NAME);
+	printf("built with: libyaml %s, jansson %s, sqlite %s; %s\n", yaml_get_version_string(),
+	       JANSSON_VERSION, sqlite3_libversion(), KAGARI_LINKING);
 	return EXIT_PASS;
 }
 
 const struct cmd_entry cmd_version = {
-	.name = "version",
-	.args = "",
-	.summary = "print the version, the commit and the counter sources "
-		   "(also --version)",
-	.exec = version_exec,
+    .name = "version",
+    .args = "",
+    .summary = "print the version, the commit and the counter sources "
+	       "(also --version)",
+    .exec = version_exec,
 };

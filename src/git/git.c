@@ -39,15 +39,14 @@ static void git_label(const char *const *args, struct sbuf *out)
 		sbuf_addf(out, " %s", args[1]);
 }
 
-int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
-	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+int git_exec(const char *repo, const char *const *args, int64_t timeout_ns, struct sbuf *out,
+	     struct sbuf *gerr, struct sbuf *err)
 {
 	return git_exec_input(repo, args, NULL, 0, timeout_ns, out, gerr, err);
 }
 
-int git_exec_input(const char *repo, const char *const *args, const char *in,
-		   size_t in_len, int64_t timeout_ns, struct sbuf *out,
-		   struct sbuf *gerr, struct sbuf *err)
+int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
 {
 	struct child c = CHILD_INIT;
 	struct sbuf why = SBUF_INIT;
@@ -56,10 +55,9 @@ int git_exec_input(const char *repo, const char *const *args, const char *in,
 	strvec_push(&c.argv, "git");
 	strvec_push(&c.argv, "-C");
 	strvec_push(&c.argv, repo);
-	strvec_pushv(&c.argv, (const char *const[]){
-				  "-c", "core.hooksPath=/dev/null", "-c",
-				  "core.fsmonitor=false", "-c", "gc.auto=0",
-				  "-c", "maintenance.auto=false", NULL});
+	strvec_pushv(&c.argv, (const char *const[]){"-c", "core.hooksPath=/dev/null", "-c",
+						    "core.fsmonitor=false", "-c", "gc.auto=0", "-c",
+						    "maintenance.auto=false", NULL});
 	strvec_pushv(&c.argv, args);
 	git_env(&c.env);
 	c.in = CHILD_IN_NULL;
@@ -73,8 +71,7 @@ int git_exec_input(const char *repo, const char *const *args, const char *in,
 	c.timeout_ns = timeout_ns;
 
 	code = child_run(&c, &why);
-	if (code < 0 || c.res.status != CHILD_EXITED || c.res.timed_out ||
-	    c.res.interrupted) {
+	if (code < 0 || c.res.status != CHILD_EXITED || c.res.timed_out || c.res.interrupted) {
 		sbuf_adds(err, "'");
 		git_label(args, err);
 		sbuf_adds(err, "' ");
@@ -82,8 +79,7 @@ int git_exec_input(const char *repo, const char *const *args, const char *in,
 			sbuf_addf(err, "could not be run: %s", why.buf);
 		} else {
 			child_result_describe(&c.res, timeout_ns, err);
-			child_add_stderr_tail(err, c.res.err.buf, c.res.err.len,
-					      CHILD_TAIL_LINE);
+			child_add_stderr_tail(err, c.res.err.buf, c.res.err.len, CHILD_TAIL_LINE);
 		}
 		code = -1;
 	} else if (c.res.out_truncated) {
@@ -102,8 +98,7 @@ int git_exec_input(const char *repo, const char *const *args, const char *in,
 	return code;
 }
 
-void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
-		     struct sbuf *err)
+void git_add_failure(const char *const *args, int code, const struct sbuf *gerr, struct sbuf *err)
 {
 	sbuf_adds(err, "'");
 	git_label(args, err);
@@ -111,8 +106,8 @@ void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
 	child_add_stderr_tail(err, gerr->buf, gerr->len, CHILD_TAIL_LINE);
 }
 
-int git_run(const char *repo, const char *const *args, int64_t timeout_ns,
-	    struct sbuf *out, struct sbuf *err)
+int git_run(const char *repo, const char *const *args, int64_t timeout_ns, struct sbuf *out,
+	    struct sbuf *err)
 {
 	struct sbuf gerr = SBUF_INIT;
 	int code = git_exec(repo, args, timeout_ns, out, &gerr, err);
@@ -128,8 +123,7 @@ int git_is_full_sha(const char *s)
 	if (!s)
 		return 0;
 	for (; s[n]; n++)
-		if (!((s[n] >= '0' && s[n] <= '9') ||
-		      (s[n] >= 'a' && s[n] <= 'f')))
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
 			return 0;
 	return n == 40 || n == 64;
 }
@@ -164,16 +158,14 @@ static void add_quoted(struct sbuf *sb, const char *s)
 
 int git_toplevel(const char *dir, char **root, struct sbuf *err)
 {
-	static const char *const args[] = {"rev-parse", "--show-toplevel",
-					   NULL};
+	static const char *const args[] = {"rev-parse", "--show-toplevel", NULL};
 	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
 	struct stat st;
 	int code, ret = -1;
 
 	*root = NULL;
 	if (stat(dir, &st) < 0) {
-		sbuf_addf(err, "cannot use folder '%s': %s", dir,
-			  strerror(errno));
+		sbuf_addf(err, "cannot use folder '%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -185,8 +177,7 @@ int git_toplevel(const char *dir, char **root, struct sbuf *err)
 		goto out;
 	if (code != 0) {
 		if (strstr(gerr.buf, "not a git repository"))
-			sbuf_addf(err, "'%s' is not inside a git repository",
-				  dir);
+			sbuf_addf(err, "'%s' is not inside a git repository", dir);
 		else if (strstr(gerr.buf, "must be run in a work tree"))
 			sbuf_addf(err,
 				  "'%s' is in a git repository without a "
@@ -232,11 +223,10 @@ int git_check_rev(const char *rev, struct sbuf *err)
 		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
 			sbuf_adds(err, "invalid revision ");
 			add_quoted(err, rev);
-			sbuf_adds(err,
-				  ch == ' ' || ch == '\t' || ch == '\n' ||
-					  ch == '\r' || ch == '\v' || ch == '\f'
-				      ? ": it contains whitespace"
-				      : ": it contains a control character");
+			sbuf_adds(err, ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+					       ch == '\v' || ch == '\f'
+					   ? ": it contains whitespace"
+					   : ": it contains a control character");
 			return -1;
 		}
 	}
@@ -245,8 +235,7 @@ int git_check_rev(const char *rev, struct sbuf *err)
 
 int git_is_shallow(const char *repo, int *shallow, struct sbuf *err)
 {
-	static const char *const args[] = {"rev-parse",
-					   "--is-shallow-repository", NULL};
+	static const char *const args[] = {"rev-parse", "--is-shallow-repository", NULL};
 	struct sbuf out = SBUF_INIT;
 	int ret = git_run(repo, args, GIT_TIMEOUT_NS, &out, err);
 	sbuf_rtrim(&out);
@@ -259,11 +248,9 @@ int git_is_shallow(const char *repo, int *shallow, struct sbuf *err)
  * `rev-parse --verify --quiet --end-of-options REV`: 1 with *sha set when
  * it names an object, 0 when not, -1 when git could not be run.
  */
-static int verify_object(const char *repo, const char *rev, char **sha,
-			 struct sbuf *err)
+static int verify_object(const char *repo, const char *rev, char **sha, struct sbuf *err)
 {
-	const char *args[] = {"rev-parse",	  "--verify", "--quiet",
-			      "--end-of-options", rev,	      NULL};
+	const char *args[] = {"rev-parse", "--verify", "--quiet", "--end-of-options", rev, NULL};
 	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
 	int code = git_exec(repo, args, GIT_TIMEOUT_NS, &out, &gerr, err);
 	int ret = -1;
@@ -274,8 +261,7 @@ static int verify_object(const char *repo, const char *rev, char **sha,
 		if (*sha) {
 			ret = 1;
 		} else {
-			sbuf_adds(
-			    err, "'git rev-parse' printed no object name for ");
+			sbuf_adds(err, "'git rev-parse' printed no object name for ");
 			add_quoted(err, rev);
 		}
 	} else if (code == 1) {
@@ -333,11 +319,9 @@ unknown:
 	sbuf_adds(err, "unknown revision ");
 	add_quoted(err, rev);
 	if (shallow)
-		sbuf_adds(
-		    err,
-		    ": this is a shallow clone, so the commit may not have "
-		    "been fetched; run 'git fetch --unshallow' (on GitHub "
-		    "Actions, give actions/checkout 'fetch-depth: 0')");
+		sbuf_adds(err, ": this is a shallow clone, so the commit may not have "
+			       "been fetched; run 'git fetch --unshallow' (on GitHub "
+			       "Actions, give actions/checkout 'fetch-depth: 0')");
 	else if (!found)
 		sbuf_adds(err, ": the repository has no commits yet; commit or "
 			       "fetch it first");
@@ -347,8 +331,7 @@ unknown:
 	return 0;
 }
 
-int git_resolve_commit(const char *repo, const char *rev, char **sha,
-		       struct sbuf *err)
+int git_resolve_commit(const char *repo, const char *rev, char **sha, struct sbuf *err)
 {
 	char *spec;
 	int found;
@@ -420,8 +403,7 @@ int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
 	/* Every untracked file, not its folder: a new folder may hold both
 	   the suite (not a change) and a new source file (one). */
 	static const char *const args[] = {
-	    "status",	    "--porcelain", "-z", "--untracked-files=all",
-	    "--no-renames", NULL};
+	    "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", NULL};
 	*head_sha = NULL;
 	sbuf_reset(status);
 	if (verify_object(repo, "HEAD^{commit}", head_sha, err) < 0)
@@ -435,8 +417,8 @@ int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
 	return 0;
 }
 
-int git_head_info(const char *repo, char **head_sha, int *dirty,
-		  const struct strvec *skip, struct sbuf *err)
+int git_head_info(const char *repo, char **head_sha, int *dirty, const struct strvec *skip,
+		  struct sbuf *err)
 {
 	struct sbuf out = SBUF_INIT;
 	char *sha = NULL;
@@ -466,16 +448,14 @@ int git_head_info(const char *repo, char **head_sha, int *dirty,
  * relpath with "." and empty components dropped, in out. -1 for an empty,
  * absolute or ".."-containing path.
  */
-static int normalize_relpath(const char *relpath, struct sbuf *out,
-			     struct sbuf *err)
+static int normalize_relpath(const char *relpath, struct sbuf *out, struct sbuf *err)
 {
 	const char *p = relpath;
 
 	if (!relpath || !*relpath || relpath[0] == '/') {
 		sbuf_adds(err, "invalid path ");
 		add_quoted(err, relpath ? relpath : "");
-		sbuf_adds(err,
-			  ": it must be relative to the top of the repository");
+		sbuf_adds(err, ": it must be relative to the top of the repository");
 		return -1;
 	}
 	while (*p) {
@@ -505,8 +485,8 @@ static int normalize_relpath(const char *relpath, struct sbuf *out,
 	return 0;
 }
 
-int git_show_file_exists(const char *repo, const char *sha, const char *relpath,
-			 int *exists, struct sbuf *err)
+int git_show_file_exists(const char *repo, const char *sha, const char *relpath, int *exists,
+			 struct sbuf *err)
 {
 	struct sbuf path = SBUF_INIT, spec = SBUF_INIT;
 	char *commit = NULL;
@@ -549,19 +529,18 @@ out:
 	return ret;
 }
 
-int git_range_trailers(const char *repo, const char *base, const char *head,
-		       const char *key, struct strvec *commits,
-		       struct strvec *values, struct sbuf *err)
+int git_range_trailers(const char *repo, const char *base, const char *head, const char *key,
+		       struct strvec *commits, struct strvec *values, struct sbuf *err)
 {
 	if (!git_is_full_sha(base) || !git_is_full_sha(head)) {
 		sbuf_adds(err, "invalid commit range: expected full hex shas");
 		return -1;
 	}
 	/* Records end with RS (0x1e); the sha and each value with US (0x1f). */
-	char *format = xstrfmt("--format=%%H%%x1f%%(trailers:key=%s,valueonly,unfold,separator=%%x1f)%%x1e",
-			       key);
+	char *format = xstrfmt(
+	    "--format=%%H%%x1f%%(trailers:key=%s,valueonly,unfold,separator=%%x1f)%%x1e", key);
 	char *range = xstrfmt("%s..%s", base, head);
-	const char *args[] = { "log", format, range, "--", NULL };
+	const char *args[] = {"log", format, range, "--", NULL};
 	struct sbuf out = SBUF_INIT;
 	int rc = git_run(repo, args, GIT_TIMEOUT_NS, &out, err);
 	for (char *rec = out.buf; !rc && rec && *rec;) {
@@ -581,7 +560,8 @@ int git_range_trailers(const char *repo, const char *base, const char *head,
 				while (*t == ' ' || *t == '\t')
 					t++;
 				size_t n = strlen(t);
-				while (n && (t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\t'))
+				while (n &&
+				       (t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\t'))
 					t[--n] = '\0';
 				if (*t) {
 					strvec_push(commits, rec);

@@ -59,30 +59,28 @@ struct strvec;
  * when git could not be started (not installed), was killed, timed out or
  * was interrupted.
  */
-int git_exec(const char *repo, const char *const *args, int64_t timeout_ns,
-	     struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
+int git_exec(const char *repo, const char *const *args, int64_t timeout_ns, struct sbuf *out,
+	     struct sbuf *gerr, struct sbuf *err);
 
 /*
  * git_exec() with in_len bytes at in as git's standard input (in NULL:
  * /dev/null): fast-import streams, cat-file --batch requests.
  */
-int git_exec_input(const char *repo, const char *const *args, const char *in,
-		   size_t in_len, int64_t timeout_ns, struct sbuf *out,
-		   struct sbuf *gerr, struct sbuf *err);
+int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
 
 /*
  * The same, but any non-zero exit is also -1, with "'git SUBCMD' failed
  * (exited with code N): <git's last stderr lines>" in err. Returns 0.
  */
-int git_run(const char *repo, const char *const *args, int64_t timeout_ns,
-	    struct sbuf *out, struct sbuf *err);
+int git_run(const char *repo, const char *const *args, int64_t timeout_ns, struct sbuf *out,
+	    struct sbuf *err);
 
 /*
  * Append "'git SUBCMD' failed (exited with code N): <the last lines of
  * gerr>" to err: the message git_run() gives, for callers of git_exec().
  */
-void git_add_failure(const char *const *args, int code, const struct sbuf *gerr,
-		     struct sbuf *err);
+void git_add_failure(const char *const *args, int code, const struct sbuf *gerr, struct sbuf *err);
 
 /*
  * The top folder of the working tree that contains dir
@@ -107,8 +105,7 @@ int git_check_rev(const char *rev, struct sbuf *err);
  * suggests `git fetch --unshallow`, or `fetch-depth: 0` for GitHub's
  * actions/checkout); a revision that names a tree or blob; no commits yet.
  */
-int git_resolve_commit(const char *repo, const char *rev, char **sha,
-		       struct sbuf *err);
+int git_resolve_commit(const char *repo, const char *rev, char **sha, struct sbuf *err);
 
 /* *shallow = 1 when repo is a shallow clone (`--is-shallow-repository`). */
 int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
@@ -127,8 +124,8 @@ int git_is_shallow(const char *repo, int *shallow, struct sbuf *err);
  * index is not rewritten (GIT_OPTIONAL_LOCKS=0). head_sha or dirty may be
  * NULL when not wanted.
  */
-int git_head_info(const char *repo, char **head_sha, int *dirty,
-		  const struct strvec *skip, struct sbuf *err);
+int git_head_info(const char *repo, char **head_sha, int *dirty, const struct strvec *skip,
+		  struct sbuf *err);
 /*
  * Like git_head_info(), with the records of `git status --porcelain -z
  * --untracked-files=all` that make the tree dirty by that rule in *status
@@ -144,8 +141,8 @@ int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
  * in commit sha (`git cat-file -e SHA:PATH`), else 0. -1 when relpath is
  * empty, absolute or contains "..", or when sha is not a commit here.
  */
-int git_show_file_exists(const char *repo, const char *sha, const char *relpath,
-			 int *exists, struct sbuf *err);
+int git_show_file_exists(const char *repo, const char *sha, const char *relpath, int *exists,
+			 struct sbuf *err);
 
 /* 1 if s is a full hex object name (40 or 64 lowercase hex digits). */
 int git_is_full_sha(const char *s);
@@ -157,8 +154,7 @@ int git_is_full_sha(const char *s);
  * commits->v[i] is the full sha of the commit that carries values->v[i].
  * base and head are full shas. Returns 0, or -1 with the reason in err.
  */
-int git_range_trailers(const char *repo, const char *base, const char *head,
-		       const char *key, struct strvec *commits,
-		       struct strvec *values, struct sbuf *err);
+int git_range_trailers(const char *repo, const char *base, const char *head, const char *key,
+		       struct strvec *commits, struct strvec *values, struct sbuf *err);
 
 #endif

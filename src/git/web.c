@@ -21,8 +21,8 @@ static int path_ok(const char *s, size_t n)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || strchr("-._~/", c)))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("-._~/", c)))
 			return 0;
 	}
 	return !strstr(s, "..");
@@ -34,8 +34,8 @@ static int host_ok(const char *s, size_t n)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '-' || c == '.'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '.'))
 			return 0;
 	}
 	return 1;
@@ -142,13 +142,17 @@ int git_web_check_template(const char *tmpl, struct sbuf *err)
 		return -1;
 	}
 	if (!strstr(tmpl, GIT_WEB_SHA)) {
-		sbuf_addf(err, "'%s' has no " GIT_WEB_SHA " where the commit goes "
-			  "(e.g. https://github.com/OWNER/REPO/commit/" GIT_WEB_SHA ")", tmpl);
+		sbuf_addf(err,
+			  "'%s' has no " GIT_WEB_SHA " where the commit goes "
+			  "(e.g. https://github.com/OWNER/REPO/commit/" GIT_WEB_SHA ")",
+			  tmpl);
 		return -1;
 	}
 	for (const unsigned char *q = (const unsigned char *)tmpl; *q; q++)
 		if (*q <= ' ' || *q == 0x7f || strchr("\"'<>\\`", *q)) {
-			sbuf_addf(err, "'%s' holds a space, quote, angle bracket or control character", tmpl);
+			sbuf_addf(err,
+				  "'%s' holds a space, quote, angle bracket or control character",
+				  tmpl);
 			return -1;
 		}
 	return 0;
@@ -176,7 +180,7 @@ int git_web_origin(const char *dir, char **tmpl, char **page)
 	*tmpl = NULL;
 	if (page)
 		*page = NULL;
-	static const char *const args[] = { "remote", "get-url", "origin", NULL };
+	static const char *const args[] = {"remote", "get-url", "origin", NULL};
 	if (!git_toplevel(dir, &repo, &err) &&
 	    !git_run(repo, args, GIT_SLOW_TIMEOUT_NS, &out, &err)) {
 		while (out.len && (out.buf[out.len - 1] == '\n' || out.buf[out.len - 1] == '\r'))
@@ -197,8 +201,7 @@ static int cmp_sha(const void *a, const void *b)
 /* One `git log --no-walk` over sha[0..n): each line "SHA SUBJECT", put
    in place by a binary search of all[0..nr_all) (sorted). */
 static void subjects_call(const char *repo, const char *const *sha, size_t n,
-			  const char *const *all, size_t nr_all, char **subject,
-			  int *failed)
+			  const char *const *all, size_t nr_all, char **subject, int *failed)
 {
 	struct strvec args = STRVEC_INIT;
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
@@ -209,7 +212,8 @@ static void subjects_call(const char *repo, const char *const *sha, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (sha[i] && strlen(sha[i]) == 40 && strspn(sha[i], "0123456789abcdef") == 40)
 			strvec_push(&args, sha[i]);
-	if (args.nr > 4 && !git_run(repo, (const char *const *)args.v, GIT_SLOW_TIMEOUT_NS, &out, &err)) {
+	if (args.nr > 4 &&
+	    !git_run(repo, (const char *const *)args.v, GIT_SLOW_TIMEOUT_NS, &out, &err)) {
 		for (char *s = out.buf, *nl; s && *s; s = nl + 1) {
 			nl = strchr(s, '\n');
 			if (!nl)
@@ -235,8 +239,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int git_subjects_load(struct git_subjects *sj, const char *dir, const char *const *sha,
-		      size_t n)
+int git_subjects_load(struct git_subjects *sj, const char *dir, const char *const *sha, size_t n)
 {
 	struct sbuf err = SBUF_INIT;
 	char *repo = NULL;
@@ -255,8 +258,9 @@ int git_subjects_load(struct git_subjects *sj, const char *dir, const char *cons
 		return -1;
 	}
 	for (size_t i = 0; i < k; i += WEB_SHAS_PER_CALL)
-		subjects_call(repo, sj->sha + i, k - i < WEB_SHAS_PER_CALL ? k - i : WEB_SHAS_PER_CALL,
-			      sj->sha, k, sj->subject, &failed);
+		subjects_call(repo, sj->sha + i,
+			      k - i < WEB_SHAS_PER_CALL ? k - i : WEB_SHAS_PER_CALL, sj->sha, k,
+			      sj->subject, &failed);
 	free(repo);
 	sbuf_release(&err);
 	return failed ? -1 : 0;

@@ -59,8 +59,7 @@ struct git_subjects {
 	char **subject;
 	size_t nr;
 };
-int git_subjects_load(struct git_subjects *sj, const char *dir, const char *const *sha,
-		      size_t n);
+int git_subjects_load(struct git_subjects *sj, const char *dir, const char *const *sha, size_t n);
 const char *git_subjects_get(const struct git_subjects *sj, const char *sha);
 void git_subjects_release(struct git_subjects *sj);
 

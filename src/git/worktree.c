@@ -46,8 +46,7 @@
 
 static int wt_lock_fd = -1, wt_lock_depth;
 
-static int rev_parse_path(const char *dir, const char *opt, char **out,
-			  struct sbuf *err);
+static int rev_parse_path(const char *dir, const char *opt, char **out, struct sbuf *err);
 
 static void repo_lock(const char *repo)
 {
@@ -73,7 +72,7 @@ static void repo_lock(const char *repo)
 				close(fd);
 				break;
 			}
-			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			struct timespec ts = {0, 10 * 1000 * 1000};
 			nanosleep(&ts, NULL);
 		}
 		free(path);
@@ -138,11 +137,9 @@ static void parse_list(const struct sbuf *out, char sep, struct wt_list *l)
 			cur = &l->v[l->nr++];
 			cur->path = xstrndup(p + 9, n - 9);
 			cur->lock_reason = NULL;
-		} else if (cur && n >= 6 && !strncmp(p, "locked", 6) &&
-			   (n == 6 || p[6] == ' ')) {
+		} else if (cur && n >= 6 && !strncmp(p, "locked", 6) && (n == 6 || p[6] == ' ')) {
 			free(cur->lock_reason);
-			cur->lock_reason =
-			    n == 6 ? xstrdup("") : xstrndup(p + 7, n - 7);
+			cur->lock_reason = n == 6 ? xstrdup("") : xstrndup(p + 7, n - 7);
 		}
 		p = e ? e + 1 : end;
 	}
@@ -150,10 +147,8 @@ static void parse_list(const struct sbuf *out, char sep, struct wt_list *l)
 
 static int list_worktrees(const char *repo, struct wt_list *l, struct sbuf *err)
 {
-	static const char *const zargs[] = {"worktree", "list", "--porcelain",
-					    "-z", NULL};
-	static const char *const args[] = {"worktree", "list", "--porcelain",
-					   NULL};
+	static const char *const zargs[] = {"worktree", "list", "--porcelain", "-z", NULL};
+	static const char *const args[] = {"worktree", "list", "--porcelain", NULL};
 	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
 	int code = git_exec(repo, zargs, GIT_TIMEOUT_NS, &out, &gerr, err);
 	char sep = '\0';
@@ -203,8 +198,7 @@ static int path_exists(const char *path)
 /*
  * Remove the worktree at path (folder and entry); see git_worktree_remove.
  */
-static int remove_worktree_locked(const char *repo, const char *path,
-				  struct sbuf *err);
+static int remove_worktree_locked(const char *repo, const char *path, struct sbuf *err);
 
 static int remove_worktree(const char *repo, const char *path, struct sbuf *err)
 {
@@ -216,8 +210,7 @@ static int remove_worktree(const char *repo, const char *path, struct sbuf *err)
 
 static int remove_worktree_locked(const char *repo, const char *path, struct sbuf *err)
 {
-	const char *args[] = {"worktree", "remove", "--force",
-			      "--force",  path,	    NULL};
+	const char *args[] = {"worktree", "remove", "--force", "--force", path, NULL};
 	struct sbuf why = SBUF_INIT;
 	int reg, ret = -1;
 
@@ -232,8 +225,7 @@ static int remove_worktree_locked(const char *repo, const char *path, struct sbu
 			 * folder. */
 			tmpdir_remove(path);
 			sbuf_reset(&why);
-			if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, NULL,
-				    &why) < 0) {
+			if (git_run(repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why) < 0) {
 				sbuf_addf(err,
 					  "cannot remove the temporary "
 					  "worktree '%s': %s",
@@ -243,9 +235,7 @@ static int remove_worktree_locked(const char *repo, const char *path, struct sbu
 		}
 	}
 	if (path_exists(path) && tmpdir_remove(path) < 0) {
-		sbuf_addf(err,
-			  "cannot delete the temporary worktree folder '%s'",
-			  path);
+		sbuf_addf(err, "cannot delete the temporary worktree folder '%s'", path);
 		goto out;
 	}
 	ret = 0;
@@ -299,8 +289,7 @@ static int is_git_dir(const char *dir)
 }
 
 /* `git rev-parse OPT` in dir, first line, in *out (caller frees). */
-static int rev_parse_path(const char *dir, const char *opt, char **out,
-			  struct sbuf *err)
+static int rev_parse_path(const char *dir, const char *opt, char **out, struct sbuf *err)
 {
 	const char *args[] = {"rev-parse", opt, NULL};
 	struct sbuf o = SBUF_INIT;
@@ -322,9 +311,8 @@ static int rev_parse_path(const char *dir, const char *opt, char **out,
  * worktree's submodules under its own git dir), or the git dir of the
  * user's checkout at <userdir>/<path>. NULL when there is none.
  */
-static char *local_submodule(const char *gitdir, const char *commondir,
-			     const char *userdir, const char *name,
-			     const char *path)
+static char *local_submodule(const char *gitdir, const char *commondir, const char *userdir,
+			     const char *name, const char *path)
 {
 	const char *bases[] = {gitdir, commondir};
 	for (size_t i = 0; i < 2; i++) {
@@ -368,8 +356,7 @@ static char *local_submodule(const char *gitdir, const char *commondir,
 static int read_gitmodules(const char *wt, struct sbuf *out, struct sbuf *err)
 {
 	static const char *const list[] = {
-	    "config", "-z", "-f", ".gitmodules", "--get-regexp",
-	    "^submodule\\..*\\.path$", NULL};
+	    "config", "-z", "-f", ".gitmodules", "--get-regexp", "^submodule\\..*\\.path$", NULL};
 	struct sbuf gerr = SBUF_INIT;
 	int ret = -1;
 
@@ -403,24 +390,21 @@ out:
  * (local_submodule()) pushed to names, paths and srcs. A submodule without
  * a local copy is an error.
  */
-static int find_submodules(const char *wt, const struct sbuf *list,
-			   const char *gitdir, const char *commondir,
-			   const char *userdir, const char *repo,
-			   struct strvec *names, struct strvec *paths,
-			   struct strvec *srcs, struct sbuf *err)
+static int find_submodules(const char *wt, const struct sbuf *list, const char *gitdir,
+			   const char *commondir, const char *userdir, const char *repo,
+			   struct strvec *names, struct strvec *paths, struct strvec *srcs,
+			   struct sbuf *err)
 {
 	struct sbuf stage = SBUF_INIT;
 	int ret = -1;
 
 	/* Entries: "submodule.NAME.path\nPATH\0". */
-	for (const char *p = list->buf; p < list->buf + list->len;
-	     p += strlen(p) + 1) {
+	for (const char *p = list->buf; p < list->buf + list->len; p += strlen(p) + 1) {
 		const char *nl = strchr(p, '\n');
 		size_t klen = nl ? (size_t)(nl - p) : 0;
 		if (!nl || klen <= strlen("submodule..path"))
 			continue;
-		char *name = xstrndup(p + strlen("submodule."),
-				      klen - strlen("submodule..path"));
+		char *name = xstrndup(p + strlen("submodule."), klen - strlen("submodule..path"));
 		const char *path = nl + 1;
 		/* Only gitlinks of this commit: .gitmodules may list more. */
 		char *spec = xstrfmt(":(literal)%s", path);
@@ -436,8 +420,7 @@ static int find_submodules(const char *wt, const struct sbuf *list,
 			free(name);
 			continue;
 		}
-		char *src =
-		    local_submodule(gitdir, commondir, userdir, name, path);
+		char *src = local_submodule(gitdir, commondir, userdir, name, path);
 		if (!src) {
 			sbuf_addf(err,
 				  "submodule '%s' (%s) of the base revision is "
@@ -459,23 +442,18 @@ out:
 }
 
 /* `git -c ... submodule update -- PATH...` in wt, each from srcs[i]. */
-static int update_submodules(const char *wt, const struct strvec *names,
-			     const struct strvec *paths,
+static int update_submodules(const char *wt, const struct strvec *names, const struct strvec *paths,
 			     const struct strvec *srcs, struct sbuf *err)
 {
 	struct strvec args = STRVEC_INIT;
 
-	strvec_pushv(&args, (const char *const[]){"-c", "protocol.allow=never",
-						  "-c",
-						  "protocol.file.allow=always",
-						  NULL});
+	strvec_pushv(&args, (const char *const[]){"-c", "protocol.allow=never", "-c",
+						  "protocol.file.allow=always", NULL});
 	for (size_t i = 0; i < paths->nr; i++) {
 		strvec_push(&args, "-c");
-		strvec_pushf(&args, "submodule.%s.url=%s", names->v[i],
-			     srcs->v[i]);
+		strvec_pushf(&args, "submodule.%s.url=%s", names->v[i], srcs->v[i]);
 	}
-	strvec_pushv(&args, (const char *const[]){"submodule", "update",
-						  "--quiet", "--", NULL});
+	strvec_pushv(&args, (const char *const[]){"submodule", "update", "--quiet", "--", NULL});
 	strvec_pushv(&args, paths->v);
 	int rc = git_run(wt, args.v, GIT_SLOW_TIMEOUT_NS, NULL, err);
 	strvec_clear(&args);
@@ -492,13 +470,11 @@ static int update_submodules(const char *wt, const struct strvec *names,
  * worktree's own git dir and go with it. gitdir/commondir/userdir: where the
  * local copies of this level's submodules are (see local_submodule()).
  */
-static int add_submodules(const char *wt, const char *gitdir,
-			  const char *commondir, const char *userdir,
-			  const char *repo, int depth, struct sbuf *err)
+static int add_submodules(const char *wt, const char *gitdir, const char *commondir,
+			  const char *userdir, const char *repo, int depth, struct sbuf *err)
 {
 	struct sbuf out = SBUF_INIT;
-	struct strvec paths = STRVEC_INIT, names = STRVEC_INIT,
-		      srcs = STRVEC_INIT;
+	struct strvec paths = STRVEC_INIT, names = STRVEC_INIT, srcs = STRVEC_INIT;
 	int ret = -1;
 
 	if (depth > 16) {
@@ -510,8 +486,7 @@ static int add_submodules(const char *wt, const char *gitdir,
 		ret = have;
 		goto out;
 	}
-	if (find_submodules(wt, &out, gitdir, commondir, userdir, repo,
-			    &names, &paths, &srcs, err))
+	if (find_submodules(wt, &out, gitdir, commondir, userdir, repo, &names, &paths, &srcs, err))
 		goto out;
 	if (!paths.nr) {
 		ret = 0;
@@ -521,10 +496,8 @@ static int add_submodules(const char *wt, const char *gitdir,
 		goto out;
 	for (size_t i = 0; i < paths.nr; i++) {
 		char *sub = xstrfmt("%s/%s", wt, paths.v[i]);
-		char *user = userdir ? xstrfmt("%s/%s", userdir, paths.v[i])
-				     : NULL;
-		int rc = add_submodules(sub, srcs.v[i], NULL, user, repo,
-					depth + 1, err);
+		char *user = userdir ? xstrfmt("%s/%s", userdir, paths.v[i]) : NULL;
+		int rc = add_submodules(sub, srcs.v[i], NULL, user, repo, depth + 1, err);
 		free(sub);
 		free(user);
 		if (rc)
@@ -549,9 +522,8 @@ static int check_out_worktree(struct git_worktree *wt, struct sbuf *err)
 	int ret = 0;
 
 	lock_reason(&reason);
-	const char *args[] = {
-	    "worktree", "add",	    "--quiet", "--lock", "--reason",
-	    reason.buf, "--detach", wt->path,  wt->sha,	 NULL};
+	const char *args[] = {"worktree", "add",      "--quiet", "--lock", "--reason",
+			      reason.buf, "--detach", wt->path,	 wt->sha,  NULL};
 	repo_lock(wt->repo);
 	int arc = git_run(wt->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &why);
 	if (arc >= 0)
@@ -570,11 +542,9 @@ static int check_out_worktree(struct git_worktree *wt, struct sbuf *err)
 }
 
 /* `git update-index -q --refresh` in the new worktree. */
-static int refresh_worktree_index(const struct git_worktree *wt,
-				  struct sbuf *err)
+static int refresh_worktree_index(const struct git_worktree *wt, struct sbuf *err)
 {
-	static const char *const args[] = {"update-index", "-q", "--refresh",
-					   NULL};
+	static const char *const args[] = {"update-index", "-q", "--refresh", NULL};
 	if (git_run(wt->path, args, GIT_SLOW_TIMEOUT_NS, NULL, err) < 0)
 		return -1;
 	return 0;
@@ -584,8 +554,7 @@ static int refresh_worktree_index(const struct git_worktree *wt,
  * A build may need the base's submodules: add_submodules() of the new
  * worktree, from the local copies of the repository's.
  */
-static int add_worktree_submodules(const struct git_worktree *wt,
-				   struct sbuf *err)
+static int add_worktree_submodules(const struct git_worktree *wt, struct sbuf *err)
 {
 	char *gitdir = NULL, *common = NULL;
 	int rc = rev_parse_path(wt->repo, "--absolute-git-dir", &gitdir, err);
@@ -597,8 +566,7 @@ static int add_worktree_submodules(const struct git_worktree *wt,
 		common = abs;
 	}
 	if (!rc)
-		rc = add_submodules(wt->path, gitdir, common, wt->repo,
-				    wt->repo, 0, err);
+		rc = add_submodules(wt->path, gitdir, common, wt->repo, wt->repo, 0, err);
 	free(gitdir);
 	free(common);
 	return rc;
@@ -613,20 +581,17 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 	int ret = -1;
 
 	if (!git_is_full_sha(sha)) {
-		sbuf_addf(err, "invalid commit '%s': expected a full hex sha",
-			  sha ? sha : "");
+		sbuf_addf(err, "invalid commit '%s': expected a full hex sha", sha ? sha : "");
 		return -1;
 	}
 	repo_abs = realpath(repo, NULL);
 	if (!repo_abs) {
-		sbuf_addf(err, "cannot use repository folder '%s': %s", repo,
-			  strerror(errno));
+		sbuf_addf(err, "cannot use repository folder '%s': %s", repo, strerror(errno));
 		goto out;
 	}
 	parent_abs = realpath(parent_dir, NULL);
 	if (!parent_abs || stat(parent_abs, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		sbuf_addf(err, "cannot use temporary folder '%s': %s",
-			  parent_dir,
+		sbuf_addf(err, "cannot use temporary folder '%s': %s", parent_dir,
 			  parent_abs ? "not a folder" : strerror(errno));
 		goto out;
 	}
@@ -684,8 +649,8 @@ static void remove_private_parent(const char *path)
 	parent = xstrndup(path, (size_t)(slash - path));
 	name = strrchr(parent, '/');
 	name = name ? name + 1 : parent;
-	if (tmpdir_name_is_kagari(name, NULL) && lstat(parent, &st) == 0 &&
-	    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+	if (tmpdir_name_is_kagari(name, NULL) && lstat(parent, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid())
 		tmpdir_remove(parent);
 	free(parent);
 }
@@ -740,8 +705,8 @@ static char *admin_dir_of(const char *repo, const char *path)
 		char *file = xstrfmt("%s/%s/gitdir", wts, e->d_name);
 		sbuf_reset(&text);
 		if (sbuf_read_file(&text, file, PATH_MAX + 16) == 0) {
-			while (text.len && (text.buf[text.len - 1] == '\n' ||
-					    text.buf[text.len - 1] == '\r'))
+			while (text.len &&
+			       (text.buf[text.len - 1] == '\n' || text.buf[text.len - 1] == '\r'))
 				text.buf[--text.len] = '\0';
 			if (!strcmp(text.buf, want))
 				found = xstrfmt("%s/%s", wts, e->d_name);

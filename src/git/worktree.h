@@ -43,9 +43,9 @@ struct git_worktree {
 	int live_lock;
 };
 
-#define GIT_WORKTREE_INIT                                                      \
-	{                                                                      \
-		NULL, NULL, NULL, 0                                            \
+#define GIT_WORKTREE_INIT                                                                          \
+	{                                                                                          \
+		NULL, NULL, NULL, 0                                                                \
 	}
 
 /*

@@ -26,38 +26,38 @@
  * add one.
  */
 static const char *const migrations[] = {
-	/* 0 -> 1: runs, machines, per-metric results. */
-	"CREATE TABLE machines ("
-	"  id INTEGER PRIMARY KEY,"
-	"  fingerprint TEXT NOT NULL UNIQUE,"
-	"  machine_id TEXT, cpu_model TEXT, cores INTEGER, arch TEXT);"
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY,"
-	"  time TEXT NOT NULL, started TEXT, kind TEXT NOT NULL,"
-	"  head_sha TEXT, base_sha TEXT, base_ref TEXT, dirty INTEGER,"
-	"  branch TEXT, seed INTEGER, version TEXT, exit_code INTEGER,"
-	"  machine INTEGER NOT NULL REFERENCES machines(id),"
-	"  kernel TEXT, counters_source TEXT, report TEXT);"
-	"CREATE TABLE results ("
-	"  run INTEGER NOT NULL REFERENCES runs(id),"
-	"  suite TEXT NOT NULL, benchmark TEXT NOT NULL, command TEXT NOT NULL,"
-	"  side TEXT NOT NULL, metric TEXT NOT NULL, result TEXT,"
-	"  count INTEGER, median REAL, mean REAL, min REAL, max REAL,"
-	"  stddev REAL, p95 REAL,"
-	"  verdict TEXT, change_percent REAL, ci_low_percent REAL,"
-	"  ci_high_percent REAL);",
-	/* 1 -> 2: the indexes the history and shard queries use. */
-	"CREATE INDEX results_series ON results(suite, benchmark, command, metric, side);"
-	"CREATE INDEX results_run ON results(run);"
-	"CREATE INDEX runs_machine ON runs(machine, time);",
-	/* 2 -> 3: the history branch (history/sync.h). Every run gets an
-	   origin, a name no other run can take (history_origin_new()), so a
-	   run imported twice is one run; runs of older files get theirs when
-	   they are first pushed. sync_state remembers the last tip of each
-	   branch seen, to notice a branch rewritten by a force-push. */
-	"ALTER TABLE runs ADD COLUMN origin TEXT;"
-	"CREATE UNIQUE INDEX runs_origin ON runs(origin);"
-	"CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    /* 0 -> 1: runs, machines, per-metric results. */
+    "CREATE TABLE machines ("
+    "  id INTEGER PRIMARY KEY,"
+    "  fingerprint TEXT NOT NULL UNIQUE,"
+    "  machine_id TEXT, cpu_model TEXT, cores INTEGER, arch TEXT);"
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  time TEXT NOT NULL, started TEXT, kind TEXT NOT NULL,"
+    "  head_sha TEXT, base_sha TEXT, base_ref TEXT, dirty INTEGER,"
+    "  branch TEXT, seed INTEGER, version TEXT, exit_code INTEGER,"
+    "  machine INTEGER NOT NULL REFERENCES machines(id),"
+    "  kernel TEXT, counters_source TEXT, report TEXT);"
+    "CREATE TABLE results ("
+    "  run INTEGER NOT NULL REFERENCES runs(id),"
+    "  suite TEXT NOT NULL, benchmark TEXT NOT NULL, command TEXT NOT NULL,"
+    "  side TEXT NOT NULL, metric TEXT NOT NULL, result TEXT,"
+    "  count INTEGER, median REAL, mean REAL, min REAL, max REAL,"
+    "  stddev REAL, p95 REAL,"
+    "  verdict TEXT, change_percent REAL, ci_low_percent REAL,"
+    "  ci_high_percent REAL);",
+    /* 1 -> 2: the indexes the history and shard queries use. */
+    "CREATE INDEX results_series ON results(suite, benchmark, command, metric, side);"
+    "CREATE INDEX results_run ON results(run);"
+    "CREATE INDEX runs_machine ON runs(machine, time);",
+    /* 2 -> 3: the history branch (history/sync.h). Every run gets an
+       origin, a name no other run can take (history_origin_new()), so a
+       run imported twice is one run; runs of older files get theirs when
+       they are first pushed. sync_state remembers the last tip of each
+       branch seen, to notice a branch rewritten by a force-push. */
+    "ALTER TABLE runs ADD COLUMN origin TEXT;"
+    "CREATE UNIQUE INDEX runs_origin ON runs(origin);"
+    "CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 };
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NR_MIGRATIONS == HISTORY_SCHEMA_VERSION, "one migration per version");
@@ -73,8 +73,8 @@ void history_db_error(struct history *h, const char *what, struct sbuf *err)
 }
 
 /* sql prepared into *st; -1 with an error naming `what` when it cannot be. */
-int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st,
-		   const char *what, struct sbuf *err)
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st, const char *what,
+		    struct sbuf *err)
 {
 	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) == SQLITE_OK)
 		return 0;
@@ -82,8 +82,7 @@ int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st,
 	return -1;
 }
 
-int history_exec_sql(struct history *h, const char *sql, const char *what,
-		    struct sbuf *err)
+int history_exec_sql(struct history *h, const char *sql, const char *what, struct sbuf *err)
 {
 	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
@@ -105,8 +104,8 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 	return h;
 }
 
-void history_machine_detect(const struct environment_info *env,
-			    const char *forced_id, struct history_machine *m)
+void history_machine_detect(const struct environment_info *env, const char *forced_id,
+			    struct history_machine *m)
 {
 	memset(m, 0, sizeof(*m));
 	struct sbuf id = SBUF_INIT;
@@ -186,8 +185,7 @@ static int make_folder(const char *path, struct sbuf *err)
 		*p = '/';
 	}
 	if (mkdir(dir, 0777) && errno != EEXIST) {
-		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, dir,
-			  strerror(errno));
+		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
@@ -196,7 +194,8 @@ ignore:;
 	char *ign = xstrfmt("%s/.gitignore", dir);
 	int fd = open(ign, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd >= 0) {
-		static const char text[] = "# written by kagari: the history is local to this machine\n*\n";
+		static const char text[] =
+		    "# written by kagari: the history is local to this machine\n*\n";
 		if (fileio_write_all(fd, text, sizeof(text) - 1))
 			rc = -1;
 		if (close(fd))
@@ -233,7 +232,9 @@ static int migrate(struct history *h, struct sbuf *err)
 		goto fail;
 	}
 	if (v > HISTORY_SCHEMA_VERSION) {
-		sbuf_addf(err, "history '%s': schema version %d was written by a newer kagari (this one knows up to %d); use that kagari or --history another file",
+		sbuf_addf(err,
+			  "history '%s': schema version %d was written by a newer kagari (this one "
+			  "knows up to %d); use that kagari or --history another file",
 			  h->path, v, HISTORY_SCHEMA_VERSION);
 		goto fail;
 	}
@@ -259,8 +260,8 @@ fail:
 }
 
 /* path opened with flags into a new struct history; NULL with a reason. */
-static struct history *open_db(const char *path, const char *as, int flags,
-			       int timeout_ms, struct sbuf *err)
+static struct history *open_db(const char *path, const char *as, int flags, int timeout_ms,
+			       struct sbuf *err)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
 	h->path = xstrdup(path);
@@ -300,7 +301,7 @@ static int configure(struct history *h, int timeout_ms, struct sbuf *err)
 		usleep(10000);
 	}
 	return history_exec_sql(h, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
-			"cannot configure", err);
+				"cannot configure", err);
 }
 
 /*
@@ -315,8 +316,7 @@ static int create_db(const char *path, int timeout_ms, struct sbuf *err)
 	char *tmp = xstrfmt("%s.new-XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, tmp,
-			  strerror(errno));
+		sbuf_addf(err, "history '%s': cannot create '%s': %s", path, tmp, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -338,8 +338,8 @@ static int count_tables(struct history *h)
 {
 	sqlite3_stmt *st = NULL;
 	int n = -1;
-	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_master", -1, &st,
-			       NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ==
+		SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -359,15 +359,17 @@ static int check_is_history(struct history *h, struct sbuf *err)
 		return -1;
 	}
 	if (v == 0) {
-		sbuf_addf(err, "history '%s' is %s, not a kagari history; refusing to write a schema into it (remove it, or use --history with another file)",
-			  h->path, count_tables(h) > 0 ? "another program's database" : "an empty file");
+		sbuf_addf(err,
+			  "history '%s' is %s, not a kagari history; refusing to write a schema "
+			  "into it (remove it, or use --history with another file)",
+			  h->path,
+			  count_tables(h) > 0 ? "another program's database" : "an empty file");
 		return -1;
 	}
 	return 0;
 }
 
-int history_open(const char *path, int timeout_ms, struct history **out,
-		 struct sbuf *err)
+int history_open(const char *path, int timeout_ms, struct history **out, struct sbuf *err)
 {
 	*out = NULL;
 	if (make_folder(path, err))
@@ -386,8 +388,7 @@ int history_open(const char *path, int timeout_ms, struct history **out,
 	return 0;
 }
 
-int history_open_read(const char *path, int timeout_ms, struct history **out,
-		      struct sbuf *err)
+int history_open_read(const char *path, int timeout_ms, struct history **out, struct sbuf *err)
 {
 	*out = NULL;
 	/*
@@ -414,8 +415,7 @@ int history_open_read(const char *path, int timeout_ms, struct history **out,
 			else
 				sbuf_addch(&uri, *p);
 		sbuf_adds(&uri, "?immutable=1");
-		h = open_db(path, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-			    timeout_ms, err);
+		h = open_db(path, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, timeout_ms, err);
 		sbuf_release(&uri);
 	}
 	if (!h)
@@ -427,7 +427,9 @@ int history_open_read(const char *path, int timeout_ms, struct history **out,
 		sbuf_addf(err, "history '%s' is %s, not a kagari history", path,
 			  count_tables(h) > 0 ? "another program's database" : "an empty file");
 	} else if (v > HISTORY_SCHEMA_VERSION) {
-		sbuf_addf(err, "history '%s': schema version %d was written by a newer kagari (this one knows up to %d); use that kagari or --history another file",
+		sbuf_addf(err,
+			  "history '%s': schema version %d was written by a newer kagari (this one "
+			  "knows up to %d); use that kagari or --history another file",
 			  path, v, HISTORY_SCHEMA_VERSION);
 	} else {
 		/* Older schemas lack only indexes: read as they are. */
@@ -479,16 +481,16 @@ void history_bind_double(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
-int64_t history_machine_row(struct history *h, const struct history_machine *m,
-			   struct sbuf *err)
+int64_t history_machine_row(struct history *h, const struct history_machine *m, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t id = -1;
-	if (history_prepare(h, "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5)"
-		    " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
-		    " RETURNING id",
-		    &st, "cannot record the machine", err))
+	if (history_prepare(h,
+			    "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+			    " VALUES (?1, ?2, ?3, ?4, ?5)"
+			    " ON CONFLICT(fingerprint) DO UPDATE SET arch = excluded.arch"
+			    " RETURNING id",
+			    &st, "cannot record the machine", err))
 		return -1;
 	history_bind_text(st, 1, m->fingerprint);
 	history_bind_text(st, 2, m->machine_id);
@@ -507,11 +509,13 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 			  struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (history_prepare(h, "INSERT INTO results(run, suite, benchmark, command, side, metric,"
-		    " result, count, median, mean, min, max, stddev, p95, verdict,"
-		    " change_percent, ci_low_percent, ci_high_percent)"
-		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
-		    &st, "cannot record the results", err))
+	if (history_prepare(
+		h,
+		"INSERT INTO results(run, suite, benchmark, command, side, metric,"
+		" result, count, median, mean, min, max, stddev, p95, verdict,"
+		" change_percent, ci_low_percent, ci_high_percent)"
+		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+		&st, "cannot record the results", err))
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < r->nr_suites && !rc; i++) {
@@ -524,7 +528,8 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 					if (!cr->side[sd].present)
 						continue;
 					for (int m = 0; m < METRIC__COUNT && !rc; m++) {
-						const struct metric_series *ms = &cr->side[sd].metric[m];
+						const struct metric_series *ms =
+						    &cr->side[sd].metric[m];
 						if (!ms->have_summary)
 							continue;
 						const struct comparison *cmp = &cr->comparison[m];
@@ -538,7 +543,8 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 						history_bind_text(st, 5, side_name(sd));
 						history_bind_text(st, 6, metric_get(m)->name);
 						history_bind_text(st, 7, result_name(cr->result));
-						sqlite3_bind_int64(st, 8, (int64_t)ms->summary.count);
+						sqlite3_bind_int64(st, 8,
+								   (int64_t)ms->summary.count);
 						history_bind_double(st, 9, ms->summary.median);
 						history_bind_double(st, 10, ms->summary.mean);
 						history_bind_double(st, 11, ms->summary.min);
@@ -546,13 +552,18 @@ static int insert_results(struct history *h, int64_t run, const struct run_resul
 						history_bind_double(st, 13, ms->summary.stddev);
 						history_bind_double(st, 14, ms->summary.p95);
 						if (head_cmp) {
-							history_bind_text(st, 15, verdict_name(cmp->verdict));
-							history_bind_double(st, 16, cmp->change_percent);
-							history_bind_double(st, 17, cmp->ci_low_percent);
-							history_bind_double(st, 18, cmp->ci_high_percent);
+							history_bind_text(
+							    st, 15, verdict_name(cmp->verdict));
+							history_bind_double(st, 16,
+									    cmp->change_percent);
+							history_bind_double(st, 17,
+									    cmp->ci_low_percent);
+							history_bind_double(st, 18,
+									    cmp->ci_high_percent);
 						}
 						if (sqlite3_step(st) != SQLITE_DONE) {
-							history_db_error(h, "cannot record the results", err);
+							history_db_error(
+							    h, "cannot record the results", err);
 							rc = -1;
 						}
 					}
@@ -574,11 +585,12 @@ int64_t history_append(struct history *h, const struct history_record *rec,
 	sqlite3_stmt *st = NULL;
 	if (mid < 0)
 		goto fail;
-	if (history_prepare(h, "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
-		    " dirty, branch, seed, version, exit_code, machine, kernel,"
-		    " counters_source, report, origin)"
-		    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
-		    &st, "cannot record the run", err))
+	if (history_prepare(h,
+			    "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+			    " dirty, branch, seed, version, exit_code, machine, kernel,"
+			    " counters_source, report, origin)"
+			    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+			    &st, "cannot record the run", err))
 		goto fail;
 	history_bind_text(st, 1, r->finished_at ? r->finished_at : r->started_at);
 	history_bind_text(st, 2, r->started_at);
@@ -640,17 +652,18 @@ int history_query(struct history *h, const char *suite, const char *metric,
 		  struct history_points *out, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (history_prepare(h, "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
-		    " m.cpu_model, u.head_sha, u.time, r.median, u.id, u.kind, r.result,"
-		    " r.verdict, r.change_percent, r.ci_low_percent, r.ci_high_percent"
-		    " FROM results r JOIN runs u ON u.id = r.run"
-		    " JOIN machines m ON m.id = u.machine"
-		    " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
-		    " AND u.dirty IS NOT 1 AND r.median IS NOT NULL"
-		    " AND (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR r.metric = ?2)"
-		    " ORDER BY r.suite, r.benchmark, r.command, r.metric,"
-		    " m.fingerprint, u.time, u.id",
-		    &st, "cannot query", err))
+	if (history_prepare(h,
+			    "SELECT r.suite, r.benchmark, r.command, r.metric, m.fingerprint,"
+			    " m.cpu_model, u.head_sha, u.time, r.median, u.id, u.kind, r.result,"
+			    " r.verdict, r.change_percent, r.ci_low_percent, r.ci_high_percent"
+			    " FROM results r JOIN runs u ON u.id = r.run"
+			    " JOIN machines m ON m.id = u.machine"
+			    " WHERE r.side = 'head' AND u.head_sha IS NOT NULL"
+			    " AND u.dirty IS NOT 1 AND r.median IS NOT NULL"
+			    " AND (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR r.metric = ?2)"
+			    " ORDER BY r.suite, r.benchmark, r.command, r.metric,"
+			    " m.fingerprint, u.time, u.id",
+			    &st, "cannot query", err))
 		return -1;
 	history_bind_text(st, 1, suite);
 	history_bind_text(st, 2, metric);
@@ -719,21 +732,21 @@ int64_t history_count_runs(struct history *h, struct sbuf *err)
 	return n;
 }
 
-int history_expected_ms(struct history *h, const char *fingerprint,
-			const char *const *suite, const char *const *bench,
-			const char *const *cmd, size_t n, double *ms,
+int history_expected_ms(struct history *h, const char *fingerprint, const char *const *suite,
+			const char *const *bench, const char *const *cmd, size_t n, double *ms,
 			struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	/* The last 5 runs' (by id: appended last) mean latency times their sample count: the
 	   command's share of a job's time. */
-	if (history_prepare(h, "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
-		    " FROM results r JOIN runs u ON u.id = r.run"
-		    " JOIN machines m ON m.id = u.machine"
-		    " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
-		    " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
-		    " ORDER BY r.rowid DESC LIMIT 5)",
-		    &st, "cannot query", err))
+	if (history_prepare(h,
+			    "SELECT avg(x) FROM (SELECT r.mean * r.count AS x"
+			    " FROM results r JOIN runs u ON u.id = r.run"
+			    " JOIN machines m ON m.id = u.machine"
+			    " WHERE m.fingerprint = ?1 AND r.suite = ?2 AND r.benchmark = ?3"
+			    " AND r.command = ?4 AND r.metric = 'latency' AND r.side = 'head'"
+			    " ORDER BY r.rowid DESC LIMIT 5)",
+			    &st, "cannot query", err))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_reset(st);

@@ -56,11 +56,11 @@ struct history_machine {
 
 /* What a run adds beside its result. */
 struct history_record {
-	const char *kind;    /* "run" | "compare" | "ci" */
+	const char *kind;     /* "run" | "compare" | "ci" */
 	const char *head_sha; /* NULL outside a repository */
 	const char *base_sha, *base_ref;
-	int dirty;	     /* -1 unknown */
-	const char *branch;  /* NULL when detached or unknown */
+	int dirty;	    /* -1 unknown */
+	const char *branch; /* NULL when detached or unknown */
 	int exit_code;
 };
 
@@ -69,8 +69,8 @@ struct history_record {
  * empty, stands in for /etc/machine-id (cmd/ passes $KAGARI_MACHINE_ID, so
  * that tests and containers can name a machine). history_machine_release().
  */
-void history_machine_detect(const struct environment_info *env,
-			    const char *forced_id, struct history_machine *m);
+void history_machine_detect(const struct environment_info *env, const char *forced_id,
+			    struct history_machine *m);
 void history_machine_release(struct history_machine *m);
 
 /*
@@ -82,16 +82,14 @@ void history_machine_release(struct history_machine *m);
  * how long to wait for another writer. Returns 0, or -1 with a reason in
  * err (*out NULL).
  */
-int history_open(const char *path, int timeout_ms, struct history **out,
-		 struct sbuf *err);
+int history_open(const char *path, int timeout_ms, struct history **out, struct sbuf *err);
 /*
  * Open an existing history for reading only (`kagari history`, --shard's
  * durations): nothing is created or migrated, and a history in a folder
  * this process may not write is still read. Returns 0, or -1 with a
  * reason in err (no such file, not a kagari history, a newer schema).
  */
-int history_open_read(const char *path, int timeout_ms, struct history **out,
-		      struct sbuf *err);
+int history_open_read(const char *path, int timeout_ms, struct history **out, struct sbuf *err);
 void history_close(struct history *h);
 /* The schema version the file holds (after history_open: the current one). */
 int history_schema_version(struct history *h);
@@ -110,9 +108,9 @@ struct history_point {
 	char *fingerprint; /* the machine's */
 	char *cpu_model;
 	char *sha;
-	char *time;	   /* RFC 3339, when the run finished */
+	char *time; /* RFC 3339, when the run finished */
 	double median;
-	int64_t run;	   /* the run's id */
+	int64_t run; /* the run's id */
 	/* The run's kind ("run", "compare", "ci"), the command's result
 	   ("pass", "regression", ... docs/contract.md) and, when the run
 	   compared this metric, its verdict and change with its interval
@@ -144,8 +142,7 @@ void history_points_release(struct history_points *p);
  * digits of the head commit (zeros outside a repository), the machine
  * fingerprint (16 hex digits) and 48 random bits. Caller frees.
  */
-char *history_origin_new(const char *time, const char *head_sha,
-			 const char *fingerprint);
+char *history_origin_new(const char *time, const char *head_sha, const char *fingerprint);
 /* 1 when s has the shape history_origin_new() gives. */
 int history_origin_valid(const char *s);
 
@@ -157,9 +154,8 @@ int64_t history_count_runs(struct history *h, struct sbuf *err);
  * runs on machine fingerprint: for balancing shards. *ms is filled for
  * each (suite, benchmark, command) triple asked for, NAN when unknown.
  */
-int history_expected_ms(struct history *h, const char *fingerprint,
-			const char *const *suite, const char *const *bench,
-			const char *const *cmd, size_t n, double *ms,
+int history_expected_ms(struct history *h, const char *fingerprint, const char *const *suite,
+			const char *const *bench, const char *const *cmd, size_t n, double *ms,
 			struct sbuf *err);
 
 #endif

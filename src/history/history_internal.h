@@ -30,16 +30,14 @@ sqlite3_stmt *history_cached(struct history *h, enum history_stmt which, const c
 /* "history 'PATH': WHAT: sqlite's message" (and a hint) appended to err. */
 void history_db_error(struct history *h, const char *what, struct sbuf *err);
 /* sql prepared into *st; -1 with an error naming `what` when it cannot be. */
-int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st,
-		    const char *what, struct sbuf *err);
-int history_exec_sql(struct history *h, const char *sql, const char *what,
-		     struct sbuf *err);
+int history_prepare(struct history *h, const char *sql, sqlite3_stmt **st, const char *what,
+		    struct sbuf *err);
+int history_exec_sql(struct history *h, const char *sql, const char *what, struct sbuf *err);
 /* NULL binds NULL; a non-finite double binds NULL. */
 void history_bind_text(sqlite3_stmt *st, int i, const char *s);
 void history_bind_double(sqlite3_stmt *st, int i, double v);
 /* The machines row of m (made when missing): its id, or -1. */
-int64_t history_machine_row(struct history *h, const struct history_machine *m,
-			    struct sbuf *err);
+int64_t history_machine_row(struct history *h, const struct history_machine *m, struct sbuf *err);
 /* Column i as a new string, NULL for NULL. */
 char *history_col_text(sqlite3_stmt *st, int i);
 

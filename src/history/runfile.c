@@ -26,14 +26,13 @@ static int is_hex(const char *s, size_t n)
 	return 1;
 }
 
-char *history_origin_new(const char *time, const char *head_sha,
-			 const char *fingerprint)
+char *history_origin_new(const char *time, const char *head_sha, const char *fingerprint)
 {
 	char t[17] = "00000000T000000Z";
 	/* "2026-12-04T19:11:43.123Z": the digits of the date and time. */
-	if (time && strlen(time) >= 19 && time[4] == '-' && time[7] == '-' &&
-	    time[10] == 'T' && time[13] == ':' && time[16] == ':') {
-		static const int at[14] = { 0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18 };
+	if (time && strlen(time) >= 19 && time[4] == '-' && time[7] == '-' && time[10] == 'T' &&
+	    time[13] == ':' && time[16] == ':') {
+		static const int at[14] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18};
 		int ok = 1;
 		for (int i = 0; i < 14; i++)
 			ok &= time[at[i]] >= '0' && time[at[i]] <= '9';
@@ -74,7 +73,8 @@ int history_assign_origins(struct history *h, struct sbuf *err)
 	if (history_exec_sql(h, "BEGIN IMMEDIATE", "cannot lock the database", err))
 		return -1;
 	int rc = -1;
-	if (history_prepare(h, "SELECT u.id, u.time, u.head_sha, m.fingerprint FROM runs u"
+	if (history_prepare(h,
+			    "SELECT u.id, u.time, u.head_sha, m.fingerprint FROM runs u"
 			    " JOIN machines m ON m.id = u.machine WHERE u.origin IS NULL",
 			    &sel, "cannot name the runs", err) ||
 	    history_prepare(h, "UPDATE runs SET origin = ?1 WHERE id = ?2", &upd,
@@ -219,7 +219,7 @@ static const char *skip_value(const char *p, const char *end, int depth)
 				return NULL;
 		}
 	}
-	static const char *const lit[] = { "true", "false", "null" };
+	static const char *const lit[] = {"true", "false", "null"};
 	for (int i = 0; i < 3; i++) {
 		size_t n = strlen(lit[i]);
 		if ((size_t)(end - p) >= n && !memcmp(p, lit[i], n))
@@ -254,18 +254,17 @@ static json_t *col_json(sqlite3_stmt *st, int i)
 }
 
 /* Columns first..first+n-1 of st as the keys of obj. */
-static void put_columns(json_t *obj, sqlite3_stmt *st, int first,
-			const char *const *keys)
+static void put_columns(json_t *obj, sqlite3_stmt *st, int first, const char *const *keys)
 {
 	for (int i = 0; keys[i]; i++)
 		json_object_set_new(obj, keys[i], col_json(st, first + i));
 }
 
-static const char *const run_keys[] = { "time", "started", "kind", "head_sha", "base_sha",
-					"base_ref", "dirty", "branch", "seed", "version",
-					"exit_code", "kernel", "counters_source", NULL };
-static const char *const machine_keys[] = { "fingerprint", "machine_id", "cpu_model",
-					    "cores", "arch", NULL };
+static const char *const run_keys[] = {
+    "time",   "started", "kind",    "head_sha",	 "base_sha", "base_ref",	"dirty",
+    "branch", "seed",	 "version", "exit_code", "kernel",   "counters_source", NULL};
+static const char *const machine_keys[] = {"fingerprint", "machine_id", "cpu_model",
+					   "cores",	  "arch",	NULL};
 /* The columns of a results row, in the order of the file's arrays. */
 #define NR_RESULT_COLS 17
 static const char *const result_cols = "suite, benchmark, command, side, metric, result,"
@@ -296,11 +295,11 @@ static int export_results(struct history *h, int64_t run, json_t *arr, struct sb
 	return 0;
 }
 
-int history_run_export(struct history *h, const char *origin, struct sbuf *out,
-		       struct sbuf *err)
+int history_run_export(struct history *h, const char *origin, struct sbuf *out, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (history_prepare(h, "SELECT u.id, u.time, u.started, u.kind, u.head_sha, u.base_sha,"
+	if (history_prepare(h,
+			    "SELECT u.id, u.time, u.started, u.kind, u.head_sha, u.base_sha,"
 			    " u.base_ref, u.dirty, u.branch, u.seed, u.version, u.exit_code,"
 			    " u.kernel, u.counters_source, m.fingerprint, m.machine_id,"
 			    " m.cpu_model, m.cores, m.arch, u.report"
@@ -345,7 +344,8 @@ int history_run_export(struct history *h, const char *origin, struct sbuf *out,
 			free(text);
 			rc = 0;
 		} else {
-			sbuf_addf(err, "history '%s': cannot write run '%s' as JSON", h->path, origin);
+			sbuf_addf(err, "history '%s': cannot write run '%s' as JSON", h->path,
+				  origin);
 		}
 	}
 	json_decref(root);
@@ -372,11 +372,26 @@ static int field(json_t *obj, const char *where, const char *key, int (*is_kind)
 	return 0;
 }
 
-static int is_string(const json_t *v) { return json_is_string(v); }
-static int is_integer(const json_t *v) { return json_is_integer(v); }
-static int is_number(const json_t *v) { return json_is_number(v); }
-static int is_object(const json_t *v) { return json_is_object(v); }
-static int is_array(const json_t *v) { return json_is_array(v); }
+static int is_string(const json_t *v)
+{
+	return json_is_string(v);
+}
+static int is_integer(const json_t *v)
+{
+	return json_is_integer(v);
+}
+static int is_number(const json_t *v)
+{
+	return json_is_number(v);
+}
+static int is_object(const json_t *v)
+{
+	return json_is_object(v);
+}
+static int is_array(const json_t *v)
+{
+	return json_is_array(v);
+}
 
 /* The kinds of a results row's columns: s string, S string or null,
    i integer, n number or null. */
@@ -386,21 +401,26 @@ static int check_results(json_t *results, struct sbuf *why)
 {
 	size_t i;
 	json_t *row;
-	json_array_foreach(results, i, row) {
+	json_array_foreach(results, i, row)
+	{
 		if (!json_is_array(row) || json_array_size(row) != NR_RESULT_COLS) {
-			sbuf_addf(why, "results[%zu] is not an array of %d values", i, NR_RESULT_COLS);
+			sbuf_addf(why, "results[%zu] is not an array of %d values", i,
+				  NR_RESULT_COLS);
 			return -1;
 		}
 		for (int c = 0; c < NR_RESULT_COLS; c++) {
 			json_t *v = json_array_get(row, (size_t)c);
 			char k = result_kinds[c];
-			int ok = k == 's' ? json_is_string(v) :
-				 k == 'S' ? json_is_string(v) || json_is_null(v) :
-				 k == 'i' ? json_is_integer(v) : json_is_number(v) || json_is_null(v);
+			int ok = k == 's'   ? json_is_string(v)
+				 : k == 'S' ? json_is_string(v) || json_is_null(v)
+				 : k == 'i' ? json_is_integer(v)
+					    : json_is_number(v) || json_is_null(v);
 			if (!ok) {
 				sbuf_addf(why, "results[%zu][%d] is not %s", i, c,
-					  k == 's' ? "a string" : k == 'S' ? "a string or null" :
-					  k == 'i' ? "an integer" : "a number or null");
+					  k == 's'   ? "a string"
+					  : k == 'S' ? "a string or null"
+					  : k == 'i' ? "an integer"
+						     : "a number or null");
 				return -1;
 			}
 		}
@@ -423,7 +443,8 @@ static int check_run(json_t *root, const char *origin, struct sbuf *why)
 		return -1;
 	}
 	if (json_integer_value(v) > HISTORY_RUN_FORMAT) {
-		sbuf_addf(why, "written by a newer kagari (run format %lld; this one reads up to %d)",
+		sbuf_addf(why,
+			  "written by a newer kagari (run format %lld; this one reads up to %d)",
 			  (long long)json_integer_value(v), HISTORY_RUN_FORMAT);
 		return -1;
 	}
@@ -473,13 +494,16 @@ static void bind_json(sqlite3_stmt *st, int i, json_t *v)
 static int import_results(struct history *h, int64_t run, json_t *results, struct sbuf *err)
 {
 	char sql[512];
-	snprintf(sql, sizeof(sql), "INSERT INTO results(run, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,"
-		 "?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", result_cols);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO results(run, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,"
+		 "?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+		 result_cols);
 	size_t i;
 	json_t *row;
-	json_array_foreach(results, i, row) {
-		sqlite3_stmt *st = history_cached(h, STMT_IMPORT_RESULT, sql,
-						  "cannot import the results", err);
+	json_array_foreach(results, i, row)
+	{
+		sqlite3_stmt *st =
+		    history_cached(h, STMT_IMPORT_RESULT, sql, "cannot import the results", err);
 		if (!st)
 			return -1;
 		sqlite3_bind_int64(st, 1, run);
@@ -496,12 +520,13 @@ static int import_results(struct history *h, int64_t run, json_t *results, struc
 /* The machines row of the run file's machine: its id, or -1. */
 static int64_t import_machine(struct history *h, json_t *mach, struct sbuf *err)
 {
-	sqlite3_stmt *st = history_cached(h, STMT_IMPORT_MACHINE,
-					  "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
-					  " VALUES (?1, ?2, ?3, ?4, ?5)"
-					  " ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = fingerprint"
-					  " RETURNING id",
-					  "cannot import the machine", err);
+	sqlite3_stmt *st =
+	    history_cached(h, STMT_IMPORT_MACHINE,
+			   "INSERT INTO machines(fingerprint, machine_id, cpu_model, cores, arch)"
+			   " VALUES (?1, ?2, ?3, ?4, ?5)"
+			   " ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = fingerprint"
+			   " RETURNING id",
+			   "cannot import the machine", err);
 	if (!st)
 		return -1;
 	for (int i = 0; machine_keys[i]; i++)
@@ -517,20 +542,21 @@ static int64_t import_machine(struct history *h, json_t *mach, struct sbuf *err)
 
 /* The checked run root stored (inside the caller's transaction). 1 when
    added, 0 when a run of that origin was there, -1 on a database error. */
-static int import_checked(struct history *h, json_t *root, const char *origin,
-			  const char *report, size_t report_len, struct sbuf *err)
+static int import_checked(struct history *h, json_t *root, const char *origin, const char *report,
+			  size_t report_len, struct sbuf *err)
 {
 	json_t *run = json_object_get(root, "run");
 	int64_t mid = import_machine(h, json_object_get(root, "machine"), err);
 	if (mid < 0)
 		return -1;
-	sqlite3_stmt *st = history_cached(h, STMT_IMPORT_RUN,
-					  "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
-					  " dirty, branch, seed, version, exit_code, kernel, counters_source,"
-					  " machine, report, origin)"
-					  " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"
-					  " ON CONFLICT(origin) DO NOTHING",
-					  "cannot import the run", err);
+	sqlite3_stmt *st =
+	    history_cached(h, STMT_IMPORT_RUN,
+			   "INSERT INTO runs(time, started, kind, head_sha, base_sha, base_ref,"
+			   " dirty, branch, seed, version, exit_code, kernel, counters_source,"
+			   " machine, report, origin)"
+			   " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"
+			   " ON CONFLICT(origin) DO NOTHING",
+			   "cannot import the run", err);
 	if (!st)
 		return -1;
 	for (int i = 0; run_keys[i]; i++)
@@ -558,8 +584,8 @@ static int import_checked(struct history *h, json_t *root, const char *origin,
  * and the text before it closed as an object in env. 0 when the file does
  * not have that shape (another writer's layout: it is parsed whole).
  */
-static int split_report(const char *text, size_t len, const char **report,
-			size_t *report_len, struct sbuf *env)
+static int split_report(const char *text, size_t len, const char **report, size_t *report_len,
+			struct sbuf *env)
 {
 	static const char key[] = ",\"report\":";
 	/* No JSON string holds an unescaped '"', and the members before the
@@ -600,7 +626,8 @@ int history_run_import(struct history *h, const char *origin, const char *text, 
 			     : json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	sbuf_release(&env);
 	if (!root) {
-		sbuf_addf(why, "not JSON (line %d, column %d: ", je.line, je.column > 0 ? je.column : 1);
+		sbuf_addf(why, "not JSON (line %d, column %d: ", je.line,
+			  je.column > 0 ? je.column : 1);
 		sbuf_add_escaped(why, je.text);
 		sbuf_addch(why, ')');
 		return 2;
@@ -667,9 +694,10 @@ int history_state_get(struct history *h, const char *key, char **value, struct s
 int history_state_set(struct history *h, const char *key, const char *value, struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	if (history_prepare(h, value ? "INSERT INTO sync_state(key, value) VALUES (?1, ?2)"
-				       " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-				     : "DELETE FROM sync_state WHERE key = ?1",
+	if (history_prepare(h,
+			    value ? "INSERT INTO sync_state(key, value) VALUES (?1, ?2)"
+				    " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+				  : "DELETE FROM sync_state WHERE key = ?1",
 			    &st, "cannot record the branch state", err))
 		return -1;
 	history_bind_text(st, 1, key);

@@ -16,8 +16,7 @@
 
 static int cmp_rank_sha(const void *a, const void *b)
 {
-	return strcmp(((const struct history_rank *)a)->sha,
-		      ((const struct history_rank *)b)->sha);
+	return strcmp(((const struct history_rank *)a)->sha, ((const struct history_rank *)b)->sha);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -66,8 +65,8 @@ void history_order_line(struct history_order *o, const char *const *sha, size_t 
 	order_sort(o);
 }
 
-void history_order_dated(struct history_order *o, const char *const *sha,
-			 const long long *date, size_t n)
+void history_order_dated(struct history_order *o, const char *const *sha, const long long *date,
+			 size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		order_add(o, sha[k], strlen(sha[k]), HISTORY_DATED, date[k]);
@@ -84,7 +83,7 @@ void history_order_release(struct history_order *o)
 static void order_load_line(struct history_order *o, const char *repo)
 {
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	static const char *const fp[] = { "rev-list", "--first-parent", "HEAD", NULL };
+	static const char *const fp[] = {"rev-list", "--first-parent", "HEAD", NULL};
 	if (!git_run(repo, fp, GIT_SLOW_TIMEOUT_NS, &out, &err)) {
 		size_t lines = 0;
 		for (size_t i = 0; i < out.len; i++)
@@ -138,7 +137,8 @@ static void order_load_dated(struct history_order *o, const char *repo,
 				if (!nl)
 					break;
 				if (nl - s > 41 && s[40] == ' ')
-					order_add(o, s, 40, HISTORY_DATED, strtoll(s + 41, NULL, 10));
+					order_add(o, s, 40, HISTORY_DATED,
+						  strtoll(s + 41, NULL, 10));
 			}
 		if (o->nr > before)
 			order_sort(o);
@@ -148,8 +148,7 @@ static void order_load_dated(struct history_order *o, const char *repo,
 	sbuf_release(&err);
 }
 
-void history_order_load(struct history_order *o, const char *dir,
-			const struct history_points *p)
+void history_order_load(struct history_order *o, const char *dir, const struct history_points *p)
 {
 	struct sbuf err = SBUF_INIT;
 	char *repo = NULL;
@@ -204,13 +203,13 @@ static int same_series(const struct history_point *a, const struct history_point
  * first run: the points sorted by (sha, position) group each commit's runs
  * in O(n log n); series_order() puts the commits back in time order.
  */
-static void series_commits(struct history_series *s, const struct history_points *p,
-			   size_t i, size_t j)
+static void series_commits(struct history_series *s, const struct history_points *p, size_t i,
+			   size_t j)
 {
 	struct by_sha *ix = xcalloc(j - i, sizeof(*ix));
 	size_t alloc = 0;
 	for (size_t k = i; k < j; k++)
-		ix[k - i] = (struct by_sha){ p->v[k].sha, k };
+		ix[k - i] = (struct by_sha){p->v[k].sha, k};
 	qsort(ix, j - i, sizeof(*ix), cmp_by_sha);
 	for (size_t k = 0; k < j - i;) {
 		size_t e = k;
@@ -265,7 +264,7 @@ static struct steps_point *series_points(struct history_series *s)
 			s->min_runs = n;
 		if (n > s->max_runs)
 			s->max_runs = n;
-		sp[q] = (struct steps_point){ c->median, c->vals, n };
+		sp[q] = (struct steps_point){c->median, c->vals, n};
 	}
 	return sp;
 }
@@ -288,8 +287,8 @@ static void series_steps(struct history_series *s, const struct steps_point *sp,
 		for (nseg = 0; nseg < s->nr && s->pts[nseg].place == HISTORY_ON_LINE;)
 			nseg++;
 	if (nseg >= 2) {
-		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change,
-					     &s->steps, &s->nr_steps, &s->between);
+		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change, &s->steps,
+					     &s->nr_steps, &s->between);
 	} else {
 		nseg = s->nr;
 		s->noise = steps_run_noise(sp, s->nr);
@@ -318,8 +317,7 @@ static struct history_series *machine_first(struct history_series *v, size_t nr)
 }
 
 void history_series_build(struct history_series_set *out, const struct history_points *p,
-			  const struct history_order *o,
-			  const struct history_series_options *opt)
+			  const struct history_order *o, const struct history_series_options *opt)
 {
 	struct history_series *v = NULL;
 	size_t nr = 0, alloc = 0;
@@ -328,7 +326,8 @@ void history_series_build(struct history_series_set *out, const struct history_p
 		while (j < p->nr && same_series(&p->v[i], &p->v[j]))
 			j++;
 		int m = metric_lookup(p->v[i].metric);
-		if (m < 0 || (opt->keep && !opt->keep(opt->ctx, p->v[i].suite, p->v[i].benchmark))) {
+		if (m < 0 ||
+		    (opt->keep && !opt->keep(opt->ctx, p->v[i].suite, p->v[i].benchmark))) {
 			i = j;
 			continue;
 		}

@@ -44,9 +44,9 @@
 
 /* Where a commit stands in the order of commits. */
 enum history_place {
-	HISTORY_ON_LINE,  /* on HEAD's first-parent line, by its position */
-	HISTORY_DATED,	  /* another commit of the repository, by its date */
-	HISTORY_UNKNOWN,  /* not in the repository: as first measured */
+	HISTORY_ON_LINE, /* on HEAD's first-parent line, by its position */
+	HISTORY_DATED,	 /* another commit of the repository, by its date */
+	HISTORY_UNKNOWN, /* not in the repository: as first measured */
 };
 
 struct history_rank {
@@ -62,14 +62,17 @@ struct history_order {
 	int line; /* a first-parent line was given (a repository) */
 };
 
-#define HISTORY_ORDER_INIT { NULL, 0, 0, 0 }
+#define HISTORY_ORDER_INIT                                                                         \
+	{                                                                                          \
+		NULL, 0, 0, 0                                                                      \
+	}
 
 /* HEAD's first-parent line, sha[0..n) oldest first (shas that are not 40
    characters long are skipped). Sets o->line when any is kept. */
 void history_order_line(struct history_order *o, const char *const *sha, size_t n);
 /* Commits off the line, each with its commit date (seconds). */
-void history_order_dated(struct history_order *o, const char *const *sha,
-			 const long long *date, size_t n);
+void history_order_dated(struct history_order *o, const char *const *sha, const long long *date,
+			 size_t n);
 /*
  * The order from the repository of dir: HEAD's first-parent line, then the
  * commit dates of p's other commits (at most HISTORY_MAX_DATED of them, in
@@ -77,11 +80,9 @@ void history_order_dated(struct history_order *o, const char *const *sha,
  * stays empty (o->line 0) and the points keep the order they were first
  * measured in. o is initialised here.
  */
-void history_order_load(struct history_order *o, const char *dir,
-			const struct history_points *p);
+void history_order_load(struct history_order *o, const char *dir, const struct history_points *p);
 /* The rank of sha, or NULL when the order does not know it. */
-const struct history_rank *history_order_find(const struct history_order *o,
-					      const char *sha);
+const struct history_rank *history_order_find(const struct history_order *o, const char *sha);
 void history_order_release(struct history_order *o);
 
 /* One commit of a series. */
@@ -91,7 +92,7 @@ struct history_commit {
 	double median;		/* of its runs' medians */
 	double low, high;	/* its runs' least and greatest */
 	size_t runs;
-	double *vals;		/* its runs' medians, oldest first */
+	double *vals; /* its runs' medians, oldest first */
 	enum history_place place;
 	long long key;
 };
@@ -101,18 +102,18 @@ struct history_series {
 	const struct history_point *last; /* its last run, by time */
 	int this_machine;
 	enum metric_id metric;
-	struct history_commit *pts;	  /* in the order of commits */
+	struct history_commit *pts; /* in the order of commits */
 	size_t nr;
-	struct step *steps;		  /* ascending; at indexes pts */
+	struct step *steps; /* ascending; at indexes pts */
 	size_t nr_steps;
-	double noise;	    /* of a single run (steps_run_noise()), metric
-			       units; NAN when unknown */
-	double between;	    /* between sessions (steps_between_noise()) */
-	size_t runs_needed; /* per commit for a step of opt->detect percent,
-			       or STEPS_RUNS_NEVER; 0 when unknown */
+	double noise;		       /* of a single run (steps_run_noise()), metric
+					  units; NAN when unknown */
+	double between;		       /* between sessions (steps_between_noise()) */
+	size_t runs_needed;	       /* per commit for a step of opt->detect percent,
+					  or STEPS_RUNS_NEVER; 0 when unknown */
 	size_t noise_pts, noise_pairs; /* the points the noise is estimated
 			       from, and their pairs of runs of one commit */
-	size_t min_runs, max_runs; /* runs per commit of its points */
+	size_t min_runs, max_runs;     /* runs per commit of its points */
 };
 
 struct history_series_set {
@@ -122,9 +123,9 @@ struct history_series_set {
 };
 
 struct history_series_options {
-	const char *machine;   /* this machine's fingerprint */
-	double min_change;     /* percent: smaller steps are not reported */
-	double detect;	       /* percent: the step runs_needed is for */
+	const char *machine; /* this machine's fingerprint */
+	double min_change;   /* percent: smaller steps are not reported */
+	double detect;	     /* percent: the step runs_needed is for */
 	/* Which benchmarks to show (NULL: all); ctx is passed through. */
 	int (*keep)(void *ctx, const char *suite, const char *benchmark);
 	void *ctx;
@@ -138,8 +139,7 @@ struct history_series_options {
  * commits are shown after it, not segmented), else over every point.
  */
 void history_series_build(struct history_series_set *out, const struct history_points *p,
-			  const struct history_order *o,
-			  const struct history_series_options *opt);
+			  const struct history_order *o, const struct history_series_options *opt);
 void history_series_release(struct history_series_set *set);
 
 /* The latest point: HEAD's, the last on the first-parent line, when the

@@ -20,12 +20,12 @@ static double median(const double *x, size_t n, double *scratch)
 
 struct ctx {
 	const double *x;
-	const double *w;       /* 1 / each point's noise */
+	const double *w; /* 1 / each point's noise */
 	double min_change;
 	size_t min_size;
 	double *scratch;
-	double *left, *right;  /* costs of every prefix and suffix of a segment */
-	double *sorted, *sw;   /* values sorted, with their weights */
+	double *left, *right; /* costs of every prefix and suffix of a segment */
+	double *sorted, *sw;  /* values sorted, with their weights */
 	struct step *v;
 	size_t nr, alloc;
 };
@@ -53,8 +53,8 @@ static double sorted_cost(const double *a, const double *w, size_t m)
  * out[k] = cost of x[0..k) for k = 1..n (out[0] = 0), by insertion into a
  * sorted array: O(n^2) for all prefixes instead of a sort per split.
  */
-static void prefix_costs(const double *x, const double *w, size_t n, int reverse,
-			 double *sorted, double *sw, double *out)
+static void prefix_costs(const double *x, const double *w, size_t n, int reverse, double *sorted,
+			 double *sw, double *out)
 {
 	out[0] = 0;
 	for (size_t k = 0; k < n; k++) {
@@ -103,7 +103,7 @@ static void segment(struct ctx *c, size_t lo, size_t hi)
 		c->alloc = c->alloc ? 2 * c->alloc : 4;
 		c->v = xreallocarray(c->v, c->alloc, sizeof(*c->v));
 	}
-	c->v[c->nr++] = (struct step){ at, before, after, pct };
+	c->v[c->nr++] = (struct step){at, before, after, pct};
 	segment(c, at, hi);
 }
 
@@ -114,10 +114,18 @@ static void find(const double *x, const double *sd, size_t n, size_t min_size,
 	double *w = xcalloc(n, sizeof(*w));
 	for (size_t i = 0; i < n; i++)
 		w[i] = 1 / sd[i];
-	struct ctx c = { x, w, min_change_percent, min_size ? min_size : 1,
-			 xcalloc(n, sizeof(double)), xcalloc(n + 1, sizeof(double)),
-			 xcalloc(n + 1, sizeof(double)), xcalloc(n + 1, sizeof(double)),
-			 xcalloc(n + 1, sizeof(double)), NULL, 0, 0 };
+	struct ctx c = {x,
+			w,
+			min_change_percent,
+			min_size ? min_size : 1,
+			xcalloc(n, sizeof(double)),
+			xcalloc(n + 1, sizeof(double)),
+			xcalloc(n + 1, sizeof(double)),
+			xcalloc(n + 1, sizeof(double)),
+			xcalloc(n + 1, sizeof(double)),
+			NULL,
+			0,
+			0};
 	/* Bounded by the segments' lengths: each level of recursion splits. */
 	segment(&c, 0, n);
 	*steps = c.v;
@@ -138,8 +146,8 @@ static double floor_noise(double sigma, const double *x, size_t n, double *scrat
 	return sigma < level * 1e-9 ? level * 1e-9 : sigma;
 }
 
-double steps_find(const double *x, size_t n, size_t min_size,
-		  double min_change_percent, struct step **steps, size_t *nr_steps)
+double steps_find(const double *x, size_t n, size_t min_size, double min_change_percent,
+		  struct step **steps, size_t *nr_steps)
 {
 	*steps = NULL;
 	*nr_steps = 0;
@@ -233,8 +241,8 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
 }
 
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
-			 double min_change_percent, struct step **steps,
-			 size_t *nr_steps, double *between)
+			 double min_change_percent, struct step **steps, size_t *nr_steps,
+			 double *between)
 {
 	*steps = NULL;
 	*nr_steps = 0;

@@ -33,8 +33,8 @@ struct step {
  * *nr_steps 0 and *steps NULL when there are none), every point with the
  * same noise. Returns the noise estimate sigma.
  */
-double steps_find(const double *x, size_t n, size_t min_size,
-		  double min_change_percent, struct step **steps, size_t *nr_steps);
+double steps_find(const double *x, size_t n, size_t min_size, double min_change_percent,
+		  struct step **steps, size_t *nr_steps);
 
 /* One point of a history: a commit's value (the median of its runs) and
    its runs' values, oldest first. */
@@ -84,8 +84,8 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
  * NULL); NAN and no steps when steps_run_noise() does not know it.
  */
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
-			 double min_change_percent, struct step **steps,
-			 size_t *nr_steps, double *between);
+			 double min_change_percent, struct step **steps, size_t *nr_steps,
+			 double *between);
 
 /*
  * A step is found (about 90 % of the time over 16 commits, at its commit)

@@ -21,13 +21,13 @@
 #define BATCH_BYTES ((size_t)24 << 20)
 
 static const char marker_text[] =
-	"kagari history branch\n"
-	"format: 1\n"
-	"\n"
-	"Written by `kagari history push`: one JSON file per run under runs/,\n"
-	"named by the run's origin (time, commit, machine, a random part).\n"
-	"Files are only ever added. Do not edit, rebase or force-push this branch;\n"
-	"`kagari history pull` imports it (docs/history.md).\n";
+    "kagari history branch\n"
+    "format: 1\n"
+    "\n"
+    "Written by `kagari history push`: one JSON file per run under runs/,\n"
+    "named by the run's origin (time, commit, machine, a random part).\n"
+    "Files are only ever added. Do not edit, rebase or force-push this branch;\n"
+    "`kagari history pull` imports it (docs/history.md).\n";
 
 struct branch_file {
 	char *path;
@@ -49,11 +49,11 @@ struct ctx {
 	struct history *h;
 	const struct history_sync *o;
 	struct history_sync_result *res;
-	char *repo;    /* the top of the working tree */
-	char *url;     /* the remote's URL as git takes it */
-	char *ref;     /* refs/kagari/history/BRANCH */
-	char *key;     /* sync_state's key of this branch */
-	char *secret;  /* the user part of url (redacted in messages), or NULL */
+	char *repo;   /* the top of the working tree */
+	char *url;    /* the remote's URL as git takes it */
+	char *ref;    /* refs/kagari/history/BRANCH */
+	char *key;    /* sync_state's key of this branch */
+	char *secret; /* the user part of url (redacted in messages), or NULL */
 };
 
 char *history_sync_redact(const char *url)
@@ -109,7 +109,7 @@ static int run(struct ctx *c, const char *const *args, struct sbuf *out, struct 
    when it reads as a URL or a path. */
 static int resolve_url(struct ctx *c, int push, struct sbuf *err)
 {
-	const char *args[] = { "remote", "get-url", push ? "--push" : "--", c->o->remote, NULL };
+	const char *args[] = {"remote", "get-url", push ? "--push" : "--", c->o->remote, NULL};
 	if (!push)
 		args[2] = c->o->remote, args[3] = NULL;
 	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
@@ -120,7 +120,9 @@ static int resolve_url(struct ctx *c, int push, struct sbuf *err)
 	} else if (code > 0 && c->o->remote[0] != '-' && strpbrk(c->o->remote, "/:")) {
 		c->url = xstrdup(c->o->remote);
 	} else if (code > 0) {
-		sbuf_addf(err, "no remote '%s' in '%s' (`git remote -v` lists them; --remote takes a remote's name or a URL)",
+		sbuf_addf(err,
+			  "no remote '%s' in '%s' (`git remote -v` lists them; --remote takes a "
+			  "remote's name or a URL)",
 			  c->o->remote, c->repo);
 	}
 	sbuf_release(&out);
@@ -158,13 +160,14 @@ static int setup(struct ctx *c, struct history *h, const struct history_sync *o,
 		return -1;
 	}
 	c->ref = xstrfmt("refs/kagari/history/%s", o->branch);
-	const char *chk[] = { "check-ref-format", c->ref, NULL };
+	const char *chk[] = {"check-ref-format", c->ref, NULL};
 	struct sbuf gerr = SBUF_INIT;
 	int code = git_exec(c->repo, chk, GIT_TIMEOUT_NS, NULL, &gerr, err);
 	sbuf_release(&gerr);
 	if (code) {
 		if (code > 0)
-			sbuf_addf(err, "--branch '%s': not a valid branch name (git check-ref-format)",
+			sbuf_addf(err,
+				  "--branch '%s': not a valid branch name (git check-ref-format)",
 				  o->branch);
 		return -1;
 	}
@@ -188,9 +191,17 @@ static void ctx_release(struct ctx *c)
 static int fetch(struct ctx *c, struct branch *b, struct sbuf *err)
 {
 	char *spec = xstrfmt("+refs/heads/%s:%s", c->o->branch, c->ref);
-	const char *args[] = { "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-			       "--no-recurse-submodules", "--no-prune", "--no-auto-gc",
-			       "--", c->url, spec, NULL };
+	const char *args[] = {"fetch",
+			      "--quiet",
+			      "--no-tags",
+			      "--no-write-fetch-head",
+			      "--no-recurse-submodules",
+			      "--no-prune",
+			      "--no-auto-gc",
+			      "--",
+			      c->url,
+			      spec,
+			      NULL};
 	struct sbuf gerr = SBUF_INIT, out = SBUF_INIT;
 	int code = git_exec(c->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &gerr, err);
 	int rc = 0;
@@ -204,7 +215,7 @@ static int fetch(struct ctx *c, struct branch *b, struct sbuf *err)
 		}
 		rc = -1;
 	} else {
-		const char *rp[] = { "rev-parse", "--verify", "--quiet", c->ref, NULL };
+		const char *rp[] = {"rev-parse", "--verify", "--quiet", c->ref, NULL};
 		if (run(c, rp, &out, err))
 			rc = -1;
 		sbuf_rtrim(&out);
@@ -265,7 +276,7 @@ static int cmp_file(const void *a, const void *b)
    ones last, origin NULL). Files elsewhere are not kagari's and ignored. */
 static int list(struct ctx *c, struct branch *b, struct sbuf *err)
 {
-	const char *args[] = { "ls-tree", "-r", "-l", "-z", "--full-tree", b->tip, NULL };
+	const char *args[] = {"ls-tree", "-r", "-l", "-z", "--full-tree", b->tip, NULL};
 	struct sbuf out = SBUF_INIT;
 	if (run(c, args, &out, err)) {
 		sbuf_release(&out);
@@ -297,20 +308,26 @@ static int list(struct ctx *c, struct branch *b, struct sbuf *err)
 static int check_marker(struct ctx *c, struct branch *b, struct sbuf *err)
 {
 	if (!b->marker) {
-		sbuf_addf(err, "branch '%s' of '%s' is not a kagari history branch (it has no %s file at its root); refusing to read or write it (choose another --branch)",
+		sbuf_addf(err,
+			  "branch '%s' of '%s' is not a kagari history branch (it has no %s file "
+			  "at its root); refusing to read or write it (choose another --branch)",
 			  c->o->branch, c->res->url, HISTORY_MARKER);
 		return -1;
 	}
-	const char *args[] = { "cat-file", "blob", b->marker_sha, NULL };
+	const char *args[] = {"cat-file", "blob", b->marker_sha, NULL};
 	struct sbuf out = SBUF_INIT;
 	int rc = run(c, args, &out, err);
 	const char *f = rc ? NULL : strstr(out.buf, "\nformat: ");
 	if (!rc && (strncmp(out.buf, "kagari history branch\n", 22) || !f)) {
-		sbuf_addf(err, "branch '%s' of '%s': its %s file is not kagari's; refusing to read or write it",
+		sbuf_addf(err,
+			  "branch '%s' of '%s': its %s file is not kagari's; refusing to read or "
+			  "write it",
 			  c->o->branch, c->res->url, HISTORY_MARKER);
 		rc = -1;
 	} else if (!rc && atoi(f + 9) > HISTORY_BRANCH_FORMAT) {
-		sbuf_addf(err, "branch '%s' of '%s' was written by a newer kagari (branch format %d; this one knows up to %d); use that kagari",
+		sbuf_addf(err,
+			  "branch '%s' of '%s' was written by a newer kagari (branch format %d; "
+			  "this one knows up to %d); use that kagari",
 			  c->o->branch, c->res->url, atoi(f + 9), HISTORY_BRANCH_FORMAT);
 		rc = -1;
 	}
@@ -339,7 +356,7 @@ static int note_rewrite(struct ctx *c, const struct branch *b, struct sbuf *err)
 	if (last && !b->tip) {
 		rewritten = 1;
 	} else if (last && strcmp(last, b->tip)) {
-		const char *args[] = { "merge-base", "--is-ancestor", last, b->tip, NULL };
+		const char *args[] = {"merge-base", "--is-ancestor", last, b->tip, NULL};
 		struct sbuf gerr = SBUF_INIT;
 		int code = git_exec(c->repo, args, GIT_SLOW_TIMEOUT_NS, NULL, &gerr, err);
 		sbuf_release(&gerr);
@@ -352,9 +369,11 @@ static int note_rewrite(struct ctx *c, const struct branch *b, struct sbuf *err)
 	if (rewritten) {
 		c->res->rewritten = 1;
 		strvec_pushf(&c->res->warnings,
-			     "branch '%s' of '%s' was %s since this history last saw it (at %.12s): runs may have been lost there; the runs of this history are kept, and `kagari history push` adds back those the branch lacks",
-			     c->o->branch, c->res->url, b->tip ? "rewritten (force-pushed)" : "deleted",
-			     last);
+			     "branch '%s' of '%s' was %s since this history last saw it (at "
+			     "%.12s): runs may have been lost there; the runs of this history are "
+			     "kept, and `kagari history push` adds back those the branch lacks",
+			     c->o->branch, c->res->url,
+			     b->tip ? "rewritten (force-pushed)" : "deleted", last);
 	}
 	free(last);
 	return 0;
@@ -405,7 +424,7 @@ static char *build_commit(struct ctx *c, const struct branch *b, const struct st
 		sbuf_addf(&s, "from %s\n", b->tip);
 	else
 		sbuf_addf(&s, "M 100644 inline %s\n", HISTORY_MARKER),
-			fi_data(&s, marker_text, sizeof(marker_text) - 1);
+		    fi_data(&s, marker_text, sizeof(marker_text) - 1);
 	char *sha = NULL;
 	for (size_t i = 0; i < missing->nr; i++) {
 		sbuf_reset(&path);
@@ -417,15 +436,16 @@ static char *build_commit(struct ctx *c, const struct branch *b, const struct st
 		fi_data(&s, file.buf, file.len);
 	}
 	sbuf_adds(&s, "\ndone\n");
-	const char *args[] = { "fast-import", "--quiet", "--done", "--force", NULL };
+	const char *args[] = {"fast-import", "--quiet", "--done", "--force", NULL};
 	struct sbuf gerr = SBUF_INIT;
-	int code = git_exec_input(c->repo, args, s.buf, s.len, GIT_SLOW_TIMEOUT_NS, NULL, &gerr, err);
+	int code =
+	    git_exec_input(c->repo, args, s.buf, s.len, GIT_SLOW_TIMEOUT_NS, NULL, &gerr, err);
 	if (code > 0)
 		git_add_failure(args, code, &gerr, err);
 	sbuf_release(&gerr);
 	if (code)
 		goto out;
-	const char *rp[] = { "rev-parse", "--verify", "--quiet", c->ref, NULL };
+	const char *rp[] = {"rev-parse", "--verify", "--quiet", c->ref, NULL};
 	sbuf_reset(&file);
 	if (!run(c, rp, &file, err)) {
 		sbuf_rtrim(&file);
@@ -444,7 +464,7 @@ out:
 static int push_commit(struct ctx *c, const char *commit, struct sbuf *err)
 {
 	char *spec = xstrfmt("%s:refs/heads/%s", commit, c->o->branch);
-	const char *args[] = { "push", "--porcelain", "--no-verify", "--", c->url, spec, NULL };
+	const char *args[] = {"push", "--porcelain", "--no-verify", "--", c->url, spec, NULL};
 	struct sbuf out = SBUF_INIT, gerr = SBUF_INIT;
 	int code = git_exec(c->repo, args, GIT_SLOW_TIMEOUT_NS, &out, &gerr, err);
 	int rc = code == 0 ? 0 : -1;
@@ -472,7 +492,7 @@ static int push_commit(struct ctx *c, const char *commit, struct sbuf *err)
 /* One attempt: 0 pushed (or nothing to push), 1 rejected, -1 failed. */
 static int push_once(struct ctx *c, int first, struct sbuf *err)
 {
-	struct branch b = { 0 };
+	struct branch b = {0};
 	struct strvec local = STRVEC_INIT, missing = STRVEC_INIT;
 	int rc = -1;
 	char *commit = NULL;
@@ -523,7 +543,9 @@ int history_sync_push(struct history *h, const struct history_sync *o,
 		if (rc != 1)
 			break;
 		if (i + 1 == attempts) {
-			sbuf_addf(err, "cannot push to branch '%s' of '%s': rejected %d times, other jobs kept pushing first; run it again",
+			sbuf_addf(err,
+				  "cannot push to branch '%s' of '%s': rejected %d times, other "
+				  "jobs kept pushing first; run it again",
 				  o->branch, res->url, attempts);
 			rc = -1;
 			break;
@@ -556,16 +578,16 @@ static size_t batch_size(struct branch_file *const *files, size_t n)
 
 /* The blobs of files[0..n) read by one `git cat-file --batch` into out,
    each one's place in blobs[i]. */
-static int read_blobs(struct ctx *c, struct branch_file *const *files, size_t n,
-		      struct sbuf *out, struct blob *blobs, struct sbuf *err)
+static int read_blobs(struct ctx *c, struct branch_file *const *files, size_t n, struct sbuf *out,
+		      struct blob *blobs, struct sbuf *err)
 {
-	const char *args[] = { "cat-file", "--batch", NULL };
+	const char *args[] = {"cat-file", "--batch", NULL};
 	struct sbuf in = SBUF_INIT, gerr = SBUF_INIT;
 	for (size_t k = 0; k < n; k++)
 		sbuf_addf(&in, "%s\n", files[k]->sha);
 	sbuf_reset(out);
-	int code = git_exec_input(c->repo, args, in.buf, in.len, GIT_SLOW_TIMEOUT_NS, out,
-				  &gerr, err);
+	int code =
+	    git_exec_input(c->repo, args, in.buf, in.len, GIT_SLOW_TIMEOUT_NS, out, &gerr, err);
 	if (code > 0)
 		git_add_failure(args, code, &gerr, err);
 	sbuf_release(&in);
@@ -582,15 +604,15 @@ static int read_blobs(struct ctx *c, struct branch_file *const *files, size_t n,
 			sbuf_addf(err, "'git cat-file' gave no object '%s'", files[k]->sha);
 			return -1;
 		}
-		blobs[k] = (struct blob){ (size_t)(nl + 1 - out->buf), sz };
+		blobs[k] = (struct blob){(size_t)(nl + 1 - out->buf), sz};
 		p = nl + 1 + sz + 1;
 	}
 	return 0;
 }
 
 /* One file imported (its text at text[0..len)): a bad one is a warning. */
-static int import_one(struct ctx *c, const struct branch_file *f, const char *text,
-		      size_t len, struct sbuf *why, struct sbuf *err)
+static int import_one(struct ctx *c, const struct branch_file *f, const char *text, size_t len,
+		      struct sbuf *why, struct sbuf *err)
 {
 	sbuf_reset(why);
 	int r = history_run_import(c->h, f->origin, text, len, why, err);
@@ -626,8 +648,8 @@ static int import_all(struct ctx *c, const struct branch *b, struct branch_file 
 		m = batch_size(files + i, n - i);
 		rc = read_blobs(c, files + i, m, &out, blobs, err);
 		for (size_t k = 0; k < m && !rc; k++)
-			rc = import_one(c, files[i + k], out.buf + blobs[k].at, blobs[k].len,
-					&why, err);
+			rc = import_one(c, files[i + k], out.buf + blobs[k].at, blobs[k].len, &why,
+					err);
 	}
 	if (!rc && b->tip)
 		rc = history_state_set(c->h, c->key, b->tip, err);
@@ -643,7 +665,7 @@ static int import_all(struct ctx *c, const struct branch *b, struct branch_file 
 
 static int pull(struct ctx *c, struct sbuf *err)
 {
-	struct branch b = { 0 };
+	struct branch b = {0};
 	struct strvec local = STRVEC_INIT;
 	struct branch_file **want = NULL;
 	size_t nr = 0;
@@ -661,7 +683,8 @@ static int pull(struct ctx *c, struct sbuf *err)
 			sbuf_reset(&path);
 			file_path(&b.v[i], &path);
 			strvec_pushf(&c->res->warnings,
-				     "branch '%s': skipped '%s': not a kagari run (its name is no run's origin)",
+				     "branch '%s': skipped '%s': not a kagari run (its name is no "
+				     "run's origin)",
 				     c->o->branch, path.buf);
 			c->res->skipped++;
 			continue;

@@ -61,16 +61,16 @@ struct history_sync {
 };
 
 struct history_sync_result {
-	char *url;	   /* the remote's URL, credentials redacted */
-	char *tip;	   /* the branch's tip afterwards, NULL when it has none */
-	size_t on_branch;  /* run files in the branch afterwards */
-	size_t pushed;	   /* push: runs added to the branch */
-	size_t imported;   /* pull: runs added to the history */
-	size_t present;	   /* pull: runs of the branch the history had */
-	size_t skipped;	   /* pull: files skipped (each one a warning) */
-	int attempts;	   /* push: pushes tried */
-	int created;	   /* push: the branch was created */
-	int rewritten;	   /* the branch was rewritten since it was last seen */
+	char *url;	  /* the remote's URL, credentials redacted */
+	char *tip;	  /* the branch's tip afterwards, NULL when it has none */
+	size_t on_branch; /* run files in the branch afterwards */
+	size_t pushed;	  /* push: runs added to the branch */
+	size_t imported;  /* pull: runs added to the history */
+	size_t present;	  /* pull: runs of the branch the history had */
+	size_t skipped;	  /* pull: files skipped (each one a warning) */
+	int attempts;	  /* push: pushes tried */
+	int created;	  /* push: the branch was created */
+	int rewritten;	  /* the branch was rewritten since it was last seen */
 	struct strvec warnings;
 };
 
@@ -106,23 +106,20 @@ int history_assign_origins(struct history *h, struct sbuf *err);
 /* Every run's origin, sorted (strcmp order), appended to out. */
 int history_list_origins(struct history *h, struct strvec *out, struct sbuf *err);
 /* The run file of the run `origin`, appended to out. 0 or -1. */
-int history_run_export(struct history *h, const char *origin, struct sbuf *out,
-		       struct sbuf *err);
+int history_run_export(struct history *h, const char *origin, struct sbuf *out, struct sbuf *err);
 /*
  * Store the run file text (file name ORIGIN.json) inside the caller's
  * transaction, all of it or nothing: 1 added, 0 a run of that origin was
  * there, 2 skipped (not a kagari run, a newer format, a bad field: the
  * reason in why), -1 a database error in err.
  */
-int history_run_import(struct history *h, const char *origin, const char *text,
-		       size_t len, struct sbuf *why, struct sbuf *err);
+int history_run_import(struct history *h, const char *origin, const char *text, size_t len,
+		       struct sbuf *why, struct sbuf *err);
 int history_begin(struct history *h, struct sbuf *err);
 int history_commit(struct history *h, struct sbuf *err);
 void history_rollback(struct history *h);
 /* sync_state: *value NULL when key is unknown; value NULL deletes. */
-int history_state_get(struct history *h, const char *key, char **value,
-		      struct sbuf *err);
-int history_state_set(struct history *h, const char *key, const char *value,
-		      struct sbuf *err);
+int history_state_get(struct history *h, const char *key, char **value, struct sbuf *err);
+int history_state_set(struct history *h, const char *key, const char *value, struct sbuf *err);
 
 #endif

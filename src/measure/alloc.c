@@ -85,8 +85,7 @@ int alloc_shim_find(const char *override, struct sbuf *path, struct sbuf *err)
 	return rc;
 }
 
-void alloc_env_setup(struct strvec *env, const char *shim_path,
-		     const char *out_path)
+void alloc_env_setup(struct strvec *env, const char *shim_path, const char *out_path)
 {
 	const char *old = strvec_getenv(env, "LD_PRELOAD");
 	if (old && *old) {
@@ -119,8 +118,8 @@ static int field(const char **p, const char *name, unsigned long long *v)
 	return 0;
 }
 
-int alloc_parse(const char *text, size_t len, pid_t parent_pid,
-		struct alloc_totals *t, struct sbuf *err)
+int alloc_parse(const char *text, size_t len, pid_t parent_pid, struct alloc_totals *t,
+		struct sbuf *err)
 {
 	memset(t, 0, sizeof(*t));
 	size_t lineno = 0;
@@ -144,8 +143,10 @@ int alloc_parse(const char *text, size_t len, pid_t parent_pid,
 		} else {
 			q += strlen(magic);
 			rc = field(&q, "pid", &pid) || field(&q, "ppid", &ppid) ||
-			     field(&q, "allocs", &allocs) || field(&q, "bytes", &bytes) ||
-			     field(&q, "peak", &peak) || field(&q, "frees", &frees) ? -1 : 0;
+				     field(&q, "allocs", &allocs) || field(&q, "bytes", &bytes) ||
+				     field(&q, "peak", &peak) || field(&q, "frees", &frees)
+				 ? -1
+				 : 0;
 		}
 		if (rc) {
 			sbuf_addf(err, "allocation shim output line %zu is malformed: '%.80s'",
@@ -164,8 +165,7 @@ int alloc_parse(const char *text, size_t len, pid_t parent_pid,
 	return rc;
 }
 
-int alloc_read(const char *path, pid_t parent_pid, struct alloc_totals *t,
-	       struct sbuf *err)
+int alloc_read(const char *path, pid_t parent_pid, struct alloc_totals *t, struct sbuf *err)
 {
 	struct sbuf sb = SBUF_INIT;
 	memset(t, 0, sizeof(*t));

@@ -33,12 +33,12 @@ struct strvec;
 #define ALLOC_SHIM_NAME "libkagari-alloc.so"
 
 struct alloc_totals {
-	uint64_t allocs;    /* allocating calls, summed over processes */
-	uint64_t bytes;	    /* requested bytes, summed */
-	uint64_t peak;	    /* sum of the per-process peaks of live bytes */
-	uint64_t frees;	    /* free calls, summed */
-	size_t processes;   /* lines read */
-	int main_seen;	    /* a line came from a child of parent_pid */
+	uint64_t allocs;  /* allocating calls, summed over processes */
+	uint64_t bytes;	  /* requested bytes, summed */
+	uint64_t peak;	  /* sum of the per-process peaks of live bytes */
+	uint64_t frees;	  /* free calls, summed */
+	size_t processes; /* lines read */
+	int main_seen;	  /* a line came from a child of parent_pid */
 };
 
 /*
@@ -56,23 +56,21 @@ int alloc_shim_find(const char *override, struct sbuf *path, struct sbuf *err);
  * Set LD_PRELOAD (the shim first, any existing value kept after it) and
  * KAGARI_ALLOC_OUT=out_path in env (NAME=VALUE strings).
  */
-void alloc_env_setup(struct strvec *env, const char *shim_path,
-		     const char *out_path);
+void alloc_env_setup(struct strvec *env, const char *shim_path, const char *out_path);
 
 /*
  * Parse the shim's lines in `text` (len bytes) and sum them into *t (which
  * is overwritten). A line whose ppid is parent_pid sets t->main_seen.
  * Returns 0, or -1 with a reason when a line is malformed.
  */
-int alloc_parse(const char *text, size_t len, pid_t parent_pid,
-		struct alloc_totals *t, struct sbuf *err);
+int alloc_parse(const char *text, size_t len, pid_t parent_pid, struct alloc_totals *t,
+		struct sbuf *err);
 
 /*
  * The same from the file at path; a missing file means no process wrote a
  * line (t is zero, main_seen 0), which is not an error.
  */
-int alloc_read(const char *path, pid_t parent_pid, struct alloc_totals *t,
-	       struct sbuf *err);
+int alloc_read(const char *path, pid_t parent_pid, struct alloc_totals *t, struct sbuf *err);
 
 /* Why a program's allocations could not be seen (for `unsupported`). */
 const char *alloc_unseen_reason(void);

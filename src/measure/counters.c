@@ -24,22 +24,15 @@ struct event_def {
 };
 
 static const struct event_def events[COUNTERS__COUNT] = {
-	[COUNTERS_CYCLES] = { "cycles", PERF_TYPE_HARDWARE,
-			      PERF_COUNT_HW_CPU_CYCLES },
-	[COUNTERS_INSTRUCTIONS] = { "instructions", PERF_TYPE_HARDWARE,
-				    PERF_COUNT_HW_INSTRUCTIONS },
-	[COUNTERS_BRANCH_MISSES] = { "branch-misses", PERF_TYPE_HARDWARE,
-				     PERF_COUNT_HW_BRANCH_MISSES },
-	[COUNTERS_CACHE_MISSES] = { "cache-misses", PERF_TYPE_HARDWARE,
-				    PERF_COUNT_HW_CACHE_MISSES },
-	[COUNTERS_TASK_CLOCK] = { "task-clock", PERF_TYPE_SOFTWARE,
-				  PERF_COUNT_SW_TASK_CLOCK },
-	[COUNTERS_PAGE_FAULTS] = { "page-faults", PERF_TYPE_SOFTWARE,
-				   PERF_COUNT_SW_PAGE_FAULTS },
+    [COUNTERS_CYCLES] = {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    [COUNTERS_INSTRUCTIONS] = {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    [COUNTERS_BRANCH_MISSES] = {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    [COUNTERS_CACHE_MISSES] = {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    [COUNTERS_TASK_CLOCK] = {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    [COUNTERS_PAGE_FAULTS] = {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
 };
 
-#define TIMES_FORMAT                                                           \
-	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define TIMES_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 const char *counters_event_name(enum counters_event e)
 {
@@ -65,8 +58,7 @@ int counters_paranoid(void)
 	return v;
 }
 
-void counters_explain(int errnum, enum counters_event e, int paranoid,
-		      struct sbuf *out)
+void counters_explain(int errnum, enum counters_event e, int paranoid, struct sbuf *out)
 {
 	const char *name = counters_event_name(e);
 	switch (errnum) {
@@ -81,21 +73,19 @@ void counters_explain(int errnum, enum counters_event e, int paranoid,
 				  "`instrument: valgrind` for instruction counts",
 				  name, errnum == ENOENT ? "ENOENT" : "ENODEV");
 		else
-			sbuf_addf(out,
-				  "the kernel does not provide the event '%s' (%s)",
-				  name, errnum == ENOENT ? "ENOENT" : "ENODEV");
+			sbuf_addf(out, "the kernel does not provide the event '%s' (%s)", name,
+				  errnum == ENOENT ? "ENOENT" : "ENODEV");
 		break;
 	case EACCES:
 	case EPERM:
-		sbuf_addf(out, "perf_event_open for '%s' is not permitted (%s): ",
-			  name, errnum == EACCES ? "EACCES" : "EPERM");
+		sbuf_addf(out, "perf_event_open for '%s' is not permitted (%s): ", name,
+			  errnum == EACCES ? "EACCES" : "EPERM");
 		if (paranoid == INT32_MIN)
-			sbuf_adds(out,
-				  "kernel.perf_event_paranoid could not be read; "
-				  "if it is above 2, `sudo sysctl "
-				  "kernel.perf_event_paranoid=1` allows counting "
-				  "your own programs; in a container, its seccomp "
-				  "policy may block perf_event_open");
+			sbuf_adds(out, "kernel.perf_event_paranoid could not be read; "
+				       "if it is above 2, `sudo sysctl "
+				       "kernel.perf_event_paranoid=1` allows counting "
+				       "your own programs; in a container, its seccomp "
+				       "policy may block perf_event_open");
 		else if (paranoid > 2)
 			sbuf_addf(out,
 				  "kernel.perf_event_paranoid is %d, which forbids "
@@ -126,10 +116,9 @@ void counters_explain(int errnum, enum counters_event e, int paranoid,
 			  name);
 		break;
 	case ENOSYS:
-		sbuf_adds(out,
-			  "perf_event_open is not available (ENOSYS: a kernel "
-			  "without CONFIG_PERF_EVENTS, or a sandbox such as "
-			  "gVisor that does not implement it)");
+		sbuf_adds(out, "perf_event_open is not available (ENOSYS: a kernel "
+			       "without CONFIG_PERF_EVENTS, or a sandbox such as "
+			       "gVisor that does not implement it)");
 		break;
 	case EMFILE:
 	case ENFILE:
@@ -145,14 +134,12 @@ void counters_explain(int errnum, enum counters_event e, int paranoid,
 			  name);
 		break;
 	default:
-		sbuf_addf(out, "perf_event_open for '%s' failed: %s", name,
-			  strerror(errnum));
+		sbuf_addf(out, "perf_event_open for '%s' failed: %s", name, strerror(errnum));
 		break;
 	}
 }
 
-double counters_scale(uint64_t value, uint64_t enabled, uint64_t running,
-		      double *share)
+double counters_scale(uint64_t value, uint64_t enabled, uint64_t running, double *share)
 {
 	if (running == 0) {
 		if (share)
@@ -172,8 +159,7 @@ double counters_scale(uint64_t value, uint64_t enabled, uint64_t running,
 
 double counters_ipc(const struct counters_reading *r)
 {
-	unsigned need = COUNTERS_BIT(COUNTERS_CYCLES) |
-			COUNTERS_BIT(COUNTERS_INSTRUCTIONS);
+	unsigned need = COUNTERS_BIT(COUNTERS_CYCLES) | COUNTERS_BIT(COUNTERS_INSTRUCTIONS);
 	if ((r->counted & need) != need || !(r->value[COUNTERS_CYCLES] > 0))
 		return NAN;
 	return r->value[COUNTERS_INSTRUCTIONS] / r->value[COUNTERS_CYCLES];
@@ -187,14 +173,14 @@ double counters_ipc(const struct counters_reading *r)
  * on machines without a PMU. Never for real use.
  */
 static const uint64_t stand_in[COUNTERS__COUNT] = {
-	[COUNTERS_CYCLES] = PERF_COUNT_SW_CPU_CLOCK,
-	[COUNTERS_INSTRUCTIONS] = PERF_COUNT_SW_TASK_CLOCK,
-	[COUNTERS_BRANCH_MISSES] = PERF_COUNT_SW_PAGE_FAULTS_MIN,
-	[COUNTERS_CACHE_MISSES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
+    [COUNTERS_CYCLES] = PERF_COUNT_SW_CPU_CLOCK,
+    [COUNTERS_INSTRUCTIONS] = PERF_COUNT_SW_TASK_CLOCK,
+    [COUNTERS_BRANCH_MISSES] = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+    [COUNTERS_CACHE_MISSES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
 };
 
-static int open_event(enum counters_event e, pid_t pid, int group_fd,
-		      int group_read, int enable_on_exec, int stand_ins)
+static int open_event(enum counters_event e, pid_t pid, int group_fd, int group_read,
+		      int enable_on_exec, int stand_ins)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
@@ -213,8 +199,7 @@ static int open_event(enum counters_event e, pid_t pid, int group_fd,
 	a.inherit = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	long fd = syscall(SYS_perf_event_open, &a, pid, -1, group_fd,
-			  PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, &a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -1 : (int)fd;
 }
 
@@ -242,8 +227,7 @@ void counters_probe(struct counters_probe *p, int software_stand_ins)
 	p->software_stand_ins = software_stand_ins;
 	p->paranoid = counters_paranoid();
 	for (int e = 0; e < COUNTERS__COUNT; e++) {
-		int fd = open_event((enum counters_event)e, 0, -1, 0, 1,
-				    software_stand_ins);
+		int fd = open_event((enum counters_event)e, 0, -1, 0, 1, software_stand_ins);
 		if (fd >= 0) {
 			close(fd);
 			p->available |= COUNTERS_BIT(e);
@@ -303,10 +287,9 @@ static int open_all(struct counters *c, int *failed)
 		int leader = -1;
 		for (int i = 0; i < n; i++) {
 			int e = list[i];
-			int fd = open_event((enum counters_event)e, c->pid,
-					    c->group_read ? leader : -1,
-					    c->group_read, 1,
-					    c->software_stand_ins);
+			int fd =
+			    open_event((enum counters_event)e, c->pid, c->group_read ? leader : -1,
+				       c->group_read, 1, c->software_stand_ins);
 			if (fd < 0) {
 				*failed = e;
 				return -1;
@@ -337,13 +320,12 @@ int counters_begin(struct counters *c, struct sbuf *err)
 		saved = errno;
 		counters_release(c);
 	}
-	counters_explain(saved, (enum counters_event)failed, counters_paranoid(),
-			 err);
+	counters_explain(saved, (enum counters_event)failed, counters_paranoid(), err);
 	return -1;
 }
 
-static void store(struct counters_reading *out, int e, uint64_t value,
-		  uint64_t enabled, uint64_t running)
+static void store(struct counters_reading *out, int e, uint64_t value, uint64_t enabled,
+		  uint64_t running)
 {
 	double share;
 	double v = counters_scale(value, enabled, running, &share);
@@ -364,8 +346,7 @@ static ssize_t read_fd(int fd, void *buf, size_t len)
 	return n;
 }
 
-int counters_end(struct counters *c, struct counters_reading *out,
-		 struct sbuf *err)
+int counters_end(struct counters *c, struct counters_reading *out, struct sbuf *err)
 {
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
@@ -386,8 +367,7 @@ int counters_end(struct counters *c, struct counters_reading *out,
 			/* Refused for inherited events: read apart from now on. */
 			c->group_read = 0;
 			if (!rc)
-				sbuf_addf(err,
-					  "reading the '%s' counter group failed (%s)",
+				sbuf_addf(err, "reading the '%s' counter group failed (%s)",
 					  counters_event_name((enum counters_event)list[0]),
 					  got < 0 ? strerror(errno) : "short read");
 			rc = -1;

@@ -65,12 +65,10 @@ enum counters_event {
 };
 
 #define COUNTERS_BIT(e) (1u << (e))
-#define COUNTERS_HARDWARE                                                      \
-	(COUNTERS_BIT(COUNTERS_CYCLES) | COUNTERS_BIT(COUNTERS_INSTRUCTIONS) | \
-	 COUNTERS_BIT(COUNTERS_BRANCH_MISSES) |                                \
-	 COUNTERS_BIT(COUNTERS_CACHE_MISSES))
-#define COUNTERS_SOFTWARE                                                      \
-	(COUNTERS_BIT(COUNTERS_TASK_CLOCK) | COUNTERS_BIT(COUNTERS_PAGE_FAULTS))
+#define COUNTERS_HARDWARE                                                                          \
+	(COUNTERS_BIT(COUNTERS_CYCLES) | COUNTERS_BIT(COUNTERS_INSTRUCTIONS) |                     \
+	 COUNTERS_BIT(COUNTERS_BRANCH_MISSES) | COUNTERS_BIT(COUNTERS_CACHE_MISSES))
+#define COUNTERS_SOFTWARE (COUNTERS_BIT(COUNTERS_TASK_CLOCK) | COUNTERS_BIT(COUNTERS_PAGE_FAULTS))
 #define COUNTERS_ALL (COUNTERS_HARDWARE | COUNTERS_SOFTWARE)
 
 /* perf's name of the event: "cycles", "branch-misses", "task-clock", ... */
@@ -92,17 +90,16 @@ int counters_paranoid(void);
  * policy), EOPNOTSUPP, EINVAL, ENOSYS, EMFILE, others by strerror.
  * `paranoid` is counters_paranoid()'s value (INT32_MIN: unknown).
  */
-void counters_explain(int errnum, enum counters_event e, int paranoid,
-		      struct sbuf *out);
+void counters_explain(int errnum, enum counters_event e, int paranoid, struct sbuf *out);
 
 /* Which events open on this machine (each tried alone on this process). */
 struct counters_probe {
-	unsigned available;	       /* COUNTERS_BIT(e) set: e opens */
-	int err[COUNTERS__COUNT];      /* errno when it does not, else 0 */
-	char *why[COUNTERS__COUNT];    /* counters_explain() text, else NULL */
-	int paranoid;		       /* counters_paranoid() */
-	int group_read;		       /* 1: inherited group reads work */
-	int software_stand_ins;	       /* as given to counters_probe() */
+	unsigned available;	    /* COUNTERS_BIT(e) set: e opens */
+	int err[COUNTERS__COUNT];   /* errno when it does not, else 0 */
+	char *why[COUNTERS__COUNT]; /* counters_explain() text, else NULL */
+	int paranoid;		    /* counters_paranoid() */
+	int group_read;		    /* 1: inherited group reads work */
+	int software_stand_ins;	    /* as given to counters_probe() */
 };
 
 /*
@@ -115,7 +112,7 @@ void counters_probe_release(struct counters_probe *p);
 
 /* What one run counted. */
 struct counters_reading {
-	unsigned counted;	     /* COUNTERS_BIT(e): value[e] is valid */
+	unsigned counted;	       /* COUNTERS_BIT(e): value[e] is valid */
 	double value[COUNTERS__COUNT]; /* scaled by enabled/running */
 	uint64_t raw[COUNTERS__COUNT]; /* as read */
 	/* running/enabled time of the event's group: 1 = counted all along,
@@ -124,11 +121,11 @@ struct counters_reading {
 };
 
 struct counters {
-	pid_t pid;	  /* the spawning process (0 = this one) */
-	unsigned events;  /* COUNTERS_BIT set of events to open */
+	pid_t pid;		 /* the spawning process (0 = this one) */
+	unsigned events;	 /* COUNTERS_BIT set of events to open */
 	int fd[COUNTERS__COUNT]; /* -1 when not open */
-	int group_read;	  /* read each group with PERF_FORMAT_GROUP */
-	int software_stand_ins; /* test switch (see above); counters_init: 0 */
+	int group_read;		 /* read each group with PERF_FORMAT_GROUP */
+	int software_stand_ins;	 /* test switch (see above); counters_init: 0 */
 };
 
 /*
@@ -151,8 +148,7 @@ int counters_begin(struct counters *c, struct sbuf *err);
  * Returns 0, or -1 with a reason in err (events that read fine are still
  * in *out). An event with zero running time is left out of out->counted.
  */
-int counters_end(struct counters *c, struct counters_reading *out,
-		 struct sbuf *err);
+int counters_end(struct counters *c, struct counters_reading *out, struct sbuf *err);
 
 /* Close whatever is open. Idempotent. */
 void counters_release(struct counters *c);
@@ -162,8 +158,7 @@ void counters_release(struct counters *c);
  * running is 0 ("not counted"); *share (may be NULL) gets running/enabled
  * (0 when not counted).
  */
-double counters_scale(uint64_t value, uint64_t enabled, uint64_t running,
-		      double *share);
+double counters_scale(uint64_t value, uint64_t enabled, uint64_t running, double *share);
 
 /*
  * Instructions per cycle of a reading, or NAN unless both were counted

@@ -38,18 +38,18 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 
 	if (p.paranoid == INT32_MIN)
 		doctor_add(d, DOCTOR_INFO, "perf_event_paranoid", "unreadable",
-		    "no /proc/sys/kernel/perf_event_paranoid: this kernel may "
-		    "lack perf events");
+			   "no /proc/sys/kernel/perf_event_paranoid: this kernel may "
+			   "lack perf events");
 	else if (p.paranoid > 2) {
 		sbuf_addf(&v, "%d", p.paranoid);
 		doctor_add(d, DOCTOR_WARN, "perf_event_paranoid", v.buf,
-		    "unprivileged counting is forbidden; `sudo sysctl "
-		    "kernel.perf_event_paranoid=1` allows counting your own "
-		    "programs");
+			   "unprivileged counting is forbidden; `sudo sysctl "
+			   "kernel.perf_event_paranoid=1` allows counting your own "
+			   "programs");
 	} else {
 		sbuf_addf(&v, "%d", p.paranoid);
 		doctor_add(d, DOCTOR_OK, "perf_event_paranoid", v.buf,
-		    "user-space counting of your own programs is allowed");
+			   "user-space counting of your own programs is allowed");
 	}
 
 	int hw = 0, hw_ok = 0;
@@ -62,36 +62,35 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 			hw++;
 			hw_ok += ok;
 		}
-		doctor_add(d, ok ? DOCTOR_OK : DOCTOR_WARN, v.buf,
-		    ok ? "opens" : "does not open", ok ? NULL : p.why[e]);
+		doctor_add(d, ok ? DOCTOR_OK : DOCTOR_WARN, v.buf, ok ? "opens" : "does not open",
+			   ok ? NULL : p.why[e]);
 	}
 	sbuf_reset(&v);
 	if (hw_ok == hw)
 		doctor_add(d, DOCTOR_OK, "PMU", "present: every hardware event opens", NULL);
 	else if (hw_ok)
 		doctor_add(d, DOCTOR_WARN, "PMU", "present, but some hardware events do not open",
-		    "the missing ones are reported `unsupported` with the reason above");
+			   "the missing ones are reported `unsupported` with the reason above");
 	else if (p.err[COUNTERS_CYCLES] == ENOENT || p.err[COUNTERS_CYCLES] == ENODEV)
-		doctor_add(d, DOCTOR_WARN, "PMU",
-		    "absent (a virtual machine or hosted runner)",
-		    "cycles, branch and cache misses cannot be measured here; "
-		    "instruction counts come from valgrind (`instrument: auto`)");
+		doctor_add(d, DOCTOR_WARN, "PMU", "absent (a virtual machine or hosted runner)",
+			   "cycles, branch and cache misses cannot be measured here; "
+			   "instruction counts come from valgrind (`instrument: auto`)");
 	else
 		doctor_add(d, DOCTOR_WARN, "PMU", "unusable", p.why[COUNTERS_CYCLES]);
 
 	sbuf_reset(&v);
 	sbuf_adds(&v, p.group_read ? "one read per group" : "one read per event");
-	doctor_add(d, p.group_read ? DOCTOR_OK : DOCTOR_INFO, "inherited counter groups",
-	    v.buf, p.group_read ? NULL
+	doctor_add(d, p.group_read ? DOCTOR_OK : DOCTOR_INFO, "inherited counter groups", v.buf,
+		   p.group_read ? NULL
 				: "the kernel refuses group reads of inherited "
 				  "events; kagari reads each event apart");
 
 	int perf = !!(p.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS));
 	doctor_add(d, perf ? DOCTOR_OK : DOCTOR_INFO, "counters source (instrument: auto)",
-	    perf ? "perf" : "valgrind",
-	    perf ? NULL
-		 : "instructions are counted under valgrind in separate, "
-		   "slower runs; `instrument: perf` would report them unsupported");
+		   perf ? "perf" : "valgrind",
+		   perf ? NULL
+			: "instructions are counted under valgrind in separate, "
+			  "slower runs; `instrument: perf` would report them unsupported");
 	counters_probe_release(&p);
 	sbuf_release(&v);
 }
@@ -111,8 +110,7 @@ static void check_sampling(struct doctor *d)
 	}
 	struct sampler s = SAMPLER_INIT;
 	struct sample_data data;
-	if (sampler_begin(&s, &p, 0, SAMPLE_DEFAULT_FREQ, &err) ||
-	    sampler_end(&s, &data, &err)) {
+	if (sampler_begin(&s, &p, 0, SAMPLE_DEFAULT_FREQ, &err) || sampler_end(&s, &data, &err)) {
 		sampler_release(&s);
 		doctor_add(d, DOCTOR_WARN, "sampling (--profile)", "does not work", err.buf);
 		goto out;
@@ -121,10 +119,10 @@ static void check_sampling(struct doctor *d)
 	sbuf_addf(&v, "works, event %s", p.name);
 	if (p.hardware)
 		doctor_add(d, DOCTOR_OK, "sampling (--profile)", v.buf,
-		    p.precise_ip ? "hardware cycles with precise_ip (no skid)"
-				 : "hardware cycles; precise_ip is not available, "
-				   "so sampled addresses may skid a few "
-				   "instructions");
+			   p.precise_ip ? "hardware cycles with precise_ip (no skid)"
+					: "hardware cycles; precise_ip is not available, "
+					  "so sampled addresses may skid a few "
+					  "instructions");
 	else {
 		struct sbuf note = SBUF_INIT;
 		sbuf_addf(&note,
@@ -148,7 +146,7 @@ static void check_valgrind(struct doctor *d)
 	if (valgrind_probe(NULL, &path, &version, &err) == 0) {
 		sbuf_addf(&v, "%s (%s)", version ? version : "unknown version", path);
 		doctor_add(d, DOCTOR_OK, "valgrind", v.buf,
-		    "exact instruction counts with `instrument: valgrind`");
+			   "exact instruction counts with `instrument: valgrind`");
 	} else {
 		doctor_add(d, DOCTOR_WARN, "valgrind", "not available", err.buf);
 	}
@@ -163,7 +161,7 @@ static void check_shim(struct doctor *d, const struct doctor_inputs *env)
 	struct sbuf path = SBUF_INIT, err = SBUF_INIT;
 	if (alloc_shim_find(env->alloc_shim, &path, &err) == 0)
 		doctor_add(d, DOCTOR_OK, "allocation shim", path.buf,
-		    "`allocations: true` counts malloc calls and bytes");
+			   "`allocations: true` counts malloc calls and bytes");
 	else
 		doctor_add(d, DOCTOR_WARN, "allocation shim", "not found", err.buf);
 	sbuf_release(&path);
@@ -176,12 +174,12 @@ static void check_runner(struct doctor *d)
 	runner_program_path(&path);
 	if (path.len)
 		doctor_add(d, DOCTOR_OK, "runner", path.buf,
-		    "measured commands start from this small static process");
+			   "measured commands start from this small static process");
 	else
 		doctor_add(d, DOCTOR_WARN, "runner", "kagari-runner not found",
-		    "commands start from a fork of kagari, whose larger resident "
-		    "set raises the floor of peak_rss; install kagari-runner in "
-		    "../lib/kagari/ beside kagari's folder");
+			   "commands start from a fork of kagari, whose larger resident "
+			   "set raises the floor of peak_rss; install kagari-runner in "
+			   "../lib/kagari/ beside kagari's folder");
 	sbuf_release(&path);
 }
 
@@ -192,15 +190,15 @@ static void check_cpu(struct doctor *d)
 	sbuf_adds(&v, model ? model : "unknown");
 	free(model);
 	doctor_add(d, DOCTOR_INFO, "CPU model", v.buf,
-	    "compare results only between runs on the same CPU model");
+		   "compare results only between runs on the same CPU model");
 
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	sbuf_reset(&v);
 	sbuf_addf(&v, "%ld online", online);
 	doctor_add(d, online > 1 ? DOCTOR_INFO : DOCTOR_WARN, "CPUs", v.buf,
-	    online > 1 ? NULL
-		       : "with one CPU, kagari and the measured program "
-			 "share it; timings are noisier");
+		   online > 1 ? NULL
+			      : "with one CPU, kagari and the measured program "
+				"share it; timings are noisier");
 
 	/* Frequency governors: one per CPU, usually all the same. */
 	struct sbuf govs = SBUF_INIT, line = SBUF_INIT, path = SBUF_INIT;
@@ -212,8 +210,7 @@ static void check_cpu(struct doctor *d)
 		    strspn(de->d_name + 3, "0123456789") != strlen(de->d_name + 3))
 			continue;
 		sbuf_reset(&path);
-		sbuf_addf(&path, "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
-			  de->d_name);
+		sbuf_addf(&path, "/sys/devices/system/cpu/%s/cpufreq/scaling_governor", de->d_name);
 		if (read_line(path.buf, &line) < 0)
 			continue;
 		seen++;
@@ -232,36 +229,36 @@ static void check_cpu(struct doctor *d)
 		closedir(dir);
 	if (!seen)
 		doctor_add(d, DOCTOR_INFO, "frequency governor",
-		    "not exposed (no cpufreq; usual in virtual machines)",
-		    "the host decides the clock speed; expect more run-to-run "
-		    "variation than on a pinned bare-metal machine");
+			   "not exposed (no cpufreq; usual in virtual machines)",
+			   "the host decides the clock speed; expect more run-to-run "
+			   "variation than on a pinned bare-metal machine");
 	else if (performance == seen)
 		doctor_add(d, DOCTOR_OK, "frequency governor", govs.buf, NULL);
 	else
 		doctor_add(d, DOCTOR_WARN, "frequency governor", govs.buf,
-		    "for steadier timings: `sudo cpupower frequency-set -g "
-		    "performance`");
+			   "for steadier timings: `sudo cpupower frequency-set -g "
+			   "performance`");
 
 	/* Turbo: intel_pstate's no_turbo, else cpufreq's boost. */
 	if (read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", &line) == 0) {
 		int off = !strcmp(line.buf, "1");
 		doctor_add(d, off ? DOCTOR_OK : DOCTOR_WARN, "turbo",
-		    off ? "off (intel_pstate)" : "on (intel_pstate)",
-		    off ? NULL
-			: "turbo makes the clock depend on temperature and load: "
-			  "`echo 1 | sudo tee "
-			  "/sys/devices/system/cpu/intel_pstate/no_turbo`");
+			   off ? "off (intel_pstate)" : "on (intel_pstate)",
+			   off ? NULL
+			       : "turbo makes the clock depend on temperature and load: "
+				 "`echo 1 | sudo tee "
+				 "/sys/devices/system/cpu/intel_pstate/no_turbo`");
 	} else if (read_line("/sys/devices/system/cpu/cpufreq/boost", &line) == 0) {
 		int off = !strcmp(line.buf, "0");
 		doctor_add(d, off ? DOCTOR_OK : DOCTOR_WARN, "turbo",
-		    off ? "off (cpufreq boost)" : "on (cpufreq boost)",
-		    off ? NULL
-			: "boost makes the clock depend on temperature and load: "
-			  "`echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost`");
+			   off ? "off (cpufreq boost)" : "on (cpufreq boost)",
+			   off ? NULL
+			       : "boost makes the clock depend on temperature and load: "
+				 "`echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost`");
 	} else {
 		doctor_add(d, DOCTOR_INFO, "turbo", "not exposed",
-		    "no intel_pstate/no_turbo or cpufreq/boost here (usual in "
-		    "virtual machines)");
+			   "no intel_pstate/no_turbo or cpufreq/boost here (usual in "
+			   "virtual machines)");
 	}
 	sbuf_release(&govs);
 	sbuf_release(&line);
@@ -278,11 +275,11 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 							    : "full";
 		sbuf_addf(&v, "%s (%s)", line.buf, what);
 		doctor_add(d, DOCTOR_INFO, "ASLR", v.buf,
-		    strcmp(line.buf, "0")
-			    ? "addresses change every run, a small source of "
-			      "timing noise that kagari's repeated, interleaved "
-			      "runs absorb; `setarch -R` turns it off for one command"
-			    : NULL);
+			   strcmp(line.buf, "0")
+			       ? "addresses change every run, a small source of "
+				 "timing noise that kagari's repeated, interleaved "
+				 "runs absorb; `setarch -R` turns it off for one command"
+			       : NULL);
 	} else {
 		doctor_add(d, DOCTOR_INFO, "ASLR", "unknown", NULL);
 	}
@@ -291,23 +288,22 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 	if (read_line("/proc/loadavg", &line) == 0) {
 		double l1 = strtod(line.buf, NULL);
 		sbuf_reset(&v);
-		sbuf_add(&v, line.buf, strcspn(line.buf, " ") < line.len
-					       ? strcspn(line.buf, " ")
-					       : line.len);
+		sbuf_add(&v, line.buf,
+			 strcspn(line.buf, " ") < line.len ? strcspn(line.buf, " ") : line.len);
 		sbuf_adds(&v, " (1 min)");
 		int busy = cpus > 0 && l1 > 0.5 * (double)cpus;
 		doctor_add(d, busy ? DOCTOR_WARN : DOCTOR_OK, "load average", v.buf,
-		    busy ? "other work competes with measured runs; stop it "
-			   "or expect wider confidence intervals"
-			 : NULL);
+			   busy ? "other work competes with measured runs; stop it "
+				  "or expect wider confidence intervals"
+				: NULL);
 	} else {
 		doctor_add(d, DOCTOR_INFO, "load average", "unknown", NULL);
 	}
 
 	doctor_add(d, DOCTOR_INFO, "stdout", env->stdout_tty ? "a terminal" : "not a terminal",
-	    env->stdout_tty ? "progress and colour are shown (--quiet, --no-color)"
-			    : "no colour; write machine-readable reports with "
-			      "--format json --output FILE");
+		   env->stdout_tty ? "progress and colour are shown (--quiet, --no-color)"
+				   : "no colour; write machine-readable reports with "
+				     "--format json --output FILE");
 	sbuf_release(&line);
 	sbuf_release(&v);
 }

@@ -14,7 +14,7 @@
 
 /* What cmd/ knows of the environment (its struct cmd_env). */
 struct doctor_inputs {
-	int counters_software; /* KAGARI_TEST_COUNTERS_SOFTWARE */
+	int counters_software;	/* KAGARI_TEST_COUNTERS_SOFTWARE */
 	const char *alloc_shim; /* KAGARI_ALLOC_SHIM, or NULL */
 	int stdout_tty;
 };

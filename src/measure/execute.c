@@ -56,8 +56,7 @@ static int metric_requested(const struct settings *st, enum metric_id m)
 }
 
 static void record_run(struct side_result *sr, const struct settings *st,
-		       const struct child_result *out, double work, int round,
-		       int run)
+		       const struct child_result *out, double work, int round, int run)
 {
 	double wall = (double)out->wall_ns;
 	double user = (double)out->user_ns, sys = (double)out->sys_ns;
@@ -119,8 +118,8 @@ static double throughput_work(const struct bench_spec *b, const char *suite_dir,
 	return NAN;
 }
 
-static void set_error(struct command_result *cr, const char *side_label,
-		      const char *msg, const char *tail)
+static void set_error(struct command_result *cr, const char *side_label, const char *msg,
+		      const char *tail)
 {
 	if (cr->error)
 		return; /* the first failure is the one to show */
@@ -128,7 +127,6 @@ static void set_error(struct command_result *cr, const char *side_label,
 	if (tail && *tail)
 		cr->stderr_tail = xstrdup(tail);
 }
-
 
 /* ---- the timed rounds ------------------------------------------------- */
 
@@ -216,7 +214,7 @@ struct rounds {
 	size_t round_item_alloc;
 	struct rng *rng_at; /* the random stream before each round */
 	size_t rng_at_alloc;
-	int64_t round_ns; /* wall time per round of the last batch; -1 unknown */
+	int64_t round_ns;     /* wall time per round of the last batch; -1 unknown */
 	uint64_t layout_seed; /* the benchmark's layout pad stream */
 	/* Sequential with o->seq_min_time: a decided unit stops only after
 	   this much measured time (min_time, which the schedule drops). */
@@ -226,14 +224,13 @@ struct rounds {
 /* The layout pad of u's n-th (1-based) warm-up or measured run: the pad
    of its round, shared by both sides; -1 when its command has
    layout_noise off. */
-static int layout_pad(const struct rounds *R, const struct execute_unit *u,
-		      int warm, int n)
+static int layout_pad(const struct rounds *R, const struct execute_unit *u, int warm, int n)
 {
 	if (!R->b->commands[u->cmd].settings.layout_noise)
 		return -1;
 	int round = (n - 1) / R->sched.per_round;
-	uint64_t st = R->layout_seed ^ ((uint64_t)(warm != 0) << 62) ^
-		      ((uint64_t)u->cmd << 32) ^ (uint32_t)round;
+	uint64_t st = R->layout_seed ^ ((uint64_t)(warm != 0) << 62) ^ ((uint64_t)u->cmd << 32) ^
+		      (uint32_t)round;
 	return (int)(rng_splitmix64(&st) % LAYOUT_PAD_RANGE);
 }
 
@@ -248,8 +245,8 @@ static void rounds_prepare_hooks(struct rounds *R, const int *side_ok)
 		for (size_t h = 0; h < b->nr_prepare_each; h++) {
 			struct sbuf err = SBUF_INIT;
 			if (execute_prepare_hook("prepare_each", b->prepare_each, h, b,
-					 R->suite_dir[sd], &R->ctx[sd],
-					 &R->hooks[sd][h], &err))
+						 R->suite_dir[sd], &R->ctx[sd], &R->hooks[sd][h],
+						 &err))
 				R->hooks_ok = 0; /* the unbatched runs say why */
 			sbuf_release(&err);
 		}
@@ -304,9 +301,8 @@ static void unit_failed(struct rounds *R, struct execute_unit *u)
  * start (why); `stopped`: it was interrupted.
  */
 static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int round,
-		     const struct child_result *res, int rc, const char *why,
-		     int stopped, const struct counters_reading *reading,
-		     int have_reading)
+		     const struct child_result *res, int rc, const char *why, int stopped,
+		     const struct counters_reading *reading, int have_reading)
 {
 	const struct command_spec *cs = &R->b->commands[u->cmd];
 	struct command_result *cr = &R->br->commands[u->cmd];
@@ -322,8 +318,7 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 		if (res->status == CHILD_EXITED && !res->timed_out) {
 			sbuf_adds(&msg, " (exit_codes allows");
 			for (size_t e = 0; e < cs->settings.nr_exit_codes; e++)
-				sbuf_addf(&msg, "%s %d", e ? "," : "",
-					  cs->settings.exit_codes[e]);
+				sbuf_addf(&msg, "%s %d", e ? "," : "", cs->settings.exit_codes[e]);
 			sbuf_addch(&msg, ')');
 		}
 		char *tail = proc_mask_secrets(res->stderr_tail.buf, u->p.env.v);
@@ -339,15 +334,15 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 		/* A file_size under ${workdir} may be written by prepare_each,
 		 * after the benchmark's setup. */
 		if (isnan(R->work[u->side]))
-			R->work[u->side] = throughput_work(R->b, R->suite_dir[u->side],
-							   &R->ctx[u->side]);
-		record_run(&cr->side[u->side], &cs->settings, res,
-			   R->work[u->side], round + 1, u->measured);
+			R->work[u->side] =
+			    throughput_work(R->b, R->suite_dir[u->side], &R->ctx[u->side]);
+		record_run(&cr->side[u->side], &cs->settings, res, R->work[u->side], round + 1,
+			   u->measured);
 		if (R->o->on_run)
 			R->o->on_run(R->o->on_run_data, u->side, R->b->name, cs->name, res);
 		if (have_reading)
-			execute_perf_record(R->in, cs, &cr->side[u->side], u->perf_events,
-				    reading, round + 1, u->measured);
+			execute_perf_record(R->in, cs, &cr->side[u->side], u->perf_events, reading,
+					    round + 1, u->measured);
 		int pad = layout_pad(R, u, 0, u->measured);
 		if (pad >= 0)
 			side_result_set_layout_pad(&cr->side[u->side], u->measured, pad);
@@ -355,8 +350,7 @@ static void take_run(struct rounds *R, struct execute_unit *u, int is_warm, int 
 }
 
 /* One planned run on its own: prepare_each hooks, then the timed run. */
-static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm,
-			   int round)
+static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm, int round)
 {
 	const struct execute_options *o = R->o;
 	const struct bench_spec *b = R->b;
@@ -364,9 +358,8 @@ static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm
 	struct command_result *cr = &R->br->commands[u->cmd];
 	struct sbuf err = SBUF_INIT;
 	if (execute_run_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b,
-		      R->suite_dir[u->side], &R->ctx[u->side], o, 0, &err)) {
-		set_error(cr, R->two_sided ? side_name(u->side) : NULL, err.buf,
-			  NULL);
+			      R->suite_dir[u->side], &R->ctx[u->side], o, 0, &err)) {
+		set_error(cr, R->two_sided ? side_name(u->side) : NULL, err.buf, NULL);
 		unit_failed(R, u);
 		sbuf_release(&err);
 		if (*o->interrupted)
@@ -375,11 +368,10 @@ static void rounds_run_one(struct rounds *R, struct execute_unit *u, int is_warm
 	}
 	struct counters_reading reading;
 	int have_reading = 0;
-	u->p.layout_pad = layout_pad(R, u, is_warm,
-				     (is_warm ? u->warmed : u->measured) + 1);
+	u->p.layout_pad = layout_pad(R, u, is_warm, (is_warm ? u->warmed : u->measured) + 1);
 	u->p.padded = u->p.layout_pad >= 0;
-	int rc = execute_run_timed(o, R->in, &R->pc, u, cs, &cr->side[u->side], !is_warm,
-			   &R->res, &reading, &have_reading, &err);
+	int rc = execute_run_timed(o, R->in, &R->pc, u, cs, &cr->side[u->side], !is_warm, &R->res,
+				   &reading, &have_reading, &err);
 	take_run(R, u, is_warm, round, &R->res, rc ? -1 : 0, err.buf,
 		 R->res.interrupted || *o->interrupted, &reading, have_reading);
 	sbuf_release(&err);
@@ -416,8 +408,7 @@ static void batch_table(struct rounds *R)
  * length)? Not past the rounds of this phase, a look that is due, the
  * batch's size and length limits, or --max-time.
  */
-static int batch_room(const struct rounds *R, int r, int nb, int is_warm,
-		      int round, int64_t est)
+static int batch_room(const struct rounds *R, int r, int nb, int is_warm, int round, int64_t est)
 {
 	const struct execute_options *o = R->o;
 	return !(r >= R->sched.warm_rounds + R->sched.total_rounds ||
@@ -467,10 +458,9 @@ static void batch_add_round(struct rounds *R, int nb, int r, int is_warm, int ro
 			continue;
 		size_t i = (size_t)(u - R->units);
 		ALLOC_GROW(R->items, R->nr_items + 1, R->items_alloc);
-		R->items[R->nr_items++] = (struct batch_item){ i, R->batch.nr };
+		R->items[R->nr_items++] = (struct batch_item){i, R->batch.nr};
 		for (size_t h = 0; h < nh; h++) {
-			runner_batch_add(&R->batch, R->hook_req[u->side] + h, (unsigned)i,
-					 barrier);
+			runner_batch_add(&R->batch, R->hook_req[u->side] + h, (unsigned)i, barrier);
 			barrier = 0;
 		}
 		size_t e = runner_batch_add(&R->batch, R->unit_req[i], (unsigned)i, barrier);
@@ -482,8 +472,8 @@ static void batch_add_round(struct rounds *R, int nb, int r, int is_warm, int ro
 
 /* Plan round wr and the rounds that may join it into the batch; returns
    how many rounds it holds. */
-static int batch_plan(struct rounds *R, int wr, int is_warm, int round,
-		      const int *owed0, struct rng *rng)
+static int batch_plan(struct rounds *R, int wr, int is_warm, int round, const int *owed0,
+		      struct rng *rng)
 {
 	int *owed = xcalloc(R->nr_units + 1, sizeof(*owed));
 	int64_t est = 0;
@@ -511,8 +501,8 @@ static int batch_plan(struct rounds *R, int wr, int is_warm, int round,
 
 /* The outcomes of item it's prepare_each hooks; 0 when one failed (the
    unit is done) or the batch was interrupted. *e: past the hooks. */
-static int batch_take_hooks(struct rounds *R, struct execute_unit *u, size_t *e,
-			    int64_t *wall, struct sbuf *why, struct sbuf *msg)
+static int batch_take_hooks(struct rounds *R, struct execute_unit *u, size_t *e, int64_t *wall,
+			    struct sbuf *why, struct sbuf *msg)
 {
 	const struct bench_spec *b = R->b;
 	struct command_result *cr = &R->br->commands[u->cmd];
@@ -541,11 +531,10 @@ static int batch_take_hooks(struct rounds *R, struct execute_unit *u, size_t *e,
 }
 
 /* Take round rb of the batch: each item's hooks, then its run. */
-static void batch_take_round(struct rounds *R, int rb, int is_warm, int round,
-			     int64_t *wall, struct sbuf *why, struct sbuf *msg)
+static void batch_take_round(struct rounds *R, int rb, int is_warm, int round, int64_t *wall,
+			     struct sbuf *why, struct sbuf *msg)
 {
-	for (size_t it = R->round_item[rb]; it < R->round_item[rb + 1] && !R->interrupted;
-	     it++) {
+	for (size_t it = R->round_item[rb]; it < R->round_item[rb + 1] && !R->interrupted; it++) {
 		struct execute_unit *u = &R->units[R->items[it].unit];
 		size_t e = R->items[it].entry;
 		if (!u->ok || !batch_take_hooks(R, u, &e, wall, why, msg))
@@ -567,8 +556,8 @@ static void batch_take_round(struct rounds *R, int rb, int is_warm, int round,
  * one batch, run it, and take the outcomes. `owed` is round wr's share per
  * unit. Returns the number of rounds taken (at least 1).
  */
-static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round,
-			const int *owed0, struct rng *rng)
+static int rounds_batch(struct rounds *R, int wr, int is_warm, int *round, const int *owed0,
+			struct rng *rng)
 {
 	int nb = batch_plan(R, wr, is_warm, *round, owed0, rng);
 
@@ -624,8 +613,7 @@ struct bench_run {
 static void bench_fail_all(struct bench_run *B, int sd, const char *msg)
 {
 	for (size_t c = 0; c < B->b->nr_commands; c++)
-		set_error(&B->br->commands[c], B->two_sided ? side_name(sd) : NULL,
-			  msg, NULL);
+		set_error(&B->br->commands[c], B->two_sided ? side_name(sd) : NULL, msg, NULL);
 }
 
 /* The result's names, commands and throughput unit. */
@@ -649,8 +637,8 @@ static void bench_result_start(struct bench_run *B)
 		strvec_copy(&cr->matrix_values, &b->commands[c].matrix_values);
 		if (b->settings.metrics.throughput.kind != WORK_NONE)
 			cr->throughput_unit = xstrdup(b->settings.metrics.throughput.unit
-							      ? b->settings.metrics.throughput.unit
-							      : "operations");
+							  ? b->settings.metrics.throughput.unit
+							  : "operations");
 	}
 }
 
@@ -665,10 +653,13 @@ static void bench_setup_sides(struct bench_run *B, size_t bench_index)
 		B->workdir[sd] = xstrfmt("%s/bench-%zu", B->sides[sd].tmpdir, bench_index);
 		B->head_dir[sd] = execute_suite_dir_in(B->s, B->sides[sd].head_root);
 		B->ctx[sd] = (struct vars_context){
-			.artifact = B->sides[sd].artifact, .root = B->suite_dir[sd],
-			.head_root = B->head_dir[sd], .workdir = B->workdir[sd],
-			.env = NULL, .repo = B->sides[sd].root,
-			.head_repo = B->sides[sd].head_root,
+		    .artifact = B->sides[sd].artifact,
+		    .root = B->suite_dir[sd],
+		    .head_root = B->head_dir[sd],
+		    .workdir = B->workdir[sd],
+		    .env = NULL,
+		    .repo = B->sides[sd].root,
+		    .head_repo = B->sides[sd].head_root,
 		};
 		for (size_t c = 0; c < b->nr_commands; c++)
 			B->br->commands[c].side[sd].present = 1;
@@ -686,7 +677,7 @@ static void bench_setup_sides(struct bench_run *B, size_t bench_index)
 		}
 		struct sbuf err = SBUF_INIT;
 		if (execute_run_hooks("setup", b->setup, b->nr_setup, b, B->suite_dir[sd],
-			      &B->ctx[sd], B->o, 0, &err))
+				      &B->ctx[sd], B->o, 0, &err))
 			bench_fail_all(B, sd, err.buf);
 		else
 			B->side_ok[sd] = 1;
@@ -702,16 +693,15 @@ static int unit_prepare(struct bench_run *B, struct execute_unit *u, struct sbuf
 	const struct bench_spec *b = B->b;
 	const struct command_spec *cs = &b->commands[u->cmd];
 	int sd = u->side;
-	const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+	const struct strvec *layers[] = {&cs->settings.env, &cs->exec.env};
 	strvec_init(&u->p.argv);
 	strvec_init(&u->p.env);
-	if (execute_prepare_exec(&cs->exec, layers, 2, B->suite_dir[sd],
-			 cs->settings.cwd, &B->ctx[sd], &u->p, err))
+	if (execute_prepare_exec(&cs->exec, layers, 2, B->suite_dir[sd], cs->settings.cwd,
+				 &B->ctx[sd], &u->p, err))
 		return -1;
 	u->ok = u->prepared = 1;
 	u->p.terminal = b->terminal;
-	u->p.timeout_ns = cs->exec.timeout_ns ? cs->exec.timeout_ns
-					      : cs->settings.timeout_ns;
+	u->p.timeout_ns = cs->exec.timeout_ns ? cs->exec.timeout_ns : cs->settings.timeout_ns;
 	if (cs->settings.stdout_path)
 		u->p.stdout_path = execute_join_path(B->workdir[sd], cs->settings.stdout_path);
 	if (cs->settings.stderr_path)
@@ -743,7 +733,7 @@ static void bench_prepare_units(struct bench_run *B)
 			if (!B->sides[sd].present || !B->side_ok[sd])
 				continue;
 			struct execute_unit *u = &B->units[B->nr_units];
-			B->plan_units[B->nr_units++] = (struct plan_unit){ sd, c };
+			B->plan_units[B->nr_units++] = (struct plan_unit){sd, c};
 			u->side = sd;
 			u->cmd = c;
 			struct sbuf err = SBUF_INIT;
@@ -777,8 +767,7 @@ static void bench_identical(struct bench_run *B)
 		return;
 	for (size_t c = 0; c < B->b->nr_commands; c++)
 		B->br->commands[c].identical_artifact =
-			execute_same_inputs(B->b, &B->b->commands[c], B->sides, B->suite_dir,
-					    B->ctx);
+		    execute_same_inputs(B->b, &B->b->commands[c], B->sides, B->suite_dir, B->ctx);
 }
 
 /*
@@ -841,8 +830,8 @@ static int rounds_look(struct rounds *R, int round)
 			R->br->commands[R->units[i].cmd].rounds = round;
 	}
 	int64_t cap = R->sched.max_time_ns == MAX_TIME_PER_COMMAND
-			      ? MAX_TIME_COMMAND_NS * (int64_t)nc
-			      : R->sched.max_time_ns;
+			  ? MAX_TIME_COMMAND_NS * (int64_t)nc
+			  : R->sched.max_time_ns;
 	if (deadline_passed(o)) {
 		rounds_out_of_time(R);
 		return 1;
@@ -884,12 +873,19 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 	const struct execute_options *o = B->o;
 	struct rounds R;
 	memset(&R, 0, sizeof(R));
-	R = (struct rounds){ .b = B->b, .o = o, .in = B->in, .br = B->br,
-			     .units = B->units, .nr_units = B->nr_units,
-			     .two_sided = B->two_sided, .work = B->work,
-			     .suite_dir = B->suite_dir, .ctx = B->ctx,
-			     .plan_units = B->plan_units, .round_ns = -1,
-			     .interrupted = B->interrupted };
+	R = (struct rounds){.b = B->b,
+			    .o = o,
+			    .in = B->in,
+			    .br = B->br,
+			    .units = B->units,
+			    .nr_units = B->nr_units,
+			    .two_sided = B->two_sided,
+			    .work = B->work,
+			    .suite_dir = B->suite_dir,
+			    .ctx = B->ctx,
+			    .plan_units = B->plan_units,
+			    .round_ns = -1,
+			    .interrupted = B->interrupted};
 	char *label = xstrfmt("layout/%s", B->b->name);
 	R.layout_seed = rng_seed_from(o->seed, label);
 	free(label);
@@ -907,7 +903,8 @@ static int bench_timed_rounds(struct bench_run *B, struct rng *rng)
 	int perf_any = 0;
 	for (size_t i = 0; i < B->nr_units; i++)
 		if (B->units[i].ok) {
-			B->units[i].perf_events = execute_perf_plan(B->in, &B->b->commands[B->units[i].cmd]);
+			B->units[i].perf_events =
+			    execute_perf_plan(B->in, &B->b->commands[B->units[i].cmd]);
 			perf_any |= B->units[i].perf_events != 0;
 		}
 	rounds_prepare_hooks(&R, B->side_ok);
@@ -962,8 +959,8 @@ static void bench_cleanup(struct bench_run *B)
 			continue;
 		struct sbuf err = SBUF_INIT;
 		if (execute_run_hooks("cleanup", B->b->cleanup, B->b->nr_cleanup, B->b,
-			      B->suite_dir[sd], &B->ctx[sd], B->o,
-			      RUNNER_CLEAR_INTERRUPT, &err))
+				      B->suite_dir[sd], &B->ctx[sd], B->o, RUNNER_CLEAR_INTERRUPT,
+				      &err))
 			bench_fail_all(B, sd, err.buf);
 		sbuf_release(&err);
 	}
@@ -984,15 +981,16 @@ static void bench_statuses(struct bench_run *B, int round)
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
 			for (int m = 0; m < METRIC__COUNT; m++)
 				cr->side[sd].metric[m].required =
-					!cs->settings.metrics.unsupported_skip &&
-					execute_metric_required(cs, (enum metric_id)m);
+				    !cs->settings.metrics.unsupported_skip &&
+				    execute_metric_required(cs, (enum metric_id)m);
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			struct metric_series *ms = &cr->side[sd].metric[METRIC_THROUGHPUT];
 			if (cr->side[sd].present && ms->status != MSTATUS_OK &&
 			    metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
 			    isnan(B->work[sd]))
-				metric_series_set_status(ms, MSTATUS_FAILED,
-							 "the throughput work file could not be read");
+				metric_series_set_status(
+				    ms, MSTATUS_FAILED,
+				    "the throughput work file could not be read");
 		}
 	}
 }
@@ -1011,16 +1009,20 @@ static void bench_release(struct bench_run *B)
 }
 
 /* Measure one benchmark on every present side. */
-static int execute_bench(const struct suite *s, const struct bench_spec *b,
-			 size_t bench_index,
+static int execute_bench(const struct suite *s, const struct bench_spec *b, size_t bench_index,
 			 const struct execute_side sides[SIDE__COUNT],
-			 const struct execute_options *o,
-			 struct execute_instruments *in, struct bench_result *br)
+			 const struct execute_options *o, struct execute_instruments *in,
+			 struct bench_result *br)
 {
 	struct bench_run B = {
-		.s = s, .b = b, .sides = sides, .o = o, .in = in, .br = br,
-		.two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present,
-		.work = { NAN, NAN },
+	    .s = s,
+	    .b = b,
+	    .sides = sides,
+	    .o = o,
+	    .in = in,
+	    .br = br,
+	    .two_sided = sides[SIDE_BASE].present && sides[SIDE_HEAD].present,
+	    .work = {NAN, NAN},
 	};
 	bench_result_start(&B);
 	if (deadline_passed(o)) {
@@ -1045,13 +1047,13 @@ static int execute_bench(const struct suite *s, const struct bench_spec *b,
 	br->rounds = round;
 	for (size_t i = 0; i < B.nr_units; i++)
 		execute_perf_mark_uncounted(in, &b->commands[B.units[i].cmd],
-				    &br->commands[B.units[i].cmd].side[B.units[i].side]);
+					    &br->commands[B.units[i].cmd].side[B.units[i].side]);
 
 	/* Untimed instrumented runs, planned like the timed ones. */
 	if (!B.interrupted)
 		B.interrupted = execute_instrument_bench(s, b, bench_index, sides, o, in, br,
-					       B.units, B.nr_units, B.plan_units, &rng,
-					       (const char *const *)B.workdir);
+							 B.units, B.nr_units, B.plan_units, &rng,
+							 (const char *const *)B.workdir);
 	/* Untimed sampled runs for the profiles, last. */
 	if (!B.interrupted)
 		B.interrupted = execute_profile_bench(b, o, in, br, B.units, B.nr_units,
@@ -1073,23 +1075,23 @@ static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br
 	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
 		for (int m = 0; m < METRIC__COUNT; m++) {
 			if (!(metric_get(m)->group == GROUP_COUNTERS ||
-			     metric_get(m)->group == GROUP_ALLOCATIONS) ||
+			      metric_get(m)->group == GROUP_ALLOCATIONS) ||
 			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
 				continue;
 			for (int sd = 0; sd < SIDE__COUNT; sd++) {
 				struct side_result *sr = &br->commands[c].side[sd];
 				if (sr->present && sr->count &&
 				    sr->metric[m].status == MSTATUS_ABSENT)
-					metric_series_set_status(&sr->metric[m], MSTATUS_UNSUPPORTED,
-								 "not measured");
+					metric_series_set_status(
+					    &sr->metric[m], MSTATUS_UNSUPPORTED, "not measured");
 			}
 		}
 	}
 }
 
 int execute_suite(const struct suite *s, const unsigned char *selected,
-		  const struct execute_side sides[SIDE__COUNT],
-		  const struct execute_options *o, struct suite_result *out)
+		  const struct execute_side sides[SIDE__COUNT], const struct execute_options *o,
+		  struct suite_result *out)
 {
 	out->name = xstrdup(s->name);
 	out->file = xstrdup(s->file);

@@ -60,8 +60,8 @@ struct sbuf;
 struct execute_instruments {
 	/* Set by the caller before first use (cmd/ reads them from the
 	   environment; nothing below it does): */
-	int counters_software;	 /* software stand-ins for the hardware
-				    events (counters.h), a test switch */
+	int counters_software;	   /* software stand-ins for the hardware
+				      events (counters.h), a test switch */
 	const char *shim_override; /* the allocation shim's path, or NULL
 				      (alloc_shim_find) */
 	/* perf_event_open counters (counters.h), probed on first need. */
@@ -74,15 +74,15 @@ struct execute_instruments {
 	   run: 1 = never multiplexed; < 1 = values were extrapolated (a
 	   report may warn). 0 until a hardware event was counted. */
 	double perf_min_share;
-	size_t perf_not_counted;    /* runs where an asked event never ran */
+	size_t perf_not_counted; /* runs where an asked event never ran */
 	int valgrind_probed;
 	char *valgrind;		/* absolute path, NULL when unavailable */
-	char *valgrind_version;	/* e.g. "3.19.0" */
+	char *valgrind_version; /* e.g. "3.19.0" */
 	char *valgrind_error;	/* why unavailable */
 	int shim_probed;
-	char *shim;		/* absolute path of libkagari-alloc.so or NULL */
+	char *shim; /* absolute path of libkagari-alloc.so or NULL */
 	char *shim_error;
-	int used_valgrind;	/* set when a valgrind run produced counts */
+	int used_valgrind; /* set when a valgrind run produced counts */
 	/* Sampling (sample.h), probed when a command is first profiled. */
 	int sample_probed;
 	struct sample_probe sample;
@@ -106,8 +106,7 @@ int execute_metric_required(const struct command_spec *cs, enum metric_id m);
  * *in or is static.
  */
 const char *execute_metric_unsupported(struct execute_instruments *in,
-				       const struct command_spec *cs,
-				       enum metric_id m);
+				       const struct command_spec *cs, enum metric_id m);
 
 struct execute_side {
 	int present;
@@ -118,8 +117,8 @@ struct execute_side {
 };
 
 /* Progress callback: called before each measured or warm-up round. */
-typedef void execute_progress_fn(void *data, const char *bench,
-				 int round, int total_rounds, int warmup);
+typedef void execute_progress_fn(void *data, const char *bench, int round, int total_rounds,
+				 int warmup);
 
 /*
  * The sequential design's look (plan.h, plan_look_due()): called after a
@@ -127,8 +126,7 @@ typedef void execute_progress_fn(void *data, const char *bench,
  * command's `rounds` set); sets decided[c] for each command whose verdict
  * is known (its units then stop).
  */
-typedef void execute_look_fn(void *data, struct bench_result *br,
-			     unsigned char *decided);
+typedef void execute_look_fn(void *data, struct bench_result *br, unsigned char *decided);
 
 /*
  * Optional: called after each measured timed run, in the order the runs
@@ -144,8 +142,8 @@ struct execute_options {
 	execute_run_fn *on_run;
 	void *on_run_data;
 	uint64_t seed;
-	int runs_override;   /* -1: the suite's value */
-	int warmup_override; /* -1: the suite's value */
+	int runs_override;		    /* -1: the suite's value */
+	int warmup_override;		    /* -1: the suite's value */
 	volatile sig_atomic_t *interrupted; /* set by the signal handler */
 	execute_progress_fn *progress;
 	void *progress_data;
@@ -194,8 +192,8 @@ int execute_build(const struct suite *s, const struct execute_side *side,
  * place (failures of commands are in the result), -1 when interrupted.
  */
 int execute_suite(const struct suite *s, const unsigned char *selected,
-		  const struct execute_side sides[SIDE__COUNT],
-		  const struct execute_options *o, struct suite_result *out);
+		  const struct execute_side sides[SIDE__COUNT], const struct execute_options *o,
+		  struct suite_result *out);
 
 /* The display form of a command: argv joined with shell quoting as needed. */
 char *execute_command_display(const struct exec_spec *e);

@@ -201,7 +201,7 @@ static int same_hooks(const char *what, const struct exec_spec *hooks, size_t n,
 			if (execute_prepare_hook(what, hooks, i, b, suite_dir[sd], &ctx[sd], &p[sd],
 						 &err))
 				prepared = 0;
-		const struct strvec *layers[] = { &b->settings.env, &hooks[i].env };
+		const struct strvec *layers[] = {&b->settings.env, &hooks[i].env};
 		ok = prepared && same_prepared(&p[SIDE_BASE], &p[SIDE_HEAD], hooks[i].shell, 0,
 					       layers, 2, v, 1);
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
@@ -221,8 +221,8 @@ static int same_command(const struct bench_spec *b, const struct command_spec *c
 	    strcmp(cs->exec.argv.v[0], "${artifact}") != 0)
 		return 0;
 	struct execute_prepared p[SIDE__COUNT];
-	char *in[SIDE__COUNT] = { NULL, NULL };
-	const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+	char *in[SIDE__COUNT] = {NULL, NULL};
+	const struct strvec *layers[] = {&cs->settings.env, &cs->exec.env};
 	int ok = 1;
 	struct sbuf err = SBUF_INIT;
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -259,13 +259,13 @@ int execute_same_inputs(const struct bench_spec *b, const struct command_spec *c
 	struct side_view v[SIDE__COUNT];
 	for (int sd = 0; sd < SIDE__COUNT; sd++)
 		v[sd] = (struct side_view){
-			.cwd = suite_dir[sd],
-			.own = { ctx[sd].workdir, suite_dir[sd], sides[sd].root, sides[sd].tmpdir,
-				 sides[sd].artifact },
+		    .cwd = suite_dir[sd],
+		    .own = {ctx[sd].workdir, suite_dir[sd], sides[sd].root, sides[sd].tmpdir,
+			    sides[sd].artifact},
 		};
 	return same_command(b, cs, suite_dir, ctx, v) &&
 	       same_hooks("setup", b->setup, b->nr_setup, b, suite_dir, ctx, v) &&
-	       same_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b, suite_dir,
-			  ctx, v) &&
+	       same_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b, suite_dir, ctx,
+			  v) &&
 	       same_hooks("cleanup", b->cleanup, b->nr_cleanup, b, suite_dir, ctx, v);
 }

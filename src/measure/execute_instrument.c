@@ -41,8 +41,8 @@
 
 enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
 
-#define VALGRIND_ONLY_INSTRUCTIONS                                             \
-	"valgrind counts instructions only; cycles, branch and cache misses " \
+#define VALGRIND_ONLY_INSTRUCTIONS                                                                 \
+	"valgrind counts instructions only; cycles, branch and cache misses "                      \
 	"need hardware counters (instrument: perf)"
 
 void execute_instruments_release(struct execute_instruments *in)
@@ -90,10 +90,10 @@ static void probe_perf(struct execute_instruments *in)
 	in->perf_probed = 1;
 	counters_probe(&in->perf, in->counters_software);
 	if (!(in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)))
-		in->perf_fallback_reason = xstrfmt(
-			"valgrind counts instructions only, and hardware counters "
-			"are unavailable here: %s",
-			in->perf.why[COUNTERS_INSTRUCTIONS]);
+		in->perf_fallback_reason =
+		    xstrfmt("valgrind counts instructions only, and hardware counters "
+			    "are unavailable here: %s",
+			    in->perf.why[COUNTERS_INSTRUCTIONS]);
 }
 
 /* Where the counter metrics of this command come from (see execute.h). */
@@ -109,8 +109,8 @@ enum execute_source execute_counter_source(struct execute_instruments *in,
 		break;
 	}
 	probe_perf(in);
-	return in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)
-		       ? EXECUTE_SOURCE_PERF : EXECUTE_SOURCE_VALGRIND;
+	return in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS) ? EXECUTE_SOURCE_PERF
+									: EXECUTE_SOURCE_VALGRIND;
 }
 
 /* The perf events a counter metric is made of (0 for other metrics). */
@@ -126,8 +126,7 @@ unsigned execute_perf_events_of(enum metric_id m)
 	case METRIC_CACHE_MISSES:
 		return COUNTERS_BIT(COUNTERS_CACHE_MISSES);
 	case METRIC_IPC:
-		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS) |
-		       COUNTERS_BIT(COUNTERS_CYCLES);
+		return COUNTERS_BIT(COUNTERS_INSTRUCTIONS) | COUNTERS_BIT(COUNTERS_CYCLES);
 	default:
 		return 0;
 	}
@@ -162,8 +161,7 @@ int execute_metric_asked(const struct command_spec *cs, enum metric_id m)
 }
 
 const char *execute_metric_unsupported(struct execute_instruments *in,
-				       const struct command_spec *cs,
-				       enum metric_id m)
+				       const struct command_spec *cs, enum metric_id m)
 {
 	enum metric_group g = metric_get(m)->group;
 	if (g == GROUP_ALLOCATIONS) {
@@ -176,16 +174,15 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 		probe_perf(in);
 		unsigned need = execute_perf_events_of(m);
 		for (int e = 0; e < COUNTERS__COUNT; e++)
-			if ((need & COUNTERS_BIT(e)) &&
-			    !(in->perf.available & COUNTERS_BIT(e)))
+			if ((need & COUNTERS_BIT(e)) && !(in->perf.available & COUNTERS_BIT(e)))
 				return in->perf.why[e];
 		return NULL;
 	}
 	if (m != METRIC_INSTRUCTIONS)
 		return cs->settings.metrics.instrument == INSTRUMENT_AUTO &&
-				       in->perf_fallback_reason
-			       ? in->perf_fallback_reason
-			       : VALGRIND_ONLY_INSTRUCTIONS;
+			       in->perf_fallback_reason
+			   ? in->perf_fallback_reason
+			   : VALGRIND_ONLY_INSTRUCTIONS;
 	probe_valgrind(in);
 	return in->valgrind ? NULL : in->valgrind_error;
 }
@@ -209,16 +206,15 @@ struct instr_ctx {
 	struct instr_unit *iu;
 	const char *suite_dir[SIDE__COUNT]; /* through the link */
 	struct vars_context ctx[SIDE__COUNT];
-	char *dir[SIDE__COUNT];		    /* private output folder per side */
+	char *dir[SIDE__COUNT]; /* private output folder per side */
 	int two_sided;
 };
 
-static const enum metric_id alloc_metrics[] = { METRIC_ALLOCS, METRIC_ALLOC_BYTES,
-						METRIC_PEAK_HEAP };
+static const enum metric_id alloc_metrics[] = {METRIC_ALLOCS, METRIC_ALLOC_BYTES, METRIC_PEAK_HEAP};
 
 /* Mark the metrics of one mode of one unit failed/unsupported, stop it. */
-static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode,
-		       enum metric_status st, const char *reason)
+static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode, enum metric_status st,
+		       const char *reason)
 {
 	struct execute_unit *u = &ic->units[i];
 	const struct command_spec *cs = &ic->b->commands[u->cmd];
@@ -246,8 +242,8 @@ static char *equal_length_root(const char *tmpdir, const char *root)
 }
 
 /* Run one instrumented run of unit i; returns 1 when interrupted. */
-static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
-		     int round, struct child_result *res)
+static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int round,
+		     struct child_result *res)
 {
 	struct execute_unit *u = &ic->units[i];
 	struct instr_unit *iu = &ic->iu[i];
@@ -259,8 +255,8 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
 	struct sbuf err = SBUF_INIT, msg = SBUF_INIT;
 	int interrupted = 0;
 
-	if (execute_run_hooks("prepare_each", ic->b->prepare_each, ic->b->nr_prepare_each,
-		      ic->b, ic->suite_dir[u->side], &ic->ctx[u->side], o, 0, &err)) {
+	if (execute_run_hooks("prepare_each", ic->b->prepare_each, ic->b->nr_prepare_each, ic->b,
+			      ic->suite_dir[u->side], &ic->ctx[u->side], o, 0, &err)) {
 		sbuf_addf(&msg, "the %s run could not be prepared: %s", what, err.buf);
 		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
 		goto out;
@@ -309,9 +305,10 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
 		} else if (!t.main_seen) {
 			instr_stop(ic, i, mode, MSTATUS_UNSUPPORTED, alloc_unseen_reason());
 		} else {
-			double v[] = { (double)t.allocs, (double)t.bytes, (double)t.peak };
+			double v[] = {(double)t.allocs, (double)t.bytes, (double)t.peak};
 			iu->done[mode]++;
-			for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]);
+			     k++)
 				if (execute_metric_asked(cs, alloc_metrics[k]))
 					metric_series_add(&sr->metric[alloc_metrics[k]], v[k],
 							  round, iu->done[mode]);
@@ -323,12 +320,13 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode,
 			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
 		} else if (!files) {
 			instr_stop(ic, i, mode, MSTATUS_FAILED,
-				   "valgrind wrote no cachegrind output (the program ended through a signal or exec failed)");
+				   "valgrind wrote no cachegrind output (the program ended through "
+				   "a signal or exec failed)");
 		} else {
 			iu->done[mode]++;
 			ic->in->used_valgrind = 1;
-			metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)ir,
-					  round, iu->done[mode]);
+			metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)ir, round,
+					  iu->done[mode]);
 		}
 	}
 	free(out_file);
@@ -346,8 +344,7 @@ out:
  * After the timed rounds: the instrumented rounds of every mode some unit
  * wants. Returns 1 when interrupted.
  */
-static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units,
-			struct rng *rng)
+static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units, struct rng *rng)
 {
 	const struct settings *bs = &ic->b->settings;
 	int per_round = bs->runs_per_round > 0 ? bs->runs_per_round : 1;
@@ -368,21 +365,20 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 			for (size_t i = 0; i < ic->nr_units; i++) {
 				struct instr_unit *iu = &ic->iu[i];
 				owed[i] = iu->want[mode] && ic->units[i].ok
-						  ? plan_share(iu->target - iu->done[mode], per_round) : 0;
+					      ? plan_share(iu->target - iu->done[mode], per_round)
+					      : 0;
 				any |= owed[i] > 0;
 			}
 			if (!any)
 				break;
 			if (ic->o->progress)
-				ic->o->progress(ic->o->progress_data, ic->b->name, r + 1,
-						total, 0);
-			size_t n = plan_round(bs->order, plan_units, owed, ic->nr_units,
-					      r, rng, &seq, &seq_alloc);
+				ic->o->progress(ic->o->progress_data, ic->b->name, r + 1, total, 0);
+			size_t n = plan_round(bs->order, plan_units, owed, ic->nr_units, r, rng,
+					      &seq, &seq_alloc);
 			for (size_t k = 0; k < n && !interrupted; k++) {
 				size_t i = 0;
-				while (i < ic->nr_units &&
-				       !(ic->units[i].side == seq[k].side &&
-					 ic->units[i].cmd == seq[k].command))
+				while (i < ic->nr_units && !(ic->units[i].side == seq[k].side &&
+							     ic->units[i].cmd == seq[k].command))
 					i++;
 				if (i == ic->nr_units || !ic->iu[i].want[mode])
 					continue;
@@ -448,9 +444,13 @@ static void instr_sides(struct instr_ctx *ic, const struct execute_side sides[SI
 		ic->suite_dir[sd] = d->sdir[sd];
 		d->hdir[sd] = execute_suite_dir_in(ic->s, sides[sd].head_root);
 		ic->ctx[sd] = (struct vars_context){
-			.artifact = sides[sd].artifact, .root = d->sdir[sd],
-			.head_root = d->hdir[sd], .workdir = workdir[sd],
-			.env = NULL, .repo = d->link[sd], .head_repo = sides[sd].head_root,
+		    .artifact = sides[sd].artifact,
+		    .root = d->sdir[sd],
+		    .head_root = d->hdir[sd],
+		    .workdir = workdir[sd],
+		    .env = NULL,
+		    .repo = d->link[sd],
+		    .head_repo = sides[sd].head_root,
 		};
 		ic->dir[sd] = xstrfmt("%s/i%zu", sides[sd].tmpdir, bench_index);
 		if (mkdir(ic->dir[sd], 0700) != 0 && errno != EEXIST) {
@@ -476,10 +476,10 @@ static void instr_prepare(struct instr_ctx *ic, const struct instr_dirs *d)
 		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
 			continue;
 		const struct command_spec *cs = &ic->b->commands[u->cmd];
-		const struct strvec *layers[] = { &cs->settings.env, &cs->exec.env };
+		const struct strvec *layers[] = {&cs->settings.env, &cs->exec.env};
 		struct sbuf err = SBUF_INIT;
 		if (execute_prepare_exec(&cs->exec, layers, 2, d->sdir[u->side], cs->settings.cwd,
-				 &ic->ctx[u->side], &iu->p, &err)) {
+					 &ic->ctx[u->side], &iu->p, &err)) {
 			for (int mode = 0; mode < INSTR__COUNT; mode++)
 				if (iu->want[mode])
 					instr_stop(ic, i, (enum instr_mode)mode, MSTATUS_FAILED,
@@ -503,15 +503,11 @@ static void instr_prepare(struct instr_ctx *ic, const struct instr_dirs *d)
  * instrumented rounds. Metrics that cannot be measured are marked later
  * (execute_mark_unsupported). Returns 1 when interrupted.
  */
-int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
-			     size_t bench_index,
+int execute_instrument_bench(const struct suite *s, const struct bench_spec *b, size_t bench_index,
 			     const struct execute_side sides[SIDE__COUNT],
-			     const struct execute_options *o,
-			     struct execute_instruments *in,
-			     struct bench_result *br, struct execute_unit *units,
-			     size_t nr_units,
-			     const struct plan_unit *plan_units,
-			     struct rng *rng,
+			     const struct execute_options *o, struct execute_instruments *in,
+			     struct bench_result *br, struct execute_unit *units, size_t nr_units,
+			     const struct plan_unit *plan_units, struct rng *rng,
 			     const char *const workdir[SIDE__COUNT])
 {
 	struct instr_ctx ic;
@@ -550,8 +546,7 @@ int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
  * Counter and allocation metrics asked for but not measured on a side
  * that ran: `unsupported` with the reason this machine or instrument gives.
  */
-void execute_mark_unsupported(struct execute_instruments *in,
-			      const struct command_spec *cs,
+void execute_mark_unsupported(struct execute_instruments *in, const struct command_spec *cs,
 			      struct command_result *cr)
 {
 	for (int m = 0; m < METRIC__COUNT; m++) {

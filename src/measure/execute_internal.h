@@ -77,12 +77,12 @@ struct execute_prepared {
 struct execute_unit {
 	int side;
 	size_t cmd;
-	int prepared;	  /* p is complete */
-	int ok;		  /* prepared and still running */
-	int stopped;	  /* sequential: its command is decided */
-	int measured;	  /* measured runs so far */
-	int warmed;	  /* warm-up runs so far */
-	int64_t time_ns;  /* sum of measured wall time */
+	int prepared;	 /* p is complete */
+	int ok;		 /* prepared and still running */
+	int stopped;	 /* sequential: its command is decided */
+	int measured;	 /* measured runs so far */
+	int warmed;	 /* warm-up runs so far */
+	int64_t time_ns; /* sum of measured wall time */
 	struct execute_prepared p;
 	unsigned perf_events; /* counters.h events read in its timed runs */
 };
@@ -91,8 +91,7 @@ struct execute_unit {
 void execute_prepared_release(struct execute_prepared *p);
 
 /* The suite's folder as seen from one side's checkout (caller frees). */
-char *execute_side_suite_dir(const struct suite *s,
-			     const struct execute_side *side);
+char *execute_side_suite_dir(const struct suite *s, const struct execute_side *side);
 
 /* The suite's folder inside another checkout rooted at `root` (caller
    frees): what ${head_root} is for a side. */
@@ -119,11 +118,10 @@ char *execute_side_path(const char *what, const char *in, const char *dir,
  * inherited environment; cwd is e's, else settings_cwd, relative to
  * default_cwd. Returns 0, or -1 with the variable error in err.
  */
-int execute_prepare_exec(const struct exec_spec *e,
-			 const struct strvec *const *layers, size_t nr_layers,
-			 const char *default_cwd, const char *settings_cwd,
-			 const struct vars_context *ctx,
-			 struct execute_prepared *p, struct sbuf *err);
+int execute_prepare_exec(const struct exec_spec *e, const struct strvec *const *layers,
+			 size_t nr_layers, const char *default_cwd, const char *settings_cwd,
+			 const struct vars_context *ctx, struct execute_prepared *p,
+			 struct sbuf *err);
 
 /* A runner request for p (pointers into p, which must outlive it). */
 void execute_fill_request(const struct execute_prepared *p, unsigned flags,
@@ -133,49 +131,44 @@ void execute_fill_request(const struct execute_prepared *p, unsigned flags,
  * Run a prepared command through the runner. Returns 0 when it ran (how it
  * ended is in res), -1 when it could not start or be set up (reason in why).
  */
-int execute_run_prepared(const struct execute_options *o,
-			 const struct execute_prepared *p, unsigned flags,
-			 struct child_result *res, struct sbuf *why);
+int execute_run_prepared(const struct execute_options *o, const struct execute_prepared *p,
+			 unsigned flags, struct child_result *res, struct sbuf *why);
 
 /* Describe how a run that did start ended, for error messages. */
-void execute_describe_failure(const struct child_result *res,
-			      const struct execute_prepared *p,
+void execute_describe_failure(const struct child_result *res, const struct execute_prepared *p,
 			      struct sbuf *msg);
 
 /* Did a run end in one of the settings' exit_codes (no signal, timeout,
    interrupt)? */
-int execute_exit_code_ok(const struct settings *s,
-			 const struct child_result *res);
+int execute_exit_code_ok(const struct settings *s, const struct child_result *res);
 
 /*
  * Did a run that must exit 0 fail? Then 1, and the reason, with the masked
  * stderr tail, is appended to why.
  */
-int execute_must_succeed_failed(const struct child_result *res,
-				const struct execute_prepared *p,
+int execute_must_succeed_failed(const struct child_result *res, const struct execute_prepared *p,
 				struct sbuf *why);
 
 /* Expand hook i of a list (`what`: "setup", ...) into p, which is always
    to be released. Returns 0, or -1 with the reason in err. */
-int execute_prepare_hook(const char *what, const struct exec_spec *hooks,
-			 size_t i, const struct bench_spec *b,
-			 const char *suite_dir, const struct vars_context *ctx,
-			 struct execute_prepared *p, struct sbuf *err);
+int execute_prepare_hook(const char *what, const struct exec_spec *hooks, size_t i,
+			 const struct bench_spec *b, const char *suite_dir,
+			 const struct vars_context *ctx, struct execute_prepared *p,
+			 struct sbuf *err);
 
 /* Append "WHAT hook N (COMMAND) failed: WHY" to err. */
-void execute_hook_failed(const char *what, const struct exec_spec *hooks,
-			 size_t i, const char *why, struct sbuf *err);
+void execute_hook_failed(const char *what, const struct exec_spec *hooks, size_t i, const char *why,
+			 struct sbuf *err);
 
 /*
  * Run a list of hooks; on failure describe it in err (with the stderr tail)
  * and return -1. flags: RUNNER_CLEAR_INTERRUPT for cleanup, which must run
  * after a signal.
  */
-int execute_run_hooks(const char *what, const struct exec_spec *hooks,
-		      size_t n, const struct bench_spec *b,
-		      const char *suite_dir, const struct vars_context *ctx,
-		      const struct execute_options *o, unsigned flags,
-		      struct sbuf *err);
+int execute_run_hooks(const char *what, const struct exec_spec *hooks, size_t n,
+		      const struct bench_spec *b, const char *suite_dir,
+		      const struct vars_context *ctx, const struct execute_options *o,
+		      unsigned flags, struct sbuf *err);
 
 /* ---- instrument probes and instrumented runs (execute_instrument.c) ---- */
 
@@ -197,30 +190,24 @@ unsigned execute_perf_events_of(enum metric_id m);
  * Metrics that cannot be measured are marked later
  * (execute_mark_unsupported). Returns 1 when interrupted, else 0.
  */
-int execute_instrument_bench(const struct suite *s, const struct bench_spec *b,
-			     size_t bench_index,
+int execute_instrument_bench(const struct suite *s, const struct bench_spec *b, size_t bench_index,
 			     const struct execute_side sides[SIDE__COUNT],
-			     const struct execute_options *o,
-			     struct execute_instruments *in,
-			     struct bench_result *br, struct execute_unit *units,
-			     size_t nr_units,
-			     const struct plan_unit *plan_units,
-			     struct rng *rng,
+			     const struct execute_options *o, struct execute_instruments *in,
+			     struct bench_result *br, struct execute_unit *units, size_t nr_units,
+			     const struct plan_unit *plan_units, struct rng *rng,
 			     const char *const workdir[SIDE__COUNT]);
 
 /*
  * Counter and allocation metrics asked for but not measured on a side
  * that ran: `unsupported` with the reason this machine or instrument gives.
  */
-void execute_mark_unsupported(struct execute_instruments *in,
-			      const struct command_spec *cs,
+void execute_mark_unsupported(struct execute_instruments *in, const struct command_spec *cs,
 			      struct command_result *cr);
 
 /* ---- sampled profiles (execute_profile.c) ------------------------------ */
 
 /* Does this command get sampled runs (`metrics.profile` or --profile)? */
-int execute_profile_wanted(const struct execute_options *o,
-			   const struct command_spec *cs);
+int execute_profile_wanted(const struct execute_options *o, const struct command_spec *cs);
 
 /*
  * After the timed and instrumented rounds of a benchmark: the untimed
@@ -228,8 +215,7 @@ int execute_profile_wanted(const struct execute_options *o,
  * (or profile_error); analyze_result() judges them later. Returns 1 when
  * interrupted.
  */
-int execute_profile_bench(const struct bench_spec *b,
-			  const struct execute_options *o,
+int execute_profile_bench(const struct bench_spec *b, const struct execute_options *o,
 			  struct execute_instruments *in, struct bench_result *br,
 			  struct execute_unit *units, size_t nr_units,
 			  const char *const suite_dir[SIDE__COUNT],
@@ -242,8 +228,7 @@ int execute_profile_bench(const struct bench_spec *b,
  * counter metrics that come from perf and open here, plus the software
  * events (task-clock, page-faults) whenever any are read. 0: none.
  */
-unsigned execute_perf_plan(struct execute_instruments *in,
-			   const struct command_spec *cs);
+unsigned execute_perf_plan(struct execute_instruments *in, const struct command_spec *cs);
 
 /*
  * execute_run_prepared() for a timed run of u; for a measured run of a
@@ -252,22 +237,18 @@ unsigned execute_perf_plan(struct execute_instruments *in,
  * failure to open them fails the unit's perf metrics in sr and stops its
  * counting.
  */
-int execute_run_timed(const struct execute_options *o,
-		      struct execute_instruments *in, struct counters *pc,
-		      struct execute_unit *u, const struct command_spec *cs,
-		      struct side_result *sr, int measured,
-		      struct child_result *res, struct counters_reading *reading,
-		      int *have, struct sbuf *why);
+int execute_run_timed(const struct execute_options *o, struct execute_instruments *in,
+		      struct counters *pc, struct execute_unit *u, const struct command_spec *cs,
+		      struct side_result *sr, int measured, struct child_result *res,
+		      struct counters_reading *reading, int *have, struct sbuf *why);
 
 /* Add one run's reading of `events` to the command's perf metrics in sr. */
-void execute_perf_record(struct execute_instruments *in,
-			 const struct command_spec *cs, struct side_result *sr,
-			 unsigned events, const struct counters_reading *r,
+void execute_perf_record(struct execute_instruments *in, const struct command_spec *cs,
+			 struct side_result *sr, unsigned events, const struct counters_reading *r,
 			 int round, int run);
 
 /* Perf metrics that no run counted: failed, with the likely cause. */
-void execute_perf_mark_uncounted(struct execute_instruments *in,
-				 const struct command_spec *cs,
+void execute_perf_mark_uncounted(struct execute_instruments *in, const struct command_spec *cs,
 				 struct side_result *sr);
 
 /* ---- identical artifacts (execute_identical.c) ---------------------------- */

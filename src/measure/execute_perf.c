@@ -19,8 +19,7 @@
 #include "measure/runner.h"
 
 static const enum metric_id counter_metrics[] = {
-	METRIC_INSTRUCTIONS, METRIC_CYCLES, METRIC_BRANCH_MISSES,
-	METRIC_CACHE_MISSES, METRIC_IPC,
+    METRIC_INSTRUCTIONS, METRIC_CYCLES, METRIC_BRANCH_MISSES, METRIC_CACHE_MISSES, METRIC_IPC,
 };
 #define NR_COUNTER_METRICS (sizeof(counter_metrics) / sizeof(counter_metrics[0]))
 
@@ -29,13 +28,13 @@ static const enum metric_id counter_metrics[] = {
  * counter metrics that come from perf and open here, plus the software
  * events (task-clock, page-faults) whenever any are read. 0: none.
  */
-unsigned execute_perf_plan(struct execute_instruments *in,
-			   const struct command_spec *cs)
+unsigned execute_perf_plan(struct execute_instruments *in, const struct command_spec *cs)
 {
 	unsigned ev = 0;
 	for (size_t k = 0; k < NR_COUNTER_METRICS; k++) {
 		enum metric_id m = counter_metrics[k];
-		if (!execute_metric_asked(cs, m) || execute_counter_source(in, cs) != EXECUTE_SOURCE_PERF)
+		if (!execute_metric_asked(cs, m) ||
+		    execute_counter_source(in, cs) != EXECUTE_SOURCE_PERF)
 			continue;
 		if (!execute_metric_unsupported(in, cs, m))
 			ev |= execute_perf_events_of(m);
@@ -46,8 +45,8 @@ unsigned execute_perf_plan(struct execute_instruments *in,
 }
 
 /* Counting failed for a unit: its perf metrics fail with the reason. */
-static void perf_fail(const struct command_spec *cs, struct side_result *sr,
-		      unsigned events, const char *why)
+static void perf_fail(const struct command_spec *cs, struct side_result *sr, unsigned events,
+		      const char *why)
 {
 	struct sbuf msg = SBUF_INIT;
 	sbuf_addf(&msg, "hardware counters failed: %s", why);
@@ -61,9 +60,8 @@ static void perf_fail(const struct command_spec *cs, struct side_result *sr,
 }
 
 /* Add one run's reading to the unit's perf metrics. */
-void execute_perf_record(struct execute_instruments *in,
-			 const struct command_spec *cs, struct side_result *sr,
-			 unsigned events, const struct counters_reading *r,
+void execute_perf_record(struct execute_instruments *in, const struct command_spec *cs,
+			 struct side_result *sr, unsigned events, const struct counters_reading *r,
 			 int round, int run)
 {
 	int missed = 0;
@@ -103,12 +101,10 @@ void execute_perf_record(struct execute_instruments *in,
  * perf events, they are opened on the runner just before and read just
  * after, into *reading (*have set when it holds one).
  */
-int execute_run_timed(const struct execute_options *o,
-		      struct execute_instruments *in, struct counters *pc,
-		      struct execute_unit *u, const struct command_spec *cs,
-		      struct side_result *sr, int measured,
-		      struct child_result *res, struct counters_reading *reading,
-		      int *have, struct sbuf *why)
+int execute_run_timed(const struct execute_options *o, struct execute_instruments *in,
+		      struct counters *pc, struct execute_unit *u, const struct command_spec *cs,
+		      struct side_result *sr, int measured, struct child_result *res,
+		      struct counters_reading *reading, int *have, struct sbuf *why)
 {
 	struct sbuf perr = SBUF_INIT;
 	int counting = measured && u->perf_events;
@@ -136,8 +132,7 @@ int execute_run_timed(const struct execute_options *o,
 }
 
 /* Perf metrics that no run counted: failed, with the likely cause. */
-void execute_perf_mark_uncounted(struct execute_instruments *in,
-				 const struct command_spec *cs,
+void execute_perf_mark_uncounted(struct execute_instruments *in, const struct command_spec *cs,
 				 struct side_result *sr)
 {
 	unsigned events = execute_perf_plan(in, cs);
@@ -150,11 +145,9 @@ void execute_perf_mark_uncounted(struct execute_instruments *in,
 		if (!execute_metric_asked(cs, m) || (events & need) != need ||
 		    ms->status != MSTATUS_ABSENT)
 			continue;
-		metric_series_set_status(
-			ms, MSTATUS_FAILED,
-			"not counted in any run: the event never got a hardware "
-			"counter (another profiler or the NMI watchdog may hold "
-			"them; see `kagari doctor`)");
+		metric_series_set_status(ms, MSTATUS_FAILED,
+					 "not counted in any run: the event never got a hardware "
+					 "counter (another profiler or the NMI watchdog may hold "
+					 "them; see `kagari doctor`)");
 	}
 }
-

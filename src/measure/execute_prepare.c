@@ -41,8 +41,7 @@ void execute_prepared_release(struct execute_prepared *p)
 }
 
 /* The suite's folder as seen from one side's checkout. */
-char *execute_side_suite_dir(const struct suite *s,
-			     const struct execute_side *side)
+char *execute_side_suite_dir(const struct suite *s, const struct execute_side *side)
 {
 	size_t n = strlen(s->root);
 	if (!strncmp(s->dir, s->root, n) && (s->dir[n] == '/' || !s->dir[n]))
@@ -52,7 +51,7 @@ char *execute_side_suite_dir(const struct suite *s,
 
 char *execute_suite_dir_in(const struct suite *s, const char *root)
 {
-	struct execute_side side = { .root = root };
+	struct execute_side side = {.root = root};
 	return execute_side_suite_dir(s, &side);
 }
 
@@ -91,20 +90,20 @@ char *execute_side_path(const char *what, const char *in, const char *dir,
 	char *joined = execute_join_path(dir, tmp.buf);
 	sbuf_release(&tmp);
 	char *norm = path_normalize(joined);
-	int ok = inside(norm, ctx->repo) || inside(norm, ctx->head_repo) ||
-		 inside(norm, ctx->workdir);
+	int ok =
+	    inside(norm, ctx->repo) || inside(norm, ctx->head_repo) || inside(norm, ctx->workdir);
 	free(norm);
 	if (!ok) {
-		sbuf_addf(err, "%s '%s' is '%s', which leaves the repository and ${workdir}",
-			  what, in, joined);
+		sbuf_addf(err, "%s '%s' is '%s', which leaves the repository and ${workdir}", what,
+			  in, joined);
 		free(joined);
 		return NULL;
 	}
 	return joined;
 }
 
-static int expand(const char *in, const struct vars_context *ctx, int quote,
-		  struct sbuf *out, struct sbuf *err)
+static int expand(const char *in, const struct vars_context *ctx, int quote, struct sbuf *out,
+		  struct sbuf *err)
 {
 	sbuf_reset(out);
 	return vars_expand(in, ctx, quote, out, err);
@@ -114,11 +113,10 @@ static int expand(const char *in, const struct vars_context *ctx, int quote,
  * Expand an exec spec into argv/env/cwd. `layers` are environment override
  * vectors applied in order over the inherited environment.
  */
-int execute_prepare_exec(const struct exec_spec *e,
-			 const struct strvec *const *layers, size_t nr_layers,
-			 const char *default_cwd, const char *settings_cwd,
-			 const struct vars_context *ctx,
-			 struct execute_prepared *p, struct sbuf *err)
+int execute_prepare_exec(const struct exec_spec *e, const struct strvec *const *layers,
+			 size_t nr_layers, const char *default_cwd, const char *settings_cwd,
+			 const struct vars_context *ctx, struct execute_prepared *p,
+			 struct sbuf *err)
 {
 	struct sbuf tmp = SBUF_INIT;
 	int rc = 0;
@@ -174,8 +172,7 @@ int execute_prepare_exec(const struct exec_spec *e,
 }
 
 /* Describe how a run that did start ended, for error messages. */
-void execute_describe_failure(const struct child_result *res,
-			      const struct execute_prepared *p,
+void execute_describe_failure(const struct child_result *res, const struct execute_prepared *p,
 			      struct sbuf *msg)
 {
 	child_result_describe(res, p->timeout_ns, msg);
@@ -209,9 +206,8 @@ void execute_fill_request(const struct execute_prepared *p, unsigned flags,
 	}
 }
 
-int execute_run_prepared(const struct execute_options *o,
-			 const struct execute_prepared *p, unsigned flags,
-			 struct child_result *res, struct sbuf *why)
+int execute_run_prepared(const struct execute_options *o, const struct execute_prepared *p,
+			 unsigned flags, struct child_result *res, struct sbuf *why)
 {
 	struct runner_request req;
 	execute_fill_request(p, flags, &req);
@@ -221,8 +217,7 @@ int execute_run_prepared(const struct execute_options *o,
 	return 0;
 }
 
-int execute_exit_code_ok(const struct settings *s,
-			 const struct child_result *res)
+int execute_exit_code_ok(const struct settings *s, const struct child_result *res)
 {
 	if (res->timed_out || res->interrupted || res->status != CHILD_EXITED)
 		return 0;
@@ -236,12 +231,11 @@ int execute_exit_code_ok(const struct settings *s,
  * Did a run that must exit 0 fail? Then the reason, with the masked stderr
  * tail, is appended to why.
  */
-int execute_must_succeed_failed(const struct child_result *res,
-				const struct execute_prepared *p,
+int execute_must_succeed_failed(const struct child_result *res, const struct execute_prepared *p,
 				struct sbuf *why)
 {
-	if (res->status == CHILD_EXITED && res->exit_code == 0 &&
-	    !res->timed_out && !res->interrupted)
+	if (res->status == CHILD_EXITED && res->exit_code == 0 && !res->timed_out &&
+	    !res->interrupted)
 		return 0;
 	execute_describe_failure(res, p, why);
 	char *tail = proc_mask_secrets(res->stderr_tail.buf, p->env.v);
@@ -254,9 +248,8 @@ int execute_must_succeed_failed(const struct child_result *res,
  * Run an untimed command (hook, build) that must exit 0. On failure the
  * reason, with the masked stderr tail, is appended to why.
  */
-static int run_must_succeed(const struct execute_options *o,
-			    const struct execute_prepared *p, unsigned flags,
-			    struct sbuf *why)
+static int run_must_succeed(const struct execute_options *o, const struct execute_prepared *p,
+			    unsigned flags, struct sbuf *why)
 {
 	struct child_result res = CHILD_RESULT_INIT;
 	int rc = execute_run_prepared(o, p, flags, &res, why);
@@ -267,18 +260,18 @@ static int run_must_succeed(const struct execute_options *o,
 }
 
 /* Expand hook i of a list into p (always to be released). */
-int execute_prepare_hook(const char *what, const struct exec_spec *hooks,
-			 size_t i, const struct bench_spec *b,
-			 const char *suite_dir, const struct vars_context *ctx,
-			 struct execute_prepared *p, struct sbuf *err)
+int execute_prepare_hook(const char *what, const struct exec_spec *hooks, size_t i,
+			 const struct bench_spec *b, const char *suite_dir,
+			 const struct vars_context *ctx, struct execute_prepared *p,
+			 struct sbuf *err)
 {
 	memset(p, 0, sizeof(*p));
 	strvec_init(&p->argv);
 	strvec_init(&p->env);
-	const struct strvec *layers[] = { &b->settings.env, &hooks[i].env };
+	const struct strvec *layers[] = {&b->settings.env, &hooks[i].env};
 	struct sbuf why = SBUF_INIT;
-	int rc = execute_prepare_exec(&hooks[i], layers, 2, suite_dir, b->settings.cwd,
-			      ctx, p, &why);
+	int rc =
+	    execute_prepare_exec(&hooks[i], layers, 2, suite_dir, b->settings.cwd, ctx, p, &why);
 	if (rc)
 		sbuf_addf(err, "%s hook %zu: %s", what, i + 1, why.buf);
 	p->timeout_ns = hooks[i].timeout_ns ? hooks[i].timeout_ns : HOOK_TIMEOUT_NS;
@@ -286,8 +279,8 @@ int execute_prepare_hook(const char *what, const struct exec_spec *hooks,
 	return rc;
 }
 
-void execute_hook_failed(const char *what, const struct exec_spec *hooks,
-			 size_t i, const char *why, struct sbuf *err)
+void execute_hook_failed(const char *what, const struct exec_spec *hooks, size_t i, const char *why,
+			 struct sbuf *err)
 {
 	char *shown = execute_command_display(&hooks[i]);
 	sbuf_addf(err, "%s hook %zu (%s) failed: %s", what, i + 1, shown, why);
@@ -298,11 +291,10 @@ void execute_hook_failed(const char *what, const struct exec_spec *hooks,
  * Run a list of hooks; on failure describe it in err (with the stderr tail).
  * flags: RUNNER_CLEAR_INTERRUPT for cleanup, which must run after a signal.
  */
-int execute_run_hooks(const char *what, const struct exec_spec *hooks,
-		      size_t n, const struct bench_spec *b,
-		      const char *suite_dir, const struct vars_context *ctx,
-		      const struct execute_options *o, unsigned flags,
-		      struct sbuf *err)
+int execute_run_hooks(const char *what, const struct exec_spec *hooks, size_t n,
+		      const struct bench_spec *b, const char *suite_dir,
+		      const struct vars_context *ctx, const struct execute_options *o,
+		      unsigned flags, struct sbuf *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct execute_prepared p;
@@ -356,15 +348,19 @@ int execute_build(const struct suite *s, const struct execute_side *side,
 	char *dir = execute_side_suite_dir(s, side);
 	char *head_dir = execute_suite_dir_in(s, side->head_root);
 	struct vars_context ctx = {
-		.artifact = side->artifact, .root = dir, .head_root = head_dir,
-		.workdir = NULL, .env = NULL, .repo = side->root,
-		.head_repo = side->head_root,
+	    .artifact = side->artifact,
+	    .root = dir,
+	    .head_root = head_dir,
+	    .workdir = NULL,
+	    .env = NULL,
+	    .repo = side->root,
+	    .head_repo = side->head_root,
 	};
 	struct execute_prepared p;
 	memset(&p, 0, sizeof(p));
 	strvec_init(&p.argv);
 	strvec_init(&p.env);
-	const struct strvec *layers[] = { &s->build->env };
+	const struct strvec *layers[] = {&s->build->env};
 	int rc = execute_prepare_exec(s->build, layers, 1, dir, NULL, &ctx, &p, err);
 	if (!rc) {
 		p.timeout_ns = s->build->timeout_ns ? s->build->timeout_ns : BUILD_TIMEOUT_NS;

@@ -30,14 +30,12 @@
 #include "model/profile.h"
 #include "proc/proc.h"
 
-int execute_profile_wanted(const struct execute_options *o,
-			   const struct command_spec *cs)
+int execute_profile_wanted(const struct execute_options *o, const struct command_spec *cs)
 {
 	return o->profile_override > 0 || cs->settings.metrics.profile;
 }
 
-static void profile_fail(struct command_result *cr, const char *side,
-			 const char *why)
+static void profile_fail(struct command_result *cr, const char *side, const char *why)
 {
 	if (cr->profile_error)
 		return;
@@ -47,9 +45,8 @@ static void profile_fail(struct command_result *cr, const char *side,
 /* One sampled run of unit u; returns 1 when interrupted. */
 static int profile_run(const struct bench_spec *b, const struct execute_options *o,
 		       struct execute_instruments *in, struct execute_unit *u,
-		       struct command_result *cr, int round,
-		       const char *suite_dir, const struct vars_context *ctx,
-		       struct symbols *sy, int two_sided)
+		       struct command_result *cr, int round, const char *suite_dir,
+		       const struct vars_context *ctx, struct symbols *sy, int two_sided)
 {
 	const struct command_spec *cs = &b->commands[u->cmd];
 	const char *side = two_sided ? side_name((enum side)u->side) : NULL;
@@ -58,8 +55,8 @@ static int profile_run(const struct bench_spec *b, const struct execute_options 
 	struct sampler smp = SAMPLER_INIT;
 	int interrupted = 0;
 
-	if (execute_run_hooks("prepare_each", b->prepare_each, b->nr_prepare_each,
-			      b, suite_dir, ctx, o, 0, &err)) {
+	if (execute_run_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b, suite_dir,
+			      ctx, o, 0, &err)) {
 		sbuf_addf(&msg, "a sampled run could not be prepared: %s", err.buf);
 		profile_fail(cr, side, msg.buf);
 		goto out;
@@ -93,10 +90,8 @@ static int profile_run(const struct bench_spec *b, const struct execute_options 
 	} else {
 		struct profile_set *ps = cr->profile;
 		double cpu = (double)(res.user_ns + res.sys_ns);
-		struct profile_run *r = profile_run_add(ps, u->side == SIDE_BASE
-								    ? PROFILE_BASE
-								    : PROFILE_HEAD,
-							round, cpu);
+		struct profile_run *r = profile_run_add(
+		    ps, u->side == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD, round, cpu);
 		symbols_aggregate(sy, &d, ps, r);
 		int ps_side = u->side == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD;
 		ps->lost[ps_side] += d.lost + d.lost_samples + (d.dropped ? 1 : 0);
@@ -112,14 +107,13 @@ out:
 	return interrupted || *o->interrupted;
 }
 
-int execute_profile_bench(const struct bench_spec *b,
-			  const struct execute_options *o,
+int execute_profile_bench(const struct bench_spec *b, const struct execute_options *o,
 			  struct execute_instruments *in, struct bench_result *br,
 			  struct execute_unit *units, size_t nr_units,
 			  const char *const suite_dir[SIDE__COUNT],
 			  const struct vars_context ctx[SIDE__COUNT])
 {
-	int any = 0, two_sided = 0, sides_seen[SIDE__COUNT] = { 0, 0 };
+	int any = 0, two_sided = 0, sides_seen[SIDE__COUNT] = {0, 0};
 	for (size_t i = 0; i < nr_units; i++) {
 		const struct command_spec *cs = &b->commands[units[i].cmd];
 		if (!execute_profile_wanted(o, cs))
@@ -169,12 +163,10 @@ int execute_profile_bench(const struct bench_spec *b,
 				struct command_result *cr = &br->commands[u->cmd];
 				if (u->side != sd || !u->ok || !u->prepared ||
 				    !execute_profile_wanted(o, cs) || !cr->profile ||
-				    cr->profile_error ||
-				    r > cs->settings.metrics.profile_runs)
+				    cr->profile_error || r > cs->settings.metrics.profile_runs)
 					continue;
-				interrupted = profile_run(b, o, in, u, cr, r,
-							  suite_dir[sd], &ctx[sd], sy,
-							  two_sided);
+				interrupted = profile_run(b, o, in, u, cr, r, suite_dir[sd],
+							  &ctx[sd], sy, two_sided);
 			}
 		}
 	}

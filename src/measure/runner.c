@@ -86,8 +86,7 @@ static void runner_lost(struct runner *r, int mid_run, struct sbuf *err)
 	r->fd = -1;
 	if (r->pid > 0) {
 		pid_t got;
-		while ((got = waitpid(r->pid, &status, 0)) < 0 &&
-		       errno == EINTR)
+		while ((got = waitpid(r->pid, &status, 0)) < 0 && errno == EINTR)
 			;
 		live_set(r->pid, 0);
 		if (got == r->pid && WIFSIGNALED(status))
@@ -132,8 +131,10 @@ static int runner_revive(struct runner *r, struct sbuf *err)
 	struct sbuf why = SBUF_INIT;
 	int rc = runner_start(r, &why);
 	if (rc) {
-		sbuf_addf(err, "the runner process died and could not be "
-			       "restarted: %s", why.buf);
+		sbuf_addf(err,
+			  "the runner process died and could not be "
+			  "restarted: %s",
+			  why.buf);
 		r->lost = 1;
 	}
 	sbuf_release(&why);
@@ -170,8 +171,7 @@ static int read_link(const char *path, struct sbuf *out)
  */
 static void find_program(struct sbuf *path)
 {
-	static const char *const rel[] = {"/" RUNNER_PROGRAM,
-					  "/../lib/kagari/" RUNNER_PROGRAM,
+	static const char *const rel[] = {"/" RUNNER_PROGRAM, "/../lib/kagari/" RUNNER_PROGRAM,
 					  "/../libexec/kagari/" RUNNER_PROGRAM};
 	struct sbuf exe = SBUF_INIT;
 	sbuf_reset(path);
@@ -206,8 +206,7 @@ static int start_one(struct runner *r, const char *program, struct sbuf *err)
 	int sv[2];
 	runner_reset(r);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		sbuf_addf(err, "cannot create a socket pair: %s",
-			  strerror(errno));
+		sbuf_addf(err, "cannot create a socket pair: %s", strerror(errno));
 		return -1;
 	}
 	char fdarg[16];
@@ -241,14 +240,12 @@ static int start_one(struct runner *r, const char *program, struct sbuf *err)
 	if (rc <= 0) {
 		struct sbuf why = SBUF_INIT;
 		runner_lost(r, 0, &why);
-		sbuf_addf(err, "the runner process did not start (%s)",
-			  why.buf);
+		sbuf_addf(err, "the runner process did not start (%s)", why.buf);
 		sbuf_release(&why);
 		sbuf_release(&r->frame);
 		return -1;
 	}
-	struct reader rd = {r->frame.buf + sizeof(uint32_t),
-			    r->frame.buf + r->frame.len, 0};
+	struct reader rd = {r->frame.buf + sizeof(uint32_t), r->frame.buf + r->frame.len, 0};
 	const char *msg = rp_get_str(&rd);
 	if (rd.bad || !msg || *msg) {
 		sbuf_adds(err, msg && *msg ? msg
@@ -289,8 +286,7 @@ int runner_serve(int fd, const char *token)
 	rp_runner_main(fd);
 }
 
-static void encode_request(struct sbuf *b, const struct runner_request *q,
-			   int *fds, int *nfds)
+static void encode_request(struct sbuf *b, const struct runner_request *q, int *fds, int *nfds)
 {
 	uint32_t fdmask = 0;
 	*nfds = 0;
@@ -334,10 +330,8 @@ static void encode_request(struct sbuf *b, const struct runner_request *q,
 	}
 	rp_put_str(b, q->dir);
 	rp_put_str(b, q->in == CHILD_IN_FILE ? q->in_path : NULL);
-	rp_put_bytes(b,
-		  q->in == CHILD_IN_CONTENT ? (q->in_data ? q->in_data : "")
-					    : NULL,
-		  q->in_len);
+	rp_put_bytes(b, q->in == CHILD_IN_CONTENT ? (q->in_data ? q->in_data : "") : NULL,
+		     q->in_len);
 	rp_put_str(b, q->out == CHILD_OUT_FILE ? q->out_path : NULL);
 	rp_put_str(b, q->err == CHILD_OUT_FILE ? q->err_path : NULL);
 	rp_end_frame(b);
@@ -352,11 +346,10 @@ static void get_sbuf(struct reader *rd, struct sbuf *sb)
 		sbuf_add(sb, p, len);
 }
 
-static const char *get_answer(struct reader *rd_, struct child_result *res,
-			      size_t *elen);
+static const char *get_answer(struct reader *rd_, struct child_result *res, size_t *elen);
 
-int runner_run(struct runner *r, const struct runner_request *req,
-	       struct child_result *res, struct sbuf *err)
+int runner_run(struct runner *r, const struct runner_request *req, struct child_result *res,
+	       struct sbuf *err)
 {
 	int fds[3], nfds;
 
@@ -410,8 +403,7 @@ int runner_run(struct runner *r, const struct runner_request *req,
 		return -1;
 	}
 
-	struct reader rd = {r->frame.buf + sizeof(uint32_t),
-			    r->frame.buf + r->frame.len, 0};
+	struct reader rd = {r->frame.buf + sizeof(uint32_t), r->frame.buf + r->frame.len, 0};
 	size_t elen;
 	const char *etext = get_answer(&rd, res, &elen);
 	if (rd.bad || rd.p != rd.end) {
@@ -427,8 +419,7 @@ int runner_run(struct runner *r, const struct runner_request *req,
 }
 
 /* Read one answer payload into res; returns its error text (or NULL). */
-static const char *get_answer(struct reader *rd_, struct child_result *res,
-			      size_t *elen)
+static const char *get_answer(struct reader *rd_, struct child_result *res, size_t *elen)
 {
 	struct reader rd = *rd_;
 	res->status = (enum child_status)rp_get_u32(&rd);
@@ -476,19 +467,16 @@ int runner_run_child(struct runner *r, struct child *c, struct sbuf *err)
 	return runner_run(r, &q, &c->res, err);
 }
 
-
 /* ---- batches, kagari's side ---- */
 
-size_t runner_batch_request(struct runner_batch *b,
-			    const struct runner_request *req)
+size_t runner_batch_request(struct runner_batch *b, const struct runner_request *req)
 {
 	ALLOC_GROW(b->req, b->nr_req + 1, b->alloc_req);
 	b->req[b->nr_req] = *req;
 	return b->nr_req++;
 }
 
-size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
-			unsigned flags)
+size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit, unsigned flags)
 {
 	ALLOC_GROW(b->entry, b->nr + 1, b->alloc);
 	for (; b->init < b->alloc; b->init++) {
@@ -524,8 +512,7 @@ void runner_batch_release(struct runner_batch *b)
 }
 
 /* Every entry failed with the same reason (also appended to err). */
-static int batch_fail(struct runner_batch *b, const char *why,
-		      struct sbuf *err)
+static int batch_fail(struct runner_batch *b, const char *why, struct sbuf *err)
 {
 	for (size_t i = 0; i < b->nr; i++) {
 		struct runner_batch_entry *e = &b->entry[i];
@@ -553,8 +540,7 @@ static const char *batch_table_encode(struct runner *r, const struct runner_batc
 			return "empty command";
 		if (q->in_len >= NONE)
 			return "stdin content is too large";
-		if (q->in == CHILD_IN_FD || q->out == CHILD_OUT_FD ||
-		    q->err == CHILD_OUT_FD)
+		if (q->in == CHILD_IN_FD || q->out == CHILD_OUT_FD || q->err == CHILD_OUT_FD)
 			return "descriptors cannot be passed in a batch";
 		rp_put_u32(t, (uint32_t)(q->ok_codes ? q->nr_ok_codes : 0));
 		for (size_t k = 0; q->ok_codes && k < q->nr_ok_codes; k++)
@@ -563,8 +549,7 @@ static const char *batch_table_encode(struct runner *r, const struct runner_batc
 		bare.layout_pad = -1; /* the entries carry it */
 		encode_request(&r->frame, &bare, fds, &nfds);
 		rp_put_u32(t, (uint32_t)(r->frame.len - sizeof(uint32_t)));
-		sbuf_add(t, r->frame.buf + sizeof(uint32_t),
-			 r->frame.len - sizeof(uint32_t));
+		sbuf_add(t, r->frame.buf + sizeof(uint32_t), r->frame.len - sizeof(uint32_t));
 	}
 	return NULL;
 }
@@ -577,8 +562,7 @@ static void batch_frame_encode(struct runner *r, const struct runner_batch *b)
 	struct sbuf *f = &r->frame;
 	rp_begin_frame(f);
 	rp_put_u32(f, BATCH_MAGIC);
-	if (r->last_table.len == t->len &&
-	    !memcmp(r->last_table.buf, t->buf, t->len)) {
+	if (r->last_table.len == t->len && !memcmp(r->last_table.buf, t->buf, t->len)) {
 		rp_put_u32(f, TABLE_SAME);
 	} else {
 		rp_put_u32(f, TABLE_NEW);
@@ -592,17 +576,14 @@ static void batch_frame_encode(struct runner *r, const struct runner_batch *b)
 		rp_put_u32(f, (uint32_t)b->entry[i].request);
 		rp_put_u32(f, b->entry[i].unit);
 		rp_put_u32(f, b->entry[i].flags);
-		rp_put_u32(f, b->entry[i].layout_pad < 0
-			       ? NONE
-			       : (uint32_t)b->entry[i].layout_pad);
+		rp_put_u32(f, b->entry[i].layout_pad < 0 ? NONE : (uint32_t)b->entry[i].layout_pad);
 	}
 	rp_end_frame(f);
 }
 
 /* The runner's answer in r->frame: where it stopped, then each entry's
    result. */
-static int batch_answer_read(struct runner *r, struct runner_batch *b,
-			     struct sbuf *err)
+static int batch_answer_read(struct runner *r, struct runner_batch *b, struct sbuf *err)
 {
 	struct sbuf *f = &r->frame;
 	struct reader rd = {f->buf + sizeof(uint32_t), f->buf + f->len, 0};
@@ -610,10 +591,9 @@ static int batch_answer_read(struct runner *r, struct runner_batch *b,
 	if (stop == STOP_BAD || rd.bad || n != b->nr) {
 		sbuf_reset(&r->last_table); /* the runner dropped it */
 		return batch_fail(b,
-				  stop == STOP_BAD
-				      ? "malformed request to the runner"
-				      : "malformed answer from the runner "
-					"process",
+				  stop == STOP_BAD ? "malformed request to the runner"
+						   : "malformed answer from the runner "
+						     "process",
 				  err);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -628,17 +608,15 @@ static int batch_answer_read(struct runner *r, struct runner_batch *b,
 	}
 	if (rd.bad || rd.p != rd.end) {
 		sbuf_reset(&r->last_table);
-		return batch_fail(b, "malformed answer from the runner process",
-				  err);
+		return batch_fail(b, "malformed answer from the runner process", err);
 	}
-	b->stop = stop == STOP_BARRIER	 ? RUNNER_STOP_BARRIER
+	b->stop = stop == STOP_BARRIER	   ? RUNNER_STOP_BARRIER
 		  : stop == STOP_INTERRUPT ? RUNNER_STOP_INTERRUPT
 					   : RUNNER_STOP_NONE;
 	return 0;
 }
 
-int runner_run_batch(struct runner *r, struct runner_batch *b,
-		     struct sbuf *err)
+int runner_run_batch(struct runner *r, struct runner_batch *b, struct sbuf *err)
 {
 	b->stop = RUNNER_STOP_NONE;
 	struct sbuf dead = SBUF_INIT;
@@ -648,8 +626,7 @@ int runner_run_batch(struct runner *r, struct runner_batch *b,
 		return -1;
 	}
 	for (size_t i = 0; i < b->nr; i++)
-		if (b->entry[i].request >= b->nr_req ||
-		    b->entry[i].unit >= RUNNER_MAX_UNIT ||
+		if (b->entry[i].request >= b->nr_req || b->entry[i].unit >= RUNNER_MAX_UNIT ||
 		    b->entry[i].layout_pad > RUNNER_LAYOUT_PAD_MAX)
 			return batch_fail(b, "invalid batch entry", err);
 

@@ -76,13 +76,13 @@
 #include "proc/child.h"
 
 struct runner {
-	pid_t pid;	   /* -1 when not running */
-	int fd;		   /* our end of the socketpair, -1 when closed */
-	struct sbuf frame; /* reused send/receive buffer */
-	struct sbuf last;  /* the last request sent (see the protocol) */
-	struct sbuf table; /* a batch's request table, encoded */
+	pid_t pid;		/* -1 when not running */
+	int fd;			/* our end of the socketpair, -1 when closed */
+	struct sbuf frame;	/* reused send/receive buffer */
+	struct sbuf last;	/* the last request sent (see the protocol) */
+	struct sbuf table;	/* a batch's request table, encoded */
 	struct sbuf last_table; /* the table the runner holds */
-	int lost; /* the runner died mid-request: restart at the next one */
+	int lost;		/* the runner died mid-request: restart at the next one */
 };
 
 /* req.flags */
@@ -134,10 +134,10 @@ struct runner_request {
 #define RUNNER_LAYOUT_PAD_ENV "KAGARI_LAYOUT_PAD"
 #define RUNNER_LAYOUT_PAD_MAX 65536
 
-#define RUNNER_REQUEST_INIT                                                    \
-	{                                                                      \
-		.in_fd = -1, .out_fd = -1, .err_fd = -1,                       \
-		.grace_ns = CHILD_DEFAULT_GRACE_NS, .layout_pad = -1           \
+#define RUNNER_REQUEST_INIT                                                                        \
+	{                                                                                          \
+		.in_fd = -1, .out_fd = -1, .err_fd = -1, .grace_ns = CHILD_DEFAULT_GRACE_NS,       \
+		.layout_pad = -1                                                                   \
 	}
 
 void runner_request_init(struct runner_request *req);
@@ -157,8 +157,8 @@ int runner_start(struct runner *r, struct sbuf *err);
  * res->status is CHILD_SPAWN_FAILED (could not start) or CHILD_ERROR (could
  * not set up, or the runner itself died: the next call starts a new one).
  */
-int runner_run(struct runner *r, const struct runner_request *req,
-	       struct child_result *res, struct sbuf *err);
+int runner_run(struct runner *r, const struct runner_request *req, struct child_result *res,
+	       struct sbuf *err);
 
 /*
  * Batches: many runs for one request and one answer, so that kagari sleeps
@@ -203,8 +203,8 @@ enum runner_stop {
 struct runner_batch_entry {
 	size_t request; /* index into the batch's requests */
 	unsigned unit;
-	unsigned flags;		/* RUNNER_BARRIER */
-	int layout_pad;		/* as in runner_request; -1 after _add */
+	unsigned flags;		 /* RUNNER_BARRIER */
+	int layout_pad;		 /* as in runner_request; -1 after _add */
 	struct child_result res; /* the outcome (CHILD_NOT_RUN: not run) */
 	struct sbuf error;	 /* the reason when res.code < 0 */
 };
@@ -217,14 +217,15 @@ struct runner_batch {
 	enum runner_stop stop;	/* set by runner_run_batch */
 };
 
-#define RUNNER_BATCH_INIT {.req = NULL}
+#define RUNNER_BATCH_INIT                                                                          \
+	{                                                                                          \
+		.req = NULL                                                                        \
+	}
 
 /* Add a request to the table; returns its index. */
-size_t runner_batch_request(struct runner_batch *b,
-			    const struct runner_request *req);
+size_t runner_batch_request(struct runner_batch *b, const struct runner_request *req);
 /* Add an entry: run request `request` for `unit`; returns its index. */
-size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit,
-		      unsigned flags);
+size_t runner_batch_add(struct runner_batch *b, size_t request, unsigned unit, unsigned flags);
 /* Forget requests and entries (keeping buffers for the next batch). */
 void runner_batch_reset(struct runner_batch *b);
 void runner_batch_release(struct runner_batch *b);
@@ -236,8 +237,7 @@ void runner_batch_release(struct runner_batch *b);
  * (an invalid request, or the runner died: the next call starts a new one):
  * every entry then has res.status CHILD_ERROR and the reason in its error.
  */
-int runner_run_batch(struct runner *r, struct runner_batch *b,
-		     struct sbuf *err);
+int runner_run_batch(struct runner *r, struct runner_batch *b, struct sbuf *err);
 
 /*
  * Convenience: run a struct child (its argv, env, dir, stdio, timeout,

@@ -178,11 +178,9 @@ int rp_recv_frame(int fd, struct sbuf *b, int *fds, int *nfds)
 		if (fds && mh.msg_controllen) {
 			for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
 			     cm = CMSG_NXTHDR(&mh, cm)) {
-				if (cm->cmsg_level != SOL_SOCKET ||
-				    cm->cmsg_type != SCM_RIGHTS)
+				if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
 					continue;
-				size_t k =
-				    (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+				size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 				int got[8];
 				if (k > 8)
 					k = 8;

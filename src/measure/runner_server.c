@@ -88,11 +88,9 @@ static int setup_runner(int sock, struct sbuf *err)
 }
 
 /* Parse a request into c (+ argv/envp arrays pointing into the frame). */
-static int parse_request(const char *p, size_t len, struct child *c,
-			 const char ***argv, size_t *argv_alloc,
-			 const char ***envp, size_t *envp_alloc, int *envp_none,
-			 const int *fds, int nfds, unsigned *flags,
-			 uint32_t *pad)
+static int parse_request(const char *p, size_t len, struct child *c, const char ***argv,
+			 size_t *argv_alloc, const char ***envp, size_t *envp_alloc, int *envp_none,
+			 const int *fds, int nfds, unsigned *flags, uint32_t *pad)
 {
 	struct reader rd = {p, p + len, 0};
 	if (rp_get_u32(&rd) != FRAME_MAGIC)
@@ -145,15 +143,14 @@ static int parse_request(const char *p, size_t len, struct child *c,
 		c->out_fd = k < nfds ? fds[k++] : -1;
 	if (fdmask & FD_ERR)
 		c->err_fd = k < nfds ? fds[k++] : -1;
-	if ((c->in == CHILD_IN_FD && c->in_fd < 0) ||
-	    (c->out == CHILD_OUT_FD && c->out_fd < 0) ||
+	if ((c->in == CHILD_IN_FD && c->in_fd < 0) || (c->out == CHILD_OUT_FD && c->out_fd < 0) ||
 	    (c->err == CHILD_OUT_FD && c->err_fd < 0))
 		return -1;
 	return 0;
 }
 
-static void put_answer(struct sbuf *b, const struct child_result *res,
-		       const char *error, size_t error_len)
+static void put_answer(struct sbuf *b, const struct child_result *res, const char *error,
+		       size_t error_len)
 {
 	rp_put_u32(b, (uint32_t)res->status);
 	rp_put_u32(b, (uint32_t)res->code);
@@ -173,8 +170,7 @@ static void put_answer(struct sbuf *b, const struct child_result *res,
 	rp_put_bytes(b, res->err.buf, res->err.len);
 }
 
-static void encode_answer(struct sbuf *b, const struct child_result *res,
-			  const struct sbuf *error)
+static void encode_answer(struct sbuf *b, const struct child_result *res, const struct sbuf *error)
 {
 	rp_begin_frame(b);
 	put_answer(b, res, error->buf, error->len);
@@ -194,8 +190,7 @@ static void spin_for_request(int sock)
 	int64_t until = mono_ns() + SPIN_NS;
 	char byte;
 	do {
-		if (recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) >= 0 ||
-		    errno != EAGAIN)
+		if (recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) >= 0 || errno != EAGAIN)
 			return; /* a request, EOF or an error: go and read it */
 		if (child_interrupt_pending())
 			return;
@@ -214,7 +209,6 @@ static int is_repeat(const struct sbuf *frame)
 	return magic == REPEAT_MAGIC;
 }
 
-
 /*
  * The environment of one run with RUNNER_LAYOUT_PAD_ENV=<pad bytes>
  * appended and any earlier definition (inherited from an outer kagari)
@@ -229,8 +223,7 @@ struct pad_env {
 
 extern char **environ;
 
-static const char *const *pad_env(struct pad_env *pe, const char *const *envp,
-				  uint32_t pad)
+static const char *const *pad_env(struct pad_env *pe, const char *const *envp, uint32_t pad)
 {
 	static const char prefix[] = RUNNER_LAYOUT_PAD_ENV "=";
 	if (pad == NONE)
@@ -252,7 +245,6 @@ static const char *const *pad_env(struct pad_env *pe, const char *const *envp,
 	return pe->v;
 }
 
-
 /* ---- batches, in the runner process ---- */
 
 /* One request of a batch's table, parsed (pointers into the table). */
@@ -263,7 +255,7 @@ struct batch_item {
 	int envp_none;
 	unsigned flags;
 	uint32_t pad; /* NONE: the table's requests carry none */
-	int *ok; /* exit codes that count as success; none: just 0 */
+	int *ok;      /* exit codes that count as success; none: just 0 */
 	size_t nr_ok, ok_alloc;
 };
 
@@ -303,20 +295,17 @@ static int parse_table(struct batch_state *st)
 		uint32_t len = rp_get_u32(&rd);
 		if (rd.bad || len > (size_t)(rd.end - rd.p))
 			return -1;
-		if (parse_request(rd.p, len, &it->c, &it->argv, &it->argv_alloc,
-				  &it->envp, &it->envp_alloc, &it->envp_none,
-				  NULL, 0, &it->flags, &it->pad))
+		if (parse_request(rd.p, len, &it->c, &it->argv, &it->argv_alloc, &it->envp,
+				  &it->envp_alloc, &it->envp_none, NULL, 0, &it->flags, &it->pad))
 			return -1;
 		rd.p += len;
 	}
 	return rd.bad || rd.p != rd.end ? -1 : 0;
 }
 
-static int item_failed(const struct batch_item *it,
-		       const struct child_result *r)
+static int item_failed(const struct batch_item *it, const struct child_result *r)
 {
-	if (r->code < 0 || r->timed_out || r->interrupted ||
-	    r->status != CHILD_EXITED)
+	if (r->code < 0 || r->timed_out || r->interrupted || r->status != CHILD_EXITED)
 		return 1;
 	if (!it->nr_ok)
 		return r->exit_code != 0;
@@ -332,12 +321,11 @@ static int item_failed(const struct batch_item *it,
  * after any failure, a pending interrupt, or a run that was interrupted
  * stops the batch (the rest are not run).
  */
-static void serve_batch(int sock, struct batch_state *st,
-			const struct sbuf *frame, int nfds, struct sbuf *err)
+static void serve_batch(int sock, struct batch_state *st, const struct sbuf *frame, int nfds,
+			struct sbuf *err)
 {
 	static const struct child_result blank = CHILD_RESULT_INIT;
-	struct reader rd = {frame->buf + 2 * sizeof(uint32_t),
-			    frame->buf + frame->len, 0};
+	struct reader rd = {frame->buf + 2 * sizeof(uint32_t), frame->buf + frame->len, 0};
 	uint32_t stop = STOP_NONE, n = 0;
 	size_t units = 0;
 
@@ -414,9 +402,7 @@ static void serve_batch(int sock, struct batch_state *st,
 		sbuf_reset(err);
 		it->c.watch_fd = sock;
 		child_run_argv(&it->c, it->argv,
-			       pad_env(&st->pad, it->envp_none ? NULL : it->envp,
-				       pad),
-			       err);
+			       pad_env(&st->pad, it->envp_none ? NULL : it->envp, pad), err);
 		put_answer(&st->answer, &it->c.res, err->buf, err->len);
 		if (item_failed(it, &it->c.res)) {
 			st->failed[unit] = 1;
@@ -484,9 +470,8 @@ void rp_runner_main(int sock)
 			req = frame;
 			frame = t;
 			have_req = !parse_request(
-			    req.buf + sizeof(uint32_t), req.len - sizeof(uint32_t),
-			    &c, &argv, &argv_alloc, &envp, &envp_alloc,
-			    &envp_none, fds, nfds, &flags, &pad);
+			    req.buf + sizeof(uint32_t), req.len - sizeof(uint32_t), &c, &argv,
+			    &argv_alloc, &envp, &envp_alloc, &envp_none, fds, nfds, &flags, &pad);
 			bad = !have_req;
 			/* Descriptors are closed after the run: a request
 			 * that carried some cannot be repeated. */
@@ -502,9 +487,7 @@ void rp_runner_main(int sock)
 			if (flags & RUNNER_CLEAR_INTERRUPT)
 				child_interrupt_clear();
 			c.watch_fd = sock;
-			child_run_argv(&c, argv,
-				       pad_env(&penv, envp_none ? NULL : envp,
-					       pad),
+			child_run_argv(&c, argv, pad_env(&penv, envp_none ? NULL : envp, pad),
 				       &err);
 		}
 		close_fds(fds, nfds);

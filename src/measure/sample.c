@@ -16,16 +16,16 @@
 #include "base/xalloc.h"
 #include "measure/counters.h"
 
-#define SAMPLE_TYPE                                                            \
-	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |                 \
-	 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD)
+#define SAMPLE_TYPE                                                                                \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN |             \
+	 PERF_SAMPLE_PERIOD)
 
 /* Data pages per CPU (a power of two), largest first: beyond the per-user
    perf_event_mlock_kb, mmap needs RLIMIT_MEMLOCK room, so fall back. */
-static const unsigned ring_pages[] = { 128, 32, 8 };
+static const unsigned ring_pages[] = {128, 32, 8};
 
-static void fill_attr(struct perf_event_attr *a, const struct sample_probe *p,
-		      unsigned freq, int enable_on_exec)
+static void fill_attr(struct perf_event_attr *a, const struct sample_probe *p, unsigned freq,
+		      int enable_on_exec)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -52,16 +52,14 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_probe *p,
 
 static long open_attr(struct perf_event_attr *a, pid_t pid, int cpu)
 {
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1,
-		       PERF_FLAG_FD_CLOEXEC);
+	return syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static unsigned read_max_freq(void)
 {
 	struct sbuf sb = SBUF_INIT;
 	unsigned v = 0;
-	if (sbuf_read_file(&sb, "/proc/sys/kernel/perf_event_max_sample_rate",
-			   64) == 0)
+	if (sbuf_read_file(&sb, "/proc/sys/kernel/perf_event_max_sample_rate", 64) == 0)
 		v = (unsigned)strtoul(sb.buf, NULL, 10);
 	sbuf_release(&sb);
 	return v;
@@ -87,8 +85,8 @@ void sample_probe(struct sample_probe *p, int software_only)
 			if (fd >= 0) {
 				close((int)fd);
 				p->ok = 1;
-				snprintf(p->name, sizeof(p->name), "cycles%s%.*s",
-					 prec ? ":" : "", prec, "ppp");
+				snprintf(p->name, sizeof(p->name), "cycles%s%.*s", prec ? ":" : "",
+					 prec, "ppp");
 				return;
 			}
 			hw_errno = errno;
@@ -99,8 +97,7 @@ void sample_probe(struct sample_probe *p, int software_only)
 		counters_explain(hw_errno, COUNTERS_CYCLES, p->paranoid, &why);
 		p->why_not_hardware = sbuf_detach(&why);
 	} else {
-		p->why_not_hardware =
-			xstrdup("hardware sampling skipped (software only)");
+		p->why_not_hardware = xstrdup("hardware sampling skipped (software only)");
 	}
 	p->type = PERF_TYPE_SOFTWARE;
 	p->config = PERF_COUNT_SW_CPU_CLOCK;
@@ -119,8 +116,7 @@ void sample_probe(struct sample_probe *p, int software_only)
 	switch (sw_errno) {
 	case EACCES:
 	case EPERM:
-		sbuf_addf(&why,
-			  "sampling with perf_event_open is not permitted (%s): ",
+		sbuf_addf(&why, "sampling with perf_event_open is not permitted (%s): ",
 			  sw_errno == EACCES ? "EACCES" : "EPERM");
 		if (p->paranoid > 2)
 			sbuf_addf(&why,
@@ -262,8 +258,8 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
 }
 
-int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid,
-		  unsigned freq, struct sbuf *err)
+int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid, unsigned freq,
+		  struct sbuf *err)
 {
 	sampler_release(s);
 	if (!p->ok) {
@@ -304,14 +300,13 @@ int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid,
 		s->fd[i] = (int)fd;
 		for (;;) {
 			s->map_len = (ring_pages[pi] + 1) * (size_t)page;
-			void *m = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, s->fd[i], 0);
+			void *m =
+			    mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd[i], 0);
 			if (m != MAP_FAILED) {
 				s->map[i] = m;
 				break;
 			}
-			if (errno == EPERM && pi + 1 < sizeof(ring_pages) /
-							   sizeof(ring_pages[0]) &&
+			if (errno == EPERM && pi + 1 < sizeof(ring_pages) / sizeof(ring_pages[0]) &&
 			    opened == 0) {
 				pi++;
 				continue;
@@ -341,8 +336,7 @@ int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid,
 	int rc = pthread_create(&s->thread, NULL, drain_thread, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
-		sbuf_addf(err, "cannot start the sampling thread: %s",
-			  strerror(rc));
+		sbuf_addf(err, "cannot start the sampling thread: %s", strerror(rc));
 		goto fail;
 	}
 	s->thread_running = 1;
@@ -371,8 +365,7 @@ int sampler_end(struct sampler *s, struct sample_data *out, struct sbuf *err)
 	for (int i = 0; i < s->ncpu; i++)
 		drain_one(s, i);
 	for (int i = 0; i < s->ncpu; i++)
-		sample_parse((const unsigned char *)s->raw[i].buf, s->raw[i].len,
-			     out);
+		sample_parse((const unsigned char *)s->raw[i].buf, s->raw[i].len, out);
 	out->dropped = s->dropped;
 	sampler_release(s);
 	return 0;
@@ -397,13 +390,10 @@ static uint32_t rd32(const unsigned char *p)
 /* sample_id_all trailer with TID|TIME: {u32 pid, tid; u64 time} last. */
 static uint64_t trailer_time(const unsigned char *rec, size_t size)
 {
-	return size >= sizeof(struct perf_event_header) + 16
-		       ? rd64(rec + size - 8)
-		       : 0;
+	return size >= sizeof(struct perf_event_header) + 16 ? rd64(rec + size - 8) : 0;
 }
 
-static int parse_sample(const unsigned char *p, const unsigned char *end,
-			struct sample_data *out)
+static int parse_sample(const unsigned char *p, const unsigned char *end, struct sample_data *out)
 {
 	/* ip, pid/tid, time, period, nr, ips[nr] */
 	if (end - p < 40)
@@ -435,8 +425,7 @@ static int parse_sample(const unsigned char *p, const unsigned char *end,
 	return 0;
 }
 
-static int parse_mmap(const unsigned char *rec, size_t size, int v2,
-		      struct sample_data *out)
+static int parse_mmap(const unsigned char *rec, size_t size, int v2, struct sample_data *out)
 {
 	const unsigned char *p = rec + sizeof(struct perf_event_header);
 	const unsigned char *end = rec + size;
@@ -459,8 +448,7 @@ static int parse_mmap(const unsigned char *rec, size_t size, int v2,
 		   lookups. */
 		if (!(prot & PROT_EXEC))
 			return 0;
-	} else if (((const struct perf_event_header *)rec)->misc &
-		   PERF_RECORD_MISC_MMAP_DATA) {
+	} else if (((const struct perf_event_header *)rec)->misc & PERF_RECORD_MISC_MMAP_DATA) {
 		return 0;
 	}
 	m.path = xstrndup(name, n);
@@ -469,13 +457,12 @@ static int parse_mmap(const unsigned char *rec, size_t size, int v2,
 	return 0;
 }
 
-static void add_task(struct sample_data *out, enum sample_task_kind k,
-		     uint32_t pid, uint32_t ppid, uint64_t time)
+static void add_task(struct sample_data *out, enum sample_task_kind k, uint32_t pid, uint32_t ppid,
+		     uint64_t time)
 {
 	ALLOC_GROW(out->tasks, out->nr_tasks + 1, out->alloc_tasks);
 	out->tasks[out->nr_tasks++] =
-		(struct sample_task){ .kind = k, .pid = pid, .ppid = ppid,
-				      .time = time };
+	    (struct sample_task){.kind = k, .pid = pid, .ppid = ppid, .time = time};
 }
 
 void sample_parse(const unsigned char *buf, size_t len, struct sample_data *out)
@@ -522,8 +509,8 @@ void sample_parse(const unsigned char *buf, size_t len, struct sample_data *out)
 			out->forks++;
 			/* A new thread shares its process's mappings. */
 			if (rd32(body) != rd32(body + 4))
-				add_task(out, SAMPLE_TASK_FORK, rd32(body),
-					 rd32(body + 4), rd64(body + 16));
+				add_task(out, SAMPLE_TASK_FORK, rd32(body), rd32(body + 4),
+					 rd64(body + 16));
 			break;
 		case PERF_RECORD_LOST:
 			if (end - body < 16)

@@ -64,14 +64,14 @@ struct sbuf;
 
 /* The event sampling uses here. */
 struct sample_probe {
-	int ok;		    /* an event opens: the fields below are valid */
-	char name[32];	    /* "cycles:ppp", "cycles", "cpu-clock" */
-	uint32_t type;	    /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
+	int ok;	       /* an event opens: the fields below are valid */
+	char name[32]; /* "cycles:ppp", "cycles", "cpu-clock" */
+	uint32_t type; /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
 	uint64_t config;
-	int precise_ip;	    /* 0..3 */
-	int hardware;	    /* 1 for cycles */
-	int paranoid;	    /* counters_paranoid() */
-	unsigned max_freq;  /* kernel.perf_event_max_sample_rate (0: unknown) */
+	int precise_ip;	   /* 0..3 */
+	int hardware;	   /* 1 for cycles */
+	int paranoid;	   /* counters_paranoid() */
+	unsigned max_freq; /* kernel.perf_event_max_sample_rate (0: unknown) */
 	/* Why hardware cycles are not used (ENOENT: no PMU, ...), or NULL. */
 	char *why_not_hardware;
 	/* When !ok: why no event opens, and what to do about it. */
@@ -122,10 +122,10 @@ struct sample_data {
 	size_t nr_maps, alloc_maps;
 	struct sample_task *tasks;
 	size_t nr_tasks, alloc_tasks;
-	uint64_t lost;	    /* records the kernel could not write (LOST) */
+	uint64_t lost;	       /* records the kernel could not write (LOST) */
 	uint64_t lost_samples; /* LOST_SAMPLES */
-	uint64_t throttled; /* THROTTLE records */
-	uint64_t dropped;   /* bytes past SAMPLE_MAX_BYTES, not kept */
+	uint64_t throttled;    /* THROTTLE records */
+	uint64_t dropped;      /* bytes past SAMPLE_MAX_BYTES, not kept */
 	uint64_t forks, exits;
 	uint64_t malformed; /* records that did not parse (skipped) */
 };
@@ -137,19 +137,22 @@ void sample_data_release(struct sample_data *d);
 
 struct sampler {
 	int ncpu;
-	int *fd;	/* per CPU, -1 when not open */
-	void **map;	/* per CPU ring buffer mapping, or NULL */
-	size_t map_len; /* bytes per mapping (1 + 2^n pages) */
+	int *fd;	  /* per CPU, -1 when not open */
+	void **map;	  /* per CPU ring buffer mapping, or NULL */
+	size_t map_len;	  /* bytes per mapping (1 + 2^n pages) */
 	struct sbuf *raw; /* per CPU: records copied out of the ring */
 	uint64_t dropped;
-	int stop[2];	/* pipe that wakes and stops the drain thread */
+	int stop[2]; /* pipe that wakes and stops the drain thread */
 	pthread_t thread;
 	int thread_running;
 	pthread_mutex_t lock; /* raw[], dropped: the thread and sampler_end */
 	int lock_init;
 };
 
-#define SAMPLER_INIT {.ncpu = 0, .stop = {-1, -1}}
+#define SAMPLER_INIT                                                                               \
+	{                                                                                          \
+		.ncpu = 0, .stop = { -1, -1 }                                                      \
+	}
 
 /*
  * Open the probe's event on every online CPU for the children `pid` (0 =
@@ -158,8 +161,8 @@ struct sampler {
  * reason (counters_explain wording for perf_event_open, the mlock limit
  * for mmap) in err; nothing is left open then.
  */
-int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid,
-		  unsigned freq, struct sbuf *err);
+int sampler_begin(struct sampler *s, const struct sample_probe *p, pid_t pid, unsigned freq,
+		  struct sbuf *err);
 
 /*
  * After the run (the command and its descendants are gone): stop the

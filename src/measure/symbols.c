@@ -62,8 +62,7 @@ char *symbols_binary_name(const char *path)
 	const char *base = slash ? slash + 1 : path;
 	size_t n = strlen(base);
 	static const char deleted[] = " (deleted)";
-	if (n > sizeof(deleted) - 1 &&
-	    !strcmp(base + n - (sizeof(deleted) - 1), deleted))
+	if (n > sizeof(deleted) - 1 && !strcmp(base + n - (sizeof(deleted) - 1), deleted))
 		n -= sizeof(deleted) - 1;
 	return n ? xstrndup(base, n) : xstrdup(path);
 }
@@ -77,8 +76,7 @@ static int cmp_sym(const void *a, const void *b)
 	return (y->end > y->start) - (x->end > x->start);
 }
 
-static void read_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
-			struct elf_file *f, size_t *alloc)
+static void read_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elf_file *f, size_t *alloc)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data || !sh->sh_entsize)
@@ -89,17 +87,15 @@ static void read_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		int type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    s.st_shndx == SHN_UNDEF || !s.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    !s.st_value)
 			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
 		ALLOC_GROW(f->syms, f->nr_syms + 1, *alloc);
 		f->syms[f->nr_syms++] = (struct sym){
-			.start = s.st_value, .end = s.st_value + s.st_size,
-			.name = xstrdup(name)
-		};
+		    .start = s.st_value, .end = s.st_value + s.st_size, .name = xstrdup(name)};
 	}
 }
 
@@ -117,9 +113,8 @@ static void load_file(struct elf_file *f)
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-				f->segs[f->nr_segs++] = (struct seg){
-					ph.p_offset, ph.p_filesz, ph.p_vaddr
-				};
+				f->segs[f->nr_segs++] =
+				    (struct seg){ph.p_offset, ph.p_filesz, ph.p_vaddr};
 		}
 	}
 	size_t alloc = 0;
@@ -152,8 +147,7 @@ static void load_file(struct elf_file *f)
 	/* Size 0 (hand-written assembly): up to the next symbol. */
 	for (size_t i = 0; i < n; i++)
 		if (f->syms[i].end <= f->syms[i].start)
-			f->syms[i].end = i + 1 < n ? f->syms[i + 1].start
-						   : f->syms[i].start + 1;
+			f->syms[i].end = i + 1 < n ? f->syms[i + 1].start : f->syms[i].start + 1;
 	f->ok = 1;
 out:
 	if (elf)
@@ -175,8 +169,7 @@ static struct elf_file *get_file(struct symbols *sy, const char *path)
 	return f;
 }
 
-const char *symbols_lookup_file(struct symbols *sy, const char *path,
-				uint64_t file_offset)
+const char *symbols_lookup_file(struct symbols *sy, const char *path, uint64_t file_offset)
 {
 	struct elf_file *f = get_file(sy, path);
 	if (!f->ok)
@@ -227,21 +220,19 @@ static int cmp_map(const void *a, const void *b, void *ctx)
 }
 
 /* The last exec of pid at or before time (0: none seen). */
-static uint64_t last_exec(const struct sample_data *d, uint32_t pid,
-			  uint64_t time)
+static uint64_t last_exec(const struct sample_data *d, uint32_t pid, uint64_t time)
 {
 	uint64_t t = 0;
 	for (size_t i = 0; i < d->nr_tasks; i++) {
 		const struct sample_task *k = &d->tasks[i];
-		if (k->kind == SAMPLE_TASK_EXEC && k->pid == pid && k->time <= time &&
-		    k->time >= t)
+		if (k->kind == SAMPLE_TASK_EXEC && k->pid == pid && k->time <= time && k->time >= t)
 			t = k->time;
 	}
 	return t;
 }
 
-static const struct sample_map *find_map(const struct lookup *lk, uint32_t pid,
-					 uint64_t time, uint64_t addr, int depth)
+static const struct sample_map *find_map(const struct lookup *lk, uint32_t pid, uint64_t time,
+					 uint64_t addr, int depth)
 {
 	const struct sample_data *d = lk->d;
 	size_t lo = 0, hi = d->nr_maps;
@@ -274,10 +265,10 @@ static const struct sample_map *find_map(const struct lookup *lk, uint32_t pid,
 	return NULL;
 }
 
-size_t symbols_aggregate(struct symbols *sy, const struct sample_data *d,
-			 struct profile_set *ps, struct profile_run *r)
+size_t symbols_aggregate(struct symbols *sy, const struct sample_data *d, struct profile_set *ps,
+			 struct profile_run *r)
 {
-	struct lookup lk = { .d = d };
+	struct lookup lk = {.d = d};
 	lk.order = xcalloc(d->nr_maps ? d->nr_maps : 1, sizeof(size_t));
 	for (size_t i = 0; i < d->nr_maps; i++)
 		lk.order[i] = i;
@@ -291,17 +282,15 @@ size_t symbols_aggregate(struct symbols *sy, const struct sample_data *d,
 		ALLOC_GROW(frames, s->nr_ips, alloc);
 		for (size_t j = 0; j < s->nr_ips; j++) {
 			uint64_t addr = d->ips[s->ip + j] - (j ? 1 : 0);
-			const struct sample_map *m =
-				find_map(&lk, s->pid, s->time, addr, 0);
+			const struct sample_map *m = find_map(&lk, s->pid, s->time, addr, 0);
 			if (!m) {
 				unresolved++;
-				frames[j] = profile_func_intern(ps, "[unknown]",
-								"[unknown]");
+				frames[j] = profile_func_intern(ps, "[unknown]", "[unknown]");
 				continue;
 			}
 			char *bin = symbols_binary_name(m->path);
-			const char *fn = symbols_lookup_file(
-				sy, m->path, addr - m->start + m->pgoff);
+			const char *fn =
+			    symbols_lookup_file(sy, m->path, addr - m->start + m->pgoff);
 			if (!fn) {
 				unresolved++;
 				sbuf_reset(&name);

@@ -48,8 +48,7 @@ void symbols_free(struct symbols *sy);
  * `path`: its name (owned by sy, valid until symbols_free), or NULL when
  * the file cannot be read or has no symbol there.
  */
-const char *symbols_lookup_file(struct symbols *sy, const char *path,
-				uint64_t file_offset);
+const char *symbols_lookup_file(struct symbols *sy, const char *path, uint64_t file_offset);
 
 /* The display name of a binary: the last path component, without a
    " (deleted)" suffix, into a buffer owned by the caller (freed by it). */
@@ -59,7 +58,7 @@ char *symbols_binary_name(const char *path);
  * Add every sample of d to run r of ps (see the header comment). Returns
  * the number of frames that could not be resolved to a symbol.
  */
-size_t symbols_aggregate(struct symbols *sy, const struct sample_data *d,
-			 struct profile_set *ps, struct profile_run *r);
+size_t symbols_aggregate(struct symbols *sy, const struct sample_data *d, struct profile_set *ps,
+			 struct profile_run *r);
 
 #endif

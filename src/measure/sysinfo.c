@@ -22,7 +22,7 @@ char *sysinfo_cpu_model(void)
 	struct sbuf sb = SBUF_INIT;
 	char *model = NULL;
 	if (sbuf_read_file(&sb, "/proc/cpuinfo", 16 << 20) == 0) {
-		const char *keys[] = { "model name", "Hardware", "cpu model", NULL };
+		const char *keys[] = {"model name", "Hardware", "cpu model", NULL};
 		for (int k = 0; keys[k] && !model; k++) {
 			const char *p = strstr(sb.buf, keys[k]);
 			if (!p)
@@ -62,9 +62,8 @@ char *sysinfo_now_rfc3339(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct tm tm;
 	gmtime_r(&ts.tv_sec, &tm);
-	return xstrfmt("%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
-		       tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-		       tm.tm_sec, ts.tv_nsec / 1000000);
+	return xstrfmt("%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		       tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
 int sysinfo_cpu_ticks(const char *path, struct cpu_ticks *t)
@@ -76,8 +75,8 @@ int sysinfo_cpu_ticks(const char *path, struct cpu_ticks *t)
 	int ok = 0;
 	if (fgets(line, sizeof(line), f) && !strncmp(line, "cpu ", 4)) {
 		unsigned long long v[8];
-		if (sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		if (sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
 			t->total = 0;
 			for (int i = 0; i < 8; i++)
 				t->total += v[i];

@@ -21,8 +21,8 @@
 #define CG_FILE_MAX ((size_t)256 << 20)
 
 static const char INSTALL_HINT[] =
-	"valgrind is not installed (install it, e.g. `apt-get install valgrind`, "
-	"`dnf install valgrind` or `brew install valgrind`)";
+    "valgrind is not installed (install it, e.g. `apt-get install valgrind`, "
+    "`dnf install valgrind` or `brew install valgrind`)";
 
 /* valgrind on the PATH value, or NULL. */
 static char *find_on_path(const char *path_env)
@@ -54,8 +54,7 @@ char *valgrind_parse_version(const char *text)
 	return xstrndup(p, n);
 }
 
-int valgrind_probe(const char *path_env, char **path, char **version,
-		   struct sbuf *err)
+int valgrind_probe(const char *path_env, char **path, char **version, struct sbuf *err)
 {
 	*path = NULL;
 	*version = NULL;
@@ -94,8 +93,8 @@ int valgrind_probe(const char *path_env, char **path, char **version,
 	return rc;
 }
 
-void valgrind_wrap_argv(const char *valgrind, const char *const *argv,
-			const char *dir, struct strvec *out)
+void valgrind_wrap_argv(const char *valgrind, const char *const *argv, const char *dir,
+			struct strvec *out)
 {
 	strvec_push(out, valgrind);
 	strvec_push(out, "--tool=cachegrind");
@@ -144,8 +143,8 @@ int valgrind_parse_output(const char *text, uint64_t *ir, struct sbuf *err)
 			while (*q == ' ')
 				q++;
 			if (!parse_u64(q, &summary)) {
-				sbuf_addf(err, "malformed cachegrind summary line '%.*s'",
-					  (int)n, p);
+				sbuf_addf(err, "malformed cachegrind summary line '%.*s'", (int)n,
+					  p);
 				return -1;
 			}
 			have_summary = 1;
@@ -171,8 +170,7 @@ static int is_cg_file(const char *name)
 	return !strncmp(name, "cg.", 3) && name[3];
 }
 
-int valgrind_read_dir(const char *dir, uint64_t *ir, size_t *files,
-		      struct sbuf *err)
+int valgrind_read_dir(const char *dir, uint64_t *ir, size_t *files, struct sbuf *err)
 {
 	*ir = 0;
 	*files = 0;

@@ -42,8 +42,7 @@ struct strvec;
  * installed, with the install hint; or it did not run) in err; both are
  * then NULL.
  */
-int valgrind_probe(const char *path_env, char **path, char **version,
-		   struct sbuf *err);
+int valgrind_probe(const char *path_env, char **path, char **version, struct sbuf *err);
 
 /* The version number in the first line of `valgrind --version`, or NULL. */
 char *valgrind_parse_version(const char *text);
@@ -52,8 +51,8 @@ char *valgrind_parse_version(const char *text);
  * Push the valgrind command line for argv (NULL-terminated) onto out;
  * `valgrind` is the program (valgrind_probe's path).
  */
-void valgrind_wrap_argv(const char *valgrind, const char *const *argv,
-			const char *dir, struct strvec *out);
+void valgrind_wrap_argv(const char *valgrind, const char *const *argv, const char *dir,
+			struct strvec *out);
 
 /*
  * The instruction total of one cachegrind output file's text: its
@@ -66,8 +65,7 @@ int valgrind_parse_output(const char *text, uint64_t *ir, struct sbuf *err);
  * Sum the totals of every cg.* file in dir into *ir; *files is how many
  * there were (0 is not an error here). Returns 0, or -1 with a reason.
  */
-int valgrind_read_dir(const char *dir, uint64_t *ir, size_t *files,
-		      struct sbuf *err);
+int valgrind_read_dir(const char *dir, uint64_t *ir, size_t *files, struct sbuf *err);
 
 /* Remove every file in dir (not dir itself). Returns 0 or -1 with a reason. */
 int valgrind_clear_dir(const char *dir, struct sbuf *err);

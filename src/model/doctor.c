@@ -10,8 +10,8 @@ const char *doctor_status_name(enum doctor_status s)
 	return s == DOCTOR_OK ? "ok" : s == DOCTOR_WARN ? "warn" : "info";
 }
 
-void doctor_add(struct doctor *d, enum doctor_status st, const char *item,
-		const char *value, const char *advice)
+void doctor_add(struct doctor *d, enum doctor_status st, const char *item, const char *value,
+		const char *advice)
 {
 	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
 	struct doctor_line *l = &d->v[d->nr++];

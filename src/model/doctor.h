@@ -25,8 +25,8 @@ struct doctor {
 /* "ok", "warn" or "info". */
 const char *doctor_status_name(enum doctor_status s);
 /* Append a line (copies every string; an empty advice is none). */
-void doctor_add(struct doctor *d, enum doctor_status st, const char *item,
-		const char *value, const char *advice);
+void doctor_add(struct doctor *d, enum doctor_status st, const char *item, const char *value,
+		const char *advice);
 void doctor_release(struct doctor *d);
 
 #endif

@@ -5,8 +5,7 @@
 
 #define FORMAT_NAME_(id, name, note, scope) [id] = name,
 static const char *const format_names[REPORT_FORMAT__COUNT] = {
-	REPORT_FORMATS(FORMAT_NAME_, FORMAT_NAME_)
-};
+    REPORT_FORMATS(FORMAT_NAME_, FORMAT_NAME_)};
 
 int report_format_parse(const char *name, enum report_format *out)
 {

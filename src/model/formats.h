@@ -25,24 +25,24 @@
 #ifndef KAGARI_MODEL_FORMATS_H
 #define KAGARI_MODEL_FORMATS_H
 
-#define REPORT_FORMATS(X1, X)                                                  \
-	X1(REPORT_TABLE, "table", " (default)", ALL) /* for humans */          \
-	X(REPORT_JSON, "json", "", ALL)	/* docs/contract.md "The JSON report" */ \
-	X(REPORT_CSV, "csv", "", ALL) /* a row per suite/benchmark/command/side/metric */ \
-	X(REPORT_SAMPLES_CSV, "samples-csv", "", ALL) /* one row per sample */ \
-	X(REPORT_MARKDOWN, "markdown", "", ALL)                                \
-	X(REPORT_GITHUB, "github", "", ALL)                                    \
-	X(REPORT_HTML, "html", "", ALL)                                        \
-	X(REPORT_HYPERFINE, "hyperfine-json", "", ALL) /* hyperfine --export-json schema */ \
-	X(REPORT_HYPERFINE_CSV, "hyperfine-csv", "", BENCH) /* --export-csv layout */ \
-	X(REPORT_HYPERFINE_MARKDOWN, "hyperfine-markdown", "", BENCH) /* --export-markdown layout */ \
-	X(REPORT_BMF, "bmf", " (Bencher)", ALL) /* Bencher Metric Format */    \
-	X(REPORT_JUNIT, "junit", "", ALL) /* JUnit XML */
+#define REPORT_FORMATS(X1, X)                                                                      \
+	X1(REPORT_TABLE, "table", " (default)", ALL) /* for humans */                              \
+	X(REPORT_JSON, "json", "", ALL)		     /* docs/contract.md "The JSON report" */      \
+	X(REPORT_CSV, "csv", "", ALL) /* a row per suite/benchmark/command/side/metric */          \
+	X(REPORT_SAMPLES_CSV, "samples-csv", "", ALL) /* one row per sample */                     \
+	X(REPORT_MARKDOWN, "markdown", "", ALL)                                                    \
+	X(REPORT_GITHUB, "github", "", ALL)                                                        \
+	X(REPORT_HTML, "html", "", ALL)                                                            \
+	X(REPORT_HYPERFINE, "hyperfine-json", "", ALL)	    /* hyperfine --export-json schema */   \
+	X(REPORT_HYPERFINE_CSV, "hyperfine-csv", "", BENCH) /* --export-csv layout */              \
+	X(REPORT_HYPERFINE_MARKDOWN, "hyperfine-markdown", "",                                     \
+	  BENCH)				/* --export-markdown layout */                     \
+	X(REPORT_BMF, "bmf", " (Bencher)", ALL) /* Bencher Metric Format */                        \
+	X(REPORT_JUNIT, "junit", "", ALL)	/* JUnit XML */
 
 #define REPORT_FORMAT_ENUM_(id, name, note, scope) id,
 enum report_format {
-	REPORT_FORMATS(REPORT_FORMAT_ENUM_, REPORT_FORMAT_ENUM_)
-	REPORT_FORMAT__COUNT
+	REPORT_FORMATS(REPORT_FORMAT_ENUM_, REPORT_FORMAT_ENUM_) REPORT_FORMAT__COUNT
 };
 
 /*
@@ -66,8 +66,7 @@ const char *report_format_name(enum report_format f);
 #define FMT_CHOICE1_BENCH_(id, name, note, scope) FMT_IN_(BENCH, scope)(name)
 #define FMT_CHOICE_BENCH_(id, name, note, scope) FMT_IN_(BENCH, scope)("|" name)
 #define REPORT_FORMAT_CHOICES REPORT_FORMATS(FMT_CHOICE1_ALL_, FMT_CHOICE_ALL_)
-#define REPORT_FORMAT_CHOICES_BENCH                                            \
-	REPORT_FORMATS(FMT_CHOICE1_BENCH_, FMT_CHOICE_BENCH_)
+#define REPORT_FORMAT_CHOICES_BENCH REPORT_FORMATS(FMT_CHOICE1_BENCH_, FMT_CHOICE_BENCH_)
 
 /* "table (default), json, ..., bmf (Bencher), junit": for --help. */
 #define FMT_HELP1_ALL_(id, name, note, scope) FMT_IN_(ALL, scope)(name note)

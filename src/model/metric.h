@@ -37,11 +37,11 @@ enum metric_id {
 };
 
 enum metric_unit {
-	UNIT_NS,	/* integer nanoseconds */
-	UNIT_BYTES,	/* integer bytes */
-	UNIT_COUNT,	/* integer count */
-	UNIT_RATIO,	/* dimensionless, e.g. cpu_utilization, ipc */
-	UNIT_RATE,	/* work units per second (throughput) */
+	UNIT_NS,    /* integer nanoseconds */
+	UNIT_BYTES, /* integer bytes */
+	UNIT_COUNT, /* integer count */
+	UNIT_RATIO, /* dimensionless, e.g. cpu_utilization, ipc */
+	UNIT_RATE,  /* work units per second (throughput) */
 };
 
 enum metric_better { BETTER_LOWER, BETTER_HIGHER, BETTER_EITHER };
@@ -58,13 +58,13 @@ enum metric_group {
 
 struct metric_info {
 	enum metric_id id;
-	const char *name;      /* as in the suite and the JSON report */
+	const char *name; /* as in the suite and the JSON report */
 	enum metric_unit unit;
 	const char *unit_name; /* JSON "unit": ns, bytes, count, ratio, per_second */
 	enum metric_better better;
-	int integral;	       /* values are exact integers */
+	int integral; /* values are exact integers */
 	enum metric_group group;
-	int comparable;	       /* may appear under `regression:` */
+	int comparable; /* may appear under `regression:` */
 };
 
 const struct metric_info *metric_get(enum metric_id id);

@@ -64,8 +64,7 @@ static uint64_t hash_str(uint64_t h, const char *s)
 
 static uint64_t func_hash(const char *function, const char *binary)
 {
-	return hash_str(hash_str(0xcbf29ce484222325ULL, function) ^ 0x1f,
-			binary);
+	return hash_str(hash_str(0xcbf29ce484222325ULL, function) ^ 0x1f, binary);
 }
 
 static void func_rehash(struct profile_set *ps)
@@ -75,16 +74,14 @@ static void func_rehash(struct profile_set *ps)
 	ps->func_index = xcalloc(size, sizeof(size_t));
 	ps->func_index_size = size;
 	for (size_t i = 0; i < ps->nr_funcs; i++) {
-		size_t h = (size_t)func_hash(ps->funcs[i].function,
-					     ps->funcs[i].binary);
+		size_t h = (size_t)func_hash(ps->funcs[i].function, ps->funcs[i].binary);
 		while (ps->func_index[h & (size - 1)])
 			h++;
 		ps->func_index[h & (size - 1)] = i + 1;
 	}
 }
 
-size_t profile_func_intern(struct profile_set *ps, const char *function,
-			   const char *binary)
+size_t profile_func_intern(struct profile_set *ps, const char *function, const char *binary)
 {
 	if ((ps->nr_funcs + 1) * 2 > ps->func_index_size)
 		func_rehash(ps);
@@ -112,16 +109,14 @@ static void stack_rehash(struct profile_set *ps)
 	ps->stack_index = xcalloc(size, sizeof(size_t));
 	ps->stack_index_size = size;
 	for (size_t i = 0; i < ps->nr_stacks; i++) {
-		size_t h = (size_t)hash_str(0xcbf29ce484222325ULL,
-					    ps->stacks[i].stack);
+		size_t h = (size_t)hash_str(0xcbf29ce484222325ULL, ps->stacks[i].stack);
 		while (ps->stack_index[h & (size - 1)])
 			h++;
 		ps->stack_index[h & (size - 1)] = i + 1;
 	}
 }
 
-void profile_stack_add(struct profile_set *ps, const char *stack, int side,
-		       uint64_t count)
+void profile_stack_add(struct profile_set *ps, const char *stack, int side, uint64_t count)
 {
 	if ((ps->nr_stacks + 1) * 2 > ps->stack_index_size)
 		stack_rehash(ps);
@@ -146,8 +141,7 @@ void profile_stack_add(struct profile_set *ps, const char *stack, int side,
 
 /* ---- runs ----------------------------------------------------------------- */
 
-struct profile_run *profile_run_add(struct profile_set *ps, int side, int round,
-				    double cpu_ns)
+struct profile_run *profile_run_add(struct profile_set *ps, int side, int round, double cpu_ns)
 {
 	ALLOC_GROW(ps->runs, ps->nr_runs + 1, ps->alloc_runs);
 	struct profile_run *r = &ps->runs[ps->nr_runs++];
@@ -168,22 +162,21 @@ static struct profile_count *run_count(struct profile_run *r, size_t func)
 	}
 	if (!r->slot[func]) {
 		ALLOC_GROW(r->counts, r->nr + 1, r->alloc);
-		r->counts[r->nr] = (struct profile_count){ .func = func };
+		r->counts[r->nr] = (struct profile_count){.func = func};
 		r->slot[func] = ++r->nr;
 	}
 	return &r->counts[r->slot[func] - 1];
 }
 
-void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self,
-			   uint64_t incl)
+void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self, uint64_t incl)
 {
 	struct profile_count *c = run_count(r, func);
 	c->self += self;
 	c->incl += incl;
 }
 
-void profile_run_sample(struct profile_set *ps, struct profile_run *r,
-			const size_t *frames, size_t n)
+void profile_run_sample(struct profile_set *ps, struct profile_run *r, const size_t *frames,
+			size_t n)
 {
 	r->samples++;
 	ps->samples[r->side]++;
@@ -203,9 +196,7 @@ void profile_run_sample(struct profile_set *ps, struct profile_run *r,
 		/* ';' separates frames and ' ' the count in the folded
 		   format: neither may appear inside a frame. */
 		for (const char *c = name; *c; c++)
-			sbuf_addch(&st, *c == ';' || *c == ' ' || *c == '\n'
-						? '_'
-						: *c);
+			sbuf_addch(&st, *c == ';' || *c == ' ' || *c == '\n' ? '_' : *c);
 		if (i)
 			sbuf_addch(&st, ';');
 	}
@@ -221,15 +212,13 @@ static int cmp_stack(const void *a, const void *b)
 
 void profile_folded(const struct profile_set *ps, int side, struct sbuf *out)
 {
-	const struct profile_stack **v =
-		xcalloc(ps->nr_stacks ? ps->nr_stacks : 1, sizeof(*v));
+	const struct profile_stack **v = xcalloc(ps->nr_stacks ? ps->nr_stacks : 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < ps->nr_stacks; i++)
 		if (ps->stacks[i].count[side])
 			v[n++] = &ps->stacks[i];
 	qsort(v, n, sizeof(*v), cmp_stack);
 	for (size_t i = 0; i < n; i++)
-		sbuf_addf(out, "%s %llu\n", v[i]->stack,
-			  (unsigned long long)v[i]->count[side]);
+		sbuf_addf(out, "%s %llu\n", v[i]->stack, (unsigned long long)v[i]->count[side]);
 	free(v);
 }

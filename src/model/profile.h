@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 struct sbuf;
 
 #define PROFILE_BASE 0
@@ -48,8 +47,8 @@ struct profile_count {
 
 struct profile_run {
 	int side, round;
-	double cpu_ns;	  /* the run's user + system CPU time */
-	uint64_t samples; /* every sample of the run */
+	double cpu_ns;		      /* the run's user + system CPU time */
+	uint64_t samples;	      /* every sample of the run */
 	struct profile_count *counts; /* one per function seen in this run */
 	size_t nr, alloc;
 	size_t *slot; /* func -> index in counts + 1 (0: none); nr_slot */
@@ -78,9 +77,9 @@ struct profile_change {
 	size_t func;
 	double self_ns[PROFILE_SIDES];
 	double incl_ns[PROFILE_SIDES];
-	double change_ns;	      /* mean of paired differences (self) */
-	double ci_low_ns, ci_high_ns; /* bootstrap interval; NAN untested */
-	double p_value, q_value;      /* NAN untested */
+	double change_ns;		 /* mean of paired differences (self) */
+	double ci_low_ns, ci_high_ns;	 /* bootstrap interval; NAN untested */
+	double p_value, q_value;	 /* NAN untested */
 	uint64_t samples[PROFILE_SIDES]; /* self samples over the side's runs */
 	enum profile_verdict verdict;
 };
@@ -106,17 +105,18 @@ struct profile_set {
 	size_t *stack_index, stack_index_size;
 };
 
-#define PROFILE_SET_INIT {.event = NULL}
+#define PROFILE_SET_INIT                                                                           \
+	{                                                                                          \
+		.event = NULL                                                                      \
+	}
 
 void profile_set_release(struct profile_set *ps);
 
 /* The index of (function, binary), added when new. */
-size_t profile_func_intern(struct profile_set *ps, const char *function,
-			   const char *binary);
+size_t profile_func_intern(struct profile_set *ps, const char *function, const char *binary);
 
 /* Start a run; the pointer is valid until the next profile_run_add(). */
-struct profile_run *profile_run_add(struct profile_set *ps, int side, int round,
-				    double cpu_ns);
+struct profile_run *profile_run_add(struct profile_set *ps, int side, int round, double cpu_ns);
 
 /*
  * One sample of run r: frames[0..n) are function indexes, leaf first (n
@@ -124,19 +124,17 @@ struct profile_run *profile_run_add(struct profile_set *ps, int side, int round,
  * frames[0], inclusive once to each distinct function, and the folded
  * stack to the side's flame graph data.
  */
-void profile_run_sample(struct profile_set *ps, struct profile_run *r,
-			const size_t *frames, size_t n);
+void profile_run_sample(struct profile_set *ps, struct profile_run *r, const size_t *frames,
+			size_t n);
 
 /*
  * Add self and inclusive sample counts of function func to run r at once
  * (readers and resampling tools; r->samples is the caller's to set).
  */
-void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self,
-			   uint64_t incl);
+void profile_run_count_add(struct profile_run *r, size_t func, uint64_t self, uint64_t incl);
 
 /* Add `count` samples of a folded stack string to a side (readers). */
-void profile_stack_add(struct profile_set *ps, const char *stack, int side,
-		       uint64_t count);
+void profile_stack_add(struct profile_set *ps, const char *stack, int side, uint64_t count);
 
 /*
  * Write the folded stacks of one side ("a;b;c COUNT\n", sorted by stack),

@@ -137,8 +137,7 @@ void metric_series_add(struct metric_series *m, double value, int round, int run
 	m->status = MSTATUS_OK;
 }
 
-void side_result_add_run(struct side_result *sr, int exit_code, double user_ns,
-			 double system_ns)
+void side_result_add_run(struct side_result *sr, int exit_code, double user_ns, double system_ns)
 {
 	ALLOC_GROW(sr->runs, sr->nr_runs + 1, sr->alloc_runs);
 	sr->runs[sr->nr_runs].exit_code = exit_code;
@@ -157,16 +156,14 @@ void side_result_set_layout_pad(struct side_result *sr, int run, int pad)
 	}
 }
 
-void metric_series_set_status(struct metric_series *m, enum metric_status st,
-			      const char *reason)
+void metric_series_set_status(struct metric_series *m, enum metric_status st, const char *reason)
 {
 	m->status = st;
 	free(m->reason);
 	m->reason = reason ? xstrdup(reason) : NULL;
 }
 
-void metric_series_fail(struct metric_series *m, enum metric_status st,
-			const char *reason)
+void metric_series_fail(struct metric_series *m, enum metric_status st, const char *reason)
 {
 	free(m->samples);
 	m->samples = NULL;
@@ -211,9 +208,9 @@ enum run_mode run_mode(const struct run_result *r)
 		const char *name;
 		enum run_mode mode;
 	} modes[] = {
-		{ "run", RUN_MODE_RUN },
-		{ "compare", RUN_MODE_COMPARE },
-		{ "bench", RUN_MODE_BENCH },
+	    {"run", RUN_MODE_RUN},
+	    {"compare", RUN_MODE_COMPARE},
+	    {"bench", RUN_MODE_BENCH},
 	};
 
 	if (!r->mode)

@@ -52,9 +52,9 @@ struct summary {
 };
 
 struct sample {
-	double value; /* in the metric's base unit */
-	int round;    /* 1-based round number (warm-up rounds are not kept) */
-	int run;      /* 1-based index of the run within its side */
+	double value;	/* in the metric's base unit */
+	int round;	/* 1-based round number (warm-up rounds are not kept) */
+	int run;	/* 1-based index of the run within its side */
 	int layout_pad; /* the run's KAGARI_LAYOUT_PAD length; -1: none */
 };
 
@@ -65,7 +65,7 @@ struct metric_series {
 	size_t nr, alloc;
 	int have_summary;
 	struct summary summary; /* valid when have_summary */
-	int required; /* exit 6 when it ends unsupported or failed */
+	int required;		/* exit 6 when it ends unsupported or failed */
 };
 
 /*
@@ -74,12 +74,12 @@ struct metric_series {
  * `system` and the exit codes. JSON: a side's `runs`.
  */
 struct run_record {
-	int exit_code;	   /* -1: not known (a report that did not record it) */
+	int exit_code; /* -1: not known (a report that did not record it) */
 	double user_ns, system_ns;
 };
 
 struct side_result {
-	int present; /* this side was measured */
+	int present;  /* this side was measured */
 	size_t count; /* successful measured runs */
 	struct metric_series metric[METRIC__COUNT];
 	/* One per measured timed run, in run order (run k at k - 1). */
@@ -91,14 +91,14 @@ enum budget_status { BUDGET_PASS, BUDGET_FAIL, BUDGET_UNASSESSABLE };
 
 struct budget_result {
 	enum metric_id metric;
-	char *aggregation;  /* "p95", "max", ... */
-	char *op;	    /* "<", "<=", ">", ">=" */
-	double limit;	    /* base unit */
-	char *limit_text;   /* as written in the suite */
+	char *aggregation; /* "p95", "max", ... */
+	char *op;	   /* "<", "<=", ">", ">=" */
+	double limit;	   /* base unit */
+	char *limit_text;  /* as written in the suite */
 	int have_actual;
-	double actual;	    /* base unit, when have_actual */
+	double actual; /* base unit, when have_actual */
 	enum budget_status status;
-	char *reason;	    /* unassessable: why */
+	char *reason; /* unassessable: why */
 };
 
 /* One comparison of base and head for one metric (the compare issue). */
@@ -126,12 +126,12 @@ struct comparison {
 	char *reason;
 	int gate;
 	/* Beyond the contract's stable fields: the evidence behind the verdict. */
-	double p_reg, p_imp;	   /* bootstrap shares beyond +T / -T */
-	double p_adjusted;	   /* Holm-adjusted p (== p_value without) */
-	int control_failed;	   /* the within-round A/A control drifted */
-	int *dropped_rounds;	   /* rounds the stall filter removed */
+	double p_reg, p_imp; /* bootstrap shares beyond +T / -T */
+	double p_adjusted;   /* Holm-adjusted p (== p_value without) */
+	int control_failed;  /* the within-round A/A control drifted */
+	int *dropped_rounds; /* rounds the stall filter removed */
 	size_t nr_dropped_rounds;
-	double *boot;		   /* bootstrap distribution of the change, % */
+	double *boot; /* bootstrap distribution of the change, % */
 	size_t nr_boot;
 	/*
 	 * Set when `boot` holds the 0th..100th percentiles of the bootstrap
@@ -152,20 +152,19 @@ struct comparison {
 /* Free what c holds and zero it (present = 0): ready to be filled again. */
 void comparison_clear(struct comparison *c);
 
-
 struct command_result {
 	char *name;
-	char *command;	   /* display form of the command (argv joined) */
-	enum result result; /* model/verdict.h; RESULT_NONE: not analysed */
-	int rounds;	   /* measured rounds (sequential: this command's) */
+	char *command;		/* display form of the command (argv joined) */
+	enum result result;	/* model/verdict.h; RESULT_NONE: not analysed */
+	int rounds;		/* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
-	int out_of_time;   /* --max-time was spent while it measured, or before */
+	int out_of_time;	/* --max-time was spent while it measured, or before */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;
 	size_t nr_budgets;
-	char *error;	   /* failure message (exit status / signal), or NULL */
-	char *stderr_tail; /* last 2 KiB of stderr of the failing run, masked */
+	char *error;	       /* failure message (exit status / signal), or NULL */
+	char *stderr_tail;     /* last 2 KiB of stderr of the failing run, masked */
 	char *throughput_unit; /* work unit name when throughput is measured */
 	/* The `matrix:` values this command was expanded with (JSON
 	   "matrix": {NAME: VALUE}); names and values index for index. */
@@ -208,8 +207,8 @@ struct suite_result {
 struct environment_info {
 	char *os, *kernel, *arch, *cpu_model;
 	int logical_cpus;
-	int ci;		       /* running under CI ($CI set) */
-	char *counters_source; /* "perf" | "valgrind" | NULL */
+	int ci;			/* running under CI ($CI set) */
+	char *counters_source;	/* "perf" | "valgrind" | NULL */
 	char *valgrind_version; /* when counts came from valgrind */
 	/* The hypervisor's steal from the run's start to its finish, in %
 	   of all CPUs' time (/proc/stat); NAN when unknown. */
@@ -217,7 +216,7 @@ struct environment_info {
 };
 
 struct git_info {
-	char *head_sha;	/* NULL outside a repository */
+	char *head_sha; /* NULL outside a repository */
 	int dirty;	/* -1 unknown */
 	char *base_ref, *base_sha;
 };
@@ -229,12 +228,12 @@ struct git_info {
  * one matrix exactly once (JSON "shard"; absent in older reports).
  */
 struct shard_record {
-	int present;	 /* 0: a report written before shard records */
+	int present;	  /* 0: a report written before shard records */
 	int index, count; /* K and N, 1 <= K <= N */
-	int replicate;	 /* --replicate: every shard measured every benchmark */
-	char *selection; /* the selection options as given ("" for none) */
-	int benchmarks;	 /* benchmarks selected before the split */
-	char *run_id;	 /* unique to the invocation that wrote the report */
+	int replicate;	  /* --replicate: every shard measured every benchmark */
+	char *selection;  /* the selection options as given ("" for none) */
+	int benchmarks;	  /* benchmarks selected before the split */
+	char *run_id;	  /* unique to the invocation that wrote the report */
 	/* How the selected benchmarks were assigned to the N shards: the
 	   method ("count", "balanced" or "replicate") and a fingerprint of
 	   the whole assignment (every selected benchmark and its shard),
@@ -269,7 +268,7 @@ struct acceptance {
 };
 
 struct run_result {
-	char *mode;	/* "run" | "compare" | "bench" ...: see run_mode() */
+	char *mode; /* "run" | "compare" | "bench" ...: see run_mode() */
 	uint64_t seed;
 	char *started_at, *finished_at; /* RFC 3339 UTC */
 	int interrupted;
@@ -280,7 +279,7 @@ struct run_result {
 	size_t nr_suites;
 	struct strvec warnings;
 	struct run_summary summary;
-	char *exit_reason; /* one sentence explaining a non-zero exit, or NULL */
+	char *exit_reason;	    /* one sentence explaining a non-zero exit, or NULL */
 	struct acceptance *accepts; /* compare: the range's Kagari-Accept trailers */
 	size_t nr_accepts;
 };
@@ -307,18 +306,15 @@ enum run_mode run_mode(const struct run_result *r);
 /* Append a sample; the series becomes MSTATUS_OK. */
 void metric_series_add(struct metric_series *m, double value, int round, int run);
 /* Append what wait4 said of the next measured run of sr. */
-void side_result_add_run(struct side_result *sr, int exit_code, double user_ns,
-			 double system_ns);
+void side_result_add_run(struct side_result *sr, int exit_code, double user_ns, double system_ns);
 /* Record the layout pad of measured run `run` (1-based) on the samples of
    every metric of sr that run produced (metric_series_add() leaves -1). */
 void side_result_set_layout_pad(struct side_result *sr, int run, int pad);
 /* Mark requested-but-missing with a reason (copied). */
-void metric_series_set_status(struct metric_series *m, enum metric_status st,
-			      const char *reason);
+void metric_series_set_status(struct metric_series *m, enum metric_status st, const char *reason);
 /* Drop a series' samples and set its status and reason (copied). */
-void metric_series_fail(struct metric_series *m, enum metric_status st,
-			const char *reason);
-const char *side_name(enum side s); /* "base" | "head" */
+void metric_series_fail(struct metric_series *m, enum metric_status st, const char *reason);
+const char *side_name(enum side s);		      /* "base" | "head" */
 const char *budget_status_name(enum budget_status s); /* pass fail unassessable */
 /* "absent" | "ok" | "unsupported" | "failed" (the JSON report's `status`). */
 const char *metric_status_name(enum metric_status s);

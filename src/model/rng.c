@@ -57,9 +57,7 @@ uint64_t rng_seed_from(uint64_t seed, const char *label)
 	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 offset basis */
 	uint64_t st;
 
-	for (const unsigned char *c =
-		 (const unsigned char *)(label ? label : "");
-	     *c; c++) {
+	for (const unsigned char *c = (const unsigned char *)(label ? label : ""); *c; c++) {
 		h ^= *c;
 		h *= 0x100000001b3ULL; /* FNV-1a 64 prime */
 	}

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
-static const int looks[] = { 5, 8, 12, 16, 24, 32, 48, 64 };
+static const int looks[] = {5, 8, 12, 16, 24, 32, 48, 64};
 
 int seq_next_look(int n, int N)
 {
@@ -42,8 +42,7 @@ static double spent_by(double alpha, int n, int N, double power)
 /* A look's share of alpha on the schedule of `power`; 0 when no p could
    pass it: the test's smallest p with n rounds is 2^-n, or min_p when
    that is larger, times the family size m. */
-static double level_by(double alpha, int n, int spent_at, int N, int m, double power,
-		       double min_p)
+static double level_by(double alpha, int n, int spent_at, int N, int m, double power, double min_p)
 {
 	double level = spent_by(alpha, n, N, power) - spent_by(alpha, spent_at, N, power);
 	double smallest = fmax(ldexp(1.0, -(n < 1000 ? n : 1000)), min_p);

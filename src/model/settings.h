@@ -34,9 +34,9 @@ enum statistic { STATISTIC_MEDIAN, STATISTIC_MEAN };
 
 /* How one metric of one command is compared (`regression.METRIC`). */
 struct metric_rule {
-	int compare;	       /* compared at all (after regression.commands) */
-	int configured;	       /* written in the suite: a comparison that
-				  cannot be made is reported as `skipped` */
+	int compare;	/* compared at all (after regression.commands) */
+	int configured; /* written in the suite: a comparison that
+			   cannot be made is reported as `skipped` */
 	enum statistic statistic;
 	double max_percent;    /* T */
 	double min_difference; /* base unit; < 0: unset */

@@ -10,7 +10,7 @@
 #include "base/xalloc.h"
 
 enum { COL_WALL, COL_USER, COL_SYS, COL__N };
-static const char *const col_names[COL__N] = { "wall_ns", "user_ns", "sys_ns" };
+static const char *const col_names[COL__N] = {"wall_ns", "user_ns", "sys_ns"};
 
 /* The end of the field starting at p (a tab, a newline or the end). */
 static const char *field_end(const char *p, const char *end)
@@ -54,8 +54,8 @@ static int read_header(struct trace_reader *R)
 	for (int c = 0; c < COL__N; c++) {
 		if (R->col_of[c] >= 0 || (c != COL_WALL && !R->need_cpu))
 			continue;
-		sbuf_addf(R->err, "%s:1:1: field '%s': the header has no such column%s",
-			  R->file, col_names[c],
+		sbuf_addf(R->err, "%s:1:1: field '%s': the header has no such column%s", R->file,
+			  col_names[c],
 			  c == COL_WALL ? "" : " (--metric cpu_total needs user_ns and sys_ns)");
 		return -1;
 	}
@@ -63,15 +63,15 @@ static int read_header(struct trace_reader *R)
 }
 
 /* Field k's value from the field [p, e) that starts at column col. */
-static int read_value(struct trace_reader *R, int k, const char *p, const char *e,
-		      size_t col, double *v)
+static int read_value(struct trace_reader *R, int k, const char *p, const char *e, size_t col,
+		      double *v)
 {
 	char buf[64], *stop;
 	size_t flen = (size_t)(e - p);
 
 	if (!flen || flen >= sizeof(buf)) {
-		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': not a number '%.*s'", R->file,
-			  R->line, col, col_names[k], (int)(flen > 40 ? 40 : flen), p);
+		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': not a number '%.*s'", R->file, R->line,
+			  col, col_names[k], (int)(flen > 40 ? 40 : flen), p);
 		return -1;
 	}
 	memcpy(buf, p, flen);
@@ -79,14 +79,15 @@ static int read_value(struct trace_reader *R, int k, const char *p, const char *
 	errno = 0;
 	*v = strtod(buf, &stop);
 	if (*stop || errno || !isfinite(*v)) {
-		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': not a number '%s'", R->file,
-			  R->line, col, col_names[k], buf);
+		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': not a number '%s'", R->file, R->line,
+			  col, col_names[k], buf);
 		return -1;
 	}
 	if (*v >= TRACE_TIME_LIMIT_NS) {
-		sbuf_addf(R->err, "%s:%zu:%zu: field '%s': %s ns is beyond the 2^63 ns "
-			  "(about 292 years) a time can hold", R->file, R->line, col,
-			  col_names[k], buf);
+		sbuf_addf(R->err,
+			  "%s:%zu:%zu: field '%s': %s ns is beyond the 2^63 ns "
+			  "(about 292 years) a time can hold",
+			  R->file, R->line, col, col_names[k], buf);
 		return -1;
 	}
 	if (*v < 0 || (k == COL_WALL && *v == 0)) {
@@ -138,8 +139,10 @@ static int read_run(struct trace_reader *R, double v[COL__N])
 		return -1;
 	}
 	if (R->need_cpu && v[COL_USER] + v[COL_SYS] >= TRACE_TIME_LIMIT_NS) {
-		sbuf_addf(R->err, "%s:%zu:1: fields 'user_ns' and 'sys_ns': a CPU time beyond the "
-			  "2^63 ns (about 292 years) a time can hold", R->file, R->line);
+		sbuf_addf(R->err,
+			  "%s:%zu:1: fields 'user_ns' and 'sys_ns': a CPU time beyond the "
+			  "2^63 ns (about 292 years) a time can hold",
+			  R->file, R->line);
 		return -1;
 	}
 	if (R->need_cpu && v[COL_USER] + v[COL_SYS] <= 0) {
@@ -150,19 +153,23 @@ static int read_run(struct trace_reader *R, double v[COL__N])
 	return 0;
 }
 
-int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
-		struct trace *t, struct sbuf *err)
+int trace_parse(const char *file, const char *text, size_t len, int need_cpu, struct trace *t,
+		struct sbuf *err)
 {
 	struct trace_reader R = {
-		.file = file, .p = text, .end = text + len, .line = 1,
-		.col_of = { -1, -1, -1 }, .need_cpu = need_cpu, .err = err,
+	    .file = file,
+	    .p = text,
+	    .end = text + len,
+	    .line = 1,
+	    .col_of = {-1, -1, -1},
+	    .need_cpu = need_cpu,
+	    .err = err,
 	};
 	size_t alloc = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (!len) {
-		sbuf_addf(err, "%s:1:1: empty trace: a header line naming wall_ns is needed",
-			  file);
+		sbuf_addf(err, "%s:1:1: empty trace: a header line naming wall_ns is needed", file);
 		return -1;
 	}
 	if (read_header(&R))
@@ -170,7 +177,7 @@ int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
 	int have_cpu = R.col_of[COL_USER] >= 0 && R.col_of[COL_SYS] >= 0;
 	t->file = xstrdup(file);
 	while (R.p < R.end) {
-		double v[COL__N] = { NAN, NAN, NAN };
+		double v[COL__N] = {NAN, NAN, NAN};
 
 		R.p++; /* the newline */
 		R.line++;
@@ -187,8 +194,8 @@ int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
 		t->wall[t->n] = v[COL_WALL];
 		if (have_cpu)
 			t->cpu[t->n] = isnan(v[COL_USER]) || isnan(v[COL_SYS])
-					       ? NAN
-					       : v[COL_USER] + v[COL_SYS];
+					   ? NAN
+					   : v[COL_USER] + v[COL_SYS];
 		t->n++;
 	}
 	if (!t->n) {

@@ -39,8 +39,8 @@ struct trace {
  * "FILE:LINE:COL: field 'NAME': what is wrong" in err (nothing to free).
  * `need_cpu` makes user_ns and sys_ns required.
  */
-int trace_parse(const char *file, const char *text, size_t len, int need_cpu,
-		struct trace *t, struct sbuf *err);
+int trace_parse(const char *file, const char *text, size_t len, int need_cpu, struct trace *t,
+		struct sbuf *err);
 
 void trace_release(struct trace *t);
 

@@ -5,14 +5,14 @@
 
 /* The names of docs/contract.md, index for index with enum verdict. */
 static const char *const verdict_names[VERDICT__COUNT] = {
-	[VERDICT_NONE] = NULL,
-	[VERDICT_PASS] = "pass",
-	[VERDICT_IMPROVED] = "improved",
-	[VERDICT_REGRESSION] = "regression",
-	[VERDICT_INCONCLUSIVE] = "inconclusive",
-	[VERDICT_WITHIN_NOISE] = "within_noise",
-	[VERDICT_SKIPPED] = "skipped",
-	[VERDICT_ACCEPTED] = "accepted",
+    [VERDICT_NONE] = NULL,
+    [VERDICT_PASS] = "pass",
+    [VERDICT_IMPROVED] = "improved",
+    [VERDICT_REGRESSION] = "regression",
+    [VERDICT_INCONCLUSIVE] = "inconclusive",
+    [VERDICT_WITHIN_NOISE] = "within_noise",
+    [VERDICT_SKIPPED] = "skipped",
+    [VERDICT_ACCEPTED] = "accepted",
 };
 
 const char *verdict_name(enum verdict v)
@@ -46,19 +46,19 @@ static const struct result_def {
 	enum verdict verdict; /* VERDICT_NONE: not a verdict */
 	const char *name;     /* the name of one that is not */
 } results[RESULT__COUNT] = {
-	[RESULT_NONE] = { VERDICT_NONE, NULL },
-	[RESULT_NOT_RUN] = { VERDICT_NONE, "not_run" },
-	[RESULT_SKIPPED] = { VERDICT_SKIPPED, NULL },
-	[RESULT_PASS] = { VERDICT_PASS, NULL },
-	[RESULT_IMPROVED] = { VERDICT_IMPROVED, NULL },
-	[RESULT_WITHIN_NOISE] = { VERDICT_WITHIN_NOISE, NULL },
-	[RESULT_ACCEPTED] = { VERDICT_ACCEPTED, NULL },
-	[RESULT_INCONCLUSIVE] = { VERDICT_INCONCLUSIVE, NULL },
-	[RESULT_UNSUPPORTED] = { VERDICT_NONE, "unsupported" },
-	[RESULT_OVER_BUDGET] = { VERDICT_NONE, "over_budget" },
-	[RESULT_REGRESSION] = { VERDICT_REGRESSION, NULL },
-	[RESULT_INTERRUPTED] = { VERDICT_NONE, "interrupted" },
-	[RESULT_ERROR] = { VERDICT_NONE, "error" },
+    [RESULT_NONE] = {VERDICT_NONE, NULL},
+    [RESULT_NOT_RUN] = {VERDICT_NONE, "not_run"},
+    [RESULT_SKIPPED] = {VERDICT_SKIPPED, NULL},
+    [RESULT_PASS] = {VERDICT_PASS, NULL},
+    [RESULT_IMPROVED] = {VERDICT_IMPROVED, NULL},
+    [RESULT_WITHIN_NOISE] = {VERDICT_WITHIN_NOISE, NULL},
+    [RESULT_ACCEPTED] = {VERDICT_ACCEPTED, NULL},
+    [RESULT_INCONCLUSIVE] = {VERDICT_INCONCLUSIVE, NULL},
+    [RESULT_UNSUPPORTED] = {VERDICT_NONE, "unsupported"},
+    [RESULT_OVER_BUDGET] = {VERDICT_NONE, "over_budget"},
+    [RESULT_REGRESSION] = {VERDICT_REGRESSION, NULL},
+    [RESULT_INTERRUPTED] = {VERDICT_NONE, "interrupted"},
+    [RESULT_ERROR] = {VERDICT_NONE, "error"},
 };
 
 const char *result_name(enum result r)

@@ -48,19 +48,19 @@ int verdict_parse(const char *name);
 enum result {
 	/* No result: not analysed (zeroed memory; JSON null). */
 	RESULT_NONE = 0,
-	RESULT_NOT_RUN,		/* "not_run" */
-	RESULT_SKIPPED,		/* a verdict (never a command's own) */
-	RESULT_PASS,		/* a verdict, and a command's state */
-	RESULT_IMPROVED,	/* a verdict */
-	RESULT_WITHIN_NOISE,	/* a verdict */
-	RESULT_ACCEPTED,	/* a verdict */
-	RESULT_INCONCLUSIVE,	/* a verdict */
-	RESULT_UNSUPPORTED,	/* "unsupported": a required metric or a
-				   budget could not be measured or assessed */
-	RESULT_OVER_BUDGET,	/* "over_budget": a budget failed */
-	RESULT_REGRESSION,	/* a verdict */
-	RESULT_INTERRUPTED,	/* "interrupted": stopped before measuring */
-	RESULT_ERROR,		/* "error": the command (or its suite) failed */
+	RESULT_NOT_RUN,	     /* "not_run" */
+	RESULT_SKIPPED,	     /* a verdict (never a command's own) */
+	RESULT_PASS,	     /* a verdict, and a command's state */
+	RESULT_IMPROVED,     /* a verdict */
+	RESULT_WITHIN_NOISE, /* a verdict */
+	RESULT_ACCEPTED,     /* a verdict */
+	RESULT_INCONCLUSIVE, /* a verdict */
+	RESULT_UNSUPPORTED,  /* "unsupported": a required metric or a
+				budget could not be measured or assessed */
+	RESULT_OVER_BUDGET,  /* "over_budget": a budget failed */
+	RESULT_REGRESSION,   /* a verdict */
+	RESULT_INTERRUPTED,  /* "interrupted": stopped before measuring */
+	RESULT_ERROR,	     /* "error": the command (or its suite) failed */
 	RESULT__COUNT
 };
 

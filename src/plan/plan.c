@@ -20,16 +20,14 @@ const char *plan_order_name(enum run_order order)
 	}
 }
 
-static void push(struct plan_unit **seq, size_t *alloc, size_t *len,
-		 struct plan_unit u)
+static void push(struct plan_unit **seq, size_t *alloc, size_t *len, struct plan_unit u)
 {
 	ALLOC_GROW(*seq, *len + 1, *alloc);
 	(*seq)[(*len)++] = u;
 }
 
-size_t plan_round(enum run_order order, const struct plan_unit *units,
-		  const int *runs, size_t n, int round, struct rng *rng,
-		  struct plan_unit **seq, size_t *seq_alloc)
+size_t plan_round(enum run_order order, const struct plan_unit *units, const int *runs, size_t n,
+		  int round, struct rng *rng, struct plan_unit **seq, size_t *seq_alloc)
 {
 	size_t len = 0;
 	int max_runs = 0;
@@ -72,8 +70,8 @@ size_t plan_round(enum run_order order, const struct plan_unit *units,
 	return len;
 }
 
-void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
-			int runs_override, int warmup_override)
+void plan_schedule_init(struct plan_schedule *s, const struct settings *st, int runs_override,
+			int warmup_override)
 {
 	s->order = st->order;
 	s->per_round = st->runs_per_round > 0 ? st->runs_per_round : 1;
@@ -124,8 +122,7 @@ int plan_owed(const struct plan_schedule *s, int r, int measured)
 
 int plan_wants_more(const struct plan_schedule *s, int measured, int64_t time_ns)
 {
-	return measured < s->max_runs &&
-	       (measured < s->min_runs || time_ns < s->min_time_ns);
+	return measured < s->max_runs && (measured < s->min_runs || time_ns < s->min_time_ns);
 }
 
 int plan_round_certain(const struct plan_schedule *s, int measured)

@@ -48,9 +48,8 @@ struct plan_unit {
  * round index, used by abba to flip direction. The rng is used for random
  * order only. Returns the sequence length.
  */
-size_t plan_round(enum run_order order, const struct plan_unit *units,
-		  const int *runs, size_t n, int round, struct rng *rng,
-		  struct plan_unit **seq, size_t *seq_alloc);
+size_t plan_round(enum run_order order, const struct plan_unit *units, const int *runs, size_t n,
+		  int round, struct rng *rng, struct plan_unit **seq, size_t *seq_alloc);
 
 const char *plan_order_name(enum run_order order);
 
@@ -58,16 +57,16 @@ const char *plan_order_name(enum run_order order);
 
 struct plan_schedule {
 	enum run_order order;
-	int per_round;	     /* runs of each unit per round, >= 1 */
-	int warmup;	     /* unmeasured runs per unit, before the measured */
-	int fixed;	     /* > 0: exactly this many measured runs; else adaptive */
+	int per_round;		/* runs of each unit per round, >= 1 */
+	int warmup;		/* unmeasured runs per unit, before the measured */
+	int fixed;		/* > 0: exactly this many measured runs; else adaptive */
 	int min_runs, max_runs; /* adaptive bounds (both `fixed` when fixed) */
-	int64_t min_time_ns; /* adaptive: measured wall time a unit needs */
-	int sequential;	     /* compare with `runs: auto`: looks (below) */
-	int64_t max_time_ns; /* sequential: stop at a round after this much
-				measured time; 0: no cap */
-	int warm_rounds;     /* rounds 0 .. warm_rounds-1 are warm-up */
-	int total_rounds;    /* measured rounds at most */
+	int64_t min_time_ns;	/* adaptive: measured wall time a unit needs */
+	int sequential;		/* compare with `runs: auto`: looks (below) */
+	int64_t max_time_ns;	/* sequential: stop at a round after this much
+				   measured time; 0: no cap */
+	int warm_rounds;	/* rounds 0 .. warm_rounds-1 are warm-up */
+	int total_rounds;	/* measured rounds at most */
 };
 
 /*
@@ -75,8 +74,8 @@ struct plan_schedule {
  * min_runs, max_runs, min_time); runs_override > 0 and warmup_override
  * >= 0 replace the suite's `runs` and `warmup` (--runs, --warmup).
  */
-void plan_schedule_init(struct plan_schedule *s, const struct settings *st,
-			int runs_override, int warmup_override);
+void plan_schedule_init(struct plan_schedule *s, const struct settings *st, int runs_override,
+			int warmup_override);
 
 /*
  * Make an adaptive schedule sequential (a compare whose `runs` is unset or
@@ -110,8 +109,7 @@ int plan_owed(const struct plan_schedule *s, int r, int measured);
  * and `time_ns` of measured wall time need another round? (Below max_runs,
  * and below min_runs or min_time.) A fixed schedule never asks.
  */
-int plan_wants_more(const struct plan_schedule *s, int measured,
-		    int64_t time_ns);
+int plan_wants_more(const struct plan_schedule *s, int measured, int64_t time_ns);
 
 /*
  * Is it settled before any outcome is known that a unit with `measured`

@@ -19,7 +19,7 @@ struct power_cell {
 	double share, factor; /* shaped cells (share > 0) */
 	double T;
 	int trials;
-	int verdicts[5];      /* regression pass improved within_noise inconclusive */
+	int verdicts[5]; /* regression pass improved within_noise inconclusive */
 	double mean_runs, p95_runs;
 };
 
@@ -28,13 +28,13 @@ struct power_cell {
 extern const enum verdict power_verdicts[5];
 
 struct power_design {
-	struct settings st;   /* warmup, runs, runs_per_round, order, max_runs,
-				 max_time, regression */
-	int metric;	      /* METRIC_LATENCY | METRIC_CPU_TOTAL */
+	struct settings st;	 /* warmup, runs, runs_per_round, order, max_runs,
+				    max_time, regression */
+	int metric;		 /* METRIC_LATENCY | METRIC_CPU_TOTAL */
 	int warm_rounds, rounds; /* from plan/ */
 	int sequential;
-	int64_t max_time_ns;  /* the time cap of one command */
-	const char *from;     /* the suite file, or NULL (defaults) */
+	int64_t max_time_ns;	/* the time cap of one command */
+	const char *from;	/* the suite file, or NULL (defaults) */
 	const char *order_name; /* st.order's name (plan_order_name()) */
 };
 

@@ -85,10 +85,10 @@ static int trial(const struct power_design *d, const struct power_cell *c, const
 		 size_t start, struct rng *rng, uint64_t seed, int *runs)
 {
 	const struct settings *st = &d->st;
-	struct plan_unit units[2] = { { SIDE_BASE, 0 }, { SIDE_HEAD, 0 } };
+	struct plan_unit units[2] = {{SIDE_BASE, 0}, {SIDE_HEAD, 0}};
 	struct plan_unit *seq = NULL;
 	size_t seq_alloc = 0, pos = start;
-	int owed[2] = { st->runs_per_round, st->runs_per_round };
+	int owed[2] = {st->runs_per_round, st->runs_per_round};
 	struct run_result r;
 	int64_t spent = 0;
 	int rounds = d->rounds;
@@ -237,7 +237,8 @@ int power_cells_fit(const struct power_design *d, const struct trace *tr, size_t
 		double f = cells[i].share > 0 ? cells[i].factor : 1 + cells[i].effect;
 		if (f <= 1 || longest * f < TRACE_TIME_LIMIT_NS)
 			continue;
-		sbuf_addf(err, "--cells '%s': head's runs would last up to %.3g ns (the traces' longest "
+		sbuf_addf(err,
+			  "--cells '%s': head's runs would last up to %.3g ns (the traces' longest "
 			  "run, %.3g ns, times %.6g), beyond the 2^63 ns (about 292 years) a time "
 			  "can hold; choose a smaller effect",
 			  cells[i].text, longest * f, longest, f);
@@ -251,9 +252,8 @@ int power_cells_fit(const struct power_design *d, const struct trace *tr, size_t
  * random offset. Windows are drawn over all traces alike: a trace holds
  * windows in proportion to its length.
  */
-void power_replay(const struct power_design *d, const struct trace *tr, size_t nt,
-			 size_t need, struct power_cell *cells, size_t nc, int trials,
-			 uint64_t seed)
+void power_replay(const struct power_design *d, const struct trace *tr, size_t nt, size_t need,
+		  struct power_cell *cells, size_t nc, int trials, uint64_t seed)
 {
 	size_t total_windows = 0;
 	for (size_t i = 0; i < nt; i++)
@@ -296,6 +296,6 @@ void power_design_plan(struct power_design *d)
 	d->sequential = ps.sequential;
 	d->warm_rounds = ps.warm_rounds;
 	d->rounds = ps.total_rounds;
-	d->max_time_ns = d->st.max_time_ns == MAX_TIME_PER_COMMAND ? MAX_TIME_COMMAND_NS
-								    : d->st.max_time_ns;
+	d->max_time_ns =
+	    d->st.max_time_ns == MAX_TIME_PER_COMMAND ? MAX_TIME_COMMAND_NS : d->st.max_time_ns;
 }

@@ -28,15 +28,13 @@ int power_parse_cell(const char *text, struct power_cell *c, struct sbuf *err);
 /* Trace t's runs of the replayed metric (METRIC_LATENCY or METRIC_CPU_TOTAL). */
 const double *power_column(const struct trace *t, int metric);
 /* The traces' noise, for the report's first line. */
-void power_trace_stats(const struct trace *tr, size_t nt, int metric,
-		       struct power_trace_stats *s);
+void power_trace_stats(const struct trace *tr, size_t nt, int metric, struct power_trace_stats *s);
 /* 0 when every cell's head runs stay below 2^63 ns; -1 naming the cell. */
 int power_cells_fit(const struct power_design *d, const struct trace *tr, size_t nt,
 		    const struct power_cell *cells, size_t nc, struct sbuf *err);
 /* `trials` trials of every cell on windows of `need` runs (every trace
    holds one): fills each cell's verdicts, trials and runs. */
-void power_replay(const struct power_design *d, const struct trace *tr, size_t nt,
-		  size_t need, struct power_cell *cells, size_t nc, int trials,
-		  uint64_t seed);
+void power_replay(const struct power_design *d, const struct trace *tr, size_t nt, size_t need,
+		  struct power_cell *cells, size_t nc, int trials, uint64_t seed);
 
 #endif

@@ -68,8 +68,7 @@ static int setup_shared_fds(struct sbuf *err)
 	if (child_intr_rfd < 0) {
 		int p[2];
 		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) {
-			sbuf_addf(err, "cannot create a pipe: %s",
-				  strerror(errno));
+			sbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
 			return -1;
 		}
 		child_intr_rfd = p[0];
@@ -78,8 +77,7 @@ static int setup_shared_fds(struct sbuf *err)
 	if (child_devnull_fd < 0) {
 		child_devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (child_devnull_fd < 0) {
-			sbuf_addf(err, "cannot open '/dev/null': %s",
-				  strerror(errno));
+			sbuf_addf(err, "cannot open '/dev/null': %s", strerror(errno));
 			return -1;
 		}
 	}
@@ -150,8 +148,8 @@ static void run_release(struct run *run)
 }
 
 /* Open the run's stdin and outputs (or its terminal) and find the program. */
-static int run_open(struct child *c, const char *const *argv,
-		    const char *const *envp, struct run *run, struct sbuf *err)
+static int run_open(struct child *c, const char *const *argv, const char *const *envp,
+		    struct run *run, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
 	int eno = 0;
@@ -171,8 +169,8 @@ static int run_open(struct child *c, const char *const *argv,
 }
 
 /* Start the program: its attributes and file actions, then posix_spawn. */
-static int run_spawn(struct child *c, const char *const *argv,
-		     const char *const *envp, struct run *run, struct sbuf *err)
+static int run_spawn(struct child *c, const char *const *argv, const char *const *envp,
+		     struct run *run, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
 	posix_spawnattr_t *attr;
@@ -211,8 +209,8 @@ static int run_spawn(struct child *c, const char *const *argv,
 	return 0;
 }
 
-int child_run_argv(struct child *c, const char *const *argv,
-		   const char *const *envp, struct sbuf *err)
+int child_run_argv(struct child *c, const char *const *argv, const char *const *envp,
+		   struct sbuf *err)
 {
 	struct child_result *r = &c->res;
 	child_result_reset(r);

@@ -168,19 +168,16 @@ struct child {
 	struct child_result res; /* filled by child_run */
 };
 
-#define CHILD_RESULT_INIT                                                      \
-	{                                                                      \
-		.status = CHILD_NOT_RUN, .wall_ns = -1, .user_ns = -1,         \
-		.sys_ns = -1, .maxrss_bytes = -1, .stderr_tail = SBUF_INIT,    \
-		.out = SBUF_INIT, .err = SBUF_INIT                             \
+#define CHILD_RESULT_INIT                                                                          \
+	{                                                                                          \
+		.status = CHILD_NOT_RUN, .wall_ns = -1, .user_ns = -1, .sys_ns = -1,               \
+		.maxrss_bytes = -1, .stderr_tail = SBUF_INIT, .out = SBUF_INIT, .err = SBUF_INIT   \
 	}
 
-#define CHILD_INIT                                                             \
-	{                                                                      \
-		.argv = STRVEC_INIT, .env = STRVEC_INIT, .in_fd = -1,          \
-		.out_fd = -1, .err_fd = -1,                                    \
-		.grace_ns = CHILD_DEFAULT_GRACE_NS, .watch_fd = -1,            \
-		.res = CHILD_RESULT_INIT                                       \
+#define CHILD_INIT                                                                                 \
+	{                                                                                          \
+		.argv = STRVEC_INIT, .env = STRVEC_INIT, .in_fd = -1, .out_fd = -1, .err_fd = -1,  \
+		.grace_ns = CHILD_DEFAULT_GRACE_NS, .watch_fd = -1, .res = CHILD_RESULT_INIT       \
 	}
 
 void child_init(struct child *c);
@@ -205,16 +202,16 @@ int child_run(struct child *c, struct sbuf *err);
  * executable)"), without starting anything. Returns 0, or -1 with the
  * reason appended to err.
  */
-int child_check_program(const char *prog, const char *dir,
-			const char *const *envp, struct sbuf *err);
+int child_check_program(const char *prog, const char *dir, const char *const *envp,
+			struct sbuf *err);
 
 /*
  * The same with argv and envp given as borrowed NULL-terminated arrays
  * (envp NULL = our environ); c->argv and c->env are ignored. Used by the
  * runner to avoid copying each request.
  */
-int child_run_argv(struct child *c, const char *const *argv,
-		   const char *const *envp, struct sbuf *err);
+int child_run_argv(struct child *c, const char *const *argv, const char *const *envp,
+		   struct sbuf *err);
 
 /*
  * Async-signal-safe: stop the run being waited for (TERM to its group,
@@ -233,8 +230,7 @@ int child_interrupt_pending(void);
  * "interrupted". The one wording for runs, hooks, builds and git.
  * timeout_ns is the limit to quote for a timeout (0: not quoted).
  */
-void child_result_describe(const struct child_result *r, int64_t timeout_ns,
-			   struct sbuf *out);
+void child_result_describe(const struct child_result *r, int64_t timeout_ns, struct sbuf *out);
 
 /*
  * The stderr tail of a failed run, appended to a failure text (after

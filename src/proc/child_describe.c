@@ -18,8 +18,7 @@ static void describe_ns(struct sbuf *out, int64_t ns)
 		sbuf_addf(out, "%.3g ms", (double)ns / 1e6);
 }
 
-void child_result_describe(const struct child_result *r, int64_t timeout_ns,
-			   struct sbuf *out)
+void child_result_describe(const struct child_result *r, int64_t timeout_ns, struct sbuf *out)
 {
 	if (r->timed_out) {
 		sbuf_adds(out, "timed out");
@@ -66,8 +65,7 @@ static void add_tail_line(struct sbuf *out, const char *tail, size_t len)
 		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
 			s++;
 		const char *e = le;
-		while (e > s &&
-		       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			e--;
 		if (e > s && strncmp(s, "hint:", 5)) {
 			if (n == 3) {
@@ -111,4 +109,3 @@ void child_add_stderr_tail(struct sbuf *out, const char *tail, size_t len,
 	sbuf_addf(out, "\n--- stderr (last %d KiB) ---\n", CHILD_TAIL_MAX / 1024);
 	sbuf_add(out, tail, len);
 }
-

@@ -44,12 +44,12 @@ static inline int64_t tv_ns(const struct timeval *tv)
 
 /* Everything one run holds open; fds are -1 when unused. */
 struct run_fds {
-	int in, out, err; /* the child's 0/1/2 sources (-1: inherit) */
+	int in, out, err;		    /* the child's 0/1/2 sources (-1: inherit) */
 	int close_in, close_out, close_err; /* ours to close after the spawn */
 	int out_pipe, err_pipe;		    /* read ends of capture pipes */
-	int tail;	    /* where to read the stderr tail from */
-	int own_tail;	    /* tail when it is ours to close */
-	int err_sink;	    /* read end of the stderr pipe (DISCARD) */
+	int tail;			    /* where to read the stderr tail from */
+	int own_tail;			    /* tail when it is ours to close */
+	int err_sink;			    /* read end of the stderr pipe (DISCARD) */
 };
 
 static inline void close_fd(int *fd)
@@ -85,10 +85,10 @@ struct term {
 	int eof;	  /* the master has nothing more to give */
 };
 
-#define TERM_INIT                                                              \
-	{                                                                      \
-		.master = -1, .slave = -1, .name = SBUF_INIT,                  \
-		.input = SBUF_INIT, .out_fd = -1, .tail = SBUF_INIT            \
+#define TERM_INIT                                                                                  \
+	{                                                                                          \
+		.master = -1, .slave = -1, .name = SBUF_INIT, .input = SBUF_INIT, .out_fd = -1,    \
+		.tail = SBUF_INIT                                                                  \
 	}
 
 struct waiter {
@@ -119,14 +119,11 @@ struct run {
 void child_drain_fd(int fd);
 
 /* child_spawn.c */
-int child_resolve_program(const char *prog, const char *dir,
-			  const char *const *envp, struct sbuf *path, int *eno,
-			  struct sbuf *err);
-void child_spawn_reason(int eno, const char *prog, const char *dir,
-			struct sbuf *err);
+int child_resolve_program(const char *prog, const char *dir, const char *const *envp,
+			  struct sbuf *path, int *eno, struct sbuf *err);
+void child_spawn_reason(int eno, const char *prog, const char *dir, struct sbuf *err);
 posix_spawnattr_t *child_spawn_attr(int own_group);
-posix_spawn_file_actions_t *child_spawn_actions(const struct run_fds *f,
-						const char *dir);
+posix_spawn_file_actions_t *child_spawn_actions(const struct run_fds *f, const char *dir);
 
 /* child_io.c */
 int child_open_stdin(const struct child *c, struct run_fds *f, struct sbuf *err);
@@ -142,17 +139,15 @@ void child_run_collect(struct child *c, struct run *run);
 /* child_term.c */
 void child_term_release(struct term *t);
 int child_term_open(const struct child *c, struct term *t, struct sbuf *err);
-void child_term_actions(posix_spawn_file_actions_t *fa, const struct term *t,
-			const char *dir);
+void child_term_actions(posix_spawn_file_actions_t *fa, const struct term *t, const char *dir);
 void child_term_drain(struct term *t, struct child_result *r);
 void child_term_type(struct term *t);
 
 /* child_wait.c */
-void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
-		     struct term *t, int64_t t0);
-int child_run_reap(struct child *c, const char *const *argv, struct run *run,
-		   int *status, struct rusage *ru, struct sbuf *err);
-void child_run_account(struct child *c, struct run *run, int status,
-		       const struct rusage *ru);
+void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f, struct term *t,
+		     int64_t t0);
+int child_run_reap(struct child *c, const char *const *argv, struct run *run, int *status,
+		   struct rusage *ru, struct sbuf *err);
+void child_run_account(struct child *c, struct run *run, int status, const struct rusage *ru);
 
 #endif

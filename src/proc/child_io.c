@@ -40,8 +40,7 @@ static int open_capture(int *read_end, int *write_end, struct sbuf *err)
 	return 0;
 }
 
-int child_open_stdin(const struct child *c, struct run_fds *f,
-		      struct sbuf *err)
+int child_open_stdin(const struct child *c, struct run_fds *f, struct sbuf *err)
 {
 	switch (c->in) {
 	case CHILD_IN_NULL:
@@ -53,12 +52,11 @@ int child_open_stdin(const struct child *c, struct run_fds *f,
 		f->in = c->in_fd;
 		return 0;
 	case CHILD_IN_FILE:
-		f->in = f->close_in = open(c->in_path ? c->in_path : "",
-					   O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		f->in = f->close_in =
+		    open(c->in_path ? c->in_path : "", O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (f->in < 0) {
 			sbuf_addf(err, "cannot open stdin file '%s': %s",
-				  c->in_path ? c->in_path : "",
-				  strerror(errno));
+				  c->in_path ? c->in_path : "", strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -68,15 +66,12 @@ int child_open_stdin(const struct child *c, struct run_fds *f,
 		 * all of it), and seekable like a file. */
 		int fd = memfd_create("kagari-stdin", MFD_CLOEXEC);
 		if (fd < 0) {
-			sbuf_addf(err, "cannot create stdin content: %s",
-				  strerror(errno));
+			sbuf_addf(err, "cannot create stdin content: %s", strerror(errno));
 			return -1;
 		}
 		f->in = f->close_in = fd;
-		if (fileio_write_all(fd, c->in_data, c->in_len) < 0 ||
-		    lseek(fd, 0, SEEK_SET) < 0) {
-			sbuf_addf(err, "cannot write stdin content: %s",
-				  strerror(errno));
+		if (fileio_write_all(fd, c->in_data, c->in_len) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+			sbuf_addf(err, "cannot write stdin content: %s", strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -93,8 +88,7 @@ int child_open_outfile(const char *path, int for_tail, struct sbuf *err)
 	if (fd < 0 && for_tail && errno == EACCES)
 		fd = open(path, flags | O_WRONLY, 0666);
 	if (fd < 0)
-		sbuf_addf(err, "cannot open output file '%s': %s", path,
-			  strerror(errno));
+		sbuf_addf(err, "cannot open output file '%s': %s", path, strerror(errno));
 	return fd;
 }
 
@@ -113,8 +107,8 @@ void child_drain_err(int fd)
 			avail = 0;
 		if (avail > CHILD_TAIL_MAX) {
 			size_t skip = (size_t)avail - CHILD_TAIL_MAX;
-			ssize_t n = splice(fd, NULL, child_devnull_fd, NULL, skip,
-					   SPLICE_F_NONBLOCK);
+			ssize_t n =
+			    splice(fd, NULL, child_devnull_fd, NULL, skip, SPLICE_F_NONBLOCK);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n > 0) {
@@ -139,8 +133,7 @@ void child_drain_err(int fd)
 	}
 }
 
-int child_open_outputs(const struct child *c, struct run_fds *f,
-			struct sbuf *err)
+int child_open_outputs(const struct child *c, struct run_fds *f, struct sbuf *err)
 {
 	const char *out_path = c->out_path ? c->out_path : "";
 	const char *err_path = c->err_path ? c->err_path : "";
@@ -244,8 +237,7 @@ void child_pump(int *fd, struct sbuf *sb, int *truncated)
 		ssize_t n;
 		if (sb->len < CHILD_CAPTURE_MAX) {
 			sbuf_grow(sb, 16384);
-			n = read(*fd, sb->buf + sb->len,
-				 sb->alloc - sb->len - 1);
+			n = read(*fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 			if (n > 0) {
 				sbuf_extend(sb, (size_t)n);
 				if (sb->len > CHILD_CAPTURE_MAX) {
@@ -276,8 +268,7 @@ void child_set_tail(struct sbuf *tail, const char *data, size_t len)
 	if (len > CHILD_TAIL_MAX) {
 		data += len - CHILD_TAIL_MAX;
 		len = CHILD_TAIL_MAX;
-		while (skip < 3 && skip < len &&
-		       ((unsigned char)data[skip] & 0xC0) == 0x80)
+		while (skip < 3 && skip < len && ((unsigned char)data[skip] & 0xC0) == 0x80)
 			skip++;
 	}
 	sbuf_reset(tail);
@@ -293,14 +284,12 @@ off_t child_read_tail(int fd, struct sbuf *tail)
 	if (!S_ISREG(st.st_mode) || st.st_size <= 0)
 		return st.st_size;
 	char buf[CHILD_TAIL_MAX];
-	off_t off =
-	    st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX : 0;
+	off_t off = st.st_size > CHILD_TAIL_MAX ? st.st_size - CHILD_TAIL_MAX : 0;
 	ssize_t n = pread(fd, buf, (size_t)(st.st_size - off), off);
 	if (n <= 0)
 		return st.st_size;
 	size_t skip = 0;
-	while (off && skip < 3 && skip < (size_t)n &&
-	       ((unsigned char)buf[skip] & 0xC0) == 0x80)
+	while (off && skip < 3 && skip < (size_t)n && ((unsigned char)buf[skip] & 0xC0) == 0x80)
 		skip++;
 	sbuf_reset(tail);
 	sbuf_add(tail, buf + skip, (size_t)n - skip);

@@ -37,9 +37,8 @@ static void from_dir(struct sbuf *out, const char *dir, const char *path)
  * the child's environment, like execvp but with the child's PATH rather than
  * ours. Returns 0 with the path in `path`, or -1 with *eno and a reason.
  */
-int child_resolve_program(const char *prog, const char *dir,
-			   const char *const *envp, struct sbuf *path, int *eno,
-			   struct sbuf *err)
+int child_resolve_program(const char *prog, const char *dir, const char *const *envp,
+			  struct sbuf *path, int *eno, struct sbuf *err)
 {
 	sbuf_reset(path);
 	if (strchr(prog, '/')) {
@@ -99,8 +98,7 @@ int child_resolve_program(const char *prog, const char *dir,
 	return found ? 0 : -1;
 }
 
-void child_spawn_reason(int eno, const char *prog, const char *dir,
-			 struct sbuf *err)
+void child_spawn_reason(int eno, const char *prog, const char *dir, struct sbuf *err)
 {
 	struct stat st;
 	if (dir && (eno == ENOENT || eno == ENOTDIR || eno == EACCES) &&
@@ -117,8 +115,7 @@ void child_spawn_reason(int eno, const char *prog, const char *dir,
 		break;
 	case EACCES:
 		if (!stat(shown.buf, &st) && S_ISDIR(st.st_mode))
-			sbuf_addf(err, "cannot run '%s': is a directory",
-				  shown.buf);
+			sbuf_addf(err, "cannot run '%s': is a directory", shown.buf);
 		else
 			sbuf_addf(err,
 				  "cannot run '%s': permission denied "
@@ -137,8 +134,8 @@ void child_spawn_reason(int eno, const char *prog, const char *dir,
 	sbuf_release(&shown);
 }
 
-int child_check_program(const char *prog, const char *dir,
-			const char *const *envp, struct sbuf *err)
+int child_check_program(const char *prog, const char *dir, const char *const *envp,
+			struct sbuf *err)
 {
 	struct sbuf path = SBUF_INIT, full = SBUF_INIT;
 	int eno = 0, rc = 0;
@@ -205,8 +202,7 @@ static struct {
 	posix_spawn_file_actions_t fa;
 } spawn_fa = {.dir = SBUF_INIT};
 
-posix_spawn_file_actions_t *child_spawn_actions(const struct run_fds *f,
-						 const char *dir)
+posix_spawn_file_actions_t *child_spawn_actions(const struct run_fds *f, const char *dir)
 {
 	if (spawn_fa.ready && spawn_fa.in == f->in && spawn_fa.out == f->out &&
 	    spawn_fa.err == f->err && spawn_fa.has_dir == !!dir &&

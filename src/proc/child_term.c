@@ -35,11 +35,9 @@ int child_term_open(const struct child *c, struct term *t, struct sbuf *err)
 		sbuf_add(&t->input, c->in_data ? c->in_data : "", c->in_len);
 		break;
 	case CHILD_IN_FILE:
-		if (sbuf_read_file(&t->input, c->in_path ? c->in_path : "",
-				   CHILD_CAPTURE_MAX)) {
+		if (sbuf_read_file(&t->input, c->in_path ? c->in_path : "", CHILD_CAPTURE_MAX)) {
 			sbuf_addf(err, "cannot read stdin file '%s': %s",
-				  c->in_path ? c->in_path : "",
-				  strerror(errno));
+				  c->in_path ? c->in_path : "", strerror(errno));
 			return -1;
 		}
 		break;
@@ -63,23 +61,20 @@ int child_term_open(const struct child *c, struct term *t, struct sbuf *err)
 	}
 	t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (t->master < 0 || grantpt(t->master) || unlockpt(t->master)) {
-		sbuf_addf(err, "cannot open a pseudo-terminal: %s",
-			  strerror(errno));
+		sbuf_addf(err, "cannot open a pseudo-terminal: %s", strerror(errno));
 		return -1;
 	}
 	sbuf_grow(&t->name, 128);
 	if (ptsname_r(t->master, t->name.buf, t->name.alloc - 1)) {
-		sbuf_addf(err, "cannot name the pseudo-terminal: %s",
-			  strerror(errno));
+		sbuf_addf(err, "cannot name the pseudo-terminal: %s", strerror(errno));
 		return -1;
 	}
 	t->name.len = strlen(t->name.buf);
-	struct winsize ws = {.ws_row = CHILD_TERMINAL_ROWS,
-			     .ws_col = CHILD_TERMINAL_COLS};
+	struct winsize ws = {.ws_row = CHILD_TERMINAL_ROWS, .ws_col = CHILD_TERMINAL_COLS};
 	t->slave = open(t->name.buf, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (t->slave < 0 || ioctl(t->master, TIOCSWINSZ, &ws) < 0) {
-		sbuf_addf(err, "cannot set up the pseudo-terminal '%s': %s",
-			  t->name.buf, strerror(errno));
+		sbuf_addf(err, "cannot set up the pseudo-terminal '%s': %s", t->name.buf,
+			  strerror(errno));
 		return -1;
 	}
 	/* End of input, typed after the content: a partial last line needs
@@ -96,8 +91,7 @@ int child_term_open(const struct child *c, struct term *t, struct sbuf *err)
 }
 
 /* The terminal's file actions: slave on 0 (as the controlling terminal). */
-void child_term_actions(posix_spawn_file_actions_t *fa, const struct term *t,
-			 const char *dir)
+void child_term_actions(posix_spawn_file_actions_t *fa, const struct term *t, const char *dir)
 {
 	posix_spawn_file_actions_init(fa);
 	posix_spawn_file_actions_addopen(fa, 0, t->name.buf, O_RDWR, 0);
@@ -123,22 +117,19 @@ void child_term_drain(struct term *t, struct child_result *r)
 			return;
 		}
 		t->ready = 1;
-		if (t->out_fd >= 0 &&
-		    fileio_write_all(t->out_fd, buf, (size_t)n) < 0) {
+		if (t->out_fd >= 0 && fileio_write_all(t->out_fd, buf, (size_t)n) < 0) {
 			/* A full disk loses output, not the run. */
 		}
 		if (t->out_mode == CHILD_OUT_CAPTURE) {
-			size_t room = r->out.len < CHILD_CAPTURE_MAX
-					  ? CHILD_CAPTURE_MAX - r->out.len
-					  : 0;
+			size_t room =
+			    r->out.len < CHILD_CAPTURE_MAX ? CHILD_CAPTURE_MAX - r->out.len : 0;
 			sbuf_add(&r->out, buf, (size_t)n < room ? (size_t)n : room);
 			if ((size_t)n > room)
 				r->out_truncated = 1;
 		}
 		sbuf_add(&t->tail, buf, (size_t)n);
 		if (t->tail.len > 4 * CHILD_TAIL_MAX) {
-			memmove(t->tail.buf,
-				t->tail.buf + t->tail.len - CHILD_TAIL_MAX,
+			memmove(t->tail.buf, t->tail.buf + t->tail.len - CHILD_TAIL_MAX,
 				CHILD_TAIL_MAX);
 			sbuf_setlen(&t->tail, CHILD_TAIL_MAX);
 		}
@@ -149,8 +140,7 @@ void child_term_drain(struct term *t, struct child_result *r)
 void child_term_type(struct term *t)
 {
 	while (t->ready && t->typed < t->input.len) {
-		ssize_t n = write(t->master, t->input.buf + t->typed,
-				  t->input.len - t->typed);
+		ssize_t n = write(t->master, t->input.buf + t->typed, t->input.len - t->typed);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

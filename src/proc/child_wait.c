@@ -46,9 +46,8 @@ static int poll_add(struct poll_set *ps, int fd, short events)
 
 /* The fds worth waking for this round: the pidfd, the interrupt pipe and
    the watch fd (until stopping), the capture pipes, the terminal. */
-static void poll_build(const struct child *c, const struct waiter *w,
-		       const struct run_fds *f, const struct term *t,
-		       struct poll_set *ps)
+static void poll_build(const struct child *c, const struct waiter *w, const struct run_fds *f,
+		       const struct term *t, struct poll_set *ps)
 {
 	ps->n = 0;
 	ps->i_pid = ps->i_intr = ps->i_watch = ps->i_out = ps->i_err = -1;
@@ -79,8 +78,8 @@ static void poll_build(const struct child *c, const struct waiter *w,
  * deadline, until the terminal counts as ready, and without a pidfd at most
  * *step, which doubles up to 10 ms (the fallback polling of waitid()).
  */
-static int64_t poll_wait_ns(const struct waiter *w, const struct term *t,
-			    const struct poll_set *ps, int64_t *step)
+static int64_t poll_wait_ns(const struct waiter *w, const struct term *t, const struct poll_set *ps,
+			    int64_t *step)
 {
 	int64_t wait = -1;
 	if (w->deadline >= 0) {
@@ -106,8 +105,8 @@ static int64_t poll_wait_ns(const struct waiter *w, const struct term *t,
 
 /* Serve the fds that woke; returns 1 when the pidfd says the process
    exited. */
-static int poll_serve(struct child *c, struct waiter *w, struct run_fds *f,
-		      struct term *t, const struct poll_set *ps)
+static int poll_serve(struct child *c, struct waiter *w, struct run_fds *f, struct term *t,
+		      const struct poll_set *ps)
 {
 	struct child_result *r = &c->res;
 	const struct pollfd *pfd = ps->pfd;
@@ -163,8 +162,8 @@ static void check_deadline(struct waiter *w, struct child_result *r)
  * Wait until the main process has exited (it is then a zombie, not reaped),
  * pumping capture pipes, enforcing the timeout and reacting to interrupts.
  */
-void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
-		      struct term *t, int64_t t0)
+void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f, struct term *t,
+		     int64_t t0)
 {
 	struct child_result *r = &c->res;
 	int64_t step = 100000; /* fallback polling, grows to 10 ms */
@@ -184,8 +183,7 @@ void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
 		struct poll_set ps;
 		poll_build(c, w, f, t, &ps);
 		int64_t wait = poll_wait_ns(w, t, &ps, &step);
-		struct timespec ts = {(time_t)(wait / 1000000000),
-				      (long)(wait % 1000000000)};
+		struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
 		int rc = ppoll(ps.pfd, (nfds_t)ps.n, wait < 0 ? NULL : &ts, NULL);
 		if (rc < 0 && errno != EINTR)
 			rc = 0; /* cannot happen with valid fds; keep going */
@@ -201,8 +199,8 @@ void child_wait_exit(struct child *c, struct waiter *w, struct run_fds *f,
  * The main process has exited: kill what it left in its group, reap it
  * (its status and resource usage), and reap the strays a subreaper got.
  */
-int child_run_reap(struct child *c, const char *const *argv, struct run *run,
-		    int *status, struct rusage *ru, struct sbuf *err)
+int child_run_reap(struct child *c, const char *const *argv, struct run *run, int *status,
+		   struct rusage *ru, struct sbuf *err)
 {
 	struct child_result *r = &c->res;
 	/* The leader is a zombie, so its pid still names the group: nothing
@@ -228,8 +226,7 @@ int child_run_reap(struct child *c, const char *const *argv, struct run *run,
 
 /* The reaped status and resource usage as the result, and the stderr tail
    from wherever the run's stderr went. */
-void child_run_account(struct child *c, struct run *run, int status,
-			const struct rusage *ru)
+void child_run_account(struct child *c, struct run *run, int status, const struct rusage *ru)
 {
 	struct child_result *r = &c->res;
 	r->user_ns = tv_ns(&ru->ru_utime);

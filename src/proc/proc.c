@@ -54,15 +54,13 @@ static const struct signame signames[] = {
 
 /* Real-time signals are named relative to the nearer end, as bash does. */
 static const char *const rtmin_names[] = {
-    "SIGRTMIN",	   "SIGRTMIN+1",  "SIGRTMIN+2",	 "SIGRTMIN+3",
-    "SIGRTMIN+4",  "SIGRTMIN+5",  "SIGRTMIN+6",	 "SIGRTMIN+7",
-    "SIGRTMIN+8",  "SIGRTMIN+9",  "SIGRTMIN+10", "SIGRTMIN+11",
+    "SIGRTMIN",	   "SIGRTMIN+1",  "SIGRTMIN+2",	 "SIGRTMIN+3",	"SIGRTMIN+4",  "SIGRTMIN+5",
+    "SIGRTMIN+6",  "SIGRTMIN+7",  "SIGRTMIN+8",	 "SIGRTMIN+9",	"SIGRTMIN+10", "SIGRTMIN+11",
     "SIGRTMIN+12", "SIGRTMIN+13", "SIGRTMIN+14", "SIGRTMIN+15",
 };
 static const char *const rtmax_names[] = {
-    "SIGRTMAX",	   "SIGRTMAX-1",  "SIGRTMAX-2",	 "SIGRTMAX-3",
-    "SIGRTMAX-4",  "SIGRTMAX-5",  "SIGRTMAX-6",	 "SIGRTMAX-7",
-    "SIGRTMAX-8",  "SIGRTMAX-9",  "SIGRTMAX-10", "SIGRTMAX-11",
+    "SIGRTMAX",	   "SIGRTMAX-1",  "SIGRTMAX-2",	 "SIGRTMAX-3",	"SIGRTMAX-4",  "SIGRTMAX-5",
+    "SIGRTMAX-6",  "SIGRTMAX-7",  "SIGRTMAX-8",	 "SIGRTMAX-9",	"SIGRTMAX-10", "SIGRTMAX-11",
     "SIGRTMAX-12", "SIGRTMAX-13", "SIGRTMAX-14", "SIGRTMAX-15",
 };
 
@@ -106,8 +104,7 @@ int proc_signal_number(const char *name)
 int proc_become_subreaper(struct sbuf *err)
 {
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
-		sbuf_addf(err, "cannot become a child subreaper: %s",
-			  strerror(errno));
+		sbuf_addf(err, "cannot become a child subreaper: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -161,8 +158,7 @@ static int read_proc_file(const char *path, struct sbuf *sb)
 	sbuf_reset(sb);
 	for (;;) {
 		sbuf_grow(sb, 512);
-		ssize_t n =
-		    read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -199,8 +195,7 @@ static int scan_children(pid_t **pids, size_t *nr, size_t *alloc)
 		const char *p = strrchr(stat.buf, ')');
 		char state;
 		int ppid;
-		if (p && sscanf(p + 1, " %c %d", &state, &ppid) == 2 &&
-		    ppid == self)
+		if (p && sscanf(p + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
 			push_pid(pids, nr, alloc, (pid_t)atoi(de->d_name));
 	}
 	closedir(d);
@@ -270,8 +265,7 @@ int proc_reap_strays(const pid_t *keep, size_t nkeep)
 		size_t victims = 0;
 		for (size_t i = 0; i < nr; i++) {
 			pid_t pid = kids[i];
-			if (pid_in(pid, keep, nkeep) ||
-			    pid_in(pid, skip, nskip))
+			if (pid_in(pid, keep, nkeep) || pid_in(pid, skip, nskip))
 				continue;
 			if (kill(pid, SIGKILL) < 0 && errno == EPERM) {
 				/* A set-uid program we may not signal: waiting
@@ -284,8 +278,7 @@ int proc_reap_strays(const pid_t *keep, size_t nkeep)
 		if (!victims)
 			break;
 		for (size_t i = 0; i < victims; i++) {
-			while (waitpid(kids[i], NULL, __WALL) < 0 &&
-			       errno == EINTR)
+			while (waitpid(kids[i], NULL, __WALL) < 0 && errno == EINTR)
 				;
 			reaped++;
 		}
@@ -307,8 +300,7 @@ int proc_pidfd_open(pid_t pid)
 }
 
 static const char *const secret_words[] = {
-    "TOKEN", "SECRET", "PASSWORD", "KEY",
-    "AUTH",  "COOKIE", "SESSION",  "CREDENTIAL",
+    "TOKEN", "SECRET", "PASSWORD", "KEY", "AUTH", "COOKIE", "SESSION", "CREDENTIAL",
 };
 
 static int name_is_secret(const char *name, size_t len)
@@ -360,8 +352,7 @@ char *proc_mask_secrets(const char *text, const char *const *envp)
 	while (*p) {
 		size_t i;
 		for (i = 0; i < nsec; i++)
-			if (*p == sec[i].value[0] &&
-			    !strncmp(p, sec[i].value, sec[i].len))
+			if (*p == sec[i].value[0] && !strncmp(p, sec[i].value, sec[i].len))
 				break;
 		if (i < nsec) {
 			sbuf_adds(&out, "***");
@@ -425,8 +416,8 @@ void proc_env_without_git_repo(struct strvec *env, const char *const *envp)
 }
 
 const int proc_fatal_signals[] = {
-    SIGHUP,  SIGINT,  SIGQUIT,	 SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-    SIGPROF, SIGXCPU, SIGXFSZ,	 SIGIO,	  SIGPWR,  SIGSTKFLT, 0,
+    SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM, SIGVTALRM,
+    SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,	SIGPWR,	 SIGSTKFLT, 0,
 };
 
 /*
@@ -473,9 +464,8 @@ static void add_host(struct sbuf *sb)
 	sbuf_adds(sb, u.nodename);
 	for (size_t i = start; i < sb->len; i++) {
 		char c = sb->buf[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == '-'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
 			sb->buf[i] = '_';
 	}
 }

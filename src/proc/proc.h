@@ -1,5 +1,6 @@
 /*
- * proc: the Linux-specific process plumbing behind child.c and the runner (runner.c, runner_server.c).
+ * proc: the Linux-specific process plumbing behind child.c and the runner (runner.c,
+ * runner_server.c).
  *
  * Everything here that touches prctl, /proc or pidfds lives in this one file
  * so the logic above it has no #ifdefs:

@@ -66,9 +66,8 @@ static const char *level_name(enum github_level l)
 	return l == GITHUB_ERROR ? "error" : l == GITHUB_WARNING ? "warning" : "notice";
 }
 
-void github_command(struct sbuf *out, enum github_level level,
-		    const char *title, const char *file, int line,
-		    const char *message)
+void github_command(struct sbuf *out, enum github_level level, const char *title, const char *file,
+		    int line, const char *message)
 {
 	sbuf_addf(out, "::%s title=", level_name(level));
 	github_escape_property(out, title);
@@ -97,9 +96,8 @@ struct problems {
 	size_t nr, alloc;
 };
 
-static void add_problem(struct problems *p, enum github_level level,
-			const char *title, const char *file, int line,
-			struct sbuf *msg)
+static void add_problem(struct problems *p, enum github_level level, const char *title,
+			const char *file, int line, struct sbuf *msg)
 {
 	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
 	p->v[p->nr].level = level;
@@ -118,17 +116,16 @@ static void problems_release(struct problems *p)
 }
 
 /* "suite: bench/command" (the suite only when the run has several). */
-static void subject(struct sbuf *msg, const struct run_result *r,
-		    const struct suite_result *s, const struct bench_result *b,
-		    const struct command_result *c)
+static void subject(struct sbuf *msg, const struct run_result *r, const struct suite_result *s,
+		    const struct bench_result *b, const struct command_result *c)
 {
 	if (r->nr_suites > 1)
 		sbuf_addf(msg, "%s: ", s->name ? s->name : "");
 	sbuf_addf(msg, "%s/%s", b->name ? b->name : "", c->name ? c->name : "");
 }
 
-static void comparison_text(struct sbuf *msg, const struct command_result *c,
-			    enum metric_id m, const struct comparison *cp)
+static void comparison_text(struct sbuf *msg, const struct command_result *c, enum metric_id m,
+			    const struct comparison *cp)
 {
 	sbuf_addf(msg, " %s: ", metric_get(m)->name);
 	/* ASCII arrows and brackets: annotations are plain text. */
@@ -146,9 +143,8 @@ static void comparison_text(struct sbuf *msg, const struct command_result *c,
 
 /* The annotation of one problem of report_problems_list(), or none (an
    interruption without an error: the run's summary tells it). */
-static void annotate(struct problems *p, const struct run_result *r,
-		     const struct report_problem *x, const char *file,
-		     int fail_on_inconclusive)
+static void annotate(struct problems *p, const struct run_result *r, const struct report_problem *x,
+		     const char *file, int fail_on_inconclusive)
 {
 	const struct command_result *c = x->cmd;
 	struct sbuf msg = SBUF_INIT;
@@ -187,8 +183,9 @@ static void annotate(struct problems *p, const struct run_result *r,
 			lvl = GITHUB_NOTICE;
 		} else if (x->kind == PROBLEM_INCONCLUSIVE) {
 			title = GITHUB_TITLE_INCONCLUSIVE;
-			lvl = !cp->gate ? GITHUB_NOTICE
-			      : fail_on_inconclusive ? GITHUB_ERROR : GITHUB_WARNING;
+			lvl = !cp->gate		     ? GITHUB_NOTICE
+			      : fail_on_inconclusive ? GITHUB_ERROR
+						     : GITHUB_WARNING;
 		} else {
 			title = GITHUB_TITLE_REGRESSION;
 			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
@@ -198,8 +195,7 @@ static void annotate(struct problems *p, const struct run_result *r,
 			sbuf_adds(&msg, " (not gated)");
 	} else { /* a metric unsupported or failed */
 		sbuf_addf(&msg, ": %s %s", metric_get(x->metric)->name,
-			  metric_status_name(x->failed ? MSTATUS_FAILED
-						       : MSTATUS_UNSUPPORTED));
+			  metric_status_name(x->failed ? MSTATUS_FAILED : MSTATUS_UNSUPPORTED));
 		if (c->side[SIDE_BASE].present && x->side >= 0)
 			sbuf_addf(&msg, " on %s", side_name((enum side)x->side));
 		if (x->reason && *x->reason)
@@ -227,26 +223,25 @@ static const char *annotation_file(const char *file, const char *workspace)
 }
 
 /* The annotations of r, in report order (report_problems_list()). */
-static void collect(struct problems *p, const struct run_result *r,
-		    int fail_on_inconclusive, const char *workspace)
+static void collect(struct problems *p, const struct run_result *r, int fail_on_inconclusive,
+		    const char *workspace)
 {
 	struct report_problems all;
 	report_problems_list(&all, r);
 	for (size_t i = 0; i < all.nr; i++)
-		annotate(p, r, &all.v[i],
-			 annotation_file(all.v[i].suite->file, workspace),
+		annotate(p, r, &all.v[i], annotation_file(all.v[i].suite->file, workspace),
 			 fail_on_inconclusive);
 	report_problems_release(&all);
 }
 
-void github_annotations(struct sbuf *out, const struct run_result *r,
-			int fail_on_inconclusive, const char *workspace)
+void github_annotations(struct sbuf *out, const struct run_result *r, int fail_on_inconclusive,
+			const char *workspace)
 {
-	struct problems p = { NULL, 0, 0 };
+	struct problems p = {NULL, 0, 0};
 	collect(&p, r, fail_on_inconclusive, workspace);
 	for (size_t i = 0; i < p.nr; i++)
-		github_command(out, p.v[i].level, p.v[i].title, p.v[i].file,
-			       p.v[i].line, p.v[i].message);
+		github_command(out, p.v[i].level, p.v[i].title, p.v[i].file, p.v[i].line,
+			       p.v[i].message);
 	problems_release(&p);
 }
 
@@ -257,8 +252,7 @@ static void count_part(struct sbuf *t, int n, const char *one, const char *many)
 	sbuf_addf(t, "%s%d %s", t->len ? ", " : "", n, n == 1 ? one : many);
 }
 
-void github_summary_fallback(struct sbuf *out, const struct run_result *r,
-			     int fail_on_inconclusive)
+void github_summary_fallback(struct sbuf *out, const struct run_result *r, int fail_on_inconclusive)
 {
 	const struct run_summary *sm = &r->summary;
 	struct sbuf title = SBUF_INIT;
@@ -272,12 +266,13 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 	sbuf_adds(out, "## kagari: ");
 	sbuf_adds(out, title.buf);
 	sbuf_adds(out, "\n\n");
-	sbuf_addf(out, "%d benchmark%s, %d command%s: %d pass, %d improved, %d inconclusive, %d accepted, %d regression%s, %d over budget, %d error%s. Exit code %d",
+	sbuf_addf(out,
+		  "%d benchmark%s, %d command%s: %d pass, %d improved, %d inconclusive, %d "
+		  "accepted, %d regression%s, %d over budget, %d error%s. Exit code %d",
 		  sm->benchmarks, sm->benchmarks == 1 ? "" : "s", sm->commands,
-		  sm->commands == 1 ? "" : "s", sm->pass, sm->improved,
-		  sm->inconclusive, sm->accepted, sm->regression, sm->regression == 1 ? "" : "s",
-		  sm->over_budget, sm->error, sm->error == 1 ? "" : "s",
-		  sm->exit_code);
+		  sm->commands == 1 ? "" : "s", sm->pass, sm->improved, sm->inconclusive,
+		  sm->accepted, sm->regression, sm->regression == 1 ? "" : "s", sm->over_budget,
+		  sm->error, sm->error == 1 ? "" : "s", sm->exit_code);
 	if (r->exit_reason && *r->exit_reason) {
 		sbuf_adds(out, ": ");
 		report_md_escape(out, r->exit_reason);
@@ -298,7 +293,7 @@ void github_summary_fallback(struct sbuf *out, const struct run_result *r,
 			sbuf_adds(out, " with uncommitted changes");
 		sbuf_adds(out, ".\n");
 	}
-	struct problems p = { NULL, 0, 0 };
+	struct problems p = {NULL, 0, 0};
 	collect(&p, r, fail_on_inconclusive, NULL);
 	if (p.nr)
 		sbuf_addch(out, '\n');

@@ -38,9 +38,8 @@ enum github_level { GITHUB_NOTICE, GITHUB_WARNING, GITHUB_ERROR };
  * with title, file and message escaped. file may be NULL; line is left
  * out when it is 0 or there is no file.
  */
-void github_command(struct sbuf *out, enum github_level level,
-		    const char *title, const char *file, int line,
-		    const char *message);
+void github_command(struct sbuf *out, enum github_level level, const char *title, const char *file,
+		    int line, const char *message);
 
 /* The fixed annotation titles. */
 #define GITHUB_TITLE_REGRESSION "regression"
@@ -68,8 +67,8 @@ void github_command(struct sbuf *out, enum github_level level,
  * ($GITHUB_WORKSPACE; may be NULL) when it lies inside it; an absolute path
  * outside it is left out.
  */
-void github_annotations(struct sbuf *out, const struct run_result *r,
-			int fail_on_inconclusive, const char *workspace);
+void github_annotations(struct sbuf *out, const struct run_result *r, int fail_on_inconclusive,
+			const char *workspace);
 
 /*
  * A short GitHub-flavoured Markdown summary (a title line such as "No

@@ -21,8 +21,7 @@ const char *report_base_ref_shown(const struct git_info *g)
 		return ref;
 	size_t n = strlen(ref);
 	/* An abbreviation is at least 4 hex digits, as git's. */
-	if (n >= 4 && n <= strlen(sha) &&
-	    strspn(ref, "0123456789abcdefABCDEF") == n &&
+	if (n >= 4 && n <= strlen(sha) && strspn(ref, "0123456789abcdefABCDEF") == n &&
 	    !strncasecmp(ref, sha, n))
 		return NULL;
 	return ref;
@@ -45,8 +44,7 @@ void report_git_base_text(struct sbuf *out, const struct git_info *g)
 		return;
 	sbuf_adds(out, ref ? ref : "");
 	if (g->base_sha)
-		sbuf_addf(out, "%s%s%s", ref ? " (" : "", g->base_sha,
-			  ref ? ")" : "");
+		sbuf_addf(out, "%s%s%s", ref ? " (" : "", g->base_sha, ref ? ")" : "");
 }
 
 void report_exit_text(struct sbuf *out, const struct run_result *r)
@@ -56,8 +54,8 @@ void report_exit_text(struct sbuf *out, const struct run_result *r)
 		sbuf_addf(out, " (%s)", r->exit_reason);
 }
 
-static void mark(struct sbuf *out, const struct report_markup *mk,
-		 const char *open, const char *close, const char *s, size_t n)
+static void mark(struct sbuf *out, const struct report_markup *mk, const char *open,
+		 const char *close, const char *s, size_t n)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -95,14 +93,12 @@ int report_revisions_text(struct sbuf *out, const struct run_result *r,
 }
 
 /* The commands of b and the comparisons they hold, added to the counts. */
-static void count_bench(const struct bench_result *b, size_t *commands,
-			size_t *comparisons)
+static void count_bench(const struct bench_result *b, size_t *commands, size_t *comparisons)
 {
 	*commands += b->nr_commands;
 	for (size_t c = 0; c < b->nr_commands; c++)
 		for (int m = 0; m < METRIC__COUNT; m++)
-			*comparisons +=
-			    b->commands[c].comparison[m].present != 0;
+			*comparisons += b->commands[c].comparison[m].present != 0;
 }
 
 void report_status_line(struct sbuf *out, const struct run_result *r,
@@ -113,13 +109,11 @@ void report_status_line(struct sbuf *out, const struct run_result *r,
 
 	for (size_t i = 0; i < r->nr_suites; i++)
 		for (size_t b = 0; b < r->suites[i].nr_benches; b++)
-			count_bench(&r->suites[i].benches[b], &commands,
-				    &comparisons);
+			count_bench(&r->suites[i].benches[b], &commands, &comparisons);
 	if (report_revisions_text(out, r, mk))
 		sbuf_adds(out, " · ");
 	if (comparisons)
-		sbuf_addf(out, "%zu comparison%s in ", comparisons,
-			  comparisons == 1 ? "" : "s");
+		sbuf_addf(out, "%zu comparison%s in ", comparisons, comparisons == 1 ? "" : "s");
 	sbuf_addf(out, "%zu command%s · ", commands, commands == 1 ? "" : "s");
 	sbuf_adds(&sb, "exit code ");
 	report_exit_text(&sb, r);
@@ -131,12 +125,10 @@ void report_status_line(struct sbuf *out, const struct run_result *r,
 
 static int has_work_unit(const struct command_result *c, enum metric_id m)
 {
-	return m == METRIC_THROUGHPUT && c && c->throughput_unit &&
-	       *c->throughput_unit;
+	return m == METRIC_THROUGHPUT && c && c->throughput_unit && *c->throughput_unit;
 }
 
-void report_metric_unit(struct sbuf *out, const struct command_result *c,
-			enum metric_id m)
+void report_metric_unit(struct sbuf *out, const struct command_result *c, enum metric_id m)
 {
 	if (has_work_unit(c, m))
 		sbuf_addf(out, "%s/s", c->throughput_unit);
@@ -145,8 +137,8 @@ void report_metric_unit(struct sbuf *out, const struct command_result *c,
 }
 
 /* out[start..] is "<n> /s" or "<n>/s": make it "<n> <unit>/s". */
-static void put_work_unit(struct sbuf *out, size_t start,
-			  const struct command_result *c, enum metric_id m)
+static void put_work_unit(struct sbuf *out, size_t start, const struct command_result *c,
+			  enum metric_id m)
 {
 	if (!has_work_unit(c, m))
 		return;
@@ -159,8 +151,7 @@ static void put_work_unit(struct sbuf *out, size_t start,
 	}
 }
 
-void report_value_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double v)
+void report_value_text(struct sbuf *out, const struct command_result *c, enum metric_id m, double v)
 {
 	size_t start = out->len;
 
@@ -168,8 +159,8 @@ void report_value_text(struct sbuf *out, const struct command_result *c,
 	put_work_unit(out, start, c, m);
 }
 
-void report_delta_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double delta, double ref)
+void report_delta_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
+		       double delta, double ref)
 {
 	size_t start = out->len;
 
@@ -194,8 +185,8 @@ void report_tolerance_note(struct sbuf *out, const struct comparison *cp)
 	sbuf_addch(out, ')');
 }
 
-void report_base_head_text(struct sbuf *out, const struct command_result *c,
-			   enum metric_id m, const struct comparison *cp)
+void report_base_head_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
+			   const struct comparison *cp)
 {
 	report_value_text(out, c, m, cp->base);
 	sbuf_adds(out, " → ");
@@ -235,8 +226,7 @@ void report_change_text(struct sbuf *out, const struct comparison *cp)
 
 void report_change_text_plain(struct sbuf *out, const struct comparison *cp)
 {
-	units_format_change(out, cp->change_percent, cp->ci_low_percent,
-			    cp->ci_high_percent);
+	units_format_change(out, cp->change_percent, cp->ci_low_percent, cp->ci_high_percent);
 	if (report_mean_differs(cp)) {
 		sbuf_adds(out, "; ");
 		report_mean_text(out, cp);
@@ -285,7 +275,10 @@ int report_minority_text(struct sbuf *out, const struct comparison *cp)
 	if (!report_mean_differs(cp))
 		return 0;
 	if (isfinite(s) && isfinite(f) && s > 0 && f > 0 && (slower ? f > 1 : f < 1)) {
-		sbuf_addf(out, s >= 1.5 ? "%.0f%% of head's runs are about " : "%.1f%% of head's runs are about ", s);
+		sbuf_addf(out,
+			  s >= 1.5 ? "%.0f%% of head's runs are about "
+				   : "%.1f%% of head's runs are about ",
+			  s);
 		add_factor(out, slower ? f : 1 / f);
 		sbuf_adds(out, slower ? " slower; " : " faster; ");
 	} else {
@@ -370,8 +363,7 @@ void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum met
 	sbuf_release(&tmp);
 }
 
-void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
-			     enum metric_id m)
+void report_lead_change_text(struct sbuf *out, const struct comparison *cp, enum metric_id m)
 {
 	sbuf_addf(out, "%s ", metric_get(m)->name);
 	if (report_better_text(out, cp, m))
@@ -386,8 +378,7 @@ void report_verdict_text(struct sbuf *out, const struct comparison *cp)
 	if (!cp->gate)
 		sbuf_adds(out, " (not gated)");
 	if (cp->decided_at_rounds > 0)
-		sbuf_addf(out, " (decided after %d rounds)",
-			  cp->decided_at_rounds);
+		sbuf_addf(out, " (decided after %d rounds)", cp->decided_at_rounds);
 }
 
 /* ---- budgets ------------------------------------------------------------- */
@@ -431,8 +422,7 @@ void report_budget_actual(struct sbuf *out, const struct command_result *c,
 void report_budget_excess(struct sbuf *out, const struct budget_result *bu)
 {
 	if (bu->have_actual && bu->limit != 0 && isfinite(bu->actual))
-		units_format_percent(out, (bu->actual - bu->limit) /
-					      fabs(bu->limit) * 100);
+		units_format_percent(out, (bu->actual - bu->limit) / fabs(bu->limit) * 100);
 }
 
 void report_budget_details(struct sbuf *out, const struct budget_result *bu)
@@ -449,21 +439,23 @@ int report_shard_text(struct sbuf *out, const struct run_result *r)
 {
 	const struct shard_record *sh = &r->shard;
 	if (sh->present && sh->merged_from > 0) {
-		sbuf_addf(out, "merged by kagari merge from %d report%s",
-			  sh->merged_from, sh->merged_from == 1 ? "" : "s");
+		sbuf_addf(out, "merged by kagari merge from %d report%s", sh->merged_from,
+			  sh->merged_from == 1 ? "" : "s");
 		return 1;
 	}
 	if (!sh->present || sh->count <= 1)
 		return 0;
 	if (sh->replicate) {
-		sbuf_addf(out, "replicate %d of %d: every selected benchmark "
-			       "(kagari merge pools the replicates)",
+		sbuf_addf(out,
+			  "replicate %d of %d: every selected benchmark "
+			  "(kagari merge pools the replicates)",
 			  sh->index, sh->count);
 		return 1;
 	}
-	sbuf_addf(out, "shard %d of %d: %d of the %d selected benchmark%s; "
-		       "the others are in the other shards (kagari merge "
-		       "judges them all)",
+	sbuf_addf(out,
+		  "shard %d of %d: %d of the %d selected benchmark%s; "
+		  "the others are in the other shards (kagari merge "
+		  "judges them all)",
 		  sh->index, sh->count, r->summary.benchmarks, sh->benchmarks,
 		  sh->benchmarks == 1 ? "" : "s");
 	return 1;

@@ -83,8 +83,7 @@ void report_status_line(struct sbuf *out, const struct run_result *r,
  * except throughput with a work unit, which is "<throughput_unit>/s"
  * ("lines/s"). The CSV and JSON writers put it in their unit column.
  */
-void report_metric_unit(struct sbuf *out, const struct command_result *c,
-			enum metric_id m);
+void report_metric_unit(struct sbuf *out, const struct command_result *c, enum metric_id m);
 
 /*
  * A value of metric m as analyze/format prints it, throughput with the
@@ -92,10 +91,10 @@ void report_metric_unit(struct sbuf *out, const struct command_result *c,
  * report_delta_text(): a difference, in the unit the size of `ref` picks
  * (units_format_delta()), with the work unit the same way.
  */
-void report_value_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double v);
-void report_delta_text(struct sbuf *out, const struct command_result *c,
-		       enum metric_id m, double delta, double ref);
+void report_value_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
+		       double v);
+void report_delta_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
+		       double delta, double ref);
 
 /* ---- comparisons --------------------------------------------------------- */
 
@@ -109,8 +108,8 @@ void report_tolerance_text(struct sbuf *out, const struct comparison *cp);
 void report_tolerance_note(struct sbuf *out, const struct comparison *cp);
 
 /* "20.00 ms → 23.60 ms": the compared statistic of both sides. */
-void report_base_head_text(struct sbuf *out, const struct command_result *c,
-			   enum metric_id m, const struct comparison *cp);
+void report_base_head_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
+			   const struct comparison *cp);
 
 /*
  * "+18.0% (+14.2% … +21.9%)": the change and its interval, as the
@@ -161,8 +160,7 @@ void report_verdict_note(struct sbuf *out, const struct comparison *cp, enum met
  * [+14.2%, +21.9%] (tolerance 5%)", or the metric and
  * report_better_text().
  */
-void report_lead_change_text(struct sbuf *out, const struct comparison *cp,
-			     enum metric_id m);
+void report_lead_change_text(struct sbuf *out, const struct comparison *cp, enum metric_id m);
 
 /*
  * The verdict as the comparison lists show it: "regression",

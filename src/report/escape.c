@@ -46,8 +46,7 @@ void report_html_escape(struct sbuf *out, const char *s, int keep_lines)
 				sbuf_addch(out, ' ');
 			break;
 		default:
-			if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) ||
-			    cp == 0xFFFD)
+			if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0xFFFD)
 				sbuf_adds(out, "\xEF\xBF\xBD");
 			else
 				sbuf_add(out, s + i, k);

@@ -75,16 +75,14 @@ static void add_stack(struct flame *f, const struct profile_stack *st)
 
 /* The change of the function a frame names (frames carry no binary: the
    first function of that name), or NULL. */
-static const struct profile_change *change_of(const struct profile_set *ps,
-					      const char *name)
+static const struct profile_change *change_of(const struct profile_set *ps, const char *name)
 {
 	for (size_t i = 0; i < ps->nr_changes; i++) {
 		const char *fn = ps->funcs[ps->changes[i].func].function;
 		size_t k = 0;
 		/* frames had ';', ' ' and '\n' replaced by '_' */
 		while (fn[k] && name[k] &&
-		       (fn[k] == name[k] ||
-			(name[k] == '_' && strchr("; \n", fn[k]))))
+		       (fn[k] == name[k] || (name[k] == '_' && strchr("; \n", fn[k]))))
 			k++;
 		if (!fn[k] && !name[k])
 			return &ps->changes[i];
@@ -113,9 +111,8 @@ static void fill(struct sbuf *out, const struct profile_change *ch)
 		sbuf_addf(out, "#%02x%02x%02x", lo, lo, hi);
 }
 
-static void draw(struct sbuf *out, const struct flame *f,
-		 const struct profile_set *ps, size_t k, double x, int depth,
-		 int two)
+static void draw(struct sbuf *out, const struct flame *f, const struct profile_set *ps, size_t k,
+		 double x, int depth, int two)
 {
 	const struct fnode *n = &f->v[k];
 	double total = (double)f->v[0].n[PROFILE_HEAD];
@@ -126,14 +123,11 @@ static void draw(struct sbuf *out, const struct flame *f,
 	const struct profile_change *ch = k ? change_of(ps, n->name) : NULL;
 	sbuf_addf(out, "<g><title>");
 	report_html_escape(out, k ? n->name : "all", 0);
-	sbuf_addf(out, ": head %llu samples (%.1f%%)",
-		  (unsigned long long)n->n[PROFILE_HEAD],
+	sbuf_addf(out, ": head %llu samples (%.1f%%)", (unsigned long long)n->n[PROFILE_HEAD],
 		  100.0 * (double)n->n[PROFILE_HEAD] / total);
 	if (two && f->v[0].n[PROFILE_BASE])
-		sbuf_addf(out, ", base %llu (%.1f%%)",
-			  (unsigned long long)n->n[PROFILE_BASE],
-			  100.0 * (double)n->n[PROFILE_BASE] /
-				  (double)f->v[0].n[PROFILE_BASE]);
+		sbuf_addf(out, ", base %llu (%.1f%%)", (unsigned long long)n->n[PROFILE_BASE],
+			  100.0 * (double)n->n[PROFILE_BASE] / (double)f->v[0].n[PROFILE_BASE]);
 	if (ch && two) {
 		struct sbuf t = SBUF_INIT;
 		sbuf_addf(&t, "; self ");
@@ -142,8 +136,9 @@ static void draw(struct sbuf *out, const struct flame *f,
 		report_html_escape(out, t.buf, 0);
 		sbuf_release(&t);
 	}
-	sbuf_addf(out, "</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
-		       "height=\"%d\" fill=\"",
+	sbuf_addf(out,
+		  "</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
+		  "height=\"%d\" fill=\"",
 		  x, y, w, FLAME_ROW - 1);
 	if (k)
 		fill(out, two ? ch : NULL);
@@ -154,8 +149,7 @@ static void draw(struct sbuf *out, const struct flame *f,
 	if (chars >= 3) {
 		const char *name = k ? n->name : "all";
 		size_t len = strlen(name);
-		sbuf_addf(out, "<text x=\"%.1f\" y=\"%.0f\">", x + 2,
-			  y + FLAME_ROW - 4);
+		sbuf_addf(out, "<text x=\"%.1f\" y=\"%.0f\">", x + 2, y + FLAME_ROW - 4);
 		if (len <= chars) {
 			report_html_escape(out, name, 0);
 		} else {
@@ -176,8 +170,8 @@ static void draw(struct sbuf *out, const struct flame *f,
 	for (size_t c = n->child; c; c = f->v[c - 1].sibling)
 		kids[nc++] = c - 1;
 	for (size_t i = 1; i < nc; i++)
-		for (size_t j = i; j > 0 && strcmp(f->v[kids[j - 1]].name,
-						   f->v[kids[j]].name) > 0; j--) {
+		for (size_t j = i; j > 0 && strcmp(f->v[kids[j - 1]].name, f->v[kids[j]].name) > 0;
+		     j--) {
 			size_t t = kids[j];
 			kids[j] = kids[j - 1];
 			kids[j - 1] = t;
@@ -195,8 +189,7 @@ static int deepest(const struct flame *f, size_t k, int depth)
 	double total = (double)f->v[0].n[PROFILE_HEAD];
 	int best = depth;
 	for (size_t c = f->v[k].child; c; c = f->v[c - 1].sibling)
-		if ((double)f->v[c - 1].n[PROFILE_HEAD] / total * FLAME_WIDTH >=
-		    FLAME_MIN_PX) {
+		if ((double)f->v[c - 1].n[PROFILE_HEAD] / total * FLAME_WIDTH >= FLAME_MIN_PX) {
 			int d = deepest(f, c - 1, depth + 1);
 			if (d > best)
 				best = d;
@@ -208,7 +201,7 @@ void svg_flame_graph(struct sbuf *out, const struct command_result *c)
 {
 	const struct profile_set *ps = c->profile;
 	int two = c->side[SIDE_BASE].present;
-	struct flame f = { 0 };
+	struct flame f = {0};
 	node_new(&f, "", 0);
 	for (size_t i = 0; ps && i < ps->nr_stacks; i++)
 		add_stack(&f, &ps->stacks[i]);
@@ -217,13 +210,13 @@ void svg_flame_graph(struct sbuf *out, const struct command_result *c)
 			       "side to draw</p>\n");
 	} else {
 		f.depth = deepest(&f, 0, 0);
-		sbuf_addf(out, "<svg class=\"flame\" viewBox=\"0 0 %d %d\" "
-			       "width=\"%d\" height=\"%d\" role=\"img\">"
-			       "<title>%s flame graph: widths from the head's "
-			       "samples%s</title>\n",
+		sbuf_addf(out,
+			  "<svg class=\"flame\" viewBox=\"0 0 %d %d\" "
+			  "width=\"%d\" height=\"%d\" role=\"img\">"
+			  "<title>%s flame graph: widths from the head's "
+			  "samples%s</title>\n",
 			  FLAME_WIDTH, (f.depth + 1) * FLAME_ROW, FLAME_WIDTH,
-			  (f.depth + 1) * FLAME_ROW,
-			  two ? "differential" : "",
+			  (f.depth + 1) * FLAME_ROW, two ? "differential" : "",
 			  two ? ", colour from the change of each function's "
 				"self time (red grew, blue shrank)"
 			      : "");

@@ -35,7 +35,6 @@ void report_history_html(struct sbuf *out, const struct history_view *h);
  * of runs finds the step, or the noise is unknown, the line says so and
  * what would tell it. detect: the step size in percent.
  */
-void report_history_noise_line(struct sbuf *out, const struct history_series *s,
-			       double detect);
+void report_history_noise_line(struct sbuf *out, const struct history_series *s, double detect);
 
 #endif

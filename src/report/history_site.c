@@ -201,7 +201,8 @@ static void levels(struct sbuf *out, const struct scale *s, const struct history
 		qsort(t, to - from, sizeof(*t), cmp_double);
 		size_t c = to - from;
 		double med = c % 2 ? t[c / 2] : (t[c / 2 - 1] + t[c / 2]) / 2;
-		line(out, sx(s, (double)from) - 4, sy(s, med), sx(s, (double)to - 1) + 4, sy(s, med), "lv");
+		line(out, sx(s, (double)from) - 4, sy(s, med), sx(s, (double)to - 1) + 4,
+		     sy(s, med), "lv");
 		from = to;
 	}
 	free(t);
@@ -298,8 +299,8 @@ static void points(struct sbuf *out, const struct scale *s, const struct history
 
 /* Commit labels under the axis: the first, the last, a few evenly
    between (never two side by side). */
-static void commit_label(struct sbuf *out, const struct scale *s, const struct history_site_series *v,
-			 size_t i)
+static void commit_label(struct sbuf *out, const struct scale *s,
+			 const struct history_site_series *v, size_t i)
 {
 	char lab[8];
 	snprintf(lab, sizeof(lab), "%.7s", v->pts[i].sha);
@@ -307,7 +308,8 @@ static void commit_label(struct sbuf *out, const struct scale *s, const struct h
 	text(out, sx(s, (double)i), B + 16, "c", lab);
 }
 
-static void commit_labels(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+static void commit_labels(struct sbuf *out, const struct scale *s,
+			  const struct history_site_series *v)
 {
 	size_t step = v->nr > 1 ? (v->nr - 1 + X_LABELS - 2) / (X_LABELS - 1) : 1;
 	for (size_t i = 0; i < v->nr; i += step)
@@ -323,7 +325,9 @@ static void trend_plot(struct sbuf *out, const struct history_site_series *v, co
 {
 	struct scale s;
 	scale_of(&s, v);
-	sbuf_addf(out, "<svg class=\"trend\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
+	sbuf_addf(out,
+		  "<svg class=\"trend\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		  "role=\"img\" aria-label=\"",
 		  (int)W, (int)H, (int)W, (int)H);
 	esc(out, label);
 	sbuf_adds(out, "\"><title>");
@@ -344,9 +348,9 @@ static const char *badge_class(const char *verdict)
 	static const struct {
 		const char *name, *cls;
 	} k[] = {
-		{ "regression", "k-bad" }, { "over_budget", "k-bad" }, { "error", "k-bad" },
-		{ "improved", "k-good" }, { "pass", "k-good" }, { "inconclusive", "k-warn" },
-		{ "unsupported", "k-warn" }, { "interrupted", "k-warn" },
+	    {"regression", "k-bad"},   {"over_budget", "k-bad"},  {"error", "k-bad"},
+	    {"improved", "k-good"},    {"pass", "k-good"},	  {"inconclusive", "k-warn"},
+	    {"unsupported", "k-warn"}, {"interrupted", "k-warn"},
 	};
 	for (size_t i = 0; verdict && i < sizeof(k) / sizeof(k[0]); i++)
 		if (!strcmp(verdict, k[i].name))
@@ -448,7 +452,8 @@ static void series_block(struct sbuf *out, const struct history_site_series *v, 
 	series_label(&label, v);
 	sbuf_addf(out, "<div class=\"series\" id=\"s%zu\"><h4>", id);
 	esc(out, v->command);
-	sbuf_addf(out, " <span class=\"dim\">%zu commit%s</span></h4>\n", v->nr, v->nr == 1 ? "" : "s");
+	sbuf_addf(out, " <span class=\"dim\">%zu commit%s</span></h4>\n", v->nr,
+		  v->nr == 1 ? "" : "s");
 	trend_plot(out, v, label.buf);
 	sbuf_adds(out, "<p class=\"noise\">");
 	esc(out, v->noise);
@@ -481,7 +486,8 @@ static int cmp_order(const void *pa, const void *pb)
 		return b->this_machine - a->this_machine;
 	if ((c = cmp_str0(a->machine, b->machine)) || (c = cmp_str0(a->command, b->command)))
 		return c;
-	return (*(const size_t *)pa > *(const size_t *)pb) - (*(const size_t *)pa < *(const size_t *)pb);
+	return (*(const size_t *)pa > *(const size_t *)pb) -
+	       (*(const size_t *)pa < *(const size_t *)pb);
 }
 
 /* The order the page shows the series in (caller frees). */
@@ -513,9 +519,10 @@ static void machine_name(struct sbuf *out, const struct history_site_series *v)
    steps, linking to its plot. */
 static void overview(struct sbuf *out, const struct history_site *site, const size_t *ix)
 {
-	sbuf_adds(out, "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
-		       "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
-		       "<th>last run</th><th>steps</th></tr>\n");
+	sbuf_adds(out,
+		  "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
+		  "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
+		  "<th>last run</th><th>steps</th></tr>\n");
 	struct sbuf t = SBUF_INIT;
 	for (size_t k = 0; k < site->nr; k++) {
 		const struct history_site_series *v = &site->series[ix[k]];
@@ -530,7 +537,9 @@ static void overview(struct sbuf *out, const struct history_site *site, const si
 		sbuf_addf(out, "</code></td><td class=\"n\">%zu</td><td class=\"n\">", v->nr);
 		sbuf_reset(&t);
 		if (v->nr)
-			units_format_value(&t, v->metric, v->pts[line_end(v) ? line_end(v) - 1 : v->nr - 1].median);
+			units_format_value(
+			    &t, v->metric,
+			    v->pts[line_end(v) ? line_end(v) - 1 : v->nr - 1].median);
 		esc(out, t.buf);
 		sbuf_adds(out, "</td><td>");
 		last_badge(out, &v->last);
@@ -559,10 +568,12 @@ static void page_head(struct sbuf *out, const struct history_site *site)
 	sbuf_addf(out, "%lld run%s recorded · %zu series · made ", (long long)site->runs,
 		  site->runs == 1 ? "" : "s", site->nr);
 	esc(out, site->generated ? site->generated : "?");
-	sbuf_adds(out, " by kagari " KAGARI_VERSION "</p>\n<p class=\"meta\">Each point is a commit: "
-		       "the median of its runs (a bar: their least to greatest), in the order of HEAD's "
-		       "first-parent line, other commits after it, hollow. A dashed red line marks a step "
-		       "at the commit that made it; dashed purple lines are the levels between steps.");
+	sbuf_adds(
+	    out,
+	    " by kagari " KAGARI_VERSION "</p>\n<p class=\"meta\">Each point is a commit: "
+	    "the median of its runs (a bar: their least to greatest), in the order of HEAD's "
+	    "first-parent line, other commits after it, hollow. A dashed red line marks a step "
+	    "at the commit that made it; dashed purple lines are the levels between steps.");
 	if (site->no_links) {
 		sbuf_adds(out, " Commits are not links: ");
 		esc(out, site->no_links);
@@ -574,9 +585,10 @@ static void page_head(struct sbuf *out, const struct history_site *site)
 /* The machines, each once, in page order: never mixed in one plot. */
 static void machines(struct sbuf *out, const struct history_site *site, const size_t *ix)
 {
-	sbuf_adds(out, "<h2 id=\"machines\">Machines</h2>\n<p class=\"meta\">A series holds the runs of "
-		       "one machine only (machine id, CPU model and cores): the same benchmark on "
-		       "another machine is a plot of its own.</p>\n<ul>\n");
+	sbuf_adds(out,
+		  "<h2 id=\"machines\">Machines</h2>\n<p class=\"meta\">A series holds the runs of "
+		  "one machine only (machine id, CPU model and cores): the same benchmark on "
+		  "another machine is a plot of its own.</p>\n<ul>\n");
 	for (size_t k = 0; k < site->nr; k++) {
 		const struct history_site_series *v = &site->series[ix[k]];
 		int seen = 0;

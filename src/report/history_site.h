@@ -31,18 +31,18 @@
 struct sbuf;
 
 struct history_site_point {
-	const char *sha;     /* full commit id */
-	const char *time;    /* its first run, RFC 3339 (may be NULL) */
-	const char *subject; /* commit subject (NULL: unknown) */
-	const char *url;     /* link to the commit (NULL: none) */
+	const char *sha;	  /* full commit id */
+	const char *time;	  /* its first run, RFC 3339 (may be NULL) */
+	const char *subject;	  /* commit subject (NULL: unknown) */
+	const char *url;	  /* link to the commit (NULL: none) */
 	double median, low, high; /* the median of its runs, their least and greatest */
 	size_t runs;
-	int off_line;	     /* not on HEAD's first-parent line (shown after it) */
+	int off_line; /* not on HEAD's first-parent line (shown after it) */
 };
 
 struct history_site_step {
-	size_t at;	       /* index of the first point of the new level */
-	double before, after;  /* levels either side */
+	size_t at;	      /* index of the first point of the new level */
+	double before, after; /* levels either side */
 	double change_percent;
 };
 
@@ -62,16 +62,16 @@ struct history_site_series {
 	size_t nr;
 	const struct history_site_step *steps;
 	size_t nr_steps;
-	const char *noise;   /* the noise line, as the table words it */
+	const char *noise; /* the noise line, as the table words it */
 	struct history_site_last last;
 };
 
 struct history_site {
-	const char *machine;	/* the fingerprint of the machine that made the page */
-	const char *repo_page;	/* the repository's web page (NULL: none) */
-	const char *no_links;	/* why commits are not links (NULL when they are) */
-	const char *generated;	/* when the page was made, RFC 3339 */
-	int64_t runs;		/* runs in the history */
+	const char *machine;   /* the fingerprint of the machine that made the page */
+	const char *repo_page; /* the repository's web page (NULL: none) */
+	const char *no_links;  /* why commits are not links (NULL when they are) */
+	const char *generated; /* when the page was made, RFC 3339 */
+	int64_t runs;	       /* runs in the history */
 	const struct history_site_series *series;
 	size_t nr;
 };

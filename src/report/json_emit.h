@@ -43,8 +43,8 @@
 #include "base/sbuf.h"
 
 struct json_emit_level {
-	char kind;   /* '{' or '[' */
-	char inl;    /* written on one line */
+	char kind;    /* '{' or '[' */
+	char inl;     /* written on one line */
 	size_t count; /* members or elements written so far */
 };
 

@@ -22,15 +22,13 @@ struct sbuf;
  * existing path that is not a regular file. For checking destinations before
  * measuring. Returns 0, or -1 with "'PATH' is ..." appended to err.
  */
-int report_output_check(const char *path, const char *section,
-			struct sbuf *err);
+int report_output_check(const char *path, const char *section, struct sbuf *err);
 /* Returns 0, or -1 with a reason in err (the previous file is untouched).
  * A FIFO or character device is written in place (base/fileio.h). */
-int report_output_write(const char *path, const char *section,
-			const char *text, size_t len, struct sbuf *err);
+int report_output_write(const char *path, const char *section, const char *text, size_t len,
+			struct sbuf *err);
 /* Append text to path (created when missing), after a newline when the
  * file does not end with one: for GitHub step summaries. */
-int report_output_append(const char *path, const char *text, size_t len,
-			 struct sbuf *err);
+int report_output_append(const char *path, const char *text, size_t len, struct sbuf *err);
 
 #endif

@@ -47,10 +47,11 @@ int report_comparison_is_problem(const struct comparison *cp)
 	return k >= 0 && !(k == PROBLEM_INCONCLUSIVE && !cp->gate);
 }
 
-static struct report_problem *
-problem_add(struct report_problems *p, enum report_problem_kind kind,
-	    const struct suite_result *s, const struct bench_result *b,
-	    const struct command_result *c, size_t cmd_index, int metric)
+static struct report_problem *problem_add(struct report_problems *p, enum report_problem_kind kind,
+					  const struct suite_result *s,
+					  const struct bench_result *b,
+					  const struct command_result *c, size_t cmd_index,
+					  int metric)
 {
 	struct report_problem *x;
 
@@ -78,14 +79,12 @@ static int str_eq(const char *a, const char *b)
 static int bad_status(const struct command_result *c, int sd, int m)
 {
 	const struct metric_series *ms = &c->side[sd].metric[m];
-	return c->side[sd].present && (ms->status == MSTATUS_UNSUPPORTED ||
-				       ms->status == MSTATUS_FAILED);
+	return c->side[sd].present &&
+	       (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED);
 }
 
-static void list_command(struct report_problems *p,
-			 const struct suite_result *s,
-			 const struct bench_result *b,
-			 const struct command_result *c, size_t idx)
+static void list_command(struct report_problems *p, const struct suite_result *s,
+			 const struct bench_result *b, const struct command_result *c, size_t idx)
 {
 	struct report_problem *x;
 
@@ -97,16 +96,14 @@ static void list_command(struct report_problems *p,
 		const struct budget_result *bu = &c->budgets[i];
 		if (bu->status == BUDGET_PASS)
 			continue;
-		x = problem_add(p,
-				bu->status == BUDGET_FAIL ? PROBLEM_OVER_BUDGET
-							  : PROBLEM_UNSUPPORTED,
-				s, b, c, idx, (int)bu->metric);
+		x = problem_add(
+		    p, bu->status == BUDGET_FAIL ? PROBLEM_OVER_BUDGET : PROBLEM_UNSUPPORTED, s, b,
+		    c, idx, (int)bu->metric);
 		x->budget = bu;
 		x->reason = bu->reason;
-		if (bu->status == BUDGET_FAIL && bu->have_actual &&
-		    bu->limit != 0 && isfinite(bu->actual))
-			x->weight =
-			    fabs(bu->actual - bu->limit) / fabs(bu->limit);
+		if (bu->status == BUDGET_FAIL && bu->have_actual && bu->limit != 0 &&
+		    isfinite(bu->actual))
+			x->weight = fabs(bu->actual - bu->limit) / fabs(bu->limit);
 		else if (bu->status == BUDGET_UNASSESSABLE)
 			x->weight = 10; /* decides the exit code: first */
 	}
@@ -119,15 +116,12 @@ static void list_command(struct report_problems *p,
 		int kind = report_comparison_problem(cp);
 		if (kind < 0)
 			continue;
-		x = problem_add(p, (enum report_problem_kind)kind, s, b, c, idx,
-				m);
+		x = problem_add(p, (enum report_problem_kind)kind, s, b, c, idx, m);
 		x->cmp = cp;
 		if (kind == PROBLEM_INCONCLUSIVE)
 			x->weight = cp->p_reg;
 		else
-			x->weight = isfinite(cp->change_percent)
-					? fabs(cp->change_percent)
-					: 0;
+			x->weight = isfinite(cp->change_percent) ? fabs(cp->change_percent) : 0;
 	}
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct metric_series *h = &c->side[SIDE_HEAD].metric[m];
@@ -135,20 +129,15 @@ static void list_command(struct report_problems *p,
 		int hbad = bad_status(c, SIDE_HEAD, m);
 		int bbad = bad_status(c, SIDE_BASE, m);
 		int same = hbad && bbad && h->status == bs->status &&
-			   str_eq(h->reason ? h->reason : "",
-				  bs->reason ? bs->reason : "");
+			   str_eq(h->reason ? h->reason : "", bs->reason ? bs->reason : "");
 		for (int sd = SIDE_BASE; sd < SIDE__COUNT; sd++) {
-			const struct metric_series *ms =
-			    sd == SIDE_HEAD ? h : bs;
-			if (!(sd == SIDE_HEAD ? hbad : bbad) ||
-			    (same && sd == SIDE_BASE))
+			const struct metric_series *ms = sd == SIDE_HEAD ? h : bs;
+			if (!(sd == SIDE_HEAD ? hbad : bbad) || (same && sd == SIDE_BASE))
 				continue;
-			x = problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx,
-					m);
+			x = problem_add(p, PROBLEM_UNSUPPORTED, s, b, c, idx, m);
 			x->reason = ms->reason;
 			x->failed = ms->status == MSTATUS_FAILED;
-			x->weight =
-			    x->failed; /* failed ranks above unsupported */
+			x->weight = x->failed; /* failed ranks above unsupported */
 			x->side = same ? -1 : sd;
 		}
 	}
@@ -186,8 +175,7 @@ static int problem_cmp(const void *pa, const void *pb)
 	return (a->order > b->order) - (a->order < b->order);
 }
 
-void report_problems_collect(struct report_problems *p,
-			     const struct run_result *r)
+void report_problems_collect(struct report_problems *p, const struct run_result *r)
 {
 	struct report_problems all;
 
@@ -204,16 +192,14 @@ void report_problems_collect(struct report_problems *p,
 			/* The head side of a metric bad on both sides: the
 			   command's problem is the base side's, listed just
 			   before. */
-			if (i && is_metric(&all.v[i - 1]) &&
-			    all.v[i - 1].cmd == x->cmd &&
+			if (i && is_metric(&all.v[i - 1]) && all.v[i - 1].cmd == x->cmd &&
 			    all.v[i - 1].metric == x->metric)
 				continue;
 			/* Alike in another command: merged. */
 			for (j = 0; j < p->nr; j++) {
 				struct report_problem *y = &p->v[j];
 				if (is_metric(y) && y->metric == x->metric &&
-				    str_eq(y->reason, x->reason) &&
-				    y->failed == x->failed)
+				    str_eq(y->reason, x->reason) && y->failed == x->failed)
 					break;
 			}
 			if (j < p->nr) {
@@ -223,8 +209,7 @@ void report_problems_collect(struct report_problems *p,
 			}
 		}
 		struct report_problem *y =
-		    problem_add(p, x->kind, x->suite, x->bench, x->cmd,
-				x->cmd_index, x->metric);
+		    problem_add(p, x->kind, x->suite, x->bench, x->cmd, x->cmd_index, x->metric);
 		size_t order = y->order;
 		*y = *x;
 		y->order = order;
@@ -241,13 +226,11 @@ void report_problems_release(struct report_problems *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void title_part(struct sbuf *out, size_t n, const char *one,
-		       const char *many)
+static void title_part(struct sbuf *out, size_t n, const char *one, const char *many)
 {
 	if (!n)
 		return;
-	sbuf_addf(out, "%s%zu %s", out->len ? ", " : "", n,
-		  n == 1 ? one : many);
+	sbuf_addf(out, "%s%zu %s", out->len ? ", " : "", n, n == 1 ? one : many);
 }
 
 void report_problems_title(struct sbuf *out, const struct report_problems *p,
@@ -273,18 +256,14 @@ void report_problems_title(struct sbuf *out, const struct report_problems *p,
 			cmds += !seen;
 		}
 		if (cmds < n[PROBLEM_REGRESSION])
-			sbuf_addf(&sb, " in %zu command%s", cmds,
-				  cmds == 1 ? "" : "s");
+			sbuf_addf(&sb, " in %zu command%s", cmds, cmds == 1 ? "" : "s");
 	}
 	title_part(&sb, n[PROBLEM_OVER_BUDGET], "over budget", "over budget");
 	title_part(&sb, n[PROBLEM_ERROR], "error", "errors");
-	title_part(&sb, n[PROBLEM_INCONCLUSIVE], "inconclusive",
-		   "inconclusive");
+	title_part(&sb, n[PROBLEM_INCONCLUSIVE], "inconclusive", "inconclusive");
 	title_part(&sb, n[PROBLEM_UNSUPPORTED], "unsupported", "unsupported");
-	title_part(&sb, n[PROBLEM_NOT_GATED], "regression not gated",
-		   "regressions not gated");
-	title_part(&sb, n[PROBLEM_ACCEPTED], "accepted regression",
-		   "accepted regressions");
+	title_part(&sb, n[PROBLEM_NOT_GATED], "regression not gated", "regressions not gated");
+	title_part(&sb, n[PROBLEM_ACCEPTED], "accepted regression", "accepted regressions");
 	if (!sb.len)
 		sbuf_adds(&sb, "All checks passed");
 	if (r->interrupted)

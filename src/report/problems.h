@@ -26,8 +26,8 @@ enum report_problem_kind {
 	PROBLEM_INCONCLUSIVE, /* a gated comparison could not decide */
 	PROBLEM_UNSUPPORTED,  /* a metric unsupported or failed, a budget
 				 that could not be assessed */
-	PROBLEM_NOT_GATED, /* a regression in a comparison with gate: false */
-	PROBLEM_ACCEPTED,  /* a regression a Kagari-Accept trailer accepted */
+	PROBLEM_NOT_GATED,    /* a regression in a comparison with gate: false */
+	PROBLEM_ACCEPTED,     /* a regression a Kagari-Accept trailer accepted */
 	PROBLEM__COUNT
 };
 
@@ -36,11 +36,11 @@ struct report_problem {
 	const struct suite_result *suite;
 	const struct bench_result *bench;
 	const struct command_result *cmd;
-	size_t cmd_index; /* 0-based position of cmd in report order */
-	int metric;	  /* enum metric_id, or -1 (a command error) */
+	size_t cmd_index;		    /* 0-based position of cmd in report order */
+	int metric;			    /* enum metric_id, or -1 (a command error) */
 	const struct comparison *cmp;	    /* regression, inconclusive */
 	const struct budget_result *budget; /* over budget, unassessable */
-	const char *reason; /* unsupported/failed metric, error: not owned */
+	const char *reason;		    /* unsupported/failed metric, error: not owned */
 	/*
 	 * Unsupported metrics with the same metric, status and reason are
 	 * merged into one problem: `count` commands (the first is `cmd`).
@@ -96,10 +96,8 @@ int report_comparison_is_problem(const struct comparison *cp);
  *
  * report_problems_release() frees either list (not what it points into).
  */
-void report_problems_list(struct report_problems *p,
-			  const struct run_result *r);
-void report_problems_collect(struct report_problems *p,
-			     const struct run_result *r);
+void report_problems_list(struct report_problems *p, const struct run_result *r);
+void report_problems_collect(struct report_problems *p, const struct run_result *r);
 void report_problems_release(struct report_problems *p);
 /* "regression", "over budget", "error", "inconclusive", "unsupported",
    "regression (not gated)". */

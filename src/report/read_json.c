@@ -32,7 +32,8 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	if (mx) {
 		const char *k;
 		json_t *v;
-		json_object_foreach(mx, k, v) {
+		json_object_foreach(mx, k, v)
+		{
 			if (!json_is_string(v)) {
 				rj_expected(d, "matrix", "an object of strings", v);
 				break;
@@ -44,8 +45,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	rj_get_string(d, o, "error", &c->error);
 	rj_get_string(d, o, "stderr_tail", &c->stderr_tail);
 	static const char *const side_keys[SIDE__COUNT] = {
-		[SIDE_BASE] = "base", [SIDE_HEAD] = "head"
-	};
+	    [SIDE_BASE] = "base", [SIDE_HEAD] = "head"};
 	for (int sd = 0; sd < SIDE__COUNT && !d->failed; sd++) {
 		json_t *so = rj_get_object(d, o, side_keys[sd], 0);
 		if (!so)
@@ -71,9 +71,10 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 				if (c->side[sd].metric[m].nr > n)
 					n = c->side[sd].metric[m].nr;
 		if (!d->failed && (double)c->analysis.resamples * (double)n >
-					  (double)SETTINGS_MAX_BOOTSTRAP_DRAWS)
+				      (double)SETTINGS_MAX_BOOTSTRAP_DRAWS)
 			rj_fail(d, "resamples",
-				"%d resamples x %zu samples per side is %.0f bootstrap draws per comparison, more than the limit of %lld (docs/statistics.md)",
+				"%d resamples x %zu samples per side is %.0f bootstrap draws per "
+				"comparison, more than the limit of %lld (docs/statistics.md)",
 				c->analysis.resamples, n, (double)c->analysis.resamples * (double)n,
 				SETTINGS_MAX_BOOTSTRAP_DRAWS);
 		rj_leave(d, old);
@@ -90,7 +91,8 @@ static void read_strings(struct rd *d, json_t *arr, struct strvec *sv)
 {
 	size_t i;
 	json_t *x;
-	json_array_foreach(arr, i, x) {
+	json_array_foreach(arr, i, x)
+	{
 		if (!json_is_string(x)) {
 			size_t old = rj_enter_index(d, i);
 			rj_expected(d, NULL, "a string", x);
@@ -152,8 +154,7 @@ static void read_suite_item(struct rd *d, json_t *o, void *item)
 	read_suite(d, o, item);
 }
 
-static void read_environment(struct rd *d, json_t *o,
-			     struct environment_info *e)
+static void read_environment(struct rd *d, json_t *o, struct environment_info *e)
 {
 	rj_get_string(d, o, "os", &e->os);
 	rj_get_string(d, o, "kernel", &e->kernel);
@@ -212,7 +213,10 @@ static void read_acceptance_item(struct rd *d, json_t *o, void *item)
 	a->max_percent = rj_number_value(d, "max_percent", json_object_get(o, "max_percent"));
 	int m = metric ? metric_lookup(metric) : -1;
 	if (!a->commit || !a->benchmark || !a->command)
-		rj_fail(d, !a->commit ? "commit" : !a->benchmark ? "benchmark" : "command",
+		rj_fail(d,
+			!a->commit	? "commit"
+			: !a->benchmark ? "benchmark"
+					: "command",
 			"missing");
 	else if (m < 0)
 		rj_fail(d, "metric", "not a metric");
@@ -285,8 +289,7 @@ static const char *skip_value(const char *p, const char *end)
 	return p;
 }
 
-static const char *raw_member(const char *text, size_t len, const char *key,
-			      size_t *vlen)
+static const char *raw_member(const char *text, size_t len, const char *key, size_t *vlen)
 {
 	const char *p = text, *end = text + len;
 	size_t klen = strlen(key);
@@ -318,8 +321,8 @@ static const char *raw_member(const char *text, size_t len, const char *key,
 	}
 }
 
-static void read_seed(struct rd *d, const char *text, size_t len,
-		      json_t *root, struct run_result *r)
+static void read_seed(struct rd *d, const char *text, size_t len, json_t *root,
+		      struct run_result *r)
 {
 	json_t *v = json_object_get(root, "seed");
 	if (!v || json_is_null(v))
@@ -361,8 +364,9 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 			sbuf_adds(&t, json_string_value(sv));
 		else
 			sbuf_adds(&t, rj_type_name(sv));
-		rj_fail(d, "schema_version", "unknown schema version '%s' (this version of kagari reads \"%s\")",
-			t.buf, REPORT_SCHEMA_VERSION);
+		rj_fail(d, "schema_version",
+			"unknown schema version '%s' (this version of kagari reads \"%s\")", t.buf,
+			REPORT_SCHEMA_VERSION);
 		sbuf_release(&t);
 		return;
 	}
@@ -409,8 +413,8 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 	}
 	if (!d->failed) {
 		free(r->suites);
-		r->suites = rj_read_objects(d, root, "suites", 1, sizeof(*r->suites),
-					    &r->nr_suites, read_suite_item);
+		r->suites = rj_read_objects(d, root, "suites", 1, sizeof(*r->suites), &r->nr_suites,
+					    read_suite_item);
 	}
 	o = rj_get_object(d, root, "summary", 1);
 	if (o && !d->failed) {
@@ -421,8 +425,8 @@ static void read_root(struct rd *d, const char *text, size_t len, json_t *root,
 	rj_get_string(d, root, "exit_reason", &r->exit_reason);
 }
 
-int report_read_json(const char *text, size_t len, const char *file,
-		     struct run_result *r, struct sbuf *err)
+int report_read_json(const char *text, size_t len, const char *file, struct run_result *r,
+		     struct sbuf *err)
 {
 	json_error_t je;
 	/*
@@ -430,16 +434,13 @@ int report_read_json(const char *text, size_t len, const char *file,
 	 * above 2^63 would otherwise fail to load. The seed, the one value
 	 * that must stay exact, is read from its own text.
 	 */
-	json_t *root = json_loadb(text, len,
-				  JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL |
-					  JSON_ALLOW_NUL,
-				  &je);
+	json_t *root = json_loadb(
+	    text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, &je);
 	if (!root) {
-		sbuf_addf(err, "%s:%d:%d: invalid JSON: %s", file, je.line,
-			  je.column, je.text);
+		sbuf_addf(err, "%s:%d:%d: invalid JSON: %s", file, je.line, je.column, je.text);
 		return -1;
 	}
-	struct rd d = { file, err, SBUF_INIT, 0 };
+	struct rd d = {file, err, SBUF_INIT, 0};
 	if (!json_is_object(root))
 		rj_fail(&d, NULL, "not a kagari JSON report (expected an object, not %s)",
 			rj_type_name(root));

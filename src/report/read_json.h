@@ -50,7 +50,7 @@
  * or -1 with one reason appended to err, prefixed "FILE:LINE:COL: " for
  * invalid JSON and "FILE: FIELD.PATH: " otherwise.
  */
-int report_read_json(const char *text, size_t len, const char *file,
-		     struct run_result *r, struct sbuf *err);
+int report_read_json(const char *text, size_t len, const char *file, struct run_result *r,
+		     struct sbuf *err);
 
 #endif

@@ -75,16 +75,15 @@ const char *rj_type_name(const json_t *v)
 	}
 }
 
-void rj_expected(struct rd *d, const char *key, const char *what,
-		 const json_t *v)
+void rj_expected(struct rd *d, const char *key, const char *what, const json_t *v)
 {
 	rj_fail(d, key, "expected %s, not %s", what, rj_type_name(v));
 }
 
 /* obj.key when it is of type t (`what` in the error); absent or null
    gives NULL. */
-static json_t *get_typed(struct rd *d, json_t *obj, const char *key,
-			 int required, json_type t, const char *what)
+static json_t *get_typed(struct rd *d, json_t *obj, const char *key, int required, json_type t,
+			 const char *what)
 {
 	json_t *v = json_object_get(obj, key);
 	if (!v || json_is_null(v)) {
@@ -99,14 +98,12 @@ static json_t *get_typed(struct rd *d, json_t *obj, const char *key,
 	return v;
 }
 
-json_t *rj_get_object(struct rd *d, json_t *obj, const char *key,
-		      int required)
+json_t *rj_get_object(struct rd *d, json_t *obj, const char *key, int required)
 {
 	return get_typed(d, obj, key, required, JSON_OBJECT, "an object");
 }
 
-json_t *rj_get_array(struct rd *d, json_t *obj, const char *key,
-		     int required)
+json_t *rj_get_array(struct rd *d, json_t *obj, const char *key, int required)
 {
 	return get_typed(d, obj, key, required, JSON_ARRAY, "an array");
 }
@@ -117,8 +114,8 @@ json_t *rj_get_array(struct rd *d, json_t *obj, const char *key,
  * array). *nr counts every item handed out, the one that failed included,
  * so that releasing the result frees whatever was read.
  */
-void *rj_read_objects(struct rd *d, json_t *obj, const char *key,
-		      int required, size_t size, size_t *nr, rj_read_item_fn *fn)
+void *rj_read_objects(struct rd *d, json_t *obj, const char *key, int required, size_t size,
+		      size_t *nr, rj_read_item_fn *fn)
 {
 	json_t *arr = rj_get_array(d, obj, key, required);
 	if (!arr || d->failed)
@@ -158,8 +155,7 @@ void rj_get_string(struct rd *d, json_t *obj, const char *key, char **dst)
  * A command's, benchmark's or suite's result (model/verdict.h): one of its
  * names, or null or absent (RESULT_NONE: not analysed).
  */
-void rj_get_result(struct rd *d, json_t *obj, const char *key,
-		   enum result *dst)
+void rj_get_result(struct rd *d, json_t *obj, const char *key, enum result *dst)
 {
 	char *name = NULL;
 	rj_get_string(d, obj, key, &name);
@@ -188,8 +184,7 @@ double rj_get_number(struct rd *d, json_t *obj, const char *key)
 }
 
 /* A whole number in [lo, hi]; absent or null leaves *dst as it is. */
-void rj_get_int(struct rd *d, json_t *obj, const char *key, int *dst,
-		int lo, int hi)
+void rj_get_int(struct rd *d, json_t *obj, const char *key, int *dst, int lo, int hi)
 {
 	json_t *v = json_object_get(obj, key);
 	if (!v || json_is_null(v))
@@ -246,8 +241,7 @@ int rj_get_metric(struct rd *d, const char *key, const char *name)
  * value an object handed to fn; an unknown name or a value that is not an
  * object fails with its path.
  */
-void rj_read_by_metric(struct rd *d, json_t *obj, const char *key,
-		       rj_read_metric_fn *fn, void *ctx)
+void rj_read_by_metric(struct rd *d, json_t *obj, const char *key, rj_read_metric_fn *fn, void *ctx)
 {
 	json_t *map = rj_get_object(d, obj, key, 0);
 	if (!map || d->failed)
@@ -255,7 +249,8 @@ void rj_read_by_metric(struct rd *d, json_t *obj, const char *key,
 	size_t old = rj_enter_key(d, key);
 	const char *name;
 	json_t *v;
-	json_object_foreach(map, name, v) {
+	json_object_foreach(map, name, v)
+	{
 		int m = rj_get_metric(d, name, name);
 		if (d->failed)
 			break;
@@ -272,8 +267,8 @@ void rj_read_by_metric(struct rd *d, json_t *obj, const char *key,
 }
 
 /* One of names[0..n) into *dst; absent leaves *dst as it is. */
-void rj_get_choice(struct rd *d, json_t *o, const char *key,
-		   const char *const *names, int n, int *dst)
+void rj_get_choice(struct rd *d, json_t *o, const char *key, const char *const *names, int n,
+		   int *dst)
 {
 	char *v = NULL;
 	rj_get_string(d, o, key, &v);
@@ -289,4 +284,3 @@ void rj_get_choice(struct rd *d, json_t *o, const char *key,
 		*dst = found;
 	free(v);
 }
-

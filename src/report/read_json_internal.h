@@ -47,23 +47,20 @@ void rj_leave(struct rd *d, size_t old);
 
 /* Record the first error, at the current path (plus key when not NULL). */
 void rj_fail(struct rd *d, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* "an object", "a string", ... "null": for messages. */
 const char *rj_type_name(const json_t *v);
 
 /* Fail at key: expected `what`, not the type of v. */
-void rj_expected(struct rd *d, const char *key, const char *what,
-		 const json_t *v);
+void rj_expected(struct rd *d, const char *key, const char *what, const json_t *v);
 
 /* ---- typed getters (read_json_fields.c) ---------------------------------- */
 
 /* obj.key when it is an object or array; absent or null gives NULL (and
    fails when required). */
-json_t *rj_get_object(struct rd *d, json_t *obj, const char *key,
-		      int required);
-json_t *rj_get_array(struct rd *d, json_t *obj, const char *key,
-		     int required);
+json_t *rj_get_object(struct rd *d, json_t *obj, const char *key, int required);
+json_t *rj_get_array(struct rd *d, json_t *obj, const char *key, int required);
 
 /* Reads one object of an array into its (zeroed) item. */
 typedef void rj_read_item_fn(struct rd *d, json_t *o, void *item);
@@ -74,23 +71,21 @@ typedef void rj_read_item_fn(struct rd *d, json_t *o, void *item);
  * array). *nr counts every item handed out, the one that failed included,
  * so that releasing the result frees whatever was read.
  */
-void *rj_read_objects(struct rd *d, json_t *obj, const char *key,
-		      int required, size_t size, size_t *nr, rj_read_item_fn *fn);
+void *rj_read_objects(struct rd *d, json_t *obj, const char *key, int required, size_t size,
+		      size_t *nr, rj_read_item_fn *fn);
 
 /* A string or null (absent: NULL). *dst is replaced. */
 void rj_get_string(struct rd *d, json_t *obj, const char *key, char **dst);
 
 /* A result name (model/verdict.h) or null (absent: RESULT_NONE). */
-void rj_get_result(struct rd *d, json_t *obj, const char *key,
-		   enum result *dst);
+void rj_get_result(struct rd *d, json_t *obj, const char *key, enum result *dst);
 
 /* A number; null or absent is NAN. */
 double rj_number_value(struct rd *d, const char *key, json_t *v);
 double rj_get_number(struct rd *d, json_t *obj, const char *key);
 
 /* A whole number in [lo, hi]; absent or null leaves *dst as it is. */
-void rj_get_int(struct rd *d, json_t *obj, const char *key, int *dst,
-		int lo, int hi);
+void rj_get_int(struct rd *d, json_t *obj, const char *key, int *dst, int lo, int hi);
 
 /* A count (a whole number >= 0); absent or null leaves *dst as it is. */
 void rj_get_size(struct rd *d, json_t *obj, const char *key, size_t *dst);
@@ -99,8 +94,8 @@ void rj_get_size(struct rd *d, json_t *obj, const char *key, size_t *dst);
 void rj_get_bool(struct rd *d, json_t *obj, const char *key, int *dst);
 
 /* One of names[0..n) into *dst; absent leaves *dst as it is. */
-void rj_get_choice(struct rd *d, json_t *o, const char *key,
-		   const char *const *names, int n, int *dst);
+void rj_get_choice(struct rd *d, json_t *o, const char *key, const char *const *names, int n,
+		   int *dst);
 
 /* The metric called name; fails at key (returning -1) when unknown. */
 int rj_get_metric(struct rd *d, const char *key, const char *name);
@@ -113,14 +108,13 @@ typedef void rj_read_metric_fn(struct rd *d, json_t *o, enum metric_id m, void *
  * value an object handed to fn; an unknown name or a value that is not an
  * object fails with its path.
  */
-void rj_read_by_metric(struct rd *d, json_t *obj, const char *key,
-		       rj_read_metric_fn *fn, void *ctx);
+void rj_read_by_metric(struct rd *d, json_t *obj, const char *key, rj_read_metric_fn *fn,
+		       void *ctx);
 
 /* ---- what a command holds (read_json_metrics.c) -------------------------- */
 
 /* A command's side ("base" or "head"): count, metrics and runs. */
-void rj_read_side(struct rd *d, json_t *o, struct side_result *sd,
-		  struct command_result *cr);
+void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct command_result *cr);
 
 /* One of a command's `comparisons` (rj_read_by_metric()'s fn; ctx: the
    struct command_result). */

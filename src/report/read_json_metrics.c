@@ -33,7 +33,8 @@ static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
 {
 	size_t i;
 	json_t *x;
-	json_array_foreach(arr, i, x) {
+	json_array_foreach(arr, i, x)
+	{
 		size_t old = rj_enter_index(d, i);
 		if (!json_is_object(x)) {
 			rj_expected(d, NULL, "an object", x);
@@ -54,8 +55,8 @@ static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
 	}
 }
 
-static void read_metric(struct rd *d, json_t *o, enum metric_id m,
-			struct metric_series *ms, struct command_result *cr)
+static void read_metric(struct rd *d, json_t *o, enum metric_id m, struct metric_series *ms,
+			struct command_result *cr)
 {
 	char *status = NULL, *unit = NULL;
 	rj_get_string(d, o, "status", &status);
@@ -93,8 +94,7 @@ static void read_metric(struct rd *d, json_t *o, enum metric_id m,
 	json_t *reason = json_object_get(o, "reason");
 	if (reason && !json_is_null(reason) && !json_is_string(reason))
 		rj_expected(d, "reason", "a string", reason);
-	metric_series_set_status(ms, st, json_is_string(reason)
-						 ? json_string_value(reason) : NULL);
+	metric_series_set_status(ms, st, json_is_string(reason) ? json_string_value(reason) : NULL);
 	rj_get_bool(d, o, "required", &ms->required);
 	/* Throughput with a work unit is written "<unit>/s". */
 	if (m == METRIC_THROUGHPUT && unit && !cr->throughput_unit) {
@@ -118,12 +118,11 @@ static void side_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
 	read_metric(d, o, m, &c->sd->metric[m], c->cr);
 }
 
-void rj_read_side(struct rd *d, json_t *o, struct side_result *sd,
-		  struct command_result *cr)
+void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct command_result *cr)
 {
 	sd->present = 1;
 	rj_get_size(d, o, "count", &sd->count);
-	struct side_ctx ctx = { sd, cr };
+	struct side_ctx ctx = {sd, cr};
 
 	rj_read_by_metric(d, o, "metrics", side_metric, &ctx);
 	json_t *runs = rj_get_object(d, o, "runs", 0);
@@ -141,7 +140,8 @@ void rj_read_side(struct rd *d, json_t *o, struct side_result *sd,
 		double ev = json_is_null(e) ? -1 : rj_number_value(d, "exit_code", e);
 		double u = rj_number_value(d, "cpu_user", json_array_get(us, i));
 		double y = rj_number_value(d, "cpu_system", json_array_get(sy, i));
-		if (!d->failed && (ev != floor(ev) || ev < -1 || ev > 255 || !(u >= 0) || !(y >= 0)))
+		if (!d->failed &&
+		    (ev != floor(ev) || ev < -1 || ev > 255 || !(u >= 0) || !(y >= 0)))
 			rj_fail(d, NULL, "expected exit codes 0..255 (or null) and CPU times >= 0");
 		if (!d->failed)
 			side_result_add_run(sd, (int)ev, u, y);
@@ -149,8 +149,7 @@ void rj_read_side(struct rd *d, json_t *o, struct side_result *sd,
 	rj_leave(d, old);
 }
 
-static void read_double_array(struct rd *d, json_t *arr, double **v,
-			      size_t *nr)
+static void read_double_array(struct rd *d, json_t *arr, double **v, size_t *nr)
 {
 	size_t n = json_array_size(arr);
 	*v = xcalloc(n + 1, sizeof(double));
@@ -227,8 +226,8 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 
 static void read_metric_rule(struct rd *d, json_t *o, struct metric_rule *mr)
 {
-	static const char *const statistics[] = { [STATISTIC_MEDIAN] = "median",
-						  [STATISTIC_MEAN] = "mean" };
+	static const char *const statistics[] = {
+	    [STATISTIC_MEDIAN] = "median", [STATISTIC_MEAN] = "mean"};
 	int st = STATISTIC_MEDIAN;
 	mr->compare = 1;
 	rj_get_choice(d, o, "statistic", statistics, 2, &st);
@@ -254,10 +253,10 @@ static void analysis_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx
 
 void rj_read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 {
-	static const char *const pairings[] = { [PAIRING_ROUNDS] = "rounds",
-						[PAIRING_INDEPENDENT] = "independent" };
-	static const char *const corrections[] = { [CORRECTION_HOLM] = "holm",
-						   [CORRECTION_NONE] = "none" };
+	static const char *const pairings[] = {
+	    [PAIRING_ROUNDS] = "rounds", [PAIRING_INDEPENDENT] = "independent"};
+	static const char *const corrections[] = {
+	    [CORRECTION_HOLM] = "holm", [CORRECTION_NONE] = "none"};
 	int v = PAIRING_ROUNDS;
 	a->present = 1;
 	rj_get_choice(d, o, "pairing", pairings, 2, &v);
@@ -336,8 +335,7 @@ static uint64_t count_value(struct rd *d, const char *key, json_t *v)
 }
 
 /* {"base": N, "head": N} into v[PROFILE_SIDES]; absent leaves zeros. */
-static void read_side_counts(struct rd *d, json_t *o, const char *key,
-			     uint64_t v[PROFILE_SIDES])
+static void read_side_counts(struct rd *d, json_t *o, const char *key, uint64_t v[PROFILE_SIDES])
 {
 	json_t *x = rj_get_object(d, o, key, 0);
 	if (!x)
@@ -372,8 +370,7 @@ static const char *tuple_string(struct rd *d, json_t *t, size_t i)
 /* One of profile.sampled_runs: a run with its counts. */
 static void read_profile_run(struct rd *d, json_t *o, struct profile_set *ps)
 {
-	static const char *const sides[] = { [PROFILE_BASE] = "base",
-					     [PROFILE_HEAD] = "head" };
+	static const char *const sides[] = {[PROFILE_BASE] = "base", [PROFILE_HEAD] = "head"};
 	int side = -1, round = 0;
 	rj_get_choice(d, o, "side", sides, PROFILE_SIDES, &side);
 	rj_get_int(d, o, "round", &round, 0, INT_MAX);
@@ -434,7 +431,7 @@ static void read_profile_change(struct rd *d, json_t *o, struct profile_set *ps,
 		json_t *sb = json_object_get(o, "samples_base");
 		ch->samples[PROFILE_BASE] = sb ? count_value(d, "samples_base", sb) : 0;
 		ch->samples[PROFILE_HEAD] =
-			count_value(d, "samples_head", json_object_get(o, "samples_head"));
+		    count_value(d, "samples_head", json_object_get(o, "samples_head"));
 	}
 	free(function);
 	free(binary);
@@ -530,4 +527,3 @@ void rj_comparison_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
 
 	read_comparison(d, o, &c->comparison[m]);
 }
-

@@ -17,9 +17,8 @@ void report_options_init(struct report_options *o)
 	o->section = REPORT_SECTION_DEFAULT;
 }
 
-int report_render(const struct run_result *r, enum report_format f,
-		  const struct report_options *o, struct sbuf *out,
-		  struct sbuf *err)
+int report_render(const struct run_result *r, enum report_format f, const struct report_options *o,
+		  struct sbuf *out, struct sbuf *err)
 {
 	struct report_options defaults;
 
@@ -53,8 +52,7 @@ int report_render(const struct run_result *r, enum report_format f,
 	case REPORT_HYPERFINE_MARKDOWN:
 		return report_write_hyperfine_markdown(r, o, out, err);
 	default:
-		sbuf_addf(err, "unknown report format '%s'",
-			  report_format_name(f));
+		sbuf_addf(err, "unknown report format '%s'", report_format_name(f));
 		return -1;
 	}
 }
@@ -62,12 +60,10 @@ int report_render(const struct run_result *r, enum report_format f,
 int report_value_is_integral(enum metric_id m, double v)
 {
 	/* 2^63: beyond it llround() is undefined; such values stay doubles. */
-	return metric_get(m)->integral && isfinite(v) &&
-	       fabs(v) < 9223372036854775808.0;
+	return metric_get(m)->integral && isfinite(v) && fabs(v) < 9223372036854775808.0;
 }
 
-size_t report_profile_top(const struct command_result *c, size_t max,
-			  size_t *idx)
+size_t report_profile_top(const struct command_result *c, size_t max, size_t *idx)
 {
 	const struct profile_set *ps = c->profile;
 	size_t n = 0;
@@ -89,9 +85,8 @@ size_t report_profile_top(const struct command_result *c, size_t max,
 				taken |= idx[j] == i;
 			if (taken || ps->changes[i].verdict == PROFILE_TOO_FEW)
 				continue;
-			if (best == SIZE_MAX ||
-			    ps->changes[i].self_ns[PROFILE_HEAD] >
-				    ps->changes[best].self_ns[PROFILE_HEAD])
+			if (best == SIZE_MAX || ps->changes[i].self_ns[PROFILE_HEAD] >
+						    ps->changes[best].self_ns[PROFILE_HEAD])
 				best = i;
 		}
 		if (best == SIZE_MAX)
@@ -109,8 +104,12 @@ void report_profile_ms(struct sbuf *out, double ns, int sign)
 	}
 	double ms = ns / 1e6;
 	double a = fabs(ms);
-	const char *fmt = sign ? (a >= 100 ? "%+.0f ms" : a >= 10 ? "%+.1f ms" : "%+.2f ms")
-			       : (a >= 100 ? "%.0f ms" : a >= 10 ? "%.1f ms" : "%.2f ms");
+	const char *fmt = sign ? (a >= 100  ? "%+.0f ms"
+				  : a >= 10 ? "%+.1f ms"
+					    : "%+.2f ms")
+			       : (a >= 100  ? "%.0f ms"
+				  : a >= 10 ? "%.1f ms"
+					    : "%.2f ms");
 	sbuf_addf(out, fmt, ms);
 }
 
@@ -151,8 +150,8 @@ static void profile_md_row(struct sbuf *out, struct sbuf *tmp, const struct prof
 	}
 }
 
-void report_profile_markdown(struct sbuf *out, const struct run_result *r,
-			     int only_regressions, size_t max)
+void report_profile_markdown(struct sbuf *out, const struct run_result *r, int only_regressions,
+			     size_t max)
 {
 	struct sbuf tmp = SBUF_INIT;
 	size_t *idx = xcalloc(max + 1, sizeof(*idx));
@@ -171,8 +170,8 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 				size_t n = report_profile_top(cr, max, idx);
 				if (!heading) {
 					sbuf_adds(out, only_regressions
-							       ? "#### Functions under a regression\n\n"
-							       : "#### Sampled profiles\n\n");
+							   ? "#### Functions under a regression\n\n"
+							   : "#### Sampled profiles\n\n");
 					heading = 1;
 				}
 				sbuf_adds(out, "**");
@@ -182,15 +181,17 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 				sbuf_adds(out, "**");
 				if (ps) {
 					sbuf_reset(&tmp);
-					size_t runs[PROFILE_SIDES] = { 0, 0 };
+					size_t runs[PROFILE_SIDES] = {0, 0};
 					for (size_t k = 0; k < ps->nr_runs; k++)
 						runs[ps->runs[k].side]++;
-					sbuf_addf(&tmp, " · %s at %u Hz · %zu sampled run%s per side",
-						  ps->event ? ps->event : "?", ps->frequency,
-						  runs[PROFILE_HEAD], runs[PROFILE_HEAD] == 1 ? "" : "s");
+					sbuf_addf(
+					    &tmp, " · %s at %u Hz · %zu sampled run%s per side",
+					    ps->event ? ps->event : "?", ps->frequency,
+					    runs[PROFILE_HEAD], runs[PROFILE_HEAD] == 1 ? "" : "s");
 					if (ps->lost[0] + ps->lost[1])
 						sbuf_addf(&tmp, " · %llu lost",
-							  (unsigned long long)(ps->lost[0] + ps->lost[1]));
+							  (unsigned long long)(ps->lost[0] +
+									       ps->lost[1]));
 					report_md_escape(out, tmp.buf);
 				}
 				sbuf_adds(out, "\n\n");
@@ -201,12 +202,17 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r,
 				}
 				if (!n) {
 					if (ps)
-						sbuf_adds(out, "No function had enough samples to judge.\n\n");
+						sbuf_adds(
+						    out,
+						    "No function had enough samples to judge.\n\n");
 					continue;
 				}
-				sbuf_adds(out, two ? "| function | binary | base → head | change | interval | q | verdict |\n"
-						     "|---|---|--:|--:|--:|--:|---|\n"
-						   : "| function | binary | self time |\n|---|---|--:|\n");
+				sbuf_adds(
+				    out,
+				    two ? "| function | binary | base → head | change | interval | "
+					  "q | verdict |\n"
+					  "|---|---|--:|--:|--:|--:|---|\n"
+					: "| function | binary | self time |\n|---|---|--:|\n");
 				for (size_t k = 0; k < n; k++) {
 					profile_md_row(out, &tmp, ps, &ps->changes[idx[k]], two);
 					sbuf_addch(out, '\n');

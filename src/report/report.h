@@ -27,16 +27,16 @@
 #include "model/result.h"
 
 struct report_options {
-	int color;	    /* ANSI colours in `table` (the caller decides:
-			       tty, --no-color, NO_COLOR, ci) */
-	int terminal_width; /* columns for `table`; <= 0 means unlimited */
-	int json_compact;   /* `json` on one line instead of 2-space indent */
+	int color;	       /* ANSI colours in `table` (the caller decides:
+				  tty, --no-color, NO_COLOR, ci) */
+	int terminal_width;    /* columns for `table`; <= 0 means unlimited */
+	int json_compact;      /* `json` on one line instead of 2-space indent */
 	const char *time_unit; /* bench's table and hyperfine-markdown:
 				  "second", "millisecond", "microsecond" or
 				  "nanosecond"; NULL: per value (not owned) */
-	const char *section; /* `markdown`: the NAME of its
-				<!-- kagari:begin NAME --> markers
-				(report/section.h); not owned */
+	const char *section;   /* `markdown`: the NAME of its
+				  <!-- kagari:begin NAME --> markers
+				  (report/section.h); not owned */
 };
 
 /* No colour, unlimited width, pretty JSON, section "kagari". */
@@ -48,58 +48,47 @@ void report_options_init(struct report_options *o);
  * o->section for `markdown`); on failure `out` may hold a partial
  * rendering that the caller should discard.
  */
-int report_render(const struct run_result *r, enum report_format f,
-		  const struct report_options *o, struct sbuf *out,
-		  struct sbuf *err);
+int report_render(const struct run_result *r, enum report_format f, const struct report_options *o,
+		  struct sbuf *out, struct sbuf *err);
 
 /* The writers behind report_render(), same contract (o is never NULL). */
-int report_write_json(const struct run_result *r,
-		      const struct report_options *o, struct sbuf *out,
+int report_write_json(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		      struct sbuf *err);
-int report_write_table(const struct run_result *r,
-		       const struct report_options *o, struct sbuf *out,
+int report_write_table(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		       struct sbuf *err);
-int report_write_csv(const struct run_result *r,
-		     const struct report_options *o, struct sbuf *out,
+int report_write_csv(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		     struct sbuf *err);
-int report_write_samples_csv(const struct run_result *r,
-			     const struct report_options *o, struct sbuf *out,
-			     struct sbuf *err);
+int report_write_samples_csv(const struct run_result *r, const struct report_options *o,
+			     struct sbuf *out, struct sbuf *err);
 /* GitHub-flavoured Markdown: every comparison, budget, the environment. */
-int report_write_markdown(const struct run_result *r,
-			  const struct report_options *o, struct sbuf *out,
-			  struct sbuf *err);
+int report_write_markdown(const struct run_result *r, const struct report_options *o,
+			  struct sbuf *out, struct sbuf *err);
 /* A compact Markdown page for a pull-request comment. */
-int report_write_github(const struct run_result *r,
-			const struct report_options *o, struct sbuf *out,
-			struct sbuf *err);
+int report_write_github(const struct run_result *r, const struct report_options *o,
+			struct sbuf *out, struct sbuf *err);
 /* One self-contained HTML page with inline SVG plots, no scripts. */
-int report_write_html(const struct run_result *r,
-		      const struct report_options *o, struct sbuf *out,
+int report_write_html(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		      struct sbuf *err);
 
 /* hyperfine's --export-json schema (write_hyperfine.c). */
-int report_write_hyperfine(const struct run_result *r,
-			   const struct report_options *o, struct sbuf *out,
-			   struct sbuf *err);
+int report_write_hyperfine(const struct run_result *r, const struct report_options *o,
+			   struct sbuf *out, struct sbuf *err);
 /* hyperfine's --export-csv and --export-markdown layouts
    (write_hyperfine.c). */
-int report_write_hyperfine_csv(const struct run_result *r,
-			       const struct report_options *o, struct sbuf *out,
-			       struct sbuf *err);
-int report_write_hyperfine_markdown(const struct run_result *r,
-				    const struct report_options *o, struct sbuf *out,
-				    struct sbuf *err);
+int report_write_hyperfine_csv(const struct run_result *r, const struct report_options *o,
+			       struct sbuf *out, struct sbuf *err);
+int report_write_hyperfine_markdown(const struct run_result *r, const struct report_options *o,
+				    struct sbuf *out, struct sbuf *err);
 /* The time unit of hyperfine's tables (-u NAME, else by the first mean):
    the factor from seconds and the label ("ms"). */
 void report_hyperfine_unit(const char *time_unit, double first_mean_s, double *scale,
 			   const char **label);
 /* Bencher Metric Format JSON (write_bmf.c). */
-int report_write_bmf(const struct run_result *r, const struct report_options *o,
-		     struct sbuf *out, struct sbuf *err);
+int report_write_bmf(const struct run_result *r, const struct report_options *o, struct sbuf *out,
+		     struct sbuf *err);
 /* JUnit XML for CI test views (write_junit.c). */
-int report_write_junit(const struct run_result *r, const struct report_options *o,
-		       struct sbuf *out, struct sbuf *err);
+int report_write_junit(const struct run_result *r, const struct report_options *o, struct sbuf *out,
+		       struct sbuf *err);
 
 /*
  * Helpers shared by the writers (and useful to the Markdown/HTML ones):
@@ -119,8 +108,7 @@ int report_value_is_integral(enum metric_id m, double v);
  * change; with one side, the largest self times. Never too_few_samples.
  * Returns how many were put into idx (at most max).
  */
-size_t report_profile_top(const struct command_result *c, size_t max,
-			  size_t *idx);
+size_t report_profile_top(const struct command_result *c, size_t max, size_t *idx);
 /* "12.345 ms" style text for a profile time in ns (NAN: "–"). */
 void report_profile_ms(struct sbuf *out, double ns, int sign);
 
@@ -132,7 +120,7 @@ void report_profile_ms(struct sbuf *out, double ns, int sign);
  * verdict (one side: the self time). only_regressions: only commands whose
  * result is "regression". Nothing when no command qualifies.
  */
-void report_profile_markdown(struct sbuf *out, const struct run_result *r,
-			     int only_regressions, size_t max);
+void report_profile_markdown(struct sbuf *out, const struct run_result *r, int only_regressions,
+			     size_t max);
 
 #endif

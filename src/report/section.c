@@ -22,8 +22,8 @@ int report_section_name_valid(const char *name)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
-		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9');
+		int alnum =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 		if (!alnum && (i == 0 || (c != '_' && c != '.' && c != '-')))
 			return 0;
 	}
@@ -41,8 +41,7 @@ void report_section_end(struct sbuf *out, const char *name)
 }
 
 /* Start of the first occurrence of needle in hay[from..len), or -1. */
-static long find_from(const char *hay, size_t len, size_t from,
-		      const char *needle)
+static long find_from(const char *hay, size_t len, size_t from, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -70,10 +69,9 @@ static size_t count_of(const char *hay, size_t len, const char *needle)
  * exactly one of each in order (*present = 1, *b and *e their offsets),
  * or neither (*present = 0, only when allow_absent).
  */
-static int check_markers(const char *text, size_t len, const char *begin,
-			 const char *end, const char *what, const char *name,
-			 int allow_absent, int *present, long *b, long *e,
-			 struct sbuf *err)
+static int check_markers(const char *text, size_t len, const char *begin, const char *end,
+			 const char *what, const char *name, int allow_absent, int *present,
+			 long *b, long *e, struct sbuf *err)
 {
 	size_t nb = count_of(text, len, begin), ne = count_of(text, len, end);
 
@@ -122,8 +120,7 @@ static void add_eol(struct sbuf *out, const char *s, size_t n, int crlf)
 }
 
 int report_section_update(const char *existing, size_t len, const char *name,
-			  const char *new_section, struct sbuf *out,
-			  struct sbuf *err)
+			  const char *new_section, struct sbuf *out, struct sbuf *err)
 {
 	struct sbuf begin = SBUF_INIT, end = SBUF_INIT;
 	size_t nlen = new_section ? strlen(new_section) : 0;
@@ -139,27 +136,24 @@ int report_section_update(const char *existing, size_t len, const char *name,
 	}
 	report_section_begin(&begin, name);
 	report_section_end(&end, name);
-	if (check_markers(new_section ? new_section : "", nlen, begin.buf,
-			  end.buf, "the new report", name, 0, &present, &nb,
-			  &ne, err) < 0)
+	if (check_markers(new_section ? new_section : "", nlen, begin.buf, end.buf,
+			  "the new report", name, 0, &present, &nb, &ne, err) < 0)
 		goto out;
 	if (!existing) {
 		existing = "";
 		len = 0;
 	}
-	if (check_markers(existing, len, begin.buf, end.buf, "the page", name,
-			  1, &present, &b, &e, err) < 0)
+	if (check_markers(existing, len, begin.buf, end.buf, "the page", name, 1, &present, &b, &e,
+			  err) < 0)
 		goto out;
 
 	/* The new section without its final line break. */
-	while (nlen &&
-	       (new_section[nlen - 1] == '\n' || new_section[nlen - 1] == '\r'))
+	while (nlen && (new_section[nlen - 1] == '\n' || new_section[nlen - 1] == '\r'))
 		nlen--;
 	if (present) {
 		size_t after = (size_t)e + end.len;
 		size_t mb = (size_t)b + begin.len;
-		int crlf = mb + 1 < len && existing[mb] == '\r' &&
-			   existing[mb + 1] == '\n';
+		int crlf = mb + 1 < len && existing[mb] == '\r' && existing[mb + 1] == '\n';
 
 		sbuf_add(out, existing, (size_t)b);
 		add_eol(out, new_section, nlen, crlf);
@@ -206,8 +200,7 @@ out:
 
 static int ascii_alnum(char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z');
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 void report_md_escape(struct sbuf *out, const char *s)
@@ -338,7 +331,8 @@ int report_warning_is_row_stall(const struct run_result *r, const char *w)
 			const struct bench_result *br = &r->suites[i].benches[b];
 			for (size_t c = 0; c < br->nr_commands && !found; c++)
 				for (int m = 0; m < METRIC__COUNT && !found; m++) {
-					const struct comparison *cp = &br->commands[c].comparison[m];
+					const struct comparison *cp =
+					    &br->commands[c].comparison[m];
 					if (!cp->present || !cp->nr_dropped_rounds)
 						continue;
 					sbuf_reset(&label);
@@ -352,8 +346,7 @@ int report_warning_is_row_stall(const struct run_result *r, const char *w)
 	return found;
 }
 
-void report_md_warnings(struct sbuf *out, const struct run_result *r,
-			const char *heading)
+void report_md_warnings(struct sbuf *out, const struct run_result *r, const char *heading)
 {
 	size_t listed = 0;
 	for (size_t i = 0; i < r->warnings.nr; i++) {

@@ -66,8 +66,7 @@ void report_section_end(struct sbuf *out, const char *name);
  * (or the reverse), an end before its begin, or a marker twice.
  */
 int report_section_update(const char *existing, size_t len, const char *name,
-			  const char *new_section, struct sbuf *out,
-			  struct sbuf *err);
+			  const char *new_section, struct sbuf *out, struct sbuf *err);
 
 /*
  * Append user text for a Markdown table cell or a line of text: `\`, `|`,
@@ -105,7 +104,6 @@ int report_warning_is_row_stall(const struct run_result *r, const char *w);
  * stall filter's that its comparison rows already say left out; nothing
  * when none is left. The markdown and github writers' one list.
  */
-void report_md_warnings(struct sbuf *out, const struct run_result *r,
-			const char *heading);
+void report_md_warnings(struct sbuf *out, const struct run_result *r, const char *heading);
 
 #endif

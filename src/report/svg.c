@@ -103,8 +103,7 @@ static void svg_close(struct sbuf *out)
 }
 
 /* <text x y class>escaped text</text> */
-static void text_at(struct sbuf *out, double x, double y, const char *cls,
-		    const char *s)
+static void text_at(struct sbuf *out, double x, double y, const char *cls, const char *s)
 {
 	sbuf_adds(out, "<text x=\"");
 	coord(out, x);
@@ -118,8 +117,7 @@ static void text_at(struct sbuf *out, double x, double y, const char *cls,
 	sbuf_adds(out, "</text>\n");
 }
 
-static void line(struct sbuf *out, double x1, double y1, double x2, double y2,
-		 const char *cls)
+static void line(struct sbuf *out, double x1, double y1, double x2, double y2, const char *cls)
 {
 	sbuf_adds(out, "<line x1=\"");
 	coord(out, x1);
@@ -132,8 +130,8 @@ static void line(struct sbuf *out, double x1, double y1, double x2, double y2,
 	sbuf_addf(out, "\" class=\"%s\"/>\n", cls);
 }
 
-static void rect(struct sbuf *out, double x, double y, double w, double h,
-		 const char *cls, const char *tip)
+static void rect(struct sbuf *out, double x, double y, double w, double h, const char *cls,
+		 const char *tip)
 {
 	sbuf_adds(out, "<rect x=\"");
 	coord(out, x);
@@ -228,8 +226,8 @@ static void pad_range(double *lo, double *hi, double pad)
 }
 
 /* Horizontal grid lines with value labels on the left. */
-static void y_axis_values(struct sbuf *out, const struct frame *f,
-			  const struct command_result *c, enum metric_id m)
+static void y_axis_values(struct sbuf *out, const struct frame *f, const struct command_result *c,
+			  enum metric_id m)
 {
 	double step = nice_step(f->y1 - f->y0, 4);
 	struct sbuf lab = SBUF_INIT;
@@ -247,8 +245,7 @@ static void y_axis_values(struct sbuf *out, const struct frame *f,
 }
 
 /* Ticks for rounds rmin..rmax along the bottom. */
-static void x_axis_rounds(struct sbuf *out, const struct frame *f, int rmin,
-			  int rmax)
+static void x_axis_rounds(struct sbuf *out, const struct frame *f, int rmin, int rmax)
 {
 	long n = (long)rmax - rmin + 1;
 	long step = n <= 20 ? 1 : (long)nice_step((double)n, 12);
@@ -283,15 +280,14 @@ static int is_dropped(const struct comparison *cp, int round)
 	return 0;
 }
 
-static int series_ok(const struct command_result *c, enum side s,
-		     enum metric_id m)
+static int series_ok(const struct command_result *c, enum side s, enum metric_id m)
 {
 	const struct metric_series *ms = &c->side[s].metric[m];
 	return c->side[s].present && ms->status == MSTATUS_OK && ms->nr;
 }
 
-static void shade_dropped(struct sbuf *out, const struct frame *f,
-			  const struct comparison *cp, int rmin, int rmax)
+static void shade_dropped(struct sbuf *out, const struct frame *f, const struct comparison *cp,
+			  int rmin, int rmax)
 {
 	struct sbuf tip = SBUF_INIT;
 
@@ -302,8 +298,8 @@ static void shade_dropped(struct sbuf *out, const struct frame *f,
 		if (r < rmin || r > rmax)
 			continue;
 		sbuf_addf(&tip, "round %d: dropped by the stall filter", r);
-		rect(out, fx(f, r - 0.5), PT, fx(f, r + 0.5) - fx(f, r - 0.5),
-		     PB - PT, "drop", tip.buf);
+		rect(out, fx(f, r - 0.5), PT, fx(f, r + 0.5) - fx(f, r - 0.5), PB - PT, "drop",
+		     tip.buf);
 		sbuf_reset(&tip);
 	}
 	sbuf_release(&tip);
@@ -316,8 +312,7 @@ static double median_of(const double *v, size_t n)
 
 /* ---- (a) strip plot -------------------------------------------------- */
 
-void svg_strip_plot(struct sbuf *out, const struct command_result *c,
-		    enum metric_id m)
+void svg_strip_plot(struct sbuf *out, const struct command_result *c, enum metric_id m)
 {
 	const struct comparison *cp = &c->comparison[m];
 	struct sbuf title = SBUF_INIT, tip = SBUF_INIT;
@@ -377,8 +372,7 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 			if (!isfinite(x->value))
 				continue;
 			v[nv++] = x->value;
-			double dx =
-			    sides == 2 ? (s == SIDE_BASE ? -off : off) : 0;
+			double dx = sides == 2 ? (s == SIDE_BASE ? -off : off) : 0;
 			/* runs of one round side by side */
 			dx += (x->run % 2 ? -1 : 1) * fmin(slot / 10, 1.5);
 			sbuf_adds(out, "<circle cx=\"");
@@ -387,8 +381,7 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 			coord(out, fy(&f, x->value));
 			sbuf_addf(out, "\" r=\"2.6\" class=\"%s\"><title>",
 				  s == SIDE_BASE ? "b" : "h");
-			sbuf_addf(&tip, "%s round %d run %d: ", side_name(s),
-				  x->round, x->run);
+			sbuf_addf(&tip, "%s round %d run %d: ", side_name(s), x->round, x->run);
 			report_value_text(&tip, c, m, x->value);
 			report_html_escape(out, tip.buf, 0);
 			sbuf_reset(&tip);
@@ -396,8 +389,7 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 		}
 		double med = median_of(v, nv);
 		if (isfinite(med))
-			line(out, PL, fy(&f, med), PR, fy(&f, med),
-			     s == SIDE_BASE ? "bl" : "hl");
+			line(out, PL, fy(&f, med), PR, fy(&f, med), s == SIDE_BASE ? "bl" : "hl");
 		free(v);
 	}
 	/* title and legend */
@@ -420,8 +412,8 @@ void svg_strip_plot(struct sbuf *out, const struct command_result *c,
 /* ---- (d) both distributions, runs sorted ------------------------------ */
 
 /* The finite values of side s of metric m, sorted ascending (*n of them). */
-static double *sorted_values(const struct command_result *c, enum side s,
-			     enum metric_id m, size_t *n)
+static double *sorted_values(const struct command_result *c, enum side s, enum metric_id m,
+			     size_t *n)
 {
 	const struct metric_series *ms = &c->side[s].metric[m];
 	double *v = xreallocarray(NULL, ms->nr ? ms->nr : 1, sizeof(*v));
@@ -436,9 +428,8 @@ static double *sorted_values(const struct command_result *c, enum side s,
 
 /* One side: its runs as a step curve over the share of runs, its median
  * dashed and its mean solid across the plot. */
-static void dist_side(struct sbuf *out, const struct frame *f,
-		      const struct command_result *c, enum side s,
-		      enum metric_id m, const double *v, size_t n)
+static void dist_side(struct sbuf *out, const struct frame *f, const struct command_result *c,
+		      enum side s, enum metric_id m, const double *v, size_t n)
 {
 	int base = s == SIDE_BASE;
 	struct sbuf tip = SBUF_INIT;
@@ -474,17 +465,15 @@ static void dist_side(struct sbuf *out, const struct frame *f,
  * head's runs is the head curve's late jump, with head's mean (solid)
  * above both medians (dashed) while the medians sit together.
  */
-void svg_dist_plot(struct sbuf *out, const struct command_result *c,
-		   enum metric_id m)
+void svg_dist_plot(struct sbuf *out, const struct command_result *c, enum metric_id m)
 {
 	struct sbuf title = SBUF_INIT;
-	double *v[SIDE__COUNT] = { NULL, NULL };
-	size_t n[SIDE__COUNT] = { 0, 0 };
+	double *v[SIDE__COUNT] = {NULL, NULL};
+	size_t n[SIDE__COUNT] = {0, 0};
 	double lo = INFINITY, hi = -INFINITY;
-	struct frame f = { 0, 1, 0, 1 };
+	struct frame f = {0, 1, 0, 1};
 
-	sbuf_addf(&title, "%s runs sorted, median dashed, mean solid",
-		  metric_get(m)->name);
+	sbuf_addf(&title, "%s runs sorted, median dashed, mean solid", metric_get(m)->name);
 	for (int s = 0; s < SIDE__COUNT; s++) {
 		if (!series_ok(c, s, m))
 			continue;
@@ -596,8 +585,8 @@ struct plot_scale {
 
 /* The ratio plot's scale: the ratios, 1, and the tolerance band unless it
    is so wide that the data would shrink to a line. */
-static void ratio_scale(const struct round_ratio *rr, size_t n,
-			const struct comparison *cp, struct plot_scale *sc)
+static void ratio_scale(const struct round_ratio *rr, size_t n, const struct comparison *cp,
+			struct plot_scale *sc)
 {
 	double lo = 1, hi = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -605,8 +594,8 @@ static void ratio_scale(const struct round_ratio *rr, size_t n,
 		hi = fmax(hi, rr[i].ratio);
 	}
 	sc->t = cp->present && isfinite(cp->max_percent) && cp->max_percent > 0
-			? cp->max_percent / 100
-			: NAN;
+		    ? cp->max_percent / 100
+		    : NAN;
 	/*
 	 * The tolerance band is part of the picture (the data against it)
 	 * unless it is so wide that the data would shrink to a line.
@@ -648,8 +637,8 @@ static void ratio_y_axis(struct sbuf *out, const struct plot_scale *sc)
 }
 
 /* The lines across: 1.0, the tolerance band, the median of the kept. */
-static void ratio_lines(struct sbuf *out, const struct plot_scale *sc,
-			const struct comparison *cp, double med)
+static void ratio_lines(struct sbuf *out, const struct plot_scale *sc, const struct comparison *cp,
+			double med)
 {
 	const struct frame *f = &sc->f;
 	double t = sc->t;
@@ -675,8 +664,8 @@ static void ratio_lines(struct sbuf *out, const struct plot_scale *sc,
 }
 
 /* One point per round, the dropped ones marked. */
-static void ratio_points(struct sbuf *out, const struct frame *f,
-			 const struct round_ratio *rr, size_t n)
+static void ratio_points(struct sbuf *out, const struct frame *f, const struct round_ratio *rr,
+			 size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		sbuf_adds(out, "<circle cx=\"");
@@ -691,8 +680,7 @@ static void ratio_points(struct sbuf *out, const struct frame *f,
 	}
 }
 
-void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
-		    enum metric_id m)
+void svg_ratio_plot(struct sbuf *out, const struct command_result *c, enum metric_id m)
 {
 	const struct comparison *cp = &c->comparison[m];
 	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
@@ -772,13 +760,10 @@ static void percent_label(struct sbuf *out, double v, double step)
 
 /* The bootstrap plot's scale: the quantiles, the interval, the estimate,
    0, and the tolerance lines unless absurdly wide (as in the ratio plot). */
-static void boot_scale(const struct comparison *cp, const double *q,
-		       struct plot_scale *sc)
+static void boot_scale(const struct comparison *cp, const double *q, struct plot_scale *sc)
 {
 	double lo = q[0], hi = q[COMPARISON_BOOT_QUANTILES - 1];
-	double t = isfinite(cp->max_percent) && cp->max_percent > 0
-		       ? cp->max_percent
-		       : NAN;
+	double t = isfinite(cp->max_percent) && cp->max_percent > 0 ? cp->max_percent : NAN;
 	if (isfinite(cp->ci_low_percent))
 		lo = fmin(lo, cp->ci_low_percent);
 	if (isfinite(cp->ci_high_percent))
@@ -867,8 +852,7 @@ static void boot_bars(struct sbuf *out, const struct frame *f, const double *q)
 		double hgt = mass[i] / top * (PB - PT - 14);
 		if (!(mass[i] > 0))
 			continue;
-		rect(out, x0, PB - hgt, fmax(x1 - x0 - 0.5, 0.5), hgt,
-		     "bar", NULL);
+		rect(out, x0, PB - hgt, fmax(x1 - x0 - 0.5, 0.5), hgt, "bar", NULL);
 	}
 }
 
@@ -903,16 +887,14 @@ static void boot_tolerance(struct sbuf *out, const struct plot_scale *sc)
 	sbuf_release(&lab);
 }
 
-void svg_boot_plot(struct sbuf *out, const struct command_result *c,
-		   enum metric_id m)
+void svg_boot_plot(struct sbuf *out, const struct command_result *c, enum metric_id m)
 {
 	const struct comparison *cp = &c->comparison[m];
 	double q[COMPARISON_BOOT_QUANTILES];
 	struct sbuf title = SBUF_INIT, lab = SBUF_INIT;
 	struct plot_scale sc;
 
-	sbuf_addf(&title, "%s change: bootstrap distribution",
-		  metric_get(m)->name);
+	sbuf_addf(&title, "%s change: bootstrap distribution", metric_get(m)->name);
 	if (!cp->present || !comparison_boot_quantiles(cp, q)) {
 		empty_plot(out, title.buf, "no bootstrap distribution");
 		sbuf_release(&title);
@@ -966,15 +948,15 @@ static void value_frame(struct sbuf *out, const struct frame *f, enum metric_id 
 
 /* ---- trend (kagari history) ------------------------------------------ */
 
-void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
-		    const double *y, const double *lo, const double *hi, size_t n,
-		    const char *const *labels, const size_t *steps, size_t nr_steps)
+void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m, const double *y,
+		    const double *lo, const double *hi, size_t n, const char *const *labels,
+		    const size_t *steps, size_t nr_steps)
 {
 	if (!n) {
 		empty_plot(out, title, "no commits recorded");
 		return;
 	}
-	struct frame f = { 0, n > 1 ? (double)(n - 1) : 1, y[0], y[0] };
+	struct frame f = {0, n > 1 ? (double)(n - 1) : 1, y[0], y[0]};
 	for (size_t i = 0; i < n; i++) {
 		double a = lo && isfinite(lo[i]) ? fmin(lo[i], y[i]) : y[i];
 		double b = hi && isfinite(hi[i]) ? fmax(hi[i], y[i]) : y[i];
@@ -1002,8 +984,8 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 		sbuf_reset(&lab);
 	}
 	for (size_t i = 0; i + 1 < n; i++)
-		line(out, fx(&f, (double)i), fy(&f, y[i]), fx(&f, (double)i + 1),
-		     fy(&f, y[i + 1]), "one");
+		line(out, fx(&f, (double)i), fy(&f, y[i]), fx(&f, (double)i + 1), fy(&f, y[i + 1]),
+		     "one");
 	/* Each commit's runs: a bar from the least to the greatest. */
 	for (size_t i = 0; lo && hi && i < n; i++)
 		if (isfinite(lo[i]) && isfinite(hi[i]) && hi[i] > lo[i])
@@ -1021,8 +1003,8 @@ void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
 	sbuf_release(&lab);
 }
 
-void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
-		 size_t n, const double *tol, size_t nr_tol)
+void svg_aa_plot(struct sbuf *out, const char *title, const double *change, size_t n,
+		 const double *tol, size_t nr_tol)
 {
 	if (!n) {
 		empty_plot(out, title, "no compare measured this metric");
@@ -1040,7 +1022,7 @@ void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
 	for (size_t k = 0; k < shown; k++)
 		if (tol[k] > top)
 			top = tol[k];
-	struct frame f = { -0.5, n > 1 ? (double)n - 0.5 : 0.5, -top, top };
+	struct frame f = {-0.5, n > 1 ? (double)n - 0.5 : 0.5, -top, top};
 	pad_range(&f.y0, &f.y1, 0.08);
 	svg_open(out, title);
 	text_at(out, 8, 14, "t", title);
@@ -1065,10 +1047,10 @@ void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
 	sbuf_release(&lab);
 }
 
-void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
-		   enum metric_id m, const struct svg_line *lines, size_t nr_lines)
+void svg_axis_plot(struct sbuf *out, const char *title, const char *axis, enum metric_id m,
+		   const struct svg_line *lines, size_t nr_lines)
 {
-	struct frame f = { 0, 0, 0, 0 };
+	struct frame f = {0, 0, 0, 0};
 	int first = 1;
 	for (size_t l = 0; l < nr_lines; l++)
 		for (size_t i = 0; i < lines[l].n; i++) {
@@ -1097,13 +1079,13 @@ void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
 	svg_open(out, title);
 	value_frame(out, &f, m, title);
 	struct sbuf lab = SBUF_INIT;
-	static const char *const cls[] = { "h", "b", "r" };
+	static const char *const cls[] = {"h", "b", "r"};
 	for (size_t l = 0; l < nr_lines; l++) {
 		const struct svg_line *ln = &lines[l];
 		for (size_t i = 0; i + 1 < ln->n; i++)
 			if (isfinite(ln->y[i]) && isfinite(ln->y[i + 1]))
-				line(out, fx(&f, ln->x[i]), fy(&f, ln->y[i]),
-				     fx(&f, ln->x[i + 1]), fy(&f, ln->y[i + 1]), "one");
+				line(out, fx(&f, ln->x[i]), fy(&f, ln->y[i]), fx(&f, ln->x[i + 1]),
+				     fy(&f, ln->y[i + 1]), "one");
 		for (size_t i = 0; i < ln->n; i++)
 			if (isfinite(ln->y[i]))
 				dot(out, fx(&f, ln->x[i]), fy(&f, ln->y[i]), 2.5, cls[l % 3]);

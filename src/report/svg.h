@@ -48,12 +48,9 @@
 /* CSS rules the plots' classes need (for the page's <style>). */
 extern const char SVG_STYLESHEET[];
 
-
 /* Plot metric m of command c; see above. */
-void svg_strip_plot(struct sbuf *out, const struct command_result *c,
-		    enum metric_id m);
-void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
-		    enum metric_id m);
+void svg_strip_plot(struct sbuf *out, const struct command_result *c, enum metric_id m);
+void svg_ratio_plot(struct sbuf *out, const struct command_result *c, enum metric_id m);
 /*
  * The trend of one metric over commits (`kagari history --format html`):
  * y[0..n) in commit order, each with the interval of its runs
@@ -62,16 +59,16 @@ void svg_ratio_plot(struct sbuf *out, const struct command_result *c,
  * (may be NULL), and a dashed marker before each index in
  * steps[0..nr_steps).
  */
-void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m,
-		    const double *y, const double *lo, const double *hi, size_t n,
-		    const char *const *labels, const size_t *steps, size_t nr_steps);
+void svg_trend_plot(struct sbuf *out, const char *title, enum metric_id m, const double *y,
+		    const double *lo, const double *hi, size_t n, const char *const *labels,
+		    const size_t *steps, size_t nr_steps);
 /*
  * The A/A scatter of `kagari aa` (founding article 000): change[0..n) in
  * percent, one dot per A/A compare in order, 0 marked, and the tolerance
  * bands ±tol[k] (ascending) that fit the points dashed.
  */
-void svg_aa_plot(struct sbuf *out, const char *title, const double *change,
-		 size_t n, const double *tol, size_t nr_tol);
+void svg_aa_plot(struct sbuf *out, const char *title, const double *change, size_t n,
+		 const double *tol, size_t nr_tol);
 /*
  * A metric against one numeric `matrix:` axis: one line per combination
  * of the other axes (x ascending, y the head side's median in m's base
@@ -82,12 +79,10 @@ struct svg_line {
 	const double *x, *y;
 	size_t n;
 };
-void svg_axis_plot(struct sbuf *out, const char *title, const char *axis,
-		   enum metric_id m, const struct svg_line *lines, size_t nr_lines);
-void svg_boot_plot(struct sbuf *out, const struct command_result *c,
-		   enum metric_id m);
-void svg_dist_plot(struct sbuf *out, const struct command_result *c,
-		   enum metric_id m);
+void svg_axis_plot(struct sbuf *out, const char *title, const char *axis, enum metric_id m,
+		   const struct svg_line *lines, size_t nr_lines);
+void svg_boot_plot(struct sbuf *out, const struct command_result *c, enum metric_id m);
+void svg_dist_plot(struct sbuf *out, const struct command_result *c, enum metric_id m);
 
 /*
  * The (differential) flame graph of c->profile (report/flame.c): one

@@ -92,7 +92,7 @@ void report_aa_table(struct sbuf *out, const struct aa_survey *st)
 		sbuf_reset(&cell);
 		sbuf_addf(&cell, "%s/%s", row->benchmark, row->command);
 		sbuf_addf(out, "%-17s %-12s", cell.buf, metric_get(row->metric)->name);
-		const double v[3] = { row->median, row->p5, row->p95 };
+		const double v[3] = {row->median, row->p5, row->p95};
 		for (int q = 0; q < 3; q++) {
 			sbuf_reset(&cell);
 			add_percent(&cell, v[q]);
@@ -109,7 +109,9 @@ void report_aa_table(struct sbuf *out, const struct aa_survey *st)
 	}
 	if (!st->nr)
 		sbuf_adds(out, "(no gated comparison was measured)\n");
-	sbuf_adds(out, "\nresolves: the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it; set regression.max_percent (or a metric's) at least that high.\n");
+	sbuf_adds(out, "\nresolves: the smallest tolerance with no false verdict whose 95th "
+		       "percentile of |change| is below half of it; set regression.max_percent (or "
+		       "a metric's) at least that high.\n");
 	sbuf_release(&cell);
 }
 
@@ -120,9 +122,14 @@ void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 		       "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\n"
 		       "td:first-child,th:first-child{text-align:left}\n"
 		       ".plots{display:flex;flex-wrap:wrap}\n");
-	sbuf_addf(out, "<h1>kagari aa</h1>\n<p>%d A/A compares of the working tree against itself: every measured change is noise, every regression or improved verdict is false. A metric resolves the smallest tolerance with no false verdict whose 95th percentile of |change| is below half of it.</p>\n",
+	sbuf_addf(out,
+		  "<h1>kagari aa</h1>\n<p>%d A/A compares of the working tree against itself: "
+		  "every measured change is noise, every regression or improved verdict is false. "
+		  "A metric resolves the smallest tolerance with no false verdict whose 95th "
+		  "percentile of |change| is below half of it.</p>\n",
 		  st->measured);
-	sbuf_adds(out, "<table><tr><th>benchmark/command</th><th>metric</th><th>median</th><th>p5</th><th>p95</th>");
+	sbuf_adds(out, "<table><tr><th>benchmark/command</th><th>metric</th><th>median</th><th>p5</"
+		       "th><th>p95</th>");
 	for (size_t t = 0; t < AA_TABLE_TOL; t++)
 		sbuf_addf(out, "<th>false at %g%%</th>", AA_TOLERANCES[t]);
 	sbuf_adds(out, "<th>resolves</th></tr>\n");
@@ -133,7 +140,7 @@ void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 		sbuf_addch(out, '/');
 		report_html_escape(out, row->command, 0);
 		sbuf_addf(out, "</td><td>%s</td>", metric_get(row->metric)->name);
-		const double v[3] = { row->median, row->p5, row->p95 };
+		const double v[3] = {row->median, row->p5, row->p95};
 		for (int q = 0; q < 3; q++) {
 			sbuf_adds(out, "<td>");
 			add_percent(out, v[q]);
@@ -151,8 +158,8 @@ void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 	for (size_t k = 0; k < st->nr; k++) {
 		const struct aa_row *row = &st->rows[k];
 		sbuf_reset(&title);
-		sbuf_addf(&title, "%s/%s %s: A/A change per compare", row->benchmark,
-			  row->command, metric_get(row->metric)->name);
+		sbuf_addf(&title, "%s/%s %s: A/A change per compare", row->benchmark, row->command,
+			  metric_get(row->metric)->name);
 		svg_aa_plot(out, title.buf, row->change, row->n, AA_TOLERANCES, AA_TABLE_TOL);
 		sbuf_addch(out, '\n');
 	}

@@ -24,8 +24,7 @@ static char *clean_subject(const char *s)
 			sbuf_adds(&out, "...");
 			break;
 		}
-		if (ch == 0xC2 && i + 1 < n &&
-		    (unsigned char)s[i + 1] >= 0x80 &&
+		if (ch == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
 		    (unsigned char)s[i + 1] <= 0x9F) {
 			sbuf_addch(&out, '?');
 			i++;
@@ -51,12 +50,10 @@ static size_t utf8_chars(const char *s)
  * with its regression and a good one with the change it was judged good
  * on.
  */
-static void table_commit_line(struct sbuf *out, const struct bisect_commit *c,
-			      size_t width)
+static void table_commit_line(struct sbuf *out, const struct bisect_commit *c, size_t width)
 {
 	char *subject = clean_subject(c->subject);
-	sbuf_addf(out, "  %.12s  %-4s  %s", c->sha, bisect_outcome_name(c->out),
-		  subject);
+	sbuf_addf(out, "  %.12s  %-4s  %s", c->sha, bisect_outcome_name(c->out), subject);
 	if (c->have_change || c->reason || c->measured > 1)
 		sbuf_addchars(out, ' ', width - utf8_chars(subject));
 	free(subject);
@@ -68,19 +65,16 @@ static void table_commit_line(struct sbuf *out, const struct bisect_commit *c,
 	if (c->reason)
 		sbuf_addf(out, "  (%s)", c->reason);
 	if (c->measured > 1)
-		sbuf_addf(out,
-			  "  [measured %d times, the last with %d runs a side]",
-			  c->measured, c->runs);
+		sbuf_addf(out, "  [measured %d times, the last with %d runs a side]", c->measured,
+			  c->runs);
 	sbuf_addch(out, '\n');
 }
 
 void report_bisect_table(struct sbuf *out, const struct bisect_result *r)
 {
 	const struct bisect_commit *fb = bisect_first_bad(r);
-	sbuf_addf(
-	    out,
-	    "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n",
-	    r->good, r->bad, r->n, r->n == 1 ? "" : "s", r->steps);
+	sbuf_addf(out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n", r->good,
+		  r->bad, r->n, r->n == 1 ? "" : "s", r->steps);
 	size_t width = 0;
 	for (size_t k = 0; k < r->nr_order; k++) {
 		char *subject = clean_subject(r->path[r->order[k]].subject);

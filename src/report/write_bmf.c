@@ -73,8 +73,7 @@ static void bmf_name(struct sbuf *name)
 
 static void emit_command(struct json_emit *j, const struct run_result *r,
 			 const struct suite_result *s, const struct bench_result *b,
-			 const struct command_result *c, struct sbuf *tmp,
-			 struct strvec *used)
+			 const struct command_result *c, struct sbuf *tmp, struct strvec *used)
 {
 	const struct side_result *head = &c->side[SIDE_HEAD];
 	if (!head->present || !head->count)
@@ -131,8 +130,8 @@ static void emit_command(struct json_emit *j, const struct run_result *r,
 	json_emit_end_object(j);
 }
 
-int report_write_bmf(const struct run_result *r, const struct report_options *o,
-		     struct sbuf *out, struct sbuf *err)
+int report_write_bmf(const struct run_result *r, const struct report_options *o, struct sbuf *out,
+		     struct sbuf *err)
 {
 	struct json_emit j;
 	struct sbuf tmp = SBUF_INIT;

@@ -65,8 +65,7 @@ static void csv_ratio(struct sbuf *out, double v)
 }
 
 /* suite,benchmark,command,side — the leading key of every record. */
-static void csv_key(struct sbuf *out, const struct suite_result *s,
-		    const struct bench_result *b,
+static void csv_key(struct sbuf *out, const struct suite_result *s, const struct bench_result *b,
 		    const struct command_result *c, enum side sd)
 {
 	csv_field(out, s->name);
@@ -75,9 +74,8 @@ static void csv_key(struct sbuf *out, const struct suite_result *s,
 	csv_sep_field(out, side_name(sd));
 }
 
-static void csv_stats_row(struct sbuf *out, const struct command_result *c,
-			  enum metric_id m, const struct metric_series *ms,
-			  struct sbuf *unit)
+static void csv_stats_row(struct sbuf *out, const struct command_result *c, enum metric_id m,
+			  const struct metric_series *ms, struct sbuf *unit)
 {
 	csv_sep_field(out, metric_get(m)->name);
 	sbuf_reset(unit);
@@ -103,9 +101,8 @@ static void csv_stats_row(struct sbuf *out, const struct command_result *c,
 }
 
 static void csv_sample_rows(struct sbuf *out, const struct suite_result *s,
-			    const struct bench_result *b,
-			    const struct command_result *c, enum side sd,
-			    enum metric_id m, struct sbuf *unit)
+			    const struct bench_result *b, const struct command_result *c,
+			    enum side sd, enum metric_id m, struct sbuf *unit)
 {
 	const struct metric_series *ms = &c->side[sd].metric[m];
 
@@ -113,8 +110,7 @@ static void csv_sample_rows(struct sbuf *out, const struct suite_result *s,
 	report_metric_unit(unit, c, m);
 	for (size_t i = 0; i < ms->nr; i++) {
 		csv_key(out, s, b, c, sd);
-		sbuf_addf(out, ",%d,%d", ms->samples[i].round,
-			  ms->samples[i].run);
+		sbuf_addf(out, ",%d,%d", ms->samples[i].round, ms->samples[i].run);
 		csv_sep_field(out, metric_get(m)->name);
 		csv_sep_field(out, unit->buf);
 		csv_value(out, m, ms->samples[i].value);
@@ -130,8 +126,7 @@ static void csv_sample_rows(struct sbuf *out, const struct suite_result *s,
 /* The records of one command: each present side (base first), each metric
  * that is not absent. */
 static void csv_command(struct sbuf *out, const struct suite_result *s,
-			const struct bench_result *b,
-			const struct command_result *c, int samples,
+			const struct bench_result *b, const struct command_result *c, int samples,
 			struct sbuf *unit)
 {
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
@@ -151,8 +146,7 @@ static void csv_command(struct sbuf *out, const struct suite_result *s,
 	}
 }
 
-static void csv_walk(const struct run_result *r, struct sbuf *out,
-		     int samples)
+static void csv_walk(const struct run_result *r, struct sbuf *out, int samples)
 {
 	struct sbuf unit = SBUF_INIT;
 
@@ -161,15 +155,13 @@ static void csv_walk(const struct run_result *r, struct sbuf *out,
 		for (size_t bi = 0; bi < s->nr_benches; bi++) {
 			const struct bench_result *b = &s->benches[bi];
 			for (size_t ci = 0; ci < b->nr_commands; ci++)
-				csv_command(out, s, b, &b->commands[ci],
-					    samples, &unit);
+				csv_command(out, s, b, &b->commands[ci], samples, &unit);
 		}
 	}
 	sbuf_release(&unit);
 }
 
-int report_write_csv(const struct run_result *r,
-		     const struct report_options *o, struct sbuf *out,
+int report_write_csv(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		     struct sbuf *err)
 {
 	(void)o;
@@ -180,9 +172,8 @@ int report_write_csv(const struct run_result *r,
 	return 0;
 }
 
-int report_write_samples_csv(const struct run_result *r,
-			     const struct report_options *o, struct sbuf *out,
-			     struct sbuf *err)
+int report_write_samples_csv(const struct run_result *r, const struct report_options *o,
+			     struct sbuf *out, struct sbuf *err)
 {
 	(void)o;
 	(void)err;

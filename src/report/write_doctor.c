@@ -7,8 +7,7 @@ void report_doctor_text(struct sbuf *out, const struct doctor *d)
 {
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct doctor_line *l = &d->v[i];
-		sbuf_addf(out, "%-4s  %s: %s", doctor_status_name(l->status), l->item,
-			  l->value);
+		sbuf_addf(out, "%-4s  %s: %s", doctor_status_name(l->status), l->item, l->value);
 		if (l->advice)
 			sbuf_addf(out, " \xe2\x80\x94 %s", l->advice);
 		sbuf_addch(out, '\n');

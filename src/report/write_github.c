@@ -43,21 +43,17 @@
 #define GITHUB_PROFILE_ROWS 5  /* functions per profiled regression */
 
 static const char *const kind_icon[] = {
-    [PROBLEM_REGRESSION] = "🔴",	 [PROBLEM_OVER_BUDGET] = "🟠",
-    [PROBLEM_ERROR] = "⛔",	 [PROBLEM_INCONCLUSIVE] = "🟡",
-    [PROBLEM_UNSUPPORTED] = "⚪", [PROBLEM_NOT_GATED] = "🔵",
+    [PROBLEM_REGRESSION] = "🔴",	     [PROBLEM_OVER_BUDGET] = "🟠", [PROBLEM_ERROR] = "⛔",
+    [PROBLEM_INCONCLUSIVE] = "🟡", [PROBLEM_UNSUPPORTED] = "⚪",    [PROBLEM_NOT_GATED] = "🔵",
     [PROBLEM_ACCEPTED] = "🟢",
 };
 
-static void where_text(struct sbuf *sb, const struct run_result *r,
-		       const struct suite_result *s,
-		       const struct bench_result *b,
-		       const struct command_result *c)
+static void where_text(struct sbuf *sb, const struct run_result *r, const struct suite_result *s,
+		       const struct bench_result *b, const struct command_result *c)
 {
 	if (r->nr_suites > 1 && s->name)
 		sbuf_addf(sb, "%s / ", s->name);
-	sbuf_addf(sb, "%s / %s", b->name ? b->name : "",
-		  c->name ? c->name : "");
+	sbuf_addf(sb, "%s / %s", b->name ? b->name : "", c->name ? c->name : "");
 }
 
 static void problems_head(struct sbuf *out)
@@ -73,8 +69,7 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 	struct sbuf sb = SBUF_INIT;
 	const struct command_result *c = p->cmd;
 
-	sbuf_addf(out, "| %s %s |", kind_icon[p->kind],
-		  report_problem_kind_name(p->kind));
+	sbuf_addf(out, "| %s %s |", kind_icon[p->kind], report_problem_kind_name(p->kind));
 	where_text(&sb, r, p->suite, p->bench, c);
 	if (p->count > 1)
 		sbuf_addf(&sb, " and %zu more", p->count - 1);
@@ -108,8 +103,7 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 	} else {
 		report_md_cell(out, "");
 		report_md_cell(out, "");
-		if (p->kind == PROBLEM_UNSUPPORTED && p->metric >= 0 &&
-		    p->failed)
+		if (p->kind == PROBLEM_UNSUPPORTED && p->metric >= 0 && p->failed)
 			sbuf_adds(&sb, "measuring failed");
 		if (p->reason)
 			sbuf_addf(&sb, "%s%s", sb.len ? ": " : "", p->reason);
@@ -120,14 +114,13 @@ static void problem_row(struct sbuf *out, const struct run_result *r,
 }
 
 /* Every comparison, in report order (collapsed). */
-static void all_comparisons(struct sbuf *out, const struct run_result *r,
-			    size_t total)
+static void all_comparisons(struct sbuf *out, const struct run_result *r, size_t total)
 {
 	struct sbuf sb = SBUF_INIT;
 	size_t shown = 0;
 
-	sbuf_addf(out, "<details><summary>All %zu comparison%s</summary>\n\n",
-		  total, total == 1 ? "" : "s");
+	sbuf_addf(out, "<details><summary>All %zu comparison%s</summary>\n\n", total,
+		  total == 1 ? "" : "s");
 	sbuf_adds(out, "| benchmark / command | metric | base → head | change "
 		       "(interval) | verdict |\n"
 		       "|---|---|---|---|---|\n");
@@ -136,11 +129,9 @@ static void all_comparisons(struct sbuf *out, const struct run_result *r,
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++) {
-				const struct command_result *c =
-				    &br->commands[k];
+				const struct command_result *c = &br->commands[k];
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp =
-					    &c->comparison[m];
+					const struct comparison *cp = &c->comparison[m];
 					if (!cp->present)
 						continue;
 					if (shown++ >= GITHUB_DETAIL_ROWS)
@@ -179,8 +170,8 @@ static void github_title(struct sbuf *out, const struct run_result *r,
 	struct sbuf sb = SBUF_INIT;
 	size_t failing;
 
-	failing = p->count[PROBLEM_REGRESSION] + p->count[PROBLEM_OVER_BUDGET] +
-		  p->count[PROBLEM_ERROR];
+	failing =
+	    p->count[PROBLEM_REGRESSION] + p->count[PROBLEM_OVER_BUDGET] + p->count[PROBLEM_ERROR];
 
 	sbuf_adds(out, GITHUB_MARKER "\n");
 	sbuf_addf(out, "### %s kagari: ",
@@ -196,8 +187,7 @@ static void github_title(struct sbuf *out, const struct run_result *r,
 /* The status line (report_status_line()), ref in bold. */
 static void github_status_line(struct sbuf *out, const struct run_result *r)
 {
-	static const struct report_markup mk = {report_md_escape, "**", "**",
-						NULL, NULL};
+	static const struct report_markup mk = {report_md_escape, "**", "**", NULL, NULL};
 	struct sbuf sb = SBUF_INIT;
 
 	report_status_line(out, r, &mk);
@@ -226,9 +216,7 @@ static void github_problems(struct sbuf *out, const struct run_result *r,
 		sbuf_addch(out, '\n');
 		if (p->nr > top) {
 			size_t rest = p->nr - top;
-			size_t shown = rest < GITHUB_DETAIL_ROWS
-					   ? rest
-					   : GITHUB_DETAIL_ROWS;
+			size_t shown = rest < GITHUB_DETAIL_ROWS ? rest : GITHUB_DETAIL_ROWS;
 			sbuf_addf(out,
 				  "<details><summary>%zu more "
 				  "problem%s</summary>\n\n",
@@ -237,10 +225,8 @@ static void github_problems(struct sbuf *out, const struct run_result *r,
 			for (size_t i = top; i < top + shown; i++)
 				problem_row(out, r, &p->v[i]);
 			if (rest > shown)
-				sbuf_addf(
-				    out,
-				    "\n… and %zu more in the full report.\n",
-				    rest - shown);
+				sbuf_addf(out, "\n… and %zu more in the full report.\n",
+					  rest - shown);
 			sbuf_adds(out, "\n</details>\n\n");
 		}
 	} else if (p->nr_comparisons) {
@@ -255,15 +241,13 @@ static void github_footer(struct sbuf *out, const struct run_result *r)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	sbuf_addf(out, "<sub>kagari %s · seed %" PRIu64, KAGARI_VERSION,
-		  r->seed);
+	sbuf_addf(out, "<sub>kagari %s · seed %" PRIu64, KAGARI_VERSION, r->seed);
 	if (r->env.os || r->env.cpu_model) {
 		sbuf_adds(out, " · ");
 		if (r->env.os)
 			sbuf_adds(&sb, r->env.os);
 		if (r->env.cpu_model)
-			sbuf_addf(&sb, "%s%s", r->env.os ? ", " : "",
-				  r->env.cpu_model);
+			sbuf_addf(&sb, "%s%s", r->env.os ? ", " : "", r->env.cpu_model);
 		if (r->env.logical_cpus > 0)
 			sbuf_addf(&sb, ", %d cpus", r->env.logical_cpus);
 		report_md_escape(out, sb.buf);
@@ -272,9 +256,8 @@ static void github_footer(struct sbuf *out, const struct run_result *r)
 	sbuf_release(&sb);
 }
 
-int report_write_github(const struct run_result *r,
-			const struct report_options *o, struct sbuf *out,
-			struct sbuf *err)
+int report_write_github(const struct run_result *r, const struct report_options *o,
+			struct sbuf *out, struct sbuf *err)
 {
 	struct report_problems p;
 

@@ -28,8 +28,8 @@ static void short_sha(struct sbuf *out, const char *sha)
 
 static void series_name(struct sbuf *out, const struct history_series *s)
 {
-	sbuf_addf(out, "%s / %s / %s — %s", s->key->suite, s->key->benchmark,
-		  s->key->command, s->key->metric);
+	sbuf_addf(out, "%s / %s / %s — %s", s->key->suite, s->key->benchmark, s->key->command,
+		  s->key->metric);
 }
 
 /*
@@ -61,27 +61,33 @@ void report_history_noise_line(struct sbuf *out, const struct history_series *s,
 		/* Too few runs to tell the noise: say what would tell it. */
 		size_t more_runs = STEPS_MIN_PAIRS - s->noise_pairs;
 		size_t more_commits = STEPS_MIN_PAIRS + 1 - s->noise_pts;
-		sbuf_addf(out, "noise of one run unknown (%zu commit%s, %zu run%s): %zu more run%s of a commit or %zu more commit%s would tell it, and the runs a %g%% step needs",
-			  s->noise_pts, s->noise_pts == 1 ? "" : "s",
-			  s->noise_pts + s->noise_pairs, s->noise_pts + s->noise_pairs == 1 ? "" : "s",
-			  more_runs, more_runs == 1 ? "" : "s",
-			  more_commits, more_commits == 1 ? "" : "s", detect);
+		sbuf_addf(
+		    out,
+		    "noise of one run unknown (%zu commit%s, %zu run%s): %zu more run%s of a "
+		    "commit or %zu more commit%s would tell it, and the runs a %g%% step needs",
+		    s->noise_pts, s->noise_pts == 1 ? "" : "s", s->noise_pts + s->noise_pairs,
+		    s->noise_pts + s->noise_pairs == 1 ? "" : "s", more_runs,
+		    more_runs == 1 ? "" : "s", more_commits, more_commits == 1 ? "" : "s", detect);
 		return;
 	}
 	if (!(level > 0)) {
-		sbuf_addf(out, "the latest value is 0: no noise in percent, and no %g%% step of it to find",
-			  detect);
+		sbuf_addf(
+		    out,
+		    "the latest value is 0: no noise in percent, and no %g%% step of it to find",
+		    detect);
 		return;
 	}
 	sbuf_addf(out, "noise of one run ±%.1f%%", s->noise / level * 100);
 	if (s->between > 0)
 		sbuf_addf(out, ", between sessions ±%.1f%%", s->between / level * 100);
 	if (s->runs_needed == STEPS_RUNS_NEVER)
-		sbuf_addf(out, "; no number of runs per commit finds a %g%% step: the noise between sessions alone makes it more than %.1f%% (",
+		sbuf_addf(out,
+			  "; no number of runs per commit finds a %g%% step: the noise between "
+			  "sessions alone makes it more than %.1f%% (",
 			  detect, STEPS_DETECT_RATIO * s->between / level * 100);
 	else
-		sbuf_addf(out, "; a %g%% step needs %zu run%s per commit to be found (",
-			  detect, s->runs_needed, s->runs_needed == 1 ? "" : "s");
+		sbuf_addf(out, "; a %g%% step needs %zu run%s per commit to be found (", detect,
+			  s->runs_needed, s->runs_needed == 1 ? "" : "s");
 	if (s->min_runs == s->max_runs)
 		sbuf_addf(out, "these have %zu)", s->min_runs);
 	else
@@ -90,7 +96,7 @@ void report_history_noise_line(struct sbuf *out, const struct history_series *s,
 
 static void step_line(struct sbuf *out, const struct history_series *s, const struct step *st)
 {
-	static const char *const sep[6] = { "", " → ", "  ", "  (", " → ", ")" };
+	static const char *const sep[6] = {"", " → ", "  ", "  (", " → ", ")"};
 
 	step_fields(out, s, st, sep);
 }
@@ -224,7 +230,7 @@ void report_history_json(struct sbuf *out, const struct history_view *h)
 		}
 		json_emit_end_array(&j);
 		json_emit_end_object(&j);
-		}
+	}
 	json_emit_end_array(&j);
 	json_emit_end_object(&j);
 	json_emit_finish(&j);
@@ -241,7 +247,8 @@ void report_history_markdown(struct sbuf *out, const struct history_view *h)
 	for (size_t i = 0; i < nr; i++) {
 		const struct history_series *s = &v[i];
 		if (first_of_others(v, i))
-			sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this machine's series.\n");
+			sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this "
+				       "machine's series.\n");
 		sbuf_adds(out, "\n### ");
 		series_name(out, s);
 		if (!s->this_machine)
@@ -252,10 +259,11 @@ void report_history_markdown(struct sbuf *out, const struct history_view *h)
 		if (!s->nr_steps)
 			sbuf_adds(out, "No steps.\n");
 		else
-			sbuf_adds(out, "Steps:\n\n| from | to | change | before | after |\n|---|---|---:|---:|---:|\n");
+			sbuf_adds(out, "Steps:\n\n| from | to | change | before | after "
+				       "|\n|---|---|---:|---:|---:|\n");
 		for (size_t k = 0; k < s->nr_steps; k++) {
-			static const char *const row[6] = { "| `", "` | `", "` | ",
-							    " | ", " | ", " |\n" };
+			static const char *const row[6] = {"| `", "` | `", "` | ",
+							   " | ", " | ",   " |\n"};
 
 			step_fields(out, s, &s->steps[k], row);
 		}
@@ -277,7 +285,8 @@ void report_history_html(struct sbuf *out, const struct history_view *h)
 	for (size_t i = 0; i < nr; i++) {
 		const struct history_series *s = &v[i];
 		if (first_of_others(v, i))
-			sbuf_adds(out, "<h2>Other machines</h2>\n<p>Shown apart, never mixed with this machine's series.</p>\n");
+			sbuf_adds(out, "<h2>Other machines</h2>\n<p>Shown apart, never mixed with "
+				       "this machine's series.</p>\n");
 		sbuf_reset(&title);
 		series_name(&title, s);
 		if (!s->this_machine)

@@ -91,10 +91,9 @@ static const char page_css[] =
 static const char *badge_class(const char *word)
 {
 	static const char *const bad[] = {"regression", "over budget", "error",
-					  "fail", "failed", "grew"};
+					  "fail",	"failed",      "grew"};
 	static const char *const good[] = {"pass", "improved", "accepted", "shrank"};
-	static const char *const warn[] = {"inconclusive", "unsupported",
-					   "unassessable",
+	static const char *const warn[] = {"inconclusive", "unsupported", "unassessable",
 					   "cannot be assessed"};
 	if (!word)
 		return "";
@@ -160,8 +159,7 @@ static void esc_tmp(struct sbuf *out, struct sbuf *tmp)
 }
 
 /* The status line's markup: the ref in bold, shas as code. */
-static const struct report_markup html_markup = {esc, "<b>", "</b>", "<code>",
-						 "</code>"};
+static const struct report_markup html_markup = {esc, "<b>", "</b>", "<code>", "</code>"};
 
 static void td(struct sbuf *out, const char *cls, const char *s)
 {
@@ -179,16 +177,14 @@ static void td_tmp(struct sbuf *out, const char *cls, struct sbuf *tmp)
 	sbuf_reset(tmp);
 }
 
-static void value(struct sbuf *tmp, const struct command_result *c,
-		  enum metric_id m, double v)
+static void value(struct sbuf *tmp, const struct command_result *c, enum metric_id m, double v)
 {
 	report_value_text(tmp, c, m, v);
 }
 
 /* "bench / command" (with the suite when there are several). */
-static void where(struct sbuf *out, const struct run_result *r,
-		  const struct suite_result *s, const struct bench_result *b,
-		  const struct command_result *c)
+static void where(struct sbuf *out, const struct run_result *r, const struct suite_result *s,
+		  const struct bench_result *b, const struct command_result *c)
 {
 	if (r->nr_suites > 1) {
 		esc(out, s->name);
@@ -199,9 +195,9 @@ static void where(struct sbuf *out, const struct run_result *r,
 	esc(out, c->name);
 }
 
-static void link_to(struct sbuf *out, const struct run_result *r,
-		    const struct suite_result *s, const struct bench_result *b,
-		    const struct command_result *c, size_t idx, int metric)
+static void link_to(struct sbuf *out, const struct run_result *r, const struct suite_result *s,
+		    const struct bench_result *b, const struct command_result *c, size_t idx,
+		    int metric)
 {
 	sbuf_addf(out, "<a href=\"#c%zu", idx);
 	if (metric >= 0)
@@ -213,12 +209,10 @@ static void link_to(struct sbuf *out, const struct run_result *r,
 
 /* ---- summary ----------------------------------------------------------- */
 
-static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
-				   const struct run_result *r,
-				   const struct suite_result *s,
-				   const struct bench_result *b,
-				   const struct command_result *c, size_t idx,
-				   enum metric_id m, const char *kind)
+static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+				   const struct suite_result *s, const struct bench_result *b,
+				   const struct command_result *c, size_t idx, enum metric_id m,
+				   const char *kind)
 {
 	const struct comparison *cp = &c->comparison[m];
 
@@ -237,15 +231,13 @@ static void summary_comparison_row(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</tr>\n");
 }
 
-static void summary_problem_row(struct sbuf *out, struct sbuf *tmp,
-				const struct run_result *r,
+static void summary_problem_row(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 				const struct report_problem *p)
 {
 	const struct command_result *c = p->cmd;
 
 	if (p->cmp) {
-		summary_comparison_row(out, tmp, r, p->suite, p->bench, c,
-				       p->cmd_index, p->metric,
+		summary_comparison_row(out, tmp, r, p->suite, p->bench, c, p->cmd_index, p->metric,
 				       report_problem_kind_name(p->kind));
 		return;
 	}
@@ -282,14 +274,11 @@ static void summary_problem_row(struct sbuf *out, struct sbuf *tmp,
 }
 
 /* Run mode: a command without problems. */
-static void summary_command_row(struct sbuf *out, struct sbuf *tmp,
-				const struct run_result *r,
-				const struct suite_result *s,
-				const struct bench_result *b,
+static void summary_command_row(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+				const struct suite_result *s, const struct bench_result *b,
 				const struct command_result *c, size_t idx)
 {
-	const struct metric_series *lat =
-	    &c->side[SIDE_HEAD].metric[METRIC_LATENCY];
+	const struct metric_series *lat = &c->side[SIDE_HEAD].metric[METRIC_LATENCY];
 	size_t pass = 0;
 
 	sbuf_adds(out, "<tr><td>");
@@ -314,8 +303,7 @@ static void summary_command_row(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</tr>\n");
 }
 
-static int command_has_problem(const struct report_problems *p,
-			       const struct command_result *c)
+static int command_has_problem(const struct report_problems *p, const struct command_result *c)
 {
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->v[i].cmd == c)
@@ -323,18 +311,17 @@ static int command_has_problem(const struct report_problems *p,
 	return 0;
 }
 
-#define SUMMARY_HEAD                                                           \
-	"<table><thead><tr><th>result</th><th>benchmark / command</th>"        \
-	"<th>metric</th><th>base → head</th><th>change (interval)</th>"      \
+#define SUMMARY_HEAD                                                                               \
+	"<table><thead><tr><th>result</th><th>benchmark / command</th>"                            \
+	"<th>metric</th><th>base → head</th><th>change (interval)</th>"                          \
 	"<th>details</th></tr></thead>\n<tbody>\n"
 
 /*
  * Problems first, most severe on top; then the rest in report order, in
  * the same table when few, else collapsed under it.
  */
-static void summary(struct sbuf *out, struct sbuf *tmp,
-		    const struct run_result *r, const struct report_problems *p,
-		    int compare)
+static void summary(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+		    const struct report_problems *p, int compare)
 {
 	struct sbuf rest = SBUF_INIT;
 	size_t idx = 0, nrest = 0;
@@ -344,26 +331,21 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++, idx++) {
-				const struct command_result *c =
-				    &br->commands[k];
+				const struct command_result *c = &br->commands[k];
 				if (!compare) {
 					if (command_has_problem(p, c))
 						continue;
-					summary_command_row(&rest, tmp, r, s,
-							    br, c, idx);
+					summary_command_row(&rest, tmp, r, s, br, c, idx);
 					nrest++;
 					continue;
 				}
 				for (int m = 0; m < METRIC__COUNT; m++) {
-					const struct comparison *cp =
-					    &c->comparison[m];
+					const struct comparison *cp = &c->comparison[m];
 					/* The problems' rows are above: the
 					   rest is exactly what they are not. */
-					if (!cp->present ||
-					    report_comparison_is_problem(cp))
+					if (!cp->present || report_comparison_is_problem(cp))
 						continue;
-					summary_comparison_row(&rest, tmp, r, s,
-							       br, c, idx, m,
+					summary_comparison_row(&rest, tmp, r, s, br, c, idx, m,
 							       verdict_name(cp->verdict));
 					nrest++;
 				}
@@ -380,11 +362,8 @@ static void summary(struct sbuf *out, struct sbuf *tmp,
 		sbuf_adds(out, "</tbody></table>\n");
 	}
 	if (nrest > HTML_OPEN_PLOTS) {
-		sbuf_addf(
-		    out,
-		    "<details%s><summary>%zu %s without a problem</summary>\n",
-		    p->nr ? "" : " open", nrest,
-		    compare ? "comparisons" : "commands");
+		sbuf_addf(out, "<details%s><summary>%zu %s without a problem</summary>\n",
+			  p->nr ? "" : " open", nrest, compare ? "comparisons" : "commands");
 		sbuf_adds(out, SUMMARY_HEAD);
 		sbuf_add(out, rest.buf, rest.len);
 		sbuf_adds(out, "</tbody></table>\n</details>\n");
@@ -410,8 +389,7 @@ static void contents(struct sbuf *out, const struct run_result *r)
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++, idx++) {
-				const struct command_result *c =
-				    &br->commands[k];
+				const struct command_result *c = &br->commands[k];
 				sbuf_addf(out, "<li><a href=\"#c%zu\">", idx);
 				esc(out, br->name);
 				sbuf_adds(out, " / ");
@@ -423,21 +401,18 @@ static void contents(struct sbuf *out, const struct run_result *r)
 		}
 		sbuf_adds(out, "</ol>\n");
 	}
-	sbuf_adds(out,
-		  "<p><a href=\"#environment\">Environment</a></p>\n</nav>\n");
+	sbuf_adds(out, "<p><a href=\"#environment\">Environment</a></p>\n</nav>\n");
 }
 
 /* ---- per command ------------------------------------------------------- */
 
-static void stats_table(struct sbuf *out, struct sbuf *tmp,
-			const struct command_result *c, int two)
+static void stats_table(struct sbuf *out, struct sbuf *tmp, const struct command_result *c, int two)
 {
 	int any = 0;
 
 	for (int m = 0; m < METRIC__COUNT; m++)
 		for (int s = 0; s < SIDE__COUNT; s++)
-			any |= c->side[s].present &&
-			       c->side[s].metric[m].status != MSTATUS_ABSENT;
+			any |= c->side[s].present && c->side[s].metric[m].status != MSTATUS_ABSENT;
 	if (!any)
 		return;
 	sbuf_adds(out, "<table><thead><tr><th>metric</th>");
@@ -446,8 +421,7 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "<th>median</th><th>mean ± σ</th><th>min … max</th>"
 		       "<th>p95</th><th>n</th></tr></thead>\n<tbody>\n");
 	for (int m = 0; m < METRIC__COUNT; m++) {
-		for (int s = two ? SIDE_BASE : SIDE_HEAD; s < SIDE__COUNT;
-		     s++) {
+		for (int s = two ? SIDE_BASE : SIDE_HEAD; s < SIDE__COUNT; s++) {
 			const struct metric_series *ms = &c->side[s].metric[m];
 			const struct summary *su = &ms->summary;
 			if (!c->side[s].present || ms->status == MSTATUS_ABSENT)
@@ -456,12 +430,9 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 			td(out, NULL, metric_get(m)->name);
 			if (two)
 				td(out, NULL, side_name(s));
-			if (ms->status == MSTATUS_UNSUPPORTED ||
-			    ms->status == MSTATUS_FAILED) {
+			if (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED) {
 				sbuf_adds(out, "<td colspan=\"5\">");
-				badge(out, ms->status == MSTATUS_FAILED
-					       ? "failed"
-					       : "unsupported");
+				badge(out, ms->status == MSTATUS_FAILED ? "failed" : "unsupported");
 				if (ms->reason) {
 					sbuf_adds(out, " ");
 					esc(out, ms->reason);
@@ -470,8 +441,7 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 				continue;
 			}
 			if (!ms->have_summary) {
-				sbuf_addf(tmp, "%zu samples, no statistics",
-					  ms->nr);
+				sbuf_addf(tmp, "%zu samples, no statistics", ms->nr);
 				sbuf_adds(out, "<td colspan=\"5\">");
 				esc_tmp(out, tmp);
 				sbuf_adds(out, "</td></tr>\n");
@@ -497,14 +467,13 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</tbody></table>\n");
 }
 
-static void comparison_block(struct sbuf *out, struct sbuf *tmp,
-			     const struct command_result *c, size_t idx,
-			     enum metric_id m, int open)
+static void comparison_block(struct sbuf *out, struct sbuf *tmp, const struct command_result *c,
+			     size_t idx, enum metric_id m, int open)
 {
 	const struct comparison *cp = &c->comparison[m];
 
-	sbuf_addf(out, "<div class=\"cmp\" id=\"c%zu-%s\">\n<h4>%s ", idx,
-		  metric_get(m)->name, metric_get(m)->name);
+	sbuf_addf(out, "<div class=\"cmp\" id=\"c%zu-%s\">\n<h4>%s ", idx, metric_get(m)->name,
+		  metric_get(m)->name);
 	result_badge(out, result_from_verdict(cp->verdict));
 	sbuf_adds(out, " ");
 	units_format_percent(tmp, cp->change_percent);
@@ -525,8 +494,7 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</span></h4>\n<p class=\"reason\">");
 	report_reason_text(tmp, cp);
 	esc_tmp(out, tmp);
-	sbuf_addf(tmp, " · statistic %s, pairing %s",
-		  cp->statistic ? cp->statistic : "n/a",
+	sbuf_addf(tmp, " · statistic %s, pairing %s", cp->statistic ? cp->statistic : "n/a",
 		  cp->pairing ? cp->pairing : "n/a");
 	if (isfinite(cp->p_reg))
 		sbuf_addf(tmp, " · P(regression) %.3f", cp->p_reg);
@@ -535,8 +503,7 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	if (isfinite(cp->p_adjusted) && cp->p_adjusted != cp->p_value)
 		sbuf_addf(tmp, " (adjusted %.3g)", cp->p_adjusted);
 	if (isfinite(cp->noise_floor_percent))
-		sbuf_addf(tmp, " · noise floor %.1f%%",
-			  cp->noise_floor_percent);
+		sbuf_addf(tmp, " · noise floor %.1f%%", cp->noise_floor_percent);
 	if (cp->control_failed)
 		sbuf_adds(tmp, " · the A/A control drifted");
 	if (cp->nr_dropped_rounds) {
@@ -556,14 +523,12 @@ static void comparison_block(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</div>\n</details>\n</div>\n");
 }
 
-static void budgets_table(struct sbuf *out, struct sbuf *tmp,
-			  const struct command_result *c)
+static void budgets_table(struct sbuf *out, struct sbuf *tmp, const struct command_result *c)
 {
 	if (!c->nr_budgets)
 		return;
-	sbuf_adds(out,
-		  "<table><thead><tr><th>budget</th><th>limit</th>"
-		  "<th>actual</th><th>result</th></tr></thead>\n<tbody>\n");
+	sbuf_adds(out, "<table><thead><tr><th>budget</th><th>limit</th>"
+		       "<th>actual</th><th>result</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < c->nr_budgets; i++) {
 		const struct budget_result *bu = &c->budgets[i];
 		sbuf_adds(out, "<tr>");
@@ -589,8 +554,8 @@ static void budgets_table(struct sbuf *out, struct sbuf *tmp,
  * it did, the functions that changed most (report_profile_top) and the
  * differential flame graph. Open when the command is a problem.
  */
-static void profile_block(struct sbuf *out, struct sbuf *tmp,
-			  const struct command_result *c, int open)
+static void profile_block(struct sbuf *out, struct sbuf *tmp, const struct command_result *c,
+			  int open)
 {
 	const struct profile_set *ps = c->profile;
 	int two = c->side[SIDE_BASE].present;
@@ -676,8 +641,7 @@ static void profile_block(struct sbuf *out, struct sbuf *tmp,
  * distributions there too. *view is a shallow copy of c that owns nothing.
  */
 static const struct command_result *
-plotted(const struct bench_result *b, const struct command_result *c,
-	struct command_result *view)
+plotted(const struct bench_result *b, const struct command_result *c, struct command_result *view)
 {
 	if (!b->compare_baseline || !b->baseline || c->side[SIDE_BASE].present)
 		return c;
@@ -693,10 +657,9 @@ plotted(const struct bench_result *b, const struct command_result *c,
 	return c;
 }
 
-static void
-command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
-		const struct report_problems *p, const struct bench_result *b,
-		const struct command_result *c, size_t idx, int open_all)
+static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+			    const struct report_problems *p, const struct bench_result *b,
+			    const struct command_result *c, size_t idx, int open_all)
 {
 	int two = c->side[SIDE_BASE].present;
 	int compared = 0;
@@ -708,8 +671,8 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 	sbuf_adds(out, " ");
 	result_badge(out, c->result);
 	if (c->rounds > 0)
-		sbuf_addf(out, " <span class=\"dim\">%d round%s</span>",
-			  c->rounds, c->rounds == 1 ? "" : "s");
+		sbuf_addf(out, " <span class=\"dim\">%d round%s</span>", c->rounds,
+			  c->rounds == 1 ? "" : "s");
 	sbuf_adds(out, "</h3>\n");
 	if (c->command && *c->command) {
 		sbuf_adds(out, "<p class=\"meta\"><code>");
@@ -722,8 +685,7 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 		sbuf_adds(out, "</p>\n");
 	}
 	if (c->stderr_tail && *c->stderr_tail) {
-		sbuf_adds(out,
-			  "<p class=\"meta\">stderr (last lines):</p><pre>");
+		sbuf_adds(out, "<p class=\"meta\">stderr (last lines):</p><pre>");
 		report_html_escape(out, c->stderr_tail, 1);
 		sbuf_adds(out, "</pre>\n");
 	}
@@ -740,21 +702,17 @@ command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 	if (!compared) {
 		int any = 0;
 		for (int m = 0; m < METRIC__COUNT; m++)
-			any |=
-			    c->side[SIDE_HEAD].present &&
-			    c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
-			    c->side[SIDE_HEAD].metric[m].nr;
+			any |= c->side[SIDE_HEAD].present &&
+			       c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
+			       c->side[SIDE_HEAD].metric[m].nr;
 		if (any) {
 			sbuf_addf(out,
 				  "<details%s><summary>plots</summary>\n"
 				  "<div class=\"plots\">\n",
-				  open_all || command_has_problem(p, c)
-				      ? " open"
-				      : "");
+				  open_all || command_has_problem(p, c) ? " open" : "");
 			for (int m = 0; m < METRIC__COUNT; m++)
 				if (c->side[SIDE_HEAD].present &&
-				    c->side[SIDE_HEAD].metric[m].status ==
-					MSTATUS_OK &&
+				    c->side[SIDE_HEAD].metric[m].status == MSTATUS_OK &&
 				    c->side[SIDE_HEAD].metric[m].nr)
 					svg_strip_plot(out, c, m);
 			sbuf_adds(out, "</div>\n</details>\n");
@@ -806,8 +764,7 @@ static int axis_point_cmp(const void *a, const void *b)
  * side's median per value, one line per combination of the other axes
  * (and per command the matrix expanded).
  */
-static void matrix_plots(struct sbuf *out, struct sbuf *tmp,
-			 const struct bench_result *br)
+static void matrix_plots(struct sbuf *out, struct sbuf *tmp, const struct bench_result *br)
 {
 	if (!br->nr_commands || !br->commands[0].matrix_names.nr)
 		return;
@@ -833,8 +790,10 @@ static void matrix_plots(struct sbuf *out, struct sbuf *tmp,
 				sbuf_addf(tmp, ".%s-", axes->v[0]);
 				const char *cut = strstr(cr->name, tmp->buf);
 				sbuf_reset(tmp);
-				sbuf_add(tmp, cr->name, cut ? (size_t)(cut - cr->name) : strlen(cr->name));
-				for (size_t k = 0; k < cr->matrix_names.nr && k < cr->matrix_values.nr; k++)
+				sbuf_add(tmp, cr->name,
+					 cut ? (size_t)(cut - cr->name) : strlen(cr->name));
+				for (size_t k = 0;
+				     k < cr->matrix_names.nr && k < cr->matrix_values.nr; k++)
 					if (k != a)
 						sbuf_addf(tmp, " %s=%s", cr->matrix_names.v[k],
 							  cr->matrix_values.v[k]);
@@ -855,8 +814,9 @@ static void matrix_plots(struct sbuf *out, struct sbuf *tmp,
 					if (line_of[c] != l)
 						continue;
 					const struct metric_series *ms =
-						&br->commands[c].side[SIDE_HEAD].metric[m];
-					pts[np].x = strtod(br->commands[c].matrix_values.v[a], NULL);
+					    &br->commands[c].side[SIDE_HEAD].metric[m];
+					pts[np].x =
+					    strtod(br->commands[c].matrix_values.v[a], NULL);
 					pts[np].y = ms->have_summary ? ms->summary.median : NAN;
 					np++;
 				}
@@ -867,7 +827,7 @@ static void matrix_plots(struct sbuf *out, struct sbuf *tmp,
 					y[i] = pts[i].y;
 				}
 				used += np;
-				lines[l] = (struct svg_line){ keys.v[l], x, y, np };
+				lines[l] = (struct svg_line){keys.v[l], x, y, np};
 			}
 			if (!opened) {
 				sbuf_adds(out, "<section class=\"matrix\"><h3>");
@@ -903,11 +863,9 @@ static void env_row(struct sbuf *out, const char *key, const char *v)
 	sbuf_adds(out, "</td></tr>\n");
 }
 
-static void environment(struct sbuf *out, struct sbuf *tmp,
-			const struct run_result *r)
+static void environment(struct sbuf *out, struct sbuf *tmp, const struct run_result *r)
 {
-	sbuf_adds(
-	    out, "<section id=\"environment\"><h2>Environment</h2>\n<table>\n");
+	sbuf_adds(out, "<section id=\"environment\"><h2>Environment</h2>\n<table>\n");
 	env_row(out, "kagari", KAGARI_VERSION);
 	env_row(out, "mode", r->mode);
 	sbuf_addf(tmp, "%" PRIu64, r->seed);
@@ -953,8 +911,8 @@ static void environment(struct sbuf *out, struct sbuf *tmp,
 
 /* ---- page -------------------------------------------------------------- */
 
-static void header(struct sbuf *out, struct sbuf *tmp,
-		   const struct run_result *r, const struct report_problems *p)
+static void header(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
+		   const struct report_problems *p)
 {
 	sbuf_adds(out, "<header>\n<h1>kagari ");
 	esc(out, r->mode ? r->mode : "run");
@@ -976,8 +934,7 @@ static void header(struct sbuf *out, struct sbuf *tmp,
 	sbuf_adds(out, "</header>\n");
 }
 
-int report_write_html(const struct run_result *r,
-		      const struct report_options *o, struct sbuf *out,
+int report_write_html(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		      struct sbuf *err)
 {
 	struct report_problems p;
@@ -989,8 +946,7 @@ int report_write_html(const struct run_result *r,
 	(void)o;
 	(void)err;
 	report_problems_collect(&p, r);
-	open_all =
-	    (compare ? p.nr_comparisons : p.nr_commands) <= HTML_OPEN_PLOTS;
+	open_all = (compare ? p.nr_comparisons : p.nr_commands) <= HTML_OPEN_PLOTS;
 
 	struct sbuf title = SBUF_INIT;
 	sbuf_addf(&title, "kagari %s: ", r->mode ? r->mode : "run");
@@ -1003,8 +959,7 @@ int report_write_html(const struct run_result *r,
 	contents(out, r);
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
-		sbuf_addf(out, "<section class=\"suite\" id=\"s%zu\">\n<h2>",
-			  i);
+		sbuf_addf(out, "<section class=\"suite\" id=\"s%zu\">\n<h2>", i);
 		esc(out, s->name);
 		if (s->file) {
 			sbuf_adds(out, " <span class=\"dim\">");
@@ -1017,8 +972,7 @@ int report_write_html(const struct run_result *r,
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			const struct bench_result *br = &s->benches[b];
 			for (size_t k = 0; k < br->nr_commands; k++)
-				command_section(out, &tmp, r, &p, br,
-						&br->commands[k], idx++,
+				command_section(out, &tmp, r, &p, br, &br->commands[k], idx++,
 						open_all);
 			matrix_plots(out, &tmp, br);
 		}

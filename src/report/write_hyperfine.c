@@ -84,14 +84,15 @@ static double cpu_mean(const struct side_result *s, int system)
 /* Indexes of c's matrix names in name order (hyperfine's map is sorted). */
 static size_t *param_order(const struct command_result *c)
 {
-	size_t n = c->matrix_names.nr < c->matrix_values.nr ? c->matrix_names.nr
-							    : c->matrix_values.nr;
+	size_t n =
+	    c->matrix_names.nr < c->matrix_values.nr ? c->matrix_names.nr : c->matrix_values.nr;
 	size_t *idx = xcalloc(n + 1, sizeof(*idx));
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && strcmp(c->matrix_names.v[idx[k - 1]],
-						   c->matrix_names.v[idx[k]]) > 0; k--) {
+		for (size_t k = i;
+		     k > 0 && strcmp(c->matrix_names.v[idx[k - 1]], c->matrix_names.v[idx[k]]) > 0;
+		     k--) {
 			size_t t = idx[k];
 			idx[k] = idx[k - 1];
 			idx[k - 1] = t;
@@ -100,8 +101,8 @@ static size_t *param_order(const struct command_result *c)
 }
 
 static void emit_result(struct json_emit *j, const struct run_result *r,
-			const struct bench_result *b, const struct command_result *c,
-			enum side sd, struct sbuf *name)
+			const struct bench_result *b, const struct command_result *c, enum side sd,
+			struct sbuf *name)
 {
 	const struct side_result *s = &c->side[sd];
 	const struct metric_series *lat = &s->metric[METRIC_LATENCY];
@@ -172,9 +173,8 @@ static void emit_result(struct json_emit *j, const struct run_result *r,
 	json_emit_end_object(j);
 }
 
-int report_write_hyperfine(const struct run_result *r,
-			   const struct report_options *o, struct sbuf *out,
-			   struct sbuf *err)
+int report_write_hyperfine(const struct run_result *r, const struct report_options *o,
+			   struct sbuf *out, struct sbuf *err)
 {
 	struct json_emit j;
 	struct sbuf name = SBUF_INIT;
@@ -188,8 +188,8 @@ int report_write_hyperfine(const struct run_result *r,
 			const struct bench_result *br = &r->suites[i].benches[b];
 			for (size_t c = 0; c < br->nr_commands; c++)
 				for (int sd = 0; sd < SIDE__COUNT; sd++)
-					emit_result(&j, r, br, &br->commands[c],
-						    (enum side)sd, &name);
+					emit_result(&j, r, br, &br->commands[c], (enum side)sd,
+						    &name);
 		}
 	json_emit_end_array(&j);
 	json_emit_end_object(&j);
@@ -224,7 +224,8 @@ static size_t hf_rows(const struct run_result *r, struct hf_row **out)
 				for (int sd = 0; sd < SIDE__COUNT; sd++) {
 					const struct command_result *cr = &br->commands[c];
 					const struct side_result *s = &cr->side[sd];
-					const struct metric_series *lat = &s->metric[METRIC_LATENCY];
+					const struct metric_series *lat =
+					    &s->metric[METRIC_LATENCY];
 					if (!s->present || lat->status != MSTATUS_OK || !lat->nr)
 						continue;
 					double *v = xcalloc(lat->nr, sizeof(*v));
@@ -246,7 +247,9 @@ static size_t hf_rows(const struct run_result *r, struct hf_row **out)
 					x->name = xstrdup(name.buf);
 					x->mean = series_mean(lat) / 1e9;
 					x->stddev = series_stddev(lat) / 1e9;
-					x->median = (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) / 1e9;
+					x->median =
+					    (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) /
+					    1e9;
 					x->min = v[0] / 1e9;
 					x->max = v[m - 1] / 1e9;
 					x->user = cpu_mean(s, 0) / 1e9;
@@ -307,9 +310,8 @@ static void hf_param_names(const struct hf_row *rows, size_t n, struct strvec *n
  * command,mean,stddev,median,user,system,min,max and a parameter_NAME
  * column per parameter (sorted by name; empty where a result has none).
  */
-int report_write_hyperfine_csv(const struct run_result *r,
-			       const struct report_options *o, struct sbuf *out,
-			       struct sbuf *err)
+int report_write_hyperfine_csv(const struct run_result *r, const struct report_options *o,
+			       struct sbuf *out, struct sbuf *err)
 {
 	(void)o;
 	(void)err;
@@ -336,7 +338,8 @@ int report_write_hyperfine_csv(const struct run_result *r,
 		csv_num(out, x->max);
 		for (size_t k = 0; k < names.nr; k++) {
 			sbuf_addch(out, ',');
-			for (size_t p = 0; p < x->c->matrix_names.nr && p < x->c->matrix_values.nr; p++)
+			for (size_t p = 0; p < x->c->matrix_names.nr && p < x->c->matrix_values.nr;
+			     p++)
 				if (!strcmp(x->c->matrix_names.v[p], names.v[k]))
 					csv_text(out, x->c->matrix_values.v[p]);
 		}
@@ -370,9 +373,8 @@ void report_hyperfine_unit(const char *time_unit, double first_mean_s, double *s
  * Max [ms] | Relative |, the command in backticks ('|' escaped), mean ±
  * σ, and the mean relative to the fastest (1.00) with the σ of the ratio.
  */
-int report_write_hyperfine_markdown(const struct run_result *r,
-				    const struct report_options *o, struct sbuf *out,
-				    struct sbuf *err)
+int report_write_hyperfine_markdown(const struct run_result *r, const struct report_options *o,
+				    struct sbuf *out, struct sbuf *err)
 {
 	(void)err;
 	struct hf_row *rows;
@@ -404,7 +406,8 @@ int report_write_hyperfine_markdown(const struct run_result *r,
 			sbuf_adds(out, "1.00");
 		} else {
 			sbuf_addf(out, "%.2f", ratio);
-			if (isfinite(x->stddev) && isfinite(f->stddev) && x->mean > 0 && f->mean > 0)
+			if (isfinite(x->stddev) && isfinite(f->stddev) && x->mean > 0 &&
+			    f->mean > 0)
 				sbuf_addf(out, " ± %.2f",
 					  ratio * sqrt(pow(x->stddev / x->mean, 2) +
 						       pow(f->stddev / f->mean, 2)));

@@ -26,15 +26,13 @@ static void emit_value(struct json_emit *j, enum metric_id m, double v)
 		json_emit_double(j, v);
 }
 
-static void kv_value(struct json_emit *j, const char *key, enum metric_id m,
-		     double v)
+static void kv_value(struct json_emit *j, const char *key, enum metric_id m, double v)
 {
 	json_emit_key(j, key);
 	emit_value(j, m, v);
 }
 
-static void emit_stats(struct json_emit *j, enum metric_id m,
-		       const struct summary *s)
+static void emit_stats(struct json_emit *j, enum metric_id m, const struct summary *s)
 {
 	json_emit_begin_object(j);
 	json_emit_kv_uint(j, "count", s->count);
@@ -68,8 +66,7 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 		sbuf_reset(tmp);
 		report_metric_unit(tmp, c, m);
 		json_emit_kv_string(j, "unit", tmp->buf);
-		json_emit_kv_string(j, "status",
-				    metric_status_name(ms->status));
+		json_emit_kv_string(j, "status", metric_status_name(ms->status));
 		if (ms->reason)
 			json_emit_kv_string(j, "reason", ms->reason);
 		if (ms->required)
@@ -91,8 +88,7 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 				json_emit_kv_int(j, "run", x->run);
 				kv_value(j, "value", m, x->value);
 				if (x->layout_pad >= 0)
-					json_emit_kv_int(j, "layout_pad",
-							 x->layout_pad);
+					json_emit_kv_int(j, "layout_pad", x->layout_pad);
 				json_emit_end_object(j);
 			}
 			json_emit_end_array(j);
@@ -113,7 +109,7 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 				json_emit_int(j, sd->runs[i].exit_code);
 		}
 		json_emit_end_array(j);
-		static const char *const keys[] = { "cpu_user", "cpu_system" };
+		static const char *const keys[] = {"cpu_user", "cpu_system"};
 		for (int k = 0; k < 2; k++) {
 			json_emit_key(j, keys[k]);
 			json_emit_begin_array_inline(j);
@@ -128,8 +124,7 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 	json_emit_end_object(j);
 }
 
-static void emit_comparison(struct json_emit *j, enum metric_id m,
-			    const struct comparison *cp)
+static void emit_comparison(struct json_emit *j, enum metric_id m, const struct comparison *cp)
 {
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "statistic", cp->statistic);
@@ -203,8 +198,7 @@ static void emit_analysis(struct json_emit *j, const struct analysis_settings *a
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "pairing",
 			    a->pairing == PAIRING_INDEPENDENT ? "independent" : "rounds");
-	json_emit_kv_string(j, "correction",
-			    a->correction == CORRECTION_NONE ? "none" : "holm");
+	json_emit_kv_string(j, "correction", a->correction == CORRECTION_NONE ? "none" : "holm");
 	json_emit_kv_int(j, "resamples", a->resamples);
 	json_emit_kv_double(j, "confidence", a->confidence);
 	json_emit_kv_int(j, "min_samples", a->min_samples);
@@ -308,19 +302,21 @@ static void emit_profile(struct json_emit *j, const struct command_result *c)
 	}
 	json_emit_kv_string(j, "event", ps->event);
 	json_emit_kv_uint(j, "frequency", ps->frequency);
-	size_t runs[PROFILE_SIDES] = { 0, 0 };
+	size_t runs[PROFILE_SIDES] = {0, 0};
 	for (size_t i = 0; i < ps->nr_runs; i++)
 		runs[ps->runs[i].side]++;
-	static const char *const names[PROFILE_SIDES] = { "base", "head" };
-	const char *what[] = { "runs", "samples", "lost", "throttled" };
+	static const char *const names[PROFILE_SIDES] = {"base", "head"};
+	const char *what[] = {"runs", "samples", "lost", "throttled"};
 	for (int k = 0; k < 4; k++) {
 		json_emit_key(j, what[k]);
 		json_emit_begin_object_inline(j);
 		for (int s = 0; s < PROFILE_SIDES; s++) {
 			if (s == PROFILE_BASE && !c->side[SIDE_BASE].present)
 				continue;
-			uint64_t v = k == 0 ? runs[s] : k == 1 ? ps->samples[s]
-					 : k == 2 ? ps->lost[s] : ps->throttled[s];
+			uint64_t v = k == 0   ? runs[s]
+				     : k == 1 ? ps->samples[s]
+				     : k == 2 ? ps->lost[s]
+					      : ps->throttled[s];
 			json_emit_kv_uint(j, names[s], v);
 		}
 		json_emit_end_object(j);
@@ -355,8 +351,7 @@ static void emit_profile(struct json_emit *j, const struct command_result *c)
 	json_emit_end_object(j);
 }
 
-static void emit_command(struct json_emit *j, const struct command_result *c,
-			 struct sbuf *tmp)
+static void emit_command(struct json_emit *j, const struct command_result *c, struct sbuf *tmp)
 {
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "name", c->name);
@@ -412,8 +407,7 @@ static void emit_command(struct json_emit *j, const struct command_result *c,
 	json_emit_end_object(j);
 }
 
-static void emit_bench(struct json_emit *j, const struct bench_result *b,
-		       struct sbuf *tmp)
+static void emit_bench(struct json_emit *j, const struct bench_result *b, struct sbuf *tmp)
 {
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "name", b->name);
@@ -438,8 +432,7 @@ static void emit_bench(struct json_emit *j, const struct bench_result *b,
 	json_emit_end_object(j);
 }
 
-static void emit_environment(struct json_emit *j,
-			     const struct environment_info *e)
+static void emit_environment(struct json_emit *j, const struct environment_info *e)
 {
 	json_emit_begin_object(j);
 	json_emit_kv_string(j, "os", e->os);
@@ -508,8 +501,7 @@ static void emit_summary(struct json_emit *j, const struct run_summary *s)
 	json_emit_end_object(j);
 }
 
-int report_write_json(const struct run_result *r,
-		      const struct report_options *o, struct sbuf *out,
+int report_write_json(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		      struct sbuf *err)
 {
 	struct json_emit j;

@@ -43,8 +43,8 @@ struct junit_counts {
 	double time;
 };
 
-static void open_case(struct sbuf *out, const struct suite_result *s,
-		      const struct bench_result *b, const char *name, double secs)
+static void open_case(struct sbuf *out, const struct suite_result *s, const struct bench_result *b,
+		      const char *name, double secs)
 {
 	sbuf_adds(out, "    <testcase classname=\"");
 	report_html_escape(out, s->name, 0);
@@ -56,8 +56,8 @@ static void open_case(struct sbuf *out, const struct suite_result *s,
 }
 
 /* <KIND message="MSG" type="TYPE">TEXT</KIND> inside a testcase. */
-static void outcome(struct sbuf *out, const char *kind, const char *type,
-		    const char *msg, const char *text)
+static void outcome(struct sbuf *out, const char *kind, const char *type, const char *msg,
+		    const char *text)
 {
 	sbuf_addf(out, "      <%s", kind);
 	if (type) {
@@ -114,9 +114,9 @@ static double elapsed_seconds(const struct run_result *r)
 }
 
 /* The command's own case: an error, not run, or measured. */
-static void command_case(struct sbuf *out, struct junit_counts *n,
-			 const struct suite_result *s, const struct bench_result *b,
-			 const struct command_result *c, struct sbuf *tmp)
+static void command_case(struct sbuf *out, struct junit_counts *n, const struct suite_result *s,
+			 const struct bench_result *b, const struct command_result *c,
+			 struct sbuf *tmp)
 {
 	double secs = measured_seconds(c);
 	n->tests++;
@@ -143,9 +143,9 @@ static void command_case(struct sbuf *out, struct junit_counts *n,
 }
 
 /* A case per gated comparison: a regression fails it. */
-static void comparison_cases(struct sbuf *out, struct junit_counts *n,
-			     const struct suite_result *s, const struct bench_result *b,
-			     const struct command_result *c, struct sbuf *tmp)
+static void comparison_cases(struct sbuf *out, struct junit_counts *n, const struct suite_result *s,
+			     const struct bench_result *b, const struct command_result *c,
+			     struct sbuf *tmp)
 {
 	for (int m = 0; m < METRIC__COUNT; m++) {
 		const struct comparison *cp = &c->comparison[m];
@@ -194,9 +194,9 @@ static void comparison_cases(struct sbuf *out, struct junit_counts *n,
 }
 
 /* A case per budget: over budget fails it, unassessable is an error. */
-static void budget_cases(struct sbuf *out, struct junit_counts *n,
-			 const struct suite_result *s, const struct bench_result *b,
-			 const struct command_result *c, struct sbuf *tmp)
+static void budget_cases(struct sbuf *out, struct junit_counts *n, const struct suite_result *s,
+			 const struct bench_result *b, const struct command_result *c,
+			 struct sbuf *tmp)
 {
 	for (size_t k = 0; k < c->nr_budgets; k++) {
 		const struct budget_result *bu = &c->budgets[k];
@@ -236,9 +236,9 @@ static void budget_cases(struct sbuf *out, struct junit_counts *n,
 	}
 }
 
-static void command_cases(struct sbuf *out, struct junit_counts *n,
-			  const struct suite_result *s, const struct bench_result *b,
-			  const struct command_result *c, struct sbuf *tmp)
+static void command_cases(struct sbuf *out, struct junit_counts *n, const struct suite_result *s,
+			  const struct bench_result *b, const struct command_result *c,
+			  struct sbuf *tmp)
 {
 	command_case(out, n, s, b, c, tmp);
 	comparison_cases(out, n, s, b, c, tmp);
@@ -255,16 +255,16 @@ static void counts_attrs(struct sbuf *out, const struct junit_counts *n, int ski
 	sbuf_addf(out, " time=\"%.6f\"", isfinite(n->time) && n->time >= 0 ? n->time : 0.0);
 }
 
-int report_write_junit(const struct run_result *r, const struct report_options *o,
-		       struct sbuf *out, struct sbuf *err)
+int report_write_junit(const struct run_result *r, const struct report_options *o, struct sbuf *out,
+		       struct sbuf *err)
 {
-	struct junit_counts all = { 0 };
+	struct junit_counts all = {0};
 	struct sbuf body = SBUF_INIT, cases = SBUF_INIT, tmp = SBUF_INIT;
 	(void)o;
 	(void)err;
 	for (size_t i = 0; i < r->nr_suites; i++) {
 		const struct suite_result *s = &r->suites[i];
-		struct junit_counts n = { 0 };
+		struct junit_counts n = {0};
 		sbuf_reset(&cases);
 		for (size_t b = 0; b < s->nr_benches; b++)
 			for (size_t c = 0; c < s->benches[b].nr_commands; c++)

@@ -67,8 +67,7 @@ static void cell_tmp(struct md *m)
 	sbuf_reset(&m->tmp);
 }
 
-static void cell_value(struct md *m, const struct command_result *c,
-		       enum metric_id id, double v)
+static void cell_value(struct md *m, const struct command_result *c, enum metric_id id, double v)
 {
 	report_value_text(&m->tmp, c, id, v);
 	cell_tmp(m);
@@ -91,8 +90,7 @@ static void row_end(struct md *m)
 }
 
 /* "| a | b |\n|---|---:|\n": align is 'l' or 'r' per column. */
-static void table_head(struct md *m, const char *const *names,
-		       const char *align)
+static void table_head(struct md *m, const char *const *names, const char *align)
 {
 	row_start(m);
 	for (size_t i = 0; names[i]; i++)
@@ -109,10 +107,7 @@ static int has_comparisons(const struct suite_result *s)
 	for (size_t b = 0; b < s->nr_benches; b++)
 		for (size_t c = 0; c < s->benches[b].nr_commands; c++)
 			for (int k = 0; k < METRIC__COUNT; k++)
-				if (s->benches[b]
-					.commands[c]
-					.comparison[k]
-					.present)
+				if (s->benches[b].commands[c].comparison[k].present)
 					return 1;
 	return 0;
 }
@@ -139,10 +134,8 @@ static int has_errors(const struct suite_result *s)
 static void comparisons_table(struct md *m, const struct suite_result *s)
 {
 	static const char *const head[] = {
-	    "benchmark",   "command",	    "metric",
-	    "base",	   "head",	    "change",
-	    "interval",	   "P(regression)", "p (adjusted)",
-	    "noise floor", "verdict",	    "reason",
+	    "benchmark", "command",	  "metric",	  "base",	 "head",    "change",
+	    "interval",	 "P(regression)", "p (adjusted)", "noise floor", "verdict", "reason",
 	    NULL};
 
 	sbuf_adds(m->out, "#### Comparisons\n\n");
@@ -164,22 +157,18 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 				cell_percent(m, cp->change_percent);
 				report_interval_text(&m->tmp, cp);
 				if (isfinite(cp->confidence))
-					sbuf_addf(&m->tmp, " (%g%%)",
-						  cp->confidence * 100);
+					sbuf_addf(&m->tmp, " (%g%%)", cp->confidence * 100);
 				cell_tmp(m);
 				if (isfinite(cp->p_reg))
 					sbuf_addf(&m->tmp, "%.3f", cp->p_reg);
 				cell_tmp(m);
 				if (isfinite(cp->p_value))
 					sbuf_addf(&m->tmp, "%.3g", cp->p_value);
-				if (cp->p_adjusted != cp->p_value &&
-				    isfinite(cp->p_adjusted))
-					sbuf_addf(&m->tmp, " (%.3g)",
-						  cp->p_adjusted);
+				if (cp->p_adjusted != cp->p_value && isfinite(cp->p_adjusted))
+					sbuf_addf(&m->tmp, " (%.3g)", cp->p_adjusted);
 				cell_tmp(m);
 				if (isfinite(cp->noise_floor_percent))
-					sbuf_addf(&m->tmp, "%.1f%%",
-						  cp->noise_floor_percent);
+					sbuf_addf(&m->tmp, "%.1f%%", cp->noise_floor_percent);
 				cell_tmp(m);
 				report_verdict_text(&m->tmp, cp);
 				report_verdict_note(&m->tmp, cp, (enum metric_id)k);
@@ -195,11 +184,8 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 						sbuf_adds(&m->tmp, "; ");
 					}
 					sbuf_adds(&m->tmp, "rounds dropped:");
-					for (size_t d = 0;
-					     d < cp->nr_dropped_rounds; d++)
-						sbuf_addf(
-						    &m->tmp, " %d",
-						    cp->dropped_rounds[d]);
+					for (size_t d = 0; d < cp->nr_dropped_rounds; d++)
+						sbuf_addf(&m->tmp, " %d", cp->dropped_rounds[d]);
 					cell_tmp(m);
 				} else {
 					report_reason_text(&m->tmp, cp);
@@ -214,9 +200,8 @@ static void comparisons_table(struct md *m, const struct suite_result *s)
 
 static void budgets_table(struct md *m, const struct suite_result *s)
 {
-	static const char *const head[] = {"benchmark", "command", "metric",
-					   "budget",	"actual",  "result",
-					   NULL};
+	static const char *const head[] = {"benchmark", "command", "metric", "budget",
+					   "actual",	"result",  NULL};
 
 	sbuf_adds(m->out, "#### Budgets\n\n");
 	table_head(m, head, "lllrrl");
@@ -235,11 +220,10 @@ static void budgets_table(struct md *m, const struct suite_result *s)
 				report_budget_actual(&m->tmp, c, bu, NULL);
 				cell_tmp(m);
 				cell_open(m);
-				sbuf_adds(m->out,
-					  bu->status == BUDGET_PASS ? "pass"
-					  : bu->status == BUDGET_FAIL
-					      ? "**over budget**"
-					      : "**cannot be assessed**");
+				sbuf_adds(m->out, bu->status == BUDGET_PASS ? "pass"
+						  : bu->status == BUDGET_FAIL
+						      ? "**over budget**"
+						      : "**cannot be assessed**");
 				if (bu->reason) {
 					sbuf_adds(m->out, ": ");
 					report_md_escape(m->out, bu->reason);
@@ -253,8 +237,7 @@ static void budgets_table(struct md *m, const struct suite_result *s)
 }
 
 static void measurement_row(struct md *m, const struct bench_result *br,
-			    const struct command_result *c, enum metric_id k,
-			    enum side sd, int two)
+			    const struct command_result *c, enum metric_id k, enum side sd, int two)
 {
 	const struct metric_series *ms = &c->side[sd].metric[k];
 	const struct summary *su = &ms->summary;
@@ -266,9 +249,7 @@ static void measurement_row(struct md *m, const struct bench_result *br,
 	if (two)
 		cell_text(m, side_name(sd));
 	if (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED) {
-		sbuf_adds(&m->tmp, ms->status == MSTATUS_UNSUPPORTED
-				       ? "unsupported"
-				       : "failed");
+		sbuf_adds(&m->tmp, ms->status == MSTATUS_UNSUPPORTED ? "unsupported" : "failed");
 		if (ms->reason)
 			sbuf_addf(&m->tmp, " (%s)", ms->reason);
 		cell_tmp(m);
@@ -298,15 +279,13 @@ static void measurement_row(struct md *m, const struct bench_result *br,
 	row_end(m);
 }
 
-static void measurements_table(struct md *m, const struct suite_result *s,
-			       int compare)
+static void measurements_table(struct md *m, const struct suite_result *s, int compare)
 {
-	static const char *const head1[] = {
-	    "benchmark", "command", "metric", "median", "mean ± σ",
-	    "min",	 "max",	    "p95",    "n",	NULL};
-	static const char *const head2[] = {
-	    "benchmark", "command", "metric", "side", "median", "mean ± σ",
-	    "min",	 "max",	    "p95",    "n",    NULL};
+	static const char *const head1[] = {"benchmark", "command", "metric", "median", "mean ± σ",
+					    "min",	 "max",	    "p95",    "n",	NULL};
+	static const char *const head2[] = {"benchmark", "command",  "metric", "side",
+					    "median",	 "mean ± σ", "min",    "max",
+					    "p95",	 "n",	     NULL};
 	size_t rows = 0;
 
 	for (size_t b = 0; b < s->nr_benches; b++)
@@ -314,38 +293,26 @@ static void measurements_table(struct md *m, const struct suite_result *s,
 			for (int sd = 0; sd < SIDE__COUNT; sd++)
 				for (int k = 0; k < METRIC__COUNT; k++)
 					rows +=
-					    s->benches[b]
-						.commands[i]
-						.side[sd]
-						.present &&
-					    s->benches[b]
-						    .commands[i]
-						    .side[sd]
-						    .metric[k]
-						    .status != MSTATUS_ABSENT;
+					    s->benches[b].commands[i].side[sd].present &&
+					    s->benches[b].commands[i].side[sd].metric[k].status !=
+						MSTATUS_ABSENT;
 	if (!rows)
 		return;
 	if (compare)
-		sbuf_addf(
-		    m->out,
-		    "<details><summary>Measurements (%zu rows)</summary>\n\n",
-		    rows);
+		sbuf_addf(m->out, "<details><summary>Measurements (%zu rows)</summary>\n\n", rows);
 	else
 		sbuf_adds(m->out, "#### Measurements\n\n");
-	table_head(m, compare ? head2 : head1,
-		   compare ? "llllrrrrrr" : "lllrrrrrr");
+	table_head(m, compare ? head2 : head1, compare ? "llllrrrrrr" : "lllrrrrrr");
 	for (size_t b = 0; b < s->nr_benches; b++) {
 		const struct bench_result *br = &s->benches[b];
 		for (size_t i = 0; i < br->nr_commands; i++) {
 			const struct command_result *c = &br->commands[i];
 			for (int k = 0; k < METRIC__COUNT; k++)
-				for (int sd = compare ? SIDE_BASE : SIDE_HEAD;
-				     sd < SIDE__COUNT; sd++)
+				for (int sd = compare ? SIDE_BASE : SIDE_HEAD; sd < SIDE__COUNT;
+				     sd++)
 					if (c->side[sd].present &&
-					    c->side[sd].metric[k].status !=
-						MSTATUS_ABSENT)
-						measurement_row(m, br, c, k, sd,
-								compare);
+					    c->side[sd].metric[k].status != MSTATUS_ABSENT)
+						measurement_row(m, br, c, k, sd, compare);
 		}
 	}
 	sbuf_adds(m->out, compare ? "\n</details>\n\n" : "\n");
@@ -371,8 +338,7 @@ static void errors_block(struct md *m, const struct suite_result *s)
 			}
 			sbuf_addch(m->out, '\n');
 			if (c->stderr_tail && *c->stderr_tail) {
-				sbuf_adds(m->out,
-					  "\n  stderr (last lines):\n\n");
+				sbuf_adds(m->out, "\n  stderr (last lines):\n\n");
 				report_md_code_block(m->out, c->stderr_tail);
 			}
 		}
@@ -432,8 +398,7 @@ static void environment(struct md *m)
 }
 
 /* The status line's markup: the ref in bold. */
-static const struct report_markup md_markup = {report_md_escape, "**", "**",
-					       NULL, NULL};
+static const struct report_markup md_markup = {report_md_escape, "**", "**", NULL, NULL};
 
 /* The title, the status line (report/describe.h), a shard's note. */
 static void header(struct md *m, const struct report_problems *p)
@@ -456,14 +421,12 @@ static void header(struct md *m, const struct report_problems *p)
 		sbuf_adds(m->out, "\n\n");
 	}
 	if (r->interrupted)
-		sbuf_adds(m->out,
-			  "> **interrupted**: the results are partial\n\n");
+		sbuf_adds(m->out, "> **interrupted**: the results are partial\n\n");
 	sbuf_release(&sb);
 }
 
-int report_write_markdown(const struct run_result *r,
-			  const struct report_options *o, struct sbuf *out,
-			  struct sbuf *err)
+int report_write_markdown(const struct run_result *r, const struct report_options *o,
+			  struct sbuf *out, struct sbuf *err)
 {
 	const char *name = o->section ? o->section : REPORT_SECTION_DEFAULT;
 	struct md m = {.r = r, .out = out, .tmp = SBUF_INIT};

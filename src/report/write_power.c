@@ -8,47 +8,55 @@
 #include "report/json_emit.h"
 
 void report_power_table(struct sbuf *o, const struct power_design *d, const struct trace *tr,
-			 size_t nt, const struct power_trace_stats *ts, const struct power_cell *cells,
-			 size_t nc, uint64_t seed)
+			size_t nt, const struct power_trace_stats *ts,
+			const struct power_cell *cells, size_t nc, uint64_t seed)
 {
-	sbuf_addf(o, "kagari power: %zu trace%s, %zu runs, median %.2f ms, adjacent pairs MAD %.2f%% sd %.2f%% (%s)\n",
+	sbuf_addf(o,
+		  "kagari power: %zu trace%s, %zu runs, median %.2f ms, adjacent pairs MAD %.2f%% "
+		  "sd %.2f%% (%s)\n",
 		  nt, nt == 1 ? "" : "s", ts->runs, ts->median_ns / 1e6, ts->pair_mad, ts->pair_sd,
 		  d->metric == METRIC_CPU_TOTAL ? "cpu_total" : "latency");
 	for (size_t i = 0; i < nt; i++)
 		sbuf_addf(o, "  %s (%zu runs)\n", tr[i].file, tr[i].n);
 	if (d->sequential)
-		sbuf_addf(o, "design: %d run%s per side per round, order %s, sequential up to %d runs per side",
-			  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s",
-			  d->order_name, d->rounds * d->st.runs_per_round);
+		sbuf_addf(o,
+			  "design: %d run%s per side per round, order %s, sequential up to %d runs "
+			  "per side",
+			  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s", d->order_name,
+			  d->rounds * d->st.runs_per_round);
 	else
-		sbuf_addf(o, "design: %d run%s per side per round, order %s, fixed %d runs per side",
-			  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s",
-			  d->order_name, d->rounds * d->st.runs_per_round);
-	sbuf_addf(o, ", confidence %g, warm-up %d; %s; seed %llu\n\n",
-		  d->st.regression.confidence, d->st.warmup,
-		  d->from ? d->from : "kagari's defaults", (unsigned long long)seed);
+		sbuf_addf(o,
+			  "design: %d run%s per side per round, order %s, fixed %d runs per side",
+			  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s", d->order_name,
+			  d->rounds * d->st.runs_per_round);
+	sbuf_addf(o, ", confidence %g, warm-up %d; %s; seed %llu\n\n", d->st.regression.confidence,
+		  d->st.warmup, d->from ? d->from : "kagari's defaults", (unsigned long long)seed);
 	sbuf_addf(o, "%-14s %7s %7s %11s %7s %9s %13s %13s %11s %9s\n", "cell", "mean", "trials",
-		  "regression", "pass", "improved", "within_noise", "inconclusive",
-		  "runs mean", "runs p95");
+		  "regression", "pass", "improved", "within_noise", "inconclusive", "runs mean",
+		  "runs p95");
 	for (size_t i = 0; i < nc; i++) {
 		const struct power_cell *c = &cells[i];
 		double t = c->trials ? c->trials : 1;
 		char mean[32];
 		/* the cell's change of the mean: what a user's total time does */
 		snprintf(mean, sizeof(mean), "%+.1f%%", 100 * c->effect);
-		sbuf_addf(o, "%-14s %7s %7d %10.1f%% %6.1f%% %8.1f%% %12.1f%% %12.1f%% %11.1f %9.0f\n",
-			  c->text, mean, c->trials, 100 * c->verdicts[0] / t, 100 * c->verdicts[1] / t,
-			  100 * c->verdicts[2] / t, 100 * c->verdicts[3] / t,
-			  100 * c->verdicts[4] / t, c->mean_runs, c->p95_runs);
+		sbuf_addf(
+		    o, "%-14s %7s %7d %10.1f%% %6.1f%% %8.1f%% %12.1f%% %12.1f%% %11.1f %9.0f\n",
+		    c->text, mean, c->trials, 100 * c->verdicts[0] / t, 100 * c->verdicts[1] / t,
+		    100 * c->verdicts[2] / t, 100 * c->verdicts[3] / t, 100 * c->verdicts[4] / t,
+		    c->mean_runs, c->p95_runs);
 	}
-	sbuf_adds(o, "\nEFFECT@T: head EFFECT% slower, tolerance T%; SHARE%xFACTOR@T: SHARE% of head's runs FACTOR times slower\n"
-		     "(a FACTOR below 1: faster); mean: the cell's change of the mean.\n"
-		     "runs: runs per side until the verdict (mean and 95th percentile over the trials).\n");
+	sbuf_adds(
+	    o,
+	    "\nEFFECT@T: head EFFECT% slower, tolerance T%; SHARE%xFACTOR@T: SHARE% of head's runs "
+	    "FACTOR times slower\n"
+	    "(a FACTOR below 1: faster); mean: the cell's change of the mean.\n"
+	    "runs: runs per side until the verdict (mean and 95th percentile over the trials).\n");
 }
 
 void report_power_json(struct sbuf *o, const struct power_design *d, const struct trace *tr,
-			size_t nt, const struct power_trace_stats *ts, const struct power_cell *cells,
-			size_t nc, uint64_t seed)
+		       size_t nt, const struct power_trace_stats *ts,
+		       const struct power_cell *cells, size_t nc, uint64_t seed)
 {
 	struct json_emit j;
 	json_emit_init(&j, o, 1);
@@ -99,7 +107,8 @@ void report_power_json(struct sbuf *o, const struct power_design *d, const struc
 		json_emit_kv_double(&j, "tolerance_percent", c->T);
 		json_emit_kv_int(&j, "trials", c->trials);
 		for (int v = 0; v < 5; v++)
-			json_emit_kv_double(&j, verdict_name(power_verdicts[v]), c->verdicts[v] / t);
+			json_emit_kv_double(&j, verdict_name(power_verdicts[v]),
+					    c->verdicts[v] / t);
 		json_emit_kv_double(&j, "mean_runs_per_side", c->mean_runs);
 		json_emit_kv_double(&j, "p95_runs_per_side", c->p95_runs);
 		json_emit_end_object(&j);

@@ -40,12 +40,8 @@
 #include "report/json_emit.h"
 
 static const char *const tcolor_code[] = {
-	[TC_NONE] = "",
-	[TC_GREEN] = "\033[32m",
-	[TC_RED] = "\033[31m",
-	[TC_YELLOW] = "\033[33m",
-	[TC_BOLD] = "\033[1m",
-	[TC_DIM] = "\033[2m",
+    [TC_NONE] = "",	      [TC_GREEN] = "\033[32m", [TC_RED] = "\033[31m",
+    [TC_YELLOW] = "\033[33m", [TC_BOLD] = "\033[1m",   [TC_DIM] = "\033[2m",
 };
 
 /* ---- text helpers ------------------------------------------------------ */
@@ -59,10 +55,8 @@ static size_t cp_width(uint32_t cp)
 	if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
 	    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
 	    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-	    (cp >= 0xFFE0 && cp <= 0xFFE6) ||
-	    (cp >= 0x1F300 && cp <= 0x1F64F) ||
-	    (cp >= 0x1F900 && cp <= 0x1F9FF) ||
-	    (cp >= 0x20000 && cp <= 0x3FFFD))
+	    (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+	    (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
 		return 2;
 	return 1;
 }
@@ -130,8 +124,7 @@ static void add_safe_cut(struct sbuf *out, const char *s, size_t max)
 	sbuf_release(&tmp);
 }
 
-void table_paint(const struct table *t, struct sbuf *out, enum tcolor c,
-		  const char *s)
+void table_paint(const struct table *t, struct sbuf *out, enum tcolor c, const char *s)
 {
 	int on = t->o->color && c != TC_NONE;
 	if (on)
@@ -142,8 +135,7 @@ void table_paint(const struct table *t, struct sbuf *out, enum tcolor c,
 }
 
 /* table_paint() of sanitised user text. */
-void table_paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
-		       const char *s)
+void table_paint_safe(const struct table *t, struct sbuf *out, enum tcolor c, const char *s)
 {
 	struct sbuf tmp = SBUF_INIT;
 	table_add_safe(&tmp, s);
@@ -194,9 +186,8 @@ static enum tcolor budget_color(enum budget_status st)
  * A value of metric m as analyze/format prints it; throughput carries the
  * command's work unit ("1234.5 bytes/s" rather than "1234.5 /s").
  */
-static void table_format_value(struct sbuf *out,
-			       const struct command_result *c,
-			       enum metric_id m, double v)
+static void table_format_value(struct sbuf *out, const struct command_result *c, enum metric_id m,
+			       double v)
 {
 	/* One formatter for every writer; the table also cleans user text. */
 	struct sbuf text = SBUF_INIT;
@@ -249,7 +240,7 @@ static void tline_cell_sb(struct tline *l, enum tcolor c, struct sbuf *sb)
  */
 static void table_flush(struct table *t)
 {
-	size_t width[TABLE_GROUPS][TABLE_MAX_CELLS] = { { 0 } };
+	size_t width[TABLE_GROUPS][TABLE_MAX_CELLS] = {{0}};
 
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tline *l = &t->lines[i];
@@ -273,14 +264,12 @@ static void table_flush(struct table *t)
 			table_paint(t, t->out, l->color[c], l->cell[c]);
 			if (c + 1 < l->ncells) {
 				size_t w = display_width(l->cell[c]);
-				sbuf_addchars(t->out, ' ',
-					      width[l->group][c] - w + 2);
+				sbuf_addchars(t->out, ' ', width[l->group][c] - w + 2);
 			}
 			free(l->cell[c]);
 		}
 		/* no trailing blanks (an empty last cell leaves padding) */
-		while (t->out->len > start &&
-		       t->out->buf[t->out->len - 1] == ' ')
+		while (t->out->len > start && t->out->buf[t->out->len - 1] == ' ')
 			sbuf_setlen(t->out, t->out->len - 1);
 		sbuf_addch(t->out, '\n');
 	}
@@ -307,9 +296,8 @@ static void metric_header(struct table *t, size_t indent, int two_sided)
 	tline_cell(l, TC_DIM, "n");
 }
 
-static void metric_row(struct table *t, size_t indent,
-		       const struct command_result *c, enum metric_id m,
-		       enum side sd, int two_sided, int first)
+static void metric_row(struct table *t, size_t indent, const struct command_result *c,
+		       enum metric_id m, enum side sd, int two_sided, int first)
 {
 	const struct metric_series *ms = &c->side[sd].metric[m];
 	struct tline *l = tline_new(t, GROUP_METRICS, indent);
@@ -319,13 +307,10 @@ static void metric_row(struct table *t, size_t indent,
 	if (two_sided)
 		tline_cell(l, TC_NONE, side_name(sd));
 	if (ms->status == MSTATUS_UNSUPPORTED || ms->status == MSTATUS_FAILED) {
-		sbuf_adds(&sb, ms->status == MSTATUS_UNSUPPORTED ? "unsupported"
-								 : "failed");
+		sbuf_adds(&sb, ms->status == MSTATUS_UNSUPPORTED ? "unsupported" : "failed");
 		if (ms->reason)
 			sbuf_addf(&sb, " (%s)", ms->reason);
-		tline_cell_sb(l, ms->status == MSTATUS_FAILED ? TC_RED
-							      : TC_YELLOW,
-			      &sb);
+		tline_cell_sb(l, ms->status == MSTATUS_FAILED ? TC_RED : TC_YELLOW, &sb);
 		sbuf_release(&sb);
 		return;
 	}
@@ -353,8 +338,8 @@ static void metric_row(struct table *t, size_t indent,
 	sbuf_release(&sb);
 }
 
-static void comparison_row(struct table *t, size_t indent,
-			   const struct command_result *c, enum metric_id m)
+static void comparison_row(struct table *t, size_t indent, const struct command_result *c,
+			   enum metric_id m)
 {
 	const struct comparison *cp = &c->comparison[m];
 	struct tline *l = tline_new(t, GROUP_COMPARE, indent);
@@ -382,8 +367,7 @@ static void comparison_row(struct table *t, size_t indent,
  * "budget latency p95 <= 300ms: FAIL (actual 320.1 ms, above the limit by
  * 20.1 ms, +6.7%)"
  */
-static void budget_line(struct table *t, size_t indent,
-			const struct command_result *c,
+static void budget_line(struct table *t, size_t indent, const struct command_result *c,
 			const struct budget_result *b)
 {
 	struct sbuf sb = SBUF_INIT, text = SBUF_INIT;
@@ -406,8 +390,7 @@ static void budget_line(struct table *t, size_t indent,
 		if (d == 0) {
 			sbuf_adds(&sb, ", at the limit");
 		} else if (isfinite(d)) {
-			sbuf_adds(&sb, d > 0 ? ", above the limit by "
-					     : ", below the limit by ");
+			sbuf_adds(&sb, d > 0 ? ", above the limit by " : ", below the limit by ");
 			/* in the unit of the larger side: "by 287.1 ms" */
 			double ref = fmax(fabs(b->actual), fabs(b->limit));
 			sbuf_reset(&text);
@@ -415,15 +398,13 @@ static void budget_line(struct table *t, size_t indent,
 			table_add_safe(&sb, text.buf);
 			if (b->limit != 0) {
 				sbuf_adds(&sb, ", ");
-				units_format_percent(&sb,
-						     d / fabs(b->limit) * 100);
+				units_format_percent(&sb, d / fabs(b->limit) * 100);
 			}
 		}
 		sbuf_addch(&sb, ')');
 	}
 	if (b->reason) {
-		sbuf_adds(&sb,
-			  b->status == BUDGET_UNASSESSABLE ? ": " : " — ");
+		sbuf_adds(&sb, b->status == BUDGET_UNASSESSABLE ? ": " : " — ");
 		table_add_safe(&sb, b->reason);
 	}
 	tline_text(t, indent, &sb);
@@ -431,8 +412,7 @@ static void budget_line(struct table *t, size_t indent,
 	sbuf_release(&text);
 }
 
-static void error_lines(struct table *t, size_t indent,
-			const struct command_result *c)
+static void error_lines(struct table *t, size_t indent, const struct command_result *c)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -468,8 +448,7 @@ static void error_lines(struct table *t, size_t indent,
  * The sampled profile under a command: the event and run counts, then the
  * functions that changed most (report_profile_top), or why there is none.
  */
-static void profile_block(struct table *t, size_t indent,
-			  const struct command_result *c)
+static void profile_block(struct table *t, size_t indent, const struct command_result *c)
 {
 	const struct profile_set *ps = c->profile;
 	struct sbuf sb = SBUF_INIT;
@@ -484,7 +463,7 @@ static void profile_block(struct table *t, size_t indent,
 		sbuf_release(&sb);
 		return;
 	}
-	size_t runs[PROFILE_SIDES] = { 0, 0 };
+	size_t runs[PROFILE_SIDES] = {0, 0};
 	for (size_t i = 0; i < ps->nr_runs; i++)
 		runs[ps->runs[i].side]++;
 	table_paint(t, &sb, TC_DIM, "profile");
@@ -497,8 +476,8 @@ static void profile_block(struct table *t, size_t indent,
 	uint64_t lost = ps->lost[0] + ps->lost[1];
 	uint64_t thr = ps->throttled[0] + ps->throttled[1];
 	if (lost || thr)
-		sbuf_addf(&sb, "; lost %llu, throttled %llu",
-			  (unsigned long long)lost, (unsigned long long)thr);
+		sbuf_addf(&sb, "; lost %llu, throttled %llu", (unsigned long long)lost,
+			  (unsigned long long)thr);
 	sbuf_adds(&sb, two ? "): self time per run, base → head" : "): self time per run");
 	tline_text(t, indent, &sb);
 	if (c->profile_error) {
@@ -560,12 +539,10 @@ static void command_block(struct table *t, const struct command_result *c)
 	if (c->command && *c->command) {
 		sbuf_adds(&sb, "  ");
 		if (t->o->terminal_width > 0) {
-			size_t used = indent + display_width(c->name) + 4 +
-				      strlen(res);
+			size_t used = indent + display_width(c->name) + 4 + strlen(res);
 			size_t avail = (size_t)t->o->terminal_width > used + 10
-					       ? (size_t)t->o->terminal_width -
-							 used
-					       : 10;
+					   ? (size_t)t->o->terminal_width - used
+					   : 10;
 			add_safe_cut(&sb, c->command, avail);
 		} else {
 			table_add_safe(&sb, c->command);
@@ -578,8 +555,7 @@ static void command_block(struct table *t, const struct command_result *c)
 	int any = 0;
 	for (int m = 0; m < METRIC__COUNT; m++)
 		for (int s = 0; s < SIDE__COUNT; s++)
-			if (c->side[s].present &&
-			    c->side[s].metric[m].status == MSTATUS_OK)
+			if (c->side[s].present && c->side[s].metric[m].status == MSTATUS_OK)
 				any = 1;
 	if (any)
 		metric_header(t, indent + 2, two);
@@ -587,8 +563,7 @@ static void command_block(struct table *t, const struct command_result *c)
 		int first = 1;
 		int s0 = two ? SIDE_BASE : SIDE_HEAD;
 		for (int s = s0; s < SIDE__COUNT; s++) {
-			if (!c->side[s].present ||
-			    c->side[s].metric[m].status == MSTATUS_ABSENT)
+			if (!c->side[s].present || c->side[s].metric[m].status == MSTATUS_ABSENT)
 				continue;
 			metric_row(t, indent + 2, c, m, s, two, first);
 			first = 0;
@@ -633,7 +608,7 @@ static void baseline_line(struct table *t, const struct bench_result *b)
 	sbuf_adds(&sb, " (median latency):");
 	for (size_t i = 0; i < b->nr_commands; i++) {
 		const struct metric_series *m =
-			&b->commands[i].side[SIDE_HEAD].metric[METRIC_LATENCY];
+		    &b->commands[i].side[SIDE_HEAD].metric[METRIC_LATENCY];
 		if (!m->have_summary)
 			continue;
 		sbuf_adds(&sb, i ? ", " : " ");
@@ -659,8 +634,7 @@ static void bench_block(struct table *t, const struct bench_result *b)
 		sbuf_addch(&sb, ']');
 	}
 	if (b->rounds > 0)
-		sbuf_addf(&sb, " · %d round%s", b->rounds,
-			  b->rounds == 1 ? "" : "s");
+		sbuf_addf(&sb, " · %d round%s", b->rounds, b->rounds == 1 ? "" : "s");
 	if (b->result && b->result != RESULT_PASS) {
 		sbuf_adds(&sb, " · ");
 		table_paint_safe(t, &sb, table_result_tcolor(b->result), result_name(b->result));
@@ -697,8 +671,8 @@ static void lead_command(struct sbuf *sb, const struct command_result *c, int na
 		const struct budget_result *bu = &c->budgets[i];
 		if (bu->status == BUDGET_PASS)
 			continue;
-		sbuf_addf(&part, "%s%s%sbudget ", part.len ? "; " : "",
-			  name ? c->name : "", name ? " " : "");
+		sbuf_addf(&part, "%s%s%sbudget ", part.len ? "; " : "", name ? c->name : "",
+			  name ? " " : "");
 		report_budget_subject(&part, bu);
 		sbuf_adds(&part, " ");
 		report_budget_limit(&part, c, bu);
@@ -740,7 +714,8 @@ static void lead_block(struct table *t)
 				sbuf_addf(&sb, "%s/", r->suites[i].name);
 			sbuf_adds(&sb, br->name ? br->name : "");
 			tline_cell_sb(l, TC_BOLD, &sb);
-			tline_cell(l, table_result_tcolor(br->result), result_text(br->result, "n/a"));
+			tline_cell(l, table_result_tcolor(br->result),
+				   result_text(br->result, "n/a"));
 			for (size_t c = 0; c < br->nr_commands; c++)
 				lead_command(&sb, &br->commands[c], br->nr_commands > 1);
 			/* already sanitised; tline_cell() leaves clean text as it is */
@@ -751,8 +726,7 @@ static void lead_block(struct table *t)
 }
 
 /* The status line's markup: plain text, sanitised for a terminal. */
-static const struct report_markup table_markup = {table_add_safe, NULL, NULL,
-						  NULL, NULL};
+static const struct report_markup table_markup = {table_add_safe, NULL, NULL, NULL, NULL};
 
 static void header(struct table *t)
 {
@@ -809,13 +783,11 @@ static void footer(struct table *t)
 	table_count_part(&sb, s->improved, "improved", 0);
 	table_count_part(&sb, s->inconclusive, "inconclusive", 0);
 	table_count_part(&sb, s->accepted, "accepted", 0);
-	table_count_part(&sb, s->regression,
-		   s->regression == 1 ? "regression" : "regressions", 0);
+	table_count_part(&sb, s->regression, s->regression == 1 ? "regression" : "regressions", 0);
 	table_count_part(&sb, s->over_budget, "over budget", 0);
 	table_count_part(&sb, s->error, s->error == 1 ? "error" : "errors", 0);
-	sbuf_addf(out, "summary: %d benchmark%s, %d command%s: %s · ",
-		  s->benchmarks, s->benchmarks == 1 ? "" : "s", s->commands,
-		  s->commands == 1 ? "" : "s", sb.buf);
+	sbuf_addf(out, "summary: %d benchmark%s, %d command%s: %s · ", s->benchmarks,
+		  s->benchmarks == 1 ? "" : "s", s->commands, s->commands == 1 ? "" : "s", sb.buf);
 	sbuf_reset(&sb);
 	sbuf_addf(&sb, "exit code %d", s->exit_code);
 	table_paint(t, out, s->exit_code ? TC_RED : TC_GREEN, sb.buf);
@@ -828,11 +800,10 @@ static void footer(struct table *t)
 	sbuf_release(&sb);
 }
 
-int report_write_table(const struct run_result *r,
-		       const struct report_options *o, struct sbuf *out,
+int report_write_table(const struct run_result *r, const struct report_options *o, struct sbuf *out,
 		       struct sbuf *err)
 {
-	struct table t = { .r = r, .o = o, .out = out };
+	struct table t = {.r = r, .o = o, .out = out};
 
 	(void)err;
 	if (run_mode(r) == RUN_MODE_BENCH) {
@@ -853,7 +824,8 @@ int report_write_table(const struct run_result *r,
 		}
 		if (s->result && s->result != RESULT_PASS) {
 			sbuf_adds(out, " · ");
-			table_paint_safe(&t, out, table_result_tcolor(s->result), result_name(s->result));
+			table_paint_safe(&t, out, table_result_tcolor(s->result),
+					 result_name(s->result));
 		}
 		sbuf_addch(out, '\n');
 		for (size_t b = 0; b < s->nr_benches; b++) {

@@ -19,8 +19,7 @@
 /* ---- kagari bench: hyperfine's layout ---------------------------------- */
 
 /* A time in seconds in the unit of o->time_unit, else ms below 1 s. */
-static void hf_time(struct sbuf *out, const struct report_options *o, double secs,
-		    int width)
+static void hf_time(struct sbuf *out, const struct report_options *o, double secs, int width)
 {
 	double scale;
 	const char *u;
@@ -68,8 +67,8 @@ static int hf_stats(const struct command_result *c, struct hf_cmd *x)
 
 /* hyperfine's "Benchmark N: NAME (COMMAND)" line, its two lines of times
    when the command has statistics (x), and the command's error. */
-static void hf_command(struct table *t, const struct command_result *c,
-		       size_t i, const struct hf_cmd *x)
+static void hf_command(struct table *t, const struct command_result *c, size_t i,
+		       const struct hf_cmd *x)
 {
 	const struct report_options *o = t->o;
 	struct sbuf *out = t->out;
@@ -127,8 +126,7 @@ static int hf_change(struct table *t, const struct command_result *c)
 	sbuf_adds(out, "  Change vs Benchmark 1 (paired by round, ");
 	sbuf_adds(out, cp->statistic ? cp->statistic : "median");
 	sbuf_adds(out, "): ");
-	units_format_change(&sb, cp->change_percent, cp->ci_low_percent,
-			    cp->ci_high_percent);
+	units_format_change(&sb, cp->change_percent, cp->ci_low_percent, cp->ci_high_percent);
 	/* hyperfine's users compare means: the change of the mean beside
 	   the paired one, always */
 	if (isfinite(cp->mean_change_percent)) {
@@ -139,7 +137,8 @@ static int hf_change(struct table *t, const struct command_result *c)
 	if (cp->gate) {
 		gated = 1;
 		sbuf_adds(out, "  ");
-		table_paint_safe(t, out, table_result_tcolor(result_from_verdict(cp->verdict)), verdict_text(cp->verdict, ""));
+		table_paint_safe(t, out, table_result_tcolor(result_from_verdict(cp->verdict)),
+				 verdict_text(cp->verdict, ""));
 		report_tolerance_note(out, cp);
 	}
 	if (cp->gate && cp->verdict != VERDICT_NONE && cp->verdict != VERDICT_PASS && cp->reason &&
@@ -182,8 +181,9 @@ static void hf_summary(struct table *t, const struct hf_cmd *x, size_t n)
 		double ratio = x[i].mean / f->mean;
 		sbuf_addf(out, "    %.2f", ratio);
 		if (isfinite(x[i].sd) && isfinite(f->sd))
-			sbuf_addf(out, " ± %.2f", ratio * sqrt(pow(x[i].sd / x[i].mean, 2) +
-							  pow(f->sd / f->mean, 2)));
+			sbuf_addf(out, " ± %.2f",
+				  ratio *
+				      sqrt(pow(x[i].sd / x[i].mean, 2) + pow(f->sd / f->mean, 2)));
 		sbuf_adds(out, " times faster than '");
 		table_add_safe(out, x[i].c->name);
 		sbuf_adds(out, "'\n");
@@ -242,7 +242,7 @@ static void hf_gate(struct table *t, const struct bench_result *br)
 	const struct run_summary *s = &t->r->summary;
 	struct sbuf *out = t->out;
 	struct sbuf sb = SBUF_INIT;
-	int n[RESULT__COUNT] = { 0 };
+	int n[RESULT__COUNT] = {0};
 
 	for (size_t i = 0; br && i < br->nr_commands; i++) {
 		const struct command_result *c = &br->commands[i];
@@ -257,7 +257,7 @@ static void hf_gate(struct table *t, const struct bench_result *br)
 	table_count_part(&sb, n[RESULT_IMPROVED], "improved", 0);
 	table_count_part(&sb, n[RESULT_INCONCLUSIVE], "inconclusive", 0);
 	table_count_part(&sb, n[RESULT_REGRESSION],
-		   n[RESULT_REGRESSION] == 1 ? "regression" : "regressions", 0);
+			 n[RESULT_REGRESSION] == 1 ? "regression" : "regressions", 0);
 	table_count_part(&sb, n[RESULT_ERROR], n[RESULT_ERROR] == 1 ? "error" : "errors", 0);
 	sbuf_adds(out, "\ngate: ");
 	sbuf_adds(out, sb.buf);

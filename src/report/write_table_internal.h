@@ -15,7 +15,6 @@
 
 enum tcolor { TC_NONE, TC_GREEN, TC_RED, TC_YELLOW, TC_BOLD, TC_DIM };
 
-
 #define TABLE_MAX_CELLS 8
 #define TABLE_GROUPS 3
 #define GROUP_TEXT (-1)
@@ -48,8 +47,7 @@ void table_add_safe_len(struct sbuf *out, const char *s, size_t n);
 void table_add_safe(struct sbuf *out, const char *s);
 /* s in colour c when the report is coloured; _safe: of user text. */
 void table_paint(const struct table *t, struct sbuf *out, enum tcolor c, const char *s);
-void table_paint_safe(const struct table *t, struct sbuf *out, enum tcolor c,
-		      const char *s);
+void table_paint_safe(const struct table *t, struct sbuf *out, enum tcolor c, const char *s);
 /* The colour of a command's, benchmark's or suite's result. */
 enum tcolor table_result_tcolor(enum result res);
 /* ", N what" (the first part without the comma); n = 0 only if always. */

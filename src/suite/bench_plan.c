@@ -60,8 +60,7 @@ void bench_plan_release(struct bench_plan *a)
 
 static struct bench_param *add_param(struct bench_plan *a, const char *name)
 {
-	a->params =
-	    xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
 	struct bench_param *p = &a->params[a->nr_params++];
 	p->name = xstrdup(name);
 	strvec_init(&p->values);
@@ -73,8 +72,8 @@ static int param_name_ok(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
 			return 0;
 	return 1;
 }
@@ -90,8 +89,7 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-int bench_plan_add_lists(struct bench_plan *a, const struct strvec *pairs,
-			 struct sbuf *err)
+int bench_plan_add_lists(struct bench_plan *a, const struct strvec *pairs, struct sbuf *err)
 {
 	for (size_t i = 0; i + 1 < pairs->nr; i += 2) {
 		if (!param_name_ok(pairs->v[i])) {
@@ -131,9 +129,7 @@ static int decimals(const char *s)
 static int scan_values(struct bench_plan *a, struct sbuf *err)
 {
 	if (a->step && !a->scan_name) {
-		sbuf_addf(
-		    err,
-		    "--parameter-step-size (-D) needs --parameter-scan (-P)");
+		sbuf_addf(err, "--parameter-step-size (-D) needs --parameter-scan (-P)");
 		return -1;
 	}
 	if (!a->scan_name)
@@ -154,20 +150,18 @@ static int scan_values(struct bench_plan *a, struct sbuf *err)
 		return -1;
 	}
 	if (a->step && (parse_double(a->step, &step) || step <= 0)) {
-		sbuf_addf(err,
-			  "--parameter-step-size: '%s' is not a number above 0",
-			  a->step);
+		sbuf_addf(err, "--parameter-step-size: '%s' is not a number above 0", a->step);
 		return -1;
 	}
 	if (hi < lo) {
-		sbuf_addf(err, "--parameter-scan %s: MAX %s is below MIN %s",
-			  a->scan_name, a->scan_max, a->scan_min);
+		sbuf_addf(err, "--parameter-scan %s: MAX %s is below MIN %s", a->scan_name,
+			  a->scan_max, a->scan_min);
 		return -1;
 	}
 	double n = floor((hi - lo) / step + 1e-9) + 1;
 	if (n > BENCH_MAX_COMMANDS) {
-		sbuf_addf(err, "--parameter-scan %s: %.0f values; at most %d",
-			  a->scan_name, n, BENCH_MAX_COMMANDS);
+		sbuf_addf(err, "--parameter-scan %s: %.0f values; at most %d", a->scan_name, n,
+			  BENCH_MAX_COMMANDS);
 		return -1;
 	}
 	/* The scan is the first parameter: hyperfine's commands vary it.
@@ -176,13 +170,11 @@ static int scan_values(struct bench_plan *a, struct sbuf *err)
 	   many decimals as the longer of MIN and STEP. */
 	struct bench_param p = {.name = xstrdup(a->scan_name)};
 	strvec_init(&p.values);
-	int dmin = decimals(a->scan_min),
-	    dstep = a->step ? decimals(a->step) : 0;
+	int dmin = decimals(a->scan_min), dstep = a->step ? decimals(a->step) : 0;
 	int d = dmin > dstep ? dmin : dstep;
 	for (int k = 0; k < (int)n; k++)
 		strvec_pushf(&p.values, "%.*f", k ? d : dmin, lo + step * k);
-	a->params =
-	    xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
+	a->params = xreallocarray(a->params, a->nr_params + 1, sizeof(*a->params));
 	memmove(a->params + 1, a->params, a->nr_params * sizeof(*a->params));
 	a->params[0] = p;
 	a->nr_params++;
@@ -190,8 +182,7 @@ static int scan_values(struct bench_plan *a, struct sbuf *err)
 }
 
 /* t with each {NAME} of the combination `idx` replaced. */
-static char *substitute(const char *t, const struct bench_plan *a,
-			const size_t *idx)
+static char *substitute(const char *t, const struct bench_plan *a, const size_t *idx)
 {
 	struct sbuf out = SBUF_INIT;
 	while (*t) {
@@ -199,11 +190,8 @@ static char *substitute(const char *t, const struct bench_plan *a,
 		if (*t == '{') {
 			for (size_t p = 0; p < a->nr_params && !done; p++) {
 				size_t n = strlen(a->params[p].name);
-				if (!strncmp(t + 1, a->params[p].name, n) &&
-				    t[1 + n] == '}') {
-					sbuf_adds(
-					    &out,
-					    a->params[p].values.v[idx[p]]);
+				if (!strncmp(t + 1, a->params[p].name, n) && t[1 + n] == '}') {
+					sbuf_adds(&out, a->params[p].values.v[idx[p]]);
 					t += n + 2;
 					done = 1;
 				}
@@ -224,13 +212,11 @@ static int expand(struct bench_plan *a, struct sbuf *err)
 {
 	for (size_t p = 0; p < a->nr_params; p++)
 		if (!a->params[p].values.nr) {
-			sbuf_addf(err, "parameter '%s' has no values",
-				  a->params[p].name);
+			sbuf_addf(err, "parameter '%s' has no values", a->params[p].name);
 			return -1;
 		}
 	if (a->names.nr > a->templates.nr) {
-		sbuf_addf(err, "%zu --command-name for %zu command%s",
-			  a->names.nr, a->templates.nr,
+		sbuf_addf(err, "%zu --command-name for %zu command%s", a->names.nr, a->templates.nr,
 			  a->templates.nr == 1 ? "" : "s");
 		return -1;
 	}
@@ -247,15 +233,12 @@ static int expand(struct bench_plan *a, struct sbuf *err)
 				return -1;
 			}
 			char *c = substitute(a->templates.v[t], a, idx);
-			char *l = t < a->names.nr
-				      ? substitute(a->names.v[t], a, idx)
-				      : xstrdup(c);
+			char *l = t < a->names.nr ? substitute(a->names.v[t], a, idx) : xstrdup(c);
 			ALLOC_GROW(a->values, a->cmds.nr + 1, alloc);
 			struct strvec *vals = &a->values[a->cmds.nr];
 			strvec_init(vals);
 			for (size_t p = 0; p < a->nr_params; p++)
-				strvec_push(vals,
-					    a->params[p].values.v[idx[p]]);
+				strvec_push(vals, a->params[p].values.v[idx[p]]);
 			strvec_push(&a->cmds, c);
 			strvec_push(&a->labels, l);
 			free(c);
@@ -283,11 +266,10 @@ int bench_plan_expand(struct bench_plan *a, struct sbuf *err)
 			       "'CMD1' ['CMD2' ...]");
 		return -1;
 	}
-	if (a->max_percent && (parse_double(a->max_percent, &a->max) ||
-			       a->max <= 0 || a->max > 1000)) {
-		sbuf_addf(
-		    err, "--max-percent: '%s' is not a percentage in (0, 1000]",
-		    a->max_percent);
+	if (a->max_percent &&
+	    (parse_double(a->max_percent, &a->max) || a->max <= 0 || a->max > 1000)) {
+		sbuf_addf(err, "--max-percent: '%s' is not a percentage in (0, 1000]",
+			  a->max_percent);
 		return -1;
 	}
 	if (a->shell && !*a->shell) {
@@ -295,8 +277,7 @@ int bench_plan_expand(struct bench_plan *a, struct sbuf *err)
 		return -1;
 	}
 	if (a->min_runs > 0 && a->max_runs > 0 && a->min_runs > a->max_runs) {
-		sbuf_addf(err, "--min-runs %d is above --max-runs %d",
-			  a->min_runs, a->max_runs);
+		sbuf_addf(err, "--min-runs %d is above --max-runs %d", a->min_runs, a->max_runs);
 		return -1;
 	}
 	if (scan_values(a, err))
@@ -370,8 +351,8 @@ int bench_plan_no_shell(const struct bench_plan *a)
 }
 
 /* The body of one side's script: to the user's folder, then the command. */
-static int script_body(struct sbuf *out, int words, const char *cwd,
-		       const char *cmd, struct sbuf *err)
+static int script_body(struct sbuf *out, int words, const char *cwd, const char *cmd,
+		       struct sbuf *err)
 {
 	sbuf_adds(out, "cd -- ");
 	sh_quote(out, cwd);
@@ -402,12 +383,10 @@ static int script_body(struct sbuf *out, int words, const char *cwd,
 
 /* The regression settings both suites share: latency, the one metric
    bench measures (user and system CPU time come with every run). */
-static void regression_yaml(struct sbuf *y, const struct bench_plan *a,
-			    double max)
+static void regression_yaml(struct sbuf *y, const struct bench_plan *a, double max)
 {
-	sbuf_addf(y,
-		  "  regression:\n    latency: {max_percent: %g, gate: %s}\n",
-		  max, a->max_percent ? "true" : "false");
+	sbuf_addf(y, "  regression:\n    latency: {max_percent: %g, gate: %s}\n", max,
+		  a->max_percent ? "true" : "false");
 }
 
 static void defaults_yaml(struct sbuf *y, const struct bench_plan *a)
@@ -424,8 +403,7 @@ static void defaults_yaml(struct sbuf *y, const struct bench_plan *a)
 			min = max;
 		if (max < min && a->max_runs <= 0)
 			max = min;
-		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n",
-			  min, max);
+		sbuf_addf(y, "  min_runs: %d\n  max_runs: %d\n  min_time: 3s\n", min, max);
 	}
 	if (a->ignore_failure) {
 		sbuf_adds(y, "  exit_codes: [");
@@ -449,13 +427,11 @@ struct saved_where {
 };
 
 /* The suite a user would write for these commands (--save-suite). */
-static void saved_suite(struct sbuf *y, const struct bench_plan *a,
-			const struct saved_where *at)
+static void saved_suite(struct sbuf *y, const struct bench_plan *a, const struct saved_where *at)
 {
-	sbuf_adds(y,
-		  "# Written by kagari bench --save-suite: the same commands "
-		  "as a suite.\n"
-		  "# `kagari run` on it measures them; c1 is the baseline.\n");
+	sbuf_adds(y, "# Written by kagari bench --save-suite: the same commands "
+		     "as a suite.\n"
+		     "# `kagari run` on it measures them; c1 is the baseline.\n");
 	if (at && at->rel)
 		sbuf_adds(y, "# They run where bench ran them: cwd is relative "
 			     "to this file's folder.\n");
@@ -476,8 +452,7 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a,
 	const char *sh = a->shell && !bench_plan_no_shell(a) ? a->shell : NULL;
 	struct sbuf cmd = SBUF_INIT;
 	const char *hook_cmd[] = {a->setup, a->prepare, a->cleanup};
-	static const char *const hook_key[] = {"setup", "prepare_each",
-					       "cleanup"};
+	static const char *const hook_key[] = {"setup", "prepare_each", "cleanup"};
 	for (int h = 0; h < 3; h++) {
 		if (!hook_cmd[h])
 			continue;
@@ -508,13 +483,10 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a,
 			/* The script bench itself runs (script_body), in its
 			 * shell. */
 			sbuf_reset(&cmd);
-			if (script_body(&cmd, bench_plan_no_shell(a), at->cd,
-					a->cmds.v[i], NULL))
+			if (script_body(&cmd, bench_plan_no_shell(a), at->cd, a->cmds.v[i], NULL))
 				sbuf_reset(&cmd);
 			sbuf_adds(y, "[");
-			yaml_quote(y, bench_plan_no_shell(a) || !a->shell
-					  ? "sh"
-					  : a->shell);
+			yaml_quote(y, bench_plan_no_shell(a) || !a->shell ? "sh" : a->shell);
 			sbuf_adds(y, ", \"-c\", ");
 			yaml_quote(y, cmd.buf);
 			sbuf_adds(y, "]\n");
@@ -549,8 +521,8 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a,
  * suite loaded from memory as FILE), so `cwd:` is checked by the rules it
  * will be loaded by.
  */
-static void saved_where_find(struct saved_where *at, const char *file,
-			     const struct bench_plan *a, const char *cwd)
+static void saved_where_find(struct saved_where *at, const char *file, const struct bench_plan *a,
+			     const char *cwd)
 {
 	memset(at, 0, sizeof(*at));
 	if (!cwd)
@@ -567,14 +539,12 @@ static void saved_where_find(struct saved_where *at, const char *file,
 		at->cd = xstrdup(cwd);
 	} else if (!strcmp(dir, cwd)) {
 		/* The default already: nothing to write. */
-	} else if (!strncmp(cwd, root, nr) &&
-		   (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
+	} else if (!strncmp(cwd, root, nr) && (cwd[nr] == '/' || !cwd[nr] || nr == 1)) {
 		/* Up from dir to the longest common folder, then down to cwd.
 		 */
 		size_t common = 0;
 		for (size_t i = 0;; i++) {
-			int end_d = !dir[i] || dir[i] == '/',
-			    end_c = !cwd[i] || cwd[i] == '/';
+			int end_d = !dir[i] || dir[i] == '/', end_c = !cwd[i] || cwd[i] == '/';
 			if (end_d && end_c)
 				common = i;
 			if (!dir[i] || !cwd[i] || dir[i] != cwd[i])
@@ -585,8 +555,7 @@ static void saved_where_find(struct saved_where *at, const char *file,
 			if (*p == '/')
 				sbuf_adds(&rel, rel.len ? "/.." : "..");
 		if (cwd[common])
-			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "",
-				  cwd + common + 1);
+			sbuf_addf(&rel, "%s%s", rel.len ? "/" : "", cwd + common + 1);
 		at->rel = sbuf_detach(&rel);
 	} else {
 		at->cd = xstrdup(cwd);
@@ -596,8 +565,8 @@ static void saved_where_find(struct saved_where *at, const char *file,
 	suite_free(su);
 }
 
-void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p,
-			    const char *file, const char *cwd)
+void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p, const char *file,
+			    const char *cwd)
 {
 	struct saved_where at;
 	saved_where_find(&at, file, p, cwd);
@@ -635,8 +604,8 @@ static int words_yaml(struct sbuf *y, const char *cmd)
  * at all) in the user's folder through the link work. The hooks are
  * shell scripts the same way.
  */
-int bench_plan_suite(const struct bench_plan *a, const char *cwd,
-		     struct sbuf *y, struct strvec *files, struct sbuf *err)
+int bench_plan_suite(const struct bench_plan *a, const char *cwd, struct sbuf *y,
+		     struct strvec *files, struct sbuf *err)
 {
 	const char *sh = bench_plan_no_shell(a) || !a->shell ? "sh" : a->shell;
 	struct sbuf body = SBUF_INIT;
@@ -647,19 +616,16 @@ int bench_plan_suite(const struct bench_plan *a, const char *cwd,
 	if (a->cmds.nr > 1)
 		sbuf_adds(y, "    baseline: c1\n");
 	const char *hook_cmd[] = {a->setup, a->prepare, a->cleanup};
-	static const char *const hook_key[] = {"setup", "prepare_each",
-					       "cleanup"};
+	static const char *const hook_key[] = {"setup", "prepare_each", "cleanup"};
 	for (int h = 0; h < 3; h++) {
 		if (!hook_cmd[h])
 			continue;
 		sbuf_reset(&body);
-		script_body(&body, 0, cwd, hook_cmd[h],
-			    NULL); /* hooks are shell commands */
+		script_body(&body, 0, cwd, hook_cmd[h], NULL); /* hooks are shell commands */
 		strvec_pushf(files, "%s.sh", hook_key[h]);
 		strvec_push(files, body.buf);
-		sbuf_addf(y,
-			  "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n",
-			  hook_key[h], hook_key[h]);
+		sbuf_addf(y, "    %s:\n      - command: [sh, \"${root}/%s.sh\"]\n", hook_key[h],
+			  hook_key[h]);
 	}
 	sbuf_adds(y, "    commands:\n");
 	int rc = 0;

@@ -60,8 +60,7 @@ void bench_plan_release(struct bench_plan *p);
 
 /* -L NAME A,B,C pairs (NAME, then the list) as parameters, empty values
    kept as hyperfine keeps them. 0, or -1 with err naming the option. */
-int bench_plan_add_lists(struct bench_plan *p, const struct strvec *pairs,
-			 struct sbuf *err);
+int bench_plan_add_lists(struct bench_plan *p, const struct strvec *pairs, struct sbuf *err);
 
 /*
  * The checks the option table cannot make (a command at all,
@@ -81,8 +80,8 @@ int bench_plan_no_shell(const struct bench_plan *p);
  * (with -N through the link HEAD/work to cwd, which the caller makes).
  * 0, or -1 with err when a command cannot be split into words (-N).
  */
-int bench_plan_suite(const struct bench_plan *p, const char *cwd,
-		     struct sbuf *yaml, struct strvec *files, struct sbuf *err);
+int bench_plan_suite(const struct bench_plan *p, const char *cwd, struct sbuf *yaml,
+		     struct strvec *files, struct sbuf *err);
 
 /*
  * The suite a user would write for these commands (--save-suite FILE):
@@ -90,8 +89,8 @@ int bench_plan_suite(const struct bench_plan *p, const char *cwd,
  * FILE's folder when cwd is in FILE's repository, else by changing there
  * first. cwd NULL: where FILE's folder is (nothing written for it).
  */
-void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p,
-			    const char *file, const char *cwd);
+void bench_plan_saved_suite(struct sbuf *yaml, const struct bench_plan *p, const char *file,
+			    const char *cwd);
 
 /* The results (of the private suite) carry the user's commands, names and
    parameters, and the suite is named "kagari bench". */

@@ -24,8 +24,7 @@ static int has_suffix(const char *s, const char *suffix)
 int suite_discover_name_matches(const char *name)
 {
 	return !strcmp(name, "kagari.yaml") || !strcmp(name, "himorime.yaml") ||
-	       has_suffix(name, ".kagari.yaml") ||
-	       has_suffix(name, ".himorime.yaml");
+	       has_suffix(name, ".kagari.yaml") || has_suffix(name, ".himorime.yaml");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -43,8 +42,7 @@ static int add_dir(const char *dir, struct strvec *files, struct sbuf *err)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		sbuf_addf(err, "%s: cannot read the directory: %s\n", dir,
-			  strerror(errno));
+		sbuf_addf(err, "%s: cannot read the directory: %s\n", dir, strerror(errno));
 		return -1;
 	}
 	struct strvec names = STRVEC_INIT;
@@ -58,9 +56,8 @@ static int add_dir(const char *dir, struct strvec *files, struct sbuf *err)
 	size_t dlen = strlen(dir);
 	int rc = 0, added = 0;
 	for (size_t i = 0; i < names.nr; i++) {
-		char *p = dlen && dir[dlen - 1] == '/'
-				  ? xstrfmt("%s%s", dir, names.v[i])
-				  : xstrfmt("%s/%s", dir, names.v[i]);
+		char *p = dlen && dir[dlen - 1] == '/' ? xstrfmt("%s%s", dir, names.v[i])
+						       : xstrfmt("%s/%s", dir, names.v[i]);
 		struct stat st;
 		/* Skip folders that happen to match the pattern. */
 		if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -71,15 +68,16 @@ static int add_dir(const char *dir, struct strvec *files, struct sbuf *err)
 	}
 	strvec_clear(&names);
 	if (!added) {
-		sbuf_addf(err, "%s: no suite in this directory (looked for kagari.yaml, *.kagari.yaml, himorime.yaml, *.himorime.yaml)\n",
+		sbuf_addf(err,
+			  "%s: no suite in this directory (looked for kagari.yaml, *.kagari.yaml, "
+			  "himorime.yaml, *.himorime.yaml)\n",
 			  dir);
 		rc = -1;
 	}
 	return rc;
 }
 
-int suite_discover(const char *const *paths, size_t n, struct strvec *files,
-		   struct sbuf *err)
+int suite_discover(const char *const *paths, size_t n, struct strvec *files, struct sbuf *err)
 {
 	struct stat st;
 	int rc = 0;
@@ -92,7 +90,8 @@ int suite_discover(const char *const *paths, size_t n, struct strvec *files,
 			add_file(files, "himorime.yaml");
 			return 0;
 		}
-		sbuf_addf(err, "no suite given and neither kagari.yaml nor himorime.yaml in the current directory (try 'kagari init')\n");
+		sbuf_addf(err, "no suite given and neither kagari.yaml nor himorime.yaml in the "
+			       "current directory (try 'kagari init')\n");
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -104,8 +103,7 @@ int suite_discover(const char *const *paths, size_t n, struct strvec *files,
 		}
 		if (stat(p, &st) != 0) {
 			sbuf_addf(err, "%s: %s\n", p,
-				  errno == ENOENT ? "no such file or directory"
-						  : strerror(errno));
+				  errno == ENOENT ? "no such file or directory" : strerror(errno));
 			rc = -1;
 			continue;
 		}

@@ -21,8 +21,7 @@ struct strvec;
  * suite in the current folder. A file PATH is taken as given whatever its
  * name; suite_load() reports whether it reads as a suite.
  */
-int suite_discover(const char *const *paths, size_t n, struct strvec *files,
-		   struct sbuf *err);
+int suite_discover(const char *const *paths, size_t n, struct strvec *files, struct sbuf *err);
 
 /* 1 if a file name (no folder) is one a directory contributes. */
 int suite_discover_name_matches(const char *name);

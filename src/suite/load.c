@@ -61,14 +61,13 @@ static char *clean_output_path(const char *path)
  * no absolute path, no '~', no variable), and not a file an earlier output
  * writes too, however spelled, unless both fill distinct Markdown sections.
  */
-static void check_output_path(struct loader *L, const yaml_node_t *n,
-			      const char *path, const struct report_output *o,
-			      size_t index)
+static void check_output_path(struct loader *L, const yaml_node_t *n, const char *path,
+			      const struct report_output *o, size_t index)
 {
 	const char *v = o->path;
 	if (v[0] == '/' || v[0] == '~' || v[0] == '\\') {
-		ywalk_error(&L->w, n, path,
-			    "'%s' must be a path relative to the suite's folder", v);
+		ywalk_error(&L->w, n, path, "'%s' must be a path relative to the suite's folder",
+			    v);
 		return;
 	}
 	if (ld_has_dotdot(v)) {
@@ -78,7 +77,8 @@ static void check_output_path(struct loader *L, const yaml_node_t *n,
 	}
 	if (strstr(v, "${")) {
 		ywalk_error(&L->w, n, path,
-			    "'%s': report paths take no variables (write a path relative to the suite's folder)",
+			    "'%s': report paths take no variables (write a path relative to the "
+			    "suite's folder)",
 			    v);
 		return;
 	}
@@ -90,10 +90,10 @@ static void check_output_path(struct loader *L, const yaml_node_t *n,
 		char *theirs = clean_output_path(prev->path);
 		int same = !strcmp(mine, theirs);
 		free(theirs);
-		if (same && (!prev->section || !o->section ||
-			     !strcmp(prev->section, o->section))) {
+		if (same && (!prev->section || !o->section || !strcmp(prev->section, o->section))) {
 			ywalk_error(&L->w, n, path,
-				    "report output '%s' conflicts with report.outputs[%zu] ('%s'); use different files or distinct Markdown sections",
+				    "report output '%s' conflicts with report.outputs[%zu] ('%s'); "
+				    "use different files or distinct Markdown sections",
 				    v, j, prev->path);
 			break;
 		}
@@ -103,8 +103,8 @@ static void check_output_path(struct loader *L, const yaml_node_t *n,
 
 static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 {
-	static const char *const report_keys[] = { "outputs", "versions", NULL };
-	static const char *const output_keys[] = { "format", "path", "section", NULL };
+	static const char *const report_keys[] = {"outputs", "versions", NULL};
+	static const char *const output_keys[] = {"format", "path", "section", NULL};
 	struct suite *s = L->s;
 	struct ywalk_map m;
 	if (ywalk_map_open(&L->w, n, path, report_keys, NULL, NULL, &m))
@@ -145,13 +145,17 @@ static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 			if (ld_get_str(L, &om, "section", &o->section, &v) > 0) {
 				const char *spath = ywalk_key(&L->w, ipath, "section");
 				if (!section_name_ok(o->section))
-					ywalk_error(&L->w, v, spath,
-						    "invalid section name '%s' (lowercase letters, digits and '-', starting with a letter or digit)",
-						    o->section);
+					ywalk_error(
+					    &L->w, v, spath,
+					    "invalid section name '%s' (lowercase letters, digits "
+					    "and '-', starting with a letter or digit)",
+					    o->section);
 				else if (o->format && strcmp(o->format, "markdown"))
-					ywalk_error(&L->w, v, spath,
-						    "section is only allowed with format: markdown, not %s (a section replaces part of a Markdown file)",
-						    o->format);
+					ywalk_error(
+					    &L->w, v, spath,
+					    "section is only allowed with format: markdown, not %s "
+					    "(a section replaces part of a Markdown file)",
+					    o->format);
 			}
 			ywalk_map_close(&om);
 		}
@@ -170,17 +174,19 @@ static void load_report(struct loader *L, yaml_node_t *n, const char *path)
 			strvec_init(&t->argv);
 			if (!ld_name_ok(t->tool))
 				ywalk_error(&L->w, vm.pairs[i].key_node, tpath,
-					    "invalid tool name '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
+					    "invalid tool name '%s' (letters, digits, '_', '.', "
+					    "'-', starting with a letter or digit)",
 					    t->tool);
 			if (ywalk_str_list(&L->w, argv, tpath, &t->argv))
 				continue;
 			if (!t->argv.nr)
-				ywalk_error(&L->w, argv, tpath,
-					    "must not be empty (an argv list such as [cc, --version])");
+				ywalk_error(
+				    &L->w, argv, tpath,
+				    "must not be empty (an argv list such as [cc, --version])");
 			for (size_t k = 0; k < t->argv.nr; k++)
 				ld_check_vars(L, ywalk_seq_item(&L->w, argv, k),
-					   ywalk_index(&L->w, tpath, k), t->argv.v[k],
-					   ld_base_vars(L) & ~VAR_WORKDIR, 0);
+					      ywalk_index(&L->w, tpath, k), t->argv.v[k],
+					      ld_base_vars(L) & ~VAR_WORKDIR, 0);
 		}
 		ywalk_map_close(&vm);
 	}
@@ -199,8 +205,7 @@ static void load_top(struct loader *L, yaml_node_t *root)
 		return;
 	}
 	if (ywalk_map_open(&L->w, root, "", ld_top_keys,
-			   "put it under 'defaults' or in a benchmark",
-			   ld_top_elsewhere, &m))
+			   "put it under 'defaults' or in a benchmark", ld_top_elsewhere, &m))
 		return;
 
 	v = ywalk_map_get(&m, "version");
@@ -234,15 +239,13 @@ static void load_top(struct loader *L, yaml_node_t *root)
 		s->build = xcalloc(1, sizeof(*s->build));
 		strvec_init(&s->build->argv);
 		strvec_init(&s->build->env);
-		ld_exec(L, v, "build", s->build, SUITE_BUILD_TIMEOUT_NS,
-			  VAR_ALL & ~VAR_WORKDIR);
+		ld_exec(L, v, "build", s->build, SUITE_BUILD_TIMEOUT_NS, VAR_ALL & ~VAR_WORKDIR);
 	}
 
 	struct ywalk_map dm;
 	v = ywalk_map_get(&m, "defaults");
-	if (v && !ywalk_map_open(&L->w, v, "defaults", ld_defaults_keys,
-				 "set it on each benchmark", ld_defaults_elsewhere,
-				 &dm)) {
+	if (v && !ywalk_map_open(&L->w, v, "defaults", ld_defaults_keys, "set it on each benchmark",
+				 ld_defaults_elsewhere, &dm)) {
 		ld_settings(L, &dm, &s->defaults, LV_DEFAULTS);
 		ywalk_map_close(&dm);
 	}
@@ -263,7 +266,7 @@ static void load_top(struct loader *L, yaml_node_t *root)
 			strvec_init(&b->tags);
 			s->nr_benches = i + 1;
 			ld_bench(L, ywalk_seq_item(&L->w, v, i),
-				   ywalk_index(&L->w, "benchmarks", i), i, b);
+				 ywalk_index(&L->w, "benchmarks", i), i, b);
 		}
 	}
 	v = ywalk_map_get(&m, "report");
@@ -279,8 +282,8 @@ static void load_top(struct loader *L, yaml_node_t *root)
 static char *suite_dir_of(const char *file)
 {
 	const char *slash = strrchr(file, '/');
-	char *dir = slash ? xstrndup(file, slash == file ? 1 : (size_t)(slash - file))
-			  : xstrdup(".");
+	char *dir =
+	    slash ? xstrndup(file, slash == file ? 1 : (size_t)(slash - file)) : xstrdup(".");
 	char *real = realpath(dir, NULL);
 	if (real) {
 		free(dir);
@@ -328,8 +331,7 @@ static char *relative_dir(const char *root, const char *dir)
 	return xstrdup("");
 }
 
-struct suite *suite_load_mem(const char *file, const char *data, size_t len,
-			     struct sbuf *errs)
+struct suite *suite_load_mem(const char *file, const char *data, size_t len, struct sbuf *errs)
 {
 	struct loader L;
 	yaml_parser_t parser;
@@ -348,8 +350,7 @@ struct suite *suite_load_mem(const char *file, const char *data, size_t len,
 	settings_init_defaults(&L.s->defaults);
 
 	if (len > SUITE_MAX_BYTES) {
-		ywalk_error(&L.w, NULL, NULL, "the suite is larger than 1 MiB (%zu bytes)",
-			    len);
+		ywalk_error(&L.w, NULL, NULL, "the suite is larger than 1 MiB (%zu bytes)", len);
 		goto done;
 	}
 	if (ld_check_encoding(&L.w, data, len))
@@ -377,9 +378,9 @@ struct suite *suite_load_mem(const char *file, const char *data, size_t len,
 		ld_report_parser_error(&L, &parser);
 	} else {
 		if (yaml_document_get_root_node(&extra))
-			ywalk_error_at(&L.w, (int)extra.start_mark.line + 1,
-				       (int)extra.start_mark.column + 1, NULL,
-				       "a second YAML document is not allowed (one suite per file)");
+			ywalk_error_at(
+			    &L.w, (int)extra.start_mark.line + 1, (int)extra.start_mark.column + 1,
+			    NULL, "a second YAML document is not allowed (one suite per file)");
 		yaml_document_delete(&extra);
 	}
 	yaml_parser_delete(&parser);
@@ -425,8 +426,7 @@ struct suite *suite_load(const char *path, struct sbuf *errs)
 		if (errno == EFBIG)
 			sbuf_addf(errs, "%s: the suite is larger than 1 MiB\n", path);
 		else
-			sbuf_addf(errs, "%s: cannot read the suite: %s\n", path,
-				  strerror(errno));
+			sbuf_addf(errs, "%s: cannot read the suite: %s\n", path, strerror(errno));
 		sbuf_release(&data);
 		return NULL;
 	}

@@ -44,7 +44,6 @@ struct suite *suite_load(const char *path, struct sbuf *errs);
  * Load a suite from memory, as if read from `file` (used for messages and
  * to find the suite's folder and repository root; the file need not exist).
  */
-struct suite *suite_load_mem(const char *file, const char *data, size_t len,
-			     struct sbuf *errs);
+struct suite *suite_load_mem(const char *file, const char *data, size_t len, struct sbuf *errs);
 
 #endif

@@ -53,23 +53,26 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 			continue; /* reported as an unknown key */
 		if (p->value->type != YAML_MAPPING_NODE) {
 			ywalk_error(&L->w, p->value, mpath,
-				    "expected a mapping of aggregation to limit, such as {p95: \"<= 300ms\"}, got %s",
+				    "expected a mapping of aggregation to limit, such as {p95: "
+				    "\"<= 300ms\"}, got %s",
 				    ywalk_kind(p->value));
 			continue;
 		}
 		if (ywalk_map_open(&L->w, p->value, mpath, NULL, NULL, NULL, &am))
 			continue;
 		if (!am.nr)
-			ywalk_error(&L->w, p->value, mpath, "must set at least one limit, such as {p95: \"<= 300ms\"}");
-		if (id == METRIC_THROUGHPUT &&
-		    b->settings.metrics.throughput.kind == WORK_NONE)
-			ywalk_error(&L->w, p->key_node, mpath,
-				    "a throughput budget needs the benchmark's metrics.throughput.work");
+			ywalk_error(&L->w, p->value, mpath,
+				    "must set at least one limit, such as {p95: \"<= 300ms\"}");
+		if (id == METRIC_THROUGHPUT && b->settings.metrics.throughput.kind == WORK_NONE)
+			ywalk_error(
+			    &L->w, p->key_node, mpath,
+			    "a throughput budget needs the benchmark's metrics.throughput.work");
 		enum metric_group g = metric_get(id)->group;
 		if (!group_measured(&b->settings.metrics, g)) {
 			const char *grp = g == GROUP_CPU ? "cpu" : "memory";
 			ywalk_error(&L->w, p->key_node, mpath,
-				    "a budget on %s needs the benchmark to measure %s (enable it with metrics: {%s: true})",
+				    "a budget on %s needs the benchmark to measure %s (enable it "
+				    "with metrics: {%s: true})",
 				    p->key, grp, grp);
 		}
 		for (size_t k = 0; k < am.nr; k++) {
@@ -80,12 +83,11 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 			if (ywalk_expect_scalar(&L->w, q->value, apath,
 						"a limit such as \"<= 300ms\""))
 				continue;
-			if (units_parse_budget(id, q->key, ywalk_text(q->value), &bud,
-					       &err)) {
-				yaml_node_t *at = strstr(err.buf, "aggregation") ||
-							  strstr(err.buf, "percentile")
-						  ? q->key_node
-						  : q->value;
+			if (units_parse_budget(id, q->key, ywalk_text(q->value), &bud, &err)) {
+				yaml_node_t *at =
+				    strstr(err.buf, "aggregation") || strstr(err.buf, "percentile")
+					? q->key_node
+					: q->value;
 				ywalk_error(&L->w, at, apath, "%s", err.buf);
 				sbuf_release(&err);
 				continue;
@@ -96,10 +98,11 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 			if (id == METRIC_THROUGHPUT && bud.unit && work_unit &&
 			    strcmp(bud.unit, work_unit))
 				ywalk_error(&L->w, q->value, apath,
-					    "the limit is in '%s' per second but the throughput work is counted in '%s'",
+					    "the limit is in '%s' per second but the throughput "
+					    "work is counted in '%s'",
 					    bud.unit, work_unit);
-			c->budgets = xreallocarray(c->budgets, c->nr_budgets + 1,
-						   sizeof(*c->budgets));
+			c->budgets =
+			    xreallocarray(c->budgets, c->nr_budgets + 1, sizeof(*c->budgets));
 			c->budgets[c->nr_budgets++] = bud;
 		}
 		ywalk_map_close(&am);
@@ -107,9 +110,8 @@ static void load_budget(struct loader *L, yaml_node_t *n, const char *path,
 	ywalk_map_close(&m);
 }
 
-static void load_command(struct loader *L, struct ywalk_pair *p,
-			 const char *path, struct bench_spec *b,
-			 struct command_spec *c)
+static void load_command(struct loader *L, struct ywalk_pair *p, const char *path,
+			 struct bench_spec *b, struct command_spec *c)
 {
 	struct ywalk_map m;
 	c->name = xstrdup(p->key);
@@ -118,11 +120,11 @@ static void load_command(struct loader *L, struct ywalk_pair *p,
 	settings_copy(&c->settings, &b->settings);
 	if (!ld_name_ok(p->key))
 		ywalk_error(&L->w, p->key_node, path,
-			    "invalid command name '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
+			    "invalid command name '%s' (letters, digits, '_', '.', '-', starting "
+			    "with a letter or digit)",
 			    p->key);
 	if (ywalk_map_open(&L->w, p->value, path, ld_command_keys,
-			   "set it on the benchmark or in 'defaults'",
-			   ld_command_elsewhere, &m))
+			   "set it on the benchmark or in 'defaults'", ld_command_elsewhere, &m))
 		return;
 	ld_command_fields(L, &m, &c->exec, ld_base_vars(L));
 	ld_settings(L, &m, &c->settings, LV_COMMAND);
@@ -140,10 +142,9 @@ static void load_command(struct loader *L, struct ywalk_pair *p,
 /* ------------------------------------------------------------------ */
 /* Benchmarks.                                                          */
 
-static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
-		       struct stdin_spec *in)
+static void load_stdin(struct loader *L, yaml_node_t *n, const char *path, struct stdin_spec *in)
 {
-	static const char *const stdin_keys[] = { "file", "content", NULL };
+	static const char *const stdin_keys[] = {"file", "content", NULL};
 	if (n->type == YAML_SCALAR_NODE && !ywalk_is_null(n)) {
 		char *f;
 		if (ywalk_nonempty_str(&L->w, n, path, &f))
@@ -183,16 +184,15 @@ static void load_stdin(struct loader *L, yaml_node_t *n, const char *path,
 	ywalk_map_close(&m);
 }
 
-static void load_tags(struct loader *L, yaml_node_t *n, const char *path,
-		      struct strvec *tags)
+static void load_tags(struct loader *L, yaml_node_t *n, const char *path, struct strvec *tags)
 {
 	if (ywalk_str_list(&L->w, n, path, tags))
 		return;
 	for (size_t i = 0; i < tags->nr; i++)
 		if (!ld_name_ok(tags->v[i]))
-			ywalk_error(&L->w, ywalk_seq_item(&L->w, n, i),
-				    ywalk_index(&L->w, path, i),
-				    "invalid tag '%s' (letters, digits, '_', '.', '-', starting with a letter or digit)",
+			ywalk_error(&L->w, ywalk_seq_item(&L->w, n, i), ywalk_index(&L->w, path, i),
+				    "invalid tag '%s' (letters, digits, '_', '.', '-', starting "
+				    "with a letter or digit)",
 				    tags->v[i]);
 }
 
@@ -211,7 +211,8 @@ static void check_measured(struct loader *L, struct bench_spec *b)
 			continue;
 		if (L->reg_metric[id])
 			ywalk_error(&L->w, L->reg_metric[id], L->reg_metric_path[id],
-				    "regression.%s is set but this benchmark does not measure %s (enable it with metrics: {%s: true})",
+				    "regression.%s is set but this benchmark does not measure %s "
+				    "(enable it with metrics: {%s: true})",
 				    metric_get(id)->name, g == GROUP_CPU ? "cpu" : "memory",
 				    g == GROUP_CPU ? "cpu" : "memory");
 		r->metric[id].configured = 0;
@@ -219,8 +220,7 @@ static void check_measured(struct loader *L, struct bench_spec *b)
 	}
 }
 
-static const struct command_spec *find_command(const struct bench_spec *b,
-					       const char *name)
+static const struct command_spec *find_command(const struct bench_spec *b, const char *name)
 {
 	for (size_t i = 0; i < b->nr_commands; i++)
 		if (!strcmp(b->commands[i].name, name))
@@ -228,20 +228,18 @@ static const struct command_spec *find_command(const struct bench_spec *b,
 	return NULL;
 }
 
-static void unknown_command(struct loader *L, const yaml_node_t *n,
-			    const char *path, const struct bench_spec *b,
-			    const char *name)
+static void unknown_command(struct loader *L, const yaml_node_t *n, const char *path,
+			    const struct bench_spec *b, const char *name)
 {
 	const char **names = xcalloc(b->nr_commands + 1, sizeof(*names));
 	for (size_t i = 0; i < b->nr_commands; i++)
 		names[i] = b->commands[i].name;
 	const char *near = suggest_closest(name, names);
 	if (near)
-		ywalk_error(&L->w, n, path, "no command named '%s', did you mean '%s'?",
-			    name, near);
+		ywalk_error(&L->w, n, path, "no command named '%s', did you mean '%s'?", name,
+			    near);
 	else
-		ywalk_error(&L->w, n, path, "no command named '%s' in this benchmark",
-			    name);
+		ywalk_error(&L->w, n, path, "no command named '%s' in this benchmark", name);
 	free(names);
 }
 
@@ -266,11 +264,10 @@ static void matrix_release(struct matrix *x)
  * not a built-in variable) and non-empty lists of scalars. Returns 0 when
  * there is a usable matrix in *x (errors are recorded on L).
  */
-static int load_matrix(struct loader *L, yaml_node_t *n, const char *path,
-		       struct matrix *x)
+static int load_matrix(struct loader *L, yaml_node_t *n, const char *path, struct matrix *x)
 {
-	static const char *const reserved[] = { "artifact", "root", "head_root",
-						"workdir", "exe", "env", NULL };
+	static const char *const reserved[] = {"artifact", "root", "head_root", "workdir",
+					       "exe",	   "env",  NULL};
 	struct ywalk_map mm;
 	int bad = 0;
 	strvec_init(&x->names);
@@ -279,7 +276,8 @@ static int load_matrix(struct loader *L, yaml_node_t *n, const char *path,
 	if (ywalk_map_open(&L->w, n, path, NULL, NULL, NULL, &mm))
 		return -1;
 	if (!mm.nr) {
-		ywalk_error(&L->w, n, path, "must name at least one variable, e.g. {size: [1k, 10k]}");
+		ywalk_error(&L->w, n, path,
+			    "must name at least one variable, e.g. {size: [1k, 10k]}");
 		bad = 1;
 	}
 	x->values = xcalloc(mm.nr + 1, sizeof(*x->values));
@@ -295,18 +293,21 @@ static int load_matrix(struct loader *L, yaml_node_t *n, const char *path,
 		for (size_t r = 0; reserved[r] && ok; r++)
 			if (!strcmp(name, reserved[r])) {
 				ywalk_error(&L->w, mm.pairs[i].key_node, vpath,
-					    "'%s' is a built-in variable; choose another name", name);
+					    "'%s' is a built-in variable; choose another name",
+					    name);
 				ok = -1;
 			}
 		if (!ok)
 			ywalk_error(&L->w, mm.pairs[i].key_node, vpath,
-				    "invalid variable name '%s' (letters, digits and '_', not starting with a digit)",
+				    "invalid variable name '%s' (letters, digits and '_', not "
+				    "starting with a digit)",
 				    name);
 		strvec_push(&x->names, name);
 		strvec_init(&x->values[i]);
 		bad |= ok != 1;
 		if (v->type != YAML_SEQUENCE_NODE || !ywalk_seq_len(v)) {
-			ywalk_error(&L->w, v, vpath, "must be a non-empty list of values, e.g. [1k, 10k]");
+			ywalk_error(&L->w, v, vpath,
+				    "must be a non-empty list of values, e.g. [1k, 10k]");
 			bad = 1;
 			continue;
 		}
@@ -352,8 +353,10 @@ static char *matrix_name(const char *key, const struct matrix *x, const size_t *
 		sbuf_addf(&sb, ".%s-", x->names.v[i]);
 		for (; *v; v++)
 			sbuf_addch(&sb, (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
-					     (*v >= '0' && *v <= '9') || *v == '_' ||
-					     *v == '.' || *v == '-' ? *v : '_');
+						(*v >= '0' && *v <= '9') || *v == '_' ||
+						*v == '.' || *v == '-'
+					    ? *v
+					    : '_');
 	}
 	return sbuf_detach(&sb);
 }
@@ -363,8 +366,8 @@ static char *matrix_name(const char *key, const struct matrix *x, const size_t *
  * combination of its values, named after them and with ${NAME} replaced
  * in its strings.
  */
-static void load_commands(struct loader *L, yaml_node_t *cmds, yaml_node_t *mx,
-			  const char *path, struct bench_spec *b)
+static void load_commands(struct loader *L, yaml_node_t *cmds, yaml_node_t *mx, const char *path,
+			  struct bench_spec *b)
 {
 	const char *cpath = ywalk_key(&L->w, path, "commands");
 	struct ywalk_map cm;
@@ -407,7 +410,8 @@ static void load_commands(struct loader *L, yaml_node_t *cmds, yaml_node_t *mx,
 				if (b->commands[d].name && !strcmp(b->commands[d].name, name))
 					ywalk_error(&L->w, cm.pairs[i].key_node,
 						    ywalk_key(&L->w, cpath, cm.pairs[i].key),
-						    "the matrix gives two commands the name '%s'", name);
+						    "the matrix gives two commands the name '%s'",
+						    name);
 			free(name);
 		}
 	}
@@ -418,8 +422,8 @@ static void load_commands(struct loader *L, yaml_node_t *cmds, yaml_node_t *mx,
 	ywalk_map_close(&cm);
 }
 
-void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
-	      size_t index, struct bench_spec *b)
+void ld_bench(struct loader *L, yaml_node_t *n, const char *path, size_t index,
+	      struct bench_spec *b)
 {
 	struct suite *s = L->s;
 	struct ywalk_map m;
@@ -430,8 +434,7 @@ void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
 	L->reg_commands = NULL;
 	memset(L->reg_metric, 0, sizeof(L->reg_metric));
 	if (ywalk_map_open(&L->w, n, path, ld_bench_keys,
-			   "it belongs to a command under 'commands'",
-			   ld_bench_elsewhere, &m))
+			   "it belongs to a command under 'commands'", ld_bench_elsewhere, &m))
 		return;
 
 	if (ld_get_str(L, &m, "name", &b->name, &v) > 0) {
@@ -445,16 +448,15 @@ void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
 		ld_missing(L, &m, "name", NULL);
 	}
 	if (ld_get_str(L, &m, "description", &b->description, &v) > 0)
-		ld_check_text(L, v, ywalk_key(&L->w, path, "description"),
-			   b->description, TEXT_DESCRIPTION);
+		ld_check_text(L, v, ywalk_key(&L->w, path, "description"), b->description,
+			      TEXT_DESCRIPTION);
 	if ((v = ywalk_map_get(&m, "tags")))
 		load_tags(L, v, ywalk_key(&L->w, path, "tags"), &b->tags);
 	if ((v = ywalk_map_get(&m, "stdin")))
 		load_stdin(L, v, ywalk_key(&L->w, path, "stdin"), &b->stdin_spec);
 	yaml_node_t *terminal = ywalk_map_get(&m, "terminal");
 	if (terminal)
-		ywalk_bool(&L->w, terminal, ywalk_key(&L->w, path, "terminal"),
-			   &b->terminal);
+		ywalk_bool(&L->w, terminal, ywalk_key(&L->w, path, "terminal"), &b->terminal);
 	ld_hooks(L, &m, "setup", &b->setup, &b->nr_setup);
 	ld_hooks(L, &m, "prepare_each", &b->prepare_each, &b->nr_prepare_each);
 	ld_hooks(L, &m, "cleanup", &b->cleanup, &b->nr_cleanup);
@@ -467,25 +469,24 @@ void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
 	else
 		load_commands(L, cmds, ywalk_map_get(&m, "matrix"), path, b);
 
-	if (ld_get_str(L, &m, "baseline", &b->baseline, &v) > 0 &&
-	    !find_command(b, b->baseline) && cmds)
-		unknown_command(L, v, ywalk_key(&L->w, path, "baseline"), b,
-				b->baseline);
+	if (ld_get_str(L, &m, "baseline", &b->baseline, &v) > 0 && !find_command(b, b->baseline) &&
+	    cmds)
+		unknown_command(L, v, ywalk_key(&L->w, path, "baseline"), b, b->baseline);
 	if (L->reg_commands && cmds) {
 		for (size_t i = 0; i < b->settings.regression.commands.nr; i++) {
 			const char *name = b->settings.regression.commands.v[i];
 			if (!find_command(b, name))
 				unknown_command(L, ywalk_seq_item(&L->w, L->reg_commands, i),
-						ywalk_index(&L->w, L->reg_commands_path, i),
-						b, name);
+						ywalk_index(&L->w, L->reg_commands_path, i), b,
+						name);
 		}
 	}
 	if (b->terminal) {
 		for (size_t i = 0; i < b->nr_commands; i++)
 			if (b->commands[i].settings.stderr_path) {
-				ywalk_error(&L->w, terminal,
-					    ywalk_key(&L->w, path, "terminal"),
-					    "'terminal: true' cannot be combined with 'stderr' (the terminal carries both streams)");
+				ywalk_error(&L->w, terminal, ywalk_key(&L->w, path, "terminal"),
+					    "'terminal: true' cannot be combined with 'stderr' "
+					    "(the terminal carries both streams)");
 				break;
 			}
 	}

@@ -28,64 +28,52 @@
 /* ------------------------------------------------------------------ */
 /* Key sets.                                                           */
 
-#define SETTINGS_KEYS                                                          \
-	"warmup", "runs", "min_runs", "max_runs", "min_time", "timeout", "cwd", \
-		"env", "stdout", "stderr", "exit_codes", "metrics",             \
-		"regression", "runs_per_round", "order", "max_time",            \
-		"layout_noise"
-#define BENCH_ONLY_KEYS                                                        \
-	"name", "description", "tags", "stdin", "terminal", "setup",           \
-		"prepare_each", "cleanup", "baseline", "commands", "matrix"
+#define SETTINGS_KEYS                                                                              \
+	"warmup", "runs", "min_runs", "max_runs", "min_time", "timeout", "cwd", "env", "stdout",   \
+	    "stderr", "exit_codes", "metrics", "regression", "runs_per_round", "order",            \
+	    "max_time", "layout_noise"
+#define BENCH_ONLY_KEYS                                                                            \
+	"name", "description", "tags", "stdin", "terminal", "setup", "prepare_each", "cleanup",    \
+	    "baseline", "commands", "matrix"
 
-const char *const ld_top_keys[] = { "version", "name", "description",
-					"defaults", "build", "benchmarks",
-					"report", NULL };
-const char *const ld_top_elsewhere[] = { SETTINGS_KEYS, "commands",
-					     "tags", "stdin", NULL };
-static const char *const exec_keys[] = { "command", "shell", "cwd", "env",
-					 "timeout", NULL };
-static const char *const exec_elsewhere[] = { "warmup", "runs", "min_runs",
-					      "max_runs", "max_time", "stdout", "stderr",
-					      "exit_codes", "budget", "layout_noise",
-					      NULL };
-const char *const ld_defaults_keys[] = { SETTINGS_KEYS, NULL };
-const char *const ld_defaults_elsewhere[] = { BENCH_ONLY_KEYS, "command",
-						  "shell", "budget", NULL };
-const char *const ld_bench_keys[] = { SETTINGS_KEYS, BENCH_ONLY_KEYS, NULL };
-const char *const ld_bench_elsewhere[] = { "command", "shell", "budget",
-					       NULL };
-const char *const ld_command_keys[] = { "command", "shell", "cwd", "env",
-					    "timeout", "stdout", "stderr",
-					    "exit_codes", "budget", "layout_noise",
-					    NULL };
+const char *const ld_top_keys[] = {"version", "name",	    "description", "defaults",
+				   "build",   "benchmarks", "report",	   NULL};
+const char *const ld_top_elsewhere[] = {SETTINGS_KEYS, "commands", "tags", "stdin", NULL};
+static const char *const exec_keys[] = {"command", "shell", "cwd", "env", "timeout", NULL};
+static const char *const exec_elsewhere[] = {"warmup",	 "runs",	 "min_runs", "max_runs",
+					     "max_time", "stdout",	 "stderr",   "exit_codes",
+					     "budget",	 "layout_noise", NULL};
+const char *const ld_defaults_keys[] = {SETTINGS_KEYS, NULL};
+const char *const ld_defaults_elsewhere[] = {BENCH_ONLY_KEYS, "command", "shell", "budget", NULL};
+const char *const ld_bench_keys[] = {SETTINGS_KEYS, BENCH_ONLY_KEYS, NULL};
+const char *const ld_bench_elsewhere[] = {"command", "shell", "budget", NULL};
+const char *const ld_command_keys[] = {"command", "shell",	  "cwd",    "env",
+				       "timeout", "stdout",	  "stderr", "exit_codes",
+				       "budget",  "layout_noise", NULL};
 const char *const ld_command_elsewhere[] = {
-	"warmup", "runs", "min_runs", "max_runs", "min_time", "metrics",
-	"regression", "runs_per_round", "order", "max_time",
-	BENCH_ONLY_KEYS, NULL
-};
+    "warmup",	  "runs",	    "min_runs", "max_runs", "min_time",	     "metrics",
+    "regression", "runs_per_round", "order",	"max_time", BENCH_ONLY_KEYS, NULL};
 const char *const ld_metrics_keys[] = {
-	"cpu", "memory", "counters", "instrument", "allocations", "profile",
-	"profile_runs", "profile_frequency", "unsupported", "throughput", NULL
-};
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
+    "profile", "profile_runs", "profile_frequency", "unsupported", "throughput",
+    NULL};
 const char *const ld_metrics_defaults_keys[] = {
-	"cpu", "memory", "counters", "instrument", "allocations", "profile",
-	"profile_runs", "profile_frequency", "unsupported", NULL
-};
-const char *const ld_throughput_only[] = { "throughput", NULL };
-const char *const ld_metric_reg_keys[] = { "statistic", "max_percent",
-					       "min_difference", "gate", NULL };
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
+    "profile", "profile_runs", "profile_frequency", "unsupported", NULL};
+const char *const ld_throughput_only[] = {"throughput", NULL};
+const char *const ld_metric_reg_keys[] = {"statistic", "max_percent", "min_difference", "gate",
+					  NULL};
 /* ipc is derived from instructions and cycles, and may be asked for alike. */
-const char *const ld_counter_names[] = { "instructions", "cycles",
-					     "branch_misses", "cache_misses",
-					     "ipc", NULL };
-const char *const ld_order_names[] = { "random", "abba", "alternate", NULL };
-const char *const ld_pairing_names[] = { "rounds", "independent", NULL };
-const char *const ld_correction_names[] = { "holm", "none", NULL };
-const char *const ld_statistic_names[] = { "median", "mean", NULL };
-const char *const ld_instrument_names[] = { "auto", "perf", "valgrind", NULL };
-const char *const ld_unsupported_names[] = { "fail", "skip", NULL };
+const char *const ld_counter_names[] = {"instructions", "cycles", "branch_misses",
+					"cache_misses", "ipc",	  NULL};
+const char *const ld_order_names[] = {"random", "abba", "alternate", NULL};
+const char *const ld_pairing_names[] = {"rounds", "independent", NULL};
+const char *const ld_correction_names[] = {"holm", "none", NULL};
+const char *const ld_statistic_names[] = {"median", "mean", NULL};
+const char *const ld_instrument_names[] = {"auto", "perf", "valgrind", NULL};
+const char *const ld_unsupported_names[] = {"fail", "skip", NULL};
 /* The formats of every command (model/formats.h), NULL-terminated. */
-const char *const ld_format_names[] = { REPORT_FORMAT_NAMES };
+const char *const ld_format_names[] = {REPORT_FORMAT_NAMES};
 
 /* Regression keys: the fixed ones plus every comparable metric. */
 const char *const *ld_regression_keys(int bench_level)
@@ -94,9 +82,8 @@ const char *const *ld_regression_keys(int bench_level)
 	const char **k = keys[bench_level];
 	if (!k[0]) {
 		size_t n = 0;
-		static const char *const fixed[] = { "pairing", "correction",
-						     "resamples", "confidence",
-						     "min_samples", "max_cv" };
+		static const char *const fixed[] = {"pairing",	  "correction",	 "resamples",
+						    "confidence", "min_samples", "max_cv"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 			k[n++] = fixed[i];
 		if (bench_level)
@@ -123,20 +110,19 @@ const char *const *ld_all_metric_names(void)
 
 struct src_loc ld_loc_of(const yaml_node_t *n)
 {
-	return (struct src_loc){ ywalk_line(n), ywalk_col(n) };
+	return (struct src_loc){ywalk_line(n), ywalk_col(n)};
 }
 
-void ld_missing(struct loader *L, struct ywalk_map *m, const char *key,
-		const char *hint)
+void ld_missing(struct loader *L, struct ywalk_map *m, const char *key, const char *hint)
 {
 	if (ywalk_map_has_typo_of(m, key))
 		return;
-	ywalk_error(&L->w, m->node, ywalk_key(&L->w, m->path, key),
-		    "missing required key '%s'%s", key, hint ? hint : "");
+	ywalk_error(&L->w, m->node, ywalk_key(&L->w, m->path, key), "missing required key '%s'%s",
+		    key, hint ? hint : "");
 }
 
-int ld_get_int(struct loader *L, struct ywalk_map *m, const char *key,
-	       long long min, long long max, int *out, yaml_node_t **node)
+int ld_get_int(struct loader *L, struct ywalk_map *m, const char *key, long long min, long long max,
+	       int *out, yaml_node_t **node)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	long long v;
@@ -150,8 +136,7 @@ int ld_get_int(struct loader *L, struct ywalk_map *m, const char *key,
 	return 1;
 }
 
-int ld_get_bool(struct loader *L, struct ywalk_map *m, const char *key,
-		int *out)
+int ld_get_bool(struct loader *L, struct ywalk_map *m, const char *key, int *out)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	if (!n)
@@ -159,20 +144,18 @@ int ld_get_bool(struct loader *L, struct ywalk_map *m, const char *key,
 	return ywalk_bool(&L->w, n, ywalk_key(&L->w, m->path, key), out) ? -1 : 1;
 }
 
-int ld_get_enum(struct loader *L, struct ywalk_map *m, const char *key,
-		const char *const *choices, int *out)
+int ld_get_enum(struct loader *L, struct ywalk_map *m, const char *key, const char *const *choices,
+		int *out)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	if (!n)
 		return 0;
-	return ywalk_enum(&L->w, n, ywalk_key(&L->w, m->path, key), choices, out)
-		       ? -1
-		       : 1;
+	return ywalk_enum(&L->w, n, ywalk_key(&L->w, m->path, key), choices, out) ? -1 : 1;
 }
 
 /* Replace *dst with a string value of key, if present. */
-int ld_get_str(struct loader *L, struct ywalk_map *m, const char *key,
-	       char **dst, yaml_node_t **node)
+int ld_get_str(struct loader *L, struct ywalk_map *m, const char *key, char **dst,
+	       yaml_node_t **node)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	char *v;
@@ -187,8 +170,8 @@ int ld_get_str(struct loader *L, struct ywalk_map *m, const char *key,
 	return 1;
 }
 
-int ld_get_duration(struct loader *L, struct ywalk_map *m, const char *key,
-		    int positive, int64_t *out)
+int ld_get_duration(struct loader *L, struct ywalk_map *m, const char *key, int positive,
+		    int64_t *out)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	const char *path = ywalk_key(&L->w, m->path, key);
@@ -258,8 +241,8 @@ static int column_in(const yaml_node_t *n, size_t off)
  * isolate controls (U+202A..U+202E, U+2066..U+2069) that make displayed
  * text read differently from what runs ("Trojan Source").
  */
-int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path,
-		  const char *text, enum text_kind kind)
+int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path, const char *text,
+		  enum text_kind kind)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	for (size_t i = 0; p[i];) {
@@ -271,15 +254,16 @@ int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path,
 		i += len;
 		if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
 			ywalk_error(&L->w, n, path,
-				    "must not contain the bidirectional control U+%04X (it makes displayed text read differently from what it is)",
+				    "must not contain the bidirectional control U+%04X (it makes "
+				    "displayed text read differently from what it is)",
 				    (unsigned)cp);
 			return -1;
 		}
 		int control = (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) && cp != '\t' &&
 			      !(kind == TEXT_DESCRIPTION && cp == '\n');
 		if (control && kind != TEXT_COMMAND) {
-			ywalk_error(&L->w, n, path,
-				    "must not contain control characters (U+%04X)", (unsigned)cp);
+			ywalk_error(&L->w, n, path, "must not contain control characters (U+%04X)",
+				    (unsigned)cp);
 			return -1;
 		}
 	}
@@ -294,20 +278,18 @@ int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path,
  * tools in report.versions). */
 int ld_name_ok(const char *s)
 {
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-	      (*s >= '0' && *s <= '9')))
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
 		return 0;
 	for (s++; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
-		      *s == '-'))
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
 			return 0;
 	return 1;
 }
 
 /* vars_check() with the error placed at the variable. */
-int ld_check_vars(struct loader *L, const yaml_node_t *n, const char *path,
-		  const char *text, unsigned allowed, int shell)
+int ld_check_vars(struct loader *L, const yaml_node_t *n, const char *path, const char *text,
+		  unsigned allowed, int shell)
 {
 	struct sbuf err = SBUF_INIT;
 	size_t off = 0;
@@ -373,8 +355,7 @@ int ld_has_dotdot(const char *p)
  * ${workdir}, a fresh folder the path must stay in. The runner expands the
  * variables per side and checks the result again (execute_prepare.c).
  */
-int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
-			const char *path, const char *value,
+int ld_check_suite_path(struct loader *L, const yaml_node_t *n, const char *path, const char *value,
 			int allow_workdir)
 {
 	if (!*value) {
@@ -385,7 +366,8 @@ int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
 		return -1;
 	if (value[0] == '~') {
 		ywalk_error(&L->w, n, path,
-			    "'~' is not expanded; use a path relative to the suite's folder or ${root}/...");
+			    "'~' is not expanded; use a path relative to the suite's folder or "
+			    "${root}/...");
 		return -1;
 	}
 	size_t vlen = 0;
@@ -403,26 +385,31 @@ int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
 		if (rest[i] == '$' && rest[i + 1] == '{') {
 			const char *close = strchr(rest + i, '}');
 			int len = close ? (int)(close - (rest + i)) + 1 : 2;
-			ywalk_error(&L->w, n, path,
-				    "'%.*s' is not allowed in a path (a path may begin with ${root}, ${head_root} or ${workdir}, or be relative to the suite's folder)",
-				    len, rest + i);
+			ywalk_error(
+			    &L->w, n, path,
+			    "'%.*s' is not allowed in a path (a path may begin with ${root}, "
+			    "${head_root} or ${workdir}, or be relative to the suite's folder)",
+			    len, rest + i);
 			return -1;
 		}
 	}
 	if (var) {
 		if (*rest && *rest != '/') {
-			ywalk_error(&L->w, n, path, "'%.*s' must be followed by '/' or end the path",
-				    (int)vlen, value);
+			ywalk_error(&L->w, n, path,
+				    "'%.*s' must be followed by '/' or end the path", (int)vlen,
+				    value);
 			return -1;
 		}
 		if (var == VAR_WORKDIR && !allow_workdir) {
 			ywalk_error(&L->w, n, path,
-				    "'${workdir}' is not available in build (the build runs before any benchmark folder exists; use ${root})");
+				    "'${workdir}' is not available in build (the build runs before "
+				    "any benchmark folder exists; use ${root})");
 			return -1;
 		}
 		if (var == VAR_WORKDIR && ld_has_dotdot(rest)) {
 			ywalk_error(&L->w, n, path,
-				    "'%s' must not contain '..' after ${workdir} (write the path inside it)",
+				    "'%s' must not contain '..' after ${workdir} (write the path "
+				    "inside it)",
 				    value);
 			return -1;
 		}
@@ -436,7 +423,8 @@ int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
 	}
 	if (value[0] == '/') {
 		ywalk_error(&L->w, n, path,
-			    "'%s' is absolute; paths are relative to the suite's folder (or begin with ${root})",
+			    "'%s' is absolute; paths are relative to the suite's folder (or begin "
+			    "with ${root})",
 			    value);
 		return -1;
 	}
@@ -448,8 +436,7 @@ int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
 }
 
 /* stdout/stderr: `discard` or a file name inside ${workdir}. */
-int ld_output_path(struct loader *L, struct ywalk_map *m,
-		   const char *key, char **dst)
+int ld_output_path(struct loader *L, struct ywalk_map *m, const char *key, char **dst)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	const char *path = ywalk_key(&L->w, m->path, key);
@@ -505,8 +492,8 @@ static int env_name_ok(const char *s)
 }
 
 /* env: {NAME: value}; values are layered onto `env` by NAME. */
-void ld_env(struct loader *L, yaml_node_t *n, const char *path,
-	    struct strvec *env, unsigned allowed)
+void ld_env(struct loader *L, yaml_node_t *n, const char *path, struct strvec *env,
+	    unsigned allowed)
 {
 	struct ywalk_map m;
 	if (ywalk_map_open(&L->w, n, path, NULL, NULL, NULL, &m))
@@ -516,7 +503,8 @@ void ld_env(struct loader *L, yaml_node_t *n, const char *path,
 		const char *kpath = ywalk_key(&L->w, path, p->key);
 		if (!env_name_ok(p->key)) {
 			ywalk_error(&L->w, p->key_node, kpath,
-				    "invalid environment variable name '%s' (letters, digits and '_', not starting with a digit)",
+				    "invalid environment variable name '%s' (letters, digits and "
+				    "'_', not starting with a digit)",
 				    p->key);
 			continue;
 		}
@@ -530,8 +518,7 @@ void ld_env(struct loader *L, yaml_node_t *n, const char *path,
 	ywalk_map_close(&m);
 }
 
-int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path,
-		  struct settings *s)
+int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path, struct settings *s)
 {
 	if (n->type != YAML_SEQUENCE_NODE) {
 		ywalk_error(&L->w, n, path, "expected a list of exit codes such as [0, 1], got %s",
@@ -547,8 +534,8 @@ int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path,
 	int rc = 0;
 	for (size_t i = 0; i < len; i++) {
 		long long v;
-		if (ywalk_int(&L->w, ywalk_seq_item(&L->w, n, i),
-			      ywalk_index(&L->w, path, i), 0, 255, &v))
+		if (ywalk_int(&L->w, ywalk_seq_item(&L->w, n, i), ywalk_index(&L->w, path, i), 0,
+			      255, &v))
 			rc = -1;
 		else
 			codes[i] = (int)v;
@@ -567,8 +554,7 @@ int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path,
 /* Exec objects.                                                        */
 
 /* `command` and `shell` of a build, hook or measured command. */
-void ld_command_fields(struct loader *L, struct ywalk_map *m,
-		       struct exec_spec *e, unsigned allowed)
+void ld_command_fields(struct loader *L, struct ywalk_map *m, struct exec_spec *e, unsigned allowed)
 {
 	int shell = 0;
 	ld_get_bool(L, m, "shell", &shell);
@@ -576,13 +562,15 @@ void ld_command_fields(struct loader *L, struct ywalk_map *m,
 	yaml_node_t *n = ywalk_map_get(m, "command");
 	const char *path = ywalk_key(&L->w, m->path, "command");
 	if (!n) {
-		ld_missing(L, m, "command", " (an argv list such as [prog, arg], or a string with 'shell: true')");
+		ld_missing(L, m, "command",
+			   " (an argv list such as [prog, arg], or a string with 'shell: true')");
 		return;
 	}
 	if (n->type == YAML_SEQUENCE_NODE) {
 		if (shell) {
 			ywalk_error(&L->w, n, path,
-				    "with 'shell: true' the command must be a string (or drop 'shell' to run the list as argv)");
+				    "with 'shell: true' the command must be a string (or drop "
+				    "'shell' to run the list as argv)");
 			return;
 		}
 		size_t len = ywalk_seq_len(n);
@@ -609,13 +597,15 @@ void ld_command_fields(struct loader *L, struct ywalk_map *m,
 	}
 	if (n->type != YAML_SCALAR_NODE || ywalk_is_null(n)) {
 		ywalk_error(&L->w, n, path,
-			    "expected an argv list such as [prog, arg] (or a string with 'shell: true'), got %s",
+			    "expected an argv list such as [prog, arg] (or a string with 'shell: "
+			    "true'), got %s",
 			    ywalk_kind(n));
 		return;
 	}
 	if (!shell) {
 		ywalk_error(&L->w, n, path,
-			    "a string command needs 'shell: true' (or write it as an argv list: [prog, arg, ...])");
+			    "a string command needs 'shell: true' (or write it as an argv list: "
+			    "[prog, arg, ...])");
 		return;
 	}
 	if (!*ywalk_text(n)) {
@@ -629,22 +619,20 @@ void ld_command_fields(struct loader *L, struct ywalk_map *m,
 }
 
 /* build and hooks: {command, shell, cwd, env, timeout}. */
-void ld_exec(struct loader *L, yaml_node_t *n, const char *path,
-	     struct exec_spec *e, int64_t default_timeout,
-	     unsigned allowed)
+void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
+	     int64_t default_timeout, unsigned allowed)
 {
 	struct ywalk_map m;
 	e->loc = ld_loc_of(n);
 	e->timeout_ns = default_timeout;
 	if (ywalk_map_open(&L->w, n, path, exec_keys,
-			   "it belongs to a benchmark or a measured command",
-			   exec_elsewhere, &m))
+			   "it belongs to a benchmark or a measured command", exec_elsewhere, &m))
 		return;
 	ld_command_fields(L, &m, e, allowed);
 	yaml_node_t *cwd;
 	if (ld_get_str(L, &m, "cwd", &e->cwd, &cwd) > 0 &&
 	    ld_check_suite_path(L, cwd, ywalk_key(&L->w, path, "cwd"), e->cwd,
-			     (allowed & VAR_WORKDIR) != 0)) {
+				(allowed & VAR_WORKDIR) != 0)) {
 		free(e->cwd);
 		e->cwd = NULL;
 	}
@@ -656,15 +644,16 @@ void ld_exec(struct loader *L, yaml_node_t *n, const char *path,
 }
 
 /* A list of hooks (setup, prepare_each, cleanup). */
-void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key,
-	      struct exec_spec **out, size_t *nr)
+void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key, struct exec_spec **out,
+	      size_t *nr)
 {
 	yaml_node_t *n = ywalk_map_get(m, key);
 	const char *path = ywalk_key(&L->w, m->path, key);
 	if (!n)
 		return;
 	if (n->type != YAML_SEQUENCE_NODE) {
-		ywalk_error(&L->w, n, path, "expected a list of commands such as [{command: [...]}], got %s",
+		ywalk_error(&L->w, n, path,
+			    "expected a list of commands such as [{command: [...]}], got %s",
 			    ywalk_kind(n));
 		return;
 	}
@@ -675,7 +664,7 @@ void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key,
 		strvec_init(&e->argv);
 		strvec_init(&e->env);
 		*nr = i + 1;
-		ld_exec(L, ywalk_seq_item(&L->w, n, i), ywalk_index(&L->w, path, i),
-			  e, SUITE_HOOK_TIMEOUT_NS, ld_base_vars(L));
+		ld_exec(L, ywalk_seq_item(&L->w, n, i), ywalk_index(&L->w, path, i), e,
+			SUITE_HOOK_TIMEOUT_NS, ld_base_vars(L));
 	}
 }

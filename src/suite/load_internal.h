@@ -37,12 +37,12 @@ struct loader {
 	int has_build;
 	char *rel_dir; /* the suite's folder relative to the root: "" or "a/b" */
 	/* regression.commands of the benchmark being loaded (checked once
-						       * its commands are known) */
-						       yaml_node_t *reg_commands;
+	 * its commands are known) */
+	yaml_node_t *reg_commands;
 	const char *reg_commands_path;
 	/* regression.<metric> written on the benchmark being loaded (a metric
-							       * it does not measure is an error there, not in defaults) */
-							       yaml_node_t *reg_metric[METRIC__COUNT];
+	 * it does not measure is an error there, not in defaults) */
+	yaml_node_t *reg_metric[METRIC__COUNT];
 	const char *reg_metric_path[METRIC__COUNT];
 };
 
@@ -81,48 +81,41 @@ extern const char *const ld_format_names[];
 const char *const *ld_regression_keys(int bench_level);
 const char *const *ld_all_metric_names(void);
 struct src_loc ld_loc_of(const yaml_node_t *n);
-void ld_missing(struct loader *L, struct ywalk_map *m, const char *key,
-		const char *hint);
-int ld_get_int(struct loader *L, struct ywalk_map *m, const char *key,
-	       long long min, long long max, int *out, yaml_node_t **node);
-int ld_get_bool(struct loader *L, struct ywalk_map *m, const char *key,
+void ld_missing(struct loader *L, struct ywalk_map *m, const char *key, const char *hint);
+int ld_get_int(struct loader *L, struct ywalk_map *m, const char *key, long long min, long long max,
+	       int *out, yaml_node_t **node);
+int ld_get_bool(struct loader *L, struct ywalk_map *m, const char *key, int *out);
+int ld_get_enum(struct loader *L, struct ywalk_map *m, const char *key, const char *const *choices,
 		int *out);
-int ld_get_enum(struct loader *L, struct ywalk_map *m, const char *key,
-		const char *const *choices, int *out);
-int ld_get_str(struct loader *L, struct ywalk_map *m, const char *key,
-	       char **dst, yaml_node_t **node);
-int ld_get_duration(struct loader *L, struct ywalk_map *m, const char *key,
-		    int positive, int64_t *out);
-int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path,
-		  const char *text, enum text_kind kind);
+int ld_get_str(struct loader *L, struct ywalk_map *m, const char *key, char **dst,
+	       yaml_node_t **node);
+int ld_get_duration(struct loader *L, struct ywalk_map *m, const char *key, int positive,
+		    int64_t *out);
+int ld_check_text(struct loader *L, const yaml_node_t *n, const char *path, const char *text,
+		  enum text_kind kind);
 int ld_name_ok(const char *s);
-int ld_check_vars(struct loader *L, const yaml_node_t *n, const char *path,
-		  const char *text, unsigned allowed, int shell);
+int ld_check_vars(struct loader *L, const yaml_node_t *n, const char *path, const char *text,
+		  unsigned allowed, int shell);
 unsigned ld_base_vars(const struct loader *L);
 int ld_has_dotdot(const char *p);
-int ld_check_suite_path(struct loader *L, const yaml_node_t *n,
-			const char *path, const char *value,
+int ld_check_suite_path(struct loader *L, const yaml_node_t *n, const char *path, const char *value,
 			int allow_workdir);
-int ld_output_path(struct loader *L, struct ywalk_map *m,
-		   const char *key, char **dst);
-void ld_env(struct loader *L, yaml_node_t *n, const char *path,
-	    struct strvec *env, unsigned allowed);
-int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path,
-		  struct settings *s);
-void ld_command_fields(struct loader *L, struct ywalk_map *m,
-		       struct exec_spec *e, unsigned allowed);
-void ld_exec(struct loader *L, yaml_node_t *n, const char *path,
-	     struct exec_spec *e, int64_t default_timeout,
-	     unsigned allowed);
-void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key,
-	      struct exec_spec **out, size_t *nr);
+int ld_output_path(struct loader *L, struct ywalk_map *m, const char *key, char **dst);
+void ld_env(struct loader *L, yaml_node_t *n, const char *path, struct strvec *env,
+	    unsigned allowed);
+int ld_exit_codes(struct loader *L, yaml_node_t *n, const char *path, struct settings *s);
+void ld_command_fields(struct loader *L, struct ywalk_map *m, struct exec_spec *e,
+		       unsigned allowed);
+void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
+	     int64_t default_timeout, unsigned allowed);
+void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key, struct exec_spec **out,
+	      size_t *nr);
 
 /* load_settings.c */
-void ld_settings(struct loader *L, struct ywalk_map *m,
-		 struct settings *s, enum level lv);
+void ld_settings(struct loader *L, struct ywalk_map *m, struct settings *s, enum level lv);
 
 /* load_bench.c */
-void ld_bench(struct loader *L, yaml_node_t *n, const char *path,
-	      size_t index, struct bench_spec *b);
+void ld_bench(struct loader *L, yaml_node_t *n, const char *path, size_t index,
+	      struct bench_spec *b);
 
 #endif

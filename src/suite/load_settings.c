@@ -30,8 +30,8 @@
 static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 			    struct throughput_work *t)
 {
-	static const char *const tp_keys[] = { "work", NULL };
-	static const char *const work_keys[] = { "value", "file_size", "unit", NULL };
+	static const char *const tp_keys[] = {"work", NULL};
+	static const char *const work_keys[] = {"value", "file_size", "unit", NULL};
 	struct ywalk_map m, wm;
 	if (ywalk_map_open(&L->w, n, path, tp_keys, NULL, NULL, &m))
 		return;
@@ -56,8 +56,7 @@ static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 			    "work declares both value and file_size; give exactly one");
 	} else if (value) {
 		double v;
-		if (!ywalk_number(&L->w, value, ywalk_key(&L->w, wpath, "value"), 0,
-				  1e18, &v)) {
+		if (!ywalk_number(&L->w, value, ywalk_key(&L->w, wpath, "value"), 0, 1e18, &v)) {
 			if (v <= 0)
 				ywalk_error(&L->w, value, ywalk_key(&L->w, wpath, "value"),
 					    "must be greater than 0");
@@ -91,21 +90,27 @@ static void load_throughput(struct loader *L, yaml_node_t *n, const char *path,
 		sbuf_release(&tmp);
 		if (!ok)
 			ywalk_error(&L->w, un, upath,
-				    "invalid work unit '%s' (letters, digits, '_' and '-', starting with a letter)", u);
+				    "invalid work unit '%s' (letters, digits, '_' and '-', "
+				    "starting with a letter)",
+				    u);
 		else if (t->kind == WORK_FILE_SIZE && strcmp(u, "bytes"))
 			ywalk_error(&L->w, un, upath,
-				    "file_size measures bytes, so its unit must be bytes, not '%s' (remove unit or write unit: bytes)", u);
+				    "file_size measures bytes, so its unit must be bytes, not '%s' "
+				    "(remove unit or write unit: bytes)",
+				    u);
 		else if (t->kind == WORK_VALUE && byte_unit && strcmp(u, "bytes"))
 			ywalk_error(&L->w, un, upath,
-				    "work unit '%s' is a byte size multiple (convert the value to bytes and write unit: bytes)", u);
+				    "work unit '%s' is a byte size multiple (convert the value to "
+				    "bytes and write unit: bytes)",
+				    u);
 	}
 	if (!t->unit)
 		t->unit = xstrdup(t->kind == WORK_FILE_SIZE ? "bytes" : "operations");
 	ywalk_map_close(&wm);
 }
 
-static void load_metrics(struct loader *L, yaml_node_t *n, const char *path,
-			 struct metrics_cfg *mc, enum level lv)
+static void load_metrics(struct loader *L, yaml_node_t *n, const char *path, struct metrics_cfg *mc,
+			 enum level lv)
 {
 	struct ywalk_map m;
 	if (ywalk_map_open(&L->w, n, path,
@@ -117,8 +122,7 @@ static void load_metrics(struct loader *L, yaml_node_t *n, const char *path,
 	ld_get_bool(L, &m, "allocations", &mc->allocations);
 	ld_get_bool(L, &m, "profile", &mc->profile);
 	ld_get_int(L, &m, "profile_runs", 2, 10000, &mc->profile_runs, NULL);
-	ld_get_int(L, &m, "profile_frequency", 1, 100000, &mc->profile_frequency,
-		NULL);
+	ld_get_int(L, &m, "profile_frequency", 1, 100000, &mc->profile_frequency, NULL);
 	int v;
 	if (ld_get_enum(L, &m, "instrument", ld_instrument_names, &v) > 0)
 		mc->instrument = (enum instrument)v;
@@ -131,14 +135,15 @@ static void load_metrics(struct loader *L, yaml_node_t *n, const char *path,
 		unsigned bits = 0;
 		int ok = 1;
 		if (!len) {
-			ywalk_error(&L->w, c, cpath, "must name at least one counter (or write 'counters: false')");
+			ywalk_error(&L->w, c, cpath,
+				    "must name at least one counter (or write 'counters: false')");
 			ok = 0;
 		}
 		for (size_t i = 0; i < len; i++) {
 			int k;
 			yaml_node_t *it = ywalk_seq_item(&L->w, c, i);
-			if (ywalk_enum(&L->w, it, ywalk_index(&L->w, cpath, i),
-				       ld_counter_names, &k)) {
+			if (ywalk_enum(&L->w, it, ywalk_index(&L->w, cpath, i), ld_counter_names,
+				       &k)) {
 				ok = 0;
 				continue;
 			}
@@ -156,19 +161,18 @@ static void load_metrics(struct loader *L, yaml_node_t *n, const char *path,
 		}
 	} else if (c) {
 		ywalk_error(&L->w, c, cpath,
-			    "expected true, false or a list of counters such as [instructions, cycles], got %s",
+			    "expected true, false or a list of counters such as [instructions, "
+			    "cycles], got %s",
 			    ywalk_kind(c));
 	}
 	yaml_node_t *tp = ywalk_map_get(&m, "throughput");
 	if (tp && lv == LV_BENCH)
-		load_throughput(L, tp, ywalk_key(&L->w, path, "throughput"),
-				&mc->throughput);
+		load_throughput(L, tp, ywalk_key(&L->w, path, "throughput"), &mc->throughput);
 	ywalk_map_close(&m);
 }
 
-static void load_metric_regression(struct loader *L, yaml_node_t *n,
-				   const char *path, enum metric_id id,
-				   struct metric_regression *r)
+static void load_metric_regression(struct loader *L, yaml_node_t *n, const char *path,
+				   enum metric_id id, struct metric_regression *r)
 {
 	struct ywalk_map m;
 	if (ywalk_map_open(&L->w, n, path, ld_metric_reg_keys, NULL, NULL, &m))
@@ -210,10 +214,9 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 			    struct regression_cfg *r, enum level lv)
 {
 	struct ywalk_map m;
-	static const char *const bench_only[] = { "commands", NULL };
+	static const char *const bench_only[] = {"commands", NULL};
 	if (ywalk_map_open(&L->w, n, path, ld_regression_keys(lv == LV_BENCH),
-			   "regression.commands is set per benchmark", bench_only,
-			   &m))
+			   "regression.commands is set per benchmark", bench_only, &m))
 		return;
 	int v;
 	if (ld_get_enum(L, &m, "pairing", ld_pairing_names, &v) > 0)
@@ -228,12 +231,11 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 	ld_get_int(L, &m, "min_samples", 2, 1000000, &r->min_samples, NULL);
 	yaml_node_t *c = ywalk_map_get(&m, "confidence");
 	if (c)
-		ywalk_number(&L->w, c, ywalk_key(&L->w, path, "confidence"), 0.5,
-			     0.999, &r->confidence);
+		ywalk_number(&L->w, c, ywalk_key(&L->w, path, "confidence"), 0.5, 0.999,
+			     &r->confidence);
 	c = ywalk_map_get(&m, "max_cv");
 	if (c)
-		ywalk_number(&L->w, c, ywalk_key(&L->w, path, "max_cv"), 0, 100,
-			     &r->max_cv);
+		ywalk_number(&L->w, c, ywalk_key(&L->w, path, "max_cv"), 0, 100, &r->max_cv);
 	c = ywalk_map_get(&m, "commands");
 	if (c && lv == LV_BENCH) {
 		const char *cpath = ywalk_key(&L->w, path, "commands");
@@ -249,8 +251,8 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 			continue;
 		yaml_node_t *mn = ywalk_map_get(&m, mi->name);
 		if (mn)
-			load_metric_regression(L, mn, ywalk_key(&L->w, path, mi->name),
-					       id, &r->metric[id]);
+			load_metric_regression(L, mn, ywalk_key(&L->w, path, mi->name), id,
+					       &r->metric[id]);
 		if (mn && lv == LV_BENCH) {
 			L->reg_metric[id] = mn;
 			L->reg_metric_path[id] = ywalk_key(&L->w, path, mi->name);
@@ -278,17 +280,19 @@ static void check_bootstrap_cost(struct loader *L, const struct settings *s, con
 	long long draws = (long long)r->resamples * samples;
 	if (draws <= SETTINGS_MAX_BOOTSTRAP_DRAWS)
 		return;
-	const char *rpath = r->resamples_in_defaults
-				    ? "defaults.regression.resamples"
-				    : ywalk_key(&L->w, ywalk_key(&L->w, path, "regression"), "resamples");
-	ywalk_error_at(&L->w, r->resamples_loc.line, r->resamples_loc.col, rpath,
-		       "%d resamples x %lld samples per side (%s of %s) is %lld bootstrap draws per comparison, more than the limit of %lld (docs/statistics.md): lower resamples or %s",
-		       r->resamples, samples, s->runs > 0 ? "runs" : "max_runs", path,
-		       draws, SETTINGS_MAX_BOOTSTRAP_DRAWS, s->runs > 0 ? "runs" : "max_runs");
+	const char *rpath =
+	    r->resamples_in_defaults
+		? "defaults.regression.resamples"
+		: ywalk_key(&L->w, ywalk_key(&L->w, path, "regression"), "resamples");
+	ywalk_error_at(
+	    &L->w, r->resamples_loc.line, r->resamples_loc.col, rpath,
+	    "%d resamples x %lld samples per side (%s of %s) is %lld bootstrap draws per "
+	    "comparison, more than the limit of %lld (docs/statistics.md): lower resamples or %s",
+	    r->resamples, samples, s->runs > 0 ? "runs" : "max_runs", path, draws,
+	    SETTINGS_MAX_BOOTSTRAP_DRAWS, s->runs > 0 ? "runs" : "max_runs");
 }
 
-void ld_settings(struct loader *L, struct ywalk_map *m,
-		 struct settings *s, enum level lv)
+void ld_settings(struct loader *L, struct ywalk_map *m, struct settings *s, enum level lv)
 {
 	const char *path = m->path;
 	unsigned vars = ld_base_vars(L);
@@ -310,10 +314,9 @@ void ld_settings(struct loader *L, struct ywalk_map *m,
 		int b = ld_get_int(L, m, "max_runs", 1, 100000000, &s->max_runs, &max_n);
 		if ((a > 0 || b > 0) && s->min_runs > s->max_runs) {
 			yaml_node_t *at = b > 0 ? max_n : min_n;
-			ywalk_error(&L->w, at,
-				    ywalk_key(&L->w, path, b > 0 ? "max_runs" : "min_runs"),
-				    "min_runs (%d) is larger than max_runs (%d)",
-				    s->min_runs, s->max_runs);
+			ywalk_error(
+			    &L->w, at, ywalk_key(&L->w, path, b > 0 ? "max_runs" : "min_runs"),
+			    "min_runs (%d) is larger than max_runs (%d)", s->min_runs, s->max_runs);
 		}
 		ld_get_duration(L, m, "min_time", 0, &s->min_time_ns);
 		ld_get_int(L, m, "runs_per_round", 1, 1000000, &s->runs_per_round, NULL);
@@ -322,12 +325,11 @@ void ld_settings(struct loader *L, struct ywalk_map *m,
 			s->order = (enum run_order)v;
 		n = ywalk_map_get(m, "metrics");
 		if (n)
-			load_metrics(L, n, ywalk_key(&L->w, path, "metrics"),
-				     &s->metrics, lv);
+			load_metrics(L, n, ywalk_key(&L->w, path, "metrics"), &s->metrics, lv);
 		n = ywalk_map_get(m, "regression");
 		if (n)
-			load_regression(L, n, ywalk_key(&L->w, path, "regression"),
-					&s->regression, lv);
+			load_regression(L, n, ywalk_key(&L->w, path, "regression"), &s->regression,
+					lv);
 		yaml_node_t *rg = ywalk_map_get(m, "regression");
 		int resamples_here = rg && rg->type == YAML_MAPPING_NODE &&
 				     s->regression.resamples_loc.line &&

@@ -66,7 +66,8 @@ size_t ld_check_encoding(struct ywalk *w, const char *data, size_t len)
 	int line = 1, col = 1;
 	if (len >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf) {
 		ywalk_error_at(w, 1, 1, NULL,
-			       "the file starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without a BOM");
+			       "the file starts with a UTF-8 byte order mark (BOM); save it as "
+			       "UTF-8 without a BOM");
 		return 1;
 	}
 	for (size_t i = 0; i < len && nerr < SUITE_MAX_ENCODING_ERRORS;) {
@@ -93,7 +94,8 @@ size_t ld_check_encoding(struct ywalk *w, const char *data, size_t len)
 		if ((cp < 0x20 && cp != '\t' && cp != '\r') || cp == 0x7f ||
 		    (cp >= 0x80 && cp <= 0x9f)) {
 			ywalk_error_at(w, line, col, NULL,
-				       "control character U+%04X is not allowed (only tab, newline and carriage return)",
+				       "control character U+%04X is not allowed (only tab, newline "
+				       "and carriage return)",
 				       (unsigned)cp);
 			nerr++;
 		} else if (cp == 0xfeff) {
@@ -108,8 +110,7 @@ size_t ld_check_encoding(struct ywalk *w, const char *data, size_t len)
 }
 
 /* 1-based line and column of byte offset `off` (columns count characters). */
-static void offset_position(const char *data, size_t len, size_t off,
-			    int *line, int *col)
+static void offset_position(const char *data, size_t len, size_t off, int *line, int *col)
 {
 	*line = 1;
 	*col = 1;
@@ -168,16 +169,14 @@ static size_t node_children(yaml_node_t *n, size_t k, int *child)
 {
 	/* The k-th child index of n, 0 when k is past the end. */
 	if (n->type == YAML_SEQUENCE_NODE) {
-		size_t len = (size_t)(n->data.sequence.items.top -
-				      n->data.sequence.items.start);
+		size_t len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 		if (k >= len)
 			return 0;
 		*child = n->data.sequence.items.start[k];
 		return 1;
 	}
 	if (n->type == YAML_MAPPING_NODE) {
-		size_t len = (size_t)(n->data.mapping.pairs.top -
-				      n->data.mapping.pairs.start);
+		size_t len = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 		if (k >= 2 * len)
 			return 0;
 		yaml_node_pair_t *p = &n->data.mapping.pairs.start[k / 2];
@@ -200,7 +199,7 @@ int ld_check_expansion(struct loader *L, yaml_document_t *doc)
 	size_t depth = 0;
 	int rc = 0;
 
-	stack[depth++] = (struct frame){ 1, 0 };
+	stack[depth++] = (struct frame){1, 0};
 	state[1] = 1;
 	size[1] = 1;
 	while (depth && !rc) {
@@ -221,7 +220,8 @@ int ld_check_expansion(struct loader *L, yaml_document_t *doc)
 		if (state[child] == 1) {
 			yaml_node_t *c = yaml_document_get_node(doc, child);
 			ywalk_error(&L->w, c, NULL,
-				    "invalid YAML: an alias refers to a node that contains it (recursive alias)");
+				    "invalid YAML: an alias refers to a node that contains it "
+				    "(recursive alias)");
 			rc = -1;
 			break;
 		}
@@ -232,7 +232,7 @@ int ld_check_expansion(struct loader *L, yaml_document_t *doc)
 		}
 		state[child] = 1;
 		size[child] = 1;
-		stack[depth++] = (struct frame){ child, 0 };
+		stack[depth++] = (struct frame){child, 0};
 	}
 	if (!rc && size[1] > budget) {
 		/* Point at the innermost node that is still too large. */

@@ -54,8 +54,7 @@ void settings_init_defaults(struct settings *s)
 	for (int i = 0; i < METRIC__COUNT; i++) {
 		struct metric_regression *m = &r->metric[i];
 		m->configured = 0;
-		m->compare = i == METRIC_LATENCY || i == METRIC_CPU_TOTAL ||
-			     i == METRIC_PEAK_RSS;
+		m->compare = i == METRIC_LATENCY || i == METRIC_CPU_TOTAL || i == METRIC_PEAK_RSS;
 		m->statistic = STATISTIC_MEDIAN;
 		m->max_percent = 10;
 		m->min_difference = -1;
@@ -76,11 +75,10 @@ void settings_copy(struct settings *dst, const struct settings *src)
 	strvec_copy(&dst->env, &src->env);
 	dst->stdout_path = dup_or_null(src->stdout_path);
 	dst->stderr_path = dup_or_null(src->stderr_path);
-	dst->exit_codes = xreallocarray(NULL, src->nr_exit_codes ? src->nr_exit_codes : 1,
-					sizeof(int));
+	dst->exit_codes =
+	    xreallocarray(NULL, src->nr_exit_codes ? src->nr_exit_codes : 1, sizeof(int));
 	if (src->nr_exit_codes)
-		memcpy(dst->exit_codes, src->exit_codes,
-		       src->nr_exit_codes * sizeof(int));
+		memcpy(dst->exit_codes, src->exit_codes, src->nr_exit_codes * sizeof(int));
 	dst->metrics.throughput.file = dup_or_null(src->metrics.throughput.file);
 	dst->metrics.throughput.unit = dup_or_null(src->metrics.throughput.unit);
 	strvec_init(&dst->regression.commands);

@@ -28,12 +28,12 @@ struct src_loc {
 
 /* A command to execute: build, hooks, and (inside command_spec) measured. */
 struct exec_spec {
-	int shell;	     /* 1: `script` runs under /bin/sh -c */
-	struct strvec argv;  /* when !shell: argv, unexpanded */
-	char *script;	     /* when shell: the string, unexpanded */
-	char *cwd;	     /* NULL: inherited (see settings.cwd) */
-	struct strvec env;   /* NAME=VALUE overrides, file order, unexpanded */
-	int64_t timeout_ns;  /* 0: inherited / default */
+	int shell;	    /* 1: `script` runs under /bin/sh -c */
+	struct strvec argv; /* when !shell: argv, unexpanded */
+	char *script;	    /* when shell: the string, unexpanded */
+	char *cwd;	    /* NULL: inherited (see settings.cwd) */
+	struct strvec env;  /* NAME=VALUE overrides, file order, unexpanded */
+	int64_t timeout_ns; /* 0: inherited / default */
 	struct src_loc loc;
 };
 
@@ -48,47 +48,47 @@ enum throughput_kind { WORK_NONE, WORK_VALUE, WORK_FILE_SIZE };
 
 struct throughput_work {
 	enum throughput_kind kind;
-	double value;	/* WORK_VALUE */
-	char *file;	/* WORK_FILE_SIZE: suite-relative path */
-	char *unit;	/* "operations" / "bytes" by default */
+	double value; /* WORK_VALUE */
+	char *file;   /* WORK_FILE_SIZE: suite-relative path */
+	char *unit;   /* "operations" / "bytes" by default */
 };
 
 struct metrics_cfg {
-	int cpu;		  /* default 0: latency only unless asked */
-	int memory;		  /* default 0 */
-	enum counters_mode counters;	/* default COUNTERS_OFF */
-	unsigned counters_list;	  /* bit (1u << metric_id) for COUNTERS_LIST */
-	enum instrument instrument;	/* default INSTRUMENT_AUTO */
-	int allocations;	  /* default 0 */
+	int cpu;		     /* default 0: latency only unless asked */
+	int memory;		     /* default 0 */
+	enum counters_mode counters; /* default COUNTERS_OFF */
+	unsigned counters_list;	     /* bit (1u << metric_id) for COUNTERS_LIST */
+	enum instrument instrument;  /* default INSTRUMENT_AUTO */
+	int allocations;	     /* default 0 */
 	/* (ext) sampled profiles after the timed rounds (analyze/profile.h) */
-	int profile;		  /* default 0 */
-	int profile_runs;	  /* untimed sampled runs per side, default 10 */
-	int profile_frequency;	  /* samples per CPU second, default 3999 */
-	int unsupported_skip;	  /* `unsupported: skip` (default fail) */
+	int profile;			   /* default 0 */
+	int profile_runs;		   /* untimed sampled runs per side, default 10 */
+	int profile_frequency;		   /* samples per CPU second, default 3999 */
+	int unsupported_skip;		   /* `unsupported: skip` (default fail) */
 	struct throughput_work throughput; /* benchmark level */
 };
 
 struct metric_regression {
-	int configured;	    /* written explicitly in the file: required */
-	int compare;	    /* compared at all (latency, cpu_total, peak_rss by
-			       default; any metric that is configured) */
-	enum statistic statistic;	/* default median */
-	double max_percent;	/* default 10 */
-	double min_difference;	/* in the metric's base unit; <0: unset */
-	int gate;		/* default 1 */
+	int configured;		  /* written explicitly in the file: required */
+	int compare;		  /* compared at all (latency, cpu_total, peak_rss by
+				     default; any metric that is configured) */
+	enum statistic statistic; /* default median */
+	double max_percent;	  /* default 10 */
+	double min_difference;	  /* in the metric's base unit; <0: unset */
+	int gate;		  /* default 1 */
 	struct src_loc loc;
 };
 
 struct regression_cfg {
-	enum pairing pairing;	    /* default rounds */
-	enum correction correction; /* default holm */
-	int resamples;		    /* default 2000 */
+	enum pairing pairing;	      /* default rounds */
+	enum correction correction;   /* default holm */
+	int resamples;		      /* default 2000 */
 	struct src_loc resamples_loc; /* where it was set (line 0: not set) */
-	int resamples_in_defaults;  /* ... in `defaults` */
-	double confidence;	    /* default 0.95, in [0.5, 0.999] */
-	int min_samples;	    /* default 10 */
-	double max_cv;		    /* default 0.5; 0 disables */
-	struct strvec commands;	    /* benchmark level; empty = all */
+	int resamples_in_defaults;    /* ... in `defaults` */
+	double confidence;	      /* default 0.95, in [0.5, 0.999] */
+	int min_samples;	      /* default 10 */
+	double max_cv;		      /* default 0.5; 0 disables */
+	struct strvec commands;	      /* benchmark level; empty = all */
 	struct metric_regression metric[METRIC__COUNT];
 };
 
@@ -98,26 +98,26 @@ struct regression_cfg {
 #define MAX_TIME_COMMAND_NS INT64_C(600000000000)
 
 struct settings {
-	int warmup;		/* default 1 */
-	int runs;		/* 0 (unset or `auto`): sequential in a
-				   compare, adaptive in a run */
-	int64_t max_time_ns;	/* sequential: measured time cap of the benchmark;
-				   0: none; MAX_TIME_PER_COMMAND (unset): 10
-				   minutes per command of the benchmark */
-	int min_runs;		/* default 10 */
-	int max_runs;		/* default 200 */
-	int64_t min_time_ns;	/* default 2 s */
-	int64_t timeout_ns;	/* default 1 min */
-	char *cwd;		/* NULL: the suite's folder */
-	struct strvec env;	/* layered NAME=VALUE overrides, unexpanded */
-	char *stdout_path;	/* NULL: discard; else a file under ${workdir} */
-	char *stderr_path;	/* NULL: discard */
-	int *exit_codes;	/* default {0} */
+	int warmup;	     /* default 1 */
+	int runs;	     /* 0 (unset or `auto`): sequential in a
+				compare, adaptive in a run */
+	int64_t max_time_ns; /* sequential: measured time cap of the benchmark;
+				0: none; MAX_TIME_PER_COMMAND (unset): 10
+				minutes per command of the benchmark */
+	int min_runs;	     /* default 10 */
+	int max_runs;	     /* default 200 */
+	int64_t min_time_ns; /* default 2 s */
+	int64_t timeout_ns;  /* default 1 min */
+	char *cwd;	     /* NULL: the suite's folder */
+	struct strvec env;   /* layered NAME=VALUE overrides, unexpanded */
+	char *stdout_path;   /* NULL: discard; else a file under ${workdir} */
+	char *stderr_path;   /* NULL: discard */
+	int *exit_codes;     /* default {0} */
 	size_t nr_exit_codes;
-	int runs_per_round;	/* default 1: single-run pairs */
-	enum run_order order;	/* default random */
-	int layout_noise;	/* default 1: a KAGARI_LAYOUT_PAD of random
-				   length in each timed run (runner.h) */
+	int runs_per_round;   /* default 1: single-run pairs */
+	enum run_order order; /* default random */
+	int layout_noise;     /* default 1: a KAGARI_LAYOUT_PAD of random
+				 length in each timed run (runner.h) */
 	struct metrics_cfg metrics;
 	struct regression_cfg regression;
 	struct src_loc runs_loc; /* where `runs` was set (line 0: not set) */
@@ -130,14 +130,14 @@ struct budget {
 	enum metric_id metric;
 	enum aggregation aggregation;
 	double percentile;	/* AGG_PERCENTILE: in (0, 100), e.g. 95, 99.9 */
-	char *aggregation_name;	/* as written: "p95", "max" */
+	char *aggregation_name; /* as written: "p95", "max" */
 	enum budget_op op;
-	double limit;		/* in the metric's base unit */
-	char *limit_text;	/* as written, e.g. "<= 64MiB" */
-	char *unit;		/* throughput only: the work unit the limit was
-				   written in ("bytes" for size rates), or NULL
-				   for a plain number; the loader checks it
-				   against metrics.throughput.work.unit */
+	double limit;	  /* in the metric's base unit */
+	char *limit_text; /* as written, e.g. "<= 64MiB" */
+	char *unit;	  /* throughput only: the work unit the limit was
+			     written in ("bytes" for size rates), or NULL
+			     for a plain number; the loader checks it
+			     against metrics.throughput.work.unit */
 	struct src_loc loc;
 };
 
@@ -192,10 +192,10 @@ struct tool_version {
 };
 
 struct suite {
-	char *file;	/* the path as the user gave it */
-	char *dir;	/* absolute folder of the file */
-	char *root;	/* absolute repository root (git toplevel, else dir) */
-	char *version;	/* "1" */
+	char *file;    /* the path as the user gave it */
+	char *dir;     /* absolute folder of the file */
+	char *root;    /* absolute repository root (git toplevel, else dir) */
+	char *version; /* "1" */
 	char *name;
 	char *description;
 	struct exec_spec *build; /* NULL when there is no build */

@@ -95,33 +95,26 @@ struct unit_def {
 };
 
 static const struct unit_def duration_units[] = {
-	{ "ns", 1.0L },
-	{ "us", 1e3L },
-	{ "\xc2\xb5s", 1e3L }, /* U+00B5 MICRO SIGN */
-	{ "\xce\xbcs", 1e3L }, /* U+03BC GREEK SMALL LETTER MU */
-	{ "ms", 1e6L },
-	{ "s", 1e9L },
-	{ "m", 60e9L },
-	{ "h", 3600e9L },
-	{ NULL, 0 },
+    {"ns", 1.0L},	 {"us", 1e3L}, {"\xc2\xb5s", 1e3L}, /* U+00B5 MICRO SIGN */
+    {"\xce\xbcs", 1e3L},				    /* U+03BC GREEK SMALL LETTER MU */
+    {"ms", 1e6L},	 {"s", 1e9L},  {"m", 60e9L},	    {"h", 3600e9L}, {NULL, 0},
 };
 
 static const struct unit_def size_units[] = {
-	{ "B", 1.0L },
-	{ "bytes", 1.0L },
-	{ "KB", 1e3L },
-	{ "MB", 1e6L },
-	{ "GB", 1e9L },
-	{ "TB", 1e12L },
-	{ "KiB", 1024.0L },
-	{ "MiB", 1024.0L * 1024 },
-	{ "GiB", 1024.0L * 1024 * 1024 },
-	{ "TiB", 1024.0L * 1024 * 1024 * 1024 },
-	{ NULL, 0 },
+    {"B", 1.0L},
+    {"bytes", 1.0L},
+    {"KB", 1e3L},
+    {"MB", 1e6L},
+    {"GB", 1e9L},
+    {"TB", 1e12L},
+    {"KiB", 1024.0L},
+    {"MiB", 1024.0L * 1024},
+    {"GiB", 1024.0L * 1024 * 1024},
+    {"TiB", 1024.0L * 1024 * 1024 * 1024},
+    {NULL, 0},
 };
 
-static const struct unit_def *find_unit(const struct unit_def *tab,
-					const char *name, size_t len)
+static const struct unit_def *find_unit(const struct unit_def *tab, const char *name, size_t len)
 {
 	for (; tab->name; tab++)
 		if (strlen(tab->name) == len && !memcmp(tab->name, name, len))
@@ -129,8 +122,8 @@ static const struct unit_def *find_unit(const struct unit_def *tab,
 	return NULL;
 }
 
-static const struct unit_def *find_unit_nocase(const struct unit_def *tab,
-					       const char *name, size_t len)
+static const struct unit_def *find_unit_nocase(const struct unit_def *tab, const char *name,
+					       size_t len)
 {
 	for (; tab->name; tab++)
 		if (strlen(tab->name) == len && !strncasecmp(tab->name, name, len))
@@ -146,14 +139,12 @@ static const struct unit_def *find_unit_nocase(const struct unit_def *tab,
 static const struct {
 	const char *word, *unit;
 } duration_words[] = {
-	{ "sec", "s" },	   { "secs", "s" },	  { "second", "s" },
-	{ "seconds", "s" }, { "msec", "ms" },	  { "msecs", "ms" },
-	{ "millisecond", "ms" }, { "milliseconds", "ms" }, { "usec", "us" },
-	{ "usecs", "us" }, { "microsecond", "us" }, { "microseconds", "us" },
-	{ "nsec", "ns" },  { "nsecs", "ns" },	  { "nanosecond", "ns" },
-	{ "nanoseconds", "ns" }, { "min", "m" },  { "mins", "m" },
-	{ "minute", "m" }, { "minutes", "m" },	  { "hr", "h" },
-	{ "hrs", "h" },	   { "hour", "h" },	  { "hours", "h" },
+    {"sec", "s"},   {"secs", "s"},   {"second", "s"},	    {"seconds", "s"},
+    {"msec", "ms"}, {"msecs", "ms"}, {"millisecond", "ms"}, {"milliseconds", "ms"},
+    {"usec", "us"}, {"usecs", "us"}, {"microsecond", "us"}, {"microseconds", "us"},
+    {"nsec", "ns"}, {"nsecs", "ns"}, {"nanosecond", "ns"},  {"nanoseconds", "ns"},
+    {"min", "m"},   {"mins", "m"},   {"minute", "m"},	    {"minutes", "m"},
+    {"hr", "h"},    {"hrs", "h"},    {"hour", "h"},	    {"hours", "h"},
 };
 
 /* The unit a duration word (any case) or a mis-cased unit stands for. */
@@ -169,17 +160,14 @@ static const char *duration_unit_meant(const char *u, size_t ulen)
 
 /* "unknown unit 'x' in 'y' (...)" with a hint when one fits: the unit of
    another case, or for durations the unit a word such as 'sec' means. */
-static void unknown_unit(struct sbuf *err, const struct unit_def *tab,
-			 const char *what, const char *u, size_t ulen,
-			 const char *s, const char *list)
+static void unknown_unit(struct sbuf *err, const struct unit_def *tab, const char *what,
+			 const char *u, size_t ulen, const char *s, const char *list)
 {
 	const struct unit_def *near = find_unit_nocase(tab, u, ulen);
 	const char *meant = tab == duration_units ? duration_unit_meant(u, ulen) : NULL;
-	sbuf_addf(err, "unknown %s unit '%.*s' in '%s' (use %s", what, (int)ulen,
-		  u, s, list);
+	sbuf_addf(err, "unknown %s unit '%.*s' in '%s' (use %s", what, (int)ulen, u, s, list);
 	if (near)
-		sbuf_addf(err, "; units are case-sensitive, did you mean '%s'?",
-			  near->name);
+		sbuf_addf(err, "; units are case-sensitive, did you mean '%s'?", near->name);
 	else if (meant)
 		sbuf_addf(err, "; did you mean '%s'?", meant);
 	sbuf_addch(err, ')');
@@ -189,8 +177,8 @@ static size_t unit_len(const char *p)
 {
 	/* A unit runs to the next digit, '.', blank, '/' or the end. */
 	size_t n = 0;
-	while (p[n] && !(p[n] >= '0' && p[n] <= '9') && p[n] != '.' &&
-	       p[n] != ' ' && p[n] != '\t' && p[n] != '/')
+	while (p[n] && !(p[n] >= '0' && p[n] <= '9') && p[n] != '.' && p[n] != ' ' &&
+	       p[n] != '\t' && p[n] != '/')
 		n++;
 	return n;
 }
@@ -251,8 +239,7 @@ static int duration_valid(const char *s)
  * The number num[0..n) with the first of units[] (NULL-ended) that makes a
  * valid duration, into hint; 0, or -1 when none does.
  */
-static int duration_hint(struct sbuf *hint, const char *num, size_t n,
-			 const char *const *units)
+static int duration_hint(struct sbuf *hint, const char *num, size_t n, const char *const *units)
 {
 	for (; *units; units++) {
 		sbuf_reset(hint);
@@ -265,21 +252,25 @@ static int duration_hint(struct sbuf *hint, const char *num, size_t n,
 }
 
 /* "'30 sec' is not a duration: ..." — the unit was apart from its number. */
-static void unit_apart(struct sbuf *err, const char *s, const char *num,
-		       size_t n, const char *u, size_t ulen)
+static void unit_apart(struct sbuf *err, const char *s, const char *num, size_t n, const char *u,
+		       size_t ulen)
 {
 	struct sbuf hint = SBUF_INIT;
 	char *unit = xstrndup(u, ulen);
 	const char *meant = duration_unit_meant(u, ulen);
-	const char *as_written[] = { unit, NULL }, *as_meant[] = { meant, NULL };
+	const char *as_written[] = {unit, NULL}, *as_meant[] = {meant, NULL};
 	if (!duration_hint(&hint, num, n, as_written))
-		sbuf_addf(err, "'%s' is not a duration: write the unit right after the number, e.g. '%s'",
-			  s, hint.buf);
+		sbuf_addf(
+		    err, "'%s' is not a duration: write the unit right after the number, e.g. '%s'",
+		    s, hint.buf);
 	else if (meant && !duration_hint(&hint, num, n, as_meant))
-		sbuf_addf(err, "'%s' is not a duration: write e.g. '%s' (the unit '%s' right after the number)",
+		sbuf_addf(err,
+			  "'%s' is not a duration: write e.g. '%s' (the unit '%s' right after the "
+			  "number)",
 			  s, hint.buf, meant);
 	else
-		sbuf_addf(err, "'%s' is not a duration: write a number and a unit (%s) right after it",
+		sbuf_addf(err,
+			  "'%s' is not a duration: write a number and a unit (%s) right after it",
 			  s, DURATION_UNITS);
 	free(unit);
 	sbuf_release(&hint);
@@ -288,11 +279,11 @@ static void unit_apart(struct sbuf *err, const char *s, const char *num,
 /* "duration '30' needs a unit", with a unit that makes it valid if any. */
 static void duration_needs_unit(struct sbuf *err, const char *s, const char *t)
 {
-	static const char *const units[] = { "s", "ms", "us", "ns", "m", "h", NULL };
+	static const char *const units[] = {"s", "ms", "us", "ns", "m", "h", NULL};
 	struct sbuf hint = SBUF_INIT;
 	if (!duration_hint(&hint, t, strlen(t), units))
-		sbuf_addf(err, "duration '%s' needs a unit (%s), e.g. '%s'", s,
-			  DURATION_UNITS, hint.buf);
+		sbuf_addf(err, "duration '%s' needs a unit (%s), e.g. '%s'", s, DURATION_UNITS,
+			  hint.buf);
 	else
 		sbuf_addf(err, "duration '%s' needs a unit (%s)", s, DURATION_UNITS);
 	sbuf_release(&hint);
@@ -316,7 +307,8 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 	do {
 		size_t n = scan_number(p, 0);
 		if (!n || *p == '.' || p[n - 1] == '.') {
-			sbuf_addf(err, "'%s' is not a duration (write e.g. '2s', '1.5s' or '300ms')", s);
+			sbuf_addf(err,
+				  "'%s' is not a duration (write e.g. '2s', '1.5s' or '300ms')", s);
 			goto out;
 		}
 		long double v = number_value(p, n);
@@ -347,7 +339,9 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err)
 			goto out;
 		}
 		if (!whole_nanoseconds(num, n, d->factor)) {
-			sbuf_addf(err, "duration '%s' is a fraction of a nanosecond (the smallest step is 1ns)",
+			sbuf_addf(err,
+				  "duration '%s' is a fraction of a nanosecond (the smallest step "
+				  "is 1ns)",
 				  s);
 			goto out;
 		}
@@ -393,7 +387,7 @@ static int looks_like_duration(const char *s)
 /* "size '64' needs a unit", with a unit that makes it valid if any. */
 static void size_needs_unit(struct sbuf *err, const char *s, const char *t)
 {
-	static const char *const units[] = { "MiB", "KiB", "B", NULL };
+	static const char *const units[] = {"MiB", "KiB", "B", NULL};
 	struct sbuf hint = SBUF_INIT, tmp = SBUF_INIT;
 	int64_t b;
 	for (const char *const *u = units; *u; u++) {
@@ -404,8 +398,7 @@ static void size_needs_unit(struct sbuf *err, const char *s, const char *t)
 		sbuf_reset(&hint);
 	}
 	if (hint.len)
-		sbuf_addf(err, "size '%s' needs a unit (%s), e.g. '%s'", s, SIZE_UNITS,
-			  hint.buf);
+		sbuf_addf(err, "size '%s' needs a unit (%s), e.g. '%s'", s, SIZE_UNITS, hint.buf);
 	else
 		sbuf_addf(err, "size '%s' needs a unit (%s)", s, SIZE_UNITS);
 	sbuf_release(&hint);
@@ -443,8 +436,7 @@ int units_parse_size(const char *s, int64_t *bytes, struct sbuf *err)
 	const struct unit_def *d = ulen ? find_unit(size_units, u, ulen) : NULL;
 	if (!d || u[ulen]) {
 		if (looks_like_duration(t))
-			sbuf_addf(err, "'%s' is a duration, expected a size (%s)", s,
-				  SIZE_UNITS);
+			sbuf_addf(err, "'%s' is a duration, expected a size (%s)", s, SIZE_UNITS);
 		else if (!ulen || u[ulen])
 			sbuf_addf(err, "'%s' is not a size (write e.g. '64MiB' or '1.5 GB')", s);
 		else
@@ -496,8 +488,7 @@ out:
 	return rc;
 }
 
-int units_parse_rate(const char *s, double *per_second, char **unit,
-		     struct sbuf *err)
+int units_parse_rate(const char *s, double *per_second, char **unit, struct sbuf *err)
 {
 	char *t = trimmed(s);
 	const char *p = t;
@@ -533,7 +524,9 @@ int units_parse_rate(const char *s, double *per_second, char **unit,
 		/* himorime's work unit: [A-Za-z][A-Za-z0-9_-]* */
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (i && ((c >= '0' && c <= '9') || c == '_' || c == '-')))) {
-			sbuf_addf(err, "'%s' has an invalid unit '%.*s' (a size unit, or a name that starts with a letter, e.g. '5000 ops/s')",
+			sbuf_addf(err,
+				  "'%s' has an invalid unit '%.*s' (a size unit, or a name that "
+				  "starts with a letter, e.g. '5000 ops/s')",
 				  s, (int)ulen, u);
 			goto out;
 		}
@@ -546,17 +539,17 @@ out:
 	return rc;
 }
 
-int units_parse_aggregation(const char *s, enum aggregation *agg,
-			    double *percentile, struct sbuf *err)
+int units_parse_aggregation(const char *s, enum aggregation *agg, double *percentile,
+			    struct sbuf *err)
 {
 	static const struct {
 		const char *name;
 		enum aggregation agg;
 	} names[] = {
-		{ "min", AGG_MIN },
-		{ "max", AGG_MAX },
-		{ "mean", AGG_MEAN },
-		{ "median", AGG_MEDIAN },
+	    {"min", AGG_MIN},
+	    {"max", AGG_MAX},
+	    {"mean", AGG_MEAN},
+	    {"median", AGG_MEDIAN},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i].name)) {
@@ -576,7 +569,9 @@ int units_parse_aggregation(const char *s, enum aggregation *agg,
 			return -1;
 		}
 	}
-	sbuf_addf(err, "unknown aggregation '%s' (use min, max, mean, median or a percentile such as p95, p99.9)",
+	sbuf_addf(err,
+		  "unknown aggregation '%s' (use min, max, mean, median or a percentile such as "
+		  "p95, p99.9)",
 		  s);
 	return -1;
 }
@@ -619,8 +614,8 @@ static const char *unit_expectation(enum metric_id m)
 }
 
 /* Parse s in the metric's unit; *unit set for rates. */
-static int parse_in_unit(enum metric_id m, const char *s, double *out,
-			 char **unit, struct sbuf *err)
+static int parse_in_unit(enum metric_id m, const char *s, double *out, char **unit,
+			 struct sbuf *err)
 {
 	const struct metric_info *mi = metric_get(m);
 	struct sbuf inner = SBUF_INIT;
@@ -692,14 +687,12 @@ static int parse_in_unit(enum metric_id m, const char *s, double *out,
 	}
 	}
 	if (rc)
-		sbuf_addf(err, "%s expects %s (%s)", mi->name, unit_expectation(m),
-			  inner.buf);
+		sbuf_addf(err, "%s expects %s (%s)", mi->name, unit_expectation(m), inner.buf);
 	sbuf_release(&inner);
 	return rc;
 }
 
-int units_parse_metric_value(enum metric_id metric, const char *s,
-			     double *out, struct sbuf *err)
+int units_parse_metric_value(enum metric_id metric, const char *s, double *out, struct sbuf *err)
 {
 	double v;
 	/* parse_in_unit() may write a rejected value (e.g. a negative count). */
@@ -714,8 +707,8 @@ int units_parse_metric_value(enum metric_id metric, const char *s,
  * written when the budget with the comparison parses, else an example of
  * the metric's unit.
  */
-static void budget_needs_comparison(struct sbuf *err, enum metric_id metric,
-				    const char *text, const char *value)
+static void budget_needs_comparison(struct sbuf *err, enum metric_id metric, const char *text,
+				    const char *value)
 {
 	const char *op = metric_get(metric)->better == BETTER_HIGHER ? ">=" : "<=";
 	struct sbuf hint = SBUF_INIT, tmp = SBUF_INIT;
@@ -729,14 +722,13 @@ static void budget_needs_comparison(struct sbuf *err, enum metric_id metric,
 		sbuf_reset(&hint);
 		sbuf_addf(&hint, "%s %s", op, unit_example(metric));
 	}
-	sbuf_addf(err, "budget '%s' needs a comparison: write e.g. '%s'", text,
-		  hint.buf);
+	sbuf_addf(err, "budget '%s' needs a comparison: write e.g. '%s'", text, hint.buf);
 	sbuf_release(&hint);
 	sbuf_release(&tmp);
 }
 
-int units_parse_budget(enum metric_id metric, const char *aggregation,
-		       const char *text, struct budget *out, struct sbuf *err)
+int units_parse_budget(enum metric_id metric, const char *aggregation, const char *text,
+		       struct budget *out, struct sbuf *err)
 {
 	const struct metric_info *mi = metric_get(metric);
 	enum aggregation agg;
@@ -760,13 +752,13 @@ int units_parse_budget(enum metric_id metric, const char *aggregation,
 	}
 	int lower = op == BUDGET_LT || op == BUDGET_LE;
 	if (mi->better == BETTER_LOWER && !lower) {
-		sbuf_addf(err, "budget '%s': lower is better for %s, so use '<' or '<='",
-			  text, mi->name);
+		sbuf_addf(err, "budget '%s': lower is better for %s, so use '<' or '<='", text,
+			  mi->name);
 		return -1;
 	}
 	if (mi->better == BETTER_HIGHER && lower) {
-		sbuf_addf(err, "budget '%s': higher is better for %s, so use '>' or '>='",
-			  text, mi->name);
+		sbuf_addf(err, "budget '%s': higher is better for %s, so use '>' or '>='", text,
+			  mi->name);
 		return -1;
 	}
 	p = skip_space(p);

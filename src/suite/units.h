@@ -42,14 +42,13 @@ int units_parse_percent(const char *s, double *pct, struct sbuf *err);
  * ([A-Za-z_]+, e.g. "ops", "lines") is returned as written. *unit is a
  * freshly allocated string the caller frees (untouched on error).
  */
-int units_parse_rate(const char *s, double *per_second, char **unit,
-		     struct sbuf *err);
+int units_parse_rate(const char *s, double *per_second, char **unit, struct sbuf *err);
 /*
  * Aggregation name: min max mean median, or pN with 0 < N < 100 (p50, p95,
  * p99.9). *percentile is set for AGG_PERCENTILE only.
  */
-int units_parse_aggregation(const char *s, enum aggregation *agg,
-			    double *percentile, struct sbuf *err);
+int units_parse_aggregation(const char *s, enum aggregation *agg, double *percentile,
+			    struct sbuf *err);
 /*
  * A budget "OP value" for `metric` under `aggregation`. The value is parsed
  * in the metric's unit: durations for latency/cpu_*, sizes for peak_rss,
@@ -60,14 +59,13 @@ int units_parse_aggregation(const char *s, enum aggregation *agg,
  * On success `out` is filled (aggregation_name, limit_text and unit are
  * allocated; loc is zeroed) and the caller releases it with the suite.
  */
-int units_parse_budget(enum metric_id metric, const char *aggregation,
-		       const char *text, struct budget *out, struct sbuf *err);
+int units_parse_budget(enum metric_id metric, const char *aggregation, const char *text,
+		       struct budget *out, struct sbuf *err);
 /*
  * A value in the metric's base unit, as for min_difference: a duration for
  * time metrics, a size for byte metrics, a plain number for counts and
  * ratios, a rate or plain number for throughput (unit ignored).
  */
-int units_parse_metric_value(enum metric_id metric, const char *s,
-			     double *out, struct sbuf *err);
+int units_parse_metric_value(enum metric_id metric, const char *s, double *out, struct sbuf *err);
 
 #endif

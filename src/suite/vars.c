@@ -17,13 +17,12 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } var_names[] = {
-	{ "artifact", VAR_ARTIFACT },   { "root", VAR_ROOT },
-	{ "head_root", VAR_HEAD_ROOT }, { "workdir", VAR_WORKDIR },
-	{ "exe", VAR_EXE },
+    {"artifact", VAR_ARTIFACT}, {"root", VAR_ROOT}, {"head_root", VAR_HEAD_ROOT},
+    {"workdir", VAR_WORKDIR},	{"exe", VAR_EXE},
 };
 
 static const char *const var_candidates[] = {
-	"artifact", "root", "head_root", "workdir", "exe", "env:NAME", NULL,
+    "artifact", "root", "head_root", "workdir", "exe", "env:NAME", NULL,
 };
 
 /* One token of a string: a literal run, "$${", or a ${...} reference. */
@@ -40,8 +39,8 @@ static int env_name_ok(const char *s, size_t n)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_'))
 			return 0;
 	}
 	return 1;
@@ -51,8 +50,7 @@ static int env_name_ok(const char *s, size_t n)
  * Parse the reference starting at in[i] == '$' && in[i+1] == '{'.
  * Returns 0 and fills ref, or -1 with a reason.
  */
-static int parse_ref(const char *in, size_t i, struct var_ref *ref,
-		     struct sbuf *err)
+static int parse_ref(const char *in, size_t i, struct var_ref *ref, struct sbuf *err)
 {
 	const char *close = strchr(in + i + 2, '}');
 	if (!close) {
@@ -83,7 +81,8 @@ static int parse_ref(const char *in, size_t i, struct var_ref *ref,
 		if (near)
 			sbuf_addf(err, ", did you mean '${%s}'?", near);
 		else
-			sbuf_addf(err, " (known: ${artifact}, ${root}, ${head_root}, ${workdir}, ${exe}, ${env:NAME}; write '$${' for a literal '${')");
+			sbuf_addf(err, " (known: ${artifact}, ${root}, ${head_root}, ${workdir}, "
+				       "${exe}, ${env:NAME}; write '$${' for a literal '${')");
 		free(name);
 		return -1;
 	}
@@ -119,8 +118,7 @@ unsigned vars_path_prefix(const char *in, size_t *len)
 	return ref.bit;
 }
 
-int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
-	       struct sbuf *err)
+int vars_check(const char *in, unsigned allowed, int shell, size_t *offset, struct sbuf *err)
 {
 	enum { Q_NONE, Q_SINGLE, Q_DOUBLE } q = Q_NONE;
 	size_t last_var_end = (size_t)-1;
@@ -140,13 +138,17 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 			char *shown = xstrndup(in + ref.start, ref.end - ref.start);
 			if (!(ref.bit & allowed)) {
 				if (ref.bit == VAR_ARTIFACT)
-					sbuf_addf(err, "'%s' needs a top-level 'build' that produces it",
+					sbuf_addf(err,
+						  "'%s' needs a top-level 'build' that produces it",
 						  shown);
 				else if (ref.bit == VAR_WORKDIR)
-					sbuf_addf(err, "'%s' is not available here (it exists only while benchmarks run, not in 'build')",
+					sbuf_addf(err,
+						  "'%s' is not available here (it exists only "
+						  "while benchmarks run, not in 'build')",
 						  shown);
 				else
-					sbuf_addf(err, "'%s' is not available here", what ? what : shown);
+					sbuf_addf(err, "'%s' is not available here",
+						  what ? what : shown);
 				free(shown);
 				return -1;
 			}
@@ -156,13 +158,18 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 			 * and leave the value unquoted.
 			 */
 			if (shell && escaped == i) {
-				sbuf_addf(err, "'%s' follows a backslash; kagari quotes substituted values itself, so remove the backslash (write '$${' for a literal '${')",
+				sbuf_addf(err,
+					  "'%s' follows a backslash; kagari quotes substituted "
+					  "values itself, so remove the backslash (write '$${' for "
+					  "a literal '${')",
 					  shown);
 				free(shown);
 				return -1;
 			}
 			if (shell && q != Q_NONE) {
-				sbuf_addf(err, "'%s' is inside quotes; kagari quotes substituted values itself, so remove the quotes around it",
+				sbuf_addf(err,
+					  "'%s' is inside quotes; kagari quotes substituted values "
+					  "itself, so remove the quotes around it",
 					  shown);
 				free(shown);
 				return -1;
@@ -170,8 +177,8 @@ int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
 			if (ref.bit & VAR_PATHS) {
 				int after_var = last_var_end == i;
 				char prev = i ? in[i - 1] : '\0';
-				if (after_var || prev == '/' || prev == '.' ||
-				    prev == '~' || prev == '\\') {
+				if (after_var || prev == '/' || prev == '.' || prev == '~' ||
+				    prev == '\\') {
 					sbuf_addf(err, "'%s' may only begin a path", shown);
 					free(shown);
 					return -1;
@@ -224,8 +231,8 @@ void vars_shell_quote(struct sbuf *out, const char *s)
 	sbuf_addch(out, '\'');
 }
 
-int vars_expand(const char *in, const struct vars_context *ctx,
-		int shell_quote, struct sbuf *out, struct sbuf *err)
+int vars_expand(const char *in, const struct vars_context *ctx, int shell_quote, struct sbuf *out,
+		struct sbuf *err)
 {
 	for (size_t i = 0; in[i]; i++) {
 		if (in[i] != '$') {
@@ -264,11 +271,12 @@ int vars_expand(const char *in, const struct vars_context *ctx,
 			break;
 		case VAR_ENV:
 			env_name = xstrndup(ref.name + 4, ref.name_len - 4);
-			value = ctx->env ? strvec_getenv(ctx->env, env_name)
-					 : getenv(env_name);
+			value = ctx->env ? strvec_getenv(ctx->env, env_name) : getenv(env_name);
 			if (!value) {
-				sbuf_addf(err, "environment variable '%s' is not set (used as '${env:%s}')",
-					  env_name, env_name);
+				sbuf_addf(
+				    err,
+				    "environment variable '%s' is not set (used as '${env:%s}')",
+				    env_name, env_name);
 				free(env_name);
 				return -1;
 			}

@@ -45,8 +45,7 @@ enum {
  * Disallowed variables get a reason naming why: ${artifact} needs a
  * top-level `build`; ${workdir} does not exist while building.
  */
-int vars_check(const char *in, unsigned allowed, int shell, size_t *offset,
-	       struct sbuf *err);
+int vars_check(const char *in, unsigned allowed, int shell, size_t *offset, struct sbuf *err);
 
 /*
  * If `in` begins with a path variable, return its bit and set *len to the
@@ -77,8 +76,8 @@ struct vars_context {
  * (an unknown or unavailable variable, an unset ${env:NAME}); `out` may then
  * hold a partial result.
  */
-int vars_expand(const char *in, const struct vars_context *ctx,
-		int shell_quote, struct sbuf *out, struct sbuf *err);
+int vars_expand(const char *in, const struct vars_context *ctx, int shell_quote, struct sbuf *out,
+		struct sbuf *err);
 
 /* Append s single-quoted for POSIX sh: 'it'\''s' (empty -> ''). */
 void vars_shell_quote(struct sbuf *out, const char *s);

@@ -49,8 +49,8 @@ int ywalk_col(const yaml_node_t *n)
 	return (int)n->start_mark.column + 1;
 }
 
-static void add_error(struct ywalk *w, int line, int col, const char *path,
-		      const char *fmt, va_list ap)
+static void add_error(struct ywalk *w, int line, int col, const char *path, const char *fmt,
+		      va_list ap)
 {
 	struct sbuf sb = SBUF_INIT;
 	if (path && *path)
@@ -85,18 +85,15 @@ static void add_error(struct ywalk *w, int line, int col, const char *path,
 	w->nr_errors++;
 }
 
-void ywalk_error(struct ywalk *w, const yaml_node_t *at, const char *path,
-		 const char *fmt, ...)
+void ywalk_error(struct ywalk *w, const yaml_node_t *at, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add_error(w, at ? ywalk_line(at) : 0, at ? ywalk_col(at) : 0, path, fmt,
-		  ap);
+	add_error(w, at ? ywalk_line(at) : 0, at ? ywalk_col(at) : 0, path, fmt, ap);
 	va_end(ap);
 }
 
-void ywalk_error_at(struct ywalk *w, int line, int col, const char *path,
-		    const char *fmt, ...)
+void ywalk_error_at(struct ywalk *w, int line, int col, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -121,8 +118,7 @@ size_t ywalk_flush(struct ywalk *w, struct sbuf *out)
 	for (size_t i = 0; i < w->nr_errors; i++) {
 		const struct ywalk_error *e = &w->errors[i];
 		if (e->line)
-			sbuf_addf(out, "%s:%d:%d: %s\n", w->file, e->line, e->col,
-				  e->text);
+			sbuf_addf(out, "%s:%d:%d: %s\n", w->file, e->line, e->col, e->text);
 		else
 			sbuf_addf(out, "%s: %s\n", w->file, e->text);
 	}
@@ -135,9 +131,8 @@ static int plain_key_ok(const char *key)
 		return 0;
 	for (const char *p = key; *p; p++) {
 		char c = *p;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-		      (unsigned char)c >= 0x80))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-' || (unsigned char)c >= 0x80))
 			return 0;
 	}
 	return 1;
@@ -213,8 +208,7 @@ const char *ywalk_text(const yaml_node_t *n)
 
 static int is_plain(const yaml_node_t *n)
 {
-	return n->type == YAML_SCALAR_NODE &&
-	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	return n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 }
 
 static int text_in(const char *s, const char *const *list)
@@ -225,11 +219,11 @@ static int text_in(const char *s, const char *const *list)
 	return 0;
 }
 
-static const char *const null_words[] = { "", "~", "null", "Null", "NULL", NULL };
-static const char *const true_words[] = { "true", "True", "TRUE", NULL };
-static const char *const false_words[] = { "false", "False", "FALSE", NULL };
-static const char *const yes_words[] = { "yes", "Yes", "YES", "on", "On", "ON", NULL };
-static const char *const no_words[] = { "no", "No", "NO", "off", "Off", "OFF", NULL };
+static const char *const null_words[] = {"", "~", "null", "Null", "NULL", NULL};
+static const char *const true_words[] = {"true", "True", "TRUE", NULL};
+static const char *const false_words[] = {"false", "False", "FALSE", NULL};
+static const char *const yes_words[] = {"yes", "Yes", "YES", "on", "On", "ON", NULL};
+static const char *const no_words[] = {"no", "No", "NO", "off", "Off", "OFF", NULL};
 
 static int digits(const char *s, size_t *n)
 {
@@ -320,11 +314,11 @@ yaml_node_t *ywalk_seq_item(struct ywalk *w, const yaml_node_t *n, size_t i)
 	return yaml_document_get_node(w->doc, n->data.sequence.items.start[i]);
 }
 
-static void push_pair(struct ywalk_map *m, const char *key, yaml_node_t *kn,
-		      yaml_node_t *vn, int merged)
+static void push_pair(struct ywalk_map *m, const char *key, yaml_node_t *kn, yaml_node_t *vn,
+		      int merged)
 {
 	ALLOC_GROW(m->pairs, m->nr + 1, m->alloc);
-	m->pairs[m->nr++] = (struct ywalk_pair){ key, kn, vn, merged, 0 };
+	m->pairs[m->nr++] = (struct ywalk_pair){key, kn, vn, merged, 0};
 }
 
 static int has_key(const struct ywalk_map *m, const char *key)
@@ -340,12 +334,12 @@ static int is_merge_key(const yaml_node_t *k)
 	return is_plain(k) && !strcmp(ywalk_text(k), "<<");
 }
 
-static void merge_from(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src,
-		       const char *path, int depth);
+static void merge_from(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src, const char *path,
+		       int depth);
 
 /* Merge the pairs of mapping `src` that m does not have yet. */
-static void merge_mapping(struct ywalk *w, struct ywalk_map *m,
-			  yaml_node_t *src, const char *path, int depth)
+static void merge_mapping(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src, const char *path,
+			  int depth)
 {
 	if (depth > YWALK_MAX_MERGE_DEPTH) {
 		ywalk_error(w, src, path, "merge keys ('<<') nest too deeply");
@@ -369,8 +363,8 @@ static void merge_mapping(struct ywalk *w, struct ywalk_map *m,
 		merge_from(w, m, later_merge, path, depth + 1);
 }
 
-static void merge_from(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src,
-		       const char *path, int depth)
+static void merge_from(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src, const char *path,
+		       int depth)
 {
 	if (src->type == YAML_MAPPING_NODE) {
 		merge_mapping(w, m, src, path, depth);
@@ -382,7 +376,8 @@ static void merge_from(struct ywalk *w, struct ywalk_map *m, yaml_node_t *src,
 			yaml_node_t *it = ywalk_seq_item(w, src, i);
 			if (it->type != YAML_MAPPING_NODE) {
 				ywalk_error(w, it, path,
-					    "a merge key ('<<') takes a mapping or a list of mappings, got %s",
+					    "a merge key ('<<') takes a mapping or a list of "
+					    "mappings, got %s",
 					    ywalk_kind(it));
 				continue;
 			}
@@ -409,37 +404,32 @@ static int key_ref_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static void report_unknown(struct ywalk *w, struct ywalk_map *m,
-			   const struct ywalk_pair *p,
-			   const char *const *allowed,
-			   const char *elsewhere_hint,
+static void report_unknown(struct ywalk *w, struct ywalk_map *m, const struct ywalk_pair *p,
+			   const char *const *allowed, const char *elsewhere_hint,
 			   const char *const *elsewhere)
 {
 	const char *kpath = ywalk_key(w, m->path, p->key);
 	if (elsewhere && text_in(p->key, elsewhere)) {
-		ywalk_error(w, p->key_node, kpath, "key '%s' is not allowed here%s%s%s",
-			    p->key, elsewhere_hint ? " (" : "",
-			    elsewhere_hint ? elsewhere_hint : "",
+		ywalk_error(w, p->key_node, kpath, "key '%s' is not allowed here%s%s%s", p->key,
+			    elsewhere_hint ? " (" : "", elsewhere_hint ? elsewhere_hint : "",
 			    elsewhere_hint ? ")" : "");
 		return;
 	}
 	const char *near = suggest_closest(p->key, allowed);
 	if (near) {
-		ywalk_error(w, p->key_node, kpath, "unknown key '%s', did you mean '%s'?",
-			    p->key, near);
+		ywalk_error(w, p->key_node, kpath, "unknown key '%s', did you mean '%s'?", p->key,
+			    near);
 		return;
 	}
 	struct sbuf list = SBUF_INIT;
 	for (const char *const *a = allowed; *a; a++)
 		sbuf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
-	ywalk_error(w, p->key_node, kpath, "unknown key '%s' (allowed: %s)", p->key,
-		    list.buf);
+	ywalk_error(w, p->key_node, kpath, "unknown key '%s' (allowed: %s)", p->key, list.buf);
 	sbuf_release(&list);
 }
 
-int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
-		   const char *const *allowed, const char *elsewhere_hint,
-		   const char *const *elsewhere, struct ywalk_map *m)
+int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path, const char *const *allowed,
+		   const char *elsewhere_hint, const char *const *elsewhere, struct ywalk_map *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->node = n;
@@ -455,13 +445,12 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 		return -1;
 	}
 	yaml_node_t *merge = NULL;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-	     p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(w->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(w->doc, p->value);
 		if (k->type != YAML_SCALAR_NODE) {
-			ywalk_error(w, k, path, "keys must be strings, got %s",
-				    ywalk_kind(k));
+			ywalk_error(w, k, path, "keys must be strings, got %s", ywalk_kind(k));
 			continue;
 		}
 		if (is_merge_key(k)) {
@@ -475,7 +464,7 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 	if (m->nr > 1) {
 		struct key_ref *refs = xreallocarray(NULL, m->nr, sizeof(*refs));
 		for (size_t i = 0; i < m->nr; i++)
-			refs[i] = (struct key_ref){ m->pairs[i].key, i };
+			refs[i] = (struct key_ref){m->pairs[i].key, i};
 		qsort(refs, m->nr, sizeof(*refs), key_ref_cmp);
 		for (size_t i = 1; i < m->nr; i++) {
 			if (strcmp(refs[i].key, refs[i - 1].key))
@@ -484,8 +473,8 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 			while (i < m->nr && !strcmp(refs[i].key, m->pairs[first].key)) {
 				const struct ywalk_pair *d = &m->pairs[refs[i].idx];
 				ywalk_error(w, d->key_node, ywalk_key(w, path, d->key),
-					    "duplicate key '%s' (first defined at line %d)",
-					    d->key, ywalk_line(m->pairs[first].key_node));
+					    "duplicate key '%s' (first defined at line %d)", d->key,
+					    ywalk_line(m->pairs[first].key_node));
 				i++;
 			}
 		}
@@ -496,8 +485,8 @@ int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
 	if (allowed)
 		for (size_t i = 0; i < m->nr; i++)
 			if (!text_in(m->pairs[i].key, allowed))
-				report_unknown(w, m, &m->pairs[i], allowed,
-					       elsewhere_hint, elsewhere);
+				report_unknown(w, m, &m->pairs[i], allowed, elsewhere_hint,
+					       elsewhere);
 	return 0;
 }
 
@@ -535,8 +524,7 @@ int ywalk_map_has_typo_of(const struct ywalk_map *m, const char *key)
 	return 0;
 }
 
-int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path,
-			const char *what)
+int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE || ywalk_is_null(n)) {
 		ywalk_error(w, n, path, "expected %s, got %s", what, ywalk_kind(n));
@@ -556,8 +544,8 @@ static int expect_string(struct ywalk *w, yaml_node_t *n, const char *path)
 		return -1;
 	const char *kind = ywalk_kind(n);
 	if (strcmp(kind, "a string")) {
-		ywalk_error(w, n, path, "expected a string, got %s (quote it: \"%s\")",
-			    kind, ywalk_text(n));
+		ywalk_error(w, n, path, "expected a string, got %s (quote it: \"%s\")", kind,
+			    ywalk_text(n));
 		return -1;
 	}
 	return 0;
@@ -571,8 +559,7 @@ int ywalk_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out)
 	return 0;
 }
 
-int ywalk_nonempty_str(struct ywalk *w, yaml_node_t *n, const char *path,
-		       char **out)
+int ywalk_nonempty_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out)
 {
 	if (expect_string(w, n, path))
 		return -1;
@@ -601,8 +588,8 @@ int ywalk_bool(struct ywalk *w, yaml_node_t *n, const char *path, int *out)
 	return -1;
 }
 
-int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min,
-	      long long max, long long *out)
+int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min, long long max,
+	      long long *out)
 {
 	if (!is_plain(n) || !text_is_int(ywalk_text(n))) {
 		ywalk_error(w, n, path, "expected an integer, got %s", ywalk_kind(n));
@@ -612,22 +599,21 @@ int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min,
 	long long v = strtoll(ywalk_text(n), NULL, 10);
 	if (errno == ERANGE || v < min || v > max) {
 		if (max - min <= 100000)
-			ywalk_error(w, n, path, "must be between %lld and %lld, got %s",
-				    min, max, ywalk_text(n));
+			ywalk_error(w, n, path, "must be between %lld and %lld, got %s", min, max,
+				    ywalk_text(n));
 		else if (errno != ERANGE && v < min)
 			ywalk_error(w, n, path, "must be at least %lld, got %s", min,
 				    ywalk_text(n));
 		else
-			ywalk_error(w, n, path, "must be at most %lld, got %s", max,
-				    ywalk_text(n));
+			ywalk_error(w, n, path, "must be at most %lld, got %s", max, ywalk_text(n));
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-int ywalk_number(struct ywalk *w, yaml_node_t *n, const char *path,
-		 double min, double max, double *out)
+int ywalk_number(struct ywalk *w, yaml_node_t *n, const char *path, double min, double max,
+		 double *out)
 {
 	const char *s = is_plain(n) ? ywalk_text(n) : NULL;
 	if (!s || !(text_is_int(s) || text_is_float(s))) {
@@ -643,15 +629,14 @@ int ywalk_number(struct ywalk *w, yaml_node_t *n, const char *path,
 	return 0;
 }
 
-int ywalk_enum(struct ywalk *w, yaml_node_t *n, const char *path,
-	       const char *const *choices, int *out)
+int ywalk_enum(struct ywalk *w, yaml_node_t *n, const char *path, const char *const *choices,
+	       int *out)
 {
 	struct sbuf list = SBUF_INIT;
 	for (const char *const *c = choices; *c; c++)
 		sbuf_addf(&list, "%s%s", c == choices ? "" : ", ", *c);
 	if (n->type != YAML_SCALAR_NODE || ywalk_is_null(n)) {
-		ywalk_error(w, n, path, "expected one of %s, got %s", list.buf,
-			    ywalk_kind(n));
+		ywalk_error(w, n, path, "expected one of %s, got %s", list.buf, ywalk_kind(n));
 		sbuf_release(&list);
 		return -1;
 	}
@@ -664,20 +649,18 @@ int ywalk_enum(struct ywalk *w, yaml_node_t *n, const char *path,
 		}
 	const char *near = suggest_closest(s, choices);
 	if (near)
-		ywalk_error(w, n, path, "unknown value '%s', did you mean '%s'? (one of %s)",
-			    s, near, list.buf);
+		ywalk_error(w, n, path, "unknown value '%s', did you mean '%s'? (one of %s)", s,
+			    near, list.buf);
 	else
 		ywalk_error(w, n, path, "unknown value '%s' (one of %s)", s, list.buf);
 	sbuf_release(&list);
 	return -1;
 }
 
-int ywalk_str_list(struct ywalk *w, yaml_node_t *n, const char *path,
-		   struct strvec *out)
+int ywalk_str_list(struct ywalk *w, yaml_node_t *n, const char *path, struct strvec *out)
 {
 	if (n->type != YAML_SEQUENCE_NODE) {
-		ywalk_error(w, n, path, "expected a list of strings, got %s",
-			    ywalk_kind(n));
+		ywalk_error(w, n, path, "expected a list of strings, got %s", ywalk_kind(n));
 		return -1;
 	}
 	int rc = 0;

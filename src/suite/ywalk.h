@@ -72,10 +72,10 @@ void ywalk_substitute(const struct strvec *names, const struct strvec *values);
 void ywalk_release(struct ywalk *w);
 
 /* Record an error at node `at` (NULL: no position). path may be "" or NULL. */
-void ywalk_error(struct ywalk *w, const yaml_node_t *at, const char *path,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void ywalk_error_at(struct ywalk *w, int line, int col, const char *path,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void ywalk_error(struct ywalk *w, const yaml_node_t *at, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void ywalk_error_at(struct ywalk *w, int line, int col, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Append all errors, sorted by position, to out; returns their number. */
 size_t ywalk_flush(struct ywalk *w, struct sbuf *out);
 
@@ -106,9 +106,8 @@ yaml_node_t *ywalk_seq_item(struct ywalk *w, const yaml_node_t *n, size_t i);
  * another level, reported as "not allowed here"). Always pair with
  * ywalk_map_close() after a 0 return.
  */
-int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path,
-		   const char *const *allowed, const char *elsewhere_hint,
-		   const char *const *elsewhere, struct ywalk_map *m);
+int ywalk_map_open(struct ywalk *w, yaml_node_t *n, const char *path, const char *const *allowed,
+		   const char *elsewhere_hint, const char *const *elsewhere, struct ywalk_map *m);
 void ywalk_map_close(struct ywalk_map *m);
 /* The value of key, or NULL. */
 yaml_node_t *ywalk_map_get(struct ywalk_map *m, const char *key);
@@ -123,24 +122,21 @@ int ywalk_map_has_typo_of(const struct ywalk_map *m, const char *key);
 /* Any non-null scalar, as text (numbers and booleans as written). */
 int ywalk_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out);
 /* Like ywalk_str, but the text must be non-empty. */
-int ywalk_nonempty_str(struct ywalk *w, yaml_node_t *n, const char *path,
-		       char **out);
+int ywalk_nonempty_str(struct ywalk *w, yaml_node_t *n, const char *path, char **out);
 /* true/false (also yes/no/on/off, as YAML 1.1 readers accept). */
 int ywalk_bool(struct ywalk *w, yaml_node_t *n, const char *path, int *out);
 /* A plain integer in [min, max]. */
-int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min,
-	      long long max, long long *out);
+int ywalk_int(struct ywalk *w, yaml_node_t *n, const char *path, long long min, long long max,
+	      long long *out);
 /* A plain number (int or float notation) in [min, max]. */
-int ywalk_number(struct ywalk *w, yaml_node_t *n, const char *path,
-		 double min, double max, double *out);
+int ywalk_number(struct ywalk *w, yaml_node_t *n, const char *path, double min, double max,
+		 double *out);
 /* One of the NULL-terminated `choices`; returns its index in *out. */
-int ywalk_enum(struct ywalk *w, yaml_node_t *n, const char *path,
-	       const char *const *choices, int *out);
+int ywalk_enum(struct ywalk *w, yaml_node_t *n, const char *path, const char *const *choices,
+	       int *out);
 /* A list of non-empty strings. */
-int ywalk_str_list(struct ywalk *w, yaml_node_t *n, const char *path,
-		   struct strvec *out);
+int ywalk_str_list(struct ywalk *w, yaml_node_t *n, const char *path, struct strvec *out);
 /* Checks n is a scalar (reports "expected <what>, got ..."). */
-int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path,
-			const char *what);
+int ywalk_expect_scalar(struct ywalk *w, yaml_node_t *n, const char *path, const char *what);
 
 #endif
