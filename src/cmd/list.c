@@ -6,8 +6,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
-#include "measure/execute.h"
-#include "report/json_emit.h"
+#include "report/list.h"
 
 #include <stdlib.h>
 
@@ -24,76 +23,6 @@ static const struct opt list_opts[] = {
     {NULL, 0, 0, NULL, NULL, NULL},
 };
 
-static void list_text(const struct loaded_suites *ls, struct sbuf *out)
-{
-	for (size_t i = 0; i < ls->nr; i++) {
-		const struct suite *s = ls->suites[i];
-		sbuf_addf(out, "%s (%s)\n", s->name, s->file);
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			if (!ls->selected[i][b])
-				continue;
-			const struct bench_spec *bs = &s->benches[b];
-			sbuf_addf(out, "  %s", bs->name);
-			for (size_t t = 0; t < bs->tags.nr; t++)
-				sbuf_addf(out, "%s%s", t ? ", " : "  [", bs->tags.v[t]);
-			sbuf_adds(out, bs->tags.nr ? "]\n" : "\n");
-			for (size_t c = 0; c < bs->nr_commands; c++) {
-				char *d = execute_command_display(&bs->commands[c].exec);
-				sbuf_addf(out, "    %s: %s\n", bs->commands[c].name, d);
-				free(d);
-			}
-		}
-	}
-}
-
-static void list_json(const struct loaded_suites *ls, struct sbuf *out)
-{
-	struct json_emit j;
-	json_emit_init(&j, out, 1);
-	json_emit_begin_object(&j);
-	json_emit_key(&j, "suites");
-	json_emit_begin_array(&j);
-	for (size_t i = 0; i < ls->nr; i++) {
-		const struct suite *s = ls->suites[i];
-		json_emit_begin_object(&j);
-		json_emit_kv_string(&j, "name", s->name);
-		json_emit_kv_string(&j, "file", s->file);
-		json_emit_key(&j, "benchmarks");
-		json_emit_begin_array(&j);
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			if (!ls->selected[i][b])
-				continue;
-			const struct bench_spec *bs = &s->benches[b];
-			json_emit_begin_object(&j);
-			json_emit_kv_string(&j, "name", bs->name);
-			json_emit_key(&j, "tags");
-			json_emit_begin_array_inline(&j);
-			for (size_t t = 0; t < bs->tags.nr; t++)
-				json_emit_string(&j, bs->tags.v[t]);
-			json_emit_end_array(&j);
-			json_emit_key(&j, "commands");
-			json_emit_begin_array(&j);
-			for (size_t c = 0; c < bs->nr_commands; c++) {
-				char *d = execute_command_display(&bs->commands[c].exec);
-				json_emit_begin_object(&j);
-				json_emit_kv_string(&j, "name", bs->commands[c].name);
-				json_emit_kv_string(&j, "command", d);
-				json_emit_kv_bool(&j, "shell", bs->commands[c].exec.shell);
-				json_emit_end_object(&j);
-				free(d);
-			}
-			json_emit_end_array(&j);
-			json_emit_end_object(&j);
-		}
-		json_emit_end_array(&j);
-		json_emit_end_object(&j);
-	}
-	json_emit_end_array(&j);
-	json_emit_end_object(&j);
-	json_emit_finish(&j);
-	sbuf_addch(out, '\n');
-}
-
 static int list_exec(const void *opts, struct cmd_env *env)
 {
 	const struct list_cli *cli = opts;
@@ -104,9 +33,9 @@ static int list_exec(const void *opts, struct cmd_env *env)
 	if (!rc) {
 		struct sbuf out = SBUF_INIT;
 		if (cli->out.format && !strcmp(cli->out.format, "json"))
-			list_json(&ls, &out);
+			report_list_json(&out, ls.suites, ls.nr, ls.selected);
 		else
-			list_text(&ls, &out);
+			report_list_text(&out, ls.suites, ls.nr, ls.selected);
 		fputs(out.buf, stdout);
 		sbuf_release(&out);
 	}

@@ -316,28 +316,7 @@ int execute_run_hooks(const char *what, const struct exec_spec *hooks, size_t n,
 
 char *execute_command_display(const struct exec_spec *e)
 {
-	if (e->shell)
-		return xstrdup(e->script);
-	struct sbuf sb = SBUF_INIT;
-	for (size_t i = 0; i < e->argv.nr; i++) {
-		const char *a = e->argv.v[i];
-		if (i)
-			sbuf_addch(&sb, ' ');
-		/* Variables stay readable: `${artifact}` is shown as written. */
-		if (*a && !strpbrk(a, " \t\n'\"\\`*?[]()<>|&;#~")) {
-			sbuf_adds(&sb, a);
-			continue;
-		}
-		sbuf_addch(&sb, '\'');
-		for (; *a; a++) {
-			if (*a == '\'')
-				sbuf_adds(&sb, "'\\''");
-			else
-				sbuf_addch(&sb, *a);
-		}
-		sbuf_addch(&sb, '\'');
-	}
-	return sbuf_detach(&sb);
+	return exec_spec_display(e);
 }
 
 int execute_build(const struct suite *s, const struct execute_side *side,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sbuf.h"
 #include "base/xalloc.h"
 
 void settings_init_defaults(struct settings *s)
@@ -182,4 +183,30 @@ void suite_free(struct suite *s)
 	}
 	free(s->versions);
 	free(s);
+}
+
+char *exec_spec_display(const struct exec_spec *e)
+{
+	if (e->shell)
+		return xstrdup(e->script);
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < e->argv.nr; i++) {
+		const char *a = e->argv.v[i];
+		if (i)
+			sbuf_addch(&sb, ' ');
+		/* Variables stay readable: `${artifact}` is shown as written. */
+		if (*a && !strpbrk(a, " \t\n'\"\\`*?[]()<>|&;#~")) {
+			sbuf_adds(&sb, a);
+			continue;
+		}
+		sbuf_addch(&sb, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				sbuf_adds(&sb, "'\\''");
+			else
+				sbuf_addch(&sb, *a);
+		}
+		sbuf_addch(&sb, '\'');
+	}
+	return sbuf_detach(&sb);
 }

@@ -213,6 +213,10 @@ void settings_init_defaults(struct settings *s);
 void settings_copy(struct settings *dst, const struct settings *src);
 void settings_release(struct settings *s);
 void exec_spec_release(struct exec_spec *e);
+/* The command as a user reads it: a shell script as written, argv words
+   joined, each quoted for sh where it needs it; variables (${artifact})
+   stay as written. The caller frees it. */
+char *exec_spec_display(const struct exec_spec *e);
 void suite_free(struct suite *s);
 
 #endif
