@@ -1,0 +1,39 @@
+#!/bin/bash
+# check-commits.sh [REPO] — every commit since this check was added has a
+# subject of at most 72 characters and a body that says why (at least one
+# non-empty line after the subject); merges included. Run by `make check`
+# as the CTest test `commits`. Outside a git checkout (a release tarball)
+# there is nothing to check.
+set -u
+repo=${1:-$(dirname "$0")/..}
+cd "$repo" || exit 2
+if ! git rev-parse --git-dir >/dev/null 2>&1; then
+	echo "SKIP: not a git checkout, no commits to check"
+	exit 77
+fi
+# The commit that added this script: the rule holds from there on.
+since=$(git log --diff-filter=A --format=%H -- scripts/check-commits.sh | tail -n 1)
+if [ -z "$since" ]; then
+	echo "check-commits: the script is not committed yet; nothing to check"
+	exit 0
+fi
+range="$since^..HEAD"
+bad=0 n=0
+while IFS= read -r h; do
+	n=$((n + 1))
+	subject=$(git log -1 --format=%s "$h")
+	body=$(git log -1 --format=%b "$h" | grep -c '[^[:space:]]')
+	if [ "${#subject}" -gt 72 ]; then
+		echo "${h:0:12}: subject of ${#subject} characters, more than 72: $subject"
+		bad=1
+	fi
+	if [ "$body" -eq 0 ]; then
+		echo "${h:0:12}: no body saying why: $subject"
+		bad=1
+	fi
+done < <(git rev-list "$range")
+if [ "$bad" -ne 0 ]; then
+	echo "check-commits: commit messages above break the rule (docs/architecture.md, HACKING)"
+	exit 1
+fi
+echo "check-commits: $n commits with a subject of at most 72 characters and a body"
