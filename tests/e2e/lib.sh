@@ -244,3 +244,18 @@ finish() {
 	echo "$CASES cases passed"
 	exit 0
 }
+
+# chrome ARGS...: headless Chromium ($CHROMIUM, which the test found) with a
+# throw-away profile, no network services, 60 s at most; stdout/stderr are
+# the caller's.
+chrome() {
+	local prof
+	prof=$(mktemp -d "$T/chrome-XXXXXX")
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --disable-default-apps --mute-audio \
+		--user-data-dir="$prof" "$@"
+	local rc=$?
+	rm -rf "$prof"
+	return $rc
+}

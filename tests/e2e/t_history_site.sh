@@ -153,17 +153,6 @@ if [ -z "$CHROMIUM" ]; then
 	skip_part "needs Debian's chromium: sudo apt-get install -y chromium" chromium
 	finish
 fi
-chrome() {
-	local prof
-	prof=$(mktemp -d "$T/chrome-XXXXXX")
-	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --disable-default-apps --mute-audio \
-		--user-data-dir="$prof" "$@"
-	local rc=$?
-	rm -rf "$prof"
-	return $rc
-}
 
 case_ "headless Chromium: no console message, every plot and point drawn"
 chrome --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom \

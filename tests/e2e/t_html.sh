@@ -19,19 +19,6 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROMIUM" ] ||
 	skip_test "t_html needs Debian's chromium: sudo apt-get install -y chromium (make check installs it as root)" chromium
 
-# chrome ARGS...: headless Chromium with a throw-away profile, no network
-# services, 60 s at most; stdout/stderr are the caller's.
-chrome() {
-	local prof
-	prof=$(mktemp -d "$T/chrome-XXXXXX")
-	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --disable-default-apps --mute-audio \
-		--user-data-dir="$prof" "$@"
-	local rc=$?
-	rm -rf "$prof"
-	return $rc
-}
 
 # ---- a repository with a slower head ---------------------------------------
 R="$T/repo"
