@@ -8,7 +8,9 @@
 # not kagari's is refused (exit 4, nothing written on either side); a bad
 # file is skipped with a warning naming it; a force-pushed branch is
 # detected, the local runs are kept and the next push restores the lost
-# ones; credentials in a remote's URL never reach a message; `kagari ci
+# ones; a push interrupted while git pushes leaves the branch whole and
+# the next push lands every run; credentials in a remote's URL never
+# reach a message; `kagari ci
 # --history-push` pulls and pushes on a push to the default branch only —
 # never on a pull request, another branch or a GitLab merge request.
 . "$(dirname "$0")/lib.sh"
@@ -177,6 +179,29 @@ run_k history push
 expect_rc 0
 expect_out "runs pushed"
 [ "$(branch_runs)" -eq "$n" ] || fail "the branch has $(branch_runs) runs after the push, expected $n"
+
+case_ "a push interrupted half-way leaves the branch whole; the next push lands every run"
+cd "$T/b" || exit 1
+for i in 1 2; do "$KAGARI" run --quiet >/dev/null 2>>"$T/run.err" || fail "run: $(cat "$T/run.err")"; done
+n=$(runs_in "$T/b")
+before=$(branch_runs)
+# The remote takes 3 s to accept; kagari is interrupted (as by Ctrl-C)
+# after 1 s, while git is pushing.
+printf '#!/bin/sh\nsleep 3\n' > "$REMOTE/hooks/pre-receive"
+chmod +x "$REMOTE/hooks/pre-receive"
+timeout -s INT 1 "$KAGARI" history push >"$T/out" 2>"$T/err"
+rc=$?
+rm -f "$REMOTE/hooks/pre-receive"
+sleep 3 # a push the interrupt did not stop ends now
+after=$(branch_runs)
+[ "$after" -eq "$before" ] || [ "$after" -eq "$n" ] ||
+	fail "the branch holds $after runs: neither the $before before nor the $n after (exit $rc)"
+echo "note: the interrupted push exited $rc; the branch then held $after runs ($before before, $n in all)"
+rg fsck --no-progress >/dev/null 2>&1 || fail "the remote is not whole after the interrupt"
+run_k history push
+expect_rc 0
+[ "$(branch_runs)" -eq "$n" ] || fail "the branch has $(branch_runs) runs after the next push, expected $n"
+grep -q "force-pushed" "$T/err" && fail "the interrupted push was taken for a force-push: $(cat "$T/err")"
 
 case_ "credentials in the remote's URL never reach a message"
 run_k history push --remote "https://kagari:s3cr3t-t0ken@127.0.0.1:9/none.git"
