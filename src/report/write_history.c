@@ -13,6 +13,7 @@
 #include "report/escape.h"
 #include "report/html_page.h"
 #include "report/json_emit.h"
+#include "report/section.h"
 #include "report/svg.h"
 
 /* Is v[i] the first series of another machine (where their heading goes)? */
@@ -250,7 +251,11 @@ void report_history_markdown(struct sbuf *out, const struct history_view *h)
 			sbuf_adds(out, "\n## Other machines\n\nShown apart, never mixed with this "
 				       "machine's series.\n");
 		sbuf_adds(out, "\n### ");
-		series_name(out, s);
+		/* names are the user's: escaped, as every Markdown writer does */
+		struct sbuf name = SBUF_INIT;
+		series_name(&name, s);
+		report_md_escape(out, name.buf);
+		sbuf_release(&name);
 		if (!s->this_machine)
 			sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
 		sbuf_addf(out, "\n\n%zu commits; ", s->nr);

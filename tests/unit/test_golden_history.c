@@ -305,6 +305,8 @@ static void test_outputs_golden(void **state)
 	sbuf_reset(&out);
 	report_history_markdown(&out, &hv);
 	assert_int_equal(check_golden(GOLDEN_DIR "/out/history.markdown", &out), 0);
+	/* names are escaped in Markdown too: no raw markup of the user's */
+	assert_null(strstr(out.buf, "<fast>"));
 	sbuf_reset(&out);
 	report_history_html(&out, &hv);
 	golden_unversion(&out);
