@@ -224,7 +224,7 @@ check_schema() {
 	if [ "$rc" = 77 ]; then
 		CASE="the JSON schema"
 		CASES=$((CASES + 1))
-		skip_part "python3-jsonschema is not installed: sudo apt-get install -y python3-jsonschema" python3-jsonschema
+		skip_part "python3-jsonschema is not installed (scripts/deps.sh check installs it)" python3-jsonschema
 	elif [ "$rc" != 0 ]; then
 		CASE="every JSON report validates against docs/report.schema.json"
 		fail "$out"

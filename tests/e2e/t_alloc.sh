@@ -114,7 +114,7 @@ YAML
 	expect_rc 0
 	json_check "$T/s2.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["head"]["metrics"]["allocs"]["status"] == "unsupported"'
 else
-	skip_part "cc -static failed: no libc.a (sudo apt-get install -y libc6-dev)" libc6-dev
+	skip_part "cc -static failed: no libc.a (Debian package libc6-dev, which scripts/deps.sh installs)" libc6-dev
 fi
 
 case_ "exact deltas: a head with 1000 more mallocs shows exactly +1000 allocs"

@@ -75,7 +75,7 @@ elif command -v valgrind >/dev/null; then
 	json_check r4.json "r['suites'][0]['benchmarks'][0]['commands'][0]['head']['metrics']['instructions']['status'] == 'ok'"
 	json_check r4.json "'valgrind counts instructions only' in r['suites'][0]['benchmarks'][0]['commands'][0]['head']['metrics']['cycles']['reason']"
 else
-	skip_part "valgrind is not installed: sudo apt-get install -y valgrind" valgrind
+	skip_part "valgrind is not installed (scripts/deps.sh check installs it)" valgrind
 fi
 
 case_ "the perf path with software stand-ins: one sample per measured run"

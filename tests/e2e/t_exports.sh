@@ -91,7 +91,7 @@ check_junit() {
 		xmllint --noout --schema "$KAGARI_SOURCE_DIR/tests/data/junit-10.xsd" "$1" 2>"$T/xmllint.err" ||
 			fail "$1 is not valid junit-10: $(cat "$T/xmllint.err")"
 	else
-		skip_part "xmllint is not installed: sudo apt-get install -y libxml2-utils" libxml2-utils
+		skip_part "xmllint is not installed (Debian package libxml2-utils; scripts/deps.sh check installs it)" libxml2-utils
 	fi
 	"$PY" - "$@" <<'PYEOF' || fail "junit check failed for $1: $2"
 import sys, xml.etree.ElementTree as ET

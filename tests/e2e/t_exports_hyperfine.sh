@@ -9,7 +9,7 @@
 # scripts/deps.sh installs it for `make check`.
 . "$(dirname "$0")/lib.sh"
 command -v hyperfine >/dev/null 2>&1 ||
-	skip_test "hyperfine is not installed: sudo apt-get install -y hyperfine" hyperfine
+	skip_test "hyperfine is not installed (scripts/deps.sh check installs it)" hyperfine
 
 # same NAME ARGS...: run hyperfine and kagari bench with the same ARGS,
 # each writing the three exports to $T/NAME.{hf,kg}.{json,csv,md}.

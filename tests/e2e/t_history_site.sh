@@ -150,7 +150,7 @@ expect_err "--output '$T/afile/' names a folder, but it is a file"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	case_ "headless Chromium"
-	skip_part "needs Debian's chromium: sudo apt-get install -y chromium" chromium
+	skip_part "needs Debian's chromium (scripts/deps.sh check installs it)" chromium
 	finish
 fi
 

@@ -17,7 +17,7 @@ OUTDIR=${KAGARI_BUILD_DIR:-$T}
 # ---- the browser ----------------------------------------------------------
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROMIUM" ] ||
-	skip_test "t_html needs Debian's chromium: sudo apt-get install -y chromium (make check installs it as root)" chromium
+	skip_test "t_html needs Debian's chromium (scripts/deps.sh check installs it)" chromium
 
 
 # ---- a repository with a slower head ---------------------------------------

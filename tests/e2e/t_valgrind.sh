@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v valgrind >/dev/null ||
-	skip_test "valgrind is not installed: sudo apt-get install -y valgrind" valgrind
+	skip_test "valgrind is not installed (scripts/deps.sh check installs it)" valgrind
 git_sandbox
 
 # A repository path much longer than kagari's worktree path.

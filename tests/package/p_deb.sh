@@ -15,7 +15,7 @@ unset KAGARI_ALLOC_SHIM KAGARI_RUNNER_FORK
 export CMAKE_BUILD_PARALLEL_LEVEL=1 KAGARI_DEB_JOBS=1
 
 for tool in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian fakeroot:fakeroot; do
-	command -v "${tool%%:*}" >/dev/null || skip_test "make deb needs ${tool%%:*} (apt-get install -y ${tool#*:})" "${tool#*:}"
+	command -v "${tool%%:*}" >/dev/null || skip_test "make deb needs ${tool%%:*}, Debian package ${tool#*:} (scripts/deps.sh check installs it before the tests)" "${tool#*:}"
 done
 
 case_ "make deb gives kagari_VERSION_ARCH.deb, lintian without errors"
@@ -23,7 +23,7 @@ version=$("$KAGARI" version | head -n 1 | awk '{print $2}')
 deb=$BUILD/kagari_${version}_$(dpkg --print-architecture).deb
 rm -f "$deb"
 # scripts/deb.sh is what `make deb` runs after scripts/deps.sh: the tests run
-# in parallel and must never reach apt-get (racing for dpkg's lock on a
+# in parallel and must never install packages (racing for dpkg's lock on a
 # fresh machine), so the packages come from make check's deps.sh run
 # before any test starts, and this test calls the build step alone.
 sh "$SRC/scripts/deb.sh" "$BUILD" >deb.log 2>&1 || fail "make deb failed: $(tail -n 40 deb.log)"
