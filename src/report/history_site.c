@@ -167,7 +167,14 @@ static void axes(struct sbuf *out, const struct scale *s, enum metric_id m)
 {
 	struct sbuf lab = SBUF_INIT;
 	double step = nice_step(s->y1 - s->y0);
-	for (double t = ceil(s->y0 / step) * step; step > 0 && t <= s->y1; t += step) {
+	/* Ticks by count, not by adding the step: on values far larger than
+	   their spread (1e18 +- 100) t += step would stand still. At most 20,
+	   and none where the step is lost in the magnitude of the values. */
+	double first = ceil(s->y0 / step) * step;
+	for (int k = 0; k < 20 && step > 0 && isfinite(first) && first + step != first; k++) {
+		double t = first + k * step;
+		if (t > s->y1)
+			break;
 		line(out, L, sy(s, t), R, sy(s, t), "gr");
 		sbuf_reset(&lab);
 		units_format_value(&lab, m, fabs(t) < step / 1e6 ? 0 : t);

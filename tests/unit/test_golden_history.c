@@ -24,8 +24,17 @@
 #include "history/history.h"
 #include "history/series.h"
 #include "report/history.h"
+#include "report/history_site.h"
 
 #include "golden.h"
+
+static size_t count_of(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
 
 #define THIS_MACHINE "aaaaaaaaaaaaaaaa"
 #define OTHER_MACHINE "bbbbbbbbbbbbbbbb"
@@ -102,11 +111,11 @@ static void add_point(struct history_points *p, const char *bench, const char *c
 static void fixed_points(struct history_points *p)
 {
 	static const double parse[LINE_LEN][2] = {
-		{ 10.0e6, 10.1e6 }, { 10.05e6, 9.95e6 }, { 10.1e6, 10.0e6 }, { 9.9e6, 10.0e6 },
-		{ 12.0e6, 12.1e6 }, { 12.05e6, 11.95e6 }, { 12.1e6, 12.0e6 }, { 11.9e6, 12.0e6 },
+	    {10.0e6, 10.1e6}, {10.05e6, 9.95e6},  {10.1e6, 10.0e6}, {9.9e6, 10.0e6},
+	    {12.0e6, 12.1e6}, {12.05e6, 11.95e6}, {12.1e6, 12.0e6}, {11.9e6, 12.0e6},
 	};
-	static const int measured[LINE_LEN] = { 1, 3, 2, 4, 5, 6, 7, 8 };
-	static const double walk[6] = { 10.0e6, 10.5e6, 9.6e6, 10.3e6, 9.7e6, 10.4e6 };
+	static const int measured[LINE_LEN] = {1, 3, 2, 4, 5, 6, 7, 8};
+	static const double walk[6] = {10.0e6, 10.5e6, 9.6e6, 10.3e6, 9.7e6, 10.4e6};
 
 	memset(p, 0, sizeof(*p));
 	for (int r = 0; r < 2; r++) /* first runs of every commit, then the second runs */
@@ -122,7 +131,8 @@ static void fixed_points(struct history_points *p)
 		add_point(p, "b", "sort <fast> & \"q\"", "allocs", THIS_MACHINE, k, 0);
 	for (int r = 0; r < 2; r++)
 		for (int k = 0; k < 6; k++)
-			add_point(p, "b", "walk", "latency", THIS_MACHINE, k + 1, walk[k] + r * 0.01e6);
+			add_point(p, "b", "walk", "latency", THIS_MACHINE, k + 1,
+				  walk[k] + r * 0.01e6);
 	add_point(p, "skip", "x", "latency", THIS_MACHINE, 8, 1e6);
 }
 
@@ -135,7 +145,7 @@ static int keep_but_skip(void *ctx, const char *suite, const char *bench)
 static void build(struct history_series_set *set, const struct history_points *p,
 		  const struct history_order *o, int *asked)
 {
-	struct history_series_options opt = { THIS_MACHINE, 1, 5, keep_but_skip, asked };
+	struct history_series_options opt = {THIS_MACHINE, 1, 5, keep_but_skip, asked};
 	history_series_build(set, p, o, &opt);
 }
 
@@ -236,7 +246,7 @@ static void test_series_without_repository(void **state)
 	fixed_points(&p);
 	build(&set, &p, &o, &asked);
 	const struct history_series *parse = &set.v[0];
-	static const int first_measured[] = { 1, 3, 2, 4, 5, 6, 7, 8, SIDE, GONE };
+	static const int first_measured[] = {1, 3, 2, 4, 5, 6, 7, 8, SIDE, GONE};
 	assert_int_equal(parse->nr, 10);
 	for (size_t k = 0; k < parse->nr; k++) {
 		assert_int_equal(commit_of(&parse->pts[k]), first_measured[k]);
@@ -291,7 +301,7 @@ static void test_outputs_golden(void **state)
 	fixed_points(&p);
 	order_given(&o);
 	build(&set, &p, &o, &asked);
-	struct history_view hv = { ".kagari/history.sqlite", THIS_MACHINE, 21, 5, &set };
+	struct history_view hv = {".kagari/history.sqlite", THIS_MACHINE, 21, 5, &set};
 	report_history_table(&out, &hv);
 	assert_int_equal(check_golden(GOLDEN_DIR "/out/history.table", &out), 0);
 	/* the step at its commits, the other machine apart */
@@ -320,13 +330,57 @@ static void test_outputs_golden(void **state)
 	history_points_release(&p);
 }
 
+/*
+ * The site's plot of values far larger than their spread (1e18 + 0..300
+ * ns) or all equal: the axis is drawn in bounded steps and the page ends
+ * (a tick loop that added the step to 1e18 never moved and never ended).
+ */
+static void test_site_extreme_values(void **state)
+{
+	(void)state;
+	struct history_site_point pts[2][4];
+	struct history_site_series ser[2];
+	static const char *const sha[4] = {"a1", "b2", "c3", "d4"};
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 4; i++)
+			pts[k][i] = (struct history_site_point){sha[i],
+								NULL,
+								NULL,
+								NULL,
+								k ? 5e6 : 1e18 + 100.0 * i,
+								k ? 5e6 : 1e18 + 100.0 * i,
+								k ? 5e6 : 1e18 + 100.0 * i,
+								1,
+								0};
+		ser[k] = (struct history_site_series){
+		    .suite = "s",
+		    .benchmark = "b",
+		    .command = k ? "flat" : "huge",
+		    .metric = METRIC_LATENCY,
+		    .machine = "m",
+		    .this_machine = 1,
+		    .pts = pts[k],
+		    .nr = 4,
+		    .noise = "noise unknown",
+		    .last = {"d4", NULL, "run", "pass", NULL, NAN, NAN, NAN}};
+	}
+	struct history_site site = {"m", NULL, "no remote", "2026-01-01T00:00:00Z", 8, ser, 2};
+	struct sbuf out = SBUF_INIT;
+	history_site_render(&out, &site);
+	assert_true(count_of(out.buf, "<svg") >= 2);
+	assert_null(strstr(out.buf, "nan"));
+	assert_non_null(strstr(out.buf, "</html>"));
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order_given_as_data),
-		cmocka_unit_test(test_series_from_points),
-		cmocka_unit_test(test_series_without_repository),
-		cmocka_unit_test(test_outputs_golden),
+	    cmocka_unit_test(test_order_given_as_data),
+	    cmocka_unit_test(test_series_from_points),
+	    cmocka_unit_test(test_series_without_repository),
+	    cmocka_unit_test(test_outputs_golden),
+	    cmocka_unit_test(test_site_extreme_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
