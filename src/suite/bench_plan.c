@@ -316,6 +316,20 @@ static void yaml_quote(struct sbuf *out, const char *s)
 	sbuf_addch(out, '"');
 }
 
+/* A command as a YAML string of a suite: the suite loader expands ${...},
+   so a command's own literal ${ is written $${ (docs/suite.md). */
+static void yaml_command(struct sbuf *out, const char *s)
+{
+	struct sbuf q = SBUF_INIT;
+	for (const char *p = s; *p; p++) {
+		if (p[0] == '$' && p[1] == '{')
+			sbuf_addch(&q, '$');
+		sbuf_addch(&q, *p);
+	}
+	yaml_quote(out, q.buf ? q.buf : "");
+	sbuf_release(&q);
+}
+
 /* -N: the words of cmd (quotes group, backslash escapes), as hyperfine. */
 static int split_words(const char *cmd, struct strvec *out)
 {
@@ -465,7 +479,7 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a, const struct
 			sbuf_adds(&cmd, " && ");
 		}
 		sbuf_adds(&cmd, hook_cmd[h]);
-		yaml_quote(y, cmd.buf);
+		yaml_command(y, cmd.buf);
 		sbuf_adds(y, "\n        shell: true\n");
 		if (at && at->rel) {
 			sbuf_adds(y, "        cwd: ");
@@ -488,7 +502,7 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a, const struct
 			sbuf_adds(y, "[");
 			yaml_quote(y, bench_plan_no_shell(a) || !a->shell ? "sh" : a->shell);
 			sbuf_adds(y, ", \"-c\", ");
-			yaml_quote(y, cmd.buf);
+			yaml_command(y, cmd.buf);
 			sbuf_adds(y, "]\n");
 		} else if (bench_plan_no_shell(a)) {
 			struct strvec w = STRVEC_INIT;
@@ -497,7 +511,7 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a, const struct
 			for (size_t k = 0; k < w.nr; k++) {
 				if (k)
 					sbuf_adds(y, ", ");
-				yaml_quote(y, w.v[k]);
+				yaml_command(y, w.v[k]);
 			}
 			sbuf_adds(y, "]\n");
 			strvec_clear(&w);
@@ -505,10 +519,10 @@ static void saved_suite(struct sbuf *y, const struct bench_plan *a, const struct
 			sbuf_adds(y, "[");
 			yaml_quote(y, sh);
 			sbuf_adds(y, ", \"-c\", ");
-			yaml_quote(y, a->cmds.v[i]);
+			yaml_command(y, a->cmds.v[i]);
 			sbuf_adds(y, "]\n");
 		} else {
-			yaml_quote(y, a->cmds.v[i]);
+			yaml_command(y, a->cmds.v[i]);
 			sbuf_adds(y, "\n        shell: true\n");
 		}
 	}
@@ -584,14 +598,7 @@ static int words_yaml(struct sbuf *y, const char *cmd)
 	for (size_t i = 0; i < w.nr; i++) {
 		if (i)
 			sbuf_adds(y, ", ");
-		struct sbuf q = SBUF_INIT;
-		for (const char *p = w.v[i]; *p; p++) {
-			if (p[0] == '$' && p[1] == '{')
-				sbuf_addch(&q, '$');
-			sbuf_addch(&q, *p);
-		}
-		yaml_quote(y, q.buf);
-		sbuf_release(&q);
+		yaml_command(y, w.v[i]);
 	}
 	strvec_clear(&w);
 	return bad ? -1 : 0;

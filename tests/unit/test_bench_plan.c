@@ -33,7 +33,7 @@ static void test_expand_order(void **state)
 	(void)state;
 	struct bench_plan p;
 	struct sbuf err = SBUF_INIT;
-	const char *cmds[] = { "a {x} {n}", "b {n}", NULL };
+	const char *cmds[] = {"a {x} {n}", "b {n}", NULL};
 	plan_of(&p, cmds);
 	struct strvec lists = STRVEC_INIT;
 	strvec_push(&lists, "x");
@@ -46,8 +46,8 @@ static void test_expand_order(void **state)
 	assert_int_equal(bench_plan_expand(&p, &err), 0);
 	/* the scan first, changing fastest; every command per combination;
 	   an empty list value kept */
-	static const char *const want[] = { "a p 1", "b 1", "a p 2", "b 2", "a  1", "b 1",
-					    "a  2", "b 2", "a q 1", "b 1", "a q 2", "b 2" };
+	static const char *const want[] = {"a p 1", "b 1", "a p 2", "b 2", "a  1",  "b 1",
+					   "a  2",  "b 2", "a q 1", "b 1", "a q 2", "b 2"};
 	assert_int_equal(p.cmds.nr, 12);
 	for (size_t i = 0; i < 12; i++)
 		assert_string_equal(p.cmds.v[i], want[i]);
@@ -70,7 +70,7 @@ static void test_scan_values(void **state)
 	(void)state;
 	struct bench_plan p;
 	struct sbuf err = SBUF_INIT;
-	const char *cmds[] = { "t {v}", NULL };
+	const char *cmds[] = {"t {v}", NULL};
 	plan_of(&p, cmds);
 	p.scan_name = xstrdup("v");
 	p.scan_min = xstrdup("0.5");
@@ -96,36 +96,98 @@ static void test_usage_errors(void **state)
 {
 	(void)state;
 	static const struct bad_case cases[] = {
-		{ { NULL }, NULL, NULL, -1, -1, 0, 1,
-		  "bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]" },
-		{ { NULL }, "0", NULL, -1, -1, 0, 0,
-		  "--max-percent: '0' is not a percentage in (0, 1000]" },
-		{ { NULL }, "5x", NULL, -1, -1, 0, 0,
-		  "--max-percent: '5x' is not a percentage in (0, 1000]" },
-		{ { NULL }, NULL, "", -1, -1, 0, 0, "--shell: empty" },
-		{ { NULL }, NULL, NULL, 6, 5, 0, 0, "--min-runs 6 is above --max-runs 5" },
-		{ { NULL, NULL, NULL, "1" }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-step-size (-D) needs --parameter-scan (-P)" },
-		{ { "n-x", "1", "3", NULL }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-scan: 'n-x' is not a parameter name ([A-Za-z0-9_]+)" },
-		{ { "n", "a", "3", NULL }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-scan n: MIN 'a' and MAX '3' must be numbers" },
-		{ { "n", "3", "1", NULL }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-scan n: MAX 1 is below MIN 3" },
-		{ { "n", "1", "2", "-1" }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-step-size: '-1' is not a number above 0" },
-		{ { "n", "1", "5000", NULL }, NULL, NULL, -1, -1, 0, 0,
-		  "--parameter-scan n: 5000 values; at most 1000" },
-		{ { "n", "1", "600", NULL }, NULL, NULL, -1, -1, 0, 0,
-		  "more than 1000 commands after expanding the parameters" },
-		{ { NULL }, NULL, NULL, -1, -1, 2, 0, "2 --command-name for 1 command" },
+	    {{NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     1,
+	     "bench needs at least one command: kagari bench 'CMD1' ['CMD2' ...]"},
+	    {{NULL},
+	     "0",
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--max-percent: '0' is not a percentage in (0, 1000]"},
+	    {{NULL},
+	     "5x",
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--max-percent: '5x' is not a percentage in (0, 1000]"},
+	    {{NULL}, NULL, "", -1, -1, 0, 0, "--shell: empty"},
+	    {{NULL}, NULL, NULL, 6, 5, 0, 0, "--min-runs 6 is above --max-runs 5"},
+	    {{NULL, NULL, NULL, "1"},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-step-size (-D) needs --parameter-scan (-P)"},
+	    {{"n-x", "1", "3", NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-scan: 'n-x' is not a parameter name ([A-Za-z0-9_]+)"},
+	    {{"n", "a", "3", NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-scan n: MIN 'a' and MAX '3' must be numbers"},
+	    {{"n", "3", "1", NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-scan n: MAX 1 is below MIN 3"},
+	    {{"n", "1", "2", "-1"},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-step-size: '-1' is not a number above 0"},
+	    {{"n", "1", "5000", NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "--parameter-scan n: 5000 values; at most 1000"},
+	    {{"n", "1", "600", NULL},
+	     NULL,
+	     NULL,
+	     -1,
+	     -1,
+	     0,
+	     0,
+	     "more than 1000 commands after expanding the parameters"},
+	    {{NULL}, NULL, NULL, -1, -1, 2, 0, "2 --command-name for 1 command"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct bad_case *c = &cases[i];
 		struct bench_plan p;
 		struct sbuf err = SBUF_INIT;
-		const char *one[] = { "x", NULL }, *two[] = { "x", "y", NULL }, *none[] = { NULL };
-		plan_of(&p, c->no_commands ? none : c->scan[0] && !strcmp(c->scan[2], "600") ? two : one);
+		const char *one[] = {"x", NULL}, *two[] = {"x", "y", NULL}, *none[] = {NULL};
+		plan_of(&p, c->no_commands			       ? none
+			    : c->scan[0] && !strcmp(c->scan[2], "600") ? two
+								       : one);
 		p.scan_name = c->scan[0] ? xstrdup(c->scan[0]) : NULL;
 		p.scan_min = c->scan[1] ? xstrdup(c->scan[1]) : NULL;
 		p.scan_max = c->scan[2] ? xstrdup(c->scan[2]) : NULL;
@@ -149,7 +211,8 @@ static void test_usage_errors(void **state)
 	strvec_push(&lists, "a b");
 	strvec_push(&lists, "1");
 	assert_int_equal(bench_plan_add_lists(&p, &lists, &err), -1);
-	assert_string_equal(err.buf, "--parameter-list: 'a b' is not a parameter name ([A-Za-z0-9_]+)");
+	assert_string_equal(err.buf,
+			    "--parameter-list: 'a b' is not a parameter name ([A-Za-z0-9_]+)");
 	strvec_clear(&lists);
 	bench_plan_release(&p);
 	sbuf_release(&err);
@@ -163,7 +226,7 @@ static void test_private_suite(void **state)
 	struct bench_plan p;
 	struct sbuf err = SBUF_INIT, y = SBUF_INIT;
 	struct strvec files = STRVEC_INIT;
-	const char *cmds[] = { "sleep 0", "echo 'hi'", NULL };
+	const char *cmds[] = {"sleep 0", "echo 'hi'", NULL};
 	plan_of(&p, cmds);
 	p.max_percent = xstrdup("5");
 	p.runs = 7;
@@ -190,22 +253,24 @@ static void test_private_suite(void **state)
 	sbuf_release(&y);
 
 	/* -N: the words, no script; an unclosed quote is refused */
-	const char *words[] = { "echo \"a b\" c\\ d ${x}", NULL };
+	const char *words[] = {"echo \"a b\" c\\ d ${x}", NULL};
 	plan_of(&p, words);
 	p.shell = xstrdup("none");
 	assert_int_equal(bench_plan_expand(&p, &err), 0);
 	assert_true(bench_plan_no_shell(&p));
 	assert_int_equal(bench_plan_suite(&p, "/w", &y, &files, &err), 0);
 	assert_int_equal(files.nr, 0);
-	assert_non_null(strstr(y.buf, "c1: {command: [\"echo\", \"a b\", \"c d\", \"$${x}\"], cwd: work}"));
+	assert_non_null(
+	    strstr(y.buf, "c1: {command: [\"echo\", \"a b\", \"c d\", \"$${x}\"], cwd: work}"));
 	bench_plan_release(&p);
 	sbuf_reset(&y);
-	const char *unclosed[] = { "echo \"open", NULL };
+	const char *unclosed[] = {"echo \"open", NULL};
 	plan_of(&p, unclosed);
 	p.shell = xstrdup("none");
 	assert_int_equal(bench_plan_expand(&p, &err), 0);
 	assert_int_equal(bench_plan_suite(&p, "/w", &y, &files, &err), -1);
-	assert_string_equal(err.buf, "-N: cannot split 'echo \"open' into words (an unclosed quote, or empty)");
+	assert_string_equal(
+	    err.buf, "-N: cannot split 'echo \"open' into words (an unclosed quote, or empty)");
 	bench_plan_release(&p);
 	strvec_clear(&files);
 	sbuf_release(&y);
@@ -218,7 +283,7 @@ static void test_saved_suite(void **state)
 	(void)state;
 	struct bench_plan p;
 	struct sbuf err = SBUF_INIT, y = SBUF_INIT;
-	const char *cmds[] = { "echo {n}", NULL };
+	const char *cmds[] = {"echo {n}", NULL};
 	plan_of(&p, cmds);
 	p.scan_name = xstrdup("n");
 	p.scan_min = xstrdup("1");
@@ -229,10 +294,36 @@ static void test_saved_suite(void **state)
 	bench_plan_saved_suite(&y, &p, "/tmp/kagari-unit-bench/saved.yaml", NULL);
 	assert_non_null(strstr(y.buf, "min_runs: 10\n  max_runs: 1000\n  min_time: 3s\n"));
 	assert_non_null(strstr(y.buf, "exit_codes: [0, 1, 2,"));
-	assert_non_null(strstr(y.buf, "      # n=2\n      c2:\n        command: \"echo 2\"\n        shell: true\n"));
+	assert_non_null(strstr(
+	    y.buf, "      # n=2\n      c2:\n        command: \"echo 2\"\n        shell: true\n"));
 	struct suite *su = suite_load_mem("/tmp/kagari-unit-bench/saved.yaml", y.buf, y.len, &err);
 	assert_non_null(su);
 	assert_int_equal(su->benches[0].nr_commands, 2);
+	suite_free(su);
+	bench_plan_release(&p);
+	sbuf_release(&y);
+	sbuf_release(&err);
+}
+
+/* A command's own ${...} survives the round trip through a saved suite
+   (the loader expands ${...}: it must be written $${...}). */
+static void test_saved_suite_literal_dollar(void **state)
+{
+	(void)state;
+	struct bench_plan p;
+	struct sbuf err = SBUF_INIT, y = SBUF_INIT;
+	const char *cmds[] = {"echo ${HOME}", "printf %s ${x:-1}", NULL};
+	plan_of(&p, cmds);
+	p.setup = xstrdup("echo ${PWD} > /dev/null");
+	assert_int_equal(bench_plan_expand(&p, &err), 0);
+	bench_plan_saved_suite(&y, &p, "/tmp/kagari-unit-bench/saved.yaml", NULL);
+	struct suite *su = suite_load_mem("/tmp/kagari-unit-bench/saved.yaml", y.buf, y.len, &err);
+	if (!su)
+		fail_msg("the saved suite does not load: %s\n%s", err.buf, y.buf);
+	assert_int_equal(su->benches[0].nr_commands, 2);
+	/* kept unexpanded; running it turns $${ back into ${ */
+	assert_string_equal(su->benches[0].commands[0].exec.script, "echo $${HOME}");
+	assert_string_equal(su->benches[0].commands[1].exec.script, "printf %s $${x:-1}");
 	suite_free(su);
 	bench_plan_release(&p);
 	sbuf_release(&y);
@@ -244,7 +335,7 @@ static void test_name_results(void **state)
 	(void)state;
 	struct bench_plan p;
 	struct sbuf err = SBUF_INIT;
-	const char *cmds[] = { "run {k}", NULL };
+	const char *cmds[] = {"run {k}", NULL};
 	plan_of(&p, cmds);
 	struct strvec lists = STRVEC_INIT;
 	strvec_push(&lists, "k");
@@ -283,12 +374,10 @@ static void test_name_results(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expand_order),
-		cmocka_unit_test(test_scan_values),
-		cmocka_unit_test(test_usage_errors),
-		cmocka_unit_test(test_private_suite),
-		cmocka_unit_test(test_saved_suite),
-		cmocka_unit_test(test_name_results),
+	    cmocka_unit_test(test_expand_order), cmocka_unit_test(test_scan_values),
+	    cmocka_unit_test(test_usage_errors), cmocka_unit_test(test_private_suite),
+	    cmocka_unit_test(test_saved_suite),	 cmocka_unit_test(test_saved_suite_literal_dollar),
+	    cmocka_unit_test(test_name_results),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
