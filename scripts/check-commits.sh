@@ -19,19 +19,20 @@ if [ -z "$since" ]; then
 fi
 range="$since^..HEAD"
 bad=0 n=0
-while IFS= read -r h; do
+# One git process for every commit: hash, subject and body, fields
+# separated by US (0x1f), records by RS (0x1e).
+while IFS=$'\x1f' read -r -d $'\x1e' h subject body; do
+	h=${h#$'\n'}
 	n=$((n + 1))
-	subject=$(git log -1 --format=%s "$h")
-	body=$(git log -1 --format=%b "$h" | grep -c '[^[:space:]]')
 	if [ "${#subject}" -gt 72 ]; then
 		echo "${h:0:12}: subject of ${#subject} characters, more than 72: $subject"
 		bad=1
 	fi
-	if [ "$body" -eq 0 ]; then
+	if [ -z "${body//[[:space:]]/}" ]; then
 		echo "${h:0:12}: no body saying why: $subject"
 		bad=1
 	fi
-done < <(git rev-list "$range")
+done < <(git log --format='%H%x1f%s%x1f%b%x1e' "$range")
 if [ "$bad" -ne 0 ]; then
 	echo "check-commits: commit messages above break the rule (docs/architecture.md, HACKING)"
 	exit 1
