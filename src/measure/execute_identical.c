@@ -109,7 +109,8 @@ static int same_thing(const char *a, const char *b, const struct side_view *va,
 	else if (!ea && !eb)
 		same = same_name(a, b, va, vb); /* names no file: a plain word */
 	else if (ea && eb && S_ISREG(sa.st_mode) && S_ISREG(sb.st_mode))
-		same = same_bytes(pa, pb);
+		/* sizes first: files of two sizes are never read */
+		same = sa.st_size == sb.st_size && same_bytes(pa, pb);
 	else
 		same = folders && ea && eb && S_ISDIR(sa.st_mode) && S_ISDIR(sb.st_mode) &&
 		       same_name(a, b, va, vb);
