@@ -579,3 +579,21 @@ int git_range_trailers(const char *repo, const char *base, const char *head, con
 	free(range);
 	return rc;
 }
+
+int git_url_userinfo(const char *url, size_t *start, size_t *len)
+{
+	const char *s = strstr(url, "://");
+	if (!s)
+		return 0;
+	s += 3;
+	size_t host = strcspn(s, "/");
+	const char *at = NULL;
+	for (const char *p = s; p < s + host; p++)
+		if (*p == '@')
+			at = p;
+	if (!at)
+		return 0;
+	*start = (size_t)(s - url);
+	*len = (size_t)(at - s);
+	return 1;
+}

@@ -157,4 +157,11 @@ int git_is_full_sha(const char *s);
 int git_range_trailers(const char *repo, const char *base, const char *head, const char *key,
 		       struct strvec *commits, struct strvec *values, struct sbuf *err);
 
+/*
+ * The user part of a URL "scheme://USER[:PASSWORD]@host/...": its offset
+ * and length (a token lives here). 1 when there is one, else 0. Every
+ * place that shows, drops or redacts credentials finds them here.
+ */
+int git_url_userinfo(const char *url, size_t *start, size_t *len);
+
 #endif

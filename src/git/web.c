@@ -75,11 +75,8 @@ int git_web_from_remote(const char *url, char **tmpl, char **page)
 		if (!path)
 			return -1;
 		/* The user name and any password or token: never kept. */
-		const char *at = NULL;
-		for (const char *q = auth; q < path; q++)
-			if (*q == '@')
-				at = q;
-		host = at ? at + 1 : auth;
+		size_t ui, un;
+		host = git_url_userinfo(url, &ui, &un) ? url + ui + un + 1 : auth;
 		const char *colon = memchr(host, ':', (size_t)(path - host));
 		host_len = (size_t)((colon ? colon : path) - host);
 		if (colon) {

@@ -58,18 +58,10 @@ struct ctx {
 
 char *history_sync_redact(const char *url)
 {
-	const char *s = strstr(url, "://");
-	if (!s)
+	size_t at, n;
+	if (!git_url_userinfo(url, &at, &n))
 		return xstrdup(url);
-	s += 3;
-	size_t host = strcspn(s, "/");
-	const char *at = NULL;
-	for (const char *p = s; p < s + host; p++)
-		if (*p == '@')
-			at = p;
-	if (!at)
-		return xstrdup(url);
-	return xstrfmt("%.*s***%s", (int)(s - url), url, at);
+	return xstrfmt("%.*s***%s", (int)at, url, url + at + n);
 }
 
 /* Every copy of secret in sb replaced by "***". */
@@ -130,17 +122,9 @@ static int resolve_url(struct ctx *c, int push, struct sbuf *err)
 	if (!c->url)
 		return -1;
 	c->res->url = history_sync_redact(c->url);
-	const char *s = strstr(c->url, "://");
-	if (s) {
-		s += 3;
-		size_t host = strcspn(s, "/");
-		const char *at = NULL;
-		for (const char *p = s; p < s + host; p++)
-			if (*p == '@')
-				at = p;
-		if (at && at > s)
-			c->secret = xstrndup(s, (size_t)(at - s));
-	}
+	size_t at, n;
+	if (git_url_userinfo(c->url, &at, &n) && n)
+		c->secret = xstrndup(c->url + at, n);
 	return 0;
 }
 
