@@ -488,3 +488,16 @@ void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_ove
 		}
 	}
 }
+
+int common_parse_confidence(const char *text, double *c)
+{
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || *end || !(v >= 0.5 && v <= 0.999)) {
+		cmd_error("--confidence '%s': expected a number from 0.5 to 0.999, e.g. 0.95",
+			  text);
+		return EXIT_USAGE;
+	}
+	*c = v;
+	return 0;
+}

@@ -61,6 +61,9 @@ void common_release(struct loaded_suites *ls);
  */
 struct analyze_overrides;
 int common_parse_max_percent(const struct strvec *args, struct analyze_overrides *ov);
+/* --confidence C as the suite's regression.confidence takes it (0.5 to
+   0.999): 0 with *c set, or EXIT_USAGE after naming the value. */
+int common_parse_confidence(const char *text, double *c);
 /* Those tolerances in place of the suites' own, on every command (the
    suite's defaults, each benchmark's and each command's regression). */
 void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_overrides *ov);

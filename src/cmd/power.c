@@ -136,16 +136,9 @@ static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 		d->st.order = !strcmp(cli->order, "abba")	 ? ORDER_ABBA
 			      : !strcmp(cli->order, "alternate") ? ORDER_ALTERNATE
 								 : ORDER_RANDOM;
-	if (cli->analysis.confidence) {
-		char *e;
-		double c = strtod(cli->analysis.confidence, &e);
-		if (*e || !(c > 0.5 && c < 1)) {
-			cmd_error("--confidence '%s': a number between 0.5 and 1, e.g. 0.95",
-				  cli->analysis.confidence);
-			return EXIT_USAGE;
-		}
-		d->st.regression.confidence = c;
-	}
+	if (cli->analysis.confidence &&
+	    common_parse_confidence(cli->analysis.confidence, &d->st.regression.confidence))
+		return EXIT_USAGE;
 	power_design_plan(d);
 	return 0;
 }

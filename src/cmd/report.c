@@ -89,15 +89,9 @@ static int parse_overrides(const struct report_cli *cli, struct analyze_override
 	if (rc)
 		return rc;
 	if (cli->analysis.confidence) {
-		char *end;
-		double c = strtod(cli->analysis.confidence, &end);
-		if (end == cli->analysis.confidence || *end || !(c >= 0.5 && c <= 0.999)) {
-			cmd_error("--confidence '%s': expected a number from 0.5 to 0.999",
-				  cli->analysis.confidence);
+		if (common_parse_confidence(cli->analysis.confidence, &ov->confidence))
 			return EXIT_USAGE;
-		}
 		ov->have_confidence = 1;
-		ov->confidence = c;
 	}
 	return 0;
 }
