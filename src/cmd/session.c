@@ -663,9 +663,9 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			sides[sd].artifact = artifact[sd] =
 			    xstrfmt("%s/artifact", sides[sd].tmpdir);
 		struct sbuf err = SBUF_INIT;
-		int prebuilt = su->build && s->build_once && s->built && s->built[i];
+		int prebuilt = su->build && s->build_once && s->built && s->built[i][sd];
 		if (prebuilt)
-			sides[sd].artifact = s->built[i];
+			sides[sd].artifact = s->built[i][sd];
 		if (mkdir(sides[sd].tmpdir, 0700) != 0) {
 			cmd_error("cannot create '%s': %s", sides[sd].tmpdir, strerror(errno));
 			failed = no_folder = 1;
@@ -681,7 +681,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		if (!failed && !prebuilt && su->build && s->build_once) {
 			if (!s->built)
 				s->built = xcalloc(s->ls.nr + 1, sizeof(*s->built));
-			s->built[i] = xstrdup(artifact[sd]);
+			s->built[i][sd] = xstrdup(artifact[sd]);
 		}
 		if (failed)
 			failed_side = sd;
@@ -709,7 +709,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		   measure/ judges per benchmark after its setup. */
 		s->opts.identical_artifacts =
 		    sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
-		    same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
+		    same_artifacts(sides[SIDE_BASE].artifact, sides[SIDE_HEAD].artifact);
 		s->measuring = su;
 		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
 			s->r.interrupted = 1;
@@ -913,7 +913,8 @@ void session_release(struct session *s)
 	}
 	free(s->dest);
 	for (size_t i = 0; s->built && i < s->ls.nr; i++)
-		free(s->built[i]);
+		for (int sd = 0; sd < SIDE__COUNT; sd++)
+			free(s->built[i][sd]);
 	free(s->built);
 	run_result_release(&s->r);
 	free(s->git_repo);

@@ -97,12 +97,13 @@ struct session {
 	int (*after_measure)(struct session *s, void *data);
 	void *after_data;
 	/*
-	 * Set (kagari aa): each suite is built once, by the first side
-	 * measured, and every later side and call of session_measure_suite()
-	 * runs that artifact (built[i], owned, for suite i).
+	 * Set (kagari aa): each suite is built once per side, as compare
+	 * builds it (the head in its tree, the base in its own), and every
+	 * later call of session_measure_suite() runs those artifacts
+	 * (built[i][side], owned, for suite i).
 	 */
 	int build_once;
-	char **built;
+	char *(*built)[SIDE__COUNT];
 	/*
 	 * The suite execute_suite() is measuring, for the sequential looks
 	 * (session_look): set by session_measure_suite(), and by a caller

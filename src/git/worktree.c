@@ -572,11 +572,41 @@ static int add_worktree_submodules(const struct git_worktree *wt, struct sbuf *e
 	return rc;
 }
 
-int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
-		     struct git_worktree *wt, struct sbuf *err)
+/*
+ * The name of the worktree's folder: "base", or (len > 0) the one that
+ * makes <parent>/NAME len characters long — a prefix of "base" ("b",
+ * "ba", "bas") or "base" padded with '_' — when there is one. Every such
+ * name is_base_name().
+ */
+static char *folder_name(const char *parent, size_t len)
+{
+	size_t used = strlen(parent) + 1;
+	if (!len || len <= used)
+		return xstrdup("base");
+	size_t k = len - used;
+	if (k <= 4)
+		return xstrndup("base", k);
+	char *name = xmalloc(k + 1);
+	memcpy(name, "base", 4);
+	memset(name + 4, '_', k - 4);
+	name[k] = '\0';
+	return name;
+}
+
+/* Is name one folder_name() gives? */
+static int is_base_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || strncmp(name, "base", n < 4 ? n : 4))
+		return 0;
+	return n <= 4 || strspn(name + 4, "_") == n - 4;
+}
+
+int git_worktree_add_as(const char *repo, const char *sha, const char *parent_dir, unsigned flags,
+			struct git_worktree *wt, struct sbuf *err)
 {
 	struct sbuf scratch = SBUF_INIT;
-	char *repo_abs = NULL, *parent_abs = NULL;
+	char *repo_abs = NULL, *parent_abs = NULL, *name = NULL;
 	struct stat st;
 	int ret = -1;
 
@@ -599,7 +629,8 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 	git_worktree_release(wt);
 	wt->repo = repo_abs;
 	repo_abs = NULL;
-	wt->path = xstrfmt("%s/base", parent_abs);
+	name = folder_name(parent_abs, flags & GIT_WORKTREE_SAME_LENGTH ? strlen(wt->repo) : 0);
+	wt->path = xstrfmt("%s/%s", parent_abs, name);
 	wt->sha = xstrdup(sha);
 	if (path_exists(wt->path)) {
 		sbuf_addf(err,
@@ -613,7 +644,7 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 	}
 
 	if (check_out_worktree(wt, err) || refresh_worktree_index(wt, err) ||
-	    add_worktree_submodules(wt, err)) {
+	    (!(flags & GIT_WORKTREE_NO_SUBMODULES) && add_worktree_submodules(wt, err))) {
 		remove_worktree(wt->repo, wt->path, &scratch);
 		goto out;
 	}
@@ -621,8 +652,20 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 out:
 	free(repo_abs);
 	free(parent_abs);
+	free(name);
 	sbuf_release(&scratch);
 	return ret;
+}
+
+int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
+		     struct git_worktree *wt, struct sbuf *err)
+{
+	return git_worktree_add_as(repo, sha, parent_dir, 0, wt, err);
+}
+
+int git_worktree_add_submodules(const struct git_worktree *wt, struct sbuf *err)
+{
+	return add_worktree_submodules(wt, err);
 }
 
 int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
@@ -633,9 +676,8 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
 }
 
 /*
- * After removing an orphan at <P>/base: delete P too when it is kagari's
- * private temporary folder (named as tmpdir_create() names kagari's,
- * ours, not a symlink).
+ * After removing an orphan at <P>/base (or another is_base_name()): delete P too when it is
+ * kagari's private temporary folder (named as tmpdir_create() names kagari's, ours, not a symlink).
  */
 static void remove_private_parent(const char *path)
 {
@@ -644,7 +686,7 @@ static void remove_private_parent(const char *path)
 	char *parent;
 	const char *name;
 
-	if (!slash || strcmp(slash + 1, "base") || slash == path)
+	if (!slash || !is_base_name(slash + 1) || slash == path)
 		return;
 	parent = xstrndup(path, (size_t)(slash - path));
 	name = strrchr(parent, '/');

@@ -681,6 +681,66 @@ static void test_worktree_remove_after_folder_deleted(void **state)
 	repo_release(&r);
 }
 
+/*
+ * GIT_WORKTREE_SAME_LENGTH (issue 40): the worktree's path exactly as long
+ * as the repository's, so that a build holding its folder is laid out the
+ * same on both sides; "base" when the parent is too long for that.
+ */
+static void test_worktree_same_length(void **state)
+{
+	struct repo r;
+	struct sbuf err = SBUF_INIT;
+	struct git_worktree wt = GIT_WORKTREE_INIT;
+
+	(void)state;
+	make_repo(&r);
+	char *longer = xstrfmt("%s-with-a-name-long-enough-for-a-worktree-beside-it", r.dir);
+	assert_int_equal(rename(r.dir, longer), 0);
+	free(r.dir);
+	r.dir = longer;
+	char *parent = make_parent();
+	char *repo_abs = realpath(r.dir, NULL), *parent_abs = realpath(parent, NULL);
+	assert_int_equal(git_worktree_add_as(r.dir, r.c1, parent, GIT_WORKTREE_SAME_LENGTH, &wt,
+					     &err),
+			 0);
+	assert_int_equal(strlen(wt.path), strlen(repo_abs));
+	assert_int_equal(strncmp(wt.path, parent_abs, strlen(parent_abs)), 0);
+	assert_int_equal(strncmp(wt.path + strlen(parent_abs), "/base_", 6), 0);
+	{
+		char *f = xstrfmt("%s/file.txt", wt.path);
+		char *text = read_text(f);
+		assert_string_equal(text, "one\n");
+		free(text);
+		free(f);
+	}
+	assert_int_equal(git_worktree_remove(&wt, &err), 0);
+	assert_false(exists(wt.path));
+	git_worktree_release(&wt);
+
+	/* A parent longer than the repository's path: the folder "base". */
+	char *deep = xstrfmt("%s/a-folder-that-makes-the-parent-longer-than-the-repository-path-"
+			     "itself-is-by-far",
+			     parent);
+	assert_int_equal(mkdir(deep, 0700), 0);
+	assert_int_equal(git_worktree_add_as(r.dir, r.c1, deep, GIT_WORKTREE_SAME_LENGTH, &wt,
+					     &err),
+			 0);
+	assert_true(strlen(wt.path) > strlen(repo_abs));
+	assert_string_equal(strrchr(wt.path, '/'), "/base");
+	assert_int_equal(git_worktree_remove(&wt, &err), 0);
+	git_worktree_release(&wt);
+	assert_int_equal(err.len, 0);
+
+	assert_int_equal(rmdir(deep), 0);
+	assert_int_equal(rmdir(parent), 0);
+	free(deep);
+	free(parent);
+	free(repo_abs);
+	free(parent_abs);
+	sbuf_release(&err);
+	repo_release(&r);
+}
+
 static pid_t dead_pid(void)
 {
 	pid_t pid = fork();
@@ -931,6 +991,7 @@ int main(void)
 	    cmocka_unit_test(test_show_file_exists),
 	    cmocka_unit_test(test_worktree_leaves_user_state),
 	    cmocka_unit_test(test_worktree_remove_after_folder_deleted),
+	    cmocka_unit_test(test_worktree_same_length),
 	    cmocka_unit_test(test_prune_orphans),
 	    cmocka_unit_test(test_hooks_not_run),
 	    cmocka_unit_test(test_git_not_installed),
