@@ -2,11 +2,10 @@
  * kagari aa [options] [PATH...]: how small a change can this machine
  * resolve? N A/A compares of the working tree against itself: each suite
  * is built once per side as compare builds it (the head in the working
- * tree, the base in a temporary worktree of HEAD at a path of the same
- * length), then measured N times with the same commands on both sides,
- * interleaved in rounds exactly as `compare` measures a base and a head.
- * This file measures; the survey and its rule are analyze/aa.h's, the
- * outputs report/aa.h's.
+ * tree, the base in a temporary worktree of HEAD with the working tree's
+ * uncommitted changes, at a path of the same length), then measured N times with the same commands
+ * on both sides, interleaved in rounds exactly as `compare` measures a base and a head. This file
+ * measures; the survey and its rule are analyze/aa.h's, the outputs report/aa.h's.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -152,19 +151,18 @@ static int aa_trace_setup(struct session *s, const struct aa_cli *cli, struct aa
 }
 
 /*
- * Where the base side is built, as compare would build `--against HEAD`:
- * a temporary worktree of HEAD (wt) at a path as long as the working
- * tree's, when a suite builds and every suite is in the clean working
- * tree of one repository. Else wt stays empty and both sides are built in
- * the working tree (outside a repository compare cannot run; with
- * uncommitted changes a worktree of HEAD would lack them, said in a
- * warning). 0, or the exit code (message printed).
+ * Where the base side is built, as compare builds a base: a temporary
+ * worktree of HEAD (wt) at a path as long as the working tree's, holding
+ * the working tree's uncommitted changes too, when a suite builds and
+ * every suite is in the working tree of one repository. Else wt stays
+ * empty and both sides are built in the working tree (outside a
+ * repository compare cannot run). 0, or the exit code (message printed).
  */
 static int aa_base_tree(struct session *s, struct git_worktree *wt)
 {
 	char *repo = NULL, *head = NULL;
-	struct sbuf err = SBUF_INIT;
-	int builds = 0, dirty = 0, rc = 0;
+	struct sbuf err = SBUF_INIT, status = SBUF_INIT;
+	int builds = 0, rc = 0;
 	for (size_t i = 0; i < s->ls.nr; i++)
 		builds |= s->ls.suites[i]->build != NULL;
 	if (!builds || git_toplevel(s->ls.suites[0]->dir, &repo, &err))
@@ -172,31 +170,25 @@ static int aa_base_tree(struct session *s, struct git_worktree *wt)
 	for (size_t i = 0; i < s->ls.nr; i++)
 		if (!path_inside(s->ls.suites[i]->dir, repo))
 			goto out;
-	if (git_head_info(repo, &head, &dirty, &s->git_skip, &err) || !head)
+	if (git_head_status(repo, &head, &status, &s->git_skip, &err) || !head)
 		goto out;
-	if (dirty) {
-		session_warn_now(s,
-				 "the working tree has uncommitted changes, which a worktree of "
-				 "HEAD would lack: both sides are built in the working tree, not "
-				 "in two folders as compare builds a base and a head (commit "
-				 "them for an A/A built as compare builds)");
-		goto out;
-	}
 	if (git_prune_orphans(repo, &err))
 		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
 	sbuf_reset(&err);
 	if (git_worktree_add_as(repo, head, s->tmp,
-				GIT_WORKTREE_SAME_LENGTH | GIT_WORKTREE_NO_SUBMODULES, wt, &err)) {
-		cmd_error("HEAD: %s", err.buf);
+				GIT_WORKTREE_SAME_LENGTH | GIT_WORKTREE_NO_SUBMODULES, wt, &err) ||
+	    git_worktree_copy_changes(wt, &status, &err)) {
+		cmd_error("a copy of the working tree for the base side: %s", err.buf);
 		rc = EXIT_EXEC;
 	} else {
-		compare_warn_path_length(s, wt);
+		compare_note_path_length(s, wt);
 		rc = compare_base_submodules(s, wt, "HEAD");
 	}
 out:
 	free(repo);
 	free(head);
 	sbuf_release(&err);
+	sbuf_release(&status);
 	return rc;
 }
 

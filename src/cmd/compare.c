@@ -304,30 +304,25 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 	return rc;
 }
 
-void compare_warn_path_length(struct session *s, const struct git_worktree *wt)
+void compare_note_path_length(struct session *s, const struct git_worktree *wt)
 {
-	int builds = 0;
-	for (size_t i = 0; i < s->ls.nr; i++)
-		builds |= s->ls.suites[i]->build != NULL;
 	size_t base = strlen(wt->path), head = strlen(wt->repo);
 	/* The worktree is <TMPDIR>/kagari-XXXXXX/NAME, NAME at least one
 	   character: TMPDIR may be head - 16 characters long at most. */
 	const size_t own = strlen("/kagari-XXXXXX/b");
-	if (!builds || base == head)
+	if (base == head)
 		return;
-	struct sbuf fix = SBUF_INIT;
+	struct sbuf note = SBUF_INIT;
+	sbuf_addf(&note,
+		  "the base is built in '%s' (%zu characters), the working tree is '%s' (%zu); ",
+		  wt->path, base, wt->repo, head);
 	if (head > own)
-		sbuf_addf(&fix, "set TMPDIR to a folder whose path has at most %zu characters",
-			  head - own);
+		sbuf_addf(&note, "a TMPDIR of at most %zu characters", head - own);
 	else
-		sbuf_addf(&fix, "work in a folder whose path has more than %zu characters", own);
-	session_warn_now(s,
-			 "the base is built in '%s' (%zu characters), the working tree is '%s' "
-			 "(%zu): a build whose output holds its folder (__FILE__, debug "
-			 "information, an rpath) is laid out differently on the two sides; %s "
-			 "to build both at paths of one length",
-			 wt->path, base, wt->repo, head, fix.buf);
-	sbuf_release(&fix);
+		sbuf_addf(&note, "a working tree path of more than %zu characters", own);
+	sbuf_adds(&note, " builds both at paths of one length");
+	free(s->path_length_note);
+	s->path_length_note = sbuf_detach(&note);
 }
 
 /*
@@ -419,7 +414,7 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 			cmd_error("base '%s': %s", base_ref, err.buf);
 			rc = EXIT_EXEC;
 		} else {
-			compare_warn_path_length(&s, &wt);
+			compare_note_path_length(&s, &wt);
 		}
 	}
 	if (!rc)

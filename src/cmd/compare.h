@@ -55,10 +55,11 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 
 /*
  * The base worktree wt (made with GIT_WORKTREE_SAME_LENGTH) could not be
- * as long as the working tree's path, and a suite of s builds: say so now,
- * with the TMPDIR that would fix it.
+ * as long as the working tree's path: keep why, and the TMPDIR that would
+ * fix it, in s->path_length_note (said if the two builds then differ in
+ * size).
  */
-void compare_warn_path_length(struct session *s, const struct git_worktree *wt);
+void compare_note_path_length(struct session *s, const struct git_worktree *wt);
 /*
  * The base worktree's submodules (wt was made with
  * GIT_WORKTREE_NO_SUBMODULES), unless every suite of s says its build

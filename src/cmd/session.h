@@ -105,6 +105,13 @@ struct session {
 	int build_once;
 	char *(*built)[SIDE__COUNT];
 	/*
+	 * Set (owned) when the base is built in a folder whose path is not
+	 * as long as the head's, saying so and what would fix it
+	 * (compare_note_path_length()): a suite whose two ${artifact} then
+	 * differ in size gets it as a warning.
+	 */
+	char *path_length_note;
+	/*
 	 * The suite execute_suite() is measuring, for the sequential looks
 	 * (session_look): set by session_measure_suite(), and by a caller
 	 * that measures into a result of its own (bisect) before each

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/tmpdir.h"
@@ -666,6 +667,87 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 int git_worktree_add_submodules(const struct git_worktree *wt, struct sbuf *err)
 {
 	return add_worktree_submodules(wt, err);
+}
+
+/* The folders above dst, below top, made where missing. */
+static int make_parents(const char *top, const char *dst, struct sbuf *err)
+{
+	char *p = xstrdup(dst);
+	int rc = 0;
+	for (char *slash = p + strlen(top) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			sbuf_addf(err, "cannot create '%s': %s", p, strerror(errno));
+			rc = -1;
+			break;
+		}
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
+/* src (regular or a symlink, as st says) to dst, replacing what is there. */
+static int copy_entry(const char *src, const struct stat *st, const char *dst, struct sbuf *err)
+{
+	struct stat dst_st;
+	if (lstat(dst, &dst_st) == 0 && !S_ISREG(dst_st.st_mode) && !S_ISDIR(dst_st.st_mode))
+		unlink(dst); /* a symlink that became a file, or the other way */
+	if (S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		if (n < 0) {
+			sbuf_addf(err, "cannot read the symlink '%s': %s", src, strerror(errno));
+			return -1;
+		}
+		target[n] = '\0';
+		unlink(dst);
+		if (symlink(target, dst) != 0) {
+			sbuf_addf(err, "cannot create the symlink '%s': %s", dst, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	struct sbuf data = SBUF_INIT;
+	int rc = -1;
+	if (sbuf_read_file(&data, src, (size_t)1 << 30) < 0)
+		sbuf_addf(err, "cannot read '%s': %s", src, strerror(errno));
+	else if (!fileio_write_atomic(dst, data.buf, data.len, err) &&
+		 chmod(dst, st->st_mode & 07777) == 0)
+		rc = 0;
+	else if (!err->len)
+		sbuf_addf(err, "cannot set the mode of '%s': %s", dst, strerror(errno));
+	sbuf_release(&data);
+	return rc;
+}
+
+int git_worktree_copy_changes(const struct git_worktree *wt, const struct sbuf *status,
+			      struct sbuf *err)
+{
+	for (const char *p = status->buf; p < status->buf + status->len; p += strlen(p) + 1) {
+		if (strlen(p) < 4)
+			continue;
+		char *src = xstrfmt("%s/%s", wt->repo, p + 3);
+		char *dst = xstrfmt("%s/%s", wt->path, p + 3);
+		struct stat st;
+		int rc = 0;
+		if (lstat(src, &st) != 0) {
+			/* Deleted in the working tree: deleted here too. */
+			if (errno != ENOENT || (unlink(dst) != 0 && errno != ENOENT)) {
+				sbuf_addf(err, "cannot delete '%s' as in '%s': %s", dst, src,
+					  strerror(errno));
+				rc = -1;
+			}
+		} else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+			rc = make_parents(wt->path, dst, err) || copy_entry(src, &st, dst, err);
+		}
+		/* A folder (a submodule's checkout) stays as checked out. */
+		free(src);
+		free(dst);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }
 
 int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)

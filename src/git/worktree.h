@@ -95,6 +95,17 @@ int git_worktree_add_as(const char *repo, const char *sha, const char *parent_di
 int git_worktree_add_submodules(const struct git_worktree *wt, struct sbuf *err);
 
 /*
+ * Make wt hold the working tree's uncommitted changes too: for each record
+ * of status (git_head_status()'s, paths relative to the top of wt->repo),
+ * the working tree's file or symlink copied in (its mode kept, folders
+ * made), or deleted when the working tree has none. A folder (a
+ * submodule's) is left as checked out. wt then builds what the working
+ * tree builds, in another folder. Returns 0, or -1 with a reason in err.
+ */
+int git_worktree_copy_changes(const struct git_worktree *wt, const struct sbuf *status,
+			      struct sbuf *err);
+
+/*
  * Remove wt's folder and its entry in the repository (`git worktree remove
  * --force --force`: it is locked and may hold build output). Works when the
  * folder was already deleted and when there is nothing to remove (a failed

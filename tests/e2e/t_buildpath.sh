@@ -21,7 +21,7 @@ cat > kagari.yaml <<YAML
 version: "1"
 name: where
 build:
-  command: [sh, -c, 'pwd -P >> "\$1"; pwd -P > "\$2"', sh, "$T/dirs.log", "\${artifact}"]
+  command: [sh, -c, 'pwd -P >> "\$1"; pwd -P > "\$2"; cat f g >> "\$3" 2>/dev/null; true', sh, "$T/dirs.log", "\${artifact}", "$T/seen.log"]
 defaults: {warmup: 0, runs: 3}
 benchmarks:
   - name: b
@@ -49,19 +49,23 @@ run_k compare --against HEAD~1 --quiet --format json --output "$T/c.json"
 expect_rc 0
 dirs_check 2
 [ "$(sort -u "$T/dirs.log" | wc -l)" -eq 2 ] || fail "both sides built in one folder: $(cat "$T/dirs.log")"
-grep -q "paths of one length" "$T/err" && fail "warned although the lengths match: $(cat "$T/err")"
+grep -q "differ in size" "$T/err" && fail "warned although the lengths match: $(cat "$T/err")"
 [ "$(git worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] ||
 	fail "worktrees left: $(git worktree list)"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temporary folders left: $(ls -A "$TMPDIR")"
 
-case_ "compare: a TMPDIR too long for that is a warning naming the fix"
+case_ "compare: a TMPDIR too long for that: builds that differ in size are said, with the fix"
 LONG="$T/a-temporary-folder-whose-path-is-far-too-long-for-the-base"
 mkdir -p "$LONG"
 rm -f "$T/dirs.log"
-TMPDIR=$LONG run_k compare --against HEAD~1 --quiet
+TMPDIR=$LONG run_k compare --against HEAD~1 --quiet --format json --output "$T/long.json"
 expect_rc 0
-expect_err "is laid out differently on the two sides"
-expect_err "set TMPDIR to a folder whose path has at most"
+# Said only when the two builds then differ in size, as these do.
+expect_err "the base and head \${artifact} differ in size"
+RP=$(cd "$R" && pwd -P)
+# <TMPDIR>/kagari-XXXXXX/ and a name of one character at least.
+expect_err "a TMPDIR of at most $((${#RP} - 16)) characters builds both at paths of one length"
+json_check "$T/long.json" "any('differ in size (' in w and '$LONG' in w for w in r['warnings'])"
 
 case_ "aa: each side built once, as compare builds them, at paths of one length"
 rm -f "$T/dirs.log"
@@ -73,14 +77,20 @@ dirs_check 2
 	fail "worktrees left: $(git worktree list)"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temporary folders left: $(ls -A "$TMPDIR")"
 
-case_ "aa with uncommitted changes: both sides in the working tree, said"
+case_ "aa with uncommitted changes: the base's copy has them too"
 echo 2 > f
-rm -f "$T/dirs.log"
+echo new > g
+rm -f "$T/dirs.log" "$T/seen.log"
 run_k aa --repeat 2 --runs 2 --quiet --format json --output "$T/aa.json"
 expect_rc 0
-expect_err "the working tree has uncommitted changes"
 dirs_check 2
-[ "$(sort -u "$T/dirs.log" | wc -l)" -eq 1 ] || fail "expected both builds in the working tree: $(cat "$T/dirs.log")"
+[ "$(sort -u "$T/dirs.log" | wc -l)" -eq 2 ] || fail "aa built both sides in one folder: $(cat "$T/dirs.log")"
+[ "$(grep -cx 2 "$T/seen.log")" -eq 2 ] && [ "$(grep -cx new "$T/seen.log")" -eq 2 ] ||
+	fail "both builds must see the changed f and the new g: $(cat "$T/seen.log")"
+[ "$(git status --porcelain)" = "$(printf ' M f\n?? g')" ] || fail "the user's tree changed: $(git status --porcelain)"
+[ "$(git worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] ||
+	fail "worktrees left: $(git worktree list)"
 git checkout -q f
+rm -f g
 
 finish
