@@ -824,10 +824,11 @@ static void test_prune_orphans(void **state)
 	close(gone.live_lock - 1);
 	gone.live_lock = 0;
 
-	/* ours, folder present, its kagari process dead */
+	/* ours, folder present, its kagari process dead; named as
+	   GIT_WORKTREE_SAME_LENGTH pads "base" */
 	p_dead = make_parent();
 	canon_dead = realpath(p_dead, NULL);
-	dead_path = xstrfmt("%s/base", canon_dead);
+	dead_path = xstrfmt("%s/base___", canon_dead);
 	reason = xstrfmt("kagari pid=%ld start=0", (long)dead_pid());
 	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason, "--detach", dead_path,
 	    r.c1);
