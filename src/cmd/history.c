@@ -182,6 +182,13 @@ static int history_check_output(const struct history_cli *cli, const struct load
 	int rc = common_check_output("--output", index ? index : o, NULL, &in, EXIT_USAGE);
 	free(index);
 	input_files_release(&in);
+	/* Never over the user's own files: a folder kagari did not write. */
+	struct sbuf err = SBUF_INIT;
+	if (!rc && history_site_mode(cli) && history_site_check_folder(o, &err)) {
+		cmd_error("--output %s", err.buf);
+		rc = EXIT_USAGE;
+	}
+	sbuf_release(&err);
 	return rc;
 }
 
