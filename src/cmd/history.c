@@ -71,7 +71,8 @@ static const struct opt history_opts[] = {
      "output format: table (default), json, markdown, html", "table|json|markdown|html"},
     {"output", OPT_STRING, H(out.output), "FILE",
      "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder "
-     "(DIR/) gets a site to publish: DIR/index.html",
+     "(DIR/) gets a site to publish: DIR/index.html, in a new or empty folder or one kagari wrote "
+     "(its .kagari-site)",
      NULL},
     {"from-branch", OPT_BOOL, H(from_branch), NULL,
      "import the history branch's new runs first (as `kagari history pull`)", NULL},
