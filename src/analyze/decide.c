@@ -1,17 +1,18 @@
 /*
  * analyze/decide: phase 3 of the comparison engine (compare.h), the
  * verdict of docs/statistics.md ("Verdict rules, in order"). Evidence
- * first: facts() names every fact a verdict may rest on (the typical
+ * first: facts_compute() names every fact a verdict may rest on (the typical
  * change and the mean shown beyond or within T, min_difference met, the
  * noise floor or the rounds resolving the change, a trend, the pass
  * minimum of rounds). Then one classification, in order:
  *
  *   1 too few samples, 2 dispersion              -> inconclusive
  *   5 a regression (typical or mean) shown       -> regression, or
- *     4 below min_difference / 7 within the floor -> inconclusive
+ *     4 below min_difference, 7 within the floor
+ *       and not resolved by the rounds           -> inconclusive
  *   3 a zero base                                -> inconclusive
  *   6 an improvement shown                       -> improved, or
- *     7 within the floor                         -> within_noise
+ *     7 within the floor, rounds not resolving   -> within_noise
  *   8 (or 4) the pass conjunction                -> pass
  *   9 / 10 what the conjunction lacked           -> inconclusive
  *
@@ -28,7 +29,6 @@
 #include "analyze/exact.h"
 #include "analyze/format.h"
 #include "analyze/mean.h"
-#include "analyze/trend.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
