@@ -554,7 +554,12 @@ int session_prepare(struct session *s, const struct session_config *cfg, struct 
 	int rc = parse_max_time(cfg->measure, &max_time_ns);
 	if (rc)
 		return rc;
-	rc = common_load(cfg->paths, &s->ls);
+	if (cfg->suites) {
+		s->ls = *cfg->suites;
+		memset(cfg->suites, 0, sizeof(*cfg->suites));
+	} else {
+		rc = common_load(cfg->paths, &s->ls);
+	}
 	if (!rc)
 		rc = common_select(cfg->selection, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;

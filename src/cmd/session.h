@@ -67,6 +67,10 @@ struct session_config {
 	int no_history;
 	int fail_on_inconclusive;
 	const char *suite_from; /* compare, ci: --suite-from, or NULL */
+	/* Suites already found and loaded (compare's gate: the base
+	   revision's, cmd/gate_suites.h), taken over by session_prepare()
+	   and left empty; NULL: session_prepare() loads `paths`. */
+	struct loaded_suites *suites;
 };
 
 /* Copy the report fields (format ... no_color) of out into cfg. */
