@@ -49,8 +49,10 @@ static const struct opt ci_opts[] = {
      "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, "
      "else the GitHub event's base)",
      NULL},
-    OPT_SUITE_FROM(C, "the base's, so that a pull request cannot loosen its own gate; the head's "
-		      "where the base has none"),
+    OPT_SUITE_FROM(C,
+		   "the base's, found in its commit as the working tree's are, so that a pull "
+		   "request cannot replace or loosen its own gate; the head's where the base has "
+		   "no suite"),
     OPT_MAX_PERCENT(C, ""),
     OPT_COMMON_MEASURE(C),
     OPT_MAX_TIME(C),
