@@ -116,7 +116,10 @@ static int base_discover(struct base_tree *bt, const struct strvec *paths, const
 	struct suite_tree t = {bt_kind, bt_files, bt};
 	struct sbuf why = SBUF_INIT;
 	if (!paths->nr) {
-		suite_discover_tree(&t, NULL, 0, files, &why);
+		if (suite_discover_tree(&t, NULL, 0, files, &why) && !bt->failed)
+			strvec_pushf(notes,
+				     "%s has no kagari.yaml or himorime.yaml in the current folder",
+				     base_ref);
 	} else {
 		for (size_t i = 0; i < paths->nr && !bt->failed; i++) {
 			const char *arg = paths->v[i];
