@@ -247,6 +247,10 @@ commit
 BASE=quietbase ci_json . extra
 expect_rc 0
 BASE=quietbase not_gating extra/new.kagari.yaml extra/new.kagari.yaml
+# The table says it by the suite's name.
+run_k ci --against quietbase --quiet --no-history . extra
+expect_rc 0
+expect_out "fresh (extra/new.kagari.yaml) · not gating (new: gates from the next change on)"
 json_check "$T/r.json" "[s['benchmarks'][0]['commands'][0]['comparisons']['cpu_total']['verdict'] for s in r['suites'] if s['file'] == 'extra/new.kagari.yaml'] == ['regression']"
 
 start "no suite in the base (adoption): the head's suite gates" nosuite
