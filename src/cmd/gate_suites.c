@@ -46,12 +46,23 @@ static char *physical(const char *abs)
 }
 
 /* A path as the user gave it, relative to the repository's top; NULL when
-   it lies outside the repository. */
+   it lies outside the repository. Its folders are resolved in the working
+   tree, its last part is not: a suite file that is a symbolic link names
+   the link's path in the base, as git stores it. */
 static char *repo_rel(const struct base_tree *bt, const char *path)
 {
 	char *joined = path[0] == '/' ? xstrdup(path) : xstrfmt("%s/%s", bt->cwd, path);
 	char *norm = path_normalize(joined);
-	char *phys = physical(norm);
+	char *slash = strrchr(norm, '/');
+	char *phys;
+	if (slash && slash != norm) {
+		*slash = '\0';
+		char *parent = physical(norm);
+		phys = xstrfmt("%s/%s", strcmp(parent, "/") ? parent : "", slash + 1);
+		free(parent);
+	} else {
+		phys = physical(norm);
+	}
 	const char *in = path_inside(phys, bt->repo);
 	char *rel = in ? xstrdup(in) : NULL;
 	free(joined);
