@@ -419,6 +419,7 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 			return rc;
 		}
 		c.suites = &gs.ls;
+		c.own_files = &gs.replaced;
 	}
 	struct session s;
 	rc = session_prepare(&s, &c, env);

@@ -401,6 +401,7 @@ int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel
 {
 	memset(g, 0, sizeof(*g));
 	strvec_init(&g->notes);
+	strvec_init(&g->replaced);
 	g->ls.suites = xcalloc(1, sizeof(*g->ls.suites));
 	struct base_tree bt;
 	memset(&bt, 0, sizeof(bt));
@@ -438,8 +439,10 @@ int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel
 		base[b].s = NULL;
 	}
 	for (size_t h = 0; h < nh; h++) {
-		if (head[h].match >= 0)
+		if (head[h].match >= 0) {
+			strvec_push(&g->replaced, head[h].s->file);
 			continue;
+		}
 		strvec_pushf(
 		    &g->notes,
 		    "suite '%s' (%s) is not in %s: both sides run the working tree's copy, "
@@ -468,5 +471,6 @@ void gate_suites_release(struct gate_suites *g)
 	free(g->from);
 	free(g->gating);
 	strvec_clear(&g->notes);
+	strvec_clear(&g->replaced);
 	memset(g, 0, sizeof(*g));
 }

@@ -35,6 +35,7 @@ struct gate_suites {
 	const char **from;	 /* per suite of ls: "base" or "head" */
 	unsigned char *gating;	 /* per suite of ls: 1 when its comparisons gate */
 	struct strvec notes;	 /* lines to say before measuring */
+	struct strvec replaced;	 /* the working tree's suite files a base copy runs for */
 };
 
 /*

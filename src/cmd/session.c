@@ -377,6 +377,8 @@ static void git_skip_own_files(struct session *s)
 {
 	for (size_t i = 0; i < s->ls.nr; i++)
 		skip_path(&s->git_skip, s->ls.suites[i]->file);
+	for (size_t i = 0; s->cfg.own_files && i < s->cfg.own_files->nr; i++)
+		skip_path(&s->git_skip, s->cfg.own_files->v[i]);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			skip_path(&s->git_skip, s->dest[i].path);

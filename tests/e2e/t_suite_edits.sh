@@ -169,7 +169,13 @@ base_gates ./kagari.yaml
 not_gating ./a.kagari.yaml a.kagari.yaml
 
 start "shadow: a kagari.yaml beside the base's himorime.yaml (no argument finds kagari.yaml first)" hbase
+commit
 REG="{cpu_total: {max_percent: 1000}}" suite kagari.yaml demo
+# Not committed yet: the file the base's copy ran in place of is kagari's
+# own, not a change to the code measured.
+BASE=hbase ci_json
+base_gates himorime.yaml
+json_check "$T/r.json" "r['git']['dirty'] is False"
 commit
 BASE=hbase ci_json
 base_gates himorime.yaml
