@@ -71,7 +71,8 @@ static const struct opt history_opts[] = {
      "output format: table (default), json, markdown, html", "table|json|markdown|html"},
     {"output", OPT_STRING, H(out.output), "FILE",
      "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder "
-     "(DIR/) gets a site to publish: DIR/index.html",
+     "(DIR/) gets a site to publish: DIR/index.html, in a new or empty folder or one kagari wrote "
+     "(its .kagari-site)",
      NULL},
     {"from-branch", OPT_BOOL, H(from_branch), NULL,
      "import the history branch's new runs first (as `kagari history pull`)", NULL},
@@ -182,6 +183,13 @@ static int history_check_output(const struct history_cli *cli, const struct load
 	int rc = common_check_output("--output", index ? index : o, NULL, &in, EXIT_USAGE);
 	free(index);
 	input_files_release(&in);
+	/* Never over the user's own files: a folder kagari did not write. */
+	struct sbuf err = SBUF_INIT;
+	if (!rc && history_site_mode(cli) && history_site_check_folder(o, &err)) {
+		cmd_error("--output %s", err.buf);
+		rc = EXIT_USAGE;
+	}
+	sbuf_release(&err);
 	return rc;
 }
 

@@ -467,12 +467,32 @@ static int check_run(json_t *root, const char *origin, struct sbuf *why)
 			  integer ? "an integer" : "a string", required, &v, why))
 			return -1;
 	}
+	/* Commit ids are shown and linked as they are (the trend site, the
+	   table): only what git writes is one. */
+	static const char *const shas[] = {"head_sha", "base_sha", NULL};
+	for (int i = 0; shas[i]; i++) {
+		v = json_object_get(run, shas[i]);
+		size_t n = json_is_string(v) ? json_string_length(v) : 0;
+		if (json_is_string(v) &&
+		    (n < 4 || n > 64 || strspn(json_string_value(v), "0123456789abcdef") != n)) {
+			sbuf_addf(why, "run.%s is not a commit id (4 to 64 lowercase hex digits)",
+				  shas[i]);
+			return -1;
+		}
+	}
 	for (int i = 0; machine_keys[i]; i++) {
 		const char *k = machine_keys[i];
 		int integer = !strcmp(k, "cores");
 		if (field(mach, "machine.", k, integer ? is_integer : is_string,
 			  integer ? "an integer" : "a string", !strcmp(k, "fingerprint"), &v, why))
 			return -1;
+	}
+	/* A machine is told by its fingerprint: kagari's are 16 hex digits. */
+	v = json_object_get(mach, "fingerprint");
+	if (json_string_length(v) != 16 || !is_hex(json_string_value(v), 16)) {
+		sbuf_adds(why,
+			  "machine.fingerprint is not a fingerprint (16 lowercase hex digits)");
+		return -1;
 	}
 	(void)is_number;
 	return check_results(results, why);

@@ -4,6 +4,7 @@
 #include "report/html_page.h"
 #include "report/history_site.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +77,17 @@ static const char site_css[] =
 static void esc(struct sbuf *out, const char *s)
 {
 	report_html_escape(out, s, 0);
+}
+
+/* A commit's first 10 characters, escaped as every field of a run file
+   is (a history branch is anyone's: a run file's head_sha can hold markup). */
+static void short_sha(struct sbuf *out, const char *sha)
+{
+	if (!sha)
+		return;
+	char *s = xstrndup(sha, strnlen(sha, 10));
+	esc(out, s);
+	free(s);
 }
 
 /* A coordinate: one decimal. */
@@ -389,8 +401,7 @@ static void last_line(struct sbuf *out, const struct history_site_series *v)
 	sbuf_adds(out, "<p>Last run: ");
 	esc(out, l->kind ? l->kind : "run");
 	sbuf_adds(out, " of <code>");
-	if (l->sha)
-		sbuf_add(out, l->sha, strnlen(l->sha, 10));
+	short_sha(out, l->sha);
 	sbuf_adds(out, "</code>");
 	if (l->time) {
 		sbuf_adds(out, ", ");
@@ -434,18 +445,18 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "</b> at ");
 		int open = link_open(out, b->url);
 		sbuf_adds(out, "<code>");
-		sbuf_add(out, b->sha, strnlen(b->sha, 10));
+		short_sha(out, b->sha);
 		sbuf_adds(out, open ? "</code></a>" : "</code>");
 		if (b->subject) {
 			sbuf_adds(out, " ");
 			esc(out, b->subject);
 		}
 		sbuf_adds(out, " <span class=\"dim\">(after <code>");
-		sbuf_add(out, a->sha, strnlen(a->sha, 10));
+		short_sha(out, a->sha);
 		sbuf_adds(out, "</code>: the change is in ");
-		sbuf_add(out, a->sha, strnlen(a->sha, 10));
+		short_sha(out, a->sha);
 		sbuf_adds(out, "..");
-		sbuf_add(out, b->sha, strnlen(b->sha, 10));
+		short_sha(out, b->sha);
 		sbuf_adds(out, ")</span></li>\n");
 	}
 	sbuf_adds(out, "</ul>\n");
@@ -691,14 +702,65 @@ static int make_folders(const char *dir, struct sbuf *err)
 	return rc;
 }
 
+static const char marker_text[] =
+    "This folder holds a site that `kagari history --format html --output` wrote:\n"
+    "kagari rewrites its index.html (and nothing else here). Without this file,\n"
+    "kagari refuses to write into a folder that holds anything.\n";
+
+int history_site_check_folder(const char *dir, struct sbuf *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0; /* a new folder */
+		sbuf_addf(err, "'%s': cannot read the folder: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct sbuf names = SBUF_INIT;
+	size_t n = 0;
+	int marker = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!strcmp(e->d_name, HISTORY_SITE_MARKER))
+			marker = 1;
+		if (n++ < 3) {
+			sbuf_adds(&names, n > 1 ? ", " : "");
+			sbuf_add_escaped(&names, e->d_name);
+		}
+	}
+	closedir(d);
+	struct stat st;
+	char *m = xstrfmt("%s/%s", dir, HISTORY_SITE_MARKER);
+	/* The marker kagari writes: a file of its own, no link to elsewhere. */
+	int ok = !n || (marker && !lstat(m, &st) && S_ISREG(st.st_mode));
+	free(m);
+	if (!ok)
+		sbuf_addf(err,
+			  "'%s' is a folder that holds files kagari did not write (%s%s): the "
+			  "site goes into an empty folder, a new one, or one kagari wrote before "
+			  "(it leaves a %s file there); nothing written (name another folder, or "
+			  "empty this one)",
+			  dir, names.buf, n > 3 ? ", ..." : "", HISTORY_SITE_MARKER);
+	sbuf_release(&names);
+	return ok ? 0 : -1;
+}
+
 int history_site_write(const char *dir, const struct history_site *site, struct sbuf *err)
 {
-	if (make_folders(dir, err))
+	if (history_site_check_folder(dir, err) || make_folders(dir, err))
+		return -1;
+	/* The marker first: a folder with kagari's index.html always has it. */
+	char *marker = xstrfmt("%s/%s", dir, HISTORY_SITE_MARKER);
+	int rc = report_output_write(marker, NULL, marker_text, sizeof(marker_text) - 1, err);
+	free(marker);
+	if (rc)
 		return -1;
 	struct sbuf page = SBUF_INIT;
 	history_site_render(&page, site);
 	char *index = history_site_index(dir);
-	int rc = report_output_write(index, NULL, page.buf, page.len, err);
+	rc = report_output_write(index, NULL, page.buf, page.len, err);
 	free(index);
 	sbuf_release(&page);
 	return rc;

@@ -79,10 +79,22 @@ struct history_site {
 /* The page (index.html) of site, appended to out. */
 void history_site_render(struct sbuf *out, const struct history_site *site);
 
+/* The file the site leaves in its folder: kagari wrote this folder. */
+#define HISTORY_SITE_MARKER ".kagari-site"
+
 /*
- * The site into folder dir (created with its parents when missing):
- * dir/index.html written atomically, nothing else in dir touched. 0, or
- * -1 with a reason naming the path in err.
+ * May the site be written into folder dir? Only a new folder, an empty one,
+ * or one that holds HISTORY_SITE_MARKER (a regular file): never over the
+ * user's own docs/index.html. 0, or -1 with a reason naming the folder and
+ * a few of its files.
+ */
+int history_site_check_folder(const char *dir, struct sbuf *err);
+
+/*
+ * The site into folder dir (created with its parents when missing; refused
+ * as history_site_check_folder() says): HISTORY_SITE_MARKER, then
+ * dir/index.html, each written atomically; nothing else in dir touched. 0,
+ * or -1 with a reason naming the path in err.
  */
 int history_site_write(const char *dir, const struct history_site *site, struct sbuf *err);
 

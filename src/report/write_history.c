@@ -22,15 +22,35 @@ static int first_of_others(const struct history_series *v, size_t i)
 	return !v[i].this_machine && (i == 0 || v[i - 1].this_machine);
 }
 
+/*
+ * Every string of a series comes from the history, and a history holds
+ * what the history branch brought (anyone's): its control characters are
+ * escaped (sbuf_add_escaped(): \n, \x1b), so that no name, commit or CPU
+ * model starts a line of its own — a terminal escape, or a CI runner's
+ * `::error::` — in the table or the Markdown. No line of the table starts
+ * with such a string: each follows fixed text or the suite's own name.
+ */
+static void text(struct sbuf *out, const char *s)
+{
+	sbuf_add_escaped(out, s ? s : "?");
+}
+
 static void short_sha(struct sbuf *out, const char *sha)
 {
-	sbuf_add(out, sha, strnlen(sha, 10));
+	char *s = xstrndup(sha, strnlen(sha, 10));
+	text(out, s);
+	free(s);
 }
 
 static void series_name(struct sbuf *out, const struct history_series *s)
 {
-	sbuf_addf(out, "%s / %s / %s — %s", s->key->suite, s->key->benchmark, s->key->command,
-		  s->key->metric);
+	text(out, s->key->suite);
+	sbuf_adds(out, " / ");
+	text(out, s->key->benchmark);
+	sbuf_adds(out, " / ");
+	text(out, s->key->command);
+	sbuf_adds(out, " — ");
+	text(out, s->key->metric);
 }
 
 /*
@@ -120,9 +140,13 @@ void report_history_table(struct sbuf *out, const struct history_view *h)
 			sbuf_adds(out, "\nother machines (apart, never mixed with this one):\n");
 		sbuf_addch(out, '\n');
 		series_name(out, s);
-		if (!s->this_machine)
-			sbuf_addf(out, "  [machine %s, %s]", s->key->fingerprint,
-				  s->key->cpu_model ? s->key->cpu_model : "?");
+		if (!s->this_machine) {
+			sbuf_adds(out, "  [machine ");
+			text(out, s->key->fingerprint);
+			sbuf_adds(out, ", ");
+			text(out, s->key->cpu_model);
+			sbuf_adds(out, "]");
+		}
 		sbuf_addf(out, "\n  %zu commit%s, ", s->nr, s->nr == 1 ? "" : "s");
 		short_sha(out, s->pts[0].sha);
 		sbuf_adds(out, " .. ");
@@ -256,8 +280,11 @@ void report_history_markdown(struct sbuf *out, const struct history_view *h)
 		series_name(&name, s);
 		report_md_escape(out, name.buf);
 		sbuf_release(&name);
-		if (!s->this_machine)
-			sbuf_addf(out, " (machine `%s`)", s->key->fingerprint);
+		if (!s->this_machine) {
+			sbuf_adds(out, " (machine `");
+			text(out, s->key->fingerprint);
+			sbuf_adds(out, "`)");
+		}
 		sbuf_addf(out, "\n\n%zu commits; ", s->nr);
 		report_history_noise_line(out, s, detect);
 		sbuf_adds(out, ". ");
@@ -294,8 +321,11 @@ void report_history_html(struct sbuf *out, const struct history_view *h)
 				       "this machine's series.</p>\n");
 		sbuf_reset(&title);
 		series_name(&title, s);
-		if (!s->this_machine)
-			sbuf_addf(&title, " (machine %s)", s->key->fingerprint);
+		if (!s->this_machine) {
+			sbuf_adds(&title, " (machine ");
+			text(&title, s->key->fingerprint);
+			sbuf_adds(&title, ")");
+		}
 		sbuf_adds(out, "<section><h3>");
 		report_html_escape(out, title.buf, 0);
 		sbuf_adds(out, "</h3>\n");
