@@ -209,6 +209,10 @@ struct suite_result {
 	/* compare: whose copy of the suite file both sides ran, "base" or
 	   "head" (NULL outside compare) */
 	char *suite_from;
+	/* compare: 1 when the suite's comparisons could not fail the check
+	   (a suite only the head has, under the base's gate: JSON "gating":
+	   false); 0 otherwise */
+	int not_gating;
 	struct bench_result *benches;
 	size_t nr_benches;
 };

@@ -558,8 +558,10 @@ int report_write_json(const struct run_result *r, const struct report_options *o
 		json_emit_kv_string(&j, "name", s->name);
 		json_emit_kv_string(&j, "file", s->file);
 		json_emit_kv_string(&j, "result", result_name(s->result));
-		if (s->suite_from)
+		if (s->suite_from) {
 			json_emit_kv_string(&j, "suite_from", s->suite_from);
+			json_emit_kv_bool(&j, "gating", !s->not_gating);
+		}
 		json_emit_key(&j, "benchmarks");
 		json_emit_begin_array(&j);
 		for (size_t b = 0; b < s->nr_benches; b++)
