@@ -15,6 +15,7 @@
  * push and pull are cmd/history_sync.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/history_check.h"
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/web.h"
@@ -47,6 +49,7 @@ struct history_cli {
 	char *commit_url;		  /* --commit-url TEMPLATE (the site's links) */
 	char *min_change;		  /* --min-change P */
 	char *detect;			  /* --detect P */
+	char *since;			  /* check --since REV */
 	int from_branch;		  /* --from-branch */
 	struct cli_history_branch branch; /* --branch B, --remote R */
 };
@@ -74,6 +77,8 @@ static const struct opt history_opts[] = {
      "(DIR/) gets a site to publish: DIR/index.html, in a new or empty folder or one kagari wrote "
      "(its .kagari-site)",
      NULL},
+    {"since", OPT_STRING, H(since), "REV",
+     "check: the range REV..HEAD to check (default: HEAD's first parent, so HEAD alone)", NULL},
     {"from-branch", OPT_BOOL, H(from_branch), NULL,
      "import the history branch's new runs first (as `kagari history pull`)", NULL},
     {"branch", OPT_STRING, H(branch.branch), "B",
@@ -136,8 +141,10 @@ static int history_check_args(const struct history_cli *cli, double *min_change,
 			return EXIT_USAGE;
 		}
 	}
-	if (cli->commit_url && !history_site_mode(cli)) {
-		cmd_error("--commit-url is for the site: --format html --output DIR/");
+	int check = cli->common.args.nr && !strcmp(cli->common.args.v[0], "check");
+	if (cli->commit_url && !history_site_mode(cli) && !check) {
+		cmd_error("--commit-url is for the site (--format html --output DIR/) and "
+			  "`history check`");
 		return EXIT_USAGE;
 	}
 	struct sbuf err = SBUF_INIT;
@@ -304,7 +311,23 @@ static void site_series(struct history_site_series *o, const struct history_seri
 		    c->low,
 		    c->high,
 		    c->runs,
-		    c->place != HISTORY_ON_LINE && s->pts[0].place == HISTORY_ON_LINE};
+		    c->place != HISTORY_ON_LINE && s->pts[0].place == HISTORY_ON_LINE,
+		    NULL,
+		    NULL,
+		    NULL,
+		    NAN,
+		    NAN,
+		    NAN,
+		    c->nr_cmps};
+		const struct history_point *e = c->nr_cmps ? c->cmps[c->nr_cmps - 1] : NULL;
+		if (e && history_verdict_is_change(e->verdict)) {
+			pts[q].verdict = e->verdict;
+			pts[q].kind = e->kind;
+			pts[q].base_sha = e->base_sha;
+			pts[q].change_percent = e->change_percent;
+			pts[q].ci_low_percent = e->ci_low_percent;
+			pts[q].ci_high_percent = e->ci_high_percent;
+		}
 		if (tmpl) {
 			sbuf_reset(&t);
 			git_web_commit_url(&t, tmpl, c->sha);
@@ -312,9 +335,18 @@ static void site_series(struct history_site_series *o, const struct history_seri
 			pts[q].url = keep->v[keep->nr - 1];
 		}
 	}
-	for (size_t k = 0; k < s->nr_steps; k++)
-		st[k] = (struct history_site_step){s->steps[k].at, s->steps[k].before,
-						   s->steps[k].after, s->steps[k].change_percent};
+	for (size_t k = 0; k < s->nr_steps; k++) {
+		const struct history_step *h = &s->steps[k];
+		int paired = h->evidence == HISTORY_EVIDENCE_PAIRED;
+		st[k] = (struct history_site_step){h->at,
+						   h->before,
+						   h->after,
+						   h->change_percent,
+						   h->from_sha,
+						   paired,
+						   paired ? h->cmp->ci_low_percent : NAN,
+						   paired ? h->cmp->ci_high_percent : NAN};
+	}
 	sbuf_reset(&t);
 	report_history_noise_line(&t, s, detect);
 	strvec_push(keep, t.buf);
@@ -335,6 +367,9 @@ static void site_series(struct history_site_series *o, const struct history_seri
 	    .noise = keep->v[keep->nr - 1],
 	    .last = {l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
 		     l->ci_low_percent, l->ci_high_percent},
+	    .nr_regressions = s->nr_regressions,
+	    .nr_improvements = s->nr_improvements,
+	    .nr_accepted = s->nr_accepted,
 	};
 }
 
@@ -399,6 +434,32 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 	return rc;
 }
 
+/* `kagari history check`: 1 when an alert lies in the range, 0 when
+   none, EXIT_USAGE for a range git cannot tell; the Markdown to
+   --output or standard output either way. */
+static int history_check(const struct history_cli *cli, const struct history_view *hv,
+			 const struct loaded_suites *ls, struct sbuf *out)
+{
+	const char *dir = ls->suites[0]->dir;
+	struct strvec range = STRVEC_INIT;
+	char *head = NULL, *page = NULL;
+	int rc = history_check_range(dir, cli->since, &range, &head);
+	if (!rc) {
+		const char *why;
+		char *tmpl = site_links(cli, dir, &page, &why);
+		int any =
+		    history_check_alerts(out, hv, ls, &range, cli->since, head, dir, tmpl, why);
+		free(tmpl);
+		rc = history_write(cli, out);
+		if (!rc && any)
+			rc = EXIT_FAIL;
+	}
+	free(head);
+	free(page);
+	strvec_clear(&range);
+	return rc;
+}
+
 static int history_exec(const void *opts, struct cmd_env *env)
 {
 	const struct history_cli *cli = opts;
@@ -410,8 +471,28 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	int rc = history_check_args(cli, &min_change, &detect);
 	if (rc)
 		return rc;
+	/* `kagari history check [--since REV] [PATH...]`: the suites are the
+	   arguments after it. */
+	const struct strvec *args = &cli->common.args;
+	int check = args->nr && !strcmp(args->v[0], "check");
+	struct strvec paths = STRVEC_INIT;
+	for (size_t i = check; i < args->nr; i++)
+		strvec_push(&paths, args->v[i]);
+	if (cli->since && !check) {
+		cmd_error("--since is for `kagari history check`");
+		strvec_clear(&paths);
+		return EXIT_USAGE;
+	}
+	if (check && cli->out.format && strcmp(cli->out.format, "markdown")) {
+		cmd_error("history check writes Markdown (an issue's body): --format %s is not "
+			  "one of its formats",
+			  cli->out.format);
+		strvec_clear(&paths);
+		return EXIT_USAGE;
+	}
 	struct loaded_suites ls;
-	rc = common_load(&cli->common.args, &ls);
+	rc = common_load(&paths, &ls);
+	strvec_clear(&paths);
 	if (!rc)
 		rc = common_select(&cli->selection, &ls);
 	if (rc) {
@@ -441,7 +522,9 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	history_series_build(&set, &pts, &order, &opt);
 	history_order_release(&order);
 	struct history_view hv = {path, m.fingerprint, runs, detect, &set};
-	if (history_site_mode(cli)) {
+	if (check) {
+		rc = history_check(cli, &hv, &ls, &out);
+	} else if (history_site_mode(cli)) {
 		rc = history_publish(cli, &hv, ls.suites[0]->dir);
 	} else {
 		history_render(&out, cli, &hv);

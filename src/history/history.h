@@ -39,7 +39,7 @@ struct sbuf;
 struct history;
 
 /* The schema this kagari writes; older databases are migrated forward. */
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 /* Reports larger than this are stored without their JSON (statistics only). */
 #define HISTORY_MAX_REPORT_BYTES ((size_t)16 << 20)
 #define HISTORY_DEFAULT_TIMEOUT_MS 10000
@@ -117,6 +117,15 @@ struct history_point {
 	   (percent; NAN and NULL when it did not). */
 	char *kind, *result, *verdict;
 	double change_percent, ci_low_percent, ci_high_percent;
+	/* The paired comparison's other numbers (schema 4; NAN and -1 in
+	   runs recorded before): the change of the mean with its interval,
+	   the p-value, the tolerance T it was judged by (percent) and whether
+	   it gated. base_sha, base_ref: the commit it compared with (the
+	   run's; NULL for a `run`). */
+	double mean_change_percent, mean_ci_low_percent, mean_ci_high_percent;
+	double p_value, max_percent;
+	int gate;
+	char *base_sha, *base_ref;
 };
 
 struct history_points {

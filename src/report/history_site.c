@@ -72,7 +72,12 @@ static const char site_css[] =
     "svg.trend .lv{stroke:#7b3fa0;stroke-width:1.4;stroke-dasharray:6 4}\n"
     "svg.trend .step{stroke:#c62828;stroke-width:1.4;stroke-dasharray:4 3}\n"
     "svg.trend .sep{stroke:#999;stroke-width:1;stroke-dasharray:2 3}\n"
-    "svg.trend a:hover .pt{fill:#a04a00}\n";
+    "svg.trend a:hover .pt{fill:#a04a00}\n"
+    "svg.trend .vr{stroke-width:5;stroke-opacity:.5}\n"
+    "svg.trend .mk{stroke:#fff;stroke-width:.8}\n"
+    "svg.trend .v-regression{stroke:#c62828;fill:#c62828}\n"
+    "svg.trend .v-improved{stroke:#2e7d32;fill:#2e7d32}\n"
+    "svg.trend .v-accepted{stroke:#b58100;fill:#b58100}\n";
 
 static void esc(struct sbuf *out, const char *s)
 {
@@ -150,6 +155,27 @@ static double sy(const struct scale *s, double v)
 	return B - (v - s->y0) / (s->y1 - s->y0) * (B - T);
 }
 
+/*
+ * The span a verdict mark covers in the metric's units: the paired
+ * change's interval about the base it implies (the point's value over 1 +
+ * the change). 0 when the point has no mark or no finite interval.
+ */
+static int mark_span(const struct history_site_point *p, double *lo, double *hi)
+{
+	if (!p->verdict || !isfinite(p->change_percent) || !isfinite(p->ci_low_percent) ||
+	    !isfinite(p->ci_high_percent) || p->change_percent <= -100)
+		return 0;
+	double base = p->median / (1 + p->change_percent / 100);
+	*lo = base * (1 + p->ci_low_percent / 100);
+	*hi = base * (1 + p->ci_high_percent / 100);
+	if (*lo > *hi) {
+		double t = *lo;
+		*lo = *hi;
+		*hi = t;
+	}
+	return isfinite(*lo) && isfinite(*hi);
+}
+
 static void scale_of(struct scale *s, const struct history_site_series *v)
 {
 	s->n = v->nr;
@@ -159,6 +185,11 @@ static void scale_of(struct scale *s, const struct history_site_series *v)
 		const struct history_site_point *p = &v->pts[i];
 		s->y0 = fmin(s->y0, isfinite(p->low) ? fmin(p->low, p->median) : p->median);
 		s->y1 = fmax(s->y1, isfinite(p->high) ? fmax(p->high, p->median) : p->median);
+		double lo, hi;
+		if (mark_span(p, &lo, &hi)) {
+			s->y0 = fmin(s->y0, lo);
+			s->y1 = fmax(s->y1, hi);
+		}
 	}
 	double pad = (s->y1 - s->y0) * 0.08;
 	if (!(pad > 0))
@@ -279,6 +310,73 @@ static void point_title(struct sbuf *out, const struct history_site_series *v, s
 	sbuf_release(&t);
 }
 
+/* "regression +20.7% [+17.7%, +26.3%], ci against abc1234567" */
+static void verdict_words(struct sbuf *t, const struct history_site_point *p)
+{
+	sbuf_adds(t, p->verdict);
+	sbuf_addch(t, ' ');
+	units_format_change(t, p->change_percent, p->ci_low_percent, p->ci_high_percent);
+	sbuf_adds(t, ", ");
+	sbuf_adds(t, p->kind ? p->kind : "compare");
+	if (p->base_sha) {
+		sbuf_adds(t, " against ");
+		sbuf_add(t, p->base_sha, strnlen(p->base_sha, 10));
+	}
+}
+
+/*
+ * Each paired verdict that marked a change: a bar over the paired
+ * change's interval (about the base it implies) and a triangle, up for a
+ * slower or bigger value, down for a faster or smaller one, coloured by the
+ * verdict, linking to the commit, its words on hover.
+ */
+static void marks(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
+{
+	struct sbuf t = SBUF_INIT;
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct history_site_point *p = &v->pts[i];
+		if (!p->verdict)
+			continue;
+		double x = sx(s, (double)i), lo, hi;
+		char cls[48];
+		snprintf(cls, sizeof(cls), "vr v-%s",
+			 !strcmp(p->verdict, "improved")   ? "improved"
+			 : !strcmp(p->verdict, "accepted") ? "accepted"
+							   : "regression");
+		int a = link_open(out, p->url);
+		sbuf_adds(out, "<g>");
+		sbuf_reset(&t);
+		sbuf_add(&t, p->sha, strnlen(p->sha, 10));
+		sbuf_adds(&t, ": ");
+		verdict_words(&t, p);
+		sbuf_adds(out, "<title>");
+		report_html_escape(out, t.buf, 1);
+		sbuf_adds(out, "</title>");
+		int up = p->change_percent > 0, span = mark_span(p, &lo, &hi);
+		if (span)
+			line(out, x, sy(s, lo), x, sy(s, hi), cls);
+		/* the triangle beyond the bar's end, pointing the way it moved */
+		double y0 =
+		    span ? (up ? sy(s, hi) - 3 : sy(s, lo) + 3) : sy(s, p->median) + (up ? -6 : 6);
+		double tip = up ? y0 - 9 : y0 + 9;
+		sbuf_adds(out, "<path d=\"M");
+		num(out, x - 5);
+		sbuf_addch(out, ' ');
+		num(out, y0);
+		sbuf_adds(out, " L");
+		num(out, x + 5);
+		sbuf_addch(out, ' ');
+		num(out, y0);
+		sbuf_adds(out, " L");
+		num(out, x);
+		sbuf_addch(out, ' ');
+		num(out, tip);
+		sbuf_addf(out, " Z\" class=\"mk %s\"/></g>", cls + 3);
+		sbuf_adds(out, a ? "</a>\n" : "\n");
+	}
+	sbuf_release(&t);
+}
+
 static void points(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
 {
 	size_t end = line_end(v);
@@ -302,6 +400,7 @@ static void points(struct sbuf *out, const struct scale *s, const struct history
 		if (v->pts[i].runs > 1 && v->pts[i].high > v->pts[i].low)
 			line(out, sx(s, (double)i), sy(s, v->pts[i].low), sx(s, (double)i),
 			     sy(s, v->pts[i].high), "iv");
+	marks(out, s, v);
 	double r = v->nr > 200 ? 2 : 3.2;
 	for (size_t i = 0; i < v->nr; i++) {
 		int a = link_open(out, v->pts[i].url);
@@ -432,9 +531,14 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "<li>no steps</li>\n");
 	for (size_t k = 0; k < v->nr_steps; k++) {
 		const struct history_site_step *st = &v->steps[k];
-		const struct history_site_point *a = &v->pts[st->at - 1], *b = &v->pts[st->at];
+		const struct history_site_point *b = &v->pts[st->at];
+		const char *from = st->from_sha ? st->from_sha : v->pts[st->at - 1].sha;
 		sbuf_reset(&t);
-		units_format_percent(&t, st->change_percent);
+		if (st->paired)
+			units_format_change(&t, st->change_percent, st->ci_low_percent,
+					    st->ci_high_percent);
+		else
+			units_format_percent(&t, st->change_percent);
 		sbuf_adds(&t, " (");
 		units_format_value(&t, v->metric, st->before);
 		sbuf_adds(&t, " → ");
@@ -451,13 +555,51 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 			sbuf_adds(out, " ");
 			esc(out, b->subject);
 		}
-		sbuf_adds(out, " <span class=\"dim\">(after <code>");
-		short_sha(out, a->sha);
+		sbuf_adds(out, st->paired ? " <span class=\"dim\">(paired: measured against <code>"
+					  : " <span class=\"dim\">(series: after <code>");
+		short_sha(out, from);
 		sbuf_adds(out, "</code>: the change is in ");
-		short_sha(out, a->sha);
+		short_sha(out, from);
 		sbuf_adds(out, "..");
 		short_sha(out, b->sha);
 		sbuf_adds(out, ")</span></li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+	sbuf_release(&t);
+}
+
+/* The paired verdicts that marked a change, newest first, each linking to
+   its commit. */
+static void verdict_items(struct sbuf *out, const struct history_site_series *v)
+{
+	size_t n = v->nr_regressions + v->nr_improvements + v->nr_accepted;
+	if (!n)
+		return;
+	struct sbuf t = SBUF_INIT;
+	sbuf_adds(out, "<p>Paired verdicts:</p>\n<ul>\n");
+	for (size_t i = v->nr; i-- > 0;) {
+		const struct history_site_point *p = &v->pts[i];
+		if (!p->verdict)
+			continue;
+		sbuf_reset(&t);
+		verdict_words(&t, p);
+		sbuf_addf(out, "<li class=\"verdict\"><span class=\"badge %s\">",
+			  !strcmp(p->verdict, "improved")   ? "k-good"
+			  : !strcmp(p->verdict, "accepted") ? "k-warn"
+							    : "k-bad");
+		esc(out, p->verdict);
+		sbuf_adds(out, "</span> ");
+		esc(out, t.buf + strlen(p->verdict) + 1);
+		sbuf_adds(out, " at ");
+		int open = link_open(out, p->url);
+		sbuf_adds(out, "<code>");
+		short_sha(out, p->sha);
+		sbuf_adds(out, open ? "</code></a>" : "</code>");
+		if (p->subject) {
+			sbuf_adds(out, " ");
+			esc(out, p->subject);
+		}
+		sbuf_adds(out, "</li>\n");
 	}
 	sbuf_adds(out, "</ul>\n");
 	sbuf_release(&t);
@@ -478,6 +620,7 @@ static void series_block(struct sbuf *out, const struct history_site_series *v, 
 	sbuf_adds(out, "</p>\n");
 	last_line(out, v);
 	step_items(out, v);
+	verdict_items(out, v);
 	sbuf_adds(out, "</div>\n");
 	sbuf_release(&label);
 }
@@ -537,10 +680,10 @@ static void machine_name(struct sbuf *out, const struct history_site_series *v)
    steps, linking to its plot. */
 static void overview(struct sbuf *out, const struct history_site *site, const size_t *ix)
 {
-	sbuf_adds(out,
-		  "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
-		  "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
-		  "<th>last run</th><th>steps</th></tr>\n");
+	sbuf_adds(
+	    out, "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
+		 "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
+		 "<th>last run</th><th>steps</th><th>regressions</th><th>improvements</th></tr>\n");
 	struct sbuf t = SBUF_INIT;
 	for (size_t k = 0; k < site->nr; k++) {
 		const struct history_site_series *v = &site->series[ix[k]];
@@ -561,7 +704,10 @@ static void overview(struct sbuf *out, const struct history_site *site, const si
 		esc(out, t.buf);
 		sbuf_adds(out, "</td><td>");
 		last_badge(out, &v->last);
-		sbuf_addf(out, "</td><td class=\"n\">%zu</td></tr>\n", v->nr_steps);
+		sbuf_addf(out,
+			  "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td><td "
+			  "class=\"n\">%zu</td></tr>\n",
+			  v->nr_steps, v->nr_regressions, v->nr_improvements);
 	}
 	sbuf_adds(out, "</table>\n");
 	sbuf_release(&t);

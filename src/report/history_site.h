@@ -38,12 +38,21 @@ struct history_site_point {
 	double median, low, high; /* the median of its runs, their least and greatest */
 	size_t runs;
 	int off_line; /* not on HEAD's first-parent line (shown after it) */
+	/* Its last paired comparison (compare, ci) when that marked a change
+	   (verdict "regression", "improved", "accepted"; else NULL): the
+	   change with its interval, the kind of run and its base. */
+	const char *verdict, *kind, *base_sha;
+	double change_percent, ci_low_percent, ci_high_percent;
+	size_t nr_compared; /* its runs that compared the metric */
 };
 
 struct history_site_step {
 	size_t at;	      /* index of the first point of the new level */
 	double before, after; /* levels either side */
 	double change_percent;
+	const char *from_sha;			/* the last commit of the old level (or the base) */
+	int paired;				/* from a paired comparison, else the series */
+	double ci_low_percent, ci_high_percent; /* paired: the interval */
 };
 
 /* The series' last run (by time): its kind, result and, when it compared
@@ -64,6 +73,8 @@ struct history_site_series {
 	size_t nr_steps;
 	const char *noise; /* the noise line, as the table words it */
 	struct history_site_last last;
+	size_t nr_regressions, nr_improvements, nr_accepted; /* verdict marks */
+	int gated; /* the suite gates this metric of this command */
 };
 
 struct history_site {
