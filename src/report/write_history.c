@@ -269,6 +269,52 @@ static void comparison_json(struct json_emit *j, const struct history_point *c)
 	json_emit_end_object(j);
 }
 
+/* A series' points (with their comparisons) and steps as JSON. */
+static void series_points_steps_json(struct json_emit *j, const struct history_series *s)
+{
+	json_emit_key(j, "points");
+	json_emit_begin_array(j);
+	for (size_t q = 0; q < s->nr; q++) {
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "sha", s->pts[q].sha);
+		json_emit_kv_string(j, "time", s->pts[q].time);
+		json_emit_kv_double(j, "median", s->pts[q].median);
+		json_emit_kv_double(j, "low", s->pts[q].low);
+		json_emit_kv_double(j, "high", s->pts[q].high);
+		json_emit_kv_int(j, "runs", (int64_t)s->pts[q].runs);
+		json_emit_key(j, "comparisons");
+		json_emit_begin_array(j);
+		for (size_t k = 0; k < s->pts[q].nr_cmps; k++)
+			comparison_json(j, s->pts[q].cmps[k]);
+		json_emit_end_array(j);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+	json_emit_key(j, "steps");
+	json_emit_begin_array(j);
+	for (size_t k = 0; k < s->nr_steps; k++) {
+		const struct history_step *st = &s->steps[k];
+		int paired = st->evidence == HISTORY_EVIDENCE_PAIRED;
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "from_sha", st->from_sha);
+		json_emit_kv_string(j, "to_sha", s->pts[st->at].sha);
+		json_emit_kv_double(j, "before", st->before);
+		json_emit_kv_double(j, "after", st->after);
+		json_emit_kv_double(j, "change_percent", st->change_percent);
+		json_emit_kv_string(j, "evidence", paired ? "paired" : "series");
+		json_emit_kv_string(j, "verdict", paired ? st->cmp->verdict : NULL);
+		json_emit_kv_double(j, "ci_low_percent", paired ? st->cmp->ci_low_percent : NAN);
+		json_emit_kv_double(j, "ci_high_percent", paired ? st->cmp->ci_high_percent : NAN);
+		json_emit_key(j, "run");
+		if (paired)
+			json_emit_int(j, st->cmp->run);
+		else
+			json_emit_null(j);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+}
+
 void report_history_json(struct sbuf *out, const struct history_view *h)
 {
 	const struct history_series *v = h->set->v;
@@ -323,49 +369,7 @@ void report_history_json(struct sbuf *out, const struct history_view *h)
 		else
 			json_emit_null(&j);
 		json_emit_end_object(&j);
-		json_emit_key(&j, "points");
-		json_emit_begin_array(&j);
-		for (size_t q = 0; q < s->nr; q++) {
-			json_emit_begin_object_inline(&j);
-			json_emit_kv_string(&j, "sha", s->pts[q].sha);
-			json_emit_kv_string(&j, "time", s->pts[q].time);
-			json_emit_kv_double(&j, "median", s->pts[q].median);
-			json_emit_kv_double(&j, "low", s->pts[q].low);
-			json_emit_kv_double(&j, "high", s->pts[q].high);
-			json_emit_kv_int(&j, "runs", (int64_t)s->pts[q].runs);
-			json_emit_key(&j, "comparisons");
-			json_emit_begin_array(&j);
-			for (size_t k = 0; k < s->pts[q].nr_cmps; k++)
-				comparison_json(&j, s->pts[q].cmps[k]);
-			json_emit_end_array(&j);
-			json_emit_end_object(&j);
-		}
-		json_emit_end_array(&j);
-		json_emit_key(&j, "steps");
-		json_emit_begin_array(&j);
-		for (size_t k = 0; k < s->nr_steps; k++) {
-			const struct history_step *st = &s->steps[k];
-			int paired = st->evidence == HISTORY_EVIDENCE_PAIRED;
-			json_emit_begin_object_inline(&j);
-			json_emit_kv_string(&j, "from_sha", st->from_sha);
-			json_emit_kv_string(&j, "to_sha", s->pts[st->at].sha);
-			json_emit_kv_double(&j, "before", st->before);
-			json_emit_kv_double(&j, "after", st->after);
-			json_emit_kv_double(&j, "change_percent", st->change_percent);
-			json_emit_kv_string(&j, "evidence", paired ? "paired" : "series");
-			json_emit_kv_string(&j, "verdict", paired ? st->cmp->verdict : NULL);
-			json_emit_kv_double(&j, "ci_low_percent",
-					    paired ? st->cmp->ci_low_percent : NAN);
-			json_emit_kv_double(&j, "ci_high_percent",
-					    paired ? st->cmp->ci_high_percent : NAN);
-			json_emit_key(&j, "run");
-			if (paired)
-				json_emit_int(&j, st->cmp->run);
-			else
-				json_emit_null(&j);
-			json_emit_end_object(&j);
-		}
-		json_emit_end_array(&j);
+		series_points_steps_json(&j, s);
 		json_emit_key(&j, "verdicts");
 		json_emit_begin_object_inline(&j);
 		json_emit_kv_int(&j, "regression", (int64_t)s->nr_regressions);
