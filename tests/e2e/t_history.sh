@@ -56,7 +56,7 @@ json_check "$T/h.json" 'r["runs"] == 10'
 case_ "the planted step is found at its commit, with its size"
 json_check "$T/h.json" '[(s["benchmark"], s["command"], s["metric"]) for s in r["series"] if s["metric"] == "allocs"] == [("b", "m", "allocs"), ("b", "same", "allocs")]'
 json_check "$T/h.json" "[len(s['points']) for s in r['series'] if s['metric'] == 'allocs'] == [10, 10]"
-json_check "$T/h.json" "[s['steps'] for s in r['series'] if s['command'] == 'm' and s['metric'] == 'allocs'][0] == [{'from_sha': '${SHAS[4]}', 'to_sha': '${SHAS[5]}', 'before': 1000.0, 'after': 1250.0, 'change_percent': 25.0}]"
+json_check "$T/h.json" "[s['steps'] for s in r['series'] if s['command'] == 'm' and s['metric'] == 'allocs'][0] == [{'from_sha': '${SHAS[4]}', 'to_sha': '${SHAS[5]}', 'before': 1000.0, 'after': 1250.0, 'change_percent': 25.0, 'evidence': 'series', 'verdict': None, 'ci_low_percent': None, 'ci_high_percent': None, 'run': None}]"
 json_check "$T/h.json" "[p['sha'] for p in r['series'][0]['points']] == '${SHAS[*]}'.split()"
 
 case_ "no step on an A/A series"
