@@ -89,8 +89,9 @@ static int in_range(const struct strvec *range, const char *sha)
 }
 
 /* The tolerance T of the series' command and metric in the suites
-   (regression.METRIC.max_percent); the suites' default, 10, when the
-   command is no longer in them. */
+   (regression.METRIC.max_percent) when the suite gates that metric (a
+   step of a metric nobody gates is shown, never an alert); NAN when it
+   does not, or the command is no longer in the suites. */
 static double tolerance_of(const struct loaded_suites *ls, const struct history_series *s)
 {
 	for (size_t i = 0; i < ls->nr; i++) {
@@ -101,14 +102,15 @@ static double tolerance_of(const struct loaded_suites *ls, const struct history_
 			const struct bench_spec *be = &su->benches[b];
 			if (strcmp(be->name, s->key->benchmark))
 				continue;
-			for (size_t c = 0; c < be->nr_commands; c++)
+			for (size_t c = 0; c < be->nr_commands; c++) {
+				const struct metric_regression *mr =
+				    &be->commands[c].settings.regression.metric[s->metric];
 				if (!strcmp(be->commands[c].name, s->key->command))
-					return be->commands[c]
-					    .settings.regression.metric[s->metric]
-					    .max_percent;
+					return mr->compare && mr->gate ? mr->max_percent : NAN;
+			}
 		}
 	}
-	return 10;
+	return NAN;
 }
 
 /* Is a change of pct percent worse for the metric? */
@@ -165,7 +167,7 @@ static void series_alerts(struct alerts *a, const struct history_series *s,
 		int stepped = 0;
 		for (size_t k = 0; k < s->nr_steps && !stepped; k++)
 			stepped = s->steps[k].at == q && s->steps[k].cmp == p;
-		if (!stepped && !strcmp(p->verdict, "regression"))
+		if (!stepped && !strcmp(p->verdict, "regression") && p->gate != 0)
 			push_alert(a, &(struct history_alert){
 					  s, NULL, c, p,
 					  isfinite(p->max_percent) ? p->max_percent : tol, NULL,

@@ -608,7 +608,9 @@ void report_history_check_markdown(struct sbuf *out, const struct history_view *
 			sbuf_adds(out, "series step after ");
 			md_commit(out, a->step->from_sha, a->from_url);
 		}
-		sbuf_addf(out, " (tolerance %g%%) | `", a->tolerance);
+		if (isfinite(a->tolerance))
+			sbuf_addf(out, " (tolerance %g%%)", a->tolerance);
+		sbuf_adds(out, " | `");
 		text(out, s->key->fingerprint);
 		sbuf_adds(out, "` |\n");
 	}
