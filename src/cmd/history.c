@@ -544,9 +544,9 @@ out:
 
 const struct cmd_entry cmd_history = {
     .name = "history",
-    .args = "[push|pull] [options] [PATH...]",
-    .summary = "show the recorded series per command and metric over commits, with their steps; "
-	       "push/pull the history branch",
+    .args = "[check|push|pull] [options] [PATH...]",
+    .summary = "show the recorded series per command and metric over commits, with their steps "
+	       "and verdicts; check REV..HEAD for steps (exit 1); push/pull the history branch",
     .opts = history_opts,
     .cli_size = sizeof(struct history_cli),
     .needs_runner = 0,
