@@ -34,7 +34,8 @@ int main(void)
 			runs[i] = xcalloc(k, sizeof(double));
 			for (size_t j = 0; j < k; j++)
 				if (scanf("%lf", &runs[i][j]) != 1) {
-					fprintf(stderr, "bench/steps: bad value at commit %zu\n", i);
+					fprintf(stderr, "bench/steps: bad value at commit %zu\n",
+						i);
 					return 2;
 				}
 			/* the point: the median of its runs, as series.c makes it */
@@ -47,8 +48,8 @@ int main(void)
 				}
 				t[at] = runs[i][j];
 			}
-			p[i] = (struct steps_point){k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2,
-						    runs[i], k};
+			p[i] = (struct steps_point){
+			    k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, runs[i], k};
 			free(t);
 		}
 		struct step *st = NULL;

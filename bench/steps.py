@@ -16,7 +16,8 @@ A series has N commits (50, 200, 1000), each one value (k = 1) or the
 median of a few runs (k = 3 or 5): k consecutive runs from a random place
 of a trace, so each commit is a session of its own in one of the states
 the machine was in, and its runs share that state. Steps are 1, 2, 3, 5, 7 or 10 times the noise of a
-point (1.4826 MAD of the trace's points of k runs), up or down, at least
+point (1.4826 MAD of the trace's points of k runs; up: times 1 + s times
+the relative noise, down: divided by it), up or down, at least
 8 commits apart, and in every fourth series two of them 3 to 5 commits
 apart. A/A series have none. Prints per detector: precision, recall and F1
 (a step found within MARGIN commits of a planted one counts), false steps
@@ -74,7 +75,10 @@ def make_series(rng, trace, n, k, steps, noise, level):
     at = dict(steps)
     for i in range(n):
         if i in at:
-            f *= 1 + at[i] * noise / level
+            # up: x (1 + s r); down: the inverse, so that every value
+            # stays positive and a step down undoes a step up
+            g = 1 + abs(at[i]) * noise / level
+            f *= g if at[i] > 0 else 1 / g
         factor[i] = f
     runs = []
     for i in range(n):

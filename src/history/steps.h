@@ -44,6 +44,10 @@ struct steps_point {
 	size_t nr_runs;
 };
 
+/* A split is a step when its two sides are this many standard errors
+   apart (more on short segments: steps.c, threshold()). */
+#define STEPS_Z 4.5
+
 /* Pairs of runs of one commit that steps_run_noise() needs to use them. */
 #define STEPS_MIN_PAIRS 3
 
