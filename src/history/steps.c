@@ -1,5 +1,5 @@
 /*
- * history/steps: binary segmentation with an L1 cost (steps.h).
+ * history/steps: binary segmentation by a winsorized CUSUM (steps.h).
  */
 #include "history/steps.h"
 

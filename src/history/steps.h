@@ -2,20 +2,19 @@
  * history/steps: change points of a series (docs/history.md, "Finding
  * steps").
  *
- * Binary segmentation with a robust cost: a segment costs the sum of the
- * absolute deviations from its median (an L1 fit, so one wild point does
- * not make a step); a segment is split at the point that lowers the cost
- * most when the gain exceeds the penalty
- *
- *	2 * sigma * sqrt(n * ln n)
- *
- * (n the segment's length; sigma the series' noise, estimated robustly
- * from consecutive differences: 1.4826 * median |x[i+1] - x[i]| / sqrt 2,
- * which a step barely moves), both parts keep at least `min_size` points,
- * and the two medians differ by at least min_change_percent. The halves
- * are split again the same way. steps_find_points() does the same with
- * each point's own noise: that of its runs' session (tau) and of their
- * number.
+ * Binary segmentation with a robust test: a segment's split is where a
+ * CUSUM of winsorized values explains most (each point, in units of its
+ * noise, clipped to within 2 of the segment's median, so one wild run
+ * moves nothing far), and it is a step when the two sides' winsorized
+ * means are STEPS_Z (1 + 4/n) standard errors apart, both parts keep at
+ * least `min_size` points, and the two medians differ by at least
+ * min_change_percent. The halves are split again the same way.
+ * steps_find() gives every point one noise sigma, estimated robustly from
+ * consecutive differences (1.4826 * median |x[i+1] - x[i]| / sqrt 2,
+ * which a step barely moves); steps_find_points() each point its own:
+ * that of its runs' session (tau) and of their number, on the
+ * logarithms of the values when all are positive (noise grows with the
+ * level; docs/history.md).
  */
 #ifndef KAGARI_HISTORY_STEPS_H
 #define KAGARI_HISTORY_STEPS_H
@@ -81,11 +80,11 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
 /*
  * steps_find() with each point's own noise: sqrt(tau^2 + sigma_1^2 / k)
  * for a point of k runs (sigma_1 from steps_run_noise(), tau from
- * steps_between_noise()). A segment costs sum |x - m| / sigma_i about its
- * weighted median m, the penalty is 2 sqrt(n ln n) in those units, so a
- * point of many runs weighs more than one of a single run, as far as the
- * session's offset lets it. Returns sigma_1, and tau in *between (may be
- * NULL); NAN and no steps when steps_run_noise() does not know it.
+ * steps_between_noise()), in units of which each point is weighed and
+ * clipped: a point of many runs weighs more than one of a single run, as
+ * far as the session's offset lets it. On the logarithms of the values
+ * when every value and run is positive (the noise's own estimates too). Returns sigma_1, and tau in
+ * *between (may be NULL); NAN and no steps when steps_run_noise() does not know it.
  */
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps, size_t *nr_steps,
