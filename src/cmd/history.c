@@ -295,7 +295,7 @@ static void subjects_load(struct git_subjects *sj, const struct history_series_s
    it allocates (noise line, links) are pushed on keep. */
 static void site_series(struct history_site_series *o, const struct history_series *s,
 			const struct git_subjects *sj, const char *tmpl, double detect,
-			struct strvec *keep)
+			const struct loaded_suites *ls, struct strvec *keep)
 {
 	struct history_site_point *pts = xcalloc(s->nr ? s->nr : 1, sizeof(*pts));
 	struct history_site_step *st = xcalloc(s->nr_steps + 1, sizeof(*st));
@@ -370,6 +370,7 @@ static void site_series(struct history_site_series *o, const struct history_seri
 	    .nr_regressions = s->nr_regressions,
 	    .nr_improvements = s->nr_improvements,
 	    .nr_accepted = s->nr_accepted,
+	    .gated = isfinite(history_check_tolerance(ls, s)),
 	};
 }
 
@@ -398,10 +399,11 @@ static char *site_links(const struct history_cli *cli, const char *dir, char **p
 /* The site into the folder --output names (report/history_site.h).
    0 or EXIT_EXEC. */
 static int history_publish(const struct history_cli *cli, const struct history_view *hv,
-			   const char *dir)
+			   const struct loaded_suites *ls)
 {
 	const struct history_series *v = hv->set->v;
 	size_t nr = hv->set->nr;
+	const char *dir = ls->suites[0]->dir;
 	struct git_subjects sj;
 	struct strvec keep = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
@@ -412,7 +414,7 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 	/* keep holds copies: its strings stay where they are as it grows. */
 	struct history_site_series *ss = xcalloc(nr ? nr : 1, sizeof(*ss));
 	for (size_t i = 0; i < nr; i++)
-		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, &keep);
+		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, ls, &keep);
 	char *now = sysinfo_now_rfc3339();
 	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr};
 	int rc = 0;
@@ -525,7 +527,7 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	if (check) {
 		rc = history_check(cli, &hv, &ls, &out);
 	} else if (history_site_mode(cli)) {
-		rc = history_publish(cli, &hv, ls.suites[0]->dir);
+		rc = history_publish(cli, &hv, &ls);
 	} else {
 		history_render(&out, cli, &hv);
 		rc = history_write(cli, &out);

@@ -92,7 +92,7 @@ static int in_range(const struct strvec *range, const char *sha)
    (regression.METRIC.max_percent) when the suite gates that metric (a
    step of a metric nobody gates is shown, never an alert); NAN when it
    does not, or the command is no longer in the suites. */
-static double tolerance_of(const struct loaded_suites *ls, const struct history_series *s)
+double history_check_tolerance(const struct loaded_suites *ls, const struct history_series *s)
 {
 	for (size_t i = 0; i < ls->nr; i++) {
 		const struct suite *su = ls->suites[i];
@@ -183,7 +183,7 @@ int history_check_alerts(struct sbuf *out, const struct history_view *hv,
 	struct alerts a = {NULL, 0, 0};
 	const struct history_series_set *set = hv->set;
 	for (size_t i = 0; i < set->nr; i++)
-		series_alerts(&a, &set->v[i], range, tolerance_of(ls, &set->v[i]));
+		series_alerts(&a, &set->v[i], range, history_check_tolerance(ls, &set->v[i]));
 	/* The links and subjects of the commits named. */
 	struct strvec keep = STRVEC_INIT;
 	const char **sha = xcalloc(a.nr + 1, sizeof(*sha));

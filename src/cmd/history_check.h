@@ -19,6 +19,13 @@
 int history_check_range(const char *dir, const char *since, struct strvec *range, char **head);
 
 /*
+ * The tolerance T of series s's command and metric in the loaded suites
+ * (regression.METRIC.max_percent) when its suite gates that metric; NAN
+ * when it does not, or the command is no longer in the suites.
+ */
+double history_check_tolerance(const struct loaded_suites *ls, const struct history_series *s);
+
+/*
  * The alerts of hv's series in range (sorted ids), each with the tolerance
  * of its command and metric in the loaded suites ls, written as Markdown
  * to out; tmpl: the commit link template (NULL: none, no_links says why).

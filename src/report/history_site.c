@@ -19,15 +19,16 @@
 #include "report/output.h"
 #include "report/svg.h"
 
-/* The trend plot: W x H, the plot area [L, R] x [T, B]. */
-#define W 960.0
-#define H 270.0
-#define L 84.0
-#define R 944.0
+/* The trend plot: W x H, the plot area [L, R] x [T, B]. Small multiples:
+   two plots side by side on a laptop's screen, their text still legible. */
+#define W 560.0
+#define H 236.0
+#define L 70.0
+#define R 548.0
 #define T 30.0
-#define B 226.0
+#define B 190.0
 /* Commit labels under the axis, at most. */
-#define X_LABELS 7
+#define X_LABELS 4
 
 static const char site_css[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;"
@@ -42,6 +43,7 @@ static const char site_css[] =
     "th,td{border:1px solid #e3e3e3;padding:3px 8px;text-align:left;vertical-align:top}\n"
     "th{background:#f3f3f5;font-weight:600}\n"
     "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    "td code{white-space:nowrap}\n"
     ".meta{color:#555;margin:2px 0}\n"
     ".dim{color:#666;font-weight:normal}\n"
     ".badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;"
@@ -57,7 +59,12 @@ static const char site_css[] =
     "code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px;"
     "background:#f1f1f3;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}\n"
     "a{color:#1f5fa8}\n"
-    "svg.trend{width:100%;max-width:960px;height:auto;display:block;background:#fff}\n"
+    "svg.trend{width:100%;max-width:760px;height:auto;display:block;background:#fff}\n"
+    ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(430px,1fr));"
+    "gap:0 14px;align-items:start}\n"
+    "details.others{margin:24px 0}\n"
+    "details.others>summary{font-size:17px;font-weight:600;cursor:pointer;padding:6px 0}\n"
+    ".gate{font-size:11px;color:#a4161a;font-weight:600}\n"
     "svg.trend text{font:11px system-ui,sans-serif;fill:#444}\n"
     "svg.trend text.e{text-anchor:end}\n"
     "svg.trend text.m{text-anchor:middle}\n"
@@ -639,6 +646,9 @@ static int cmp_order(const void *pa, const void *pb)
 	const struct history_site_series *a = &sort_base[*(const size_t *)pa];
 	const struct history_site_series *b = &sort_base[*(const size_t *)pb];
 	int c;
+	/* the metrics a suite gates first; the others folded after them */
+	if (a->gated != b->gated)
+		return b->gated - a->gated;
 	if ((c = cmp_str0(a->suite, b->suite)) || (c = cmp_str0(a->benchmark, b->benchmark)))
 		return c;
 	if (a->metric != b->metric)
@@ -680,20 +690,38 @@ static void machine_name(struct sbuf *out, const struct history_site_series *v)
    steps, linking to its plot. */
 static void overview(struct sbuf *out, const struct history_site *site, const size_t *ix)
 {
-	sbuf_adds(
-	    out, "<h2 id=\"overview\">Overview</h2>\n<table><tr><th>benchmark</th><th>command</th>"
-		 "<th>metric</th><th>machine</th><th>commits</th><th>latest</th>"
-		 "<th>last run</th><th>steps</th><th>regressions</th><th>improvements</th></tr>\n");
+	static const char head[] =
+	    "<table><tr><th>benchmark</th><th>command</th><th>metric</th><th>machine</th>"
+	    "<th>commits</th><th>latest</th><th>last run</th><th>steps</th>"
+	    "<th>regressions</th><th>improvements</th></tr>\n";
+	size_t gated = 0;
+	for (size_t k = 0; k < site->nr; k++)
+		gated += site->series[k].gated;
+	sbuf_adds(out, "<h2 id=\"overview\">Overview</h2>\n");
+	if (gated)
+		sbuf_adds(out, head);
 	struct sbuf t = SBUF_INIT;
 	for (size_t k = 0; k < site->nr; k++) {
 		const struct history_site_series *v = &site->series[ix[k]];
+		/* the series of metrics no suite gates: a table of their own,
+		   folded (page order puts them last) */
+		if (!v->gated && (!k || site->series[ix[k - 1]].gated)) {
+			if (gated)
+				sbuf_adds(out, "</table>\n");
+			sbuf_addf(out,
+				  "<details%s><summary>%zu series of metrics no suite gates"
+				  "</summary>\n",
+				  gated ? "" : " open", site->nr - gated);
+			sbuf_adds(out, head);
+		}
 		sbuf_adds(out, "<tr><td>");
 		esc(out, v->suite);
 		sbuf_adds(out, " / ");
 		esc(out, v->benchmark);
 		sbuf_addf(out, "</td><td><a href=\"#s%zu\">", k);
 		esc(out, v->command);
-		sbuf_addf(out, "</a></td><td>%s</td><td><code>", metric_get(v->metric)->name);
+		sbuf_addf(out, "</a></td><td>%s%s</td><td><code>", metric_get(v->metric)->name,
+			  v->gated ? " <span class=\"gate\">gated</span>" : "");
 		esc(out, v->machine ? v->machine : "?");
 		sbuf_addf(out, "</code></td><td class=\"n\">%zu</td><td class=\"n\">", v->nr);
 		sbuf_reset(&t);
@@ -709,7 +737,10 @@ static void overview(struct sbuf *out, const struct history_site *site, const si
 			  "class=\"n\">%zu</td></tr>\n",
 			  v->nr_steps, v->nr_regressions, v->nr_improvements);
 	}
-	sbuf_adds(out, "</table>\n");
+	if (site->nr)
+		sbuf_adds(out, "</table>\n");
+	if (gated < site->nr)
+		sbuf_adds(out, "</details>\n");
 	sbuf_release(&t);
 }
 
@@ -770,6 +801,56 @@ static void machines(struct sbuf *out, const struct history_site *site, const si
 	sbuf_adds(out, "</ul>\n");
 }
 
+/* The series sections in page order: the gated metrics, then the others
+   folded in one <details>; in each section a part per machine, its
+   commands' plots side by side (.grid). */
+static void sections(struct sbuf *out, const struct history_site *site, const size_t *ix)
+{
+	const struct history_site_series *prev = NULL;
+	size_t others = 0;
+	for (size_t k = 0; k < site->nr; k++)
+		others += !site->series[k].gated;
+	for (size_t k = 0; k < site->nr; k++) {
+		const struct history_site_series *v = &site->series[ix[k]];
+		if (!v->gated && (!prev || prev->gated)) {
+			if (prev)
+				sbuf_adds(out, "</div></section>\n");
+			sbuf_addf(out,
+				  "<details class=\"others\"%s><summary>Metrics no suite gates "
+				  "(%zu series)</summary>\n",
+				  others == site->nr ? " open" : "", others);
+			prev = NULL;
+		}
+		int section = !prev || cmp_str0(prev->suite, v->suite) ||
+			      cmp_str0(prev->benchmark, v->benchmark) || prev->metric != v->metric;
+		if (section) {
+			if (prev)
+				sbuf_adds(out, "</div></section>\n");
+			sbuf_adds(out, "<section>\n<h2>");
+			esc(out, v->suite);
+			sbuf_adds(out, " / ");
+			esc(out, v->benchmark);
+			sbuf_addf(out, " — %s <span class=\"dim\">(", metric_get(v->metric)->name);
+			esc(out, metric_get(v->metric)->unit_name);
+			sbuf_addf(out, ")</span>%s</h2>\n",
+				  v->gated ? " <span class=\"gate\">gated</span>" : "");
+		}
+		if (section || cmp_str0(prev->machine, v->machine)) {
+			if (!section)
+				sbuf_adds(out, "</div>\n");
+			sbuf_adds(out, "<h3>");
+			machine_name(out, v);
+			sbuf_adds(out, "</h3>\n<div class=\"grid\">\n");
+		}
+		series_block(out, v, k);
+		prev = v;
+	}
+	if (prev)
+		sbuf_adds(out, "</div></section>\n");
+	if (others)
+		sbuf_adds(out, "</details>\n");
+}
+
 void history_site_render(struct sbuf *out, const struct history_site *site)
 {
 	size_t *ix = page_order(site);
@@ -780,32 +861,7 @@ void history_site_render(struct sbuf *out, const struct history_site *site)
 		machines(out, site, ix);
 		overview(out, site, ix);
 	}
-	const struct history_site_series *prev = NULL;
-	for (size_t k = 0; k < site->nr; k++) {
-		const struct history_site_series *v = &site->series[ix[k]];
-		int section = !prev || cmp_str0(prev->suite, v->suite) ||
-			      cmp_str0(prev->benchmark, v->benchmark) || prev->metric != v->metric;
-		if (section) {
-			if (prev)
-				sbuf_adds(out, "</section>\n");
-			sbuf_adds(out, "<section>\n<h2>");
-			esc(out, v->suite);
-			sbuf_adds(out, " / ");
-			esc(out, v->benchmark);
-			sbuf_addf(out, " — %s <span class=\"dim\">(", metric_get(v->metric)->name);
-			esc(out, metric_get(v->metric)->unit_name);
-			sbuf_adds(out, ")</span></h2>\n");
-		}
-		if (section || cmp_str0(prev->machine, v->machine)) {
-			sbuf_adds(out, "<h3>");
-			machine_name(out, v);
-			sbuf_adds(out, "</h3>\n");
-		}
-		series_block(out, v, k);
-		prev = v;
-	}
-	if (prev)
-		sbuf_adds(out, "</section>\n");
+	sections(out, site, ix);
 	sbuf_adds(out, "</main>\n");
 	html_page_close(out);
 	free(ix);
