@@ -38,6 +38,8 @@
 #include "model/result.h"
 #include "report/history.h"
 #include "report/history_site.h"
+#include "report/read_json.h"
+#include "report/report.h"
 #include "report/output.h"
 
 struct history_cli {
@@ -293,9 +295,90 @@ static void subjects_load(struct git_subjects *sj, const struct history_series_s
 
 /* One series as the site shows it (report/history_site.h); the strings
    it allocates (noise line, links) are pushed on keep. */
+/* The report page of a run the site marks (reports/run-ID.html). */
+struct run_page {
+	int64_t run;
+	char *name;
+	struct sbuf html;
+};
+
+static int cmp_page(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_page *)a)->run, y = ((const struct run_page *)b)->run;
+	return (x > y) - (x < y);
+}
+
+/* The page of run (NULL when it has none). */
+static const struct run_page *page_of(const struct run_page *v, size_t nr, int64_t run)
+{
+	struct run_page k = {run, NULL, SBUF_INIT};
+	return nr ? bsearch(&k, v, nr, sizeof(*v), cmp_page) : NULL;
+}
+
+/* The last comparison of commit c when it marks a change (the site's
+   verdict mark), else NULL. */
+static const struct history_point *mark_of(const struct history_commit *c)
+{
+	const struct history_point *e = c->nr_cmps ? c->cmps[c->nr_cmps - 1] : NULL;
+	return e && history_verdict_is_change(e->verdict) ? e : NULL;
+}
+
+/*
+ * The HTML report of every run whose verdict the site marks, from the JSON
+ * report the history keeps of it (report/read_json.h, the HTML writer):
+ * each mark links to the evidence. A run without a stored report, or one
+ * that does not read, gets no page (and its mark links to its commit).
+ */
+static struct run_page *site_reports(struct history *h, const struct history_series_set *set,
+				     size_t *nr)
+{
+	struct run_page *v = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < set->nr; i++)
+		for (size_t q = 0; q < set->v[i].nr; q++) {
+			const struct history_point *e = mark_of(&set->v[i].pts[q]);
+			if (!e)
+				continue;
+			v = xreallocarray(v, n + 1, sizeof(*v));
+			v[n++] = (struct run_page){e->run, NULL, SBUF_INIT};
+		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_page);
+	size_t k = 0;
+	struct sbuf err = SBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (k && v[k - 1].run == v[i].run)
+			continue;
+		char *json = NULL;
+		struct run_result r;
+		run_result_init(&r);
+		sbuf_reset(&err);
+		char *what = xstrfmt("the report of run %lld", (long long)v[i].run);
+		struct sbuf html = SBUF_INIT;
+		struct report_options o;
+		report_options_init(&o);
+		if (!history_run_report(h, v[i].run, &json, &err) && json &&
+		    !report_read_json(json, strlen(json), what, &r, &err) &&
+		    !report_render(&r, REPORT_HTML, &o, &html, &err)) {
+			v[k] = (struct run_page){
+			    v[i].run, xstrfmt("reports/run-%lld.html", (long long)v[i].run), html};
+			k++;
+		} else {
+			sbuf_release(&html);
+		}
+		free(what);
+		free(json);
+		run_result_release(&r);
+	}
+	sbuf_release(&err);
+	*nr = k;
+	return v;
+}
+
 static void site_series(struct history_site_series *o, const struct history_series *s,
 			const struct git_subjects *sj, const char *tmpl, double detect,
-			const struct loaded_suites *ls, struct strvec *keep)
+			const struct loaded_suites *ls, const struct run_page *pages,
+			size_t nr_pages, struct strvec *keep)
 {
 	struct history_site_point *pts = xcalloc(s->nr ? s->nr : 1, sizeof(*pts));
 	struct history_site_step *st = xcalloc(s->nr_steps + 1, sizeof(*st));
@@ -318,9 +401,12 @@ static void site_series(struct history_site_series *o, const struct history_seri
 		    NAN,
 		    NAN,
 		    NAN,
-		    c->nr_cmps};
-		const struct history_point *e = c->nr_cmps ? c->cmps[c->nr_cmps - 1] : NULL;
-		if (e && history_verdict_is_change(e->verdict)) {
+		    c->nr_cmps,
+		    NULL};
+		const struct history_point *e = mark_of(c);
+		if (e) {
+			const struct run_page *pg = page_of(pages, nr_pages, e->run);
+			pts[q].report = pg ? pg->name : NULL;
 			pts[q].verdict = e->verdict;
 			pts[q].kind = e->kind;
 			pts[q].base_sha = e->base_sha;
@@ -399,7 +485,7 @@ static char *site_links(const struct history_cli *cli, const char *dir, char **p
 /* The site into the folder --output names (report/history_site.h).
    0 or EXIT_EXEC. */
 static int history_publish(const struct history_cli *cli, const struct history_view *hv,
-			   const struct loaded_suites *ls)
+			   const struct loaded_suites *ls, struct history *h)
 {
 	const struct history_series *v = hv->set->v;
 	size_t nr = hv->set->nr;
@@ -413,10 +499,16 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 	subjects_load(&sj, hv->set, dir);
 	/* keep holds copies: its strings stay where they are as it grows. */
 	struct history_site_series *ss = xcalloc(nr ? nr : 1, sizeof(*ss));
+	size_t nr_pages;
+	struct run_page *pages = site_reports(h, hv->set, &nr_pages);
 	for (size_t i = 0; i < nr; i++)
-		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, ls, &keep);
+		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, ls, pages, nr_pages, &keep);
+	struct history_site_file *files = xcalloc(nr_pages + 1, sizeof(*files));
+	for (size_t i = 0; i < nr_pages; i++)
+		files[i] =
+		    (struct history_site_file){pages[i].name, pages[i].html.buf, pages[i].html.len};
 	char *now = sysinfo_now_rfc3339();
-	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr};
+	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr, files, nr_pages};
 	int rc = 0;
 	if (history_site_write(cli->out.output, &site, &err)) {
 		cmd_error("--output %s", err.buf);
@@ -427,6 +519,12 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 		free((void *)ss[i].steps);
 	}
 	free(ss);
+	for (size_t i = 0; i < nr_pages; i++) {
+		free(pages[i].name);
+		sbuf_release(&pages[i].html);
+	}
+	free(pages);
+	free(files);
 	free(now);
 	free(tmpl);
 	free(page);
@@ -527,7 +625,7 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	if (check) {
 		rc = history_check(cli, &hv, &ls, &out);
 	} else if (history_site_mode(cli)) {
-		rc = history_publish(cli, &hv, &ls);
+		rc = history_publish(cli, &hv, &ls, h);
 	} else {
 		history_render(&out, cli, &hv);
 		rc = history_write(cli, &out);

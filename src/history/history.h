@@ -155,6 +155,13 @@ char *history_origin_new(const char *time, const char *head_sha, const char *fin
 /* 1 when s has the shape history_origin_new() gives. */
 int history_origin_valid(const char *s);
 
+/*
+ * The JSON report stored with run id (history_point.run) in *report
+ * (caller frees; NULL when the run has none: a report over
+ * HISTORY_MAX_REPORT_BYTES, or none was written). 0, or -1 with a reason.
+ */
+int history_run_report(struct history *h, int64_t run, char **report, struct sbuf *err);
+
 /* The number of runs stored. */
 int64_t history_count_runs(struct history *h, struct sbuf *err);
 

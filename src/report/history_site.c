@@ -80,6 +80,9 @@ static const char site_css[] =
     "svg.trend .step{stroke:#c62828;stroke-width:1.4;stroke-dasharray:4 3}\n"
     "svg.trend .sep{stroke:#999;stroke-width:1;stroke-dasharray:2 3}\n"
     "svg.trend a:hover .pt{fill:#a04a00}\n"
+    "svg.trend path.iv{fill:none}\n"
+    "svg.trend .hb{fill:#000;fill-opacity:0}\n"
+    "svg.trend .hb:hover{fill-opacity:.06}\n"
     "svg.trend .vr{stroke-width:5;stroke-opacity:.5}\n"
     "svg.trend .mk{stroke:#fff;stroke-width:.8}\n"
     "svg.trend .v-regression{stroke:#c62828;fill:#c62828}\n"
@@ -350,7 +353,7 @@ static void marks(struct sbuf *out, const struct scale *s, const struct history_
 			 !strcmp(p->verdict, "improved")   ? "improved"
 			 : !strcmp(p->verdict, "accepted") ? "accepted"
 							   : "regression");
-		int a = link_open(out, p->url);
+		int a = link_open(out, p->report ? p->report : p->url);
 		sbuf_adds(out, "<g>");
 		sbuf_reset(&t);
 		sbuf_add(&t, p->sha, strnlen(p->sha, 10));
@@ -384,11 +387,111 @@ static void marks(struct sbuf *out, const struct scale *s, const struct history_
 	sbuf_release(&t);
 }
 
+/* Is point i one the plot draws on its own in a dense series: a step's
+   either side, a verdict mark, off the line, or the last? */
+static int drawn_alone(const struct history_site_series *v, size_t i)
+{
+	if (v->pts[i].verdict || v->pts[i].off_line || i + 1 == v->nr)
+		return 1;
+	for (size_t k = 0; k < v->nr_steps; k++)
+		if (v->steps[k].at == i || v->steps[k].at == i + 1)
+			return 1;
+	return 0;
+}
+
+static void point_circle(struct sbuf *out, const struct scale *s,
+			 const struct history_site_series *v, size_t i, double r)
+{
+	int a = link_open(out, v->pts[i].url);
+	sbuf_adds(out, "<circle cx=\"");
+	num(out, sx(s, (double)i));
+	sbuf_adds(out, "\" cy=\"");
+	num(out, sy(s, v->pts[i].median));
+	sbuf_addf(out, "\" r=\"%.1f\" class=\"%s\">", r, v->pts[i].off_line ? "off" : "pt");
+	point_title(out, v, i);
+	sbuf_adds(out, "</circle>");
+	sbuf_adds(out, a ? "</a>\n" : "\n");
+}
+
+/*
+ * A dense line (more than DENSE commits) is drawn by buckets of
+ * consecutive commits, one a few pixels wide: the line through each
+ * bucket's median, a bar from its least run to its greatest, and a hover
+ * area naming its commits and range; only the commits that matter — a
+ * step's either side, a verdict, the last — are points of their own. So
+ * 2,000 commits cost the page what 160 do, and the eye sees no less.
+ */
+#define DENSE 240
+#define BUCKETS 160
+static void dense_line(struct sbuf *out, const struct scale *s, const struct history_site_series *v,
+		       size_t end)
+{
+	double *t = xcalloc(end / BUCKETS + 2, sizeof(*t));
+	struct sbuf iv = SBUF_INIT, hov = SBUF_INIT, lab = SBUF_INIT;
+	sbuf_adds(out, "<polyline class=\"ln\" points=\"");
+	for (size_t b = 0; b < BUCKETS; b++) {
+		size_t from = b * end / BUCKETS, to = (b + 1) * end / BUCKETS;
+		if (to <= from)
+			continue;
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = from; i < to; i++) {
+			t[i - from] = v->pts[i].median;
+			lo = fmin(lo, isfinite(v->pts[i].low) ? v->pts[i].low : v->pts[i].median);
+			hi = fmax(hi, isfinite(v->pts[i].high) ? v->pts[i].high : v->pts[i].median);
+		}
+		size_t c = to - from;
+		qsort(t, c, sizeof(*t), cmp_double);
+		double med = c % 2 ? t[c / 2] : (t[c / 2 - 1] + t[c / 2]) / 2;
+		double x = sx(s, (double)(from + to - 1) / 2);
+		num(out, x);
+		sbuf_addch(out, ',');
+		num(out, sy(s, med));
+		sbuf_addch(out, ' ');
+		sbuf_adds(&iv, "M");
+		num(&iv, x);
+		sbuf_addch(&iv, ' ');
+		num(&iv, sy(s, lo));
+		sbuf_adds(&iv, "V");
+		num(&iv, sy(s, hi));
+		/* the hover area of the bucket: its commits, median and range */
+		sbuf_reset(&lab);
+		sbuf_add(&lab, v->pts[from].sha, strnlen(v->pts[from].sha, 7));
+		sbuf_adds(&lab, "..");
+		sbuf_add(&lab, v->pts[to - 1].sha, strnlen(v->pts[to - 1].sha, 7));
+		sbuf_addf(&lab, " (%zu commits): median ", c);
+		units_format_value(&lab, v->metric, med);
+		sbuf_adds(&lab, ", runs ");
+		units_format_value(&lab, v->metric, lo);
+		sbuf_adds(&lab, " … ");
+		units_format_value(&lab, v->metric, hi);
+		sbuf_adds(&hov, "<rect class=\"hb\" x=\"");
+		num(&hov, sx(s, (double)from) - (sx(s, 1) - sx(s, 0)) / 2);
+		sbuf_addf(&hov, "\" y=\"%d\" width=\"", (int)T);
+		num(&hov, (sx(s, (double)to) - sx(s, (double)from)));
+		sbuf_addf(&hov, "\" height=\"%d\"><title>", (int)(B - T));
+		report_html_escape(&hov, lab.buf, 1);
+		sbuf_adds(&hov, "</title></rect>\n");
+	}
+	if (out->len && out->buf[out->len - 1] == ' ')
+		out->len--, out->buf[out->len] = '\0';
+	sbuf_adds(out, "\"/>\n<path class=\"iv\" d=\"");
+	sbuf_add(out, iv.buf, iv.len);
+	sbuf_adds(out, "\"/>\n");
+	sbuf_add(out, hov.buf, hov.len);
+	sbuf_release(&iv);
+	sbuf_release(&hov);
+	sbuf_release(&lab);
+	free(t);
+}
+
 static void points(struct sbuf *out, const struct scale *s, const struct history_site_series *v)
 {
 	size_t end = line_end(v);
+	int dense = end > DENSE;
 	/* the line through HEAD's first-parent commits only */
-	if (end > 1) {
+	if (dense) {
+		dense_line(out, s, v, end);
+	} else if (end > 1) {
 		sbuf_adds(out, "<polyline class=\"ln\" points=\"");
 		for (size_t i = 0; i < end; i++) {
 			num(out, sx(s, (double)i));
@@ -403,23 +506,15 @@ static void points(struct sbuf *out, const struct scale *s, const struct history
 		line(out, x, T, x, B, "sep");
 		text(out, x + 4, B - 6, "", "other commits");
 	}
-	for (size_t i = 0; i < v->nr; i++)
+	for (size_t i = dense ? end : 0; i < v->nr; i++)
 		if (v->pts[i].runs > 1 && v->pts[i].high > v->pts[i].low)
 			line(out, sx(s, (double)i), sy(s, v->pts[i].low), sx(s, (double)i),
 			     sy(s, v->pts[i].high), "iv");
 	marks(out, s, v);
 	double r = v->nr > 200 ? 2 : 3.2;
-	for (size_t i = 0; i < v->nr; i++) {
-		int a = link_open(out, v->pts[i].url);
-		sbuf_adds(out, "<circle cx=\"");
-		num(out, sx(s, (double)i));
-		sbuf_adds(out, "\" cy=\"");
-		num(out, sy(s, v->pts[i].median));
-		sbuf_addf(out, "\" r=\"%.1f\" class=\"%s\">", r, v->pts[i].off_line ? "off" : "pt");
-		point_title(out, v, i);
-		sbuf_adds(out, "</circle>");
-		sbuf_adds(out, a ? "</a>\n" : "\n");
-	}
+	for (size_t i = 0; i < v->nr; i++)
+		if (!dense || drawn_alone(v, i))
+			point_circle(out, s, v, i, r);
 }
 
 /* Commit labels under the axis: the first, the last, a few evenly
@@ -605,6 +700,11 @@ static void verdict_items(struct sbuf *out, const struct history_site_series *v)
 		if (p->subject) {
 			sbuf_adds(out, " ");
 			esc(out, p->subject);
+		}
+		if (p->report) {
+			sbuf_adds(out, " · <a href=\"");
+			esc(out, p->report);
+			sbuf_adds(out, "\">its report</a>");
 		}
 		sbuf_adds(out, "</li>\n");
 	}
@@ -906,8 +1006,9 @@ static int make_folders(const char *dir, struct sbuf *err)
 
 static const char marker_text[] =
     "This folder holds a site that `kagari history --format html --output` wrote:\n"
-    "kagari rewrites its index.html (and nothing else here). Without this file,\n"
-    "kagari refuses to write into a folder that holds anything.\n";
+    "kagari rewrites its index.html and the runs' reports in reports/ (and\n"
+    "nothing else here). Without this file, kagari refuses to write into a\n"
+    "folder that holds anything.\n";
 
 int history_site_check_folder(const char *dir, struct sbuf *err)
 {
@@ -965,5 +1066,15 @@ int history_site_write(const char *dir, const struct history_site *site, struct 
 	rc = report_output_write(index, NULL, page.buf, page.len, err);
 	free(index);
 	sbuf_release(&page);
+	if (!rc && site->nr_files) {
+		char *sub = xstrfmt("%s/reports", dir);
+		rc = make_folders(sub, err);
+		free(sub);
+	}
+	for (size_t i = 0; !rc && i < site->nr_files; i++) {
+		char *path = xstrfmt("%s/%s", dir, site->files[i].name);
+		rc = report_output_write(path, NULL, site->files[i].text, site->files[i].len, err);
+		free(path);
+	}
 	return rc;
 }

@@ -44,6 +44,7 @@ struct history_site_point {
 	const char *verdict, *kind, *base_sha;
 	double change_percent, ci_low_percent, ci_high_percent;
 	size_t nr_compared; /* its runs that compared the metric */
+	const char *report; /* that run's report page, relative (NULL: none) */
 };
 
 struct history_site_step {
@@ -77,6 +78,13 @@ struct history_site_series {
 	int gated; /* the suite gates this metric of this command */
 };
 
+/* A page of the site besides index.html: a run's report. */
+struct history_site_file {
+	const char *name; /* relative to the folder: "reports/run-12.html" */
+	const char *text;
+	size_t len;
+};
+
 struct history_site {
 	const char *machine;   /* the fingerprint of the machine that made the page */
 	const char *repo_page; /* the repository's web page (NULL: none) */
@@ -85,6 +93,8 @@ struct history_site {
 	int64_t runs;	       /* runs in the history */
 	const struct history_site_series *series;
 	size_t nr;
+	const struct history_site_file *files; /* written after index.html */
+	size_t nr_files;
 };
 
 /* The page (index.html) of site, appended to out. */
@@ -104,8 +114,9 @@ int history_site_check_folder(const char *dir, struct sbuf *err);
 /*
  * The site into folder dir (created with its parents when missing; refused
  * as history_site_check_folder() says): HISTORY_SITE_MARKER, then
- * dir/index.html, each written atomically; nothing else in dir touched. 0,
- * or -1 with a reason naming the path in err.
+ * dir/index.html and site->files (the reports of the runs whose verdicts
+ * the page marks, in dir/reports/), each written atomically; nothing else
+ * in dir touched. 0, or -1 with a reason naming the path in err.
  */
 int history_site_write(const char *dir, const struct history_site *site, struct sbuf *err);
 

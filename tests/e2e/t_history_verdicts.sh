@@ -85,6 +85,15 @@ grep -qF "<p>Paired verdicts:</p>" "$P" || fail "no verdicts listed under the pl
 grep -qF "<a href=\"https://example.org/c/${C[3]}\"><code>${C[3]:0:10}</code></a>" "$P" || fail "the verdict does not link to its commit"
 grep -qF "<th>regressions</th><th>improvements</th>" "$P" || fail "the overview does not count the verdicts"
 grep -qF '<td class="n">2</td><td class="n">1</td><td class="n">1</td></tr>' "$P" || fail "overview: 2 steps, 1 regression, 1 improvement"
+# each mark links to its run's report, a page of the site (kagari's HTML
+# report of the stored JSON), and the list to the commit and the report
+R3=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["series"][0]["points"][1]["comparisons"][0]["run"])' "$T/h.json")
+[ -s "$T/site/reports/run-$R3.html" ] || fail "no report page of run $R3: $(ls -A "$T/site" "$T/site/reports" 2>&1)"
+grep -qF "<a href=\"reports/run-$R3.html\"><g><title>${C[3]:0:10}: regression +30.0%" "$P" || fail "the regression mark does not link to its report"
+grep -qF "· <a href=\"reports/run-$R3.html\">its report</a>" "$P" || fail "the verdict list does not link to the report"
+grep -qF "regression" "$T/site/reports/run-$R3.html" || fail "the report page does not show the regression"
+# allocs is gated (regression.allocs), so its section comes first, marked
+grep -qF 'allocs <span class="gate">gated</span>' "$P" || fail "allocs is not marked gated"
 
 case_ "a run file carries the comparison to another history"
 g init -q --bare "$T/remote.git"

@@ -413,7 +413,8 @@ static void test_site_extreme_values(void **state)
 								NAN,
 								NAN,
 								NAN,
-								0};
+								0,
+								NULL};
 		ser[k] = (struct history_site_series){
 		    .suite = "s",
 		    .benchmark = "b",
@@ -426,7 +427,8 @@ static void test_site_extreme_values(void **state)
 		    .noise = "noise unknown",
 		    .last = {"d4", NULL, "run", "pass", NULL, NAN, NAN, NAN}};
 	}
-	struct history_site site = {"m", NULL, "no remote", "2026-01-01T00:00:00Z", 8, ser, 2};
+	struct history_site site = {"m", NULL, "no remote", "2026-01-01T00:00:00Z", 8, ser, 2,
+				    NULL, 0};
 	struct sbuf out = SBUF_INIT;
 	history_site_render(&out, &site);
 	assert_true(count_of(out.buf, "<svg") >= 2);
