@@ -406,10 +406,22 @@ static void series_steps(struct history_series *s, const struct steps_point *sp,
 		for (nseg = 0; nseg < s->nr && s->pts[nseg].place == HISTORY_ON_LINE;)
 			nseg++;
 	if (nseg >= 2) {
-		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change, &found,
-					     &nr_found, &s->between);
+		/* Steps from pairs first: the levels they measured are known,
+		   so the series is searched, and its noise estimated, within
+		   the stretches between them. */
+		unsigned char *cut = xcalloc(nseg + 1, 1);
+		s->noise_diffs = nseg - 1;
+		for (size_t q = 1; q < nseg; q++) {
+			const struct history_point *e = history_series_evidence(s, q, o);
+			cut[q] = e && history_verdict_is_change(e->verdict);
+			s->noise_diffs -= cut[q];
+		}
+		s->noise = steps_find_points_cut(sp, nseg, cut, HISTORY_MIN_SEGMENT, min_change,
+						 &found, &nr_found, &s->between);
+		free(cut);
 	} else {
 		nseg = s->nr;
+		s->noise_diffs = s->nr ? s->nr - 1 : 0;
 		s->noise = steps_run_noise(sp, s->nr);
 		s->between = steps_between_noise(sp, s->nr, s->noise);
 	}

@@ -140,6 +140,8 @@ struct history_series {
 	double between;		       /* between sessions (steps_between_noise()) */
 	size_t runs_needed;	       /* per commit for a step of opt->detect percent,
 					  or STEPS_RUNS_NEVER; 0 when unknown */
+	size_t noise_diffs;	       /* differences of consecutive points it may use
+					  (none across a paired step) */
 	size_t noise_pts, noise_pairs; /* the points the noise is estimated
 			       from, and their pairs of runs of one commit */
 	size_t min_runs, max_runs;     /* runs per commit of its points */

@@ -229,7 +229,9 @@ size_t steps_run_pairs(const struct steps_point *p, size_t n)
 	return pairs;
 }
 
-double steps_run_noise(const struct steps_point *p, size_t n)
+/* steps_run_noise() leaving out the differences across a cut (cut[i]: a
+   known step between points i - 1 and i; NULL: none). */
+static double run_noise(const struct steps_point *p, size_t n, const unsigned char *cut)
 {
 	size_t pairs = 0, total = 0;
 	for (size_t i = 0; i < n; i++)
@@ -248,9 +250,10 @@ double steps_run_noise(const struct steps_point *p, size_t n)
 		for (size_t i = 0; i + 1 < n; i++) {
 			double k0 = p[i].nr_runs ? (double)p[i].nr_runs : 1;
 			double k1 = p[i + 1].nr_runs ? (double)p[i + 1].nr_runs : 1;
-			d[m++] = fabs(p[i + 1].value - p[i].value) / sqrt(1 / k0 + 1 / k1);
+			if (!cut || !cut[i + 1])
+				d[m++] = fabs(p[i + 1].value - p[i].value) / sqrt(1 / k0 + 1 / k1);
 		}
-		sigma = 1.4826 * median(d, m, scratch);
+		sigma = m >= STEPS_MIN_PAIRS ? 1.4826 * median(d, m, scratch) : NAN;
 	} else {
 		/* One or two differences tell nothing: two runs 14% apart
 		   are no estimate of the noise, one run none at all. */
@@ -271,7 +274,14 @@ double steps_run_noise(const struct steps_point *p, size_t n)
  * differences taken robustly (1.4826 * median |dx|)^2, so a step, which
  * changes one difference, barely moves it.
  */
-double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
+double steps_run_noise(const struct steps_point *p, size_t n)
+{
+	return run_noise(p, n, NULL);
+}
+
+/* steps_between_noise() leaving out the differences across a cut. */
+static double between_noise(const struct steps_point *p, size_t n, double sigma1,
+			    const unsigned char *cut)
 {
 	/* sigma_1 from the points themselves already holds tau: it cannot be
 	   told apart from the noise of one run without runs of one commit. */
@@ -280,18 +290,29 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
 	double *d = xcalloc(n, sizeof(*d));
 	double *scratch = xcalloc(n, sizeof(*scratch));
 	double c = 0;
+	size_t m = 0;
 	for (size_t i = 0; i + 1 < n; i++) {
 		double k0 = p[i].nr_runs ? (double)p[i].nr_runs : 1;
 		double k1 = p[i + 1].nr_runs ? (double)p[i + 1].nr_runs : 1;
-		d[i] = fabs(p[i + 1].value - p[i].value);
+		if (cut && cut[i + 1])
+			continue;
+		d[m++] = fabs(p[i + 1].value - p[i].value);
 		c += 1 / k0 + 1 / k1;
 	}
-	c /= (double)(n - 1);
-	double sd = 1.4826 * median(d, n - 1, scratch);
-	double tau2 = (sd * sd - sigma1 * sigma1 * c) / 2;
+	double tau2 = 0;
+	if (m) {
+		c /= (double)m;
+		double sd = 1.4826 * median(d, m, scratch);
+		tau2 = (sd * sd - sigma1 * sigma1 * c) / 2;
+	}
 	free(d);
 	free(scratch);
 	return tau2 > 0 ? sqrt(tau2) : 0;
+}
+
+double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
+{
+	return between_noise(p, n, sigma1, NULL);
 }
 
 /* Every value and run of p[0..n) above 0 (and finite). */
@@ -325,6 +346,14 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps, size_t *nr_steps,
 			 double *between)
 {
+	return steps_find_points_cut(p, n, NULL, min_size, min_change_percent, steps, nr_steps,
+				     between);
+}
+
+double steps_find_points_cut(const struct steps_point *p, size_t n, const unsigned char *cut,
+			     size_t min_size, double min_change_percent, struct step **steps,
+			     size_t *nr_steps, double *between)
+{
 	*steps = NULL;
 	*nr_steps = 0;
 	if (between)
@@ -336,7 +365,7 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 	double *scratch = xcalloc(n, sizeof(*scratch));
 	for (size_t i = 0; i < n; i++)
 		x[i] = p[i].value;
-	double sigma = steps_run_noise(p, n);
+	double sigma = run_noise(p, n, cut);
 	if (isnan(sigma)) {
 		/* Unknown noise: no step can be told from it. */
 		free(x);
@@ -345,7 +374,7 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 		return sigma;
 	}
 	sigma = floor_noise(sigma, x, n, scratch);
-	double tau = steps_between_noise(p, n, sigma);
+	double tau = between_noise(p, n, sigma, cut);
 	/*
 	 * Times and sizes change by factors: a step that makes a program 2x
 	 * slower doubles its noise too, and one noise for the whole series
@@ -360,16 +389,33 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 	if (lp) {
 		for (size_t i = 0; i < n; i++)
 			lx[i] = lp[i].value;
-		ds = steps_run_noise(lp, n);
+		ds = run_noise(lp, n, cut);
 		if (!(ds >= 1e-9))
 			ds = 1e-9; /* exact values: any change counts */
-		dt = steps_between_noise(lp, n, ds);
+		dt = between_noise(lp, n, ds, cut);
 	}
 	for (size_t i = 0; i < n; i++) {
 		double k = p[i].nr_runs ? (double)p[i].nr_runs : 1;
 		sd[i] = sqrt(dt * dt + ds * ds / k);
 	}
-	find(lp ? lx : x, x, sd, n, min_size, min_change_percent, steps, nr_steps);
+	/* Each stretch between known steps on its own: a level the pairs
+	   measured is no level the series should guess across. */
+	const double *dx = lp ? lx : x;
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && !(cut && cut[b]);)
+			b++;
+		struct step *st;
+		size_t nr;
+		find(dx + a, x + a, sd + a, b - a, min_size, min_change_percent, &st, &nr);
+		if (nr) {
+			*steps = xreallocarray(*steps, *nr_steps + nr, sizeof(**steps));
+			for (size_t k = 0; k < nr; k++) {
+				st[k].at += a;
+				(*steps)[(*nr_steps)++] = st[k];
+			}
+		}
+		free(st);
+	}
 	if (lp) {
 		for (size_t i = 0; i < n; i++)
 			free((double *)lp[i].runs);

@@ -91,6 +91,18 @@ double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double *between);
 
 /*
+ * steps_find_points() with the steps already known: cut[i] (i in 1..n-1)
+ * is set when the level changes between points i - 1 and i (a paired
+ * comparison measured it: history/series.h). The differences across a cut
+ * are left out of the noise estimates, and each stretch between cuts is
+ * segmented on its own; the cuts themselves are not returned as steps.
+ * cut NULL: steps_find_points().
+ */
+double steps_find_points_cut(const struct steps_point *p, size_t n, const unsigned char *cut,
+			     size_t min_size, double min_change_percent, struct step **steps,
+			     size_t *nr_steps, double *between);
+
+/*
  * A step is found (about 90 % of the time over 16 commits, at its commit)
  * when it is this many times the noise of a point (docs/history.md).
  */

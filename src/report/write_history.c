@@ -81,7 +81,9 @@ void report_history_noise_line(struct sbuf *out, const struct history_series *s,
 	if (isnan(s->noise)) {
 		/* Too few runs to tell the noise: say what would tell it. */
 		size_t more_runs = STEPS_MIN_PAIRS - s->noise_pairs;
-		size_t more_commits = STEPS_MIN_PAIRS + 1 - s->noise_pts;
+		/* differences of consecutive commits: none across a paired step */
+		size_t more_commits =
+		    s->noise_diffs < STEPS_MIN_PAIRS ? STEPS_MIN_PAIRS - s->noise_diffs : 1;
 		sbuf_addf(
 		    out,
 		    "noise of one run unknown (%zu commit%s, %zu run%s): %zu more run%s of a "

@@ -71,6 +71,8 @@ case_ "the table and the Markdown show the verdicts and the evidence"
 run_k history --metric allocs
 expect_out "step ${C[2]:0:10} → ${C[3]:0:10}  +30.0%  (2000 → 2600)  paired: regression +30.0% [+30.0%, +30.0%] (mean +30.0% [+30.0%, +30.0%]), tolerance 5%, ci against ${C[2]:0:10}"
 expect_out "verdict at ${C[6]:0:10}: improved -23.1%"
+# the differences across the paired steps are no noise: of 3, one is left
+expect_out "noise of one run unknown (4 commits, 4 runs): 3 more runs of a commit or 2 more commits would tell it"
 run_k history --metric allocs --format markdown
 expect_out "| \`${C[2]:0:10}\` | \`${C[3]:0:10}\` | +30.0% | 2000 | 2600 | paired: regression +30.0%"
 expect_out "Verdicts (1 regression, 1 improvement):"

@@ -20,6 +20,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "history/steps.h"
 #include "model/rng.h"
@@ -44,7 +45,7 @@ static void test_planted_step(void **state)
 {
 	(void)state;
 	struct rng r;
-	int found_right[2] = { 0, 0 };
+	int found_right[2] = {0, 0};
 	for (int big = 0; big < 2; big++)
 		for (uint64_t seed = 1; seed <= 50; seed++) {
 			double x[16], size = big ? 20 : 10;
@@ -68,7 +69,7 @@ static void test_planted_step(void **state)
 static void test_exact_series(void **state)
 {
 	(void)state;
-	double x[] = { 1000, 1000, 1000, 1000, 1300, 1300, 1300, 1300, 1300, 900, 900 };
+	double x[] = {1000, 1000, 1000, 1000, 1300, 1300, 1300, 1300, 1300, 900, 900};
 	struct step *s;
 	size_t n;
 	steps_find(x, 11, 2, 1, &s, &n);
@@ -79,7 +80,7 @@ static void test_exact_series(void **state)
 	assert_true(fabs(s[1].change_percent - (900.0 - 1300) / 1300 * 100) < 1e-9);
 	free(s);
 	/* A constant series has no step; one odd point is not a step. */
-	double flat[] = { 5, 5, 5, 5, 5, 9, 5, 5, 5, 5 };
+	double flat[] = {5, 5, 5, 5, 5, 9, 5, 5, 5, 5};
 	steps_find(flat, 10, 2, 1, &s, &n);
 	assert_int_equal(n, 0);
 	assert_null(s);
@@ -107,7 +108,7 @@ static void test_aa_noise(void **state)
 static void test_min_change(void **state)
 {
 	(void)state;
-	double x[] = { 100, 100, 100, 100, 100.5, 100.5, 100.5, 100.5 };
+	double x[] = {100, 100, 100, 100, 100.5, 100.5, 100.5, 100.5};
 	struct step *s;
 	size_t n;
 	steps_find(x, 8, 2, 1, &s, &n); /* +0.5 % < 1 % */
@@ -141,7 +142,7 @@ static void history(struct rng *r, size_t n, const size_t *k, size_t at, double 
 				t[b - 1] = v;
 			}
 		med[i] = k[i] % 2 ? t[k[i] / 2] : (t[k[i] / 2 - 1] + t[k[i] / 2]) / 2;
-		p[i] = (struct steps_point){ med[i], x, k[i] };
+		p[i] = (struct steps_point){med[i], x, k[i]};
 	}
 }
 
@@ -237,14 +238,14 @@ static void test_run_noise_and_runs_needed(void **state)
 	(void)state;
 	/* Runs of the same commit give the noise, whatever the steps between
 	   commits: pairs differ by 2, so sigma = 1.4826 * 2 / sqrt 2. */
-	double a[] = { 100, 102, 100 }, b[] = { 300, 302 }, c[] = { 50, 52 };
-	struct steps_point p[] = { { 100, a, 3 }, { 301, b, 2 }, { 51, c, 2 } };
+	double a[] = {100, 102, 100}, b[] = {300, 302}, c[] = {50, 52};
+	struct steps_point p[] = {{100, a, 3}, {301, b, 2}, {51, c, 2}};
 	assert_true(fabs(steps_run_noise(p, 3) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 	/* Single runs: the consecutive differences, as steps_find(). */
-	double x[] = { 10, 12, 11, 15, 14 };
+	double x[] = {10, 12, 11, 15, 14};
 	struct steps_point q[5];
 	for (size_t i = 0; i < 5; i++)
-		q[i] = (struct steps_point){ x[i], &x[i], 1 };
+		q[i] = (struct steps_point){x[i], &x[i], 1};
 	struct step *s;
 	size_t n;
 	double sigma = steps_find(x, 5, 2, 1, &s, &n);
@@ -272,8 +273,8 @@ static void test_run_noise_and_runs_needed(void **state)
  * its session's offset (sd `between` of 100) and scatter by `within` about
  * it; +step % from commit `at` on.
  */
-static void sessions(struct rng *r, size_t n, size_t k, double between, double within,
-		     size_t at, double step, struct steps_point *p, double *buf)
+static void sessions(struct rng *r, size_t n, size_t k, double between, double within, size_t at,
+		     double step, struct steps_point *p, double *buf)
 {
 	for (size_t i = 0; i < n; i++) {
 		double off, *x = buf + 64 * i, t[64];
@@ -290,7 +291,7 @@ static void sessions(struct rng *r, size_t n, size_t k, double between, double w
 				t[b] = t[b - 1];
 				t[b - 1] = v;
 			}
-		p[i] = (struct steps_point){ k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, x, k };
+		p[i] = (struct steps_point){k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, x, k};
 	}
 }
 
@@ -338,10 +339,10 @@ static void test_between_noise(void **state)
 	/* Runs of one commit differ by 2 (sigma = 1.4826 * 2 / sqrt 2); the
 	   points 100, 110, 100, 110, 100: |dx| = 10 each, so tau^2 = ((1.4826 *
 	   10)^2 - sigma^2 * (1/2 + 1/2)) / 2. */
-	double r0[] = { 99, 101 }, r1[] = { 109, 111 };
+	double r0[] = {99, 101}, r1[] = {109, 111};
 	struct steps_point p[5];
 	for (size_t i = 0; i < 5; i++)
-		p[i] = (struct steps_point){ i % 2 ? 110 : 100, i % 2 ? r1 : r0, 2 };
+		p[i] = (struct steps_point){i % 2 ? 110 : 100, i % 2 ? r1 : r0, 2};
 	double sigma = steps_run_noise(p, 5);
 	assert_true(fabs(sigma - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 	double want = sqrt((pow(1.4826 * 10, 2) - sigma * sigma) / 2);
@@ -352,10 +353,10 @@ static void test_between_noise(void **state)
 		p[i].value = i % 2 ? 100.5 : 100;
 	assert_true(steps_between_noise(p, 5, sigma) == 0);
 	/* Single runs: sigma_1 comes from the points and already holds tau. */
-	double x[] = { 10, 20, 10, 20, 10 };
+	double x[] = {10, 20, 10, 20, 10};
 	struct steps_point q[5];
 	for (size_t i = 0; i < 5; i++)
-		q[i] = (struct steps_point){ x[i], &x[i], 1 };
+		q[i] = (struct steps_point){x[i], &x[i], 1};
 	assert_true(steps_between_noise(q, 5, steps_run_noise(q, 5)) == 0);
 }
 
@@ -364,12 +365,12 @@ static void test_unknown_noise(void **state)
 	(void)state;
 	/* One run, two runs 14% apart (one commit or two), three commits: one
 	   or two differences are no estimate of the noise, never 0. */
-	double one[] = { 100 }, two[] = { 100, 114 }, x[] = { 100, 114, 100, 114 };
-	struct steps_point a[] = { { 100, one, 1 } };
-	struct steps_point b[] = { { 107, two, 2 } };
+	double one[] = {100}, two[] = {100, 114}, x[] = {100, 114, 100, 114};
+	struct steps_point a[] = {{100, one, 1}};
+	struct steps_point b[] = {{107, two, 2}};
 	struct steps_point c[4];
 	for (size_t i = 0; i < 4; i++)
-		c[i] = (struct steps_point){ x[i], &x[i], 1 };
+		c[i] = (struct steps_point){x[i], &x[i], 1};
 	assert_true(isnan(steps_run_noise(a, 1)));
 	assert_true(isnan(steps_run_noise(b, 1)));
 	assert_true(isnan(steps_run_noise(c, 2)));
@@ -386,8 +387,8 @@ static void test_unknown_noise(void **state)
 	/* Three differences tell it: of consecutive points, or of runs of one
 	   commit. */
 	assert_true(fabs(steps_run_noise(c, 4) - 1.4826 * 14 / sqrt(2.0)) < 1e-9);
-	double r[] = { 100, 102, 100, 102 };
-	struct steps_point d[] = { { 101, r, 4 } };
+	double r[] = {100, 102, 100, 102};
+	struct steps_point d[] = {{101, r, 4}};
 	assert_true(fabs(steps_run_noise(d, 1) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 }
 
@@ -410,7 +411,7 @@ static void test_noise_in_proportion(void **state)
 		noisy(&r, x, 100, 100, 0.05);
 		noisy(&r, x + 100, 100, 600, 0.05);
 		for (size_t i = 0; i < 200; i++)
-			p[i] = (struct steps_point){ x[i], &x[i], 1 };
+			p[i] = (struct steps_point){x[i], &x[i], 1};
 		struct step *s;
 		size_t n;
 		steps_find_points(p, 200, 2, 1, &s, &n, NULL);
@@ -442,14 +443,14 @@ static void test_small_step_long_line(void **state)
 		noisy(&r, x, 200, 100, 0.05);
 		noisy(&r, x + 200, 200, 105, 0.05);
 		for (size_t i = 0; i < 400; i++)
-			p[i] = (struct steps_point){ x[i], &x[i], 1 };
+			p[i] = (struct steps_point){x[i], &x[i], 1};
 		steps_find_points(p, 400, 2, 1, &s, &n, NULL);
-		near += n == 1 && s[0].at >= 195 && s[0].at <= 205 &&
-			fabs(s[0].change_percent - 5) < 2;
+		near +=
+		    n == 1 && s[0].at >= 195 && s[0].at <= 205 && fabs(s[0].change_percent - 5) < 2;
 		free(s);
 		noisy(&r, x, 1000, 100, 0.05);
 		for (size_t i = 0; i < 1000; i++)
-			p[i] = (struct steps_point){ x[i], &x[i], 1 };
+			p[i] = (struct steps_point){x[i], &x[i], 1};
 		steps_find_points(p, 1000, 2, 1, &s, &n, NULL);
 		aa += n > 0;
 		free(s);
@@ -458,21 +459,64 @@ static void test_small_step_long_line(void **state)
 	assert_true(aa == 0);
 }
 
+/*
+ * Known steps (paired comparisons) cut the series: the differences across
+ * them are no noise, and each stretch is searched on its own. Four
+ * commits 100, 130, 130, 100 with steps known at 1 and 3: the noise of
+ * their differences (30, 0, 30: "+-21%") is unknown instead, from one
+ * difference. And 24 single runs with a +20 % step at 8 known and another
+ * at 16 not: the second is found, the first not returned again.
+ */
+static void test_known_steps_cut(void **state)
+{
+	(void)state;
+	double v[4] = {100, 130, 130, 100};
+	struct steps_point p[24];
+	unsigned char cut[24] = {0};
+	struct step *s;
+	size_t n;
+	for (size_t i = 0; i < 4; i++)
+		p[i] = (struct steps_point){v[i], &v[i], 1};
+	assert_true(steps_find_points(p, 4, 2, 1, &s, &n, NULL) > 20);
+	free(s);
+	cut[1] = cut[3] = 1;
+	assert_true(isnan(steps_find_points_cut(p, 4, cut, 2, 1, &s, &n, NULL)));
+	assert_int_equal(n, 0);
+	free(s);
+
+	struct rng r;
+	double x[24];
+	rng_seed(&r, 77);
+	noisy(&r, x, 8, 100, 0.01);
+	noisy(&r, x + 8, 8, 120, 0.01);
+	noisy(&r, x + 16, 8, 144, 0.01);
+	for (size_t i = 0; i < 24; i++)
+		p[i] = (struct steps_point){x[i], &x[i], 1};
+	memset(cut, 0, sizeof(cut));
+	cut[8] = 1;
+	steps_find_points_cut(p, 24, cut, 2, 1, &s, &n, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].at, 16);
+	assert_true(fabs(s[0].change_percent - 20) < 3);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_planted_step),
-		cmocka_unit_test(test_exact_series),
-		cmocka_unit_test(test_aa_noise),
-		cmocka_unit_test(test_min_change),
-		cmocka_unit_test(test_step_of_run_noise),
-		cmocka_unit_test(test_points_of_many_runs_weigh_more),
-		cmocka_unit_test(test_run_noise_and_runs_needed),
-		cmocka_unit_test(test_session_offsets),
-		cmocka_unit_test(test_noise_in_proportion),
-		cmocka_unit_test(test_small_step_long_line),
-		cmocka_unit_test(test_between_noise),
-		cmocka_unit_test(test_unknown_noise),
+	    cmocka_unit_test(test_planted_step),
+	    cmocka_unit_test(test_exact_series),
+	    cmocka_unit_test(test_aa_noise),
+	    cmocka_unit_test(test_min_change),
+	    cmocka_unit_test(test_step_of_run_noise),
+	    cmocka_unit_test(test_points_of_many_runs_weigh_more),
+	    cmocka_unit_test(test_run_noise_and_runs_needed),
+	    cmocka_unit_test(test_session_offsets),
+	    cmocka_unit_test(test_noise_in_proportion),
+	    cmocka_unit_test(test_small_step_long_line),
+	    cmocka_unit_test(test_known_steps_cut),
+	    cmocka_unit_test(test_between_noise),
+	    cmocka_unit_test(test_unknown_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
