@@ -97,6 +97,25 @@ grep -qF "regression" "$T/site/reports/run-$R3.html" || fail "the report page do
 # allocs is gated (regression.allocs), so its section comes first, marked
 grep -qF 'allocs <span class="gate">gated</span>' "$P" || fail "allocs is not marked gated"
 
+case_ "headless Chromium: the page with its marks and the report page, no console message"
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+	skip_part "needs Debian's chromium (scripts/deps.sh check installs it)" chromium
+else
+	for page in "$P" "$T/site/reports/run-$R3.html"; do
+		chrome --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom \
+			"file://$page" >"$T/dom.html" 2>"$T/chrome.err" ||
+			fail "chromium --dump-dom $page: $(grep -v dbus "$T/chrome.err" | tail -3)"
+		if grep -E 'CONSOLE|Uncaught|Refused to|Content Security Policy' "$T/chrome.err" >"$T/console.txt"; then
+			fail "console messages on $page: $(head -5 "$T/console.txt")"
+		fi
+	done
+	# the marks drawn: a triangle and an interval bar per verdict
+	chrome --dump-dom "file://$P" 2>/dev/null | grep -o 'class="mk v-[a-z]*"' >"$T/marks.txt"
+	[ "$(sort "$T/marks.txt" | tr '\n' ' ')" = 'class="mk v-improved" class="mk v-regression" ' ] ||
+		fail "the page's DOM lacks the two verdict marks: $(cat "$T/marks.txt")"
+fi
+
 case_ "a run file carries the comparison to another history"
 g init -q --bare "$T/remote.git"
 run_k history push --remote "$T/remote.git"
