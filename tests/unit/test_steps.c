@@ -1,5 +1,5 @@
 /*
- * Tests for history/steps: binary segmentation with the L1 cost finds a
+ * Tests for history/steps: binary segmentation (a winsorized CUSUM) finds a
  * planted step at its index with its size, finds two steps, ignores one
  * wild point, finds nothing in A/A noise (seeded, so deterministic: the
  * false-step rate over 200 noisy series is asserted, not hoped for), and
@@ -9,8 +9,10 @@
  * runs per commit a step needs follow from the noise of one run and that
  * between sessions; points whose sessions differ far more than their
  * runs do (each commit's runs share its session's offset) make no step,
- * while a step ten times that offset is found. Every found step is
- * checked at its commit and with its size.
+ * while a step ten times that offset is found; noise in proportion to the
+ * level makes no steps; a step of the noise is found in a long line; and
+ * known (paired) steps cut the series. Every found step is checked at its
+ * commit and with its size.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,7 +47,7 @@ static void test_planted_step(void **state)
 {
 	(void)state;
 	struct rng r;
-	int found_right[2] = {0, 0};
+	int found_right[2] = { 0, 0 };
 	for (int big = 0; big < 2; big++)
 		for (uint64_t seed = 1; seed <= 50; seed++) {
 			double x[16], size = big ? 20 : 10;
@@ -69,7 +71,7 @@ static void test_planted_step(void **state)
 static void test_exact_series(void **state)
 {
 	(void)state;
-	double x[] = {1000, 1000, 1000, 1000, 1300, 1300, 1300, 1300, 1300, 900, 900};
+	double x[] = { 1000, 1000, 1000, 1000, 1300, 1300, 1300, 1300, 1300, 900, 900 };
 	struct step *s;
 	size_t n;
 	steps_find(x, 11, 2, 1, &s, &n);
@@ -80,7 +82,7 @@ static void test_exact_series(void **state)
 	assert_true(fabs(s[1].change_percent - (900.0 - 1300) / 1300 * 100) < 1e-9);
 	free(s);
 	/* A constant series has no step; one odd point is not a step. */
-	double flat[] = {5, 5, 5, 5, 5, 9, 5, 5, 5, 5};
+	double flat[] = { 5, 5, 5, 5, 5, 9, 5, 5, 5, 5 };
 	steps_find(flat, 10, 2, 1, &s, &n);
 	assert_int_equal(n, 0);
 	assert_null(s);
@@ -108,7 +110,7 @@ static void test_aa_noise(void **state)
 static void test_min_change(void **state)
 {
 	(void)state;
-	double x[] = {100, 100, 100, 100, 100.5, 100.5, 100.5, 100.5};
+	double x[] = { 100, 100, 100, 100, 100.5, 100.5, 100.5, 100.5 };
 	struct step *s;
 	size_t n;
 	steps_find(x, 8, 2, 1, &s, &n); /* +0.5 % < 1 % */
@@ -142,7 +144,7 @@ static void history(struct rng *r, size_t n, const size_t *k, size_t at, double 
 				t[b - 1] = v;
 			}
 		med[i] = k[i] % 2 ? t[k[i] / 2] : (t[k[i] / 2 - 1] + t[k[i] / 2]) / 2;
-		p[i] = (struct steps_point){med[i], x, k[i]};
+		p[i] = (struct steps_point){ med[i], x, k[i] };
 	}
 }
 
@@ -238,14 +240,14 @@ static void test_run_noise_and_runs_needed(void **state)
 	(void)state;
 	/* Runs of the same commit give the noise, whatever the steps between
 	   commits: pairs differ by 2, so sigma = 1.4826 * 2 / sqrt 2. */
-	double a[] = {100, 102, 100}, b[] = {300, 302}, c[] = {50, 52};
-	struct steps_point p[] = {{100, a, 3}, {301, b, 2}, {51, c, 2}};
+	double a[] = { 100, 102, 100 }, b[] = { 300, 302 }, c[] = { 50, 52 };
+	struct steps_point p[] = { { 100, a, 3 }, { 301, b, 2 }, { 51, c, 2 } };
 	assert_true(fabs(steps_run_noise(p, 3) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 	/* Single runs: the consecutive differences, as steps_find(). */
-	double x[] = {10, 12, 11, 15, 14};
+	double x[] = { 10, 12, 11, 15, 14 };
 	struct steps_point q[5];
 	for (size_t i = 0; i < 5; i++)
-		q[i] = (struct steps_point){x[i], &x[i], 1};
+		q[i] = (struct steps_point){ x[i], &x[i], 1 };
 	struct step *s;
 	size_t n;
 	double sigma = steps_find(x, 5, 2, 1, &s, &n);
@@ -273,8 +275,8 @@ static void test_run_noise_and_runs_needed(void **state)
  * its session's offset (sd `between` of 100) and scatter by `within` about
  * it; +step % from commit `at` on.
  */
-static void sessions(struct rng *r, size_t n, size_t k, double between, double within, size_t at,
-		     double step, struct steps_point *p, double *buf)
+static void sessions(struct rng *r, size_t n, size_t k, double between, double within,
+		     size_t at, double step, struct steps_point *p, double *buf)
 {
 	for (size_t i = 0; i < n; i++) {
 		double off, *x = buf + 64 * i, t[64];
@@ -291,7 +293,7 @@ static void sessions(struct rng *r, size_t n, size_t k, double between, double w
 				t[b] = t[b - 1];
 				t[b - 1] = v;
 			}
-		p[i] = (struct steps_point){k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, x, k};
+		p[i] = (struct steps_point){ k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2, x, k };
 	}
 }
 
@@ -339,10 +341,10 @@ static void test_between_noise(void **state)
 	/* Runs of one commit differ by 2 (sigma = 1.4826 * 2 / sqrt 2); the
 	   points 100, 110, 100, 110, 100: |dx| = 10 each, so tau^2 = ((1.4826 *
 	   10)^2 - sigma^2 * (1/2 + 1/2)) / 2. */
-	double r0[] = {99, 101}, r1[] = {109, 111};
+	double r0[] = { 99, 101 }, r1[] = { 109, 111 };
 	struct steps_point p[5];
 	for (size_t i = 0; i < 5; i++)
-		p[i] = (struct steps_point){i % 2 ? 110 : 100, i % 2 ? r1 : r0, 2};
+		p[i] = (struct steps_point){ i % 2 ? 110 : 100, i % 2 ? r1 : r0, 2 };
 	double sigma = steps_run_noise(p, 5);
 	assert_true(fabs(sigma - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 	double want = sqrt((pow(1.4826 * 10, 2) - sigma * sigma) / 2);
@@ -353,10 +355,10 @@ static void test_between_noise(void **state)
 		p[i].value = i % 2 ? 100.5 : 100;
 	assert_true(steps_between_noise(p, 5, sigma) == 0);
 	/* Single runs: sigma_1 comes from the points and already holds tau. */
-	double x[] = {10, 20, 10, 20, 10};
+	double x[] = { 10, 20, 10, 20, 10 };
 	struct steps_point q[5];
 	for (size_t i = 0; i < 5; i++)
-		q[i] = (struct steps_point){x[i], &x[i], 1};
+		q[i] = (struct steps_point){ x[i], &x[i], 1 };
 	assert_true(steps_between_noise(q, 5, steps_run_noise(q, 5)) == 0);
 }
 
@@ -365,12 +367,12 @@ static void test_unknown_noise(void **state)
 	(void)state;
 	/* One run, two runs 14% apart (one commit or two), three commits: one
 	   or two differences are no estimate of the noise, never 0. */
-	double one[] = {100}, two[] = {100, 114}, x[] = {100, 114, 100, 114};
-	struct steps_point a[] = {{100, one, 1}};
-	struct steps_point b[] = {{107, two, 2}};
+	double one[] = { 100 }, two[] = { 100, 114 }, x[] = { 100, 114, 100, 114 };
+	struct steps_point a[] = { { 100, one, 1 } };
+	struct steps_point b[] = { { 107, two, 2 } };
 	struct steps_point c[4];
 	for (size_t i = 0; i < 4; i++)
-		c[i] = (struct steps_point){x[i], &x[i], 1};
+		c[i] = (struct steps_point){ x[i], &x[i], 1 };
 	assert_true(isnan(steps_run_noise(a, 1)));
 	assert_true(isnan(steps_run_noise(b, 1)));
 	assert_true(isnan(steps_run_noise(c, 2)));
@@ -387,8 +389,8 @@ static void test_unknown_noise(void **state)
 	/* Three differences tell it: of consecutive points, or of runs of one
 	   commit. */
 	assert_true(fabs(steps_run_noise(c, 4) - 1.4826 * 14 / sqrt(2.0)) < 1e-9);
-	double r[] = {100, 102, 100, 102};
-	struct steps_point d[] = {{101, r, 4}};
+	double r[] = { 100, 102, 100, 102 };
+	struct steps_point d[] = { { 101, r, 4 } };
 	assert_true(fabs(steps_run_noise(d, 1) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 }
 
@@ -504,19 +506,19 @@ static void test_known_steps_cut(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_planted_step),
-	    cmocka_unit_test(test_exact_series),
-	    cmocka_unit_test(test_aa_noise),
-	    cmocka_unit_test(test_min_change),
-	    cmocka_unit_test(test_step_of_run_noise),
-	    cmocka_unit_test(test_points_of_many_runs_weigh_more),
-	    cmocka_unit_test(test_run_noise_and_runs_needed),
-	    cmocka_unit_test(test_session_offsets),
-	    cmocka_unit_test(test_noise_in_proportion),
-	    cmocka_unit_test(test_small_step_long_line),
-	    cmocka_unit_test(test_known_steps_cut),
-	    cmocka_unit_test(test_between_noise),
-	    cmocka_unit_test(test_unknown_noise),
+		cmocka_unit_test(test_planted_step),
+		cmocka_unit_test(test_exact_series),
+		cmocka_unit_test(test_aa_noise),
+		cmocka_unit_test(test_min_change),
+		cmocka_unit_test(test_step_of_run_noise),
+		cmocka_unit_test(test_points_of_many_runs_weigh_more),
+		cmocka_unit_test(test_run_noise_and_runs_needed),
+		cmocka_unit_test(test_session_offsets),
+		cmocka_unit_test(test_noise_in_proportion),
+		cmocka_unit_test(test_small_step_long_line),
+		cmocka_unit_test(test_known_steps_cut),
+		cmocka_unit_test(test_between_noise),
+		cmocka_unit_test(test_unknown_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
