@@ -951,6 +951,119 @@ static void sections(struct sbuf *out, const struct history_site *site, const si
 		sbuf_adds(out, "</details>\n");
 }
 
+/* A step's badge: red when the metric got worse, green when better. */
+static const char *worse_class(const struct history_site_series *v,
+			       const struct history_site_step *st)
+{
+	enum metric_better b = metric_get(v->metric)->better;
+	int up = st->change_percent > 0;
+	if (b == BETTER_EITHER)
+		return "k-warn";
+	return (b == BETTER_LOWER) == up ? "k-bad" : "k-good";
+}
+
+/* A step of some series, for the latest changes. */
+struct recent {
+	const struct history_site_series *v;
+	size_t k, id; /* its step; the series' place on the page */
+};
+
+static int cmp_recent(const void *a, const void *b)
+{
+	const struct recent *x = a, *y = b;
+	const char *tx = x->v->pts[x->v->steps[x->k].at].time;
+	const char *ty = y->v->pts[y->v->steps[y->k].at].time;
+	int c = cmp_str0(ty, tx); /* newest first */
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * What a team that watches its main branch opens the page for: the latest
+ * steps of every series, newest first (by their commit's first run), each
+ * with its size, evidence and commit, linking to its plot — the gated
+ * metrics' first, at most RECENT of them.
+ */
+#define RECENT 10
+static void latest_changes(struct sbuf *out, const struct history_site *site, const size_t *ix)
+{
+	struct recent *r = NULL;
+	size_t n = 0;
+	for (size_t k = 0; k < site->nr; k++) {
+		const struct history_site_series *v = &site->series[ix[k]];
+		for (size_t j = 0; j < v->nr_steps; j++) {
+			if (v->steps[j].at >= v->nr)
+				continue;
+			r = xreallocarray(r, n + 1, sizeof(*r));
+			r[n++] = (struct recent){v, j, k};
+		}
+	}
+	if (!n) {
+		free(r);
+		return;
+	}
+	qsort(r, n, sizeof(*r), cmp_recent);
+	/* the gated metrics' steps first, each group newest first */
+	struct recent *o = xcalloc(n, sizeof(*o));
+	size_t m = 0;
+	for (int gated = 1; gated >= 0; gated--)
+		for (size_t i = 0; i < n; i++)
+			if (r[i].v->gated == gated)
+				o[m++] = r[i];
+	sbuf_adds(out, "<h2 id=\"latest\">Latest changes</h2>\n<ul>\n");
+	struct sbuf t = SBUF_INIT;
+	for (size_t i = 0; i < n && i < RECENT; i++) {
+		const struct history_site_series *v = o[i].v;
+		const struct history_site_step *st = &v->steps[o[i].k];
+		const struct history_site_point *b = &v->pts[st->at];
+		sbuf_reset(&t);
+		if (st->paired)
+			units_format_change(&t, st->change_percent, st->ci_low_percent,
+					    st->ci_high_percent);
+		else
+			units_format_percent(&t, st->change_percent);
+		sbuf_addf(out, "<li><span class=\"badge %s\">", worse_class(v, st));
+		esc(out, t.buf);
+		sbuf_addf(out, "</span> <a href=\"#s%zu\">", o[i].id);
+		esc(out, v->benchmark);
+		sbuf_adds(out, " / ");
+		esc(out, v->command);
+		sbuf_addf(out, " — %s</a>%s", metric_get(v->metric)->name,
+			  v->gated ? " <span class=\"gate\">gated</span>" : "");
+		if (!v->this_machine) {
+			sbuf_adds(out, " on machine <code>");
+			esc(out, v->machine ? v->machine : "?");
+			sbuf_adds(out, "</code>");
+		}
+		sbuf_adds(out, " at ");
+		int open = link_open(out, b->url);
+		sbuf_adds(out, "<code>");
+		short_sha(out, b->sha);
+		sbuf_adds(out, open ? "</code></a>" : "</code>");
+		if (b->subject) {
+			sbuf_adds(out, " ");
+			esc(out, b->subject);
+		}
+		sbuf_addf(out, " <span class=\"dim\">(%s", st->paired ? "paired" : "series");
+		if (b->time) {
+			sbuf_adds(out, ", ");
+			esc(out, b->time);
+		}
+		sbuf_adds(out, ")</span>");
+		if (st->paired && b->report) {
+			sbuf_adds(out, " · <a href=\"");
+			esc(out, b->report);
+			sbuf_adds(out, "\">report</a>");
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+	if (n > RECENT)
+		sbuf_addf(out, "<li class=\"dim\">and %zu earlier</li>\n", n - RECENT);
+	sbuf_adds(out, "</ul>\n");
+	sbuf_release(&t);
+	free(o);
+	free(r);
+}
+
 void history_site_render(struct sbuf *out, const struct history_site *site)
 {
 	size_t *ix = page_order(site);
@@ -959,6 +1072,7 @@ void history_site_render(struct sbuf *out, const struct history_site *site)
 		sbuf_adds(out, "<p>No series recorded for the selected benchmarks.</p>\n");
 	else {
 		machines(out, site, ix);
+		latest_changes(out, site, ix);
 		overview(out, site, ix);
 	}
 	sections(out, site, ix);

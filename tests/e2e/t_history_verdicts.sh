@@ -94,6 +94,17 @@ R3=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["series"][0][
 grep -qF "<a href=\"reports/run-$R3.html\"><g><title>${C[3]:0:10}: regression +30.0%" "$P" || fail "the regression mark does not link to its report"
 grep -qF "· <a href=\"reports/run-$R3.html\">its report</a>" "$P" || fail "the verdict list does not link to the report"
 grep -qF "regression" "$T/site/reports/run-$R3.html" || fail "the report page does not show the regression"
+# the latest changes, newest first: the improvement, then the regression
+"$PY" - "$P" "${C[6]:0:10}" "${C[3]:0:10}" "$R3" <<'PYEOF' || fail "the latest changes are not the two paired steps, newest first"
+import re, sys
+page, c6, c3, r3 = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3], sys.argv[4]
+latest = page.split('<h2 id="latest">Latest changes</h2>')[1].split('</ul>')[0]
+items = re.findall(r'<li>(.*?)</li>', latest)
+assert len(items) == 2, items
+assert 'k-good">-23.1% [-23.1%, -23.1%]' in items[0] and c6 in items[0], items[0]
+assert 'k-bad">+30.0% [+30.0%, +30.0%]' in items[1] and c3 in items[1], items[1]
+assert 'href="reports/run-%s.html">report</a>' % r3 in items[1], items[1]
+PYEOF
 # allocs is gated (regression.allocs), so its section comes first, marked
 grep -qF 'allocs <span class="gate">gated</span>' "$P" || fail "allocs is not marked gated"
 
