@@ -254,8 +254,10 @@ static void levels(struct sbuf *out, const struct scale *s, const struct history
 	double *t = xcalloc(end + 1, sizeof(*t));
 	for (size_t k = 0; k <= v->nr_steps && v->nr_steps; k++) {
 		size_t to = k < v->nr_steps ? v->steps[k].at : end;
-		if (to > end || to <= from)
+		if (to > end)
 			break;
+		if (to <= from) /* a paired step at the first commit */
+			continue;
 		for (size_t i = from; i < to; i++)
 			t[i - from] = v->pts[i].median;
 		qsort(t, to - from, sizeof(*t), cmp_double);
