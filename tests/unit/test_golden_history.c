@@ -290,6 +290,46 @@ static void test_series_from_points(void **state)
 
 /* Outside a repository (an empty order) the points keep the order they
    were first measured in, and every one is segmented. */
+/*
+ * A series step at a commit whose paired comparison measured no change of
+ * that size is dropped: commits 1-8 of the line at 10 then 12 ms (the
+ * series sees +20% at 5), and a ci of 5 against 4 that passed with
+ * [-0.5%, +0.7%] (a second runs' build: the step was the machine's). With
+ * an interval that holds the change ([+15%, +25%], a pass under a
+ * tolerance of 30%) the series step stays, its evidence the series.
+ */
+static void test_pairs_overrule_series(void **state)
+{
+	(void)state;
+	for (int keep = 0; keep <= 1; keep++) {
+		struct history_points p;
+		struct history_order o;
+		struct history_series_set set;
+		int asked = 0;
+		memset(&p, 0, sizeof(p));
+		order_given(&o);
+		for (int r = 0; r < 2; r++)
+			for (int k = 1; k <= LINE_LEN; k++) {
+				add_point(&p, "b", "m", "latency", THIS_MACHINE, k,
+					  (k >= 5 ? 12e6 : 10e6) + r * 0.05e6 + k * 0.01e6);
+				if (k == 5 && r == 1)
+					paired(&p, 4, "pass", keep ? 20 : 0.1, keep ? 15 : -0.5,
+					       keep ? 25 : 0.7);
+			}
+		build(&set, &p, &o, &asked);
+		assert_int_equal(set.nr, 1);
+		const struct history_series *s = &set.v[0];
+		assert_int_equal(s->nr_steps, (size_t)keep);
+		if (keep) {
+			assert_int_equal(s->steps[0].at, 4);
+			assert_int_equal(s->steps[0].evidence, HISTORY_EVIDENCE_SERIES);
+		}
+		history_series_release(&set);
+		history_order_release(&o);
+		history_points_release(&p);
+	}
+}
+
 static void test_series_without_repository(void **state)
 {
 	(void)state;
@@ -443,6 +483,7 @@ int main(void)
 	    cmocka_unit_test(test_order_given_as_data),
 	    cmocka_unit_test(test_series_from_points),
 	    cmocka_unit_test(test_series_without_repository),
+	    cmocka_unit_test(test_pairs_overrule_series),
 	    cmocka_unit_test(test_outputs_golden),
 	    cmocka_unit_test(test_site_extreme_values),
 	};
