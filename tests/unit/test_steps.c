@@ -194,7 +194,7 @@ static void test_step_of_run_noise(void **state)
 		aa += n > 0;
 		free(s);
 	}
-	/* 34 of 50 at commit 8 with +10 +-4 %: a point's noise is what its
+	/* 31 of 50 at commit 8 with +10 +-4 %: a point's noise is what its
 	   points scatter by, median of 25 runs and all (steps_between_noise()
 	   takes in what sigma_1 / 5 leaves out), so the step is about 4 of
 	   them, not 5. */
