@@ -502,6 +502,18 @@ void report_history_html(struct sbuf *out, const struct history_view *h)
 			sbuf_adds(out, "</li>\n");
 			sbuf_release(&t);
 		}
+		/* the paired verdicts that marked a change, as the table's lines */
+		struct sbuf vl = SBUF_INIT;
+		verdict_lines(&vl, s, 0);
+		for (char *line = vl.buf, *eol; line && *line; line = eol + 1) {
+			if (!(eol = strchr(line, '\n')))
+				break;
+			*eol = '\0';
+			sbuf_adds(out, "<li class=\"verdict\">");
+			report_html_escape(out, line + 2, 0); /* without the table's indent */
+			sbuf_adds(out, "</li>\n");
+		}
+		sbuf_release(&vl);
 		sbuf_adds(out, "</ul></section>\n");
 		for (size_t q = 0; q < s->nr; q++)
 			free(lab[q]);

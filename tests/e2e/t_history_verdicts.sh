@@ -76,6 +76,9 @@ expect_out "noise of one run unknown (4 commits, 4 runs): 3 more runs of a commi
 run_k history --metric allocs --format markdown
 expect_out "| \`${C[2]:0:10}\` | \`${C[3]:0:10}\` | +30.0% | 2000 | 2600 | paired: regression +30.0%"
 expect_out "Verdicts (1 regression, 1 improvement):"
+run_k history --metric allocs --format html --output "$T/one.html"
+grep -qF "<li class=\"verdict\">verdict at ${C[3]:0:10}: regression +30.0% [+30.0%, +30.0%]" "$T/one.html" ||
+	fail "the single HTML page does not list the verdicts"
 
 case_ "the trend site marks the verdicts on the plot, lists and counts them"
 run_k history --metric allocs --format html --output "$T/site/" --commit-url 'https://example.org/c/{sha}'
