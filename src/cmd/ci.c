@@ -286,6 +286,8 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 	compare_config(&cli->cmp, &cfg);
 	/* Logs are not terminals; escape codes would only clutter them. */
 	cfg.no_color = 1;
+	/* The history tells a gate's run from a developer's compare. */
+	cfg.history_kind = "ci";
 	int rc = ci_exec_sync(cli, &cfg, env, base);
 	free(event_sha);
 	sbuf_release(&from_event);

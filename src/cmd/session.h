@@ -48,6 +48,7 @@ struct progress {
  */
 struct session_config {
 	const char *mode;		       /* the report's mode: "run", "compare", "bench" */
+	const char *history_kind;	       /* the history's runs.kind ("ci"); NULL: mode */
 	const char *tmp_prefix;		       /* of the private folder in TMPDIR */
 	const struct strvec *paths;	       /* suite files or folders (none: ./kagari.yaml) */
 	const struct cli_selection *selection; /* NULL: every benchmark */

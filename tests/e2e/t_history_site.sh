@@ -139,7 +139,7 @@ expect_rc 3
 expect_err "has no {sha}"
 run_k history --format html --output "$T/x.html" --commit-url 'https://example.org/{sha}'
 expect_rc 3
-expect_err "--commit-url is for the site: --format html --output DIR/"
+expect_err '--commit-url is for the site (--format html --output DIR/) and `history check`'
 [ ! -e "$T/x" ] && [ ! -e "$T/x.html" ] || fail "a refused run wrote something"
 echo keep > "$T/afile"
 run_k history --format html --output "$T/afile/"

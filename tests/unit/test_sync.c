@@ -211,6 +211,53 @@ static void test_refusals(void **state)
 	sbuf_release(&err);
 }
 
+/* The rest of a paired comparison travels in the optional member
+   "comparisons" (a kagari before it skips the member): round trip, into
+   the points `kagari history` shows, and refusals of a bad one. */
+static void test_comparisons(void **state)
+{
+	struct fx *f = *state;
+	static const char cmp[] = "\"comparisons\":[[1,0.75,-1.5,2.25,0.25,5.0,1]],";
+	char *text = edit("\"report\":", "\"comparisons\":[[1,0.75,-1.5,2.25,0.25,5.0,1]],"
+					 "\"report\":");
+	struct sbuf why = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;
+	assert_int_equal(import(f->h, ORIGIN, text, &why), 1);
+	assert_int_equal(history_run_export(f->h, ORIGIN, &out, &err), 0);
+	assert_string_equal(out.buf, text);
+	assert_non_null(strstr(out.buf, cmp));
+	struct history_points p = {0};
+	assert_int_equal(history_query(f->h, NULL, "allocs", &p, &err), 0);
+	assert_int_equal(p.nr, 1);
+	assert_true(p.v[0].mean_change_percent == 0.75 && p.v[0].mean_ci_low_percent == -1.5 &&
+		    p.v[0].mean_ci_high_percent == 2.25 && p.v[0].p_value == 0.25 &&
+		    p.v[0].max_percent == 5 && p.v[0].gate == 1);
+	assert_string_equal(p.v[0].verdict, "pass");
+	history_points_release(&p);
+	free(text);
+	sbuf_release(&why);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
+static void test_comparisons_refused(void **state)
+{
+	struct fx *f = *state;
+	char *t =
+	    edit("\"report\":", "\"comparisons\":[[2,0.75,-1.5,2.25,0.25,5.0,1]],\"report\":");
+	refused(f, ORIGIN, t,
+		"comparisons[0] is not an array of a results row's index and 6 values");
+	free(t);
+	t = edit("\"report\":", "\"comparisons\":[[1,\"x\",-1.5,2.25,0.25,5.0,1]],\"report\":");
+	refused(f, ORIGIN, t, "comparisons[0][1] is not a number or null");
+	free(t);
+	t = edit("\"report\":", "\"comparisons\":[[1,0.75,-1.5,2.25,0.25,5.0,0.5]],\"report\":");
+	refused(f, ORIGIN, t, "comparisons[0][6] is not an integer or null");
+	free(t);
+	t = edit("\"report\":", "\"comparisons\":{},\"report\":");
+	refused(f, ORIGIN, t, "comparisons is not an array");
+	free(t);
+}
+
 static void test_origins(void **state)
 {
 	(void)state;
@@ -258,6 +305,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_other_layout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_comparisons, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_comparisons_refused, setup, teardown),
 	    cmocka_unit_test(test_origins),
 	    cmocka_unit_test(test_redact),
 	};
