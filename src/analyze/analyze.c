@@ -1059,3 +1059,18 @@ void analyze_rollup(struct run_result *r)
 			s->result = RESULT_PASS;
 	}
 }
+
+void analyze_look_suite(uint64_t seed, const struct suite *su, struct bench_result *br,
+			unsigned char *decided)
+{
+	const struct bench_spec *bs = NULL;
+	for (size_t b = 0; b < su->nr_benches && !bs; b++)
+		if (br->name && !strcmp(su->benches[b].name, br->name))
+			bs = &su->benches[b];
+	if (!bs)
+		return;
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++)
+		if (!br->commands[c].analysis.present)
+			analyze_settings_from_suite(&bs->commands[c], &br->commands[c]);
+	analyze_look(seed, su->name, br, decided);
+}

@@ -74,6 +74,10 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov);
  */
 void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br,
 		  unsigned char *decided);
+/* analyze_look() of br, a benchmark of suite su, its commands given
+   their analysis settings from su first (where they have none yet). */
+void analyze_look_suite(uint64_t seed, const struct suite *su, struct bench_result *br,
+			unsigned char *decided);
 
 /*
  * Every command's, benchmark's and suite's `result` (the worst of

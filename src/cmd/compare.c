@@ -17,7 +17,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/gate_suites.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
@@ -69,7 +69,7 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs, in
 	struct sbuf msg = SBUF_INIT;
 	char *theirs = xstrfmt("%s's", base_ref);
 	if (use_base) {
-		common_left_out(s->cfg.selection, bs, su, &left);
+		suites_left_out(s->cfg.selection, bs, su, &left);
 		sbuf_addf(
 		    &msg,
 		    "suite '%s': both sides run %s copy of %s, which differs from the working "
@@ -78,14 +78,14 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs, in
 		add_left_out(&msg, &left, "the working tree's");
 		const struct cli_shard *sh = s->cfg.shard;
 		int sharded = sh && sh->spec && !sh->replicate;
-		size_t n = common_replace_suite(s->cfg.selection, sharded, &s->ls, i, bs);
+		size_t n = suites_replace(s->cfg.selection, sharded, &s->ls, i, bs);
 		session_warn_now(s, "%s", msg.buf);
 		if (!n)
 			session_warn_now(
 			    s, "suite '%s': no benchmark of %s copy matches the selection",
 			    s->ls.suites[i]->name, theirs);
 	} else {
-		common_left_out(s->cfg.selection, su, bs, &left);
+		suites_left_out(s->cfg.selection, su, bs, &left);
 		sbuf_addf(&msg,
 			  "suite '%s': both sides run the working tree's copy of %s, which differs "
 			  "from %s (suite_from: head; --suite-from base runs %s); ",

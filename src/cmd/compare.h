@@ -16,7 +16,7 @@ struct session_config;
 /* The options of `compare`; `ci` takes them all and more (cmd/ci.c). */
 struct compare_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;
 	struct cli_measure measure;
 	struct cli_record record;

@@ -16,7 +16,7 @@
 
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 
 static const char *const shells[] = {"bash", "zsh", "fish", NULL};
 

@@ -14,7 +14,7 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "git/git.h"
 #include "git/tree.h"
 #include "suite/discover.h"
@@ -252,7 +252,7 @@ static int load_head(struct base_tree *bt, const struct strvec *paths, struct co
 			sbuf_reset(&c->text);
 	}
 	ls.nr = 0;
-	common_release(&ls);
+	suites_release(&ls);
 	strvec_clear(&files);
 	sbuf_release(&err);
 	return rc;
@@ -292,7 +292,7 @@ static void add_left_out(struct sbuf *sb, const struct strvec *names, const char
 /* The line for base copy b, or none when the working tree holds the same
    file at the same place. */
 static void note_base(const struct copy *b, const struct copy *head,
-		      const struct cli_selection *sel, const char *base_ref, struct strvec *notes)
+		      const struct suite_selection *sel, const char *base_ref, struct strvec *notes)
 {
 	const struct copy *h = b->match >= 0 ? &head[b->match] : NULL;
 	int same_text =
@@ -314,7 +314,7 @@ static void note_base(const struct copy *b, const struct copy *head,
 	sbuf_adds(&msg, "suite_from: base; --suite-from head runs the working tree's)");
 	if (h) {
 		struct strvec left = STRVEC_INIT;
-		common_left_out(sel, b->s, h->s, &left);
+		suites_left_out(sel, b->s, h->s, &left);
 		sbuf_adds(&msg, "; ");
 		add_left_out(&msg, &left, "the working tree's");
 		strvec_clear(&left);
@@ -353,7 +353,7 @@ static int adopt(const struct strvec *paths, const char *base_ref, int explicit_
 	}
 	if (!rc)
 		ls.nr = 0;
-	common_release(&ls);
+	suites_release(&ls);
 	if (!rc)
 		strvec_pushf(
 		    &g->notes,
@@ -396,7 +396,7 @@ static int find_repo(const struct strvec *paths, struct base_tree *bt, char **re
 	return rc;
 }
 
-int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel,
+int gate_suites_find(const struct strvec *paths, const struct suite_selection *sel,
 		     const char *base_ref, int explicit_base, struct gate_suites *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -467,7 +467,7 @@ out:
 
 void gate_suites_release(struct gate_suites *g)
 {
-	common_release(&g->ls);
+	suites_release(&g->ls);
 	free(g->from);
 	free(g->gating);
 	strvec_clear(&g->notes);

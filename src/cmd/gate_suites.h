@@ -46,7 +46,7 @@ struct gate_suites {
  * with (printed): 2 an invalid suite, 3 no base suite with an explicit
  * --suite-from base, 4 git could not read the base.
  */
-int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel,
+int gate_suites_find(const struct strvec *paths, const struct suite_selection *sel,
 		     const char *base_ref, int explicit_base, struct gate_suites *g);
 void gate_suites_release(struct gate_suites *g);
 

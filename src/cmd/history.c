@@ -27,7 +27,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/history_check.h"
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
@@ -44,7 +44,7 @@
 
 struct history_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;		  /* format, output */
 	struct cli_analysis analysis;	  /* metric */
 	char *history;			  /* --history FILE (the one read) */
@@ -596,7 +596,7 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	if (!rc)
 		rc = common_select(&cli->selection, &ls);
 	if (rc) {
-		common_release(&ls);
+		suites_release(&ls);
 		return rc;
 	}
 	char *path = record_history_path(cli->history, &ls);
@@ -638,7 +638,7 @@ out:
 	free(path);
 	sbuf_release(&err);
 	sbuf_release(&out);
-	common_release(&ls);
+	suites_release(&ls);
 	return rc;
 }
 

@@ -12,7 +12,7 @@
 #include "base/strvec.h"
 #include "base/xalloc.h"
 #include "cmd/cli.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "git/git.h"
 #include "git/web.h"
 #include "suite/model.h"
