@@ -1029,7 +1029,7 @@ void analyze_rollup(struct run_result *r)
 	struct run_summary *sm = &r->summary;
 	int exit_code = sm->exit_code;
 	memset(sm, 0, sizeof(*sm));
-	sm->exit_code = exit_code; /* cmd/outcome.h's to set */
+	sm->exit_code = exit_code; /* analyze/outcome.h's to set */
 
 	/* enum result is in increasing severity: each level keeps the
 	   greatest of the level below. */

@@ -12,7 +12,7 @@
  *      result read back from JSON already has them);
  *   2. analyze_result() once over the whole run (again after changing
  *      settings: it replaces what an earlier call computed);
- *   3. cmd/ maps r->summary to an exit code (cmd/outcome.h).
+ *   3. analyze/outcome.h maps r->summary to an exit code.
  * Nothing here prints or exits. Warnings about comparisons (stall filter,
  * control, power) are appended to r->warnings, one per line, prefixed with
  * "BENCHMARK/COMMAND METRIC: "; analysing again first drops the warnings

@@ -18,7 +18,7 @@
  * its reason.
  *
  * The set is checked as it grows: every report must carry its shard
- * record (K/N, the selection, a run id; cmd/shard.c) and the `analysis`
+ * record (K/N, the selection, a run id; plan/shard.h) and the `analysis`
  * settings of every command (without them its comparisons and budgets
  * would be dropped, and a failing shard would merge to a pass); all must
  * be shards of one matrix (the same N, selection and --replicate) split
