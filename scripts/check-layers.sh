@@ -39,6 +39,9 @@
 #   power/    `kagari power`'s replay of compare's design on recorded
 #             traces: base/, model/, suite/, plan/, analyze/ (it plans
 #             rounds as measuring would and judges them as compare does).
+#   run/      what a command does across git and the stages, without its
+#             options or printing (the suites the base's gate judges by):
+#             anything but cmd/.
 #   cmd/      the commands: anything. The top, with src/main.c.
 #   src/main.c and src/runner_main.c (the kagari-runner program): anything.
 #
@@ -73,6 +76,7 @@ allowed() {
 	ci) echo "base model ci" ;;
 	history) echo "base model git history" ;;
 	power) echo "base model suite plan analyze power" ;;
+	run) echo "base model proc suite git plan measure analyze report ci history power run" ;;
 	cmd | top) echo "*" ;;
 	*) echo "" ;;
 	esac

@@ -25,7 +25,7 @@
 #include "cmd/compare.h"
 #include "cmd/common.h"
 #include "model/exit.h"
-#include "cmd/gate_suites.h"
+#include "run/gate_suites.h"
 #include "cmd/history_sync.h"
 #include "cmd/interrupt.h"
 #include "cmd/record.h"

@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "model/exit.h"
 #include "power/fixed_runs.h"
+#include "run/gate_suites.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "suite/vars.h"
@@ -49,6 +50,20 @@ int common_load_files(const struct strvec *files, struct loaded_suites *ls)
 	struct sbuf err = SBUF_INIT;
 	int rc = load_said(suites_load_files(files, ls, &err), &err);
 	sbuf_release(&err);
+	return rc;
+}
+
+int gate_suites_find(const struct strvec *paths, const struct suite_selection *sel,
+		     const char *base_ref, int explicit_base, struct gate_suites *g)
+{
+	struct gate_said said = {SBUF_INIT, SBUF_INIT};
+	int rc = gate_suites_collect(paths, sel, base_ref, explicit_base, g, &said);
+	if (said.suites.len)
+		fputs(said.suites.buf, stderr);
+	if (said.error.len)
+		cmd_error("%s", said.error.buf);
+	sbuf_release(&said.suites);
+	sbuf_release(&said.error);
 	return rc;
 }
 

@@ -32,6 +32,11 @@ int common_load_files(const struct strvec *files, struct loaded_suites *ls);
  * selected.
  */
 int common_select(const struct suite_selection *sel, struct loaded_suites *ls);
+/* run/gate_suites.h's gate_suites_collect(), what it says printed: 0 or
+   the exit code. */
+struct gate_suites;
+int gate_suites_find(const struct strvec *paths, const struct suite_selection *sel,
+		     const char *base_ref, int explicit_base, struct gate_suites *g);
 
 /*
  * --max-percent (compare, ci, report --reanalyze), repeatable: "P" is the

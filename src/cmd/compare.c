@@ -18,7 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "model/exit.h"
-#include "cmd/gate_suites.h"
+#include "run/gate_suites.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
 #include "git/git.h"

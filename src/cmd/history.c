@@ -28,7 +28,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "model/exit.h"
-#include "cmd/history_check.h"
+#include "run/history_check.h"
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/web.h"
@@ -543,7 +543,11 @@ static int history_check(const struct history_cli *cli, const struct history_vie
 	const char *dir = ls->suites[0]->dir;
 	struct strvec range = STRVEC_INIT;
 	char *head = NULL, *page = NULL;
-	int rc = history_check_range(dir, cli->since, &range, &head);
+	struct sbuf why_range = SBUF_INIT;
+	int rc = history_check_range(dir, cli->since, &range, &head, &why_range);
+	if (rc)
+		cmd_error("%s", why_range.buf);
+	sbuf_release(&why_range);
 	if (!rc) {
 		const char *why;
 		char *tmpl = site_links(cli, dir, &page, &why);

@@ -61,7 +61,7 @@ struct session_config {
 	int fail_on_inconclusive;
 	const char *suite_from; /* compare, ci: --suite-from, or NULL */
 	/* Suites already found and loaded (compare's gate: the base
-	   revision's, cmd/gate_suites.h), taken over by session_prepare()
+	   revision's, run/gate_suites.h), taken over by session_prepare()
 	   and left empty; NULL: session_prepare() loads `paths`. */
 	struct loaded_suites *suites;
 	/* More of kagari's own files, no change to the measured code
