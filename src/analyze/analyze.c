@@ -356,6 +356,12 @@ static void seq_select(struct pending *pend, size_t np, const struct bench_resul
 		if (p->cr->rounds > L->R)
 			L->R = p->cr->rounds;
 	}
+	/* The cap is at least the rounds there are: merge --replicate pools
+	   the rounds of several jobs past each job's max_rounds, and the looks
+	   must still reach the last round (a schedule that stops short of it
+	   would never end). The levels depend on the rounds only, as before. */
+	if (L->N < L->R)
+		L->N = L->R;
 }
 
 /* The rounds a look needs to pass on the mean: MEAN_PASS_MIN_ROUNDS, or
@@ -480,9 +486,27 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	}
 }
 
+/* Why the rounds of cr stopped short of a decision (seq_finish()). */
+static const char *seq_stop_reason(const struct command_result *cr, int N, int interrupted)
+{
+	if (cr->rounds >= N)
+		return "max_runs reached";
+	if (cr->out_of_time)
+		return "--max-time was spent";
+	if (cr->max_time_reached)
+		return "the suite's max_time was reached";
+	if (interrupted)
+		return "interrupted";
+	if (cr->error)
+		return "the command failed";
+	/* A what-if analysis (report --reanalyze with another tolerance):
+	   measuring stopped where the verdicts it had were decided. */
+	return "measuring stopped there, its verdicts decided as it measured";
+}
+
 /* After the looks: no look at all leaves a comparison to the fixed-n
    path; an undecided one says why it stopped. */
-static void seq_finish(struct pending *pend, size_t np, int N)
+static void seq_finish(struct pending *pend, size_t np, int N, int interrupted)
 {
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
@@ -494,10 +518,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 		}
 		if (!p->frozen && p->res.reason) {
 			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
-					  p->cr->rounds,
-					  p->cr->rounds >= N   ? "max_runs reached"
-					  : p->cr->out_of_time ? "--max-time was spent"
-							       : "max_time reached or interrupted");
+					  p->cr->rounds, seq_stop_reason(p->cr, N, interrupted));
 			free(p->res.reason);
 			p->res.reason = r;
 		}
@@ -519,7 +540,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
  * end: the same code gives the same verdicts.
  */
 static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
-			     unsigned char *decided)
+			     unsigned char *decided, int interrupted)
 {
 	struct seq_looks L = {0, 0, 0, NULL, NULL, NULL, NULL};
 	seq_select(pend, np, br, &L);
@@ -541,7 +562,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 	}
 	if (decided)
 		seq_mark_decided(pend, np, br, decided);
-	seq_finish(pend, np, L.N);
+	seq_finish(pend, np, L.N, interrupted);
 	free(L.look);
 	free(L.family);
 	free(L.level);
@@ -562,7 +583,7 @@ void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br
 	size_t nr = 0, alloc = 0;
 	for (size_t c = 0; c < br->nr_commands; c++)
 		queue_command(seed, suite_name, br, c, &br->commands[c], &pend, &nr, &alloc);
-	sequential_bench(pend, nr, br, decided);
+	sequential_bench(pend, nr, br, decided, 0);
 	for (size_t i = 0; i < nr; i++)
 		pending_release(&pend[i]);
 	free(pend);
@@ -584,7 +605,7 @@ static void compare_run_all(struct run_result *r)
 				queue_command(r->seed, sr->name, br, c, &br->commands[c], &pend,
 					      &nr, &alloc);
 			/* pend may move while queueing: the benchmark's part now */
-			sequential_bench(pend + first, nr - first, br, NULL);
+			sequential_bench(pend + first, nr - first, br, NULL, r->interrupted);
 		}
 	}
 

@@ -214,7 +214,19 @@ expect_rc 3
 expect_err "-P needs NAME MIN MAX"
 run_k bench --max-percent lots "$H sleep 1"
 expect_rc 3
-expect_err "--max-percent: 'lots'"
+expect_err "--max-percent 'lots': 'lots' is not a percentage"
+# compare's parser and range: a tolerance bench's own suite would refuse is
+# a usage error naming the option, never "invalid suite" naming a file the
+# user did not write; 0x10 is no percentage.
+for bad in 1e-5 0.00001 0 1001 0x10 -5; do
+	run_k bench --max-percent "$bad" "$H sleep 1" --runs 2 --quiet
+	expect_rc 3
+	expect_err "--max-percent '$bad'"
+	grep -q "kagari.yaml" "$T/err" && fail "--max-percent $bad names a suite file: $(cat "$T/err")"
+done
+run_k compare --max-percent 0.00001
+expect_rc 3
+expect_err "--max-percent '0.00001': percentage '0.00001' is out of range [0.001, 1000]"
 run_k bench --parameter-list=n 1,2 "$H sleep {n}"
 expect_rc 3
 expect_err "takes 2 values"
