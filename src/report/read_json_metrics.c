@@ -42,11 +42,15 @@ static void check_sample_value(struct rd *d, enum metric_id m, double v)
 	if (isnan(v))
 		return;
 	if (!(v >= 0) || isinf(v))
-		rj_fail(d, "value", "%.15g is not a %s sample: %s", v, mi->name,
+		rj_fail(d, "value", "%s sample %.15g is %s (no measurement gives one)", mi->name, v,
 			isinf(v) ? "not finite" : "negative");
 	else if (mi->integral && v != floor(v))
-		rj_fail(d, "value", "%.15g is not a %s sample: its values are whole %s", v,
-			mi->name, mi->unit == UNIT_NS ? "nanoseconds" : mi->unit_name);
+		rj_fail(d, "value",
+			"%s sample %.15g is not a whole number: %s is measured in whole %s",
+			mi->name, v, mi->name,
+			mi->unit == UNIT_NS	 ? "nanoseconds"
+			: mi->unit == UNIT_BYTES ? "bytes"
+						 : "counts");
 }
 
 static void read_samples(struct rd *d, json_t *arr, enum metric_id m, struct metric_series *ms)
