@@ -741,10 +741,25 @@ static int is_work_count(int m)
 }
 
 /*
+ * May o stand in for m in "... cannot resolve T% here; o ... did"? Only a
+ * metric of the same kind: time for time (latency, CPU time, cycles),
+ * memory for memory. A peak_rss that resolved says nothing of a change of
+ * time, and a count of work is no stand-in for time (resolution_notes()).
+ */
+static int same_kind(int m, int o)
+{
+	if (is_time(m) || is_time(o))
+		return is_time(m) && is_time(o);
+	if (is_work_count(m) || is_work_count(o))
+		return 0;
+	return metric_get((enum metric_id)m)->group == metric_get((enum metric_id)o)->group;
+}
+
+/*
  * Say what the machine can resolve: a gated metric left inconclusive or
  * within_noise whose noise floor or interval is wider than its tolerance
- * says so, and names the command's metrics that did resolve a change of
- * that size (resolves() above), e.g.
+ * says so, and names the command's metrics of the same kind (same_kind())
+ * that did resolve a change of that size (resolves() above), e.g.
  * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
  * [+4.4%, +5.3%] did".
  */
@@ -769,8 +784,8 @@ static void resolution_notes(struct command_result *cr)
 		/*
 		 * A count of work (instructions, allocations) is not a stand-in
 		 * for time: zstd 1.5.0's -6 runs 36.5% more instructions in 46%
-		 * less time. It is named only beside a time metric that resolved
-		 * the same direction, or with the time metric it moved against.
+		 * less time. It is never offered as the metric that did; it is
+		 * named only when it moved against a time metric that resolved.
 		 */
 		int time_ref = -1;
 		for (int o = 0; o < METRIC__COUNT && time_ref < 0; o++)
@@ -788,10 +803,10 @@ static void resolution_notes(struct command_result *cr)
 			int agrees =
 			    time_ref >= 0 && (op->change_percent > 0) ==
 						 (cr->comparison[time_ref].change_percent > 0);
-			if (counter && agrees && time_ref == m)
-				continue; /* beside no time metric that resolved */
-			if (counter && time_ref < 0)
-				continue;
+			if (counter && (agrees || time_ref < 0))
+				continue; /* offered in place of time: never */
+			if (!counter && !same_kind(m, o))
+				continue; /* peak_rss for latency: another kind */
 			struct sbuf *to = counter && !agrees ? &against : &sb;
 			sbuf_addf(to, "%s %s ",
 				  to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),
