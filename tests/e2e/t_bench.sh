@@ -224,7 +224,7 @@ for bad in 1e-5 0.00001 0 1001 0x10 -5; do
 	expect_err "--max-percent '$bad'"
 	grep -q "kagari.yaml" "$T/err" && fail "--max-percent $bad names a suite file: $(cat "$T/err")"
 done
-run_k compare --max-percent 0.00001
+run_k compare --against HEAD --max-percent 0.00001
 expect_rc 3
 expect_err "--max-percent '0.00001': percentage '0.00001' is out of range [0.001, 1000]"
 run_k bench --parameter-list=n 1,2 "$H sleep {n}"
