@@ -622,7 +622,10 @@ static void profile_block(struct sbuf *out, struct sbuf *tmp, const struct comma
 					sbuf_addf(tmp, "%.2g", ch->q_value);
 				td_tmp(out, "num", tmp);
 				sbuf_adds(out, "<td>");
-				badge(out, profile_verdict_name(ch->verdict));
+				sbuf_reset(tmp);
+				report_profile_verdict(tmp, ch, 0);
+				badge(out, tmp->buf);
+				sbuf_reset(tmp);
 				sbuf_adds(out, "</td>");
 			}
 			sbuf_adds(out, "</tr>\n");
