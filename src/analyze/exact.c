@@ -815,24 +815,58 @@ static size_t pairset_chunk_max(const struct pairset *p)
 }
 
 /*
- * The members of buf[0..L) at the ascending, distinct indexes k[i] - base
- * (i < nk) into out: the middle one by exact_select(), which leaves the
- * smaller members before it and the larger after, then each side for the
- * indexes on it.
+ * The members of a[0..L) at the ascending, distinct indexes k[i] - base
+ * (i < nk) into out: a multiple selection. Each step partitions around the
+ * median of three as exact_select() does (a[0..j] <= pivot <= a[j+1..L))
+ * and goes on with each side that holds an index, so a side without one
+ * is never touched again: about L log2(nk) steps for nk indexes, where
+ * one exact_select() per index would pass over the whole array each time.
  */
-static void select_listed(double *buf, size_t L, const size_t *k, size_t nk, size_t base,
-			  double *out)
+static void select_listed(double *a, size_t L, const size_t *k, size_t nk, size_t base, double *out)
 {
 	while (nk) {
-		size_t mid = nk / 2, at = k[mid] - base;
-		out[mid] = exact_select(buf, L, at);
-		select_listed(buf, at, k, mid, base, out);
-		buf += at + 1;
-		L -= at + 1;
-		base = k[mid] + 1;
-		k += mid + 1;
-		out += mid + 1;
-		nk -= mid + 1;
+		if (L <= 16) { /* few left: sorted in place */
+			for (size_t i = 1; i < L; i++)
+				for (size_t j = i; j > 0 && a[j] < a[j - 1]; j--)
+					swap_d(&a[j], &a[j - 1]);
+			for (size_t i = 0; i < nk; i++)
+				out[i] = a[k[i] - base];
+			return;
+		}
+		if (nk == 1) {
+			out[0] = exact_select(a, L, k[0] - base);
+			return;
+		}
+		size_t lo = 0, hi = L - 1, mid = L / 2, i = lo, j = hi;
+		if (a[mid] < a[lo])
+			swap_d(&a[mid], &a[lo]);
+		if (a[hi] < a[lo])
+			swap_d(&a[hi], &a[lo]);
+		if (a[hi] < a[mid])
+			swap_d(&a[hi], &a[mid]);
+		double pivot = a[mid];
+		for (;;) {
+			do
+				i++;
+			while (a[i] < pivot);
+			do
+				j--;
+			while (a[j] > pivot);
+			if (i >= j)
+				break;
+			swap_d(&a[i], &a[j]);
+		}
+		/* a[0..j] <= pivot <= a[j+1..L), 0 <= j < L - 1 */
+		size_t nl = 0;
+		while (nl < nk && k[nl] - base <= j)
+			nl++;
+		select_listed(a, j + 1, k, nl, base, out);
+		a += j + 1;
+		L -= j + 1;
+		base += j + 1;
+		k += nl;
+		out += nl;
+		nk -= nl;
 	}
 }
 
