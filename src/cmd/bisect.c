@@ -29,7 +29,8 @@
  * code.
  *
  * Exit 0: the first bad commit is named. Exit 1: it could not be (BAD is
- * not a regression against GOOD, or skipped commits leave a range). 3:
+ * not a regression against GOOD, or undecided, or skipped commits leave a
+ * range). 3:
  * usage; 4: GOOD's build or git failed.
  */
 #include <errno.h>
