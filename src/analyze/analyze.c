@@ -803,7 +803,7 @@ static void resolution_notes(struct command_result *cr)
 			int agrees =
 			    time_ref >= 0 && (op->change_percent > 0) ==
 						 (cr->comparison[time_ref].change_percent > 0);
-			if (counter && (agrees || time_ref < 0))
+			if (counter && (agrees || time_ref < 0 || !is_time(m)))
 				continue; /* offered in place of time: never */
 			if (!counter && !same_kind(m, o))
 				continue; /* peak_rss for latency: another kind */
