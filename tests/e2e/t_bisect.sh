@@ -123,9 +123,11 @@ json_check "$T/out" 'r["first_bad"] is None and len(r["tested"]) == 1'
 expect_err "is not a regression beyond the tolerance"
 
 case_ "BAD whose comparison is undecided: exit 1, said undecided with what to do, not 'not a regression'"
-# Latency gated over 4 runs a side with no room to measure again
-# (max_runs 4): the signed-rank test cannot go below p = 1/16 in 4
-# rounds, so no verdict can be reached either way.
+# Latency gated in sequential rounds (runs unset) capped at 4, with no
+# room to measure again: a verdict either way needs the signed-rank test
+# below the look's level, and in 4 rounds it cannot go below p = 1/16. The
+# tolerance is wide (100%) so that the machine's noise floor is below it
+# (within_noise would be decided).
 cat > lat.yaml <<'YAML'
 version: "1"
 name: lat
@@ -133,13 +135,12 @@ build:
   command: [cc, -O1, -o, "${artifact}", prog.c]
 defaults:
   warmup: 0
-  runs: 4
   min_runs: 4
   max_runs: 4
   metrics: {cpu: false}
   regression:
     min_samples: 4
-    latency: {max_percent: 5}
+    latency: {max_percent: 100}
 benchmarks:
   - name: m
     commands:
