@@ -362,6 +362,12 @@ static void seq_select(struct pending *pend, size_t np, const struct bench_resul
 		if (p->cr->rounds > L->R)
 			L->R = p->cr->rounds;
 	}
+	/* The cap is at least the rounds there are: merge --replicate pools
+	   the rounds of several jobs past each job's max_rounds, and the looks
+	   must still reach the last round (a schedule that stops short of it
+	   would never end). The levels depend on the rounds only, as before. */
+	if (L->N < L->R)
+		L->N = L->R;
 }
 
 /* The rounds a look needs to pass on the mean: MEAN_PASS_MIN_ROUNDS, or
@@ -488,9 +494,27 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	}
 }
 
+/* Why the rounds of cr stopped short of a decision (seq_finish()). */
+static const char *seq_stop_reason(const struct command_result *cr, int N, int interrupted)
+{
+	if (cr->rounds >= N)
+		return "max_runs reached";
+	if (cr->out_of_time)
+		return "--max-time was spent";
+	if (cr->max_time_reached)
+		return "the suite's max_time was reached";
+	if (interrupted)
+		return "interrupted";
+	if (cr->error)
+		return "the command failed";
+	/* A what-if analysis (report --reanalyze with another tolerance):
+	   measuring stopped where the verdicts it had were decided. */
+	return "measuring stopped there, its verdicts decided as it measured";
+}
+
 /* After the looks: no look at all leaves a comparison to the fixed-n
    path; an undecided one says why it stopped. */
-static void seq_finish(struct pending *pend, size_t np, int N)
+static void seq_finish(struct pending *pend, size_t np, int N, int interrupted)
 {
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
@@ -502,10 +526,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 		}
 		if (!p->frozen && p->res.reason) {
 			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
-					  p->cr->rounds,
-					  p->cr->rounds >= N   ? "max_runs reached"
-					  : p->cr->out_of_time ? "--max-time was spent"
-							       : "max_time reached or interrupted");
+					  p->cr->rounds, seq_stop_reason(p->cr, N, interrupted));
 			free(p->res.reason);
 			p->res.reason = r;
 		}
@@ -527,7 +548,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
  * end: the same code gives the same verdicts.
  */
 static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
-			     unsigned char *decided)
+			     unsigned char *decided, int interrupted)
 {
 	struct seq_looks L = {0, 0, 0, NULL, NULL, NULL, NULL};
 	seq_select(pend, np, br, &L);
@@ -549,7 +570,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 	}
 	if (decided)
 		seq_mark_decided(pend, np, br, decided);
-	seq_finish(pend, np, L.N);
+	seq_finish(pend, np, L.N, interrupted);
 	free(L.look);
 	free(L.family);
 	free(L.level);
@@ -570,7 +591,7 @@ void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br
 	size_t nr = 0, alloc = 0;
 	for (size_t c = 0; c < br->nr_commands; c++)
 		queue_command(seed, suite_name, br, c, &br->commands[c], &pend, &nr, &alloc);
-	sequential_bench(pend, nr, br, decided);
+	sequential_bench(pend, nr, br, decided, 0);
 	for (size_t i = 0; i < nr; i++)
 		pending_release(&pend[i]);
 	free(pend);
@@ -592,7 +613,7 @@ static void compare_run_all(struct run_result *r)
 				queue_command(r->seed, sr->name, br, c, &br->commands[c], &pend,
 					      &nr, &alloc);
 			/* pend may move while queueing: the benchmark's part now */
-			sequential_bench(pend + first, nr - first, br, NULL);
+			sequential_bench(pend + first, nr - first, br, NULL, r->interrupted);
 		}
 	}
 
@@ -732,10 +753,25 @@ static int is_work_count(int m)
 }
 
 /*
+ * May o stand in for m in "... cannot resolve T% here; o ... did"? Only a
+ * metric of the same kind: time for time (latency, CPU time, cycles),
+ * memory for memory. A peak_rss that resolved says nothing of a change of
+ * time, and a count of work is no stand-in for time (resolution_notes()).
+ */
+static int same_kind(int m, int o)
+{
+	if (is_time(m) || is_time(o))
+		return is_time(m) && is_time(o);
+	if (is_work_count(m) || is_work_count(o))
+		return 0;
+	return metric_get((enum metric_id)m)->group == metric_get((enum metric_id)o)->group;
+}
+
+/*
  * Say what the machine can resolve: a gated metric left inconclusive or
  * within_noise whose noise floor or interval is wider than its tolerance
- * says so, and names the command's metrics that did resolve a change of
- * that size (resolves() above), e.g.
+ * says so, and names the command's metrics of the same kind (same_kind())
+ * that did resolve a change of that size (resolves() above), e.g.
  * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
  * [+4.4%, +5.3%] did".
  */
@@ -760,8 +796,8 @@ static void resolution_notes(struct command_result *cr)
 		/*
 		 * A count of work (instructions, allocations) is not a stand-in
 		 * for time: zstd 1.5.0's -6 runs 36.5% more instructions in 46%
-		 * less time. It is named only beside a time metric that resolved
-		 * the same direction, or with the time metric it moved against.
+		 * less time. It is never offered as the metric that did; it is
+		 * named only when it moved against a time metric that resolved.
 		 */
 		int time_ref = -1;
 		for (int o = 0; o < METRIC__COUNT && time_ref < 0; o++)
@@ -779,10 +815,10 @@ static void resolution_notes(struct command_result *cr)
 			int agrees =
 			    time_ref >= 0 && (op->change_percent > 0) ==
 						 (cr->comparison[time_ref].change_percent > 0);
-			if (counter && agrees && time_ref == m)
-				continue; /* beside no time metric that resolved */
-			if (counter && time_ref < 0)
-				continue;
+			if (counter && (agrees || time_ref < 0 || !is_time(m)))
+				continue; /* offered in place of time: never */
+			if (!counter && !same_kind(m, o))
+				continue; /* peak_rss for latency: another kind */
 			struct sbuf *to = counter && !agrees ? &against : &sb;
 			sbuf_addf(to, "%s %s ",
 				  to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),

@@ -137,8 +137,8 @@ struct cli_history_branch {
 #define OPT_MAX_PERCENT(T, PREFIX)                                                                 \
 	{                                                                                          \
 		"max-percent", OPT_LIST, offsetof(T, max_percent), "[METRIC=]P",                   \
-		    PREFIX "judge latency (or METRIC) with tolerance P percent in place of the "   \
-			   "suite's, on every command (repeatable)",                               \
+		    PREFIX "judge latency (or METRIC) with tolerance P percent (0.001 to 1000) "   \
+			   "in place of the suite's, on every command (repeatable)",               \
 		    NULL                                                                           \
 	}
 

@@ -293,12 +293,20 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 		sbuf_adds(&v, " (1 min)");
 		int busy = cpus > 0 && l1 > 0.5 * (double)cpus;
 		doctor_add(d, busy ? DOCTOR_WARN : DOCTOR_OK, "load average", v.buf,
-			   busy ? "other work competes with measured runs; stop it "
-				  "or expect wider confidence intervals"
+			   busy ? "other work competes with measured runs; stop it, "
+				  "or expect wider confidence intervals and gate cpu_total "
+				  "(see time metrics)"
 				: NULL);
 	} else {
 		doctor_add(d, DOCTOR_INFO, "load average", "unknown", NULL);
 	}
+	/* Which metric decides on a shared machine (docs/limits.md): the
+	   undecided reason offers only a time metric for latency. */
+	doctor_add(d, DOCTOR_INFO, "time metrics", "latency is wall time, cpu_total CPU time",
+		   "on a shared or busy machine latency takes the other work's share; "
+		   "gate cpu_total beside it (regression: {cpu_total: {max_percent: 3}}): "
+		   "where latency cannot resolve its tolerance, the reason names the time "
+		   "metrics that did (never peak_rss, never a count of work)");
 
 	doctor_add(d, DOCTOR_INFO, "stdout", env->stdout_tty ? "a terminal" : "not a terminal",
 		   env->stdout_tty ? "progress and colour are shown (--quiet, --no-color)"

@@ -837,8 +837,14 @@ static int rounds_look(struct rounds *R, int round)
 		return 1;
 	}
 	if (cap > 0 && spent >= cap) {
-		for (size_t i = 0; i < R->nr_units; i++)
-			R->units[i].stopped = 1;
+		for (size_t i = 0; i < R->nr_units; i++) {
+			struct execute_unit *u = &R->units[i];
+			/* An undecided verdict says the cap, not an interrupt,
+			   ended its rounds (analyze.c's seq_stop_reason()). */
+			if (u->ok && !u->stopped)
+				R->br->commands[u->cmd].max_time_reached = 1;
+			u->stopped = 1;
+		}
 		return 1;
 	}
 	if (!plan_look_due(&R->sched, round) || !o->look)

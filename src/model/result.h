@@ -168,6 +168,7 @@ struct command_result {
 	int rounds;		/* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
 	int out_of_time;	/* --max-time was spent while it measured, or before */
+	int max_time_reached;	/* sequential: the suite's max_time stopped it */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;

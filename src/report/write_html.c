@@ -311,10 +311,20 @@ static int command_has_problem(const struct report_problems *p, const struct com
 	return 0;
 }
 
-#define SUMMARY_HEAD                                                                               \
+#define SUMMARY_HEAD_AT(base_head)                                                                 \
 	"<table><thead><tr><th>result</th><th>benchmark / command</th>"                            \
-	"<th>metric</th><th>base → head</th><th>change (interval)</th>"                          \
+	"<th>metric</th><th>" base_head "</th><th>change (interval)</th>"                          \
 	"<th>details</th></tr></thead>\n<tbody>\n"
+/* compare's head figure links to the note that says what it is */
+#define SUMMARY_HEAD(compare)                                                                      \
+	((compare) ? SUMMARY_HEAD_AT("<a href=\"#base-head\">base → head</a>")                     \
+		   : SUMMARY_HEAD_AT("base → head"))
+
+#define HTML_BASE_HEAD_NOTE                                                                        \
+	"<p class=\"meta\" id=\"base-head\">base → head: the base's median (its mean where "     \
+	"the statistic is the mean) and that value moved by the change; with paired rounds the "   \
+	"change is the median of the per-round head/base ratios, so the head figure is not the "   \
+	"head's own median. Each side's own median is in its command's table below.</p>\n"
 
 /*
  * Problems first, most severe on top; then the rest in report order, in
@@ -354,7 +364,7 @@ static void summary(struct sbuf *out, struct sbuf *tmp, const struct run_result 
 	}
 	sbuf_adds(out, "<section id=\"summary\"><h2>Summary</h2>\n");
 	if (p->nr || nrest <= HTML_OPEN_PLOTS) {
-		sbuf_adds(out, SUMMARY_HEAD);
+		sbuf_adds(out, SUMMARY_HEAD(compare));
 		for (size_t i = 0; i < p->nr; i++)
 			summary_problem_row(out, tmp, r, &p->v[i]);
 		if (nrest <= HTML_OPEN_PLOTS)
@@ -364,10 +374,15 @@ static void summary(struct sbuf *out, struct sbuf *tmp, const struct run_result 
 	if (nrest > HTML_OPEN_PLOTS) {
 		sbuf_addf(out, "<details%s><summary>%zu %s without a problem</summary>\n",
 			  p->nr ? "" : " open", nrest, compare ? "comparisons" : "commands");
-		sbuf_adds(out, SUMMARY_HEAD);
+		sbuf_adds(out, SUMMARY_HEAD(compare));
 		sbuf_add(out, rest.buf, rest.len);
 		sbuf_adds(out, "</tbody></table>\n</details>\n");
 	}
+	/* The head figure beside a paired change is the base's moved by the
+	   change, so that the two are the values whose ratio it is: not the
+	   head's own median, which a reader would take it for. */
+	if (compare && (p->nr || nrest))
+		sbuf_adds(out, HTML_BASE_HEAD_NOTE);
 	sbuf_adds(out, "</section>\n");
 	sbuf_release(&rest);
 }
@@ -622,7 +637,10 @@ static void profile_block(struct sbuf *out, struct sbuf *tmp, const struct comma
 					sbuf_addf(tmp, "%.2g", ch->q_value);
 				td_tmp(out, "num", tmp);
 				sbuf_adds(out, "<td>");
-				badge(out, profile_verdict_name(ch->verdict));
+				sbuf_reset(tmp);
+				report_profile_verdict(tmp, ch, 0);
+				badge(out, tmp->buf);
+				sbuf_reset(tmp);
 				sbuf_adds(out, "</td>");
 			}
 			sbuf_adds(out, "</tr>\n");

@@ -367,6 +367,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c, st
 		json_emit_kv_bool(j, "identical_artifact", 1);
 	if (c->out_of_time)
 		json_emit_kv_bool(j, "stopped_by_max_time", 1);
+	if (c->max_time_reached)
+		json_emit_kv_bool(j, "stopped_by_suite_max_time", 1);
 	if (c->matrix_names.nr) {
 		json_emit_key(j, "matrix");
 		json_emit_begin_object_inline(j);

@@ -522,7 +522,8 @@ static void profile_block(struct table *t, size_t indent, const struct command_r
 		enum tcolor col = ch->verdict == PROFILE_GREW	  ? TC_RED
 				  : ch->verdict == PROFILE_SHRANK ? TC_GREEN
 								  : TC_NONE;
-		tline_cell(l, col, profile_verdict_name(ch->verdict));
+		report_profile_verdict(&sb, ch, 0);
+		tline_cell_sb(l, col, &sb);
 	}
 	sbuf_release(&sb);
 }

@@ -189,7 +189,7 @@ static void load_metric_regression(struct loader *L, yaml_node_t *n, const char 
 	const char *mpath = ywalk_key(&L->w, path, "max_percent");
 	if (mp && !ywalk_expect_scalar(&L->w, mp, mpath, "a percentage such as 10")) {
 		double pct;
-		if (units_parse_percent(ywalk_text(mp), &pct, &err))
+		if (units_parse_tolerance(ywalk_text(mp), &pct, &err))
 			ywalk_error(&L->w, mp, mpath, "%s", err.buf);
 		else
 			r->max_percent = pct;
