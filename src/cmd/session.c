@@ -41,7 +41,7 @@
  * the allocation shim) that a machine may lack. */
 static int group_instrumented(enum metric_group g)
 {
-	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
+	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS;
 }
 
 /*

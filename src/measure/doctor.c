@@ -30,7 +30,8 @@ static int read_line(const char *path, struct sbuf *out)
 	return 0;
 }
 
-static void check_counters(struct doctor *d, const struct doctor_inputs *env)
+/* Returns 1 when the hardware `instructions` event opens (auto: perf). */
+static int check_counters(struct doctor *d, const struct doctor_inputs *env)
 {
 	struct counters_probe p;
 	struct sbuf v = SBUF_INIT;
@@ -73,8 +74,9 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 			   "the missing ones are reported `unsupported` with the reason above");
 	else if (p.err[COUNTERS_CYCLES] == ENOENT || p.err[COUNTERS_CYCLES] == ENODEV)
 		doctor_add(d, DOCTOR_WARN, "PMU", "absent (a virtual machine or hosted runner)",
-			   "cycles, branch and cache misses cannot be measured here; "
-			   "instruction counts come from valgrind (`instrument: auto`)");
+			   "cycles and branch misses cannot be counted here; instructions, "
+			   "estimated cycles and cache misses come from valgrind "
+			   "(`instrument: auto`)");
 	else
 		doctor_add(d, DOCTOR_WARN, "PMU", "unusable", p.why[COUNTERS_CYCLES]);
 
@@ -93,6 +95,7 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 			  "slower runs; `instrument: perf` would report them unsupported");
 	counters_probe_release(&p);
 	sbuf_release(&v);
+	return perf;
 }
 
 /*
@@ -139,16 +142,26 @@ out:
 	sbuf_release(&err);
 }
 
-static void check_valgrind(struct doctor *d)
+/* valgrind, and with it where `estimated_cycles` and `cycles` come from. */
+static void check_valgrind(struct doctor *d, int pmu)
 {
 	char *path = NULL, *version = NULL;
 	struct sbuf err = SBUF_INIT, v = SBUF_INIT;
 	if (valgrind_probe(NULL, &path, &version, &err) == 0) {
 		sbuf_addf(&v, "%s (%s)", version ? version : "unknown version", path);
 		doctor_add(d, DOCTOR_OK, "valgrind", v.buf,
-			   "exact instruction counts with `instrument: valgrind`");
+			   "exact instruction counts and estimated cycles with `instrument: "
+			   "valgrind`");
+		doctor_add(d, DOCTOR_OK, "estimated_cycles",
+			   "valgrind (cachegrind cache simulation)",
+			   pmu ? "under `instrument: auto` only when listed in metrics.counters: "
+				 "the PMU gives the real `cycles` here"
+			       : "`instrument: auto` or `valgrind`; with no PMU here, `cycles` "
+				 "is unsupported and estimated_cycles stands in for it");
 	} else {
 		doctor_add(d, DOCTOR_WARN, "valgrind", "not available", err.buf);
+		doctor_add(d, DOCTOR_WARN, "estimated_cycles", "not available",
+			   "it is valgrind's cache simulation; install valgrind");
 	}
 	free(path);
 	free(version);
@@ -310,9 +323,9 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 
 void doctor_examine(struct doctor *d, const struct doctor_inputs *env)
 {
-	check_counters(d, env);
+	int pmu = check_counters(d, env);
 	check_sampling(d);
-	check_valgrind(d);
+	check_valgrind(d, pmu);
 	check_shim(d, env);
 	check_runner(d);
 	check_cpu(d);

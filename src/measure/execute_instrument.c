@@ -9,7 +9,7 @@
  * Then the instrumented runs: after a benchmark's timed rounds,
  * execute_instrument_bench() runs separate, untimed rounds per instrument
  * (the LD_PRELOAD allocation shim of alloc.h, valgrind's instruction
- * counts of valgrind.h), planned like the timed rounds (same `order`,
+ * counts and cache simulation of valgrind.h), planned like the timed rounds (same `order`,
  * `runs_per_round`, prepare_each before each run), min(timed runs,
  * regression.min_samples) runs per unit. They see ${root} and the suite's
  * folder through an equal-length link (<side tmpdir>/root), with PWD set
@@ -41,9 +41,16 @@
 
 enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
 
-#define VALGRIND_ONLY_INSTRUCTIONS                                                                 \
-	"valgrind counts instructions only; cycles, branch and cache misses "                      \
-	"need hardware counters (instrument: perf)"
+#define VALGRIND_NO_CYCLES                                                                         \
+	"valgrind runs no clock: it gives instructions, estimated_cycles (its cache "              \
+	"simulation) and cache_misses; real cycles, branch misses and ipc need hardware "          \
+	"counters (instrument: perf)"
+#define PERF_NO_ESTIMATE                                                                           \
+	"estimated_cycles is valgrind's cache simulation and `instrument: perf` runs no "          \
+	"valgrind; hardware counters give the real `cycles` (or use instrument: valgrind or auto)"
+#define PMU_HAS_CYCLES                                                                             \
+	"hardware counters give the real `cycles` here; list estimated_cycles in "                 \
+	"metrics.counters to simulate it under valgrind as well"
 
 void execute_instruments_release(struct execute_instruments *in)
 {
@@ -91,8 +98,8 @@ static void probe_perf(struct execute_instruments *in)
 	counters_probe(&in->perf, in->counters_software);
 	if (!(in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS)))
 		in->perf_fallback_reason =
-		    xstrfmt("valgrind counts instructions only, and hardware counters "
-			    "are unavailable here: %s",
+		    xstrfmt("valgrind gives instructions, estimated_cycles and cache_misses "
+			    "only, and hardware counters are unavailable here: %s",
 			    in->perf.why[COUNTERS_INSTRUCTIONS]);
 }
 
@@ -111,6 +118,30 @@ enum execute_source execute_counter_source(struct execute_instruments *in,
 	probe_perf(in);
 	return in->perf.available & COUNTERS_BIT(COUNTERS_INSTRUCTIONS) ? EXECUTE_SOURCE_PERF
 									: EXECUTE_SOURCE_VALGRIND;
+}
+
+/*
+ * Does valgrind measure metric m of this command? instructions and
+ * cache_misses when valgrind is the command's counter source;
+ * estimated_cycles then too, and under `auto` with a PMU when it is
+ * required (listed, configured or in a budget), since only valgrind
+ * simulates it.
+ */
+int execute_from_valgrind(struct execute_instruments *in, const struct command_spec *cs,
+			  enum metric_id m)
+{
+	switch (m) {
+	case METRIC_INSTRUCTIONS:
+	case METRIC_CACHE_MISSES:
+		return execute_counter_source(in, cs) == EXECUTE_SOURCE_VALGRIND;
+	case METRIC_ESTIMATED_CYCLES:
+		if (cs->settings.metrics.instrument == INSTRUMENT_PERF)
+			return 0;
+		return execute_counter_source(in, cs) == EXECUTE_SOURCE_VALGRIND ||
+		       execute_metric_required(cs, m);
+	default:
+		return 0;
+	}
 }
 
 /* The perf events a counter metric is made of (0 for other metrics). */
@@ -170,6 +201,14 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 	}
 	if (g != GROUP_COUNTERS)
 		return NULL;
+	if (m == METRIC_ESTIMATED_CYCLES) {
+		if (cs->settings.metrics.instrument == INSTRUMENT_PERF)
+			return PERF_NO_ESTIMATE;
+		if (!execute_from_valgrind(in, cs, m))
+			return PMU_HAS_CYCLES;
+		probe_valgrind(in);
+		return in->valgrind ? NULL : in->valgrind_error;
+	}
 	if (execute_counter_source(in, cs) == EXECUTE_SOURCE_PERF) {
 		probe_perf(in);
 		unsigned need = execute_perf_events_of(m);
@@ -178,11 +217,11 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 				return in->perf.why[e];
 		return NULL;
 	}
-	if (m != METRIC_INSTRUCTIONS)
+	if (!execute_from_valgrind(in, cs, m))
 		return cs->settings.metrics.instrument == INSTRUMENT_AUTO &&
 			       in->perf_fallback_reason
 			   ? in->perf_fallback_reason
-			   : VALGRIND_ONLY_INSTRUCTIONS;
+			   : VALGRIND_NO_CYCLES;
 	probe_valgrind(in);
 	return in->valgrind ? NULL : in->valgrind_error;
 }
@@ -191,6 +230,7 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 struct instr_unit {
 	int want[INSTR__COUNT];
 	int done[INSTR__COUNT];
+	int cache_sim; /* valgrind: estimated_cycles or cache_misses asked */
 	int target;
 	struct execute_prepared p; /* equal-length paths, PWD set; no instrument yet */
 };
@@ -211,6 +251,17 @@ struct instr_ctx {
 };
 
 static const enum metric_id alloc_metrics[] = {METRIC_ALLOCS, METRIC_ALLOC_BYTES, METRIC_PEAK_HEAP};
+static const enum metric_id valgrind_metrics[] = {METRIC_INSTRUCTIONS, METRIC_ESTIMATED_CYCLES,
+						  METRIC_CACHE_MISSES};
+#define NR_VALGRIND_METRICS (sizeof(valgrind_metrics) / sizeof(valgrind_metrics[0]))
+
+/* A valgrind metric this command asks for and gets from valgrind here. */
+static int valgrind_wanted(struct execute_instruments *in, const struct command_spec *cs,
+			   enum metric_id m)
+{
+	return execute_metric_asked(cs, m) && execute_from_valgrind(in, cs, m) &&
+	       !execute_metric_unsupported(in, cs, m);
+}
 
 /* Mark the metrics of one mode of one unit failed/unsupported, stop it. */
 static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode, enum metric_status st,
@@ -224,7 +275,9 @@ static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode, enu
 			if (execute_metric_asked(cs, alloc_metrics[k]))
 				metric_series_fail(&sr->metric[alloc_metrics[k]], st, reason);
 	} else {
-		metric_series_fail(&sr->metric[METRIC_INSTRUCTIONS], st, reason);
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
+				metric_series_fail(&sr->metric[valgrind_metrics[k]], st, reason);
 	}
 	ic->iu[i].want[mode] = 0;
 }
@@ -241,6 +294,63 @@ static char *equal_length_root(const char *tmpdir, const char *root)
 	return link;
 }
 
+/* The allocation counts of one finished run of unit i. */
+static void instr_record_alloc(struct instr_ctx *ic, size_t i, const char *out_file, int round)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	struct sbuf err = SBUF_INIT;
+	struct alloc_totals t;
+	if (alloc_read(out_file, runner_pid(ic->o->runner), &t, &err)) {
+		instr_stop(ic, i, INSTR_ALLOC, MSTATUS_FAILED, err.buf);
+	} else if (!t.main_seen) {
+		instr_stop(ic, i, INSTR_ALLOC, MSTATUS_UNSUPPORTED, alloc_unseen_reason());
+	} else {
+		double v[] = {(double)t.allocs, (double)t.bytes, (double)t.peak};
+		iu->done[INSTR_ALLOC]++;
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]))
+				metric_series_add(&sr->metric[alloc_metrics[k]], v[k], round,
+						  iu->done[INSTR_ALLOC]);
+	}
+	sbuf_release(&err);
+}
+
+/* The cachegrind counts of one finished run of unit i, from its side's folder. */
+static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	struct sbuf err = SBUF_INIT;
+	struct valgrind_counts vc;
+	size_t files = 0;
+	if (valgrind_read_dir(ic->dir[u->side], &vc, &files, &err)) {
+		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED, err.buf);
+	} else if (!files) {
+		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED,
+			   "valgrind wrote no cachegrind output (the program ended through "
+			   "a signal or exec failed)");
+	} else if (iu->cache_sim && !vc.cache) {
+		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED,
+			   "valgrind's cachegrind output has no cache events although "
+			   "--cache-sim=yes was given");
+	} else {
+		double v[] = {(double)vc.ev[VG_IR], (double)valgrind_estimated_cycles(&vc),
+			      (double)valgrind_ll_misses(&vc)};
+		iu->done[INSTR_VALGRIND]++;
+		ic->in->used_valgrind = 1;
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
+				metric_series_add(&sr->metric[valgrind_metrics[k]], v[k], round,
+						  iu->done[INSTR_VALGRIND]);
+	}
+	sbuf_release(&err);
+}
+
 /* Run one instrumented run of unit i; returns 1 when interrupted. */
 static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int round,
 		     struct child_result *res)
@@ -249,7 +359,6 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 	struct instr_unit *iu = &ic->iu[i];
 	const struct execute_options *o = ic->o;
 	const struct command_spec *cs = &ic->b->commands[u->cmd];
-	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
 	const char *dir = ic->dir[u->side];
 	const char *what = mode == INSTR_ALLOC ? "allocation-counting" : "valgrind";
 	struct sbuf err = SBUF_INIT, msg = SBUF_INIT;
@@ -279,7 +388,7 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 		alloc_env_setup(&env, ic->in->shim, out_file);
 		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * 2 : 0;
 	} else {
-		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, &argv);
+		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, iu->cache_sim, &argv);
 		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
 	}
 	run.argv = argv;
@@ -299,35 +408,9 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 		free(tail);
 		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
 	} else if (mode == INSTR_ALLOC) {
-		struct alloc_totals t;
-		if (alloc_read(out_file, runner_pid(o->runner), &t, &err)) {
-			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
-		} else if (!t.main_seen) {
-			instr_stop(ic, i, mode, MSTATUS_UNSUPPORTED, alloc_unseen_reason());
-		} else {
-			double v[] = {(double)t.allocs, (double)t.bytes, (double)t.peak};
-			iu->done[mode]++;
-			for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]);
-			     k++)
-				if (execute_metric_asked(cs, alloc_metrics[k]))
-					metric_series_add(&sr->metric[alloc_metrics[k]], v[k],
-							  round, iu->done[mode]);
-		}
+		instr_record_alloc(ic, i, out_file, round);
 	} else {
-		uint64_t ir = 0;
-		size_t files = 0;
-		if (valgrind_read_dir(dir, &ir, &files, &err)) {
-			instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
-		} else if (!files) {
-			instr_stop(ic, i, mode, MSTATUS_FAILED,
-				   "valgrind wrote no cachegrind output (the program ended through "
-				   "a signal or exec failed)");
-		} else {
-			iu->done[mode]++;
-			ic->in->used_valgrind = 1;
-			metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)ir, round,
-					  iu->done[mode]);
-		}
+		instr_record_valgrind(ic, i, round);
 	}
 	free(out_file);
 	strvec_clear(&argv);
@@ -411,10 +494,13 @@ static int instr_wants(struct instr_ctx *ic)
 			if (execute_metric_asked(cs, alloc_metrics[k]) &&
 			    !execute_metric_unsupported(ic->in, cs, alloc_metrics[k]))
 				iu->want[INSTR_ALLOC] = 1;
-		if (execute_metric_asked(cs, METRIC_INSTRUCTIONS) &&
-		    execute_counter_source(ic->in, cs) == EXECUTE_SOURCE_VALGRIND &&
-		    !execute_metric_unsupported(ic->in, cs, METRIC_INSTRUCTIONS))
-			iu->want[INSTR_VALGRIND] = 1;
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
+				iu->want[INSTR_VALGRIND] = 1;
+		/* The cache simulation costs time: only when its counts are
+		   asked for. */
+		iu->cache_sim = valgrind_wanted(ic->in, cs, METRIC_ESTIMATED_CYCLES) ||
+				valgrind_wanted(ic->in, cs, METRIC_CACHE_MISSES);
 		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
 	}
 	return any;

@@ -30,9 +30,11 @@ enum metric_id {
 	METRIC_BRANCH_MISSES,
 	METRIC_CACHE_MISSES,
 	METRIC_IPC,
+	METRIC_ESTIMATED_CYCLES,
 	METRIC_ALLOCS,
 	METRIC_ALLOC_BYTES,
 	METRIC_PEAK_HEAP,
+	METRIC_SYSCALLS,
 	METRIC__COUNT
 };
 
@@ -54,6 +56,7 @@ enum metric_group {
 	GROUP_THROUGHPUT,  /* metrics.throughput.work */
 	GROUP_COUNTERS,	   /* metrics.counters */
 	GROUP_ALLOCATIONS, /* metrics.allocations */
+	GROUP_SYSCALLS,	   /* metrics.syscalls */
 };
 
 struct metric_info {

@@ -1,0 +1,130 @@
+#!/bin/bash
+# estimated_cycles and cache_misses through valgrind's cache simulation, for
+# real: `kagari compare` on a git repository whose tiny C program makes
+# ACCESSES byte increments cycling over a static array of SPAN bytes.
+# - A/A: every run of both sides gives the same estimated_cycles,
+#   instructions and cache_misses (deterministic), and no regression.
+# - more work (ACCESSES +10%): a regression in estimated_cycles.
+# - the same instructions over a working set larger than the simulated last
+#   level (SPAN 64 KiB -> 16 MiB): instructions stay within 1%, and
+#   estimated_cycles and cache_misses are regressions — the cache effect a
+#   plain instruction count cannot see.
+# Also: the report names the cache model, doctor says where estimated_cycles
+# comes from, and `instrument: perf` refuses a listed estimated_cycles with
+# exit 6 naming it.
+. "$(dirname "$0")/lib.sh"
+
+command -v valgrind >/dev/null ||
+	skip_test "valgrind is not installed (scripts/deps.sh check installs it)" valgrind
+git_sandbox
+
+R="$T/repo"
+mkdir -p "$R"
+cd "$R" || exit 1
+g init -q .
+cat > prog.c <<'C'
+#include <stdio.h>
+#include "work.h"
+static unsigned char a[16 << 20];
+/* Read at run time, so that the loop's code is the same for every SPAN. */
+static volatile unsigned long span = SPAN;
+int main(void)
+{
+	/* One byte per 64-byte line, cycling over SPAN bytes (a power of
+	   two): the same instructions whatever SPAN is. */
+	unsigned long mask = span - 1;
+	for (unsigned long i = 0; i < ACCESSES; i++)
+		a[(i * 64) & mask]++;
+	printf("%d\n", a[0]);
+	return 0;
+}
+C
+set_work() { printf '#define ACCESSES %sUL\n#define SPAN %sUL\n' "$1" "$2" > work.h; }
+set_work 400000 65536
+cat > kagari.yaml <<'YAML'
+version: "1"
+name: cg
+build:
+  command: [cc, -O1, -o, "${artifact}", prog.c]
+defaults:
+  warmup: 0
+  runs: 3
+  min_runs: 3
+  metrics: {counters: [instructions, estimated_cycles, cache_misses], instrument: valgrind}
+  regression:
+    min_samples: 3
+    latency: {max_percent: 50, gate: false}
+    instructions: {max_percent: 1}
+    estimated_cycles: {max_percent: 1}
+    cache_misses: {max_percent: 1}
+benchmarks:
+  - name: walk
+    commands:
+      art:
+        command: ["${artifact}"]
+YAML
+g add -A && g commit -qm base
+
+C0='r["suites"][0]["benchmarks"][0]["commands"][0]'
+
+case_ "A/A: estimated_cycles, instructions, cache_misses identical in every run"
+run_k compare --against HEAD --format json --output "$T/aa.json" --seed 1 --quiet
+expect_rc 0
+for m in estimated_cycles instructions cache_misses; do
+	json_check "$T/aa.json" "$C0[\"head\"][\"metrics\"][\"$m\"][\"status\"] == \"ok\""
+	json_check "$T/aa.json" "len({s['value'] for d in ('base', 'head') for s in $C0[d]['metrics']['$m']['samples']}) == 1"
+	json_check "$T/aa.json" "len($C0['head']['metrics']['$m']['samples']) == 3"
+	json_check "$T/aa.json" "$C0['comparisons']['$m']['verdict'] == 'pass'"
+done
+# Estimated cycles weigh every access: at least the instructions.
+json_check "$T/aa.json" "$C0['head']['metrics']['estimated_cycles']['stats']['median'] > $C0['head']['metrics']['instructions']['stats']['median']"
+json_check "$T/aa.json" "$C0['head']['metrics']['cache_misses']['stats']['median'] > 0"
+
+case_ "a head doing 10% more work: estimated_cycles is a regression"
+set_work 440000 65536
+run_k compare --against HEAD --format json --output "$T/more.json" --seed 2 --quiet
+expect_rc 1
+json_check "$T/more.json" "$C0['comparisons']['estimated_cycles']['verdict'] == 'regression'"
+json_check "$T/more.json" "5 < $C0['comparisons']['estimated_cycles']['change_percent'] < 15"
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]; print("+10%% work: estimated_cycles %+.2f%% %s, instructions %+.2f%% %s" % (c["estimated_cycles"]["change_percent"], c["estimated_cycles"]["verdict"], c["instructions"]["change_percent"], c["instructions"]["verdict"]))' "$T/more.json"
+
+case_ "the same instructions over 16 MiB: instructions pass, estimated_cycles do not"
+set_work 400000 16777216
+run_k compare --against HEAD --format json --output "$T/cache.json" --seed 3 --quiet
+expect_rc 1
+json_check "$T/cache.json" "abs($C0['comparisons']['instructions']['change_percent']) < 1"
+json_check "$T/cache.json" "$C0['comparisons']['instructions']['verdict'] == 'pass'"
+json_check "$T/cache.json" "$C0['comparisons']['estimated_cycles']['verdict'] == 'regression'"
+json_check "$T/cache.json" "$C0['comparisons']['estimated_cycles']['change_percent'] > 100"
+json_check "$T/cache.json" "$C0['comparisons']['cache_misses']['verdict'] == 'regression'"
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]; print("working set 64 KiB -> 16 MiB: instructions %+.3f%% %s, estimated_cycles %+.1f%% %s, cache_misses %+.0f%% %s" % (c["instructions"]["change_percent"], c["instructions"]["verdict"], c["estimated_cycles"]["change_percent"], c["estimated_cycles"]["verdict"], c["cache_misses"]["change_percent"], c["cache_misses"]["verdict"]))' "$T/cache.json"
+set_work 400000 65536
+
+case_ "doctor says where estimated_cycles comes from"
+run_k doctor
+expect_out "estimated_cycles"
+expect_out "cachegrind cache simulation"
+
+case_ "instrument: perf cannot give estimated_cycles: exit 6 naming it"
+cat > "$T/perf.yaml" <<YAML
+version: "1"
+name: p
+defaults: {warmup: 0, runs: 2, metrics: {counters: [estimated_cycles], instrument: perf}}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: ["$H", "work", "1000"]}
+YAML
+run_k run "$T/perf.yaml"
+expect_rc 6
+expect_err "'estimated_cycles'"
+expect_err "instrument: perf"
+
+case_ "an unknown counter name is an error naming it"
+sed -i 's/\[estimated_cycles\]/[estimated_cycle]/' "$T/perf.yaml"
+run_k run "$T/perf.yaml"
+expect_rc 2
+expect_err "estimated_cycle"
+expect_err "estimated_cycles"
+
+finish
