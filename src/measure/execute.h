@@ -35,6 +35,7 @@
 
 #include "measure/counters.h"
 #include "measure/sample.h"
+#include "measure/syscalls.h"
 #include "model/result.h"
 #include "suite/model.h"
 
@@ -86,6 +87,9 @@ struct execute_instruments {
 	/* Sampling (sample.h), probed when a command is first profiled. */
 	int sample_probed;
 	struct sample_probe sample;
+	/* System-call tracepoints (syscalls.h), probed on first need. */
+	int syscalls_probed;
+	struct syscalls_probe syscalls;
 };
 
 void execute_instruments_release(struct execute_instruments *in);

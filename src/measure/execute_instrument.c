@@ -36,10 +36,11 @@
 #include "measure/counters.h"
 #include "proc/proc.h"
 #include "measure/runner.h"
+#include "measure/syscalls.h"
 #include "measure/valgrind.h"
 #include "plan/plan.h"
 
-enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR__COUNT };
+enum instr_mode { INSTR_ALLOC, INSTR_VALGRIND, INSTR_SYSCALLS, INSTR__COUNT };
 
 #define VALGRIND_NO_CYCLES                                                                         \
 	"valgrind runs no clock: it gives instructions, estimated_cycles (its cache "              \
@@ -62,6 +63,7 @@ void execute_instruments_release(struct execute_instruments *in)
 	free(in->shim);
 	free(in->shim_error);
 	sample_probe_release(&in->sample);
+	syscalls_probe_release(&in->syscalls);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -74,6 +76,14 @@ static void probe_valgrind(struct execute_instruments *in)
 	if (valgrind_probe(NULL, &in->valgrind, &in->valgrind_version, &err))
 		in->valgrind_error = sbuf_detach(&err);
 	sbuf_release(&err);
+}
+
+static void probe_syscalls(struct execute_instruments *in)
+{
+	if (in->syscalls_probed)
+		return;
+	in->syscalls_probed = 1;
+	syscalls_probe(&in->syscalls);
 }
 
 static void probe_shim(struct execute_instruments *in)
@@ -174,12 +184,14 @@ int execute_metric_required(const struct command_spec *cs, enum metric_id m)
 {
 	const struct metrics_cfg *mc = &cs->settings.metrics;
 	enum metric_group g = metric_get(m)->group;
-	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS)
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS && g != GROUP_SYSCALLS)
 		return 0;
 	if (cs->settings.regression.metric[m].configured || named_in_budget(cs, m))
 		return 1;
 	if (g == GROUP_ALLOCATIONS)
 		return mc->allocations;
+	if (g == GROUP_SYSCALLS)
+		return mc->syscalls;
 	return mc->counters == COUNTERS_LIST && (mc->counters_list & (1u << m));
 }
 
@@ -198,6 +210,10 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 	if (g == GROUP_ALLOCATIONS) {
 		probe_shim(in);
 		return in->shim ? NULL : in->shim_error;
+	}
+	if (g == GROUP_SYSCALLS) {
+		probe_syscalls(in);
+		return in->syscalls.ok ? NULL : in->syscalls.why;
 	}
 	if (g != GROUP_COUNTERS)
 		return NULL;
@@ -232,6 +248,8 @@ struct instr_unit {
 	int done[INSTR__COUNT];
 	int cache_sim; /* valgrind: estimated_cycles or cache_misses asked */
 	int target;
+	/* syscalls: per counted run, each name's count (target x names) */
+	uint64_t *sc_counts;
 	struct execute_prepared p; /* equal-length paths, PWD set; no instrument yet */
 };
 
@@ -274,6 +292,8 @@ static void instr_stop(struct instr_ctx *ic, size_t i, enum instr_mode mode, enu
 		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
 			if (execute_metric_asked(cs, alloc_metrics[k]))
 				metric_series_fail(&sr->metric[alloc_metrics[k]], st, reason);
+	} else if (mode == INSTR_SYSCALLS) {
+		metric_series_fail(&sr->metric[METRIC_SYSCALLS], st, reason);
 	} else {
 		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
 			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
@@ -351,6 +371,82 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 	sbuf_release(&err);
 }
 
+/* The system calls of one finished run of unit i (total, per name). */
+static void instr_record_syscalls(struct instr_ctx *ic, size_t i, int round, uint64_t total,
+				  const uint64_t *counts)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	size_t nr = ic->in->syscalls.nr;
+	if (iu->done[INSTR_SYSCALLS] >= iu->target)
+		return;
+	if (!iu->sc_counts)
+		iu->sc_counts = xcalloc((size_t)iu->target * nr + 1, sizeof(*iu->sc_counts));
+	memcpy(iu->sc_counts + (size_t)iu->done[INSTR_SYSCALLS] * nr, counts, nr * sizeof(*counts));
+	iu->done[INSTR_SYSCALLS]++;
+	metric_series_add(&sr->metric[METRIC_SYSCALLS], (double)total, round,
+			  iu->done[INSTR_SYSCALLS]);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* After the rounds: each call name's median count per run on unit i's side. */
+static void instr_syscall_names(struct instr_ctx *ic, size_t i)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	size_t nr = ic->in->syscalls.nr, runs = (size_t)iu->done[INSTR_SYSCALLS];
+	if (!iu->sc_counts || !runs)
+		return;
+	uint64_t *col = xcalloc(runs, sizeof(*col));
+	sr->syscall_names = xcalloc(nr + 1, sizeof(*sr->syscall_names));
+	for (size_t n = 0; n < nr; n++) {
+		for (size_t r = 0; r < runs; r++)
+			col[r] = iu->sc_counts[r * nr + n];
+		qsort(col, runs, sizeof(*col), cmp_u64);
+		double med = runs % 2 ? (double)col[runs / 2]
+				      : ((double)col[runs / 2 - 1] + (double)col[runs / 2]) / 2;
+		if (med > 0)
+			sr->syscall_names[sr->nr_syscall_names++] = (struct name_count){
+			    .name = xstrdup(ic->in->syscalls.names[n]), .count = med};
+	}
+	free(col);
+}
+
+/*
+ * The command line, environment and timeout of an instrumented run of
+ * `mode`: the allocation shim preloaded, the command under valgrind, or as
+ * it is (system calls are counted from outside).
+ */
+static void instr_command(struct instr_ctx *ic, struct instr_unit *iu, enum instr_mode mode,
+			  const char *dir, const char *out_file, struct execute_prepared *run)
+{
+	strvec_init(&run->argv);
+	strvec_init(&run->env);
+	strvec_copy(&run->env, &iu->p.env);
+	if (mode == INSTR_VALGRIND) {
+		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, iu->cache_sim, &run->argv);
+		run->timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
+		return;
+	}
+	strvec_copy(&run->argv, &iu->p.argv);
+	if (mode == INSTR_ALLOC)
+		alloc_env_setup(&run->env, ic->in->shim, out_file);
+	run->timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * 2 : 0;
+}
+
+static const char *const instr_what[INSTR__COUNT] = {
+    [INSTR_ALLOC] = "allocation-counting",
+    [INSTR_VALGRIND] = "valgrind",
+    [INSTR_SYSCALLS] = "syscall-counting",
+};
+
 /* Run one instrumented run of unit i; returns 1 when interrupted. */
 static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int round,
 		     struct child_result *res)
@@ -360,7 +456,7 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 	const struct execute_options *o = ic->o;
 	const struct command_spec *cs = &ic->b->commands[u->cmd];
 	const char *dir = ic->dir[u->side];
-	const char *what = mode == INSTR_ALLOC ? "allocation-counting" : "valgrind";
+	const char *what = instr_what[mode];
 	struct sbuf err = SBUF_INIT, msg = SBUF_INIT;
 	int interrupted = 0;
 
@@ -380,20 +476,23 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 	}
 
 	struct execute_prepared run = iu->p; /* shallow: argv/env replaced below */
-	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
 	char *out_file = xstrfmt("%s/alloc", dir);
-	strvec_copy(&env, &iu->p.env);
-	if (mode == INSTR_ALLOC) {
-		strvec_copy(&argv, &iu->p.argv);
-		alloc_env_setup(&env, ic->in->shim, out_file);
-		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * 2 : 0;
-	} else {
-		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, iu->cache_sim, &argv);
-		run.timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
+	instr_command(ic, iu, mode, dir, out_file, &run);
+	struct syscalls_counter sc = SYSCALLS_COUNTER_INIT;
+	struct sbuf sc_err = SBUF_INIT;
+	uint64_t sc_total = 0, *sc_names = NULL;
+	int counted = 0;
+	if (mode == INSTR_SYSCALLS &&
+	    syscalls_begin(&sc, &ic->in->syscalls, runner_pid(o->runner), &err)) {
+		instr_stop(ic, i, mode, MSTATUS_FAILED, err.buf);
+		goto done;
 	}
-	run.argv = argv;
-	run.env = env;
 	int rc = execute_run_prepared(o, &run, 0, res, &err);
+	if (mode == INSTR_SYSCALLS) {
+		sc_names = xcalloc(ic->in->syscalls.nr + 1, sizeof(*sc_names));
+		counted = syscalls_end(&sc, &sc_total, sc_names, &sc_err) == 0;
+		syscalls_release(&sc);
+	}
 	if (rc) {
 		sbuf_addf(&msg, "the %s run could not start: %s", what, err.buf);
 		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
@@ -409,12 +508,19 @@ static int instr_run(struct instr_ctx *ic, size_t i, enum instr_mode mode, int r
 		instr_stop(ic, i, mode, MSTATUS_FAILED, msg.buf);
 	} else if (mode == INSTR_ALLOC) {
 		instr_record_alloc(ic, i, out_file, round);
-	} else {
+	} else if (mode == INSTR_VALGRIND) {
 		instr_record_valgrind(ic, i, round);
+	} else if (!counted) {
+		instr_stop(ic, i, mode, MSTATUS_FAILED, sc_err.buf);
+	} else {
+		instr_record_syscalls(ic, i, round, sc_total, sc_names);
 	}
+done:
+	sbuf_release(&sc_err);
+	free(sc_names);
 	free(out_file);
-	strvec_clear(&argv);
-	strvec_clear(&env);
+	strvec_clear(&run.argv);
+	strvec_clear(&run.env);
 out:
 	if (*o->interrupted)
 		interrupted = 1;
@@ -501,7 +607,10 @@ static int instr_wants(struct instr_ctx *ic)
 		   asked for. */
 		iu->cache_sim = valgrind_wanted(ic->in, cs, METRIC_ESTIMATED_CYCLES) ||
 				valgrind_wanted(ic->in, cs, METRIC_CACHE_MISSES);
-		any |= iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND];
+		iu->want[INSTR_SYSCALLS] = execute_metric_asked(cs, METRIC_SYSCALLS) &&
+					   !execute_metric_unsupported(ic->in, cs, METRIC_SYSCALLS);
+		any |=
+		    iu->want[INSTR_ALLOC] || iu->want[INSTR_VALGRIND] || iu->want[INSTR_SYSCALLS];
 	}
 	return any;
 }
@@ -559,7 +668,8 @@ static void instr_prepare(struct instr_ctx *ic, const struct instr_dirs *d)
 	for (size_t i = 0; i < ic->nr_units; i++) {
 		struct execute_unit *u = &ic->units[i];
 		struct instr_unit *iu = &ic->iu[i];
-		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND])
+		if (!iu->want[INSTR_ALLOC] && !iu->want[INSTR_VALGRIND] &&
+		    !iu->want[INSTR_SYSCALLS])
 			continue;
 		const struct command_spec *cs = &ic->b->commands[u->cmd];
 		const struct strvec *layers[] = {&cs->settings.env, &cs->exec.env};
@@ -616,8 +726,11 @@ int execute_instrument_bench(const struct suite *s, const struct bench_spec *b, 
 		instr_prepare(&ic, &d);
 		interrupted = instr_rounds(&ic, plan_units, rng);
 	}
-	for (size_t i = 0; i < nr_units; i++)
+	for (size_t i = 0; i < nr_units; i++) {
+		instr_syscall_names(&ic, i);
+		free(ic.iu[i].sc_counts);
 		execute_prepared_release(&ic.iu[i].p);
+	}
 	free(ic.iu);
 	for (int sd = 0; sd < SIDE__COUNT; sd++) {
 		free(d.link[sd]);
