@@ -49,8 +49,100 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Held-open events: the kernel registers a tracepoint's perf handler when
+ * its first event opens, and when its last event closes it unregisters the
+ * handler and waits for an RCU grace period (tracepoint_synchronize_
+ * unregister) — hundreds of milliseconds per tracepoint on a busy machine,
+ * tens of seconds per run for every name. One disabled, uninherited event
+ * per tracepoint on kagari itself, opened by the probe and closed at the
+ * end, keeps every handler registered, so a run opens and closes its own
+ * events cheaply and pays the grace periods once.
+ */
+static int open_keeper(uint64_t id)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = id;
+	a.disabled = 1;
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -1 : (int)fd;
+}
+
+/*
+ * Close the held events. The last close of each tracepoint waits for a
+ * grace period (see open_keeper), serially in the kernel: seconds for all
+ * of them. A detached grandchild, which inherited the descriptors and keeps
+ * none of kagari's other files open, closes them after kagari has gone on;
+ * kagari's own closes then only drop references. Without fork, it waits.
+ */
+static void close_keepers(struct syscalls_probe *p)
+{
+	if (!p->keep) {
+		p->keep_total = -1;
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if (chdir("/"))
+			_exit(0);
+		DIR *d = opendir("/proc/self/fd");
+		int self = d ? dirfd(d) : -1;
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			int fd = atoi(de->d_name);
+			int keep = fd == p->keep_total || de->d_name[0] == '.' || fd == self;
+			for (size_t i = 0; !keep && i < p->nr; i++)
+				keep = fd == p->keep[i];
+			if (!keep)
+				close(fd);
+		}
+		if (d)
+			closedir(d);
+		for (size_t i = 0; i < p->nr; i++)
+			if (p->keep[i] >= 0)
+				close(p->keep[i]);
+		close(p->keep_total);
+		_exit(0);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->keep[i] >= 0)
+			close(p->keep[i]);
+	if (p->keep_total >= 0)
+		close(p->keep_total);
+	free(p->keep);
+	p->keep = NULL;
+	p->keep_total = -1;
+}
+
+/* Open the held events (once). Returns 0, or -1 with errno set. */
+static int hold(struct syscalls_probe *p)
+{
+	if (p->keep)
+		return 0;
+	p->keep = xcalloc(p->nr + 1, sizeof(*p->keep));
+	for (size_t i = 0; i < p->nr; i++)
+		p->keep[i] = -1;
+	p->keep_total = open_keeper(p->total_id);
+	if (p->keep_total < 0)
+		return -1;
+	for (size_t i = 0; i < p->nr; i++)
+		if ((p->keep[i] = open_keeper(p->ids[i])) < 0)
+			return -1;
+	return 0;
+}
+
 static void free_names(struct syscalls_probe *p)
 {
+	close_keepers(p);
 	for (size_t i = 0; i < p->nr; i++)
 		free(p->names[i]);
 	free(p->names);
@@ -272,6 +364,7 @@ static void explain_open(int errnum, struct sbuf *out)
 void syscalls_probe(struct syscalls_probe *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->keep_total = -1;
 	struct sbuf err = SBUF_INIT;
 	const char *events = mounted_events();
 	int rc;
@@ -331,10 +424,14 @@ void syscalls_release(struct syscalls_counter *c)
 	c->nr = 0;
 }
 
-int syscalls_begin(struct syscalls_counter *c, const struct syscalls_probe *p, pid_t pid,
+int syscalls_begin(struct syscalls_counter *c, struct syscalls_probe *p, pid_t pid,
 		   struct sbuf *err)
 {
 	syscalls_release(c);
+	if (hold(p)) {
+		explain_open(errno, err);
+		return -1;
+	}
 	c->fd = xcalloc(p->nr + 1, sizeof(*c->fd));
 	c->nr = p->nr;
 	for (size_t i = 0; i < c->nr; i++)

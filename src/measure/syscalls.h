@@ -52,6 +52,11 @@ struct syscalls_probe {
 	uint64_t *ids;	   /* their syscalls:sys_enter_NAME ids */
 	uint64_t total_id; /* raw_syscalls:sys_enter */
 	int private_mount; /* the ids came from a private tracefs mount */
+	/* One disabled event per tracepoint on this process, opened by the
+	   first syscalls_begin() and held until syscalls_probe_release():
+	   see syscalls.c. */
+	int *keep;
+	int keep_total;
 };
 
 /* Fill p (allocates). Never fails: p->ok or p->why. */
@@ -80,7 +85,7 @@ struct syscalls_counter {
  * at its child's exec. Returns 0, or -1 with a reason; nothing is left
  * open then.
  */
-int syscalls_begin(struct syscalls_counter *c, const struct syscalls_probe *p, pid_t pid,
+int syscalls_begin(struct syscalls_counter *c, struct syscalls_probe *p, pid_t pid,
 		   struct sbuf *err);
 
 /*

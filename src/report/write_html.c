@@ -36,6 +36,7 @@
 #include "report/problems.h"
 #include "report/html_page.h"
 #include "report/svg.h"
+#include "report/syscall_names.h"
 
 #define HTML_OPEN_PLOTS 24
 
@@ -719,6 +720,13 @@ static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run
 		}
 	}
 	budgets_table(out, tmp, c);
+	sbuf_reset(tmp);
+	if (report_syscall_line(tmp, c, SYSCALL_ROWS, 0)) {
+		/* metrics.syscalls: the call names that changed most. */
+		sbuf_adds(out, "<p class=\"syscalls\">system calls per run: ");
+		esc(out, tmp->buf);
+		sbuf_adds(out, "</p>\n");
+	}
 	profile_block(out, tmp, c, open_all || command_has_problem(p, c));
 	sbuf_adds(out, "</section>\n");
 	(void)r;

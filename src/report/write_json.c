@@ -12,6 +12,7 @@
 
 #include "analyze/summary.h"
 #include "report/json_emit.h"
+#include "report/syscall_names.h"
 
 #ifndef KAGARI_VERSION
 #define KAGARI_VERSION "unknown" /* CMake defines it from project() */
@@ -96,6 +97,16 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 		json_emit_end_object(j);
 	}
 	json_emit_end_object(j);
+	if (sd->nr_syscall_names) {
+		/* metrics.syscalls: each call name's median count per run. */
+		json_emit_key(j, "syscalls_by_name");
+		json_emit_begin_object(j);
+		for (size_t i = 0; i < sd->nr_syscall_names; i++) {
+			json_emit_key(j, sd->syscall_names[i].name);
+			json_emit_double(j, sd->syscall_names[i].count);
+		}
+		json_emit_end_object(j);
+	}
 	if (sd->nr_runs) {
 		/* What wait4 said of each measured run, in run order. */
 		json_emit_key(j, "runs");
@@ -351,6 +362,26 @@ static void emit_profile(struct json_emit *j, const struct command_result *c)
 	json_emit_end_object(j);
 }
 
+/* commands[].syscall_changes: the call names whose count changed most. */
+static void emit_syscall_changes(struct json_emit *j, const struct command_result *c)
+{
+	struct syscall_row rows[SYSCALL_ROWS_JSON];
+	int two;
+	size_t n = report_syscall_rows(c, SYSCALL_ROWS_JSON, rows, &two);
+	if (!two)
+		return;
+	json_emit_key(j, "syscall_changes");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "name", rows[i].name);
+		json_emit_kv_double(j, "base", rows[i].base);
+		json_emit_kv_double(j, "head", rows[i].head);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+}
+
 static void emit_command(struct json_emit *j, const struct command_result *c, struct sbuf *tmp)
 {
 	json_emit_begin_object(j);
@@ -404,6 +435,7 @@ static void emit_command(struct json_emit *j, const struct command_result *c, st
 	}
 	if (c->profile || c->profile_error)
 		emit_profile(j, c);
+	emit_syscall_changes(j, c);
 	json_emit_end_object(j);
 }
 

@@ -38,6 +38,7 @@
 #include "analyze/format.h"
 #include "base/xalloc.h"
 #include "report/json_emit.h"
+#include "report/syscall_names.h"
 
 static const char *const tcolor_code[] = {
     [TC_NONE] = "",	      [TC_GREEN] = "\033[32m", [TC_RED] = "\033[31m",
@@ -444,6 +445,20 @@ static void error_lines(struct table *t, size_t indent, const struct command_res
 	sbuf_release(&sb);
 }
 
+/* metrics.syscalls: the call names that changed most, or the most made. */
+static void syscall_line(struct table *t, size_t indent, const struct command_result *c)
+{
+	struct sbuf line = SBUF_INIT, sb = SBUF_INIT;
+	if (report_syscall_line(&line, c, SYSCALL_ROWS, 0)) {
+		table_paint(t, &sb, TC_DIM, "syscalls");
+		sbuf_addch(&sb, ' ');
+		table_add_safe(&sb, line.buf);
+		tline_text(t, indent, &sb);
+	}
+	sbuf_release(&line);
+	sbuf_release(&sb);
+}
+
 /*
  * The sampled profile under a command: the event and run counts, then the
  * functions that changed most (report_profile_top), or why there is none.
@@ -583,6 +598,7 @@ static void command_block(struct table *t, const struct command_result *c)
 	}
 	for (size_t i = 0; i < c->nr_budgets; i++)
 		budget_line(t, indent + 2, c, &c->budgets[i]);
+	syscall_line(t, indent + 2, c);
 	profile_block(t, indent + 2, c);
 	error_lines(t, indent + 2, c);
 	sbuf_release(&sb);

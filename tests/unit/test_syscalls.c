@@ -67,8 +67,7 @@ static void test_read_ids(void **state)
 }
 
 /* Run the helper with args under counting; the count of `write`. */
-static uint64_t count_writes(const struct syscalls_probe *p, const char *const *args,
-			     uint64_t *total)
+static uint64_t count_writes(struct syscalls_probe *p, const char *const *args, uint64_t *total)
 {
 	struct sbuf err = SBUF_INIT;
 	struct syscalls_counter c = SYSCALLS_COUNTER_INIT;
