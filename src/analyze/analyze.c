@@ -229,6 +229,30 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 	return 0;
 }
 
+/* Are all values of a series of n samples the same? */
+static int all_alike(const struct sample *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i].value != v[0].value)
+			return 0;
+	return 1;
+}
+
+/*
+ * An instrumented count (counter, allocation or system-call metric) with
+ * at least METRIC_EXACT_RUNS samples per side, the same in every run of
+ * each side: exact, so judged with that many samples (model/metric.h;
+ * measure/ stops its instrumented runs there). A count that varies at all
+ * keeps min_samples.
+ */
+static int exact_counts(const struct compare_input *in)
+{
+	enum metric_group g = metric_get(in->metric)->group;
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS && g != GROUP_SYSCALLS)
+		return 0;
+	return in->nr_base >= METRIC_EXACT_RUNS && in->nr_head >= METRIC_EXACT_RUNS &&
+	       all_alike(in->base, in->nr_base) && all_alike(in->head, in->nr_head);
+}
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
 			  size_t cmd, struct command_result *cr, struct pending **pend, size_t *nr,
@@ -295,6 +319,8 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->holm = a->correction == CORRECTION_HOLM;
 		p->cr = cr;
 		p->cmd = cmd;
+		if (exact_counts(&p->in) && p->in.min_samples > METRIC_EXACT_RUNS)
+			p->in.min_samples = METRIC_EXACT_RUNS;
 	}
 }
 

@@ -246,8 +246,8 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 struct instr_unit {
 	int want[INSTR__COUNT];
 	int done[INSTR__COUNT];
-	int cache_sim; /* valgrind: estimated_cycles or cache_misses asked */
-	int target;
+	int cache_sim;		  /* valgrind: estimated_cycles or cache_misses asked */
+	int target[INSTR__COUNT]; /* runs to make of each mode */
 	/* syscalls: per counted run, each name's count (target x names) */
 	uint64_t *sc_counts;
 	struct execute_prepared p; /* equal-length paths, PWD set; no instrument yet */
@@ -379,10 +379,11 @@ static void instr_record_syscalls(struct instr_ctx *ic, size_t i, int round, uin
 	struct instr_unit *iu = &ic->iu[i];
 	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
 	size_t nr = ic->in->syscalls.nr;
-	if (iu->done[INSTR_SYSCALLS] >= iu->target)
+	if (iu->done[INSTR_SYSCALLS] >= iu->target[INSTR_SYSCALLS])
 		return;
 	if (!iu->sc_counts)
-		iu->sc_counts = xcalloc((size_t)iu->target * nr + 1, sizeof(*iu->sc_counts));
+		iu->sc_counts =
+		    xcalloc((size_t)iu->target[INSTR_SYSCALLS] * nr + 1, sizeof(*iu->sc_counts));
 	memcpy(iu->sc_counts + (size_t)iu->done[INSTR_SYSCALLS] * nr, counts, nr * sizeof(*counts));
 	iu->done[INSTR_SYSCALLS]++;
 	metric_series_add(&sr->metric[METRIC_SYSCALLS], (double)total, round,
@@ -529,6 +530,70 @@ out:
 	return interrupted;
 }
 
+/* The metrics a mode's runs give unit i (asked and measured here). */
+static size_t mode_metrics(struct instr_ctx *ic, size_t i, enum instr_mode mode,
+			   enum metric_id *out)
+{
+	const struct command_spec *cs = &ic->b->commands[ic->units[i].cmd];
+	size_t n = 0;
+	if (mode == INSTR_ALLOC) {
+		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
+			if (execute_metric_asked(cs, alloc_metrics[k]))
+				out[n++] = alloc_metrics[k];
+	} else if (mode == INSTR_VALGRIND) {
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
+				out[n++] = valgrind_metrics[k];
+	} else {
+		out[n++] = METRIC_SYSCALLS;
+	}
+	return n;
+}
+
+/* Has unit i made METRIC_EXACT_RUNS runs of mode, all alike in every metric? */
+static int unit_exact(struct instr_ctx *ic, size_t i, enum instr_mode mode)
+{
+	struct execute_unit *u = &ic->units[i];
+	const struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	enum metric_id ms[METRIC__COUNT];
+	size_t n = mode_metrics(ic, i, mode, ms);
+	if (ic->iu[i].done[mode] < METRIC_EXACT_RUNS)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct metric_series *s = &sr->metric[ms[k]];
+		if (s->status != MSTATUS_OK || s->nr < METRIC_EXACT_RUNS)
+			return 0;
+		for (size_t j = 1; j < s->nr; j++)
+			if (s->samples[j].value != s->samples[0].value)
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Deterministic counts decide fast: a command whose every unit (each side)
+ * wanting mode has made METRIC_EXACT_RUNS runs with the same counts in
+ * each stops there; if one side varies, both go on to the full target so
+ * that the comparison has its min_samples on each.
+ */
+static void instr_settle(struct instr_ctx *ic, enum instr_mode mode)
+{
+	for (size_t c = 0; c < ic->b->nr_commands; c++) {
+		int units = 0, exact = 1;
+		for (size_t i = 0; i < ic->nr_units; i++) {
+			if (ic->units[i].cmd != c || !ic->iu[i].want[mode])
+				continue;
+			units++;
+			exact = exact && unit_exact(ic, i, mode);
+		}
+		if (!units || !exact)
+			continue;
+		for (size_t i = 0; i < ic->nr_units; i++)
+			if (ic->units[i].cmd == c && ic->iu[i].want[mode])
+				ic->iu[i].target[mode] = ic->iu[i].done[mode];
+	}
+}
+
 /*
  * After the timed rounds: the instrumented rounds of every mode some unit
  * wants. Returns 1 when interrupted.
@@ -546,16 +611,17 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 	for (int mode = 0; mode < INSTR__COUNT && !interrupted; mode++) {
 		int most = 0;
 		for (size_t i = 0; i < ic->nr_units; i++)
-			if (ic->iu[i].want[mode] && ic->iu[i].target > most)
-				most = ic->iu[i].target;
+			if (ic->iu[i].want[mode] && ic->iu[i].target[mode] > most)
+				most = ic->iu[i].target[mode];
 		int total = plan_rounds_for(most, per_round);
 		for (int r = 0; r < total && !interrupted; r++) {
 			int any = 0;
 			for (size_t i = 0; i < ic->nr_units; i++) {
 				struct instr_unit *iu = &ic->iu[i];
-				owed[i] = iu->want[mode] && ic->units[i].ok
-					      ? plan_share(iu->target - iu->done[mode], per_round)
-					      : 0;
+				owed[i] =
+				    iu->want[mode] && ic->units[i].ok
+					? plan_share(iu->target[mode] - iu->done[mode], per_round)
+					: 0;
 				any |= owed[i] > 0;
 			}
 			if (!any)
@@ -573,6 +639,7 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 					continue;
 				interrupted = instr_run(ic, i, (enum instr_mode)mode, r + 1, &res);
 			}
+			instr_settle(ic, (enum instr_mode)mode);
 		}
 	}
 	free(owed);
@@ -595,7 +662,8 @@ static int instr_wants(struct instr_ctx *ic)
 		if (!u->ok || u->measured <= 0)
 			continue;
 		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
-		iu->target = u->measured < cap ? u->measured : cap;
+		for (int mode = 0; mode < INSTR__COUNT; mode++)
+			iu->target[mode] = u->measured < cap ? u->measured : cap;
 		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
 			if (execute_metric_asked(cs, alloc_metrics[k]) &&
 			    !execute_metric_unsupported(ic->in, cs, alloc_metrics[k]))

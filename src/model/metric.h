@@ -70,6 +70,16 @@ struct metric_info {
 	int comparable; /* may appear under `regression:` */
 };
 
+/*
+ * Instrumented counts (counters, allocations, system calls) that are the
+ * same in every one of a command's first METRIC_EXACT_RUNS instrumented
+ * runs on each side are exact: measure/ runs no more of them, and analyze/
+ * judges such a series with that many samples instead of min_samples. A
+ * count that varies at all keeps min_samples and is judged with its
+ * spread.
+ */
+#define METRIC_EXACT_RUNS 3
+
 const struct metric_info *metric_get(enum metric_id id);
 /* Look a metric up by its name; returns -1 when unknown. */
 int metric_lookup(const char *name);
