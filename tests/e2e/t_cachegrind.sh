@@ -133,6 +133,13 @@ json_check "$T/jit.json" "'exact data' not in $C0['comparisons']['instructions']
 json_check "$T/jit.json" "$C0['comparisons']['instructions']['verdict'] in ('pass', 'within_noise')"
 sed -i 's/jitter.c\]/prog.c]/' kagari.yaml
 
+case_ "aa says which metrics are deterministic here"
+run_k aa --repeat 2 --quiet --format json --output "$T/aa-survey.json"
+expect_rc 0
+json_check "$T/aa-survey.json" "{x['metric'] for x in r['recommendations'] if x.get('deterministic')} == {'instructions', 'estimated_cycles', 'cache_misses'}"
+run_k aa --repeat 2 --quiet
+expect_out "deterministic"
+
 case_ "doctor says where estimated_cycles comes from"
 run_k doctor
 expect_out "estimated_cycles"
