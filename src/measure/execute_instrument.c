@@ -24,6 +24,7 @@
 #include "measure/execute_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -338,6 +339,59 @@ static void instr_record_alloc(struct instr_ctx *ic, size_t i, const char *out_f
 	sbuf_release(&err);
 }
 
+/* At most this many functions are kept per side, and only those with at
+   least 1/FN_MIN_SHARE of the instructions: what can explain a change. */
+#define FN_MAX 500
+#define FN_MIN_SHARE 10000
+
+static int by_ir_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct valgrind_fn *)a)->c.ev[VG_IR];
+	uint64_t y = ((const struct valgrind_fn *)b)->c.ev[VG_IR];
+	return x < y   ? 1
+	       : x > y ? -1
+		       : strcmp(((const struct valgrind_fn *)a)->name,
+				((const struct valgrind_fn *)b)->name);
+}
+
+static int fn_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fn_count *)a)->name, ((const struct fn_count *)b)->name);
+}
+
+/*
+ * --profile with valgrind: the per-function counts of this (the first)
+ * valgrind run of a side, from the cachegrind files already written — the
+ * counted profile that explains a change beside the sampled one.
+ */
+static void instr_record_functions(struct instr_ctx *ic, size_t i, uint64_t total_ir)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	struct valgrind_fn *fns = NULL;
+	size_t nr = 0;
+	struct sbuf err = SBUF_INIT;
+	if (sr->counted_functions || valgrind_read_functions(ic->dir[u->side], &fns, &nr, &err)) {
+		sbuf_release(&err);
+		return;
+	}
+	qsort(fns, nr, sizeof(*fns), by_ir_desc);
+	sr->counted_functions = xcalloc(FN_MAX + 1, sizeof(*sr->counted_functions));
+	for (size_t k = 0; k < nr && k < FN_MAX; k++) {
+		if (!fns[k].c.ev[VG_IR] || fns[k].c.ev[VG_IR] * FN_MIN_SHARE < total_ir)
+			break;
+		int cache = ic->iu[i].cache_sim;
+		sr->counted_functions[sr->nr_counted_functions++] = (struct fn_count){
+		    .name = xstrdup(fns[k].name),
+		    .instructions = (double)fns[k].c.ev[VG_IR],
+		    .estimated_cycles = cache ? (double)valgrind_estimated_cycles(&fns[k].c) : NAN};
+	}
+	qsort(sr->counted_functions, sr->nr_counted_functions, sizeof(*sr->counted_functions),
+	      fn_by_name);
+	valgrind_fns_release(fns, nr);
+	sbuf_release(&err);
+}
+
 /* The cachegrind counts of one finished run of unit i, from its side's folder. */
 static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 {
@@ -363,6 +417,8 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 			      (double)valgrind_ll_misses(&vc)};
 		iu->done[INSTR_VALGRIND]++;
 		ic->in->used_valgrind = 1;
+		if (execute_profile_wanted(ic->o, cs))
+			instr_record_functions(ic, i, vc.ev[VG_IR]);
 		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
 			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
 				metric_series_add(&sr->metric[valgrind_metrics[k]], v[k], round,

@@ -308,6 +308,107 @@ int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files,
 	return rc;
 }
 
+void valgrind_fns_release(struct valgrind_fn *fns, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(fns[i].name);
+	free(fns);
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+	return strcmp(((const struct valgrind_fn *)a)->name, ((const struct valgrind_fn *)b)->name);
+}
+
+/* Append the fn= blocks of one file's text to *fns (unmerged). */
+static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr, size_t *alloc,
+			 struct sbuf *err)
+{
+	int col[MAX_COLUMNS];
+	int cols = -1;
+	struct valgrind_fn *cur = NULL;
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (!strncmp(p, "events:", 7)) {
+			const char *q = p + 7;
+			while (*q == ' ')
+				q++;
+			cols = parse_events(q, n - (size_t)(q - p), col, err);
+			if (cols < 0)
+				return -1;
+		} else if (!strncmp(p, "fn=", 3)) {
+			if (*nr == *alloc) {
+				*alloc = *alloc ? *alloc * 2 : 256;
+				*fns = xreallocarray(*fns, *alloc, sizeof(**fns));
+			}
+			cur = &(*fns)[(*nr)++];
+			memset(cur, 0, sizeof(*cur));
+			cur->name = xstrndup(p + 3, n - 3);
+		} else if (cur && cols > 0 && *p >= '0' && *p <= '9') {
+			uint64_t line, v[MAX_COLUMNS];
+			const char *q = parse_u64(p, &line);
+			if (q && *q == ' ' && !parse_costs(q + 1, cols, v))
+				for (int k = 0; k < cols; k++)
+					if (col[k] >= 0)
+						cur->c.ev[col[k]] += v[k];
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+int valgrind_read_functions(const char *dir, struct valgrind_fn **fns, size_t *nr, struct sbuf *err)
+{
+	*fns = NULL;
+	*nr = 0;
+	size_t alloc = 0;
+	DIR *d = opendir(dir);
+	if (!d) {
+		sbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	struct sbuf text = SBUF_INIT;
+	int rc = 0;
+	while (!rc && (de = readdir(d))) {
+		if (!is_cg_file(de->d_name))
+			continue;
+		char *path = xstrfmt("%s/%s", dir, de->d_name);
+		sbuf_reset(&text);
+		if (sbuf_read_file(&text, path, CG_FILE_MAX)) {
+			sbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+			rc = -1;
+		} else {
+			rc = add_functions(text.buf, fns, nr, &alloc, err);
+		}
+		free(path);
+	}
+	closedir(d);
+	sbuf_release(&text);
+	if (rc) {
+		valgrind_fns_release(*fns, *nr);
+		*fns = NULL;
+		*nr = 0;
+		return -1;
+	}
+	/* Merge the blocks of one name (several files, several processes). */
+	qsort(*fns, *nr, sizeof(**fns), cmp_fn);
+	size_t w = 0;
+	for (size_t i = 0; i < *nr; i++) {
+		if (w && !strcmp((*fns)[w - 1].name, (*fns)[i].name)) {
+			for (int e = 0; e < VG__COUNT; e++)
+				(*fns)[w - 1].c.ev[e] += (*fns)[i].c.ev[e];
+			free((*fns)[i].name);
+		} else {
+			(*fns)[w++] = (*fns)[i];
+		}
+	}
+	*nr = w;
+	return 0;
+}
+
 int valgrind_clear_dir(const char *dir, struct sbuf *err)
 {
 	DIR *d = opendir(dir);

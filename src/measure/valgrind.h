@@ -130,6 +130,22 @@ int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sb
  */
 int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files, struct sbuf *err);
 
+/* One function's totals over the cg.* files of a folder. */
+struct valgrind_fn {
+	char *name; /* cachegrind's fn= name ("main", "???" when unknown) */
+	struct valgrind_counts c;
+};
+
+/*
+ * Per function (by name, summed over every file and process), the costs
+ * of every cg.* file in dir, sorted by name, into *fns (*nr of them; the
+ * caller frees them with valgrind_fns_release). Returns 0, or -1 with a
+ * reason.
+ */
+int valgrind_read_functions(const char *dir, struct valgrind_fn **fns, size_t *nr,
+			    struct sbuf *err);
+void valgrind_fns_release(struct valgrind_fn *fns, size_t nr);
+
 /* Remove every file in dir (not dir itself). Returns 0 or -1 with a reason. */
 int valgrind_clear_dir(const char *dir, struct sbuf *err);
 

@@ -12,6 +12,7 @@
 
 #include "analyze/summary.h"
 #include "report/json_emit.h"
+#include "report/counted_functions.h"
 #include "report/syscall_names.h"
 
 #ifndef KAGARI_VERSION
@@ -104,6 +105,21 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 		for (size_t i = 0; i < sd->nr_syscall_names; i++) {
 			json_emit_key(j, sd->syscall_names[i].name);
 			json_emit_double(j, sd->syscall_names[i].count);
+		}
+		json_emit_end_object(j);
+	}
+	if (sd->nr_counted_functions) {
+		/* --profile under valgrind: per function, its counts. */
+		json_emit_key(j, "counted_functions");
+		json_emit_begin_object(j);
+		for (size_t i = 0; i < sd->nr_counted_functions; i++) {
+			const struct fn_count *f = &sd->counted_functions[i];
+			json_emit_key(j, f->name);
+			json_emit_begin_object_inline(j);
+			json_emit_kv_double(j, "instructions", f->instructions);
+			if (isfinite(f->estimated_cycles))
+				json_emit_kv_double(j, "estimated_cycles", f->estimated_cycles);
+			json_emit_end_object(j);
 		}
 		json_emit_end_object(j);
 	}
@@ -382,6 +398,30 @@ static void emit_syscall_changes(struct json_emit *j, const struct command_resul
 	json_emit_end_array(j);
 }
 
+/* commands[].counted_function_changes: the functions whose counts changed most. */
+static void emit_counted_fn_changes(struct json_emit *j, const struct command_result *c)
+{
+	struct counted_fn_row rows[COUNTED_FN_ROWS_JSON];
+	int two;
+	size_t n = report_counted_fn_rows(c, COUNTED_FN_ROWS_JSON, rows, &two);
+	if (!two)
+		return;
+	json_emit_key(j, "counted_function_changes");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "name", rows[i].name);
+		json_emit_kv_double(j, "base_instructions", rows[i].ir[0]);
+		json_emit_kv_double(j, "head_instructions", rows[i].ir[1]);
+		if (isfinite(rows[i].est[0]) && isfinite(rows[i].est[1])) {
+			json_emit_kv_double(j, "base_estimated_cycles", rows[i].est[0]);
+			json_emit_kv_double(j, "head_estimated_cycles", rows[i].est[1]);
+		}
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+}
+
 static void emit_command(struct json_emit *j, const struct command_result *c, struct sbuf *tmp)
 {
 	json_emit_begin_object(j);
@@ -436,6 +476,7 @@ static void emit_command(struct json_emit *j, const struct command_result *c, st
 	if (c->profile || c->profile_error)
 		emit_profile(j, c);
 	emit_syscall_changes(j, c);
+	emit_counted_fn_changes(j, c);
 	json_emit_end_object(j);
 }
 

@@ -140,6 +140,52 @@ json_check "$T/aa-survey.json" "{x['metric'] for x in r['recommendations'] if x.
 run_k aa --repeat 2 --quiet
 expect_out "deterministic"
 
+case_ "--profile under valgrind: the changed function, by exact count"
+cat > two.c <<'C'
+#include <stdio.h>
+#include "two.h"
+/* Two hot functions; the head gives step_b 3% more work. */
+__attribute__((noinline)) static unsigned long step_a(unsigned long x, long n)
+{
+	for (long i = 0; i < n; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+__attribute__((noinline)) static unsigned long step_b(unsigned long x, long n)
+{
+	for (long i = 0; i < n; i++)
+		x ^= (x << 7) ^ (x >> 9) ^ (unsigned long)i;
+	return x;
+}
+int main(void)
+{
+	printf("%lu\n", step_b(step_a(1, A), B) & 1);
+	return 0;
+}
+C
+printf '#define A 300000L\n#define B 300000L\n' > two.h
+sed -i 's/prog.c\]/two.c]/' kagari.yaml
+g add -A && g commit -qm two
+printf '#define A 300000L\n#define B 309000L\n' > two.h
+run_k compare --against HEAD --profile --format json --output "$T/prof.json" --seed 5 --quiet
+expect_rc 1
+json_check "$T/prof.json" "$C0['counted_function_changes'][0]['name'] == 'step_b'"
+json_check "$T/prof.json" "2.5 < ($C0['counted_function_changes'][0]['head_instructions'] / $C0['counted_function_changes'][0]['base_instructions'] - 1) * 100 < 3.5"
+json_check "$T/prof.json" "'step_a' not in [x['name'] for x in $C0['counted_function_changes']]"
+json_check "$T/prof.json" "$C0['head']['counted_functions']['step_a']['instructions'] == $C0['base']['counted_functions']['step_a']['instructions']"
+json_check "$T/prof.json" "'head_estimated_cycles' in $C0['counted_function_changes'][0]"
+# beside, not instead of, the sampled profile
+json_check "$T/prof.json" "$C0.get('profile') is not None"
+for fmt in table markdown github html; do
+	run_k report "$T/prof.json" --format "$fmt"
+	case $fmt in markdown | github) expect_out 'step\_b' ;; *) expect_out "step_b" ;; esac
+	expect_out "instructions (+3.0%)"
+done
+run_k report "$T/prof.json" --format json --output "$T/prof2.json"
+json_check "$T/prof2.json" "$C0['counted_function_changes'][0]['name'] == 'step_b'"
+printf '#define A 300000L\n#define B 300000L\n' > two.h
+sed -i 's/two.c\]/prog.c]/' kagari.yaml
+
 case_ "doctor says where estimated_cycles comes from"
 run_k doctor
 expect_out "estimated_cycles"

@@ -162,6 +162,34 @@ static void test_dir(void **state)
 	sbuf_release(&err);
 }
 
+static void test_functions(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	char *dir = tmpdir_create("kagari-test-vg", &err);
+	assert_non_null(dir);
+	/* Two processes: main and write in each, summed by name. */
+	for (int i = 0; i < 2; i++) {
+		char *p = xstrfmt("%s/cg.%d", dir, 300 + i);
+		assert_int_equal(fileio_write_atomic(p, CG_CACHE, strlen(CG_CACHE), &err), 0);
+		free(p);
+	}
+	struct valgrind_fn *fns = NULL;
+	size_t nr = 0;
+	assert_int_equal(valgrind_read_functions(dir, &fns, &nr, &err), 0);
+	assert_int_equal(nr, 2);
+	assert_string_equal(fns[0].name, "main");
+	assert_int_equal(fns[0].c.ev[VG_IR], 2000);
+	assert_int_equal(fns[0].c.ev[VG_DLMW], 2);
+	assert_string_equal(fns[1].name, "write");
+	assert_int_equal(fns[1].c.ev[VG_IR], 48);
+	assert_int_equal(fns[1].c.ev[VG_I1MR], 4);
+	valgrind_fns_release(fns, nr);
+	tmpdir_remove(dir);
+	free(dir);
+	sbuf_release(&err);
+}
+
 static uint64_t real_count(const char *vg, const char *dir, const char *n, int cache,
 			   struct valgrind_counts *out)
 {
@@ -233,7 +261,7 @@ int main(void)
 	    cmocka_unit_test(test_version), cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_parse),   cmocka_unit_test(test_parse_cache),
 	    cmocka_unit_test(test_dir),	    cmocka_unit_test(test_missing),
-	    cmocka_unit_test(test_real),
+	    cmocka_unit_test(test_real),    cmocka_unit_test(test_functions),
 	};
 	return test_skip_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
