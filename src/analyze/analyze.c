@@ -479,6 +479,28 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 	return open;
 }
 
+/*
+ * Does command cr gate only on instrumented counts (counters, allocations,
+ * system calls), no metric of the timed runs being gated? Then the timed
+ * rounds only feed the report, and METRIC_EXACT_RUNS of them are enough:
+ * the counts come from their own runs (measure/ gives them up to
+ * min_samples whatever the timed rounds were).
+ */
+static int gates_counts_only(const struct command_result *cr)
+{
+	int counts = 0;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_rule *r = &cr->analysis.metric[m];
+		if (!r->compare || !r->gate)
+			continue;
+		if (!timed_metric((enum metric_id)m))
+			counts = 1;
+		else if (cr->side[SIDE_HEAD].metric[m].status != MSTATUS_ABSENT)
+			return 0;
+	}
+	return counts;
+}
+
 /* decided[c]: command c has nothing left undecided (see sequential_bench). */
 static void seq_mark_decided(const struct pending *pend, size_t np, const struct bench_result *br,
 			     unsigned char *decided)
@@ -490,8 +512,10 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	for (size_t c = 0; c < br->nr_commands; c++) {
 		const struct command_result *cr = &br->commands[c];
 		int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
-		decided[c] = !cr->analysis.present ||
-			     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
+		int need = cr->analysis.min_samples;
+		if (gates_counts_only(cr) && need > METRIC_EXACT_RUNS)
+			need = METRIC_EXACT_RUNS;
+		decided[c] = !cr->analysis.present || (long)cr->rounds * rpr >= (long)need;
 	}
 	for (size_t i = 0; i < np; i++)
 		if (pend[i].seq && !pend[i].frozen)

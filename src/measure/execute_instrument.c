@@ -704,6 +704,44 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 	return interrupted;
 }
 
+/* Is metric m measured in the timed runs of a command with settings st? */
+static int timed_measured(const struct settings *st, enum metric_id m)
+{
+	switch (metric_get(m)->group) {
+	case GROUP_TIME:
+		return 1;
+	case GROUP_CPU:
+		return st->metrics.cpu;
+	case GROUP_MEMORY:
+		return st->metrics.memory;
+	case GROUP_THROUGHPUT:
+		return st->metrics.throughput.kind != WORK_NONE;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Does the command gate only on instrumented counts, no timed metric? Then
+ * its sequential timed rounds may stop early (analyze.c,
+ * gates_counts_only), and its instrumented runs are not capped by them.
+ */
+static int gates_counts_only(const struct command_spec *cs)
+{
+	int counts = 0;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_regression *r = &cs->settings.regression.metric[m];
+		enum metric_group g = metric_get((enum metric_id)m)->group;
+		if (!r->compare || !r->gate)
+			continue;
+		if (g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS)
+			counts |= execute_metric_asked(cs, (enum metric_id)m);
+		else if (timed_measured(&cs->settings, (enum metric_id)m))
+			return 0;
+	}
+	return counts;
+}
+
 /* What each measured unit wants instrumented (ic->iu); 1 when any does. */
 static int instr_wants(struct instr_ctx *ic)
 {
@@ -718,8 +756,13 @@ static int instr_wants(struct instr_ctx *ic)
 		if (!u->ok || u->measured <= 0)
 			continue;
 		int cap = st->regression.min_samples > 0 ? st->regression.min_samples : 10;
+		/* Sequential rounds that gate only on counts stop early (they
+		   feed the report only): the counts are not capped by them. A
+		   fixed `runs` still caps them, as documented. */
+		int counts_only =
+		    gates_counts_only(cs) && ic->br->commands[u->cmd].analysis.sequential;
 		for (int mode = 0; mode < INSTR__COUNT; mode++)
-			iu->target[mode] = u->measured < cap ? u->measured : cap;
+			iu->target[mode] = u->measured < cap && !counts_only ? u->measured : cap;
 		for (size_t k = 0; k < sizeof(alloc_metrics) / sizeof(alloc_metrics[0]); k++)
 			if (execute_metric_asked(cs, alloc_metrics[k]) &&
 			    !execute_metric_unsupported(ic->in, cs, alloc_metrics[k]))

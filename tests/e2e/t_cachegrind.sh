@@ -133,6 +133,26 @@ json_check "$T/jit.json" "'exact data' not in $C0['comparisons']['instructions']
 json_check "$T/jit.json" "$C0['comparisons']['instructions']['verdict'] in ('pass', 'within_noise')"
 sed -i 's/jitter.c\]/prog.c]/' kagari.yaml
 
+case_ "gating only on counts: few timed rounds, counts to min_samples only when they vary"
+# No `runs`: the sequential design. Latency is reported, not gated; the
+# timed rounds stop at the first look (they feed only the report), and the
+# valgrind runs are not capped by them.
+sed -e '/^  runs: 6$/d' -e '/^  min_runs: 6$/d' -e 's/min_samples: 6/min_samples: 8/' kagari.yaml > seq.yaml
+g add -A && g commit -qm seq
+run_k compare --against HEAD seq.yaml --format json --output "$T/seq.json" --seed 6 --quiet
+expect_rc 0
+json_check "$T/seq.json" "$C0['rounds'] < 8"
+json_check "$T/seq.json" "len($C0['head']['metrics']['estimated_cycles']['samples']) == 3"
+json_check "$T/seq.json" "$C0['comparisons']['estimated_cycles']['verdict'] == 'pass'"
+sed 's/prog.c\]/jitter.c]/' seq.yaml > seqj.yaml
+g add -A && g commit -qm seqj
+run_k compare --against HEAD seqj.yaml --format json --output "$T/seqj.json" --seed 7 --quiet
+expect_rc 0
+json_check "$T/seqj.json" "$C0['rounds'] < 8"
+json_check "$T/seqj.json" "len($C0['head']['metrics']['instructions']['samples']) == 8"
+json_check "$T/seqj.json" "len($C0['base']['metrics']['instructions']['samples']) == 8"
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]; print("counts-only, sequential: %d timed rounds, %d valgrind runs per side (varying counts)" % (c["rounds"], len(c["head"]["metrics"]["instructions"]["samples"])))' "$T/seqj.json"
+
 case_ "aa says which metrics are deterministic here"
 run_k aa --repeat 2 --quiet --format json --output "$T/aa-survey.json"
 expect_rc 0
