@@ -14,6 +14,7 @@
 #include "measure/counters.h"
 #include "measure/runner.h"
 #include "measure/sample.h"
+#include "measure/syscalls.h"
 #include "measure/sysinfo.h"
 #include "measure/valgrind.h"
 
@@ -166,6 +167,25 @@ static void check_valgrind(struct doctor *d, int pmu)
 	free(path);
 	free(version);
 	sbuf_release(&err);
+	sbuf_release(&v);
+}
+
+/* metrics.syscalls: whether the syscall tracepoints open here. */
+static void check_syscalls(struct doctor *d)
+{
+	struct syscalls_probe p;
+	struct sbuf v = SBUF_INIT;
+	syscalls_probe(&p);
+	if (p.ok) {
+		sbuf_addf(&v, "%zu call names%s", p.nr,
+			  p.private_mount ? ", tracefs mounted privately" : "");
+		doctor_add(d, DOCTOR_OK, "syscalls (metrics.syscalls)", v.buf,
+			   "counted exactly by the kernel's syscall tracepoints");
+	} else {
+		doctor_add(d, DOCTOR_WARN, "syscalls (metrics.syscalls)", "cannot be counted",
+			   p.why);
+	}
+	syscalls_probe_release(&p);
 	sbuf_release(&v);
 }
 
@@ -326,6 +346,7 @@ void doctor_examine(struct doctor *d, const struct doctor_inputs *env)
 	int pmu = check_counters(d, env);
 	check_sampling(d);
 	check_valgrind(d, pmu);
+	check_syscalls(d);
 	check_shim(d, env);
 	check_runner(d);
 	check_cpu(d);

@@ -99,6 +99,11 @@ json_check "$T/again.json" "$C0['syscall_changes'][0] == {'name': 'write', 'base
 "$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]; print("N 200 -> 400: syscalls %d -> %d (%s), changes %s" % (c["base"]["metrics"]["syscalls"]["stats"]["median"], c["head"]["metrics"]["syscalls"]["stats"]["median"], c["comparisons"]["syscalls"]["verdict"], c["syscall_changes"]))' "$T/more.json"
 echo '#define N 200' > n.h
 
+case_ "doctor says whether system calls can be counted"
+run_k doctor
+expect_out "syscalls (metrics.syscalls)"
+expect_out "call names"
+
 case_ "a one-sided run lists the most frequent calls"
 run_k run kagari.yaml --quiet
 expect_rc 0
@@ -124,6 +129,8 @@ YAML
 	expect_err "'syscalls'"
 	expect_err "system calls cannot be counted here"
 	expect_err "tracefs"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$KAGARI" doctor >"$T/out" 2>"$T/err"
+	expect_out "syscalls (metrics.syscalls): cannot be counted"
 else
 	skip_part "needs root, an unmounted tracefs and setpriv" ""
 fi
