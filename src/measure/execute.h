@@ -52,8 +52,11 @@ struct sbuf;
  * Counter metrics (instructions, cycles, branch_misses, cache_misses, ipc)
  * come from one source per command: `instrument: perf` = perf_event_open
  * (each event that does not open is `unsupported` with the reason);
- * `instrument: valgrind` = valgrind (instructions only); `auto` = perf when
- * the hardware `instructions` event opens here, else valgrind. perf
+ * `instrument: valgrind` = valgrind (instructions, cache_misses and
+ * estimated_cycles, the last two from its cache simulation); `auto` = perf
+ * when the hardware `instructions` event opens here, else valgrind.
+ * estimated_cycles always comes from valgrind (under `auto` with a PMU
+ * only when listed); system calls from their own runs (syscalls.h). perf
  * readings are taken in the timed runs themselves (the events are opened on
  * the runner process for each measured run, counting from the command's
  * exec; warm-up runs are not counted); valgrind has its own untimed runs.
