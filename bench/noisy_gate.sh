@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/noisy_gate: which metric can gate on a noisy runner. Prints a table.
 #
-#   bash bench/noisy_gate.sh [BUILD-DIR] [LOADERS]
+#   bash bench/noisy_gate.sh [BUILD-DIR] [LOADERS] [TRIALS]
 #
 # A git repository whose small C program does WORK iterations of a
 # xorshift loop over a 256 KiB table; `kagari compare` of an A/A, a head
@@ -9,15 +9,18 @@
 # max_percent 2 (the others not gated): latency; cpu_total; instructions
 # (`instrument: valgrind`); estimated_cycles. While it measures, LOADERS
 # (default 2, both cores of the development VM) busy loops keep every CPU
-# busy, as a shared CI runner is. Per metric and change: the verdict, the
-# change kagari measured and the wall time of the whole compare (both
-# builds included). The loaders are this script's own processes, stopped
+# busy, as a shared CI runner is. Per metric and change, TRIALS compares
+# (default 1, each with its own seed): their verdicts (reg = regression,
+# pas = pass, inc = inconclusive, wit = within_noise), the median change
+# kagari measured, the median wall time of a whole compare (both builds
+# included) and the median timed rounds. The loaders are this script's own processes, stopped
 # at the end. Nothing in the tree changes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 loaders=${2:-2}
+trials=${3:-1}
 kagari=$build/kagari
 PY=/usr/bin/python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/kagari-bench-noisy-XXXXXX")
@@ -84,29 +87,38 @@ for _ in $(seq "$loaders"); do
 	pids+=($!)
 done
 
-printf '%-17s %-28s %-28s %-28s\n' metric "A/A" "+3% work" "+10% work"
+printf '%-17s %-34s %-34s %-34s\n' metric "A/A" "+3% work" "+10% work"
 for m in latency cpu_total instructions estimated_cycles; do
 	suite "$m"
 	g add -A && { g commit -qm "$m" >/dev/null || true; }
 	row=$(printf '%-17s' "$m")
 	for pct in 0 3 10; do
 		echo "#define WORK $((base_work * (100 + pct) / 100))L" > work.h
-		t0=$(date +%s%N)
-		"$kagari" compare --against HEAD --format json --output "$work/r.json" --quiet \
-			>/dev/null 2>"$work/err" || true
-		t1=$(date +%s%N)
-		cell=$("$PY" - "$work/r.json" "$m" $(((t1 - t0) / 1000000)) <<'PY'
+		: > "$work/trials"
+		for t in $(seq "$trials"); do
+			t0=$(date +%s%N)
+			"$kagari" compare --against HEAD --format json --output "$work/r.json" \
+				--seed "$((pct * 100 + t))" --quiet >/dev/null 2>"$work/err" || true
+			t1=$(date +%s%N)
+			"$PY" - "$work/r.json" "$m" $(((t1 - t0) / 1000000)) >>"$work/trials" <<'PY'
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))
     c = r["suites"][0]["benchmarks"][0]["commands"][0]
     cp = c["comparisons"][sys.argv[2]]
-    print("%s %+.2f%% %5.1fs %dr" % (cp["verdict"], cp["change_percent"], int(sys.argv[3]) / 1000, c["rounds"]))
+    print(cp["verdict"][:3], cp["change_percent"], int(sys.argv[3]) / 1000, c["rounds"])
 except Exception as e:
-    print("error (%s)" % e)
+    print("err nan nan 0")
+PY
+		done
+		cell=$("$PY" - "$work/trials" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+med = lambda k: statistics.median(float(r[k]) for r in rows)
+print("%s %+.2f%% %.1fs %dr" % (",".join(r[0] for r in rows), med(1), med(2), med(3)))
 PY
 )
-		row="$row $(printf '%-28s' "$cell")"
+		row="$row $(printf '%-34s' "$cell")"
 	done
 	echo "$row"
 	echo "#define WORK ${base_work}L" > work.h
