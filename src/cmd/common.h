@@ -29,6 +29,9 @@ struct loaded_suites {
  * EXIT_INVALID; 0 on success.
  */
 int common_load(const struct strvec *paths, struct loaded_suites *ls);
+/* Load suite files (suite_discover()'s) into ls; EXIT_INVALID (each
+   problem printed) when one is invalid, else 0. */
+int common_load_files(const struct strvec *files, struct loaded_suites *ls);
 /*
  * Apply --filter, --tag, --skip-tag (sel; NULL selects everything).
  * Returns 0, or EXIT_USAGE (printed) for a bad regex or when nothing is
@@ -73,7 +76,10 @@ void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_ove
  * gives too few rounds for any gated comparison to reach the suite's
  * confidence: the smallest p the exact test can give must be below
  * (1 - confidence) / m for Holm's first step over the m gated comparisons
- * of the fixed design. Returns the number of warnings printed.
+ * of the fixed design. And (once per `rare_share` key) when the head runs
+ * a pass needs for regression.rare_share are more than `runs`, or than
+ * `max_runs` in the sequential design: no comparison could ever pass.
+ * Returns the number of warnings printed.
  */
 size_t common_warn_power(const struct suite *s);
 

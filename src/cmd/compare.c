@@ -6,9 +6,11 @@
  * stashes are never touched; the worktree is removed at exit, on error and
  * on SIGINT/SIGTERM.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/path.h"
 #include "base/sbuf.h"
@@ -16,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "cmd/exit.h"
+#include "cmd/gate_suites.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
 #include "git/git.h"
@@ -236,21 +239,70 @@ static void check_acceptances(struct session *s)
 }
 
 /*
- * Choose every suite's copy (said before anything is built), apply
+ * The suite's folder in the base's checkout (wt_path), made empty where
+ * the base lacks it — a suite added in a new folder (the change that
+ * adopts kagari in bench/, a new suite only the head has): the base side
+ * runs the same commands from the same place, against the base's code.
+ * Said in one line. Returns 0, or EXIT_EXEC when it cannot be made.
+ */
+static int base_suite_folder(struct session *s, const struct suite *su, const char *repo,
+			     const char *wt_path, const char *base_ref)
+{
+	const char *rel = path_inside(su->dir, repo);
+	struct stat st;
+	if (!rel || !*rel) /* the top: the checkout itself */
+		return 0;
+	char *dir = xstrfmt("%s/%s", wt_path, rel);
+	int rc = 0;
+	if (stat(dir, &st) != 0) {
+		for (char *p = dir + strlen(wt_path) + 1; !rc; p++) {
+			if (*p && *p != '/')
+				continue;
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+				cmd_error("cannot make the folder '%s' in %s's checkout: %s", rel,
+					  base_ref, strerror(errno));
+				rc = EXIT_EXEC;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+		if (!rc)
+			session_warn_now(s,
+					 "suite '%s': %s has no folder %s; the base side runs from "
+					 "that folder made empty in its checkout",
+					 su->name, base_ref, rel);
+	}
+	free(dir);
+	return rc;
+}
+
+/*
+ * Choose every suite's copy (said before anything is built) unless the
+ * gate already chose them (chosen: gate_suites_find()'s, or NULL), apply
  * --max-percent to the copies chosen, then build and measure each suite
  * on both sides. Returns 0, or the exit code choose_suite() stopped with.
  */
 static int measure_suites(struct session *s, const char *repo, const char *base_ref,
 			  const char *base_sha, const char *wt_path, const char *default_from,
-			  const struct analyze_overrides *ov)
+			  const struct gate_suites *chosen, const struct analyze_overrides *ov)
 {
 	int rc = 0;
 	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
-	for (size_t i = 0; !rc && i < s->ls.nr; i++)
-		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from, &from[i]);
+	for (size_t i = 0; !rc && i < s->ls.nr; i++) {
+		if (chosen)
+			from[i] = chosen->from[i];
+		else
+			rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
+					  &from[i]);
+	}
 	/* After the choice: the tolerance given is the one, whichever copy. */
 	if (!rc)
 		common_apply_max_percent(&s->ls, ov);
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		rc = base_suite_folder(s, s->ls.suites[i], repo, wt_path, base_ref);
 	for (size_t i = 0; !rc && i < s->ls.nr && !interrupt_requested; i++) {
 		const struct suite *su = s->ls.suites[i];
 		const char *root_rel = path_inside(su->root, repo);
@@ -270,6 +322,7 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 		};
 		struct suite_result *sr = session_measure_suite(s, i, sides);
 		sr->suite_from = xstrdup(from[i]);
+		sr->not_gating = chosen && !chosen->gating[i];
 		free(base_root);
 		free(tmp_base);
 		free(tmp_head);
@@ -279,10 +332,40 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 }
 
 /*
- * Resolve the repository and REV, make the base worktree, measure every
- * suite on both sides with the copy of the suite that choose_suite()
- * picks, compare, and remove the worktree whatever happened.
+ * The repository of the suites (all in one), with kagari's orphaned
+ * worktrees pruned; REV's commit, HEAD's and the tree's dirtiness.
+ * Returns 0, or the exit code (printed).
  */
+static int resolve_repo(struct session *s, const char *base_ref, char **repo, char **base_sha,
+			char **head_sha, int *dirty)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_toplevel(s->ls.suites[0]->dir, repo, &err)) {
+		cmd_error("%s (compare needs a git repository)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		if (!path_inside(s->ls.suites[i]->dir, *repo)) {
+			cmd_error("suite '%s' is not inside the repository '%s'",
+				  s->ls.suites[i]->file, *repo);
+			rc = EXIT_USAGE;
+		}
+	if (!rc) {
+		sbuf_reset(&err);
+		if (git_prune_orphans(*repo, &err))
+			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
+		sbuf_reset(&err);
+		if (git_resolve_commit(*repo, base_ref, base_sha, &err) ||
+		    git_head_info(*repo, head_sha, dirty, &s->git_skip, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
 void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 {
 	*cfg = (struct session_config){
@@ -299,6 +382,12 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 	session_config_record(cfg, &cli->record);
 }
 
+/*
+ * Choose the suites (the base's where its rules gate: gate_suites.h),
+ * resolve the repository and REV, make the base worktree, measure every
+ * suite on both sides with the copy chosen (choose_suite() where the
+ * head's rules run), compare, and remove the worktree whatever happened.
+ */
 int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
 		struct cmd_env *env, const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data), void *after_data)
@@ -316,35 +405,34 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 		sbuf_release(&err);
 		return rc;
 	}
+	/* The base's rules gate (ci; --suite-from base): its suites, found
+	   in its tree, are the ones that run (gate_suites.h). */
+	const char *flag = cfg->suite_from;
+	int base_gate = !strcmp(flag ? flag : default_from, "base");
+	struct gate_suites gs;
+	struct session_config c = *cfg;
+	if (base_gate) {
+		rc = gate_suites_find(cfg->paths, cfg->selection, base_ref, flag != NULL, &gs);
+		if (rc) {
+			gate_suites_release(&gs);
+			sbuf_release(&err);
+			return rc;
+		}
+		c.suites = &gs.ls;
+		c.own_files = &gs.replaced;
+	}
 	struct session s;
-	rc = session_prepare(&s, cfg, env);
+	rc = session_prepare(&s, &c, env);
+	for (size_t i = 0; !rc && base_gate && i < gs.notes.nr; i++)
+		session_warn_now(&s, "%s", gs.notes.v[i]);
 	s.after_measure = after_measure;
 	s.after_data = after_data;
 	char *repo = NULL, *base_sha = NULL, *head_sha = NULL;
 	int dirty = -1;
 	struct git_worktree wt = GIT_WORKTREE_INIT;
 	int have_wt = 0;
-	if (!rc && git_toplevel(s.ls.suites[0]->dir, &repo, &err)) {
-		cmd_error("%s (compare needs a git repository)", err.buf);
-		rc = EXIT_EXEC;
-	}
-	for (size_t i = 0; !rc && i < s.ls.nr; i++)
-		if (!path_inside(s.ls.suites[i]->dir, repo)) {
-			cmd_error("suite '%s' is not inside the repository '%s'",
-				  s.ls.suites[i]->file, repo);
-			rc = EXIT_USAGE;
-		}
-	if (!rc) {
-		sbuf_reset(&err);
-		if (git_prune_orphans(repo, &err))
-			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
-		sbuf_reset(&err);
-		if (git_resolve_commit(repo, base_ref, &base_sha, &err) ||
-		    git_head_info(repo, &head_sha, &dirty, &s.git_skip, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-	}
+	if (!rc)
+		rc = resolve_repo(&s, base_ref, &repo, &base_sha, &head_sha, &dirty);
 	if (!rc) {
 		s.r.git.base_ref = xstrdup(base_ref);
 		s.r.git.base_sha = xstrdup(base_sha);
@@ -362,7 +450,8 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 		}
 	}
 	if (!rc)
-		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from, &ov);
+		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from,
+				    base_gate ? &gs : NULL, &ov);
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */
 		child_interrupt_clear();
@@ -379,6 +468,8 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 	if (!rc)
 		rc = session_finish(&s);
 	session_release(&s);
+	if (base_gate)
+		gate_suites_release(&gs);
 	free(repo);
 	free(base_sha);
 	free(head_sha);

@@ -26,12 +26,13 @@ struct compare_cli {
 	struct strvec max_percent; /* [METRIC=]P, repeatable */
 };
 
-/* compare and ci: whose copy of each suite file both sides run (the
-   default differs: DEFAULT is the help's words for it). */
+/* compare and ci: whose suites both sides run (the default differs:
+   DEFAULT is the help's words for it; "base": cmd/gate_suites.h). */
 #define OPT_SUITE_FROM(T, DEFAULT)                                                                 \
 	{                                                                                          \
 		"suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",                           \
-		    "run the base's or the head's copy of each suite on both sides "               \
+		    "run the base's suites (a suite only the head has: reported, not gating) "     \
+		    "or the head's on both sides "                                                 \
 		    "(default: " DEFAULT ")",                                                      \
 		    "base|head"                                                                    \
 	}

@@ -379,6 +379,8 @@ static void git_skip_own_files(struct session *s)
 {
 	for (size_t i = 0; i < s->ls.nr; i++)
 		skip_path(&s->git_skip, s->ls.suites[i]->file);
+	for (size_t i = 0; s->cfg.own_files && i < s->cfg.own_files->nr; i++)
+		skip_path(&s->git_skip, s->cfg.own_files->v[i]);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			skip_path(&s->git_skip, s->dest[i].path);
@@ -556,7 +558,12 @@ int session_prepare(struct session *s, const struct session_config *cfg, struct 
 	int rc = parse_max_time(cfg->measure, &max_time_ns);
 	if (rc)
 		return rc;
-	rc = common_load(cfg->paths, &s->ls);
+	if (cfg->suites) {
+		s->ls = *cfg->suites;
+		memset(cfg->suites, 0, sizeof(*cfg->suites));
+	} else {
+		rc = common_load(cfg->paths, &s->ls);
+	}
 	if (!rc)
 		rc = common_select(cfg->selection, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;

@@ -48,6 +48,7 @@ struct progress {
  */
 struct session_config {
 	const char *mode;		       /* the report's mode: "run", "compare", "bench" */
+	const char *history_kind;	       /* the history's runs.kind ("ci"); NULL: mode */
 	const char *tmp_prefix;		       /* of the private folder in TMPDIR */
 	const struct strvec *paths;	       /* suite files or folders (none: ./kagari.yaml) */
 	const struct cli_selection *selection; /* NULL: every benchmark */
@@ -67,6 +68,14 @@ struct session_config {
 	int no_history;
 	int fail_on_inconclusive;
 	const char *suite_from; /* compare, ci: --suite-from, or NULL */
+	/* Suites already found and loaded (compare's gate: the base
+	   revision's, cmd/gate_suites.h), taken over by session_prepare()
+	   and left empty; NULL: session_prepare() loads `paths`. */
+	struct loaded_suites *suites;
+	/* More of kagari's own files, no change to the measured code
+	   (git_head_info()'s skip): the working tree's suite files the
+	   base's copies ran in place of. NULL: none. */
+	const struct strvec *own_files;
 };
 
 /* Copy the report fields (format ... no_color) of out into cfg. */

@@ -45,8 +45,11 @@ int git_exec(const char *repo, const char *const *args, int64_t timeout_ns, stru
 	return git_exec_input(repo, args, NULL, 0, timeout_ns, out, gerr, err);
 }
 
-int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
-		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+/* git_exec_input() and git_exec_fd(): standard input from in[0..in_len),
+   else from in_fd when it is >= 0, else /dev/null. */
+static int exec_with_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+			   int in_fd, int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr,
+			   struct sbuf *err)
 {
 	struct child c = CHILD_INIT;
 	struct sbuf why = SBUF_INIT;
@@ -65,6 +68,9 @@ int git_exec_input(const char *repo, const char *const *args, const char *in, si
 		c.in = CHILD_IN_CONTENT;
 		c.in_data = in;
 		c.in_len = in_len;
+	} else if (in_fd >= 0) {
+		c.in = CHILD_IN_FD;
+		c.in_fd = in_fd;
 	}
 	c.out = CHILD_OUT_CAPTURE;
 	c.err = CHILD_OUT_CAPTURE;
@@ -96,6 +102,18 @@ int git_exec_input(const char *repo, const char *const *args, const char *in, si
 	sbuf_release(&why);
 	child_release(&c);
 	return code;
+}
+
+int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+{
+	return exec_with_input(repo, args, in, in_len, -1, timeout_ns, out, gerr, err);
+}
+
+int git_exec_fd(const char *repo, const char *const *args, int in_fd, int64_t timeout_ns,
+		struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+{
+	return exec_with_input(repo, args, NULL, 0, in_fd, timeout_ns, out, gerr, err);
 }
 
 void git_add_failure(const char *const *args, int code, const struct sbuf *gerr, struct sbuf *err)

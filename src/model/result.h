@@ -144,6 +144,15 @@ struct comparison {
 	double mean_change_percent, mean_ci_low_percent, mean_ci_high_percent;
 	double mean_p_reg;
 	double minority_share, minority_factor;
+	/*
+	 * What a verdict could not see, and whether the change moves
+	 * (docs/statistics.md): the blind share (a slowdown on this share of
+	 * the runs is absent from head's runs with 95% probability, percent)
+	 * and the trend of the round log-ratios (percent per round, its
+	 * Mann-Kendall p). NAN when not computed (older reports).
+	 */
+	double blind_share_percent;
+	double trend_percent_per_round, trend_p;
 	enum verdict verdict; /* model/verdict.h; VERDICT_NONE when not present */
 	char *reason;
 	int gate;
@@ -222,6 +231,10 @@ struct suite_result {
 	/* compare: whose copy of the suite file both sides ran, "base" or
 	   "head" (NULL outside compare) */
 	char *suite_from;
+	/* compare: 1 when the suite's comparisons could not fail the check
+	   (a suite only the head has, under the base's gate: JSON "gating":
+	   false); 0 otherwise */
+	int not_gating;
 	struct bench_result *benches;
 	size_t nr_benches;
 };

@@ -144,6 +144,10 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 	rj_get_string(d, o, "file", &s->file);
 	rj_get_result(d, o, "result", &s->result);
 	rj_get_string(d, o, "suite_from", &s->suite_from);
+	/* Older reports lack "gating": every suite of theirs gated. */
+	int gating = 1;
+	rj_get_bool(d, o, "gating", &gating);
+	s->not_gating = !gating;
 	if (!d->failed)
 		s->benches = rj_read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
 					     &s->nr_benches, read_bench_item);

@@ -459,6 +459,8 @@ int report_write_markdown(const struct run_result *r, const struct report_option
 			sbuf_adds(out, " · ");
 			report_md_escape(out, result_name(s->result));
 		}
+		if (s->not_gating)
+			sbuf_adds(out, " · not gating (new: gates from the next change on)");
 		sbuf_adds(out, "\n\n");
 		if (has_comparisons(s))
 			comparisons_table(&m, s);

@@ -871,6 +871,9 @@ int report_write_table(const struct run_result *r, const struct report_options *
 			table_paint_safe(&t, out, table_result_tcolor(s->result),
 					 result_name(s->result));
 		}
+		/* A suite only the head has, under the base's gate (ci). */
+		if (s->not_gating)
+			sbuf_adds(out, " · not gating (new: gates from the next change on)");
 		sbuf_addch(out, '\n');
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			sbuf_addch(out, '\n');

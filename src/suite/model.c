@@ -154,6 +154,30 @@ static void bench_release(struct bench_spec *b)
 	free(b->commands);
 }
 
+static void settings_ungate(struct settings *st)
+{
+	for (int m = 0; m < METRIC__COUNT; m++)
+		st->regression.metric[m].gate = 0;
+}
+
+void suite_ungate(struct suite *s)
+{
+	settings_ungate(&s->defaults);
+	for (size_t b = 0; b < s->nr_benches; b++) {
+		struct bench_spec *bs = &s->benches[b];
+		settings_ungate(&bs->settings);
+		for (size_t c = 0; c < bs->nr_commands; c++) {
+			struct command_spec *cs = &bs->commands[c];
+			settings_ungate(&cs->settings);
+			for (size_t i = 0; i < cs->nr_budgets; i++)
+				budget_release(&cs->budgets[i]);
+			free(cs->budgets);
+			cs->budgets = NULL;
+			cs->nr_budgets = 0;
+		}
+	}
+}
+
 void suite_free(struct suite *s)
 {
 	if (!s)

@@ -81,15 +81,17 @@ struct metric_regression {
 };
 
 struct regression_cfg {
-	enum pairing pairing;	      /* default rounds */
-	enum correction correction;   /* default holm */
-	int resamples;		      /* default 2000 */
-	struct src_loc resamples_loc; /* where it was set (line 0: not set) */
-	int resamples_in_defaults;    /* ... in `defaults` */
-	double confidence;	      /* default 0.95, in [0.5, 0.999] */
-	int min_samples;	      /* default 10 */
-	double max_cv;		      /* default 0.5; 0 disables */
-	struct strvec commands;	      /* benchmark level; empty = all */
+	enum pairing pairing;	       /* default rounds */
+	enum correction correction;    /* default holm */
+	int resamples;		       /* default 2000 */
+	struct src_loc resamples_loc;  /* where it was set (line 0: not set) */
+	int resamples_in_defaults;     /* ... in `defaults` */
+	double confidence;	       /* default 0.95, in [0.5, 0.999] */
+	int min_samples;	       /* default 10 */
+	double max_cv;		       /* default 0.5; 0 disables */
+	double rare_share;	       /* (ext) in (0, 1); 0: unset */
+	struct src_loc rare_share_loc; /* where it was set (line 0: not set) */
+	struct strvec commands;	       /* benchmark level; empty = all */
 	struct metric_regression metric[METRIC__COUNT];
 };
 
@@ -219,5 +221,12 @@ void exec_spec_release(struct exec_spec *e);
    stay as written. The caller frees it. */
 char *exec_spec_display(const struct exec_spec *e);
 void suite_free(struct suite *s);
+/*
+ * Make s unable to fail a check: every metric's `gate` off (defaults,
+ * benchmarks, commands) and its budgets dropped; its comparisons are still
+ * made and reported. compare runs a suite only the head has this way (a
+ * change cannot bring the rules it is judged by: cmd/gate_suites.c).
+ */
+void suite_ungate(struct suite *s);
 
 #endif

@@ -273,6 +273,11 @@ jc "$T/aa.json" 'L["verdict"] in ("pass", "within_noise", "inconclusive") and L[
 jc "$T/aa.json" 'all(x["verdict"] in ("pass", "within_noise", "inconclusive") for x in c["comparisons"].values())'
 jc "$T/aa.json" 'abs(C["change_percent"]) < 10 and abs(L["change_percent"]) < 25 and L["ci_low_percent"] <= L["ci_high_percent"]'
 jc "$T/aa.json" 'r["summary"]["regression"] == 0 and r["summary"]["improved"] == 0 and r["summary"]["exit_code"] == 0'
+# Every comparison states what it could not see (1 - 0.05^(1/30) of the
+# runs) and whether the change moved; a pass says the former in words.
+jc "$T/aa.json" 'all(abs(x["blind_share_percent"] - 100 * (1 - 0.05 ** (1 / 30))) < 1e-6 for x in c["comparisons"].values())'
+jc "$T/aa.json" 'all(isinstance(x["trend_percent_per_round"], float) and 0 <= x["trend_p"] <= 1 for x in c["comparisons"].values())'
+jc "$T/aa.json" 'all("; blind share 9.5%" in x["reason"] for x in c["comparisons"].values() if x["verdict"] == "pass")'
 
 case_ "a committed change: main does 25% more work than branch 'faster'"
 compare_expect regression 1 --against faster --quiet --format json --output "$T/c.json"
@@ -345,10 +350,14 @@ jc "$T/new.json" 'c["head"]["count"] == 4 and c["base"]["count"] == 4 and "laten
 compare --against main new.kagari.yaml --runs 2 --no-color
 expect_rc 0
 grep -q "suite_from: head" "$T/out" || fail "the table does not say which suite ran: $(head -c 800 "$T/out")"
-compare --against main new.kagari.yaml --suite-from base --runs 2 --quiet
+# --suite-from base: a file the base lacks stands for the base's suites in
+# its folder (t_suite_edits.sh); a folder where the base has none is exit 3.
+mkdir -p fresh
+sed 's/^name: cmp/name: fresh/' kagari.yaml > fresh/new.kagari.yaml
+compare --against main fresh/new.kagari.yaml --suite-from base --runs 2 --quiet
 expect_rc 3
-expect_err "--suite-from base: suite 'fresh' (new.kagari.yaml) does not exist in main"
-rm -f new.kagari.yaml
+expect_err "--suite-from base: main has no suite where the arguments point (main has no suite at 'fresh')"
+rm -rf new.kagari.yaml fresh
 
 case_ "a suite edited in the working tree: compare runs the edit and says so first, --suite-from base runs the base's"
 cp kagari.yaml "$T/kagari.yaml.orig"

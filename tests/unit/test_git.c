@@ -29,6 +29,7 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "git/git.h"
+#include "git/tree.h"
 #include "git/worktree.h"
 #include "proc/child.h"
 
@@ -425,6 +426,85 @@ static void test_head_info(void **state)
 	free(sha);
 	free(unborn);
 	sbuf_release(&err);
+	repo_release(&r);
+}
+
+/*
+ * git/tree.h: a commit's folders, files and contents without a checkout —
+ * what the base's suite discovery reads (cmd/gate_suites.c).
+ */
+static void test_tree(void **state)
+{
+	struct repo r;
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	enum git_entry k;
+
+	(void)state;
+	make_repo(&r);
+	/* c3: a folder with a suite, a nested folder and a link to file.txt. */
+	RUN(r.dir, "mkdir", "-p", "bench/deep");
+	char *p = xstrfmt("%s/bench/kagari.yaml", r.dir);
+	write_file(p, "name: x\n");
+	free(p);
+	p = xstrfmt("%s/bench/deep/a.kagari.yaml", r.dir);
+	write_file(p, "name: deep\n");
+	free(p);
+	RUN(r.dir, "ln", "-s", "../file.txt", "bench/link.yaml");
+	GIT(r.dir, "add", "bench");
+	GIT(r.dir, "commit", "-q", "-m", "third");
+	char *c3 = GIT_OUT(r.dir, "rev-parse", "HEAD");
+	c3[strcspn(c3, "\n")] = 0;
+
+	assert_int_equal(git_tree_kind(r.dir, c3, "", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_DIR);
+	assert_int_equal(git_tree_kind(r.dir, c3, "./bench/", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_DIR);
+	assert_int_equal(git_tree_kind(r.dir, c3, "bench/kagari.yaml", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_FILE);
+	assert_int_equal(git_tree_kind(r.dir, c3, "bench/link.yaml", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_FILE);
+	/* a prefix of a name is not the name */
+	assert_int_equal(git_tree_kind(r.dir, c3, "ben", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_NONE);
+	/* not in the older commit */
+	assert_int_equal(git_tree_kind(r.dir, r.c1, "bench", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_NONE);
+
+	/* the files of a folder, not its folders, nor a folder's files */
+	assert_int_equal(git_tree_files(r.dir, c3, "bench", &names, &err), 0);
+	assert_int_equal(names.nr, 2);
+	assert_string_equal(names.v[0], "kagari.yaml");
+	assert_string_equal(names.v[1], "link.yaml");
+	strvec_clear(&names);
+	assert_int_equal(git_tree_files(r.dir, r.c1, ".", &names, &err), 0);
+	assert_int_equal(names.nr, 2);
+	assert_string_equal(names.v[0], ".gitignore");
+	assert_string_equal(names.v[1], "file.txt");
+	strvec_clear(&names);
+	assert_int_equal(err.len, 0);
+
+	/* a file's content as that commit has it; a link followed */
+	assert_int_equal(git_tree_read(r.dir, r.c1, "file.txt", &text, &err), 0);
+	assert_string_equal(text.buf, "one\n");
+	assert_int_equal(git_tree_read(r.dir, c3, "bench/link.yaml", &text, &err), 0);
+	assert_string_equal(text.buf, "two\n");
+	assert_int_equal(git_tree_read(r.dir, c3, "bench/deep/a.kagari.yaml", &text, &err), 0);
+	assert_string_equal(text.buf, "name: deep\n");
+	/* missing, or a folder: not a file */
+	assert_int_equal(git_tree_read(r.dir, r.c1, "new.txt", &text, &err), -1);
+	assert_non_null(strstr(err.buf, "new.txt is not a file"));
+	sbuf_reset(&err);
+	assert_int_equal(git_tree_read(r.dir, c3, "bench", &text, &err), -1);
+	sbuf_reset(&err);
+	/* paths that leave the repository are refused */
+	assert_int_equal(git_tree_kind(r.dir, c3, "../x", &k, &err), -1);
+	assert_non_null(strstr(err.buf, "'..'"));
+	sbuf_reset(&err);
+	assert_int_equal(git_tree_files(r.dir, c3, "/etc", &names, &err), -1);
+	sbuf_release(&err);
+	sbuf_release(&text);
+	free(c3);
 	repo_release(&r);
 }
 
@@ -929,6 +1009,7 @@ int main(void)
 	    cmocka_unit_test(test_resolve_shallow),
 	    cmocka_unit_test(test_head_info),
 	    cmocka_unit_test(test_show_file_exists),
+    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_worktree_leaves_user_state),
 	    cmocka_unit_test(test_worktree_remove_after_folder_deleted),
 	    cmocka_unit_test(test_prune_orphans),
