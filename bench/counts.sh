@@ -12,7 +12,7 @@
 #    target (issue 42): at most 1.5x.
 # 2. system calls: a command making 100,000 one-byte writes, run plain and
 #    with the syscall tracepoints open (kagari-bench-syscalls, the same
-#    measure/syscalls.c kagari uses), 21 interleaved runs each, the median;
+#    measure/syscalls.c kagari uses), 41 interleaved runs each, the median;
 #    and, for scale, the same command under `strace -c -f` (ptrace) when
 #    strace is installed. The target: at most 2x a plain run.
 # Needs valgrind, and root (or a mounted tracefs and tracepoint permission)
@@ -73,8 +73,8 @@ ls -lR /usr/include|ls -lR /usr/include
 EOF2
 
 echo
-echo "== 2. system calls: 100,000 one-byte writes, plain vs counted (tracepoints), median of 21 =="
-"$build/kagari-bench-syscalls" 21 "$helper" writes 100000 || echo "(cannot count system calls here)"
+echo "== 2. system calls: 100,000 one-byte writes, plain vs counted (tracepoints), median of 41 =="
+"$build/kagari-bench-syscalls" 41 "$helper" writes 100000 || echo "(cannot count system calls here)"
 if command -v strace >/dev/null; then
 	s=()
 	for _ in 1 2 3; do

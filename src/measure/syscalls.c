@@ -80,10 +80,8 @@ static int open_keeper(uint64_t id)
  */
 static void close_keepers(struct syscalls_probe *p)
 {
-	if (!p->keep) {
-		p->keep_total = -1;
+	if (!p->keep)
 		return;
-	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (fork() != 0)
@@ -96,7 +94,7 @@ static void close_keepers(struct syscalls_probe *p)
 		struct dirent *de;
 		while (d && (de = readdir(d))) {
 			int fd = atoi(de->d_name);
-			int keep = fd == p->keep_total || de->d_name[0] == '.' || fd == self;
+			int keep = de->d_name[0] == '.' || fd == self;
 			for (size_t i = 0; !keep && i < p->nr; i++)
 				keep = fd == p->keep[i];
 			if (!keep)
@@ -107,7 +105,6 @@ static void close_keepers(struct syscalls_probe *p)
 		for (size_t i = 0; i < p->nr; i++)
 			if (p->keep[i] >= 0)
 				close(p->keep[i]);
-		close(p->keep_total);
 		_exit(0);
 	}
 	if (pid > 0)
@@ -116,11 +113,8 @@ static void close_keepers(struct syscalls_probe *p)
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->keep[i] >= 0)
 			close(p->keep[i]);
-	if (p->keep_total >= 0)
-		close(p->keep_total);
 	free(p->keep);
 	p->keep = NULL;
-	p->keep_total = -1;
 }
 
 /* Open the held events (once). Returns 0, or -1 with errno set. */
@@ -131,9 +125,6 @@ static int hold(struct syscalls_probe *p)
 	p->keep = xcalloc(p->nr + 1, sizeof(*p->keep));
 	for (size_t i = 0; i < p->nr; i++)
 		p->keep[i] = -1;
-	p->keep_total = open_keeper(p->total_id);
-	if (p->keep_total < 0)
-		return -1;
 	for (size_t i = 0; i < p->nr; i++)
 		if ((p->keep[i] = open_keeper(p->ids[i])) < 0)
 			return -1;
@@ -364,7 +355,6 @@ static void explain_open(int errnum, struct sbuf *out)
 void syscalls_probe(struct syscalls_probe *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->keep_total = -1;
 	struct sbuf err = SBUF_INIT;
 	const char *events = mounted_events();
 	int rc;
@@ -406,9 +396,6 @@ void syscalls_probe_release(struct syscalls_probe *p)
 
 static void close_all(struct syscalls_counter *c)
 {
-	if (c->total_fd >= 0)
-		close(c->total_fd);
-	c->total_fd = -1;
 	for (size_t i = 0; i < c->nr; i++) {
 		if (c->fd[i] >= 0)
 			close(c->fd[i]);
@@ -436,15 +423,13 @@ int syscalls_begin(struct syscalls_counter *c, struct syscalls_probe *p, pid_t p
 	c->nr = p->nr;
 	for (size_t i = 0; i < c->nr; i++)
 		c->fd[i] = -1;
-	c->total_fd = open_tracepoint(p->total_id, pid);
-	for (size_t i = 0; c->total_fd >= 0 && i < c->nr; i++) {
-		c->fd[i] = open_tracepoint(p->ids[i], pid);
-		if (c->fd[i] < 0)
-			break;
-	}
-	int bad = c->total_fd < 0;
+	/* No raw_syscalls:sys_enter event beside the names: a second
+	   tracepoint handler on every call cost 15% of a write-bound run
+	   (bench/counts.sh), and the names' sum equalled its count for every
+	   program tried (ls -lR, sh pipelines, python3, valgrind). */
+	int bad = 0;
 	for (size_t i = 0; !bad && i < c->nr; i++)
-		bad = c->fd[i] < 0;
+		bad = (c->fd[i] = open_tracepoint(p->ids[i], pid)) < 0;
 	if (bad) {
 		explain_open(errno, err);
 		close_all(c);
@@ -471,12 +456,11 @@ int syscalls_end(struct syscalls_counter *c, uint64_t *total, uint64_t *counts, 
 {
 	int rc = 0;
 	*total = 0;
-	if (c->total_fd < 0 || read_count(c->total_fd, total))
-		rc = -1;
 	for (size_t i = 0; i < c->nr; i++) {
 		counts[i] = 0;
 		if (c->fd[i] < 0 || read_count(c->fd[i], &counts[i]))
 			rc = -1;
+		*total += counts[i];
 	}
 	if (rc)
 		sbuf_addf(err, "reading the syscall tracepoint counts failed (%s)",
