@@ -211,6 +211,29 @@ run_k doctor
 expect_out "estimated_cycles"
 expect_out "cachegrind cache simulation"
 
+case_ "auto with a PMU (software stand-ins): cycles from perf, estimated_cycles from valgrind when listed"
+cat > "$T/pmu.yaml" <<YAML
+version: "1"
+name: pmu
+defaults: {warmup: 0, runs: 3, metrics: {counters: [cycles, estimated_cycles], instrument: auto}}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: ["$H", "work", "100000"]}
+YAML
+KAGARI_TEST_COUNTERS_SOFTWARE=1 run_k run "$T/pmu.yaml" --format json --output "$T/pmu.json" --quiet
+expect_rc 0
+json_check "$T/pmu.json" "$C0['head']['metrics']['cycles']['status'] == 'ok'"
+json_check "$T/pmu.json" "$C0['head']['metrics']['estimated_cycles']['status'] == 'ok'"
+json_check "$T/pmu.json" "len($C0['head']['metrics']['estimated_cycles']['samples']) == 3"
+# counters: true keeps the real cycles and does not simulate.
+sed -i 's/counters: \[cycles, estimated_cycles\]/counters: true/' "$T/pmu.yaml"
+KAGARI_TEST_COUNTERS_SOFTWARE=1 run_k run "$T/pmu.yaml" --format json --output "$T/pmu2.json" --quiet
+expect_rc 0
+json_check "$T/pmu2.json" "$C0['head']['metrics']['estimated_cycles']['status'] == 'unsupported'"
+json_check "$T/pmu2.json" "'real \`cycles\`' in $C0['head']['metrics']['estimated_cycles']['reason']"
+json_check "$T/pmu2.json" "$C0['head']['metrics']['cycles']['status'] == 'ok'"
+
 case_ "instrument: perf cannot give estimated_cycles: exit 6 naming it"
 cat > "$T/perf.yaml" <<YAML
 version: "1"
