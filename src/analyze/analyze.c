@@ -234,6 +234,30 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 	return 0;
 }
 
+/* Are all values of a series of n samples the same? */
+static int all_alike(const struct sample *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i].value != v[0].value)
+			return 0;
+	return 1;
+}
+
+/*
+ * An instrumented count (counter, allocation or system-call metric) with
+ * at least METRIC_EXACT_RUNS samples per side, the same in every run of
+ * each side: exact, so judged with that many samples (model/metric.h;
+ * measure/ stops its instrumented runs there). A count that varies at all
+ * keeps min_samples.
+ */
+static int exact_counts(const struct compare_input *in)
+{
+	enum metric_group g = metric_get(in->metric)->group;
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS && g != GROUP_SYSCALLS)
+		return 0;
+	return in->nr_base >= METRIC_EXACT_RUNS && in->nr_head >= METRIC_EXACT_RUNS &&
+	       all_alike(in->base, in->nr_base) && all_alike(in->head, in->nr_head);
+}
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
 			  size_t cmd, struct command_result *cr, struct pending **pend, size_t *nr,
@@ -301,6 +325,8 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->holm = a->correction == CORRECTION_HOLM;
 		p->cr = cr;
 		p->cmd = cmd;
+		if (exact_counts(&p->in) && p->in.min_samples > METRIC_EXACT_RUNS)
+			p->in.min_samples = METRIC_EXACT_RUNS;
 	}
 }
 
@@ -467,6 +493,28 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 	return open;
 }
 
+/*
+ * Does command cr gate only on instrumented counts (counters, allocations,
+ * system calls), no metric of the timed runs being gated? Then the timed
+ * rounds only feed the report, and METRIC_EXACT_RUNS of them are enough:
+ * the counts come from their own runs (measure/ gives them up to
+ * min_samples whatever the timed rounds were).
+ */
+static int gates_counts_only(const struct command_result *cr)
+{
+	int counts = 0;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_rule *r = &cr->analysis.metric[m];
+		if (!r->compare || !r->gate)
+			continue;
+		if (!timed_metric((enum metric_id)m))
+			counts = 1;
+		else if (cr->side[SIDE_HEAD].metric[m].status != MSTATUS_ABSENT)
+			return 0;
+	}
+	return counts;
+}
+
 /* decided[c]: command c has nothing left undecided (see sequential_bench). */
 static void seq_mark_decided(const struct pending *pend, size_t np, const struct bench_result *br,
 			     unsigned char *decided)
@@ -478,8 +526,10 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	for (size_t c = 0; c < br->nr_commands; c++) {
 		const struct command_result *cr = &br->commands[c];
 		int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
-		decided[c] = !cr->analysis.present ||
-			     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
+		int need = cr->analysis.min_samples;
+		if (gates_counts_only(cr) && need > METRIC_EXACT_RUNS)
+			need = METRIC_EXACT_RUNS;
+		decided[c] = !cr->analysis.present || (long)cr->rounds * rpr >= (long)need;
 	}
 	for (size_t i = 0; i < np; i++)
 		if (pend[i].seq && !pend[i].frozen)

@@ -194,7 +194,8 @@ struct cli_history_branch {
 	     CLI_AT(T, measure, profile),                                                          \
 	     NULL,                                                                                 \
 	     "sample every command in untimed runs after the timed ones and "                      \
-	     "report the functions that changed (as metrics: {profile: true})",                    \
+	     "report the functions that changed (as metrics: {profile: true}); "                   \
+	     "with a valgrind instrument, also by exact count",                                    \
 	     NULL},                                                                                \
 	    {"profile-dir",                                                                        \
 	     OPT_STRING,                                                                           \

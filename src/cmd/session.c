@@ -41,7 +41,7 @@
  * the allocation shim) that a machine may lack. */
 static int group_instrumented(enum metric_group g)
 {
-	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
+	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS;
 }
 
 /*
@@ -98,7 +98,9 @@ static int check_instruments(const struct loaded_suites *ls, const struct cmd_en
 								  metric_get(n)->name);
 					cmd_error(
 					    "%s: benchmark '%s', command '%s': %s required (by "
-					    "metrics.counters, metrics.allocations, regression or "
+					    "metrics.counters, metrics.allocations, "
+					    "metrics.syscalls, "
+					    "regression or "
 					    "a budget) but cannot be measured here: %s (set "
 					    "metrics.unsupported: skip to run without it)",
 					    s->file, bs->name, cs->name, names.buf, why);

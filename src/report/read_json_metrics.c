@@ -144,6 +144,78 @@ static void side_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
 	read_metric(d, o, m, &c->sd->metric[m], c->cr);
 }
 
+static int cmp_name_count(const void *a, const void *b)
+{
+	return strcmp(((const struct name_count *)a)->name, ((const struct name_count *)b)->name);
+}
+
+/* A side's syscalls_by_name: {NAME: median count >= 0}, kept sorted by name. */
+static void read_syscall_names(struct rd *d, json_t *o, struct side_result *sd)
+{
+	json_t *names = rj_get_object(d, o, "syscalls_by_name", 0);
+	if (!names || d->failed)
+		return;
+	size_t old = rj_enter_key(d, "syscalls_by_name");
+	const char *key;
+	json_t *v;
+	sd->syscall_names = xcalloc(json_object_size(names) + 1, sizeof(*sd->syscall_names));
+	json_object_foreach(names, key, v)
+	{
+		double x = rj_number_value(d, key, v);
+		if (d->failed)
+			break;
+		if (!(x >= 0)) {
+			rj_fail(d, key, "expected a count >= 0");
+			break;
+		}
+		sd->syscall_names[sd->nr_syscall_names++] =
+		    (struct name_count){.name = xstrdup(key), .count = x};
+	}
+	qsort(sd->syscall_names, sd->nr_syscall_names, sizeof(*sd->syscall_names), cmp_name_count);
+	rj_leave(d, old);
+}
+
+static int cmp_fn_count(const void *a, const void *b)
+{
+	return strcmp(((const struct fn_count *)a)->name, ((const struct fn_count *)b)->name);
+}
+
+/* A side's counted_functions: {NAME: {instructions, estimated_cycles?}}. */
+static void read_counted_functions(struct rd *d, json_t *o, struct side_result *sd)
+{
+	json_t *fns = rj_get_object(d, o, "counted_functions", 0);
+	if (!fns || d->failed)
+		return;
+	size_t old = rj_enter_key(d, "counted_functions");
+	const char *key;
+	json_t *v;
+	sd->counted_functions = xcalloc(json_object_size(fns) + 1, sizeof(*sd->counted_functions));
+	json_object_foreach(fns, key, v)
+	{
+		if (!json_is_object(v)) {
+			rj_expected(d, key, "an object", v);
+			break;
+		}
+		size_t in = rj_enter_key(d, key);
+		double ir = rj_get_number(d, v, "instructions");
+		double est = json_object_get(v, "estimated_cycles")
+				 ? rj_get_number(d, v, "estimated_cycles")
+				 : NAN;
+		rj_leave(d, in);
+		if (d->failed)
+			break;
+		if (!(ir >= 0)) {
+			rj_fail(d, key, "expected instructions >= 0");
+			break;
+		}
+		sd->counted_functions[sd->nr_counted_functions++] = (struct fn_count){
+		    .name = xstrdup(key), .instructions = ir, .estimated_cycles = est};
+	}
+	qsort(sd->counted_functions, sd->nr_counted_functions, sizeof(*sd->counted_functions),
+	      cmp_fn_count);
+	rj_leave(d, old);
+}
+
 void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct command_result *cr)
 {
 	sd->present = 1;
@@ -151,6 +223,8 @@ void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct comman
 	struct side_ctx ctx = {sd, cr};
 
 	rj_read_by_metric(d, o, "metrics", side_metric, &ctx);
+	read_syscall_names(d, o, sd);
+	read_counted_functions(d, o, sd);
 	json_t *runs = rj_get_object(d, o, "runs", 0);
 	if (!runs || d->failed)
 		return;

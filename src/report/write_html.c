@@ -36,6 +36,8 @@
 #include "report/problems.h"
 #include "report/html_page.h"
 #include "report/svg.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 #define HTML_OPEN_PLOTS 24
 
@@ -675,6 +677,26 @@ plotted(const struct bench_result *b, const struct command_result *c, struct com
 	return c;
 }
 
+/* --profile under valgrind: the functions whose counts changed most. */
+static void counted_fn_block(struct sbuf *out, struct sbuf *tmp, const struct command_result *c)
+{
+	struct counted_fn_row rows[COUNTED_FN_ROWS];
+	int two;
+	size_t n = report_counted_fn_rows(c, COUNTED_FN_ROWS, rows, &two);
+	if (!n)
+		return;
+	sbuf_addf(out, "<p class=\"counted\">functions by count (valgrind%s):</p>\n<ul>\n",
+		  two ? ", base → head" : "");
+	for (size_t k = 0; k < n; k++) {
+		sbuf_reset(tmp);
+		report_counted_fn_text(tmp, &rows[k], two);
+		sbuf_adds(out, "<li>");
+		esc(out, tmp->buf);
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
 static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
 			    const struct report_problems *p, const struct bench_result *b,
 			    const struct command_result *c, size_t idx, int open_all)
@@ -737,6 +759,14 @@ static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run
 		}
 	}
 	budgets_table(out, tmp, c);
+	sbuf_reset(tmp);
+	if (report_syscall_line(tmp, c, SYSCALL_ROWS, 0)) {
+		/* metrics.syscalls: the call names that changed most. */
+		sbuf_adds(out, "<p class=\"syscalls\">system calls per run: ");
+		esc(out, tmp->buf);
+		sbuf_adds(out, "</p>\n");
+	}
+	counted_fn_block(out, tmp, c);
 	profile_block(out, tmp, c, open_all || command_has_problem(p, c));
 	sbuf_adds(out, "</section>\n");
 	(void)r;
