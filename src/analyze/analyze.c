@@ -441,6 +441,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 		in.mean_level = L->mean_level[i];
 		in.mean_min_rounds = seq_mean_min_rounds(L);
 		in.max_rounds = L->N;
+		in.defer_quantiles = 1; /* only a kept look needs them */
 		compare_compute(&in, &L->look[i]);
 		free(tb);
 		free(th);
@@ -476,6 +477,7 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 				compare_result_release(&p->res);
 				p->res = *look;
 				memset(look, 0, sizeof(*look));
+				compare_finish_quantiles(&p->res);
 				p->res.decided = 1;
 				if (decisive(p->res.verdict)) {
 					p->frozen = 1;
