@@ -813,12 +813,20 @@ static void analyse_paired(struct work *w, struct compare_result *out, struct rn
 		lr[k] = safe_log(r[k]);
 	compare_rounds_evidence(w->in, out, x, lr, n);
 
-	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
-	out->nr_boot = (size_t)w->B;
-	if (pair_design(in)) {
+	if (pair_design(in) && in->defer_quantiles) {
+		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
+			   &out->ci_high_percent, NULL, 0);
+		out->deferred_lr = exact_sorted_copy(lr, n);
+		out->nr_deferred_lr = n;
+		out->deferred_boot = (size_t)w->B;
+	} else if (pair_design(in)) {
+		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+		out->nr_boot = (size_t)w->B;
 		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
 			   &out->ci_high_percent, out->boot, out->nr_boot);
 	} else {
+		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+		out->nr_boot = (size_t)w->B;
 		out->change_percent = (stat_of(r, n, in->statistic, w->scratch) - 1) * 100;
 		bootstrap_ratio(w, boot_rng, r, n, out->boot);
 		finish_boot(w, out);
@@ -1129,6 +1137,21 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	free(w.scratch);
 }
 
+void compare_finish_quantiles(struct compare_result *r)
+{
+	if (!r->deferred_lr)
+		return;
+	free(r->boot);
+	r->nr_boot = r->deferred_boot;
+	r->boot = xreallocarray(NULL, r->nr_boot + 1, sizeof(double));
+	exact_hl_quantiles_sorted(r->deferred_lr, r->nr_deferred_lr, r->nr_boot, r->boot);
+	for (size_t i = 0; i < r->nr_boot; i++)
+		r->boot[i] = expm1(r->boot[i]) * 100;
+	free(r->deferred_lr);
+	r->deferred_lr = NULL;
+	r->nr_deferred_lr = 0;
+}
+
 void compare_result_release(struct compare_result *r)
 {
 	for (size_t k = 0; k < r->nr_dropped; k++) {
@@ -1137,6 +1160,7 @@ void compare_result_release(struct compare_result *r)
 	}
 	free(r->dropped);
 	free(r->boot);
+	free(r->deferred_lr);
 	free(r->reason);
 	strvec_clear(&r->warnings);
 	result_reset(r);

@@ -547,7 +547,7 @@ static int rule_pass(const struct facts *f, struct sbuf *sb)
 		else {
 			sbuf_adds(sb, "the improvement is not established (");
 			add_p(sb, r);
-			sbuf_addf(sb, " not below %g)", f->alpha);
+			sbuf_addf(sb, " not below %.2g)", f->alpha);
 		}
 	} else {
 		sbuf_addf(sb, "within %g%% (", f->T);
@@ -580,7 +580,7 @@ static void undecided_typical(const struct facts *f, struct sbuf *sb)
 		} else {
 			sbuf_addf(sb, " with P=%.2f but ", r->p_reg);
 			add_p(sb, r);
-			sbuf_addf(sb, " is not below %g", f->alpha);
+			sbuf_addf(sb, " is not below %.2g", f->alpha);
 		}
 	} else {
 		sbuf_adds(sb, "but the ");

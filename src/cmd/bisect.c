@@ -29,7 +29,8 @@
  * code.
  *
  * Exit 0: the first bad commit is named. Exit 1: it could not be (BAD is
- * not a regression against GOOD, or skipped commits leave a range). 3:
+ * not a regression against GOOD, or undecided, or skipped commits leave a
+ * range). 3:
  * usage; 4: GOOD's build or git failed.
  */
 #include <errno.h>
@@ -494,10 +495,30 @@ static int bisect_conclude(const struct bisect_result *r, int rc)
 			    skipped, skipped == 1 ? " was" : "s were");
 	if (r->first < 0) {
 		const struct bisect_commit *bad = &r->path[r->n - 1];
-		cmd_error("--bad %.12s is not a regression beyond the tolerance against --good "
-			  "%.12s (%s): nothing to find",
-			  r->bad, r->good,
-			  bad->reason ? bad->reason : bisect_outcome_name(bad->out));
+		if (bad->out == BISECT_SKIP && bad->undecided) {
+			/* Inconclusive is not "no regression": the comparison
+			   could not tell, so say what would let it. */
+			char runs[64] = "--runs N";
+			if (bad->runs > 0)
+				snprintf(runs, sizeof(runs), "--runs above %d", bad->runs);
+			cmd_error(
+			    "--bad %.12s against --good %.12s is undecided (%s): not shown to "
+			    "be a regression beyond the tolerance, nor shown within it, after "
+			    "%d measurement%s, so there is nothing to bisect yet. Measure with "
+			    "more runs (%s, or a higher max_runs in the suite), or bisect a "
+			    "quieter metric (--metric cpu_total: CPU time, steadier than "
+			    "latency on a busy machine)",
+			    r->bad, r->good, bad->reason, bad->measured,
+			    bad->measured == 1 ? "" : "s", runs);
+		} else if (bad->out == BISECT_SKIP)
+			cmd_error("--bad %.12s could not be judged against --good %.12s (%s): "
+				  "nothing to find",
+				  r->bad, r->good, bad->reason ? bad->reason : "skipped");
+		else
+			cmd_error("--bad %.12s is not a regression beyond the tolerance against "
+				  "--good %.12s (%s): nothing to find",
+				  r->bad, r->good,
+				  bad->reason ? bad->reason : bisect_outcome_name(bad->out));
 		rc = exit_merge(rc, EXIT_FAIL);
 	} else if (r->ambiguous) {
 		long from = bisect_candidates_from(r);

@@ -166,7 +166,7 @@ int common_parse_max_percent(const struct strvec *args, struct analyze_overrides
 			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
 				  arg, name);
 			rc = EXIT_USAGE;
-		} else if (units_parse_percent(eq ? eq + 1 : arg, &p, &err)) {
+		} else if (units_parse_tolerance(eq ? eq + 1 : arg, &p, &err)) {
 			cmd_error(
 			    "--max-percent '%s': %s (expected P or METRIC=P, e.g. 5 or latency=5)",
 			    arg, err.buf);

@@ -615,12 +615,15 @@ int session_finish(struct session *s)
 	if (s->cfg.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
-	print_command_errors(r);
-	/* The table shows warnings; anything else would hide them from a reader of stderr. */
+	/* The table shows warnings and each failed command's error with its
+	   stderr tail; anything else would hide them from a reader of stderr.
+	   Printed once: on stderr only when no table is on stdout. */
 	int table_on_stdout = 0;
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (!s->dest[i].path && s->dest[i].format == REPORT_TABLE)
 			table_on_stdout = 1;
+	if (!table_on_stdout)
+		print_command_errors(r);
 	if (!table_on_stdout)
 		for (size_t i = 0; i < r->warnings.nr; i++)
 			if (!strvec_contains(&s->warned, r->warnings.v[i]))

@@ -179,6 +179,11 @@ enum execute_source { EXECUTE_SOURCE_PERF, EXECUTE_SOURCE_VALGRIND };
 enum execute_source execute_counter_source(struct execute_instruments *in,
 					   const struct command_spec *cs);
 
+/* Does valgrind measure counter metric m of this command (instructions,
+   cache_misses, estimated_cycles; see execute_instrument.c)? */
+int execute_from_valgrind(struct execute_instruments *in, const struct command_spec *cs,
+			  enum metric_id m);
+
 /* The perf events (COUNTERS_BIT set) a counter metric is made of (0 for
    other metrics). */
 unsigned execute_perf_events_of(enum metric_id m);

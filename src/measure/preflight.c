@@ -22,7 +22,7 @@
  * the allocation shim) that a machine may lack. */
 static int group_instrumented(enum metric_group g)
 {
-	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
+	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS;
 }
 
 /*
@@ -81,7 +81,9 @@ int preflight_instruments(const struct loaded_suites *ls, int counters_software,
 					strvec_pushf(
 					    errors,
 					    "%s: benchmark '%s', command '%s': %s required (by "
-					    "metrics.counters, metrics.allocations, regression or "
+					    "metrics.counters, metrics.allocations, "
+					    "metrics.syscalls, "
+					    "regression or "
 					    "a budget) but cannot be measured here: %s (set "
 					    "metrics.unsupported: skip to run without it)",
 					    s->file, bs->name, cs->name, names.buf, why);

@@ -12,7 +12,7 @@
 struct strvec;
 
 /*
- * A counter or allocation metric this machine cannot measure (no perf, no
+ * A counter, allocation or system-call metric this machine cannot measure (no perf, no
  * valgrind, no allocation shim: execute_metric_unsupported()) fails the
  * run before anything runs (EXIT_UNSUPPORTED) when it is required: named
  * in `counters: [..]`, `allocations: true`, under `regression:` or in a

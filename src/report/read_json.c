@@ -28,6 +28,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	rj_get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	rj_get_bool(d, o, "identical_artifact", &c->identical_artifact);
 	rj_get_bool(d, o, "stopped_by_max_time", &c->out_of_time);
+	rj_get_bool(d, o, "stopped_by_suite_max_time", &c->max_time_reached);
 	json_t *mx = rj_get_object(d, o, "matrix", 0);
 	if (mx) {
 		const char *k;

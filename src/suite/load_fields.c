@@ -57,18 +57,17 @@ const char *const ld_command_elsewhere[] = {
     "warmup",	  "runs",	    "min_runs", "max_runs", "min_time",	     "metrics",
     "regression", "runs_per_round", "order",	"max_time", BENCH_ONLY_KEYS, NULL};
 const char *const ld_metrics_keys[] = {
-    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
-    "profile", "profile_runs", "profile_frequency", "unsupported", "throughput",
-    NULL};
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations", "syscalls",
+    "profile", "profile_runs", "profile_frequency", "unsupported", "throughput",  NULL};
 const char *const ld_metrics_defaults_keys[] = {
-    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations", "syscalls",
     "profile", "profile_runs", "profile_frequency", "unsupported", NULL};
 const char *const ld_throughput_only[] = {"throughput", NULL};
 const char *const ld_metric_reg_keys[] = {"statistic", "max_percent", "min_difference", "gate",
 					  NULL};
 /* ipc is derived from instructions and cycles, and may be asked for alike. */
-const char *const ld_counter_names[] = {"instructions", "cycles", "branch_misses",
-					"cache_misses", "ipc",	  NULL};
+const char *const ld_counter_names[] = {
+    "instructions", "cycles", "branch_misses", "cache_misses", "ipc", "estimated_cycles", NULL};
 const char *const ld_order_names[] = {"random", "abba", "alternate", NULL};
 const char *const ld_pairing_names[] = {"rounds", "independent", NULL};
 const char *const ld_correction_names[] = {"holm", "none", NULL};

@@ -38,6 +38,7 @@ void settings_init_defaults(struct settings *s)
 	s->metrics.counters_list = 0;
 	s->metrics.instrument = INSTRUMENT_AUTO;
 	s->metrics.allocations = 0;
+	s->metrics.syscalls = 0;
 	s->metrics.profile = 0;
 	s->metrics.profile_runs = 10;
 	s->metrics.profile_frequency = 3999;

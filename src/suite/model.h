@@ -60,6 +60,7 @@ struct metrics_cfg {
 	unsigned counters_list;	     /* bit (1u << metric_id) for COUNTERS_LIST */
 	enum instrument instrument;  /* default INSTRUMENT_AUTO */
 	int allocations;	     /* default 0 */
+	int syscalls;		     /* (ext) default 0: system calls per run */
 	/* (ext) sampled profiles after the timed rounds (analyze/profile.h) */
 	int profile;			   /* default 0 */
 	int profile_runs;		   /* untimed sampled runs per side, default 10 */
