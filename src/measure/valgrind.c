@@ -268,11 +268,16 @@ static int is_cg_file(const char *name)
 	return !strncmp(name, "cg.", 3) && name[3];
 }
 
-int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files, struct sbuf *err)
+/*
+ * Read every cachegrind file ("cg.*") of dir in turn and hand its text to
+ * one_file(); both readers below walk the folder the same way and differ
+ * only in what they take from a file. Stops at the first failure.
+ */
+static int for_each_cg_file(const char *dir,
+			    int (*one_file)(const char *text, const char *path, void *ctx,
+					    struct sbuf *err),
+			    void *ctx, struct sbuf *err)
 {
-	memset(c, 0, sizeof(*c));
-	c->cache = 1;
-	*files = 0;
 	DIR *d = opendir(dir);
 	if (!d) {
 		sbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
@@ -285,24 +290,48 @@ int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files,
 		if (!is_cg_file(de->d_name))
 			continue;
 		char *path = xstrfmt("%s/%s", dir, de->d_name);
-		struct valgrind_counts one;
 		sbuf_reset(&text);
 		if (sbuf_read_file(&text, path, CG_FILE_MAX)) {
 			sbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
 			rc = -1;
-		} else if (valgrind_parse_output(text.buf, &one, err)) {
-			sbuf_addf(err, " (in '%s')", path);
-			rc = -1;
 		} else {
-			for (int e = 0; e < VG__COUNT; e++)
-				c->ev[e] += one.ev[e];
-			c->cache &= one.cache;
-			(*files)++;
+			rc = one_file(text.buf, path, ctx, err);
 		}
 		free(path);
 	}
 	closedir(d);
 	sbuf_release(&text);
+	return rc;
+}
+
+struct sum_ctx {
+	struct valgrind_counts *c;
+	size_t *files;
+};
+
+/* Add one file's totals to the sum. */
+static int sum_file(const char *text, const char *path, void *ctx, struct sbuf *err)
+{
+	struct sum_ctx *s = ctx;
+	struct valgrind_counts one;
+	if (valgrind_parse_output(text, &one, err)) {
+		sbuf_addf(err, " (in '%s')", path);
+		return -1;
+	}
+	for (int e = 0; e < VG__COUNT; e++)
+		s->c->ev[e] += one.ev[e];
+	s->c->cache &= one.cache;
+	(*s->files)++;
+	return 0;
+}
+
+int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files, struct sbuf *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->cache = 1;
+	*files = 0;
+	struct sum_ctx s = {c, files};
+	int rc = for_each_cg_file(dir, sum_file, &s, err);
 	if (!*files)
 		c->cache = 0;
 	return rc;
@@ -359,34 +388,25 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 	return 0;
 }
 
+struct functions_ctx {
+	struct valgrind_fn **fns;
+	size_t *nr;
+	size_t alloc;
+};
+
+static int functions_file(const char *text, const char *path, void *ctx, struct sbuf *err)
+{
+	(void)path;
+	struct functions_ctx *f = ctx;
+	return add_functions(text, f->fns, f->nr, &f->alloc, err);
+}
+
 int valgrind_read_functions(const char *dir, struct valgrind_fn **fns, size_t *nr, struct sbuf *err)
 {
 	*fns = NULL;
 	*nr = 0;
-	size_t alloc = 0;
-	DIR *d = opendir(dir);
-	if (!d) {
-		sbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	struct dirent *de;
-	struct sbuf text = SBUF_INIT;
-	int rc = 0;
-	while (!rc && (de = readdir(d))) {
-		if (!is_cg_file(de->d_name))
-			continue;
-		char *path = xstrfmt("%s/%s", dir, de->d_name);
-		sbuf_reset(&text);
-		if (sbuf_read_file(&text, path, CG_FILE_MAX)) {
-			sbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
-			rc = -1;
-		} else {
-			rc = add_functions(text.buf, fns, nr, &alloc, err);
-		}
-		free(path);
-	}
-	closedir(d);
-	sbuf_release(&text);
+	struct functions_ctx f = {fns, nr, 0};
+	int rc = for_each_cg_file(dir, functions_file, &f, err);
 	if (rc) {
 		valgrind_fns_release(*fns, *nr);
 		*fns = NULL;
