@@ -149,6 +149,21 @@ static int link_open(struct sbuf *out, const char *url)
 	return 1;
 }
 
+/* A point's commit: its short sha in <code>, linked to its page when it has
+   one, then its subject. The one way steps, verdicts and the overview name
+   a commit. */
+static void commit_ref(struct sbuf *out, const struct history_site_point *p)
+{
+	int open = link_open(out, p->url);
+	sbuf_adds(out, "<code>");
+	short_sha(out, p->sha);
+	sbuf_adds(out, open ? "</code></a>" : "</code>");
+	if (p->subject) {
+		sbuf_adds(out, " ");
+		esc(out, p->subject);
+	}
+}
+
 /* The value range of the plot, padded, never empty. */
 struct scale {
 	double y0, y1;
@@ -651,14 +666,7 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "<li class=\"step\">step <b>");
 		esc(out, t.buf);
 		sbuf_adds(out, "</b> at ");
-		int open = link_open(out, b->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, b->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (b->subject) {
-			sbuf_adds(out, " ");
-			esc(out, b->subject);
-		}
+		commit_ref(out, b);
 		sbuf_adds(out, st->paired ? " <span class=\"dim\">(paired: measured against <code>"
 					  : " <span class=\"dim\">(series: after <code>");
 		short_sha(out, from);
@@ -695,14 +703,7 @@ static void verdict_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "</span> ");
 		esc(out, t.buf + strlen(p->verdict) + 1);
 		sbuf_adds(out, " at ");
-		int open = link_open(out, p->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, p->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (p->subject) {
-			sbuf_adds(out, " ");
-			esc(out, p->subject);
-		}
+		commit_ref(out, p);
 		if (p->report) {
 			sbuf_adds(out, " · <a href=\"");
 			esc(out, p->report);
@@ -1037,14 +1038,7 @@ static void latest_changes(struct sbuf *out, const struct history_site *site, co
 			sbuf_adds(out, "</code>");
 		}
 		sbuf_adds(out, " at ");
-		int open = link_open(out, b->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, b->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (b->subject) {
-			sbuf_adds(out, " ");
-			esc(out, b->subject);
-		}
+		commit_ref(out, b);
 		sbuf_addf(out, " <span class=\"dim\">(%s", st->paired ? "paired" : "series");
 		if (b->time) {
 			sbuf_adds(out, ", ");
