@@ -164,6 +164,16 @@ static void commit_ref(struct sbuf *out, const struct history_site_point *p)
 	}
 }
 
+/* A step's change: with its interval when a paired comparison measured
+   it, the bare percentage when the series' step detection found it. */
+static void step_change(struct sbuf *t, const struct history_site_step *st)
+{
+	if (st->paired)
+		units_format_change(t, st->change_percent, st->ci_low_percent, st->ci_high_percent);
+	else
+		units_format_percent(t, st->change_percent);
+}
+
 /* The value range of the plot, padded, never empty. */
 struct scale {
 	double y0, y1;
@@ -653,11 +663,7 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		const struct history_site_point *b = &v->pts[st->at];
 		const char *from = st->from_sha ? st->from_sha : v->pts[st->at - 1].sha;
 		sbuf_reset(&t);
-		if (st->paired)
-			units_format_change(&t, st->change_percent, st->ci_low_percent,
-					    st->ci_high_percent);
-		else
-			units_format_percent(&t, st->change_percent);
+		step_change(&t, st);
 		sbuf_adds(&t, " (");
 		units_format_value(&t, v->metric, st->before);
 		sbuf_adds(&t, " → ");
@@ -1019,11 +1025,7 @@ static void latest_changes(struct sbuf *out, const struct history_site *site, co
 		const struct history_site_step *st = &v->steps[o[i].k];
 		const struct history_site_point *b = &v->pts[st->at];
 		sbuf_reset(&t);
-		if (st->paired)
-			units_format_change(&t, st->change_percent, st->ci_low_percent,
-					    st->ci_high_percent);
-		else
-			units_format_percent(&t, st->change_percent);
+		step_change(&t, st);
 		sbuf_addf(out, "<li><span class=\"badge %s\">", worse_class(v, st));
 		esc(out, t.buf);
 		sbuf_addf(out, "</span> <a href=\"#s%zu\">", o[i].id);
