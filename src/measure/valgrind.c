@@ -211,6 +211,28 @@ static int parse_costs(const char *q, int cols, uint64_t *v)
 	return 0;
 }
 
+/* The text after a line's "KEY:" and the spaces that follow it, or NULL
+   when the line at p does not start with key. */
+static const char *after_key(const char *p, const char *key)
+{
+	size_t k = strlen(key);
+	if (strncmp(p, key, k))
+		return NULL;
+	p += k;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* A cost line at p, "LINE COST..." (COSTs may be absent: zero), into v;
+   -1 when it is not one (the readers skip it). */
+static int cost_line(const char *p, int cols, uint64_t *v)
+{
+	uint64_t line;
+	const char *q = parse_u64(p, &line);
+	return q && *q == ' ' && !parse_costs(q + 1, cols, v) ? 0 : -1;
+}
+
 int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sbuf *err)
 {
 	int col[MAX_COLUMNS];
@@ -221,17 +243,12 @@ int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sb
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "events:", 7)) {
-			const char *q = p + 7;
-			while (*q == ' ')
-				q++;
+		const char *q;
+		if ((q = after_key(p, "events:"))) {
 			cols = parse_events(q, n - (size_t)(q - p), col, err);
 			if (cols < 0)
 				return -1;
-		} else if (!strncmp(p, "summary:", 8)) {
-			const char *q = p + 8;
-			while (*q == ' ')
-				q++;
+		} else if ((q = after_key(p, "summary:"))) {
 			if (cols < 0 || *q < '0' || *q > '9' || parse_costs(q, cols, summary)) {
 				sbuf_addf(err, "malformed cachegrind summary line '%.*s'", (int)n,
 					  p);
@@ -239,10 +256,8 @@ int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sb
 			}
 			have_summary = 1;
 		} else if (cols > 0 && *p >= '0' && *p <= '9') {
-			/* A cost line: "LINE COST..." (COSTs may be absent: zero). */
-			uint64_t line, v[MAX_COLUMNS];
-			const char *q = parse_u64(p, &line);
-			if (q && *q == ' ' && !parse_costs(q + 1, cols, v))
+			uint64_t v[MAX_COLUMNS];
+			if (!cost_line(p, cols, v))
 				for (int k = 0; k < cols; k++)
 					sum[k] += v[k];
 		}
@@ -360,10 +375,8 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "events:", 7)) {
-			const char *q = p + 7;
-			while (*q == ' ')
-				q++;
+		const char *q;
+		if ((q = after_key(p, "events:"))) {
 			cols = parse_events(q, n - (size_t)(q - p), col, err);
 			if (cols < 0)
 				return -1;
@@ -376,9 +389,8 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 			memset(cur, 0, sizeof(*cur));
 			cur->name = xstrndup(p + 3, n - 3);
 		} else if (cur && cols > 0 && *p >= '0' && *p <= '9') {
-			uint64_t line, v[MAX_COLUMNS];
-			const char *q = parse_u64(p, &line);
-			if (q && *q == ' ' && !parse_costs(q + 1, cols, v))
+			uint64_t v[MAX_COLUMNS];
+			if (!cost_line(p, cols, v))
 				for (int k = 0; k < cols; k++)
 					if (col[k] >= 0)
 						cur->c.ev[col[k]] += v[k];
