@@ -131,7 +131,12 @@ static int prepare_commit(struct bisect_cmd *bc, struct checkout *co, const char
 		*reason = xstrfmt("cannot create '%s'", co->dir);
 		goto out;
 	}
-	if (git_worktree_add(bc->repo, sha, co->dir, &co->wt, &err)) {
+	/* No submodules when every build says it needs none (build.submodules). */
+	unsigned flags = bc->s.ls.nr ? GIT_WORKTREE_NO_SUBMODULES : 0;
+	for (size_t i = 0; i < bc->s.ls.nr; i++)
+		if (!bc->s.ls.suites[i]->build_no_submodules)
+			flags = 0;
+	if (git_worktree_add_as(bc->repo, sha, co->dir, flags, &co->wt, &err)) {
 		*reason = xstrfmt("cannot check it out: %s", err.buf);
 		goto out;
 	}

@@ -238,6 +238,27 @@ static void check_acceptances(struct session *s)
 	}
 }
 
+int compare_base_submodules(struct session *s, const struct git_worktree *wt, const char *base_ref)
+{
+	const struct suite *needs = NULL;
+	for (size_t i = 0; i < s->ls.nr && !needs; i++)
+		if (!s->ls.suites[i]->build_no_submodules)
+			needs = s->ls.suites[i];
+	if (!needs)
+		return 0;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_worktree_add_submodules(wt, &err)) {
+		sbuf_rtrim(&err);
+		cmd_error("base '%s': %s; or, if the build of suite '%s' (%s) uses no submodule, "
+			  "say so in it with `build: {submodules: false}`",
+			  base_ref, err.buf, needs->name, needs->file);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
 /*
  * The suite's folder in the base's checkout (wt_path), made empty where
  * the base lacks it — a suite added in a new folder (the change that
@@ -281,15 +302,19 @@ static int base_suite_folder(struct session *s, const struct suite *su, const ch
 
 /*
  * Choose every suite's copy (said before anything is built) unless the
- * gate already chose them (chosen: gate_suites_find()'s, or NULL), apply
- * --max-percent to the copies chosen, then build and measure each suite
- * on both sides. Returns 0, or the exit code choose_suite() stopped with.
+ * gate already chose them (chosen: gate_suites_find()'s, or NULL), check
+ * out the base's submodules if a build needs them, apply --max-percent to
+ * the copies chosen, then build and measure each suite on both sides.
+ * Returns 0, or the exit code choose_suite() or compare_base_submodules()
+ * stopped with.
  */
 static int measure_suites(struct session *s, const char *repo, const char *base_ref,
-			  const char *base_sha, const char *wt_path, const char *default_from,
-			  const struct gate_suites *chosen, const struct analyze_overrides *ov)
+			  const char *base_sha, const struct git_worktree *wt,
+			  const char *default_from, const struct gate_suites *chosen,
+			  const struct analyze_overrides *ov)
 {
 	int rc = 0;
+	const char *wt_path = wt->path;
 	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
 	for (size_t i = 0; !rc && i < s->ls.nr; i++) {
 		if (chosen)
@@ -298,6 +323,8 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 			rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
 					  &from[i]);
 	}
+	if (!rc)
+		rc = compare_base_submodules(s, wt, base_ref);
 	/* After the choice: the tolerance given is the one, whichever copy. */
 	if (!rc)
 		common_apply_max_percent(&s->ls, ov);
@@ -329,6 +356,27 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 	}
 	free(from);
 	return rc;
+}
+
+void compare_note_path_length(struct session *s, const struct git_worktree *wt)
+{
+	size_t base = strlen(wt->path), head = strlen(wt->repo);
+	/* The worktree is <TMPDIR>/kagari-XXXXXX/NAME, NAME at least one
+	   character: TMPDIR may be head - 16 characters long at most. */
+	const size_t own = strlen("/kagari-XXXXXX/b");
+	if (base == head)
+		return;
+	struct sbuf note = SBUF_INIT;
+	sbuf_addf(&note,
+		  "the base is built in '%s' (%zu characters), the working tree is '%s' (%zu); ",
+		  wt->path, base, wt->repo, head);
+	if (head > own)
+		sbuf_addf(&note, "a TMPDIR of at most %zu characters", head - own);
+	else
+		sbuf_addf(&note, "a working tree path of more than %zu characters", own);
+	sbuf_adds(&note, " builds both at paths of one length");
+	free(s->path_length_note);
+	s->path_length_note = sbuf_detach(&note);
 }
 
 /*
@@ -370,7 +418,10 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 {
 	*cfg = (struct session_config){
 	    .mode = "compare",
-	    .tmp_prefix = "kagari-compare",
+	    /* The shortest of kagari's names: the base worktree in it can
+	       then match the working tree's path length in more places
+	       (git_worktree_add_as(), GIT_WORKTREE_SAME_LENGTH). */
+	    .tmp_prefix = "kagari",
 	    .paths = &cli->common.args,
 	    .selection = &cli->selection,
 	    .measure = &cli->measure,
@@ -442,15 +493,21 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 			read_acceptances(&s, repo, base_sha, head_sha);
 		sbuf_reset(&err);
 		have_wt = 1;
-		if (git_worktree_add(repo, base_sha, s.tmp, &wt, &err)) {
+		/* The submodules once the suites are chosen: a build may
+		   say it needs none (compare_base_submodules()). */
+		if (git_worktree_add_as(repo, base_sha, s.tmp,
+					GIT_WORKTREE_SAME_LENGTH | GIT_WORKTREE_NO_SUBMODULES, &wt,
+					&err)) {
 			/* err says what could not be checked out; this names
 			   the ref it came from. */
 			cmd_error("base '%s': %s", base_ref, err.buf);
 			rc = EXIT_EXEC;
+		} else {
+			compare_note_path_length(&s, &wt);
 		}
 	}
 	if (!rc)
-		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from,
+		rc = measure_suites(&s, repo, base_ref, base_sha, &wt, default_from,
 				    base_gate ? &gs : NULL, &ov);
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */

@@ -106,12 +106,20 @@ struct session {
 	int (*after_measure)(struct session *s, void *data);
 	void *after_data;
 	/*
-	 * Set (kagari aa): each suite is built once, by the first side
-	 * measured, and every later side and call of session_measure_suite()
-	 * runs that artifact (built[i], owned, for suite i).
+	 * Set (kagari aa): each suite is built once per side, as compare
+	 * builds it (the head in its tree, the base in its own), and every
+	 * later call of session_measure_suite() runs those artifacts
+	 * (built[i][side], owned, for suite i).
 	 */
 	int build_once;
-	char **built;
+	char *(*built)[SIDE__COUNT];
+	/*
+	 * Set (owned) when the base is built in a folder whose path is not
+	 * as long as the head's, saying so and what would fix it
+	 * (compare_note_path_length()): a suite whose two ${artifact} then
+	 * differ in size gets it as a warning.
+	 */
+	char *path_length_note;
 	/*
 	 * The suite execute_suite() is measuring, for the sequential looks
 	 * (session_look): set by session_measure_suite(), and by a caller

@@ -202,6 +202,10 @@ struct suite {
 	char *name;
 	char *description;
 	struct exec_spec *build; /* NULL when there is no build */
+	/* build.submodules *ext* false: the build needs none of the base
+	   revision's submodules (compare's base worktree is made without
+	   them); 0 otherwise, and without a build. */
+	int build_no_submodules;
 	struct settings defaults;
 	struct bench_spec *benches;
 	size_t nr_benches;

@@ -8,7 +8,7 @@
 # and that no git hook ran.
 . "$(dirname "$0")/lib.sh"
 
-# Private temporary folder (kagari's kagari-compare-* folders land here) and
+# Private temporary folder (kagari's kagari-* folders land here) and
 # no user/system git configuration.
 export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
@@ -656,7 +656,7 @@ exec 2>&3 3>&-
 # The runner stops the run in flight once kagari is gone.
 wait_until 10 none_running "$HK"
 g worktree list --porcelain | grep -q "kagari" || fail "expected the killed compare's worktree to be left"
-compgen -G "$TMPDIR/kagari-compare-*" >/dev/null || fail "expected the killed compare's folder to be left"
+compgen -G "$TMPDIR/kagari-*" >/dev/null || fail "expected the killed compare's folder to be left"
 "$KAGARI" compare --against HEAD --runs 2 --quiet >"$T/out" 2>"$T/err"
 RC=$?
 expect_rc 0

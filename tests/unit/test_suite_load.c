@@ -546,7 +546,20 @@ static void test_variables_and_paths(void **state)
 		"      z: {command: [ls], stdout: \"${workdir}/x.txt\"}\n");
 	assert_string_equal(s->benches[0].commands[2].settings.stdout_path, "x.txt");
 	assert_string_equal(s->benches[0].settings.cwd, "${root}/sub");
+	assert_false(s->build_no_submodules); /* a build needs them unless it says not */
 	suite_free(s);
+	/* build.submodules (issue 40): the build's only, a boolean. */
+	s = expect_valid("version: \"1\"\nname: n\nbuild: {command: [make], submodules: false}\n"
+			 "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n");
+	assert_true(s->build_no_submodules);
+	suite_free(s);
+	expect_errors("version: \"1\"\nname: n\nbuild: {command: [make], submodules: 0}\n"
+		      "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "build.submodules: ", NULL);
+	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
+		      "    setup: [{command: [ls], submodules: false}]\n"
+		      "    commands: {x: {command: [ls]}}\n",
+		      "unknown key 'submodules'", NULL);
 
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
 		      "    cwd: \"${root}/../../../../../../../../../../../../../x\"\n    commands: {x: {command: [ls]}}\n",
