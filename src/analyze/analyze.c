@@ -36,6 +36,7 @@ void analyze_settings_from_suite(const struct command_spec *cs, struct command_r
 	a->min_samples = rc->min_samples;
 	a->max_cv = rc->max_cv;
 	a->runs_per_round = cs->settings.runs_per_round;
+	a->rare_share = rc->rare_share;
 	/*
 	 * A metric gates when the suite gave it a tolerance (regression.METRIC);
 	 * with none given, latency gates at the default. The other compared
@@ -126,6 +127,9 @@ static void fill_comparison(struct pending *p)
 	c->mean_p_reg = r->mean_p_reg;
 	c->minority_share = r->minority_share;
 	c->minority_factor = r->minority_factor;
+	c->blind_share_percent = r->blind_share_percent;
+	c->trend_percent_per_round = r->trend_percent_per_round;
+	c->trend_p = r->trend_p;
 	c->verdict = r->verdict != VERDICT_NONE ? r->verdict : VERDICT_INCONCLUSIVE;
 	c->reason = xstrdup(r->reason ? r->reason : "");
 	c->gate = p->in.gate;
@@ -161,6 +165,7 @@ static void skip_comparison_fill(struct comparison *c, const struct metric_rule 
 	c->hl_shift_percent = c->noise_floor_percent = NAN;
 	c->mean_change_percent = c->mean_ci_low_percent = c->mean_ci_high_percent = NAN;
 	c->mean_p_reg = c->minority_share = c->minority_factor = NAN;
+	c->blind_share_percent = c->trend_percent_per_round = c->trend_p = NAN;
 	c->p_reg = c->p_imp = c->p_adjusted = NAN;
 	c->confidence = NAN;
 	c->max_percent = mr->max_percent;
@@ -285,6 +290,7 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->in.min_samples = a->min_samples;
 		p->in.max_cv = a->max_cv;
 		p->in.runs_per_round = a->runs_per_round;
+		p->in.rare_share = a->rare_share;
 		p->in.gate = mr->gate;
 		char *label =
 		    xstrfmt("%s/%s/%s/%s", suite, br->name, cr->name, metric_get(m)->name);
@@ -402,6 +408,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 		in.level = L->level[i];
 		in.mean_level = L->mean_level[i];
 		in.mean_min_rounds = seq_mean_min_rounds(L);
+		in.max_rounds = L->N;
 		compare_compute(&in, &L->look[i]);
 		free(tb);
 		free(th);
@@ -431,6 +438,7 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 			in.level = L->level[i];
 			in.mean_level = L->mean_level[i];
 			in.mean_min_rounds = seq_mean_min_rounds(L);
+			in.max_rounds = L->N;
 			compare_decide(&in, look);
 			if (decisive(look->verdict) || final) {
 				compare_result_release(&p->res);

@@ -785,6 +785,7 @@ static void analyse_paired(struct work *w, struct compare_result *out, struct rn
 	double *r = xreallocarray(NULL, w->nr + 1, sizeof(*r));
 	double *lr = xreallocarray(NULL, w->nr + 1, sizeof(*lr));
 	double *d = xreallocarray(NULL, w->nr + 1, sizeof(*d));
+	double *x = xreallocarray(NULL, w->nr + 1, sizeof(*x));
 	double up = log1p(in->max_percent / 100);
 	enum exact_method method;
 	size_t n = 0;
@@ -795,15 +796,22 @@ static void analyse_paired(struct work *w, struct compare_result *out, struct rn
 		if (!rd->kept || !rd->nb || !rd->nh)
 			continue;
 		out->nr_pairs++;
-		if (rd->bmean == 0)
+		/* A round with a zero base has no ratio: it is left out and
+		   counted, and the verdict may then say regression or
+		   inconclusive, never pass (decide.c, rule 3). */
+		if (rd->bmean == 0) {
 			out->zero_base = 1;
-		else
+			out->nr_zero_base++;
+		} else {
+			x[n] = rd->number;
 			r[n++] = rd->hmean / rd->bmean;
+		}
 	}
-	if (!n || out->zero_base)
+	if (!n)
 		goto done;
 	for (size_t k = 0; k < n; k++)
 		lr[k] = safe_log(r[k]);
+	compare_rounds_evidence(w->in, out, x, lr, n);
 
 	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 	out->nr_boot = (size_t)w->B;
@@ -859,6 +867,7 @@ done:
 	free(r);
 	free(lr);
 	free(d);
+	free(x);
 }
 
 /* Smallest p the Mann-Whitney test can give for sizes nx, ny. */
@@ -960,6 +969,25 @@ static void analyse_independent(struct work *w, struct compare_result *out, stru
 	}
 	out->test = exact_method_name(method);
 	out->min_possible_p = mw_min_p(w->nkh, w->nkb, method);
+	{
+		/* The rounds still order the runs in time: their log-ratios
+		   carry the trend and the sign test as in the paired design. */
+		double *rx = xreallocarray(NULL, w->nr + 1, sizeof(*rx));
+		double *rl = xreallocarray(NULL, w->nr + 1, sizeof(*rl));
+		size_t nr = 0;
+
+		for (size_t k = 0; k < w->nr; k++) {
+			const struct round *rd = &w->rounds[k];
+
+			if (!rd->kept || !rd->nb || !rd->nh || !(rd->bmean > 0) || !(rd->hmean > 0))
+				continue;
+			rx[nr] = rd->number;
+			rl[nr++] = log(rd->hmean / rd->bmean);
+		}
+		compare_rounds_evidence(w->in, out, rx, rl, nr);
+		free(rx);
+		free(rl);
+	}
 	out->hl_shift_percent = expm1(exact_hl_two_sample(x, w->nkh, y, w->nkb)) * 100;
 	mean_independent(w, out, boot_rng);
 	out->robust_cv = fmax(robust_cv_of(w->kb, w->nkb), robust_cv_of(w->kh, w->nkh));
@@ -994,6 +1022,11 @@ static void result_reset(struct compare_result *out)
 	out->control_low_percent = out->control_high_percent = NAN;
 	out->noise_floor_percent = NAN;
 	out->stall_threshold = NAN;
+	out->trend_percent_per_round = out->trend_p = NAN;
+	out->trend_first_percent = out->trend_last_percent = out->trend_cap_percent = NAN;
+	out->blind_share_percent = NAN;
+	out->base_mean = NAN;
+	out->p_rounds_beyond = NAN;
 }
 
 void compare_compute(const struct compare_input *in, struct compare_result *out)
@@ -1023,6 +1056,12 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	collect_kept(&w);
 	out->base_stat = stat_of(w.kb, w.nkb, in->statistic, w.scratch);
 	out->head_stat = stat_of(w.kh, w.nkh, in->statistic, w.scratch);
+	out->base_mean = w.nkb ? summary_mean(w.kb, w.nkb) : NAN;
+	out->nr_head_kept = w.nkh;
+	/* 1 - (1 - s)^n = 0.95: a slowdown on a share s of the runs is
+	   absent from n runs with probability 5% (docs/statistics.md). */
+	if (w.nkh)
+		out->blind_share_percent = -expm1(log(0.05) / (double)w.nkh) * 100;
 	if (w.nkb && w.nkh) {
 		double bmin = w.kb[0], bmax = w.kb[0];
 		double hmin = w.kh[0], hmax = w.kh[0];

@@ -95,6 +95,17 @@ struct compare_input {
 	int mean_min_rounds; /* rounds a look needs to pass on the mean:
 				MEAN_PASS_MIN_ROUNDS, or the cap when it is
 				lower (the last look judges what it has) */
+	/*
+	 * The pass minimum (docs/statistics.md, "The blind share of a
+	 * pass"): rare_share in (0, 1) asks that a pass see a slowdown
+	 * hitting that share of the runs with 95% probability, so a pass
+	 * needs at least ln(0.05) / ln(1 - rare_share) head runs, in any
+	 * design. 0: unset (the sequential design's mean_min_rounds alone).
+	 */
+	double rare_share;
+	/* The design's cap of rounds, where the trend test projects the
+	   change to (sequential: max_rounds; 0: the rounds measured). */
+	int max_rounds;
 };
 
 /* A round removed by the stall filter, with its values in run order. */
@@ -152,6 +163,35 @@ struct compare_result {
 	/* The minority behind a mean that moved unlike the typical run
 	   (mean_minority()): share of head's runs and their ratio; NAN. */
 	double minority_share, minority_factor;
+	/*
+	 * A change that moves (analyze/trend.h): the Theil-Sen slope of the
+	 * round log-ratios against the round number, as a change in percent
+	 * per round, its Mann-Kendall p (two-sided; NAN: too few rounds), and
+	 * the fitted line's change at the first round fitted, the last one
+	 * and at the design's cap (percent).
+	 */
+	double trend_percent_per_round, trend_p;
+	double trend_first_percent, trend_last_percent, trend_cap_percent;
+	int trend_first_round, trend_last_round, trend_cap_round;
+	/*
+	 * The blind share of this comparison: the share of runs a slowdown
+	 * could hit and still be absent from all nr_head_kept head runs with
+	 * 95% probability, 1 - 0.05^(1/n), in percent (NAN without runs).
+	 */
+	double blind_share_percent;
+	size_t nr_head_kept;
+	/* Rounds whose base mean was zero (paired): left out of the ratios
+	   (a relative change of them is undefined). */
+	size_t nr_zero_base;
+	double base_mean; /* mean of the kept base runs (min_difference of the mean) */
+	/*
+	 * The sign test of the rounds: how many kept rounds' log-ratio lies
+	 * beyond the tolerance in the regression direction, and the one-sided
+	 * binomial p of that many or more under "a round is as likely below
+	 * as beyond" (the rounds resolve the change whatever the noise floor).
+	 */
+	size_t nr_rounds_beyond;
+	double p_rounds_beyond;
 	double robust_cv;    /* of r (paired) / the larger side (independent) */
 	int ranges_disjoint; /* max of one side below min of the other */
 	/* A/A control: base against itself, same estimator. */
@@ -171,7 +211,7 @@ struct compare_result {
 	enum verdict verdict; /* pass improved regression inconclusive
 				 within_noise (model/verdict.h) */
 	char *reason;	      /* one line naming the numbers */
-	int rule;	      /* 1..9: the rule that decided */
+	int rule;	      /* 1..10: the rule that decided (decide.c) */
 	/* Stall, control and power warnings (one sentence each). */
 	struct strvec warnings;
 	int decided;

@@ -11,4 +11,12 @@
    (compare_warn.c). */
 void compare_add_warnings(const struct compare_input *in, struct compare_result *out);
 
+/*
+ * The trend of the round log-ratios lr[k] (x[k] the round numbers,
+ * increasing) and the sign test of the rounds beyond the tolerance, into
+ * out's trend_* and *_rounds_beyond fields (compare_rounds.c).
+ */
+void compare_rounds_evidence(const struct compare_input *in, struct compare_result *out,
+			     const double *x, const double *lr, size_t n);
+
 #endif

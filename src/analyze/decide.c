@@ -1,10 +1,22 @@
 /*
- * analyze/decide: phase 3 of the comparison engine (compare.h), the nine
- * verdict rules of docs/statistics.md in order, each in a function of its
- * own: rules 1-4 (too few samples, dispersion, a zero base, below
- * min_difference), 5-7 (beyond the tolerance: regression or improvement,
- * or within the noise floor), 8 (a pass; in sequential looks also the
- * mirror test) and 9 (inconclusive, saying which condition failed).
+ * analyze/decide: phase 3 of the comparison engine (compare.h), the
+ * verdict of docs/statistics.md ("Verdict rules, in order"). Evidence
+ * first: facts() names every fact a verdict may rest on (the typical
+ * change and the mean shown beyond or within T, min_difference met, the
+ * noise floor or the rounds resolving the change, a trend, the pass
+ * minimum of rounds). Then one classification, in order:
+ *
+ *   1 too few samples, 2 dispersion              -> inconclusive
+ *   5 a regression (typical or mean) shown       -> regression, or
+ *     4 below min_difference / 7 within the floor -> inconclusive
+ *   3 a zero base                                -> inconclusive
+ *   6 an improvement shown                       -> improved, or
+ *     7 within the floor                         -> within_noise
+ *   8 (or 4) the pass conjunction                -> pass
+ *   9 / 10 what the conjunction lacked           -> inconclusive
+ *
+ * Only rule_pass() says pass, and it says it only when every condition
+ * holds at once; no other rule can. Rule numbers are compare_result.rule.
  * compare_compute() (compare.c) and holm_adjust() (holm.c) come first.
  */
 #include "analyze/compare.h"
@@ -16,6 +28,7 @@
 #include "analyze/exact.h"
 #include "analyze/format.h"
 #include "analyze/mean.h"
+#include "analyze/trend.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
@@ -108,56 +121,82 @@ static void warn_power(const struct compare_input *in, struct compare_result *r)
 	strvec_push_take(&r->warnings, sbuf_detach(&sb));
 }
 
-/* What every rule reads: the tolerance, the levels and the estimate. */
-struct rules {
+/* Every fact a verdict may rest on (docs/statistics.md), named once. */
+struct facts {
 	const struct compare_input *in;
 	struct compare_result *r;
-	double T, conf, alpha, deg, F;
+	double T, conf, alpha, deg, F, m;
 	int hib;
+	/* The typical change: shown beyond +T / -T; shown not above T
+	   (1 - P(regression) >= confidence); in a sequential look the mirror
+	   test of "below T" at the look's level as the pass reads it (Holm
+	   within +-T, else Bonferroni: p_pass) and as an improvement reads it
+	   (Bonferroni: typ_below). */
+	int typ_reg, typ_imp, typ_within, typ_mirror, typ_below;
+	double p_pass;
 	/* The change of the mean (docs/statistics.md, "The change of the
-	   mean"): computed, shown beyond +T, beyond -T, shown below T. */
-	int mean, mean_reg, mean_imp, mean_below;
+	   mean"): computed, shown beyond +T, beyond -T, shown within T. */
+	int mean, mean_reg, mean_imp, mean_within;
 	double mdeg;
+	/* min_difference set, and both the typical and the mean difference
+	   shown below it: the ends of their intervals, in the metric's unit. */
+	int md_set, small_diff;
+	double typ_diff, mean_diff;
+	/* The regression's change above the noise floor, or the rounds
+	   beyond T one by one (the sign test at the level). */
+	int rounds_resolve;
+	/* The change moves over the rounds and crosses T by the cap. */
+	int trend;
+	/* The pass minimum: rounds of the sequential design's mean rule and
+	   head runs of rare_share. */
+	int need_rounds, need_runs, rounds_ok;
 };
-
-/*
- * What the change of the mean shows at the level the typical change is
- * judged by. Its p-values are not in Holm's step-down (that orders the
- * typical changes of the run); they are multiplied by the family size
- * instead (Bonferroni, the conservative bound on it). The mean "below T"
- * needs the same evidence as a pass of the typical change: the share of
- * its confidence distribution at or below T is at least the confidence,
- * and in sequential looks its own test of "below T" rejects at the look's
- * level.
- */
-/* The mean shown beyond T: p below alpha / 3, or below alpha with the
-   mean also apart from the typical change (mean_rules()). */
-static int mean_shown(double p, double p_apart, double m, double alpha)
-{
-	return p * m < alpha / 3 || (p * m < alpha && p_apart * m < alpha);
-}
 
 static int mean_min_rounds(const struct compare_input *in)
 {
 	return in->mean_min_rounds > 0 ? in->mean_min_rounds : MEAN_PASS_MIN_ROUNDS;
 }
 
-static void mean_rules(struct rules *R)
+/* Head runs a pass needs so that a slowdown of `share` of the runs is
+   seen with 95% probability: ln(0.05) / ln(1 - share), rounded up. */
+static int runs_for_share(double share)
 {
-	const struct compare_result *r = R->r;
-	double m = family_size(r);
-	double alpha = R->in->sequential ? R->in->mean_level : R->alpha;
+	if (!(share > 0 && share < 1))
+		return 0;
+	return (int)ceil(log(0.05) / log1p(-share) - 1e-9);
+}
 
-	R->mean = !isnan(r->mean_change_percent) && !isnan(r->mean_p_reg);
-	if (!R->mean) {
-		R->mean_below = 1;
+/* The mean shown beyond T: p below alpha / 3, or below alpha with the
+   mean also apart from the typical change. */
+static int mean_shown(double p, double p_apart, double m, double alpha)
+{
+	return p * m < alpha / 3 || (p * m < alpha && p_apart * m < alpha);
+}
+
+/*
+ * The change of the mean at the level the typical change is judged by.
+ * Its p-values are not in Holm's step-down (that orders the typical
+ * changes of the run); they are multiplied by the family size instead
+ * (Bonferroni, the conservative bound on it). "Within T" needs the same
+ * evidence as for the typical change: the share of its confidence
+ * distribution at or below T is at least the confidence, and in
+ * sequential looks its own test of "below T" rejects at the look's level.
+ */
+static void facts_mean(struct facts *f)
+{
+	const struct compare_result *r = f->r;
+	double alpha = f->in->sequential ? f->in->mean_level : f->alpha;
+
+	f->mean = !isnan(r->mean_change_percent) && !isnan(r->mean_p_reg);
+	if (!f->mean) {
+		f->mean_within = 1;
 		return;
 	}
-	R->mdeg = r->mean_degradation_percent;
+	f->mdeg = r->mean_degradation_percent;
 	if (r->exact_data) {
-		R->mean_reg = R->mdeg > R->T;
-		R->mean_imp = -R->mdeg > R->T;
-		R->mean_below = R->mdeg <= R->T;
+		f->mean_reg = f->mdeg > f->T;
+		f->mean_imp = -f->mdeg > f->T;
+		f->mean_within = f->mdeg <= f->T;
 		return;
 	}
 	/*
@@ -170,14 +209,71 @@ static void mean_rules(struct rules *R)
 	 * nothing; at a plain shift exactly at T the two together stay near
 	 * the rank test's own error (docs/statistics.md).
 	 */
-	R->mean_reg = R->mdeg > R->T && r->mean_p_reg >= R->conf &&
-		      mean_shown(r->mean_p_test_reg, r->mean_p_test_apart_reg, m, alpha);
-	R->mean_imp = -R->mdeg > R->T && r->mean_p_imp >= R->conf &&
-		      mean_shown(r->mean_p_test_imp, r->mean_p_test_apart_imp, m, alpha);
-	R->mean_below = 1 - r->mean_p_reg >= R->conf;
-	if (R->in->sequential)
-		R->mean_below = R->mean_below && r->mean_p_test_pass * m < alpha &&
-				r->nr_pairs >= (size_t)mean_min_rounds(R->in);
+	f->mean_reg = f->mdeg > f->T && r->mean_p_reg >= f->conf &&
+		      mean_shown(r->mean_p_test_reg, r->mean_p_test_apart_reg, f->m, alpha);
+	f->mean_imp = -f->mdeg > f->T && r->mean_p_imp >= f->conf &&
+		      mean_shown(r->mean_p_test_imp, r->mean_p_test_apart_imp, f->m, alpha);
+	f->mean_within = 1 - r->mean_p_reg >= f->conf;
+	if (f->in->sequential)
+		f->mean_within = f->mean_within && r->mean_p_test_pass * f->m < alpha;
+}
+
+/* The largest absolute difference an interval [lo, hi] (percent of ref)
+   allows; the estimate itself where there is no interval. */
+static double diff_bound(double lo, double hi, double est, double ref)
+{
+	double far = fmax(fabs(lo), fabs(hi));
+
+	if (!isfinite(far))
+		far = fabs(est);
+	return far / 100 * fabs(ref);
+}
+
+static void facts_compute(struct facts *f)
+{
+	const struct compare_input *in = f->in;
+	const struct compare_result *r = f->r;
+	int p_ok = r->exact_data || r->p_adjusted < f->alpha;
+
+	f->typ_reg = f->deg > f->T && r->p_reg >= f->conf && p_ok;
+	f->typ_imp = -f->deg > f->T && r->p_imp >= f->conf && p_ok;
+	f->typ_within = 1 - r->p_reg >= f->conf;
+	f->p_pass = NAN;
+	f->typ_mirror = 1;
+	if (in->sequential && !r->exact_data) {
+		f->p_pass = fabs(f->deg) <= f->T ? r->p_adjusted : fmin(1, r->p_test_pass * f->m);
+		f->typ_mirror = f->p_pass < f->alpha;
+	}
+	f->typ_below =
+	    f->typ_within && (!in->sequential || r->exact_data || r->p_test_pass * f->m < f->alpha);
+	facts_mean(f);
+
+	f->md_set = in->min_difference >= 0;
+	if (f->md_set) {
+		f->typ_diff = diff_bound(r->ci_low_percent, r->ci_high_percent, r->change_percent,
+					 r->base_stat);
+		f->mean_diff = f->mean ? diff_bound(r->mean_ci_low_percent, r->mean_ci_high_percent,
+						    r->mean_change_percent, r->base_mean)
+				       : f->typ_diff;
+		f->small_diff =
+		    f->typ_diff < in->min_difference && f->mean_diff < in->min_difference;
+	}
+
+	f->rounds_resolve =
+	    !r->exact_data && isfinite(r->p_rounds_beyond) && r->p_rounds_beyond * f->m < f->alpha;
+
+	if (isfinite(r->trend_p) && r->trend_p * f->m < f->alpha) {
+		double ends[] = {r->trend_first_percent, r->trend_last_percent,
+				 r->trend_cap_percent};
+
+		for (size_t i = 0; i < sizeof(ends) / sizeof(*ends); i++)
+			f->trend |= fabs(ends[i]) > f->T;
+	}
+
+	f->need_rounds = in->sequential ? mean_min_rounds(in) : 0;
+	f->need_runs = runs_for_share(in->rare_share);
+	f->rounds_ok =
+	    r->nr_pairs >= (size_t)f->need_rounds && r->nr_head_kept >= (size_t)f->need_runs;
 }
 
 /* "; mean +20.3% [+11.9%, +29.4%]": the change of the mean in a reason. */
@@ -188,11 +284,38 @@ static void add_mean(struct sbuf *sb, const struct compare_result *r)
 			    r->mean_ci_high_percent);
 }
 
-/* Rules 1-4, which need no test: 1 when one of them decided. */
-static int decide_preconditions(const struct rules *R)
+/* "difference at most 0.31 ms (typical) and 0.33 ms (mean)" */
+static void add_differences(struct sbuf *sb, const struct facts *f)
 {
-	const struct compare_input *in = R->in;
-	struct compare_result *r = R->r;
+	const struct compare_result *r = f->r;
+
+	sbuf_adds(sb, "difference at most ");
+	units_format_delta(sb, f->in->metric, f->typ_diff, r->base_stat);
+	sbuf_adds(sb, " (typical)");
+	if (f->mean) {
+		sbuf_adds(sb, " and ");
+		units_format_delta(sb, f->in->metric, f->mean_diff, r->base_stat);
+		sbuf_adds(sb, " (mean)");
+	}
+	sbuf_adds(sb, ", below min_difference ");
+	units_format_value(sb, f->in->metric, f->in->min_difference);
+}
+
+/* A zero base left rounds out: a regression's reason says so. */
+static void add_zero_base_note(struct sbuf *sb, const struct compare_result *r)
+{
+	if (r->nr_zero_base)
+		sbuf_addf(sb, "; %zu of %zu rounds had a zero base and were left out",
+			  r->nr_zero_base, r->nr_pairs);
+}
+
+/* ---- the rules ---------------------------------------------------------- */
+
+/* Rules 1 and 2, which need no test: too few runs, or too dispersed. */
+static int rule_preconditions(const struct facts *f)
+{
+	const struct compare_input *in = f->in;
+	struct compare_result *r = f->r;
 	struct sbuf sb = SBUF_INIT;
 	size_t least = r->nr_base < r->nr_head ? r->nr_base : r->nr_head;
 
@@ -225,57 +348,20 @@ static int decide_preconditions(const struct rules *R)
 		set_verdict(r, VERDICT_INCONCLUSIVE, 2, &sb);
 		return 1;
 	}
-	/* 3. zero base statistic */
-	if (r->zero_base) {
-		sbuf_adds(&sb, "the base statistic is zero (in a round or a "
-			       "resample): a relative change is undefined");
-		set_verdict(r, VERDICT_INCONCLUSIVE, 3, &sb);
-		return 1;
-	}
-	/* 4. min_difference */
-	if (in->min_difference >= 0 && fabs(r->head_stat - r->base_stat) < in->min_difference) {
-		sbuf_adds(&sb, "difference ");
-		units_format_delta(&sb, in->metric, fabs(r->head_stat - r->base_stat),
-				   r->base_stat);
-		sbuf_adds(&sb, " below min_difference ");
-		units_format_value(&sb, in->metric, in->min_difference);
-		set_verdict(r, VERDICT_PASS, 4, &sb);
-		return 1;
-	}
 	return 0;
 }
 
-/* Rules 5-7: a change shown beyond the tolerance, which is a regression
-   or an improvement above the noise floor, else within the noise. 1 when
-   they decided; sb holds the change either way. */
-static int decide_beyond(const struct rules *R, struct sbuf *sb)
+/* "> 10% with P=1.00, p=0.001": how a shown change was shown. */
+static void add_shown(struct sbuf *sb, const struct facts *f, int reg, int by_mean)
 {
-	struct compare_result *r = R->r;
-	double T = R->T, F = R->F, deg = R->deg;
-	int p_ok = r->exact_data || r->p_adjusted < R->alpha;
-	int typ_reg = deg > T && r->p_reg >= R->conf && p_ok;
-	int typ_imp = -deg > T && r->p_imp >= R->conf && p_ok;
-	/* the typical change shown below T, with the mirror test in a
-	   sequential look as a pass needs it (decide_pass()) */
-	int typ_below = 1 - r->p_reg >= R->conf && (!R->in->sequential || r->exact_data ||
-						    r->p_test_pass * family_size(r) < R->alpha);
-	/* A regression of either the typical run or the mean is one. An
-	   improvement needs the other one below T too: a typical run
-	   faster by more than T says nothing of a slower minority. */
-	int reg = typ_reg || R->mean_reg;
-	int imp = !reg && ((typ_imp && R->mean_below) || (R->mean_imp && typ_below));
-	/* the change the verdict rests on: the typical one when it shows */
-	int by_mean = reg ? !typ_reg : imp && !(typ_imp && R->mean_below);
-	double shown = by_mean ? R->mdeg : deg;
+	const struct compare_result *r = f->r;
 
-	if (!reg && !imp)
-		return 0;
 	if (by_mean) {
 		sbuf_adds(sb, "typical, ");
 		add_mean(sb, r);
 		sbuf_addch(sb, ' ');
 	}
-	add_threshold(sb, reg ? !R->hib : R->hib, T);
+	add_threshold(sb, reg ? !f->hib : f->hib, f->T);
 	if (r->exact_data) {
 		sbuf_adds(sb, " (exact data: no spread on either side)");
 	} else if (by_mean) {
@@ -289,121 +375,281 @@ static int decide_beyond(const struct rules *R, struct sbuf *sb)
 		sbuf_addf(sb, " with P=%.2f, ", reg ? r->p_reg : r->p_imp);
 		add_p(sb, r);
 	}
-	if ((reg && shown > F) || (imp && -shown > F)) {
-		/* 5 and 6 */
-		if (!isnan(r->noise_floor_percent) && !r->exact_data)
-			sbuf_addf(sb, ", noise floor %.1f%%", F);
-		set_verdict(r, reg ? VERDICT_REGRESSION : VERDICT_IMPROVED, reg ? 5 : 6, sb);
-		return 1;
-	}
-	/* 7 */
+}
+
+static void add_floor_words(struct sbuf *sb, const struct facts *f)
+{
 	sbuf_addf(sb,
 		  ", but not above the noise floor: this machine "
 		  "cannot resolve changes of %g%% for this command "
 		  "(noise floor %.1f%%)",
-		  T, F);
+		  f->T, f->F);
+}
+
+/*
+ * Rule 5: a regression of the typical run or of the mean, shown beyond
+ * T. What else may be said of it is only `inconclusive`: below
+ * min_difference (4), or within the noise floor while the rounds one by
+ * one do not resolve it either (7). The floor is the machine's A/A
+ * spread as the base's own runs show it, and a program with a rhythm of
+ * its own (every other run slower, a stall every tenth run) widens it; a
+ * head beyond T in most rounds, beyond chance, has been resolved by the
+ * machine whatever the floor says.
+ */
+static int rule_regression(const struct facts *f, struct sbuf *sb)
+{
+	struct compare_result *r = f->r;
+	int by_mean;
+	double shown;
+
+	if (!f->typ_reg && !f->mean_reg)
+		return 0;
+	by_mean = !f->typ_reg;
+	shown = by_mean ? f->mdeg : f->deg;
+	add_shown(sb, f, 1, by_mean);
+	if (f->md_set && f->small_diff) {
+		sbuf_adds(sb, ", but the ");
+		add_differences(sb, f);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 4, sb);
+		return 1;
+	}
+	if (shown > f->F || r->exact_data) {
+		if (!isnan(r->noise_floor_percent) && !r->exact_data)
+			sbuf_addf(sb, ", noise floor %.1f%%", f->F);
+	} else if (f->rounds_resolve) {
+		sbuf_addf(sb,
+			  ", noise floor %.1f%% but beyond %g%% in %zu of %zu rounds "
+			  "(sign test p=%.2g): the floor is the program's own run-to-run "
+			  "pattern, not the machine",
+			  f->F, f->T, r->nr_rounds_beyond, r->nr_pairs - r->nr_zero_base,
+			  r->p_rounds_beyond);
+	} else {
+		add_floor_words(sb, f);
+		set_verdict(r, VERDICT_INCONCLUSIVE, 7, sb);
+		return 1;
+	}
+	add_zero_base_note(sb, r);
+	set_verdict(r, VERDICT_REGRESSION, 5, sb);
+	return 1;
+}
+
+/* Rule 3: a zero base statistic (in a round or a resample) leaves no
+   relative change to pass on; a regression was said above. */
+static int rule_zero_base(const struct facts *f, struct sbuf *sb)
+{
+	struct compare_result *r = f->r;
+
+	if (!r->zero_base)
+		return 0;
+	sbuf_reset(sb);
+	if (r->nr_zero_base && r->nr_zero_base < r->nr_pairs)
+		sbuf_addf(sb,
+			  "the base is zero in %zu of %zu rounds: a relative change of those "
+			  "is undefined, so the rest cannot pass",
+			  r->nr_zero_base, r->nr_pairs);
+	else
+		sbuf_adds(sb, "the base statistic is zero (in a round or a "
+			      "resample): a relative change is undefined");
+	set_verdict(r, VERDICT_INCONCLUSIVE, 3, sb);
+	return 1;
+}
+
+/*
+ * Rule 6: an improvement, shown beyond -T by one of the typical change
+ * and the mean while the other is shown within T (a typical run faster
+ * by more than T says nothing of a slower minority), with the pass
+ * minimum of rounds where the mean is the one within. Within the noise
+ * floor it is within_noise (7). Not when the change is below
+ * min_difference (that is a pass) or still moving (rule 10).
+ */
+static int rule_improved(const struct facts *f, struct sbuf *sb)
+{
+	struct compare_result *r = f->r;
+	int by_typ = f->typ_imp && f->mean_within && f->rounds_ok;
+	int by_mean = !by_typ && f->mean_imp && f->typ_below;
+	double shown;
+
+	if ((!by_typ && !by_mean) || (f->md_set && f->small_diff) || f->trend)
+		return 0;
+	shown = by_mean ? f->mdeg : f->deg;
+	add_shown(sb, f, 0, by_mean);
+	if (-shown > f->F || r->exact_data) {
+		if (!isnan(r->noise_floor_percent) && !r->exact_data)
+			sbuf_addf(sb, ", noise floor %.1f%%", f->F);
+		set_verdict(r, VERDICT_IMPROVED, 6, sb);
+		return 1;
+	}
+	add_floor_words(sb, f);
 	set_verdict(r, VERDICT_WITHIN_NOISE, 7, sb);
 	return 1;
 }
 
-/* Rule 8: confidently no regression beyond T (in sequential looks the
-   mirror test must also show the degradation below T at this look's
-   level; when it does not, rule 9 says so). 1 when decided. */
-static int decide_pass(const struct rules *R, struct sbuf *sb)
+/* "; blind share 6.4%": what a pass could not see (docs/statistics.md). */
+static void add_blind_share(struct sbuf *sb, const struct compare_result *r)
 {
-	const struct compare_input *in = R->in;
-	struct compare_result *r = R->r;
-	double T = R->T, conf = R->conf, alpha = R->alpha, deg = R->deg;
-	double p_pass = NAN;
+	if (isfinite(r->blind_share_percent))
+		sbuf_addf(sb,
+			  "; blind share %.1f%%: a slowdown of fewer of the runs may not "
+			  "have happened yet",
+			  r->blind_share_percent);
+}
 
-	if (in->sequential && !r->exact_data) {
-		p_pass = fabs(deg) <= T ? r->p_adjusted : fmin(1, r->p_test_pass * family_size(r));
-		if (1 - r->p_reg >= conf && !(p_pass < alpha)) {
-			sbuf_addf(sb, "within %g%% but the mirror test p=%.2g", T, r->p_test_pass);
-			if (r->holm_applied)
-				sbuf_addf(sb, " (Holm %.2g)", p_pass);
-			sbuf_addf(sb, " is not below this look's level %.2g", alpha);
-			set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
-			return 1;
-		}
-	}
-	if (!(1 - r->p_reg >= conf))
+/*
+ * Rule 8 (4): pass, the one conjunction. The change is within T — the
+ * typical change shown within T (with the mirror test in a sequential
+ * look) and the change of the mean shown within T, or, in place of both,
+ * the typical and the mean difference both shown below min_difference
+ * (rule 4) — and the change does not move (no trend crossing T by the
+ * cap), and the rounds reach the pass minimum (MEAN_PASS_MIN_ROUNDS in a
+ * sequential look, rare_share's runs), and no base is zero (rule 3 came
+ * first). Nothing else says pass.
+ */
+static int rule_pass(const struct facts *f, struct sbuf *sb)
+{
+	const struct compare_input *in = f->in;
+	struct compare_result *r = f->r;
+	int within_t = f->typ_within && f->typ_mirror && f->mean_within;
+	int within_md = f->md_set && f->small_diff;
+
+	if (!(within_t || within_md) || f->trend || !f->rounds_ok || r->zero_base)
 		return 0;
-	if (!R->mean_below) {
-		/* The typical run is within T (or faster), the mean is not
-		   shown to be: a slow minority is not ruled out. */
-		sbuf_adds(sb, "typical is no regression, but the ");
-		add_mean(sb, r);
-		sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f", T, r->mean_p_reg);
-		if (in->sequential && r->nr_pairs < (size_t)mean_min_rounds(in))
-			sbuf_addf(sb,
-				  "; %zu rounds, a pass on the mean needs %d: fewer could miss a "
-				  "minority of 5%% of the runs",
-				  r->nr_pairs, mean_min_rounds(in));
-		else if (in->sequential)
-			sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
-				  r->mean_p_test_pass * family_size(r), in->mean_level);
-		sbuf_adds(sb, ")");
-		set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
+	if (!within_t) {
+		add_differences(sb, f);
+		add_blind_share(sb, r);
+		set_verdict(r, VERDICT_PASS, 4, sb);
 		return 1;
 	}
 	if (r->exact_data) {
-		sbuf_addf(sb, "within %g%% (exact data: no spread on either side)", T);
-	} else if (-deg > T) {
-		add_threshold(sb, R->hib, T);
+		sbuf_addf(sb, "within %g%% (exact data: no spread on either side)", f->T);
+	} else if (-f->deg > f->T) {
+		add_threshold(sb, f->hib, f->T);
 		sbuf_addf(sb, ": no regression (P=%.2f); ", r->p_reg);
-		if (r->p_imp < conf)
+		if (r->p_imp < f->conf)
 			sbuf_addf(sb,
 				  "the improvement is not established "
 				  "(P=%.2f below %g)",
-				  r->p_imp, conf);
+				  r->p_imp, f->conf);
 		else {
 			sbuf_adds(sb, "the improvement is not established (");
 			add_p(sb, r);
-			sbuf_addf(sb, " not below %g)", alpha);
+			sbuf_addf(sb, " not below %g)", f->alpha);
 		}
 	} else {
-		sbuf_addf(sb, "within %g%% (", T);
+		sbuf_addf(sb, "within %g%% (", f->T);
 		add_interval(sb, in, r);
 		sbuf_addf(sb, ", P(regression)=%.2f", r->p_reg);
-		if (!isnan(p_pass))
-			sbuf_addf(sb, ", mirror test p=%.2g", p_pass);
+		if (!isnan(f->p_pass))
+			sbuf_addf(sb, ", mirror test p=%.2g", f->p_pass);
 		sbuf_addch(sb, ')');
 	}
+	add_blind_share(sb, r);
 	set_verdict(r, VERDICT_PASS, 8, sb);
 	return 1;
 }
 
-/* Rule 9: inconclusive, naming the condition that failed. */
-static void decide_undecided(const struct rules *R, struct sbuf *sb)
+/* Rule 9: the typical change is not shown within T. */
+static void undecided_typical(const struct facts *f, struct sbuf *sb)
 {
-	struct compare_result *r = R->r;
-	double T = R->T, conf = R->conf;
+	const struct compare_result *r = f->r;
 
-	if (R->deg > T) {
-		add_threshold(sb, !R->hib, T);
-		if (r->p_reg < conf) {
-			sbuf_addf(sb, " but P=%.2f is below %g", r->p_reg, conf);
+	if (f->typ_within) {
+		/* only the mirror test of a sequential look failed */
+		sbuf_addf(sb, "within %g%% but the mirror test p=%.2g", f->T, r->p_test_pass);
+		if (r->holm_applied)
+			sbuf_addf(sb, " (Holm %.2g)", f->p_pass);
+		sbuf_addf(sb, " is not below this look's level %.2g", f->alpha);
+	} else if (f->deg > f->T) {
+		add_threshold(sb, !f->hib, f->T);
+		if (r->p_reg < f->conf) {
+			sbuf_addf(sb, " but P=%.2f is below %g", r->p_reg, f->conf);
 		} else {
 			sbuf_addf(sb, " with P=%.2f but ", r->p_reg);
 			add_p(sb, r);
-			sbuf_addf(sb, " is not below %g", R->alpha);
+			sbuf_addf(sb, " is not below %g", f->alpha);
 		}
 	} else {
 		sbuf_adds(sb, "but the ");
-		add_interval(sb, R->in, r);
+		add_interval(sb, f->in, r);
 		sbuf_adds(sb, " reaches ");
-		add_threshold(sb, !R->hib, T);
-		/* rule 8 passes when P(regression) <= 1 - confidence; alpha
-		   is this look's share of it and differs in sequential mode */
-		sbuf_addf(sb, ": P(regression)=%.2f, a pass needs at most %g", r->p_reg, 1 - conf);
+		add_threshold(sb, !f->hib, f->T);
+		/* a pass needs P(regression) <= 1 - confidence; alpha is
+		   this look's share of it and differs in sequential mode */
+		sbuf_addf(sb, ": P(regression)=%.2f, a pass needs at most %g", r->p_reg,
+			  1 - f->conf);
 	}
-	set_verdict(r, VERDICT_INCONCLUSIVE, 9, sb);
+}
+
+/* Rule 9: the typical run is within T, the mean or the rounds are not
+   enough: a slow minority is not ruled out. */
+static void undecided_mean(const struct facts *f, struct sbuf *sb)
+{
+	const struct compare_input *in = f->in;
+	const struct compare_result *r = f->r;
+
+	sbuf_adds(sb, "typical is no regression, but the ");
+	add_mean(sb, r);
+	sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f", f->T, r->mean_p_reg);
+	if (in->sequential && r->nr_pairs < (size_t)f->need_rounds)
+		sbuf_addf(sb,
+			  "; %zu rounds, a pass on the mean needs %d: fewer could miss a "
+			  "minority of 5%% of the runs",
+			  r->nr_pairs, f->need_rounds);
+	else if (r->nr_head_kept < (size_t)f->need_runs)
+		sbuf_addf(sb,
+			  "; %zu runs, a pass needs %d for rare_share %g%%: fewer could miss "
+			  "a slowdown of %g%% of the runs",
+			  r->nr_head_kept, f->need_runs, in->rare_share * 100,
+			  in->rare_share * 100);
+	else if (in->sequential)
+		sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
+			  r->mean_p_test_pass * f->m, in->mean_level);
+	sbuf_adds(sb, ")");
+}
+
+/* Rule 10: the change moves over the rounds, and by the cap it is beyond
+   T: a change that is still moving has no single size to pass. */
+static void undecided_trend(const struct facts *f, struct sbuf *sb)
+{
+	const struct compare_result *r = f->r;
+	const char *unit = f->in->runs_per_round > 1 ? "round" : "run";
+
+	sbuf_addf(sb, "but the change %s with every %s: ",
+		  r->trend_percent_per_round > 0 ? "grows" : "shrinks", unit);
+	units_format_percent(sb, r->trend_percent_per_round);
+	sbuf_addf(sb, " per %s, ", unit);
+	units_format_percent(sb, r->trend_last_percent);
+	sbuf_addf(sb, " by the last round (%d) from ", r->trend_last_round);
+	units_format_percent(sb, r->trend_first_percent);
+	sbuf_addf(sb, " at round %d (Mann-Kendall p=%.2g)", r->trend_first_round, r->trend_p);
+	if (r->trend_cap_round > r->trend_last_round) {
+		sbuf_adds(sb, ", at that rate ");
+		units_format_percent(sb, r->trend_cap_percent);
+		sbuf_addf(sb, " by round %d", r->trend_cap_round);
+	}
+	sbuf_addf(sb, ": a change still moving has no single size to pass within %g%%", f->T);
+}
+
+/* Rules 9 and 10: inconclusive, naming the condition of the pass that
+   failed, in the conjunction's order. */
+static void rule_undecided(const struct facts *f, struct sbuf *sb)
+{
+	int rule = 9;
+
+	if (!(f->typ_within && f->typ_mirror))
+		undecided_typical(f, sb);
+	else if (!f->mean_within || !f->rounds_ok)
+		undecided_mean(f, sb);
+	else if (f->trend) {
+		undecided_trend(f, sb);
+		rule = 10;
+	} else
+		sbuf_adds(sb, "no rule decided"); /* unreachable: rule_pass() */
+	set_verdict(f->r, VERDICT_INCONCLUSIVE, rule, sb);
 }
 
 void compare_decide(const struct compare_input *in, struct compare_result *r)
 {
-	struct rules R = {
+	struct facts f = {
 	    .in = in,
 	    .r = r,
 	    .T = in->max_percent,
@@ -411,25 +657,23 @@ void compare_decide(const struct compare_input *in, struct compare_result *r)
 	    .alpha = in->sequential ? in->level : 1 - in->confidence,
 	    .deg = r->degradation_percent,
 	    .F = isnan(r->noise_floor_percent) ? 0 : r->noise_floor_percent,
+	    .m = family_size(r),
 	    .hib = in->higher_is_better,
 	};
 	struct sbuf sb = SBUF_INIT;
-
-	mean_rules(&R);
 
 	if (r->decided)
 		return;
 	r->decided = 1;
 	warn_power(in, r);
-	if (decide_preconditions(&R))
+	if (rule_preconditions(&f))
 		return;
+	facts_compute(&f);
 	/* every later reason begins with the change */
 	units_format_percent(&sb, r->change_percent);
 	sbuf_addch(&sb, ' ');
-	if (decide_beyond(&R, &sb))
+	if (rule_regression(&f, &sb) || rule_zero_base(&f, &sb) || rule_improved(&f, &sb) ||
+	    rule_pass(&f, &sb))
 		return;
-	/* rules 8 and 9 write their own words after the change */
-	if (decide_pass(&R, &sb))
-		return;
-	decide_undecided(&R, &sb);
+	rule_undecided(&f, &sb);
 }

@@ -122,6 +122,15 @@ struct comparison {
 	double mean_change_percent, mean_ci_low_percent, mean_ci_high_percent;
 	double mean_p_reg;
 	double minority_share, minority_factor;
+	/*
+	 * What a verdict could not see, and whether the change moves
+	 * (docs/statistics.md): the blind share (a slowdown on this share of
+	 * the runs is absent from head's runs with 95% probability, percent)
+	 * and the trend of the round log-ratios (percent per round, its
+	 * Mann-Kendall p). NAN when not computed (older reports).
+	 */
+	double blind_share_percent;
+	double trend_percent_per_round, trend_p;
 	enum verdict verdict; /* model/verdict.h; VERDICT_NONE when not present */
 	char *reason;
 	int gate;

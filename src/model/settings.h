@@ -62,6 +62,12 @@ struct analysis_settings {
 	 */
 	int sequential;
 	int max_rounds;
+	/*
+	 * `regression.rare_share` (docs/statistics.md, "The blind share of a
+	 * pass"), a share in (0, 1): a pass needs enough head runs to see a
+	 * slowdown of that share of the runs with 95% probability. 0: unset.
+	 */
+	double rare_share;
 	struct metric_rule metric[METRIC__COUNT];
 };
 

@@ -183,6 +183,10 @@ static void read_comparison(struct rd *d, json_t *o, struct comparison *c)
 	c->mean_p_reg = rj_get_number(d, o, "mean_p_regression");
 	c->minority_share = rj_get_number(d, o, "minority_share");
 	c->minority_factor = rj_get_number(d, o, "minority_factor");
+	/* absent in reports of kagari before the blind share and trend: NAN */
+	c->blind_share_percent = rj_get_number(d, o, "blind_share_percent");
+	c->trend_percent_per_round = rj_get_number(d, o, "trend_percent_per_round");
+	c->trend_p = rj_get_number(d, o, "trend_p");
 	char *verdict = NULL;
 	rj_get_string(d, o, "verdict", &verdict);
 	rj_get_string(d, o, "reason", &c->reason);
@@ -279,6 +283,11 @@ void rj_read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 	rj_get_int(d, o, "runs_per_round", &a->runs_per_round, 1, INT_MAX);
 	rj_get_bool(d, o, "sequential", &a->sequential);
 	rj_get_int(d, o, "max_rounds", &a->max_rounds, 0, INT_MAX);
+	if (json_object_get(o, "rare_share")) {
+		a->rare_share = rj_get_number(d, o, "rare_share");
+		if (!d->failed && !(a->rare_share > 0 && a->rare_share < 1))
+			rj_fail(d, "rare_share", "expected a number between 0 and 1");
+	}
 	rj_read_by_metric(d, o, "metrics", analysis_metric, a);
 }
 

@@ -145,6 +145,9 @@ static void emit_comparison(struct json_emit *j, enum metric_id m, const struct 
 	json_emit_kv_double(j, "mean_p_regression", cp->mean_p_reg);
 	json_emit_kv_double(j, "minority_share", cp->minority_share);
 	json_emit_kv_double(j, "minority_factor", cp->minority_factor);
+	json_emit_kv_double(j, "blind_share_percent", cp->blind_share_percent);
+	json_emit_kv_double(j, "trend_percent_per_round", cp->trend_percent_per_round);
+	json_emit_kv_double(j, "trend_p", cp->trend_p);
 	json_emit_kv_string(j, "verdict", verdict_name(cp->verdict));
 	json_emit_kv_string(j, "reason", cp->reason);
 	if (cp->accepted_by)
@@ -207,6 +210,8 @@ static void emit_analysis(struct json_emit *j, const struct analysis_settings *a
 	json_emit_kv_bool(j, "sequential", a->sequential);
 	if (a->sequential)
 		json_emit_kv_int(j, "max_rounds", a->max_rounds);
+	if (a->rare_share > 0)
+		json_emit_kv_double(j, "rare_share", a->rare_share);
 	json_emit_key(j, "metrics");
 	json_emit_begin_object(j);
 	for (int m = 0; m < METRIC__COUNT; m++) {

@@ -78,12 +78,13 @@ const char *const ld_format_names[] = {REPORT_FORMAT_NAMES};
 /* Regression keys: the fixed ones plus every comparable metric. */
 const char *const *ld_regression_keys(int bench_level)
 {
-	static const char *keys[2][METRIC__COUNT + 8];
+	static const char *keys[2][METRIC__COUNT + 10];
 	const char **k = keys[bench_level];
 	if (!k[0]) {
 		size_t n = 0;
 		static const char *const fixed[] = {"pairing",	  "correction",	 "resamples",
-						    "confidence", "min_samples", "max_cv"};
+						    "confidence", "min_samples", "max_cv",
+						    "rare_share"};
 		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 			k[n++] = fixed[i];
 		if (bench_level)

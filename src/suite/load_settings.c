@@ -236,6 +236,23 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 	c = ywalk_map_get(&m, "max_cv");
 	if (c)
 		ywalk_number(&L->w, c, ywalk_key(&L->w, path, "max_cv"), 0, 100, &r->max_cv);
+	c = ywalk_map_get(&m, "rare_share");
+	if (c) {
+		/* A share of the runs, written as a percentage: "2%" or 2. */
+		const char *spath = ywalk_key(&L->w, path, "rare_share");
+		struct sbuf err = SBUF_INIT;
+		double pct;
+		if (ywalk_expect_scalar(&L->w, c, spath, "a percentage such as 2%")) {
+		} else if (units_parse_percent(ywalk_text(c), &pct, &err)) {
+			ywalk_error(&L->w, c, spath, "%s", err.buf);
+		} else if (!(pct < 100)) {
+			ywalk_error(&L->w, c, spath, "'%s' is not a share of the runs below 100%%",
+				    ywalk_text(c));
+		} else {
+			r->rare_share = pct / 100;
+		}
+		sbuf_release(&err);
+	}
 	c = ywalk_map_get(&m, "commands");
 	if (c && lv == LV_BENCH) {
 		const char *cpath = ywalk_key(&L->w, path, "commands");

@@ -88,6 +88,7 @@ struct regression_cfg {
 	double confidence;	      /* default 0.95, in [0.5, 0.999] */
 	int min_samples;	      /* default 10 */
 	double max_cv;		      /* default 0.5; 0 disables */
+	double rare_share;	      /* (ext) in (0, 1); 0: unset */
 	struct strvec commands;	      /* benchmark level; empty = all */
 	struct metric_regression metric[METRIC__COUNT];
 };

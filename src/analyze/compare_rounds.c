@@ -1,0 +1,69 @@
+/*
+ * analyze/compare_rounds: what the rounds show one by one, beside the
+ * estimate (compare_internal.h): the trend of the round log-ratios
+ * (analyze/trend.h) projected to the design's cap, and the sign test of
+ * the rounds beyond the tolerance in the regression direction, which the
+ * verdict reads where the noise floor would say the machine cannot
+ * resolve the change (docs/statistics.md).
+ */
+#include "analyze/compare_internal.h"
+
+#include <math.h>
+
+#include "analyze/exact.h"
+#include "analyze/trend.h"
+#include "model/rng.h"
+
+/* P(X >= k) for X ~ Binomial(n, 1/2). */
+static double binom_half_sf(size_t k, size_t n)
+{
+	double p = 0, ln2n = (double)n * log(2.0);
+
+	if (k == 0)
+		return 1;
+	if (k > n)
+		return 0;
+	if (n > 2000) {
+		/* normal, continuity corrected */
+		double z = ((double)k - 0.5 - n / 2.0) / sqrt(n / 4.0);
+		return exact_normal_sf(z);
+	}
+	for (size_t j = k; j <= n; j++)
+		p += exp(lgamma(n + 1.0) - lgamma(j + 1.0) - lgamma(n - j + 1.0) - ln2n);
+	return fmin(1, p);
+}
+
+/*
+ * The round-by-round evidence beside the estimate: x[k] the round number
+ * and lr[k] the round's log-ratio, in round order. The trend of lr over the
+ * rounds (analyze/trend.h), projected to the design's cap, and the sign
+ * test of the rounds beyond the tolerance in the regression direction.
+ */
+void compare_rounds_evidence(const struct compare_input *in, struct compare_result *out,
+			     const double *x, const double *lr, size_t n)
+{
+	double lim = in->higher_is_better
+			 ? (in->max_percent < 100 ? log1p(-in->max_percent / 100) : -INFINITY)
+			 : log1p(in->max_percent / 100);
+	struct trend t;
+	struct rng rng;
+	size_t beyond = 0;
+
+	for (size_t k = 0; k < n; k++)
+		beyond += in->higher_is_better ? lr[k] < lim : lr[k] > lim;
+	out->nr_rounds_beyond = beyond;
+	out->p_rounds_beyond = n ? binom_half_sf(beyond, n) : NAN;
+	if (!n)
+		return;
+	rng_seed(&rng, rng_seed_from(in->seed, "trend"));
+	trend_fit(x, lr, n, &rng, &t);
+	out->trend_percent_per_round = expm1(t.slope) * 100;
+	out->trend_p = t.p;
+	out->trend_first_round = (int)x[0];
+	out->trend_last_round = (int)x[n - 1];
+	out->trend_cap_round =
+	    in->max_rounds > out->trend_last_round ? in->max_rounds : out->trend_last_round;
+	out->trend_first_percent = expm1(t.intercept + t.slope * x[0]) * 100;
+	out->trend_last_percent = expm1(t.intercept + t.slope * x[n - 1]) * 100;
+	out->trend_cap_percent = expm1(t.intercept + t.slope * out->trend_cap_round) * 100;
+}
