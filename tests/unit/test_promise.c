@@ -144,7 +144,7 @@ struct record {
 	uint64_t draws;
 	size_t n[SIDE__COUNT], alloc[SIDE__COUNT];
 	int *round[SIDE__COUNT];
-	double *val[SIDE__COUNT], *mult[SIDE__COUNT];
+	double *val[SIDE__COUNT];
 };
 
 /* A uniform in [0, 1) from (seed, side, run): the same runs are slow in a
@@ -191,12 +191,9 @@ static double shape_run(void *ctx, int side, int round, size_t run, double x, st
 			    xreallocarray(rec->round[side], rec->alloc[side], sizeof(int));
 			rec->val[side] =
 			    xreallocarray(rec->val[side], rec->alloc[side], sizeof(double));
-			rec->mult[side] =
-			    xreallocarray(rec->mult[side], rec->alloc[side], sizeof(double));
 		}
 		rec->round[side][i] = round;
 		rec->val[side][i] = x;
-		rec->mult[side][i] = m;
 	}
 	return x;
 }
@@ -206,7 +203,6 @@ static void record_release(struct record *rec)
 	for (int s = 0; s < SIDE__COUNT; s++) {
 		free(rec->round[s]);
 		free(rec->val[s]);
-		free(rec->mult[s]);
 	}
 	memset(rec, 0, sizeof(*rec));
 }
@@ -216,7 +212,6 @@ static void record_release(struct record *rec)
 struct noise {
 	struct trace tr[NR_TRACES];
 	double median[NR_TRACES];
-	double pair_sd[NR_TRACES]; /* robust sd of a pair's log-ratio (fraction) */
 };
 
 static struct noise noise;
@@ -237,9 +232,6 @@ static void load_traces(void)
 		struct power_trace_stats ts;
 		power_trace_stats(&noise.tr[i], 1, METRIC_LATENCY, &ts);
 		noise.median[i] = ts.median_ns;
-		/* 1.4826 MAD: the spread a rank test sees (the sd counts
-		   every stall in full) */
-		noise.pair_sd[i] = ts.pair_mad / 100;
 		sbuf_release(&path);
 		sbuf_release(&text);
 		sbuf_release(&err);
@@ -408,9 +400,9 @@ static void describe_case(struct sbuf *sb, const struct pcase *c)
 struct judged {
 	struct power_outcome o;
 	double obs_mean, obs_typical; /* the head's slowdown the judged rounds show */
-	double trend_end;	      /* TREND: the head's slowdown at the last judged round */
-	double trend_z;		      /* ... and the growth in standard errors */
-	double trend_cap;	      /* ... and where it would be at the design's cap */
+	double trend_z;		      /* Mann-Kendall z of the judged rounds' log-ratios */
+	double trend_end;	      /* their Theil-Sen line at the last judged round, % */
+	double trend_cap;	      /* ... and at the design's cap */
 	double base_median;	      /* of the judged base runs, ns */
 	double mean_diff;	      /* head's mean run minus base's, ns */
 	double min_difference;	      /* the case's, ns; < 0: unset */
@@ -420,6 +412,39 @@ static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/*
+ * The growth the judged rounds show, as a trend test would see it: the
+ * Mann-Kendall z of the round log-ratios y against the rounds x
+ * (continuity corrected, ties ignored) and the Theil-Sen line's value at
+ * the last judged round and at the design's cap, in percent. NAN below
+ * 10 rounds.
+ */
+static void trend_of(const double *x, const double *y, size_t n, int last, int cap,
+		     struct judged *j)
+{
+	j->trend_z = j->trend_end = j->trend_cap = NAN;
+	if (n < 10)
+		return;
+	double S = 0, *sl = xcalloc(n * (n - 1) / 2 + 1, sizeof(double));
+	size_t ns = 0;
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++) {
+			S += (y[b] > y[a]) - (y[b] < y[a]);
+			sl[ns++] = (y[b] - y[a]) / (x[b] - x[a]);
+		}
+	double var = (double)n * (n - 1) * (2.0 * n + 5) / 18;
+	j->trend_z = (S > 0 ? S - 1 : S < 0 ? S + 1 : 0) / sqrt(var);
+	qsort(sl, ns, sizeof(double), cmp_dbl);
+	double slope = ns % 2 ? sl[ns / 2] : (sl[ns / 2 - 1] + sl[ns / 2]) / 2;
+	for (size_t k = 0; k < n; k++)
+		sl[k] = y[k] - slope * x[k];
+	qsort(sl, n, sizeof(double), cmp_dbl);
+	double icept = n % 2 ? sl[n / 2] : (sl[n / 2 - 1] + sl[n / 2]) / 2;
+	j->trend_end = (exp(icept + slope * last) - 1) * 100;
+	j->trend_cap = (exp(icept + slope * cap) - 1) * 100;
+	free(sl);
 }
 
 /* One trial of case c with head x factor, judged; rec keeps its runs
@@ -458,18 +483,16 @@ static void judge(const struct pcase *c, double factor, struct judged *j, struct
 
 	/* What the rounds the verdict rests on show. */
 	int R = j->o.decided_at;
-	double *sum[SIDE__COUNT], *msum[SIDE__COUNT];
+	double *sum[SIDE__COUNT];
 	int *cnt[SIDE__COUNT];
 	for (int s = 0; s < SIDE__COUNT; s++) {
 		sum[s] = xcalloc((size_t)R + 1, sizeof(double));
-		msum[s] = xcalloc((size_t)R + 1, sizeof(double));
 		cnt[s] = xcalloc((size_t)R + 1, sizeof(int));
 		for (size_t i = 0; i < rec->n[s]; i++) {
 			int k = rec->round[s][i];
 			if (k > R)
 				continue;
 			sum[s][k] += rec->val[s][i];
-			msum[s][k] += rec->mult[s][i];
 			cnt[s][k]++;
 		}
 	}
@@ -502,27 +525,22 @@ static void judge(const struct pcase *c, double factor, struct judged *j, struct
 	j->obs_typical =
 	    nr ? ((nr % 2 ? ratio[nr / 2] : (ratio[nr / 2 - 1] + ratio[nr / 2]) / 2) - 1) * 100
 	       : NAN;
-	j->trend_end = NAN;
-	if (c->shape[SIDE_HEAD].kind == S_TREND && R >= 1 && cnt[SIDE_HEAD][R]) {
-		/* the truth, without noise: the head's multiplier in its last
-		   judged round against the base's */
-		j->trend_end =
-		    (msum[SIDE_HEAD][R] / cnt[SIDE_HEAD][R]) /
-			(cnt[SIDE_BASE][R] ? msum[SIDE_BASE][R] / cnt[SIDE_BASE][R] : 1) * 100 -
-		    100;
-		/* the least-squares slope of R rounds against the noise of a
-		   round's log-ratio: its z */
-		double g = c->shape[SIDE_HEAD].a * dc->rpr;
-		double sigma = noise.pair_sd[c->trace] / sqrt((double)dc->rpr);
-		j->trend_z = g * sqrt((double)R * ((double)R * R - 1) / 12) / sigma;
-		/* run index of head's last run at the cap (warm-up included) */
-		double last = (double)(d.warm_rounds + d.rounds) * dc->rpr - 1;
-		j->trend_cap = ((1 + c->shape[SIDE_HEAD].a * last) * c->shift * factor - 1) * 100;
-	}
+	/* the growth the judged rounds show (see trend_of()) */
+	double *x = xcalloc((size_t)R + 1, sizeof(double));
+	double *y = xcalloc((size_t)R + 1, sizeof(double));
+	size_t ny = 0;
+	for (int k = 1; k <= R; k++)
+		if (cnt[SIDE_BASE][k] && cnt[SIDE_HEAD][k]) {
+			x[ny] = k;
+			y[ny++] = log((sum[SIDE_HEAD][k] / cnt[SIDE_HEAD][k]) /
+				      (sum[SIDE_BASE][k] / cnt[SIDE_BASE][k]));
+		}
+	trend_of(x, y, ny, R, d.rounds, j);
+	free(x);
+	free(y);
 	free(ratio);
 	for (int s = 0; s < SIDE__COUNT; s++) {
 		free(sum[s]);
-		free(msum[s]);
 		free(cnt[s]);
 	}
 }
@@ -562,12 +580,12 @@ static const char *slower_by(const struct pcase *c, const struct judged *j)
 		return "mean";
 	if (j->obs_typical >= bar && j->base_median * j->obs_typical / 100 >= md)
 		return "typical";
-	/* a change that grows beyond chance (4 standard errors of the
-	   slope over the judged rounds) and is 1.3 T by the last round
-	   judged, or would be by the design's cap (issue 39's trend rule) */
+	/* a change that grows beyond chance (a Mann-Kendall z of 4, p 6e-5
+	   two-sided: below the level of any look) and is 1.3 T by the last
+	   round judged, or would be by the design's cap (issue 39's trend
+	   rule) */
 	double grown = fmax(j->trend_end, j->trend_cap);
-	if (!isnan(j->trend_end) && j->trend_z >= 4 && grown >= bar &&
-	    j->base_median * grown / 100 >= md)
+	if (j->trend_z >= 4 && grown >= bar && j->base_median * grown / 100 >= md)
 		return "trend";
 	return NULL;
 }
@@ -602,6 +620,12 @@ static void note(int p, int how, const struct pcase *c, int rounds, const char *
 {
 	char **best = &tally.best[p][c->fam][how];
 	tally.violations[p][c->fam]++;
+	if (getenv("KAGARI_PROMISE_ALL")) {
+		struct sbuf all = SBUF_INIT;
+		describe_case(&all, c);
+		printf("violation of %s:\n  %s\n      %s\n", prop_names[p], all.buf, what);
+		sbuf_release(&all);
+	}
 	if (*best && tally.best_rounds[p][c->fam][how] <= rounds)
 		return;
 	free(*best);
@@ -621,9 +645,11 @@ static void outcome_text(struct sbuf *sb, const struct pcase *c, const struct ju
 {
 	sbuf_addf(sb, "%s at %d rounds (mean %+.1f%%, typical %+.1f%%", vname(j->o.verdict),
 		  j->o.decided_at, j->obs_mean, j->obs_typical);
-	if (!isnan(j->trend_end))
-		sbuf_addf(sb, ", last round +%.1f%%, +%.1f%% at the cap, growth z %.1f",
-			  j->trend_end, j->trend_cap, j->trend_z);
+	if (j->trend_z >= 2)
+		sbuf_addf(
+		    sb,
+		    ", growing: Mann-Kendall z %.1f, %+.1f%% by the last round, %+.1f%% at the cap",
+		    j->trend_z, j->trend_end, j->trend_cap);
 	sbuf_addf(sb, " at T %g%%): %s", c->dc.T, j->o.reason);
 }
 
