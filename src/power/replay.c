@@ -153,6 +153,7 @@ void power_trial(const struct power_design *d, double T, double min_difference, 
 	free(seq);
 	cr->rounds = rounds;
 	br->rounds = rounds;
+	cr->identical_artifact = d->identical_artifact;
 
 	/* The analysis settings compare would give a command of this design;
 	   the replayed metric is the one compared, and it gates at T. */
