@@ -124,6 +124,7 @@ struct design_choice {
 	enum pairing pairing;
 	double confidence, T, max_cv;
 	double min_diff_frac; /* of the trace's median run; < 0: unset */
+	int identical;	      /* base and head ${artifact} byte-identical */
 };
 
 struct pcase {
@@ -265,6 +266,9 @@ static void draw_design(struct rng *r, struct design_choice *dc)
 	dc->T = PICK(r, 2, 5, 10);
 	dc->max_cv = rng_uniform(r) < 0.8 ? 0.5 : 0;
 	dc->min_diff_frac = rng_uniform(r) < 0.6 ? -1 : PICK(r, 0.02, 0.05, 0.1);
+	/* measuring sets it when the two builds are byte-identical: a
+	   change of inputs or setup then moves the program */
+	dc->identical = rng_uniform(r) < 0.1;
 }
 
 static void draw_case(uint64_t master, int index, struct pcase *c)
@@ -310,16 +314,15 @@ static void draw_case(uint64_t master, int index, struct pcase *c)
 		   a quiet trace, a growth of 0.1-0.3% per run at T 5 or 10 */
 		if (rng_uniform(&r) < 0.5) {
 			memset(&c->dc, 0, sizeof(c->dc));
-			c->dc = (struct design_choice){0,
-						       200,
-						       1,
-						       ORDER_RANDOM,
-						       STATISTIC_MEDIAN,
-						       PAIRING_ROUNDS,
-						       0.95,
-						       PICK(&r, 5, 10),
-						       0.5,
-						       -1};
+			c->dc.max_runs = 200;
+			c->dc.rpr = 1;
+			c->dc.order = ORDER_RANDOM;
+			c->dc.statistic = STATISTIC_MEDIAN;
+			c->dc.pairing = PAIRING_ROUNDS;
+			c->dc.confidence = 0.95;
+			c->dc.T = PICK(&r, 5, 10);
+			c->dc.max_cv = 0.5;
+			c->dc.min_diff_frac = -1;
 			c->trace = (size_t)PICK(&r, 0, 1, 3);
 			h->a = PICK(&r, 0.001, 0.002, 0.003);
 		}
@@ -393,6 +396,8 @@ static void describe_case(struct sbuf *sb, const struct pcase *c)
 	if (dc->min_diff_frac >= 0)
 		sbuf_addf(sb, ", min_difference %.3g ms",
 			  dc->min_diff_frac * noise.median[c->trace] / 1e6);
+	if (dc->identical)
+		sbuf_adds(sb, ", byte-identical ${artifact}");
 }
 
 /* ---- judging a case ------------------------------------------------------- */
@@ -464,6 +469,7 @@ static void judge(const struct pcase *c, double factor, struct judged *j, struct
 	d.st.regression.max_cv = dc->max_cv;
 	d.st.regression.metric[METRIC_LATENCY].statistic = dc->statistic;
 	d.metric = METRIC_LATENCY;
+	d.identical_artifact = dc->identical;
 	power_design_plan(&d);
 
 	const struct trace *t = &noise.tr[c->trace];
