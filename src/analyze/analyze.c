@@ -657,7 +657,10 @@ static double farthest_change(const struct comparison *cp)
  * same inputs (identical_artifact) only memory layout can move the
  * program, and by at most ANALYZE_LAYOUT_BOUND_PERCENT. A regression or
  * improvement whose every value its intervals allow stays within that is
- * a measurement artefact: within_noise (exit 0), saying so. One that may
+ * a measurement artefact, saying so: an improvement within_noise, a
+ * regression inconclusive — like every rule but the pass conjunction, an
+ * artefact may not turn a slower head into a pass-like verdict
+ * (docs/statistics.md, "Verdict rules, in order"). One that may
  * reach beyond it keeps its verdict; its reason says that the binaries are
  * identical, so the change comes from what kagari could not compare
  * (inputs, setup, environment).
@@ -679,7 +682,8 @@ static void identical_artifact_guard(struct command_result *cr)
 					   "${artifact} are byte-identical and the change stays "
 					   "within the ±%g%% memory layout alone can make, yet %s",
 					   ANALYZE_LAYOUT_BOUND_PERCENT, was));
-			cp->verdict = VERDICT_WITHIN_NOISE;
+			cp->verdict = cp->verdict == VERDICT_REGRESSION ? VERDICT_INCONCLUSIVE
+									: VERDICT_WITHIN_NOISE;
 		} else {
 			double lo = cp->ci_low_percent, hi = cp->ci_high_percent;
 			int beyond = (lo > ANALYZE_LAYOUT_BOUND_PERCENT) ||

@@ -615,8 +615,8 @@ static void undecided_trend(const struct facts *f, struct sbuf *sb)
 
 	sbuf_addf(sb, "but the change %s with every %s: ",
 		  r->trend_percent_per_round > 0 ? "grows" : "shrinks", unit);
-	units_format_percent(sb, r->trend_percent_per_round);
-	sbuf_addf(sb, " per %s, ", unit);
+	/* two digits: a slope of +0.25% a run is what the reader must see */
+	sbuf_addf(sb, "%+.2g%% per %s, ", r->trend_percent_per_round, unit);
 	units_format_percent(sb, r->trend_last_percent);
 	sbuf_addf(sb, " by the last round (%d) from ", r->trend_last_round);
 	units_format_percent(sb, r->trend_first_percent);

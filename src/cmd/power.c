@@ -23,6 +23,7 @@
 #include "suite/discover.h"
 #include "suite/load.h"
 #include "suite/model.h"
+#include "suite/units.h"
 
 #define POWER_DEFAULT_CELLS "0@2,3@2,5@3,10@3,20@10,2@2,3@3,40%x2.5@10"
 #define POWER_DEFAULT_TRIALS 500
@@ -37,6 +38,7 @@ struct power_cli {
 	int trials;		      /* --trials N, -1 unset */
 	int runs_per_round;	      /* -1 unset */
 	char *order;		      /* random|abba|alternate */
+	char *rare_share;	      /* --rare-share P */
 };
 
 #define P(f) offsetof(struct power_cli, f)
@@ -57,6 +59,10 @@ static const struct opt power_opts[] = {
      "the sequential design's cap, runs per side (default: the suite's, else 200)", NULL},
     {"confidence", OPT_STRING, P(analysis.confidence), "C",
      "confidence of the verdicts (default: the suite's, else 0.95)", NULL},
+    {"rare-share", OPT_STRING, P(rare_share), "P",
+     "the share of runs a pass must see a slowdown of, as the suite's regression.rare_share "
+     "(default: the suite's, else what the 45-round pass minimum gives, about 6.4%)",
+     NULL},
     {"order", OPT_ENUM, P(order), "ORDER",
      "order inside a round (default: the suite's, else random)", "random|abba|alternate"},
     {"format", OPT_ENUM, P(out.format), "FMT", "report format: table (default) or json",
@@ -139,6 +145,18 @@ static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 	if (cli->analysis.confidence &&
 	    common_parse_confidence(cli->analysis.confidence, &d->st.regression.confidence))
 		return EXIT_USAGE;
+	if (cli->rare_share) {
+		struct sbuf err = SBUF_INIT;
+		double pct;
+		if (units_parse_percent(cli->rare_share, &pct, &err) || !(pct < 100)) {
+			cmd_error("--rare-share '%s': %s", cli->rare_share,
+				  err.len ? err.buf : "a share of the runs below 100%");
+			sbuf_release(&err);
+			return EXIT_USAGE;
+		}
+		sbuf_release(&err);
+		d->st.regression.rare_share = pct / 100;
+	}
 	power_design_plan(d);
 	return 0;
 }

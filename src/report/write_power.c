@@ -29,6 +29,8 @@ void report_power_table(struct sbuf *o, const struct power_design *d, const stru
 			  "design: %d run%s per side per round, order %s, fixed %d runs per side",
 			  d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s", d->order_name,
 			  d->rounds * d->st.runs_per_round);
+	if (d->st.regression.rare_share > 0)
+		sbuf_addf(o, ", rare_share %g%%", d->st.regression.rare_share * 100);
 	sbuf_addf(o, ", confidence %g, warm-up %d; %s; seed %llu\n\n", d->st.regression.confidence,
 		  d->st.warmup, d->from ? d->from : "kagari's defaults", (unsigned long long)seed);
 	sbuf_addf(o, "%-14s %7s %7s %11s %7s %9s %13s %13s %11s %9s\n", "cell", "mean", "trials",
@@ -86,6 +88,8 @@ void report_power_json(struct sbuf *o, const struct power_design *d, const struc
 	json_emit_kv_int(&j, "warmup", d->st.warmup);
 	json_emit_kv_double(&j, "confidence", d->st.regression.confidence);
 	json_emit_kv_int(&j, "resamples", d->st.regression.resamples);
+	if (d->st.regression.rare_share > 0)
+		json_emit_kv_double(&j, "rare_share", d->st.regression.rare_share);
 	if (d->from)
 		json_emit_kv_string(&j, "suite", d->from);
 	else

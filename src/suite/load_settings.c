@@ -241,12 +241,15 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 		/* A share of the runs, written as a percentage: "2%" or 2. */
 		const char *spath = ywalk_key(&L->w, path, "rare_share");
 		struct sbuf err = SBUF_INIT;
-		double pct;
+		double pct = 0;
 		if (ywalk_expect_scalar(&L->w, c, spath, "a percentage such as 2%")) {
-		} else if (units_parse_percent(ywalk_text(c), &pct, &err)) {
+		} else if (units_parse_percent(ywalk_text(c), &pct, &err) &&
+			   !strstr(err.buf, "out of range")) {
 			ywalk_error(&L->w, c, spath, "%s", err.buf);
-		} else if (!(pct < 100)) {
-			ywalk_error(&L->w, c, spath, "'%s' is not a share of the runs below 100%%",
+		} else if (err.len || !(pct < 100)) {
+			/* 0 and 100% ask for nothing and for every run */
+			ywalk_error(&L->w, c, spath,
+				    "'%s' is not a share of the runs: above 0%% and below 100%%",
 				    ywalk_text(c));
 		} else {
 			r->rare_share = pct / 100;

@@ -92,6 +92,20 @@ expect_rc 3
 expect_err "refusing to overwrite"
 cmp -s small.tsv <(head -c 100000000 small.tsv) || fail "the trace was touched"
 
+case_ "--rare-share raises the runs a pass needs; a bad share is a usage error"
+# 2% asks for ln 0.05 / ln 0.98 = 149 head runs: a cap of 40 cannot pass.
+run_k power --max-runs 40 --trials 20 --cells 0@10 --rare-share 2% --format json small.tsv
+expect_rc 0
+json_check "$T/out" "r['design']['rare_share'] == 0.02 and r['cells'][0]['pass'] == 0 and r['cells'][0]['regression'] == 0"
+run_k power --max-runs 150 --trials 10 --cells 0@10 --rare-share 2% small.tsv
+expect_rc 0
+expect_out "rare_share 2%"
+for bad in 0 100% 2x; do
+	run_k power --rare-share "$bad" small.tsv
+	expect_rc 3
+	expect_err "--rare-share '$bad'"
+done
+
 case_ "the design comes from a suite in the current folder"
 cat > kagari.yaml <<'YAML'
 version: "1"

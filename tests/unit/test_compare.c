@@ -838,6 +838,267 @@ static void test_holm_family(void **state)
 	compare_result_release(&r[0]);
 }
 
+/* ---- issue 39: the routes to a wrong pass ------------------------------- */
+
+/* Single-run pairs: round k (1-based) holds base b(k) and head h(k). */
+static void pairs1(struct data *d, int rounds, double (*b)(int), double (*h)(int))
+{
+	d->nb = d->nh = 0;
+	for (int k = 1; k <= rounds; k++) {
+		add(d->base, &d->nb, b(k), k);
+		add(d->head, &d->nh, h(k), k);
+	}
+}
+
+static void setup_pairs(struct compare_input *in, const struct data *d)
+{
+	setup_input(in, d);
+	in->runs_per_round = 1;
+}
+
+static double noise_of(int k, int side)
+{
+	return 1 + small_noise[(3 * k + 7 * side) % 20];
+}
+
+/* A cache rebuilt every other run: runs alternate 1x / 1.5x. */
+static double alt_base(int k)
+{
+	return 20e6 * (k % 2 ? 1.0 : 1.5) * noise_of(k, 0);
+}
+
+/* ... and head 13-30% slower in every round. */
+static double alt_head(int k)
+{
+	return alt_base(k) / noise_of(k, 0) * (1.13 + 0.017 * ((7 * k) % 11)) * noise_of(k, 1);
+}
+
+/* A stall every 10th run on both sides. */
+static double stall_base(int k)
+{
+	return 20e6 * (k % 10 == 0 ? 4.0 : 1.0) * noise_of(k, 0);
+}
+
+static double stall_head(int k)
+{
+	return stall_base(k) / noise_of(k, 0) * (1.13 + 0.017 * ((7 * k) % 11)) * noise_of(k, 1);
+}
+
+static void test_program_rhythm_not_noise(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	/* The base-only A/A control reads the program's own rhythm as the
+	   machine's: a floor far above the change. The rounds resolve it. */
+	pairs1(&d, 40, alt_base, alt_head);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	assert_true(r.noise_floor_percent > 30);
+	assert_int_equal(r.nr_rounds_beyond, 40);
+	expect(&r, "regression", 5, "the floor is the program's own run-to-run pattern");
+	compare_result_release(&r);
+
+	pairs1(&d, 40, stall_base, stall_head);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	if (!(r.verdict == VERDICT_REGRESSION))
+		fail_msg("a head 13-30%% slower in every round: %s (%s)",
+			 verdict_text(r.verdict, "none"), r.reason);
+	compare_result_release(&r);
+}
+
+/* 20 ms, and head's every 10th run 4x as long (the mean +30%). */
+static double md_base(int k)
+{
+	return 20e6 * noise_of(k, 0);
+}
+
+static double md_head(int k)
+{
+	return 20e6 * (k % 10 == 0 ? 4.0 : 1.0) * noise_of(k, 1);
+}
+
+static void test_min_difference_needs_the_mean(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	/* The first look of the sequential design, 12 rounds. */
+	pairs1(&d, 12, md_base, md_head);
+	setup_pairs(&in, &d);
+	in.min_difference = 2e6;
+	in.sequential = 1;
+	in.level = in.mean_level = 0.05;
+	in.mean_min_rounds = 45;
+	run(&in, &r);
+	if (r.verdict == VERDICT_PASS)
+		fail_msg("passed at 12 rounds: %s", r.reason);
+	assert_true(r.rule != 4);
+	compare_result_release(&r);
+
+	/* All forty rounds of a fixed design. */
+	pairs1(&d, 40, md_base, md_head);
+	setup_pairs(&in, &d);
+	in.min_difference = 2e6;
+	run(&in, &r);
+	if (r.verdict == VERDICT_PASS || r.verdict == VERDICT_WITHIN_NOISE)
+		fail_msg("the mean +30%% passed on min_difference: %s", r.reason);
+	assert_true(r.mean_change_percent > 20);
+	compare_result_release(&r);
+}
+
+static double trend_base(int k)
+{
+	return 50e6 * noise_of(k, 0);
+}
+
+static double grow_head(int k)
+{
+	return 50e6 * (1 + 0.0025 * k) * noise_of(k, 1);
+}
+
+static double slow_grow_head(int k)
+{
+	return 50e6 * (1 + 0.001 * k) * noise_of(k, 1);
+}
+
+static double flat_head(int k)
+{
+	return 50e6 * 1.06 * noise_of(k, 1);
+}
+
+static void seq_look(struct compare_input *in, int cap)
+{
+	in->sequential = 1;
+	in->level = in->mean_level = 0.004;
+	in->mean_min_rounds = 45;
+	in->max_rounds = cap;
+}
+
+static void test_trend_is_not_a_pass(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	/* +0.25% a run: +6% on average at round 48, +12% by its end. */
+	pairs1(&d, 48, trend_base, grow_head);
+	setup_pairs(&in, &d);
+	seq_look(&in, 200);
+	run(&in, &r);
+	expect(&r, "inconclusive", 10, "the change grows with every run: +0.2");
+	assert_non_null(strstr(r.reason, "by the last round (48)"));
+	assert_true(r.trend_percent_per_round > 0.2 && r.trend_percent_per_round < 0.3);
+	assert_true(r.trend_p < 1e-6);
+	compare_result_release(&r);
+
+	/* +0.1% a run: +5% by round 48, within T, but +20% by the cap. */
+	pairs1(&d, 48, trend_base, slow_grow_head);
+	setup_pairs(&in, &d);
+	seq_look(&in, 200);
+	run(&in, &r);
+	expect(&r, "inconclusive", 10, "by round 200");
+	compare_result_release(&r);
+
+	/* The same change standing still passes. */
+	pairs1(&d, 48, trend_base, flat_head);
+	setup_pairs(&in, &d);
+	seq_look(&in, 200);
+	run(&in, &r);
+	expect(&r, "pass", 8, "within 10%");
+	assert_false(r.trend_p < 0.004);
+	compare_result_release(&r);
+}
+
+static double zb_base(int k)
+{
+	return k == 5 ? 0 : 30e6 * noise_of(k, 0);
+}
+
+static double zb_head(int k)
+{
+	return 30e6 * 1.31 * noise_of(k, 1);
+}
+
+static double zb_same(int k)
+{
+	return 30e6 * noise_of(k, 1);
+}
+
+static void test_zero_base_sample(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	/* One zero base sample among a clear +31%: still a regression. */
+	pairs1(&d, 20, zb_base, zb_head);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	expect(&r, "regression", 5, "1 of 20 rounds had a zero base and were left out");
+	assert_true(r.change_percent > 28 && r.change_percent < 34);
+	compare_result_release(&r);
+
+	/* ... and never a pass where the rest would be one. */
+	pairs1(&d, 20, zb_base, zb_same);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	expect(&r, "inconclusive", 3, "the base is zero in 1 of 20 rounds");
+	compare_result_release(&r);
+}
+
+static void test_blind_share_and_rare_share(void **state)
+{
+	struct data d;
+	struct compare_input in;
+	struct compare_result r;
+
+	(void)state;
+	pairs1(&d, 45, trend_base, flat_head);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	/* 1 - 0.05^(1/45), from Python */
+	check_rel("blind share (45)", r.blind_share_percent, 6.440428880778349, 1e-12);
+	expect(&r, "pass", 8, "; blind share 6.4%");
+	compare_result_release(&r);
+
+	pairs1(&d, 100, trend_base, flat_head);
+	setup_pairs(&in, &d);
+	run(&in, &r);
+	check_rel("blind share (100)", r.blind_share_percent, 2.951304960703993, 1e-12);
+	compare_result_release(&r);
+
+	/* rare_share 2%: a pass needs ln 0.05 / ln 0.98 = 149 runs. */
+	pairs1(&d, 100, trend_base, flat_head);
+	setup_pairs(&in, &d);
+	in.rare_share = 0.02;
+	run(&in, &r);
+	expect(&r, "inconclusive", 9, "100 runs, a pass needs 149 for rare_share 2%");
+	compare_result_release(&r);
+
+	d.nb = d.nh = 0;
+	for (int k = 1; k <= 128; k++) {
+		add(d.base, &d.nb, trend_base(k), k);
+		add(d.head, &d.nh, flat_head(k), k);
+	}
+	setup_pairs(&in, &d);
+	in.rare_share = 0.023; /* 129 runs */
+	run(&in, &r);
+	assert_int_equal(r.verdict, VERDICT_INCONCLUSIVE);
+	compare_result_release(&r);
+	in.rare_share = 0.024; /* 124 runs */
+	run(&in, &r);
+	expect(&r, "pass", 8, "blind share 2.3%");
+	compare_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +1113,11 @@ int main(void)
 		cmocka_unit_test(test_rule7_within_noise),
 		cmocka_unit_test(test_rule8_pass),
 		cmocka_unit_test(test_rule9_inconclusive),
+		cmocka_unit_test(test_program_rhythm_not_noise),
+		cmocka_unit_test(test_min_difference_needs_the_mean),
+		cmocka_unit_test(test_trend_is_not_a_pass),
+		cmocka_unit_test(test_zero_base_sample),
+		cmocka_unit_test(test_blind_share_and_rare_share),
 		cmocka_unit_test(test_sequential_mirror),
 		cmocka_unit_test(test_exact_data),
 		cmocka_unit_test(test_pinned_stalls),

@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -348,6 +349,9 @@ static void test_defaults_and_ext(void **state)
 	assert_true(b->settings.metrics.unsupported_skip);
 	assert_int_equal(b->settings.regression.pairing, PAIRING_INDEPENDENT);
 	assert_int_equal(b->settings.regression.correction, CORRECTION_NONE);
+	/* rare_share from defaults, as a share */
+	assert_true(fabs(b->settings.regression.rare_share - 0.02) < 1e-12);
+	assert_true(s->defaults.regression.rare_share > 0.0199);
 	const struct metric_regression *mr =
 		&b->settings.regression.metric[METRIC_ALLOC_BYTES];
 	assert_true(mr->configured && mr->compare);
