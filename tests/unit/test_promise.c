@@ -125,6 +125,7 @@ struct design_choice {
 	double confidence, T, max_cv;
 	double min_diff_frac; /* of the trace's median run; < 0: unset */
 	int identical;	      /* base and head ${artifact} byte-identical */
+	double rare_share;    /* regression.rare_share; 0: unset */
 };
 
 struct pcase {
@@ -269,6 +270,7 @@ static void draw_design(struct rng *r, struct design_choice *dc)
 	/* measuring sets it when the two builds are byte-identical: a
 	   change of inputs or setup then moves the program */
 	dc->identical = rng_uniform(r) < 0.1;
+	dc->rare_share = rng_uniform(r) < 0.7 ? 0 : PICK(r, 0.02, 0.05, 0.1);
 }
 
 static void draw_case(uint64_t master, int index, struct pcase *c)
@@ -398,6 +400,8 @@ static void describe_case(struct sbuf *sb, const struct pcase *c)
 			  dc->min_diff_frac * noise.median[c->trace] / 1e6);
 	if (dc->identical)
 		sbuf_adds(sb, ", byte-identical ${artifact}");
+	if (dc->rare_share > 0)
+		sbuf_addf(sb, ", rare_share %g%%", dc->rare_share * 100);
 }
 
 /* ---- judging a case ------------------------------------------------------- */
@@ -467,6 +471,7 @@ static void judge(const struct pcase *c, double factor, struct judged *j, struct
 	d.st.regression.confidence = dc->confidence;
 	d.st.regression.pairing = dc->pairing;
 	d.st.regression.max_cv = dc->max_cv;
+	d.st.regression.rare_share = dc->rare_share;
 	d.st.regression.metric[METRIC_LATENCY].statistic = dc->statistic;
 	d.metric = METRIC_LATENCY;
 	d.identical_artifact = dc->identical;
