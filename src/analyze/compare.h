@@ -190,7 +190,7 @@ struct compare_result {
 	 * binomial p of that many or more under "a round is as likely below
 	 * as beyond" (the rounds resolve the change whatever the noise floor).
 	 */
-	size_t nr_rounds_beyond;
+	size_t nr_rounds_beyond, nr_rounds_signed; /* beyond T, of how many */
 	double p_rounds_beyond;
 	double robust_cv;    /* of r (paired) / the larger side (independent) */
 	int ranges_disjoint; /* max of one side below min of the other */

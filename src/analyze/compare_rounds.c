@@ -52,6 +52,7 @@ void compare_rounds_evidence(const struct compare_input *in, struct compare_resu
 	for (size_t k = 0; k < n; k++)
 		beyond += in->higher_is_better ? lr[k] < lim : lr[k] > lim;
 	out->nr_rounds_beyond = beyond;
+	out->nr_rounds_signed = n;
 	out->p_rounds_beyond = n ? binom_half_sf(beyond, n) : NAN;
 	if (!n)
 		return;

@@ -421,8 +421,7 @@ static int rule_regression(const struct facts *f, struct sbuf *sb)
 			  ", noise floor %.1f%% but beyond %g%% in %zu of %zu rounds "
 			  "(sign test p=%.2g): the floor is the program's own run-to-run "
 			  "pattern, not the machine",
-			  f->F, f->T, r->nr_rounds_beyond, r->nr_pairs - r->nr_zero_base,
-			  r->p_rounds_beyond);
+			  f->F, f->T, r->nr_rounds_beyond, r->nr_rounds_signed, r->p_rounds_beyond);
 	} else {
 		add_floor_words(sb, f);
 		set_verdict(r, VERDICT_INCONCLUSIVE, 7, sb);

@@ -273,6 +273,11 @@ jc "$T/aa.json" 'L["verdict"] in ("pass", "within_noise", "inconclusive") and L[
 jc "$T/aa.json" 'all(x["verdict"] in ("pass", "within_noise", "inconclusive") for x in c["comparisons"].values())'
 jc "$T/aa.json" 'abs(C["change_percent"]) < 10 and abs(L["change_percent"]) < 25 and L["ci_low_percent"] <= L["ci_high_percent"]'
 jc "$T/aa.json" 'r["summary"]["regression"] == 0 and r["summary"]["improved"] == 0 and r["summary"]["exit_code"] == 0'
+# Every comparison states what it could not see (1 - 0.05^(1/30) of the
+# runs) and whether the change moved; a pass says the former in words.
+jc "$T/aa.json" 'all(abs(x["blind_share_percent"] - 100 * (1 - 0.05 ** (1 / 30))) < 1e-6 for x in c["comparisons"].values())'
+jc "$T/aa.json" 'all(isinstance(x["trend_percent_per_round"], float) and 0 <= x["trend_p"] <= 1 for x in c["comparisons"].values())'
+jc "$T/aa.json" 'all("; blind share 9.5%" in x["reason"] for x in c["comparisons"].values() if x["verdict"] == "pass")'
 
 case_ "a committed change: main does 25% more work than branch 'faster'"
 compare_expect regression 1 --against faster --quiet --format json --output "$T/c.json"
