@@ -220,6 +220,8 @@ static struct noise noise;
 
 static void load_traces(void)
 {
+	if (noise.tr[0].n) /* loaded */
+		return;
 	for (size_t i = 0; i < NR_TRACES; i++) {
 		struct sbuf path = SBUF_INIT, text = SBUF_INIT, err = SBUF_INIT;
 		sbuf_addf(&path, "%s/bench/traces/%s", KAGARI_SOURCE_DIR, trace_files[i]);
@@ -865,6 +867,50 @@ static int cases_of(int p)
 	return v;
 }
 
+/* The generator makes what the families say: a periodic program's every
+   10th run, a minority's share, a trend's growth, alternating rounds, and
+   the same draws for a case and its scaled twin. */
+static void test_generator_shapes(void **state)
+{
+	(void)state;
+	struct side_shape per = {S_PERIODIC, 0, 4, 0, 10};
+	for (size_t run = 0; run < 40; run++)
+		assert_true(side_mult(&per, 1, run, 0.5) == (run % 10 == 9 ? 4 : 1));
+	struct side_shape mino = {S_MINORITY, 0.05, 11, 0, 0};
+	int slow = 0;
+	for (size_t run = 0; run < 20000; run++)
+		slow += side_mult(&mino, 1, run, draw(77, SIDE_HEAD, run)) == 11;
+	assert_true(slow > 850 && slow < 1150); /* 5% of 20000, +-5 sd */
+	assert_true(draw(77, SIDE_HEAD, 5) != draw(77, SIDE_BASE, 5));
+	struct side_shape tr = {S_TREND, 0, 0.003, 0, 0};
+	assert_true(fabs(side_mult(&tr, 9, 100, 0.5) - 1.3) < 1e-12);
+	struct side_shape alt = {S_ALTERNATING, 0, 1.4, 0.9, 0};
+	assert_true(side_mult(&alt, 3, 0, 0.5) == 1.4 && side_mult(&alt, 4, 0, 0.5) == 0.9);
+
+	/* a case and its twin: the same rounds, head exactly f times slower */
+	load_traces();
+	struct pcase c;
+	draw_case(39, 0, &c);
+	c.fam = F_MINORITY;
+	c.shape[SIDE_HEAD] = mino;
+	struct judged j, js;
+	struct record rec, recs;
+	judge(&c, 1, &j, &rec);
+	judge(&c, 2, &js, &recs);
+	assert_int_equal(rec.n[SIDE_HEAD], recs.n[SIDE_HEAD]);
+	assert_true(rec.n[SIDE_HEAD] > 0);
+	for (size_t i = 0; i < rec.n[SIDE_HEAD]; i++) {
+		assert_int_equal(rec.round[SIDE_HEAD][i], recs.round[SIDE_HEAD][i]);
+		assert_true(fabs(recs.val[SIDE_HEAD][i] / rec.val[SIDE_HEAD][i] - 2) < 1e-9);
+	}
+	for (size_t i = 0; i < rec.n[SIDE_BASE]; i++)
+		assert_true(rec.val[SIDE_BASE][i] == recs.val[SIDE_BASE][i]);
+	power_outcome_release(&j.o);
+	power_outcome_release(&js.o);
+	record_release(&rec);
+	record_release(&recs);
+}
+
 static void test_slower_never_good(void **state)
 {
 	(void)state;
@@ -903,6 +949,7 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_generator_shapes),
 	    cmocka_unit_test(test_slower_never_good),
 	    cmocka_unit_test(test_slower_never_nearer_pass),
 	    cmocka_unit_test(test_aa_at_level),
