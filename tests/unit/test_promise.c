@@ -88,6 +88,7 @@ enum family {
 	F_TREND,	 /* head slower by g per run */
 	F_ALTERNATING,	 /* head slower in odd rounds, faster or equal in even */
 	F_BIMODAL,	 /* head's runs in two modes */
+	F_MINORITY_BOTH, /* a program with stalls whose change makes more of them */
 	F_AA,		 /* A/A */
 	F_AA_PERIODIC,	 /* A/A of a periodic program */
 	F_AA_MINORITY,	 /* A/A of a program with its own random stalls */
@@ -95,8 +96,8 @@ enum family {
 };
 
 static const char *const family_names[F__COUNT] = {
-    "shift",   "minority", "periodic-head", "periodic-both", "trend", "alternating",
-    "bimodal", "aa",	   "aa-periodic",   "aa-stalls",
+    "shift",	   "minority", "periodic-head", "periodic-both", "trend", "alternating", "bimodal",
+    "stalls-more", "aa",       "aa-periodic",	"aa-stalls",
 };
 
 static int family_is_aa(enum family f)
@@ -346,6 +347,10 @@ static void draw_case(uint64_t master, int index, struct pcase *c)
 	}
 	case F_AA_MINORITY:
 		*h = *b = (struct side_shape){S_MINORITY, 0.05, 3, 0, 0};
+		break;
+	case F_MINORITY_BOTH:
+		*b = (struct side_shape){S_MINORITY, 0.05, 3, 0, 0};
+		*h = (struct side_shape){S_MINORITY, PICK(&r, 0.1, 0.2, 0.4), 3, 0, 0};
 		break;
 	case F_AA:
 	case F__COUNT:
