@@ -8,13 +8,15 @@
  * are checked:
  *
  *  (a) never a good verdict for a slower head: when the rounds the
- *      verdict was decided on show the head slower than T by at least
- *      1.3 T, by the change of the mean (sum of head over sum of base) or
- *      by the typical round (the median per-round ratio), or when a head
- *      whose slowdown grows with every run is at 1.3 T by the last round
- *      judged (and that growth is at least 4 standard errors over those
- *      rounds), the verdict is not pass, improved or within_noise (all
- *      three exit 0; inconclusive is the gate saying it cannot tell).
+ *      verdict was decided on show the head slower by at least 1.3 T —
+ *      by the change of the mean (head's mean run over base's), by the
+ *      typical round (the median per-round ratio), or by a growth beyond
+ *      chance (Mann-Kendall z >= 4 over the rounds' log-ratios, the
+ *      Theil-Sen line at 1.3 T by the last judged round or the design's
+ *      cap) — and, with min_difference set, by 1.3 min_difference in
+ *      the same measure, the verdict is not pass, improved or
+ *      within_noise (all three exit 0; inconclusive is the gate saying
+ *      it cannot tell).
  *  (b) monotone: the same case (same noise, order and seeds) with every
  *      head run multiplied by f > 1 never gets a verdict nearer to pass.
  *      The order, from "head faster" to "head slower":
@@ -22,7 +24,7 @@
  *        < inconclusive = within_noise toward a regression < regression
  *      (within_noise and inconclusive are both "cannot tell" and exit 0;
  *      a move between them is no move).
- *  (c) the test's level: A/A comparisons (plain, periodic programs, a
+ *  (c) the test's level: A/A comparisons (plain, a periodic program, a
  *      program with random stalls, the same on both sides) are
  *      `regression` at most at the level 1 - confidence, with a binomial
  *      allowance (the sum of the cases' levels plus 3.09 standard
@@ -31,7 +33,8 @@
  * Cases are seeded and deterministic. KAGARI_PROMISE_CASES=N sets how many
  * (default 800; an eighth under AddressSanitizer), KAGARI_PROMISE_SEED the
  * master seed, KAGARI_PROMISE_CASE=I replays case I alone and prints its
- * samples round by round. bench/promise.sh runs a larger sweep. The table
+ * samples round by round, KAGARI_PROMISE_ALL=1 prints every violation.
+ * bench/promise.sh runs a larger sweep. The table
  * (per property and scenario family: cases, violations) and the smallest
  * violating case of each property and family go to stdout.
  */
