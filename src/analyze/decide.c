@@ -585,6 +585,15 @@ static void undecided_mean(const struct facts *f, struct sbuf *sb)
 	const struct compare_input *in = f->in;
 	const struct compare_result *r = f->r;
 
+	if (f->mean_within && !(in->sequential && r->nr_pairs < (size_t)f->need_rounds)) {
+		/* both within T: only rare_share's runs are missing */
+		sbuf_addf(sb,
+			  "within %g%% (typical and mean), but %zu runs: a pass needs %d for "
+			  "rare_share %g%%, fewer could miss a slowdown of %g%% of the runs",
+			  f->T, r->nr_head_kept, f->need_runs, in->rare_share * 100,
+			  in->rare_share * 100);
+		return;
+	}
 	sbuf_adds(sb, "typical is no regression, but the ");
 	add_mean(sb, r);
 	sbuf_addf(sb, " is not shown within %g%% (P(regression)=%.2f", f->T, r->mean_p_reg);
@@ -593,12 +602,6 @@ static void undecided_mean(const struct facts *f, struct sbuf *sb)
 			  "; %zu rounds, a pass on the mean needs %d: fewer could miss a "
 			  "minority of 5%% of the runs",
 			  r->nr_pairs, f->need_rounds);
-	else if (r->nr_head_kept < (size_t)f->need_runs)
-		sbuf_addf(sb,
-			  "; %zu runs, a pass needs %d for rare_share %g%%: fewer could miss "
-			  "a slowdown of %g%% of the runs",
-			  r->nr_head_kept, f->need_runs, in->rare_share * 100,
-			  in->rare_share * 100);
 	else if (in->sequential)
 		sbuf_addf(sb, ", test p=%.2g not below this look's level %.2g",
 			  r->mean_p_test_pass * f->m, in->mean_level);

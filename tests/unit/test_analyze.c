@@ -127,6 +127,36 @@ static void test_round_trip(void **state)
 	run_result_release(&back);
 }
 
+/* regression.rare_share: kept in the report's analysis settings, read
+   back and applied again; with 20 head runs a pass needs more (149). */
+static void test_rare_share(void **state)
+{
+	(void)state;
+	struct run_result r, back;
+	make_result(&r);
+	struct command_result *c = &r.suites[0].benches[0].commands[0];
+	c->analysis.rare_share = 0.02;
+	analyze_result(&r, NULL);
+	const struct comparison *cp = &c->comparison[METRIC_ALLOCS];
+	assert_int_equal(cp->verdict, VERDICT_INCONCLUSIVE);
+	assert_non_null(strstr(cp->reason, "a pass needs 149 for rare_share 2%"));
+	assert_true(fabs(cp->blind_share_percent - 100 * (1 - pow(0.05, 1.0 / 20))) < 1e-9);
+	char *first = to_json(&r);
+	assert_non_null(strstr(first, "\"rare_share\": 0.02"));
+	struct sbuf err = SBUF_INIT;
+	run_result_init(&back);
+	assert_int_equal(report_read_json(first, strlen(first), "r.json", &back, &err), 0);
+	assert_true(back.suites[0].benches[0].commands[0].analysis.rare_share == 0.02);
+	analyze_result(&back, NULL);
+	char *second = to_json(&back);
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+	sbuf_release(&err);
+	run_result_release(&r);
+	run_result_release(&back);
+}
+
 static void test_overrides(void **state)
 {
 	(void)state;
@@ -400,6 +430,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_rare_share),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_bad_analysis),
