@@ -179,6 +179,7 @@ void power_trial(const struct power_design *d, double T, double min_difference, 
 	out->decided_at =
 	    d->sequential && cp->decided_at_rounds > 0 ? cp->decided_at_rounds : rounds;
 	out->runs = out->decided_at * st->runs_per_round;
+	out->dropped = (int)cp->nr_dropped_rounds;
 	out->change_percent = cp->change_percent;
 	out->mean_change_percent = cp->mean_change_percent;
 	out->noise_floor_percent = cp->noise_floor_percent;

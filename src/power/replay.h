@@ -50,10 +50,12 @@ struct power_shape {
 
 /* What one trial found: the comparison's verdict, the rounds measured,
    the rounds it was decided at (the look; the rounds in a fixed design)
-   and the runs per side that took, its estimates and reason (owned). */
+   and the runs per side that took, the rounds the stall filter dropped,
+   its estimates and reason (owned). */
 struct power_outcome {
 	enum verdict verdict;
 	int rounds, decided_at, runs;
+	int dropped; /* rounds the stall filter removed */
 	double change_percent, mean_change_percent, noise_floor_percent;
 	char *reason;
 };
