@@ -671,6 +671,9 @@ static void outcome_text(struct sbuf *sb, const struct pcase *c, const struct ju
 		    sb,
 		    ", growing: Mann-Kendall z %.1f, %+.1f%% by the last round, %+.1f%% at the cap",
 		    j->trend_z, j->trend_end, j->trend_cap);
+	if (j->o.dropped)
+		sbuf_addf(sb, ", %d round%s dropped as stalls", j->o.dropped,
+			  j->o.dropped == 1 ? "" : "s");
 	sbuf_addf(sb, " at T %g%%): %s", c->dc.T, j->o.reason);
 }
 
