@@ -1026,7 +1026,7 @@ static void result_reset(struct compare_result *out)
 	out->trend_first_percent = out->trend_last_percent = out->trend_cap_percent = NAN;
 	out->blind_share_percent = NAN;
 	out->base_mean = NAN;
-	out->p_rounds_beyond = NAN;
+	out->p_rounds_beyond = out->p_rounds_beyond_imp = NAN;
 }
 
 void compare_compute(const struct compare_input *in, struct compare_result *out)

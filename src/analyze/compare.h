@@ -192,6 +192,8 @@ struct compare_result {
 	 */
 	size_t nr_rounds_beyond, nr_rounds_signed; /* beyond T, of how many */
 	double p_rounds_beyond;
+	size_t nr_rounds_beyond_imp; /* the same toward improvement (beyond -T) */
+	double p_rounds_beyond_imp;
 	double robust_cv;    /* of r (paired) / the larger side (independent) */
 	int ranges_disjoint; /* max of one side below min of the other */
 	/* A/A control: base against itself, same estimator. */

@@ -37,23 +37,27 @@ static double binom_half_sf(size_t k, size_t n)
  * The round-by-round evidence beside the estimate: x[k] the round number
  * and lr[k] the round's log-ratio, in round order. The trend of lr over the
  * rounds (analyze/trend.h), projected to the design's cap, and the sign
- * test of the rounds beyond the tolerance in the regression direction.
+ * tests of the rounds beyond the tolerance in either direction.
  */
 void compare_rounds_evidence(const struct compare_input *in, struct compare_result *out,
 			     const double *x, const double *lr, size_t n)
 {
-	double lim = in->higher_is_better
-			 ? (in->max_percent < 100 ? log1p(-in->max_percent / 100) : -INFINITY)
-			 : log1p(in->max_percent / 100);
+	double up = log1p(in->max_percent / 100);
+	double down = in->max_percent < 100 ? log1p(-in->max_percent / 100) : -INFINITY;
 	struct trend t;
 	struct rng rng;
-	size_t beyond = 0;
+	size_t above = 0, below = 0;
 
-	for (size_t k = 0; k < n; k++)
-		beyond += in->higher_is_better ? lr[k] < lim : lr[k] > lim;
-	out->nr_rounds_beyond = beyond;
+	for (size_t k = 0; k < n; k++) {
+		above += lr[k] > up;
+		below += lr[k] < down;
+	}
+	/* in degradation terms: beyond +T toward slower, beyond -T toward faster */
+	out->nr_rounds_beyond = in->higher_is_better ? below : above;
+	out->nr_rounds_beyond_imp = in->higher_is_better ? above : below;
 	out->nr_rounds_signed = n;
-	out->p_rounds_beyond = n ? binom_half_sf(beyond, n) : NAN;
+	out->p_rounds_beyond = n ? binom_half_sf(out->nr_rounds_beyond, n) : NAN;
+	out->p_rounds_beyond_imp = n ? binom_half_sf(out->nr_rounds_beyond_imp, n) : NAN;
 	if (!n)
 		return;
 	rng_seed(&rng, rng_seed_from(in->seed, "trend"));

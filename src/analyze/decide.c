@@ -1,17 +1,18 @@
 /*
  * analyze/decide: phase 3 of the comparison engine (compare.h), the
  * verdict of docs/statistics.md ("Verdict rules, in order"). Evidence
- * first: facts() names every fact a verdict may rest on (the typical
+ * first: facts_compute() names every fact a verdict may rest on (the typical
  * change and the mean shown beyond or within T, min_difference met, the
  * noise floor or the rounds resolving the change, a trend, the pass
  * minimum of rounds). Then one classification, in order:
  *
  *   1 too few samples, 2 dispersion              -> inconclusive
  *   5 a regression (typical or mean) shown       -> regression, or
- *     4 below min_difference / 7 within the floor -> inconclusive
+ *     4 below min_difference, 7 within the floor
+ *       and not resolved by the rounds           -> inconclusive
  *   3 a zero base                                -> inconclusive
  *   6 an improvement shown                       -> improved, or
- *     7 within the floor                         -> within_noise
+ *     7 within the floor, rounds not resolving   -> within_noise
  *   8 (or 4) the pass conjunction                -> pass
  *   9 / 10 what the conjunction lacked           -> inconclusive
  *
@@ -28,7 +29,6 @@
 #include "analyze/exact.h"
 #include "analyze/format.h"
 #include "analyze/mean.h"
-#include "analyze/trend.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
@@ -144,7 +144,7 @@ struct facts {
 	double typ_diff, mean_diff;
 	/* The regression's change above the noise floor, or the rounds
 	   beyond T one by one (the sign test at the level). */
-	int rounds_resolve;
+	int rounds_resolve, rounds_resolve_imp;
 	/* The change moves over the rounds and crosses T by the cap. */
 	int trend;
 	/* The pass minimum: rounds of the sequential design's mean rule and
@@ -261,6 +261,8 @@ static void facts_compute(struct facts *f)
 
 	f->rounds_resolve =
 	    !r->exact_data && isfinite(r->p_rounds_beyond) && r->p_rounds_beyond * f->m < f->alpha;
+	f->rounds_resolve_imp = !r->exact_data && isfinite(r->p_rounds_beyond_imp) &&
+				r->p_rounds_beyond_imp * f->m < f->alpha;
 
 	if (isfinite(r->trend_p) && r->trend_p * f->m < f->alpha) {
 		double ends[] = {r->trend_first_percent, r->trend_last_percent,
@@ -377,6 +379,21 @@ static void add_shown(struct sbuf *sb, const struct facts *f, int reg, int by_me
 	}
 }
 
+/* A floor the rounds beat: the machine resolved the change round by round,
+   so the floor is the program's own rhythm (docs/statistics.md). */
+static void add_rounds_beyond(struct sbuf *sb, const struct facts *f, int reg)
+{
+	const struct compare_result *r = f->r;
+
+	sbuf_addf(sb, ", noise floor %.1f%% but %zu of %zu rounds were ", f->F,
+		  reg ? r->nr_rounds_beyond : r->nr_rounds_beyond_imp, r->nr_rounds_signed);
+	add_threshold(sb, reg ? !f->hib : f->hib, f->T);
+	sbuf_addf(sb,
+		  " (sign test p=%.2g): the floor is the program's own run-to-run "
+		  "pattern, not the machine",
+		  reg ? r->p_rounds_beyond : r->p_rounds_beyond_imp);
+}
+
 static void add_floor_words(struct sbuf *sb, const struct facts *f)
 {
 	sbuf_addf(sb,
@@ -417,11 +434,7 @@ static int rule_regression(const struct facts *f, struct sbuf *sb)
 		if (!isnan(r->noise_floor_percent) && !r->exact_data)
 			sbuf_addf(sb, ", noise floor %.1f%%", f->F);
 	} else if (f->rounds_resolve) {
-		sbuf_addf(sb,
-			  ", noise floor %.1f%% but beyond %g%% in %zu of %zu rounds "
-			  "(sign test p=%.2g): the floor is the program's own run-to-run "
-			  "pattern, not the machine",
-			  f->F, f->T, r->nr_rounds_beyond, r->nr_rounds_signed, r->p_rounds_beyond);
+		add_rounds_beyond(sb, f, 1);
 	} else {
 		add_floor_words(sb, f);
 		set_verdict(r, VERDICT_INCONCLUSIVE, 7, sb);
@@ -475,11 +488,14 @@ static int rule_improved(const struct facts *f, struct sbuf *sb)
 	if (-shown > f->F || r->exact_data) {
 		if (!isnan(r->noise_floor_percent) && !r->exact_data)
 			sbuf_addf(sb, ", noise floor %.1f%%", f->F);
-		set_verdict(r, VERDICT_IMPROVED, 6, sb);
+	} else if (f->rounds_resolve_imp) {
+		add_rounds_beyond(sb, f, 0);
+	} else {
+		add_floor_words(sb, f);
+		set_verdict(r, VERDICT_WITHIN_NOISE, 7, sb);
 		return 1;
 	}
-	add_floor_words(sb, f);
-	set_verdict(r, VERDICT_WITHIN_NOISE, 7, sb);
+	set_verdict(r, VERDICT_IMPROVED, 6, sb);
 	return 1;
 }
 
