@@ -303,6 +303,47 @@ static void command_rules(const struct command_spec *cs, struct analysis_setting
 	free(cr.budgets);
 }
 
+/*
+ * regression.rare_share asks for more head runs than the design measures:
+ * no pass is possible (docs/statistics.md, "The blind share of a pass").
+ * One warning per `rare_share` key.
+ */
+static size_t warn_rare_share(const struct suite *s)
+{
+	size_t warned = 0;
+	for (size_t b = 0; b < s->nr_benches; b++) {
+		const struct settings *st = &s->benches[b].settings;
+		const struct regression_cfg *rc = &st->regression;
+		if (!(rc->rare_share > 0) || !rc->rare_share_loc.line)
+			continue;
+		int seen = 0;
+		for (size_t e = 0; e < b && !seen; e++) {
+			const struct src_loc *o = &s->benches[e].settings.regression.rare_share_loc;
+			seen =
+			    o->line == rc->rare_share_loc.line && o->col == rc->rare_share_loc.col;
+		}
+		long need = (long)ceil(log(0.05) / log1p(-rc->rare_share) - 1e-9);
+		long have = st->runs > 0 ? st->runs : st->max_runs;
+		if (seen || need <= have)
+			continue;
+		struct sbuf at = SBUF_INIT;
+		if (rc->rare_share_loc.line == s->defaults.regression.rare_share_loc.line &&
+		    rc->rare_share_loc.col == s->defaults.regression.rare_share_loc.col)
+			sbuf_adds(&at, "defaults.regression.rare_share");
+		else
+			sbuf_addf(&at, "benchmarks[%zu].regression.rare_share", b);
+		cmd_warning("%s:%d:%d: %s: rare_share %g%% needs %ld head runs for a pass, but %s "
+			    "is %ld: no comparison of benchmark '%s' can pass; raise %s to at "
+			    "least %ld",
+			    s->file, rc->rare_share_loc.line, rc->rare_share_loc.col, at.buf,
+			    rc->rare_share * 100, need, st->runs > 0 ? "runs" : "max_runs", have,
+			    s->benches[b].name, st->runs > 0 ? "runs" : "max_runs", need);
+		sbuf_release(&at);
+		warned++;
+	}
+	return warned;
+}
+
 size_t common_warn_power(const struct suite *s)
 {
 	/*
@@ -383,7 +424,7 @@ size_t common_warn_power(const struct suite *s)
 			seen = 1;
 		}
 	}
-	return warned;
+	return warned + warn_rare_share(s);
 }
 
 /* Is path the file standard output is (--output /dev/stdout)? */

@@ -73,7 +73,10 @@ void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_ove
  * gives too few rounds for any gated comparison to reach the suite's
  * confidence: the smallest p the exact test can give must be below
  * (1 - confidence) / m for Holm's first step over the m gated comparisons
- * of the fixed design. Returns the number of warnings printed.
+ * of the fixed design. And (once per `rare_share` key) when the head runs
+ * a pass needs for regression.rare_share are more than `runs`, or than
+ * `max_runs` in the sequential design: no comparison could ever pass.
+ * Returns the number of warnings printed.
  */
 size_t common_warn_power(const struct suite *s);
 

@@ -253,6 +253,7 @@ static void load_regression(struct loader *L, yaml_node_t *n, const char *path,
 				    ywalk_text(c));
 		} else {
 			r->rare_share = pct / 100;
+			r->rare_share_loc = ld_loc_of(c);
 		}
 		sbuf_release(&err);
 	}

@@ -80,16 +80,17 @@ struct metric_regression {
 };
 
 struct regression_cfg {
-	enum pairing pairing;	      /* default rounds */
-	enum correction correction;   /* default holm */
-	int resamples;		      /* default 2000 */
-	struct src_loc resamples_loc; /* where it was set (line 0: not set) */
-	int resamples_in_defaults;    /* ... in `defaults` */
-	double confidence;	      /* default 0.95, in [0.5, 0.999] */
-	int min_samples;	      /* default 10 */
-	double max_cv;		      /* default 0.5; 0 disables */
-	double rare_share;	      /* (ext) in (0, 1); 0: unset */
-	struct strvec commands;	      /* benchmark level; empty = all */
+	enum pairing pairing;	       /* default rounds */
+	enum correction correction;    /* default holm */
+	int resamples;		       /* default 2000 */
+	struct src_loc resamples_loc;  /* where it was set (line 0: not set) */
+	int resamples_in_defaults;     /* ... in `defaults` */
+	double confidence;	       /* default 0.95, in [0.5, 0.999] */
+	int min_samples;	       /* default 10 */
+	double max_cv;		       /* default 0.5; 0 disables */
+	double rare_share;	       /* (ext) in (0, 1); 0: unset */
+	struct src_loc rare_share_loc; /* where it was set (line 0: not set) */
+	struct strvec commands;	       /* benchmark level; empty = all */
 	struct metric_regression metric[METRIC__COUNT];
 };
 

@@ -126,6 +126,33 @@ expect_err "or at least 10"
 sed -i 's/runs: 8/runs: 10/' one.yaml
 run_k validate one.yaml; expect_rc 0
 [ -s "$T/err" ] && fail "validate warned about 5 rounds of one comparison: $(cat "$T/err")"
+# rare_share 2% needs 149 head runs for a pass: a cap below that can never
+# pass, and validate says so at the key; a design that reaches it is quiet.
+cat > rare.yaml <<'YAML'
+version: "1"
+name: rare
+defaults:
+  max_runs: 100
+  regression:
+    rare_share: 2%
+benchmarks:
+  - name: a
+    commands:
+      x: {command: ["true"]}
+  - name: b
+    max_runs: 200
+    commands:
+      x: {command: ["true"]}
+  - name: c
+    regression: {rare_share: 1%}
+    runs: 200
+    commands:
+      x: {command: ["true"]}
+YAML
+run_k validate rare.yaml; expect_rc 0
+expect_err "rare.yaml:6:17: defaults.regression.rare_share: rare_share 2% needs 149 head runs for a pass, but max_runs is 100: no comparison of benchmark 'a' can pass; raise max_runs to at least 149"
+expect_err "rare.yaml:16:30: benchmarks[2].regression.rare_share: rare_share 1% needs 299 head runs for a pass, but runs is 200"
+[ "$(grep -c 'warning:' "$T/err")" -eq 2 ] || fail "expected two warnings (b reaches 149): $(cat "$T/err")"
 cd "$T"
 
 case_ "list text and json"
