@@ -395,6 +395,30 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	}
 }
 
+/* The change of the mean over every round holding both sides, kept or
+   dropped: head's mean run over base's, minus one, in percent. */
+static double all_rounds_mean_change(const struct work *w)
+{
+	double sb = 0, sh = 0;
+	size_t nb = 0, nh = 0;
+
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+
+		if (!r->nb || !r->nh)
+			continue;
+		for (size_t i = 0; i < r->nb; i++)
+			sb += r->b[i];
+		for (size_t i = 0; i < r->nh; i++)
+			sh += r->h[i];
+		nb += r->nb;
+		nh += r->nh;
+	}
+	if (!nb || !nh || !(sb > 0))
+		return NAN;
+	return ((sh / (double)nh) / (sb / (double)nb) - 1) * 100;
+}
+
 static void collect_kept(struct work *w)
 {
 	w->kb = xreallocarray(NULL, 1, sizeof(double));
@@ -1034,6 +1058,7 @@ static void result_reset(struct compare_result *out)
 	out->trend_first_percent = out->trend_last_percent = out->trend_cap_percent = NAN;
 	out->blind_share_percent = NAN;
 	out->base_mean = NAN;
+	out->all_rounds_mean_change_percent = NAN;
 	out->p_rounds_beyond = out->p_rounds_beyond_imp = NAN;
 }
 
@@ -1061,6 +1086,8 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	rng_seed(&control_rng, rng_seed_from(in->seed, "control"));
 
 	stall_filter(&w, out);
+	if (out->nr_dropped)
+		out->all_rounds_mean_change_percent = all_rounds_mean_change(&w);
 	collect_kept(&w);
 	out->base_stat = stat_of(w.kb, w.nkb, in->statistic, w.scratch);
 	out->head_stat = stat_of(w.kh, w.nkh, in->statistic, w.scratch);

@@ -189,6 +189,11 @@ struct compare_result {
 	   (a relative change of them is undefined). */
 	size_t nr_zero_base;
 	double base_mean; /* mean of the kept base runs (min_difference of the mean) */
+	/* With rounds dropped by the stall filter: the change of the mean
+	   over every round holding both sides, the dropped ones included
+	   (percent; NAN when none was dropped). A pass may not rest on
+	   rounds the filter took away (decide.c). */
+	double all_rounds_mean_change_percent;
 	/*
 	 * The sign test of the rounds: how many kept rounds' log-ratio lies
 	 * beyond the tolerance in the regression direction, and the one-sided

@@ -48,6 +48,43 @@ static void swap_d(double *a, double *b)
 	*b = t;
 }
 
+/* What partition_step() returns for a span it sorted whole. */
+#define SORTED SIZE_MAX
+
+/*
+ * One step of Hoare's partition of a[lo..hi] (lo < hi) around the median
+ * of a[lo], a[mid] and a[hi], which it orders first: returns j with
+ * a[lo..j] <= pivot <= a[j+1..hi] and lo <= j < hi, or SORTED when the
+ * span holds three or fewer, which the ordering alone sorts. The one
+ * partition of exact_select() and select_listed().
+ */
+static size_t partition_step(double *a, size_t lo, size_t mid, size_t hi)
+{
+	size_t i = lo, j = hi;
+	double pivot;
+
+	if (a[mid] < a[lo])
+		swap_d(&a[mid], &a[lo]);
+	if (a[hi] < a[lo])
+		swap_d(&a[hi], &a[lo]);
+	if (a[hi] < a[mid])
+		swap_d(&a[hi], &a[mid]);
+	if (hi - lo < 3)
+		return SORTED;
+	pivot = a[mid];
+	for (;;) {
+		do
+			i++;
+		while (a[i] < pivot);
+		do
+			j--;
+		while (a[j] > pivot);
+		if (i >= j)
+			return j;
+		swap_d(&a[i], &a[j]);
+	}
+}
+
 double exact_select(double *a, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
@@ -57,32 +94,10 @@ double exact_select(double *a, size_t n, size_t k)
 	 * [lo, hi] to the side holding k. Expected linear time.
 	 */
 	while (hi > lo) {
-		size_t mid = lo + (hi - lo) / 2, i, j;
-		double pivot;
+		size_t j = partition_step(a, lo, lo + (hi - lo) / 2, hi);
 
-		if (a[mid] < a[lo])
-			swap_d(&a[mid], &a[lo]);
-		if (a[hi] < a[lo])
-			swap_d(&a[hi], &a[lo]);
-		if (a[hi] < a[mid])
-			swap_d(&a[hi], &a[mid]);
-		if (hi - lo < 3)
-			break; /* three or fewer: sorted by the above */
-		pivot = a[mid];
-		i = lo;
-		j = hi;
-		for (;;) {
-			do
-				i++;
-			while (a[i] < pivot);
-			do
-				j--;
-			while (a[j] > pivot);
-			if (i >= j)
-				break;
-			swap_d(&a[i], &a[j]);
-		}
-		/* a[lo..j] <= pivot <= a[j+1..hi] */
+		if (j == SORTED)
+			break; /* three or fewer: sorted by the step */
 		if (k <= j)
 			hi = j;
 		else
@@ -837,26 +852,9 @@ static void select_listed(double *a, size_t L, const size_t *k, size_t nk, size_
 			out[0] = exact_select(a, L, k[0] - base);
 			return;
 		}
-		size_t lo = 0, hi = L - 1, mid = L / 2, i = lo, j = hi;
-		if (a[mid] < a[lo])
-			swap_d(&a[mid], &a[lo]);
-		if (a[hi] < a[lo])
-			swap_d(&a[hi], &a[lo]);
-		if (a[hi] < a[mid])
-			swap_d(&a[hi], &a[mid]);
-		double pivot = a[mid];
-		for (;;) {
-			do
-				i++;
-			while (a[i] < pivot);
-			do
-				j--;
-			while (a[j] > pivot);
-			if (i >= j)
-				break;
-			swap_d(&a[i], &a[j]);
-		}
-		/* a[0..j] <= pivot <= a[j+1..L), 0 <= j < L - 1 */
+		/* L > 16, so never SORTED; a[0..j] <= pivot <= a[j+1..L),
+		   0 <= j < L - 1 */
+		size_t j = partition_step(a, 0, L / 2, L - 1);
 		size_t nl = 0;
 		while (nl < nk && k[nl] - base <= j)
 			nl++;

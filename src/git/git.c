@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -468,31 +469,17 @@ int git_head_info(const char *repo, char **head_sha, int *dirty, const struct st
  */
 static int normalize_relpath(const char *relpath, struct sbuf *out, struct sbuf *err)
 {
-	const char *p = relpath;
-
 	if (!relpath || !*relpath || relpath[0] == '/') {
 		sbuf_adds(err, "invalid path ");
 		add_quoted(err, relpath ? relpath : "");
 		sbuf_adds(err, ": it must be relative to the top of the repository");
 		return -1;
 	}
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			sbuf_adds(err, "invalid path ");
-			add_quoted(err, relpath);
-			sbuf_adds(err, ": it must not contain '..'");
-			return -1;
-		}
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (out->len)
-				sbuf_addch(out, '/');
-			sbuf_add(out, p, n);
-		}
-		p += n;
-		if (*p == '/')
-			p++;
+	if (path_clean_relative(relpath, out)) {
+		sbuf_adds(err, "invalid path ");
+		add_quoted(err, relpath);
+		sbuf_adds(err, ": it must not contain '..'");
+		return -1;
 	}
 	if (!out->len) {
 		sbuf_adds(err, "invalid path ");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -16,28 +17,15 @@
    for an absolute path or one with "..". */
 static int tree_path(const char *relpath, struct sbuf *out, struct sbuf *err)
 {
-	const char *p = relpath;
 	sbuf_reset(out);
 	if (relpath[0] == '/') {
 		sbuf_addf(err, "'%s': expected a path relative to the top of the repository",
 			  relpath);
 		return -1;
 	}
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			sbuf_addf(err, "'%s': a path in a commit may not contain '..'", relpath);
-			return -1;
-		}
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (out->len)
-				sbuf_addch(out, '/');
-			sbuf_add(out, p, n);
-		}
-		p += n;
-		if (*p == '/')
-			p++;
+	if (path_clean_relative(relpath, out)) {
+		sbuf_addf(err, "'%s': a path in a commit may not contain '..'", relpath);
+		return -1;
 	}
 	return 0;
 }

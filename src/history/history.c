@@ -663,6 +663,19 @@ char *history_col_text(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+int history_step_text(struct history *h, sqlite3_stmt *st, char **text, const char *what,
+		      struct sbuf *err)
+{
+	int step = sqlite3_step(st);
+	*text = step == SQLITE_ROW ? history_col_text(st, 0) : NULL;
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		history_db_error(h, what, err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The last run's columns of a point (NULL, NAN when the run has none). */
 static double col_double_or_nan(sqlite3_stmt *st, int i)
 {
@@ -774,15 +787,7 @@ int history_run_report(struct history *h, int64_t run, char **report, struct sbu
 			    "cannot read a run's report", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*report = history_col_text(st, 0);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		history_db_error(h, "cannot read a run's report", err);
-		return -1;
-	}
-	return 0;
+	return history_step_text(h, st, report, "cannot read a run's report", err);
 }
 
 int64_t history_count_runs(struct history *h, struct sbuf *err)

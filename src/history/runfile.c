@@ -771,15 +771,7 @@ int history_state_get(struct history *h, const char *key, char **value, struct s
 			    "cannot read the branch state", err))
 		return -1;
 	history_bind_text(st, 1, key);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*value = history_col_text(st, 0);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		history_db_error(h, "cannot read the branch state", err);
-		return -1;
-	}
-	return 0;
+	return history_step_text(h, st, value, "cannot read the branch state", err);
 }
 
 int history_state_set(struct history *h, const char *key, const char *value, struct sbuf *err)

@@ -36,8 +36,9 @@
 #include "model/result.h"
 #include "suite/vars.h"
 
-/* Which metrics a command records, per the resolved `metrics:` settings. */
-static int metric_requested(const struct settings *st, enum metric_id m)
+/* Which metrics a command records in its timed runs, per the resolved
+   `metrics:` settings (execute_internal.h). */
+int execute_timed_metric(const struct settings *st, enum metric_id m)
 {
 	switch (metric_get(m)->group) {
 	case GROUP_TIME:
@@ -62,7 +63,7 @@ static void record_run(struct side_result *sr, const struct settings *st,
 	double wall = (double)out->wall_ns;
 	double user = (double)out->user_ns, sys = (double)out->sys_ns;
 	for (int m = 0; m < METRIC__COUNT; m++) {
-		if (!metric_requested(st, (enum metric_id)m))
+		if (!execute_timed_metric(st, (enum metric_id)m))
 			continue;
 		double v;
 		switch (m) {
@@ -993,7 +994,7 @@ static void bench_statuses(struct bench_run *B, int round)
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			struct metric_series *ms = &cr->side[sd].metric[METRIC_THROUGHPUT];
 			if (cr->side[sd].present && ms->status != MSTATUS_OK &&
-			    metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
+			    execute_timed_metric(&cs->settings, METRIC_THROUGHPUT) &&
 			    isnan(B->work[sd]))
 				metric_series_set_status(
 				    ms, MSTATUS_FAILED,

@@ -704,23 +704,6 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 	return interrupted;
 }
 
-/* Is metric m measured in the timed runs of a command with settings st? */
-static int timed_measured(const struct settings *st, enum metric_id m)
-{
-	switch (metric_get(m)->group) {
-	case GROUP_TIME:
-		return 1;
-	case GROUP_CPU:
-		return st->metrics.cpu;
-	case GROUP_MEMORY:
-		return st->metrics.memory;
-	case GROUP_THROUGHPUT:
-		return st->metrics.throughput.kind != WORK_NONE;
-	default:
-		return 0;
-	}
-}
-
 /*
  * Does the command gate only on instrumented counts, no timed metric? Then
  * its sequential timed rounds may stop early (analyze.c,
@@ -736,7 +719,7 @@ static int gates_counts_only(const struct command_spec *cs)
 			continue;
 		if (g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS)
 			counts |= execute_metric_asked(cs, (enum metric_id)m);
-		else if (timed_measured(&cs->settings, (enum metric_id)m))
+		else if (execute_timed_metric(&cs->settings, (enum metric_id)m))
 			return 0;
 	}
 	return counts;

@@ -211,6 +211,28 @@ static int parse_costs(const char *q, int cols, uint64_t *v)
 	return 0;
 }
 
+/* The text after a line's "KEY:" and the spaces that follow it, or NULL
+   when the line at p does not start with key. */
+static const char *after_key(const char *p, const char *key)
+{
+	size_t k = strlen(key);
+	if (strncmp(p, key, k))
+		return NULL;
+	p += k;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* A cost line at p, "LINE COST..." (COSTs may be absent: zero), into v;
+   -1 when it is not one (the readers skip it). */
+static int cost_line(const char *p, int cols, uint64_t *v)
+{
+	uint64_t line;
+	const char *q = parse_u64(p, &line);
+	return q && *q == ' ' && !parse_costs(q + 1, cols, v) ? 0 : -1;
+}
+
 int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sbuf *err)
 {
 	int col[MAX_COLUMNS];
@@ -221,17 +243,12 @@ int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sb
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "events:", 7)) {
-			const char *q = p + 7;
-			while (*q == ' ')
-				q++;
+		const char *q;
+		if ((q = after_key(p, "events:"))) {
 			cols = parse_events(q, n - (size_t)(q - p), col, err);
 			if (cols < 0)
 				return -1;
-		} else if (!strncmp(p, "summary:", 8)) {
-			const char *q = p + 8;
-			while (*q == ' ')
-				q++;
+		} else if ((q = after_key(p, "summary:"))) {
 			if (cols < 0 || *q < '0' || *q > '9' || parse_costs(q, cols, summary)) {
 				sbuf_addf(err, "malformed cachegrind summary line '%.*s'", (int)n,
 					  p);
@@ -239,10 +256,8 @@ int valgrind_parse_output(const char *text, struct valgrind_counts *c, struct sb
 			}
 			have_summary = 1;
 		} else if (cols > 0 && *p >= '0' && *p <= '9') {
-			/* A cost line: "LINE COST..." (COSTs may be absent: zero). */
-			uint64_t line, v[MAX_COLUMNS];
-			const char *q = parse_u64(p, &line);
-			if (q && *q == ' ' && !parse_costs(q + 1, cols, v))
+			uint64_t v[MAX_COLUMNS];
+			if (!cost_line(p, cols, v))
 				for (int k = 0; k < cols; k++)
 					sum[k] += v[k];
 		}
@@ -268,11 +283,16 @@ static int is_cg_file(const char *name)
 	return !strncmp(name, "cg.", 3) && name[3];
 }
 
-int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files, struct sbuf *err)
+/*
+ * Read every cachegrind file ("cg.*") of dir in turn and hand its text to
+ * one_file(); both readers below walk the folder the same way and differ
+ * only in what they take from a file. Stops at the first failure.
+ */
+static int for_each_cg_file(const char *dir,
+			    int (*one_file)(const char *text, const char *path, void *ctx,
+					    struct sbuf *err),
+			    void *ctx, struct sbuf *err)
 {
-	memset(c, 0, sizeof(*c));
-	c->cache = 1;
-	*files = 0;
 	DIR *d = opendir(dir);
 	if (!d) {
 		sbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
@@ -285,24 +305,48 @@ int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files,
 		if (!is_cg_file(de->d_name))
 			continue;
 		char *path = xstrfmt("%s/%s", dir, de->d_name);
-		struct valgrind_counts one;
 		sbuf_reset(&text);
 		if (sbuf_read_file(&text, path, CG_FILE_MAX)) {
 			sbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
 			rc = -1;
-		} else if (valgrind_parse_output(text.buf, &one, err)) {
-			sbuf_addf(err, " (in '%s')", path);
-			rc = -1;
 		} else {
-			for (int e = 0; e < VG__COUNT; e++)
-				c->ev[e] += one.ev[e];
-			c->cache &= one.cache;
-			(*files)++;
+			rc = one_file(text.buf, path, ctx, err);
 		}
 		free(path);
 	}
 	closedir(d);
 	sbuf_release(&text);
+	return rc;
+}
+
+struct sum_ctx {
+	struct valgrind_counts *c;
+	size_t *files;
+};
+
+/* Add one file's totals to the sum. */
+static int sum_file(const char *text, const char *path, void *ctx, struct sbuf *err)
+{
+	struct sum_ctx *s = ctx;
+	struct valgrind_counts one;
+	if (valgrind_parse_output(text, &one, err)) {
+		sbuf_addf(err, " (in '%s')", path);
+		return -1;
+	}
+	for (int e = 0; e < VG__COUNT; e++)
+		s->c->ev[e] += one.ev[e];
+	s->c->cache &= one.cache;
+	(*s->files)++;
+	return 0;
+}
+
+int valgrind_read_dir(const char *dir, struct valgrind_counts *c, size_t *files, struct sbuf *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->cache = 1;
+	*files = 0;
+	struct sum_ctx s = {c, files};
+	int rc = for_each_cg_file(dir, sum_file, &s, err);
 	if (!*files)
 		c->cache = 0;
 	return rc;
@@ -331,10 +375,8 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "events:", 7)) {
-			const char *q = p + 7;
-			while (*q == ' ')
-				q++;
+		const char *q;
+		if ((q = after_key(p, "events:"))) {
 			cols = parse_events(q, n - (size_t)(q - p), col, err);
 			if (cols < 0)
 				return -1;
@@ -347,9 +389,8 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 			memset(cur, 0, sizeof(*cur));
 			cur->name = xstrndup(p + 3, n - 3);
 		} else if (cur && cols > 0 && *p >= '0' && *p <= '9') {
-			uint64_t line, v[MAX_COLUMNS];
-			const char *q = parse_u64(p, &line);
-			if (q && *q == ' ' && !parse_costs(q + 1, cols, v))
+			uint64_t v[MAX_COLUMNS];
+			if (!cost_line(p, cols, v))
 				for (int k = 0; k < cols; k++)
 					if (col[k] >= 0)
 						cur->c.ev[col[k]] += v[k];
@@ -359,34 +400,25 @@ static int add_functions(const char *text, struct valgrind_fn **fns, size_t *nr,
 	return 0;
 }
 
+struct functions_ctx {
+	struct valgrind_fn **fns;
+	size_t *nr;
+	size_t alloc;
+};
+
+static int functions_file(const char *text, const char *path, void *ctx, struct sbuf *err)
+{
+	(void)path;
+	struct functions_ctx *f = ctx;
+	return add_functions(text, f->fns, f->nr, &f->alloc, err);
+}
+
 int valgrind_read_functions(const char *dir, struct valgrind_fn **fns, size_t *nr, struct sbuf *err)
 {
 	*fns = NULL;
 	*nr = 0;
-	size_t alloc = 0;
-	DIR *d = opendir(dir);
-	if (!d) {
-		sbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	struct dirent *de;
-	struct sbuf text = SBUF_INIT;
-	int rc = 0;
-	while (!rc && (de = readdir(d))) {
-		if (!is_cg_file(de->d_name))
-			continue;
-		char *path = xstrfmt("%s/%s", dir, de->d_name);
-		sbuf_reset(&text);
-		if (sbuf_read_file(&text, path, CG_FILE_MAX)) {
-			sbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
-			rc = -1;
-		} else {
-			rc = add_functions(text.buf, fns, nr, &alloc, err);
-		}
-		free(path);
-	}
-	closedir(d);
-	sbuf_release(&text);
+	struct functions_ctx f = {fns, nr, 0};
+	int rc = for_each_cg_file(dir, functions_file, &f, err);
 	if (rc) {
 		valgrind_fns_release(*fns, *nr);
 		*fns = NULL;

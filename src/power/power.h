@@ -36,6 +36,9 @@ struct power_design {
 	int64_t max_time_ns;	/* the time cap of one command */
 	const char *from;	/* the suite file, or NULL (defaults) */
 	const char *order_name; /* st.order's name (plan_order_name()) */
+	/* Judge as measuring does when base and head ${artifact} are
+	   byte-identical (model/result.h); 0 for kagari power. */
+	int identical_artifact;
 };
 
 /* The replayed traces' noise: the median run, and the MAD and sd of the

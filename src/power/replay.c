@@ -79,18 +79,33 @@ const double *power_column(const struct trace *t, int metric)
 	return metric == METRIC_CPU_TOTAL ? t->cpu : t->wall;
 }
 
+/* A cell's change: head slower by its effect, or a share of head's runs
+   by its factor (drawn from the trial's rng, in run order). */
+static double cell_shape(void *ctx, int side, int round, size_t run, double x, struct rng *rng)
+{
+	const struct power_cell *c = ctx;
+	(void)round;
+	(void)run;
+	if (side != SIDE_HEAD)
+		return x;
+	if (c->share > 0)
+		return x * (rng_uniform(rng) < c->share ? c->factor : 1);
+	return x * (1 + c->effect);
+}
+
 /*
- * One trial: a window of trace `t` from `start`, given to base and head by
- * plan/, judged by analyze_result(). Returns the verdict's index and the
- * runs per side it took.
+ * One trial: a window of `v` from `start`, given to base and head by
+ * plan/, shaped run by run, judged by analyze_result() with T and
+ * min_difference on the replayed metric.
  */
-static int trial(const struct power_design *d, const struct power_cell *c, const double *v,
-		 size_t start, struct rng *rng, uint64_t seed, int *runs)
+void power_trial(const struct power_design *d, double T, double min_difference, const double *v,
+		 size_t start, const struct power_shape *shape, struct rng *rng, uint64_t seed,
+		 struct power_outcome *out)
 {
 	const struct settings *st = &d->st;
 	struct plan_unit units[2] = {{SIDE_BASE, 0}, {SIDE_HEAD, 0}};
 	struct plan_unit *seq = NULL;
-	size_t seq_alloc = 0, pos = start;
+	size_t seq_alloc = 0, pos = start, nth[SIDE__COUNT] = {0, 0};
 	int owed[2] = {st->runs_per_round, st->runs_per_round};
 	struct run_result r;
 	int64_t spent = 0;
@@ -109,7 +124,7 @@ static int trial(const struct power_design *d, const struct power_cell *c, const
 	br->nr_commands = 1;
 	br->commands = xcalloc(1, sizeof(*br->commands));
 	struct command_result *cr = &br->commands[0];
-	cr->name = xstrdup(c->text);
+	cr->name = xstrdup(shape->name ? shape->name : "trial");
 	for (int s = 0; s < SIDE__COUNT; s++) {
 		cr->side[s].present = 1;
 		cr->side[s].metric[d->metric].status = MSTATUS_OK;
@@ -119,14 +134,10 @@ static int trial(const struct power_design *d, const struct power_cell *c, const
 		size_t n = plan_round(st->order, units, owed, 2, k, rng, &seq, &seq_alloc);
 		int measured = k >= d->warm_rounds;
 		for (size_t i = 0; i < n; i++) {
-			double x = v[pos++];
-			struct side_result *side = &cr->side[seq[i].side];
-			if (seq[i].side == SIDE_HEAD) {
-				if (c->share > 0)
-					x *= rng_uniform(rng) < c->share ? c->factor : 1;
-				else
-					x *= 1 + c->effect;
-			}
+			int sd = seq[i].side;
+			struct side_result *side = &cr->side[sd];
+			double x = shape->run(shape->ctx, sd, measured ? k - d->warm_rounds + 1 : 0,
+					      nth[sd]++, v[pos++], rng);
 			if (!measured)
 				continue;
 			side->count++;
@@ -145,6 +156,7 @@ static int trial(const struct power_design *d, const struct power_cell *c, const
 	free(seq);
 	cr->rounds = rounds;
 	br->rounds = rounds;
+	cr->identical_artifact = d->identical_artifact;
 
 	/* The analysis settings compare would give a command of this design;
 	   the replayed metric is the one compared, and it gates at T. */
@@ -160,18 +172,44 @@ static int trial(const struct power_design *d, const struct power_cell *c, const
 		a->metric[m].compare = a->metric[m].gate = a->metric[m].configured = 0;
 	struct metric_rule *mr = &a->metric[d->metric];
 	mr->compare = mr->configured = mr->gate = 1;
-	mr->max_percent = c->T;
-	mr->min_difference = -1;
+	mr->max_percent = T;
+	mr->min_difference = min_difference;
 	analyze_result(&r, NULL);
 
 	const struct comparison *cp = &cr->comparison[d->metric];
+	out->verdict = cp->verdict;
+	out->rounds = rounds;
+	out->decided_at =
+	    d->sequential && cp->decided_at_rounds > 0 ? cp->decided_at_rounds : rounds;
+	out->runs = out->decided_at * st->runs_per_round;
+	out->dropped = (int)cp->nr_dropped_rounds;
+	out->change_percent = cp->change_percent;
+	out->mean_change_percent = cp->mean_change_percent;
+	out->noise_floor_percent = cp->noise_floor_percent;
+	out->reason = xstrdup(cp->reason ? cp->reason : "");
+	run_result_release(&r);
+}
+
+void power_outcome_release(struct power_outcome *o)
+{
+	free(o->reason);
+	o->reason = NULL;
+}
+
+/* One trial of cell c: the verdict's index in power_verdicts and the
+   runs per side it took. */
+static int trial(const struct power_design *d, const struct power_cell *c, const double *v,
+		 size_t start, struct rng *rng, uint64_t seed, int *runs)
+{
+	struct power_shape shape = {c->text, cell_shape, (void *)c};
+	struct power_outcome o;
+	power_trial(d, c->T, -1, v, start, &shape, rng, seed, &o);
 	int vi = 4;
 	for (int i = 0; i < 5; i++)
-		if (cp->verdict == power_verdicts[i])
+		if (o.verdict == power_verdicts[i])
 			vi = i;
-	int used = d->sequential && cp->decided_at_rounds > 0 ? cp->decided_at_rounds : rounds;
-	*runs = used * st->runs_per_round;
-	run_result_release(&r);
+	*runs = o.runs;
+	power_outcome_release(&o);
 	return vi;
 }
 

@@ -18,7 +18,9 @@
 
 #include "base/sbuf.h"
 #include "power/power.h"
+#include "model/rng.h"
 #include "model/trace.h"
+#include "model/verdict.h"
 
 /* The rounds compare would plan for d->st (warm-up, cap, sequential or
    fixed), its order's name and time cap, as measuring would see them. */
@@ -32,6 +34,44 @@ void power_trace_stats(const struct trace *tr, size_t nt, int metric, struct pow
 /* 0 when every cell's head runs stay below 2^63 ns; -1 naming the cell. */
 int power_cells_fit(const struct power_design *d, const struct trace *tr, size_t nt,
 		    const struct power_cell *cells, size_t nc, struct sbuf *err);
+/*
+ * What a trial does to the runs it replays (power_trial()): run() gives
+ * the value a run takes from its recorded noise x. side is SIDE_BASE or
+ * SIDE_HEAD, round the measured round (1-based; 0 for a warm-up run), run
+ * the run's index in its side's time order (0-based, warm-up included).
+ * It is called once per run in the order the runs happen, so draws from
+ * rng are reproducible. name labels the replayed command.
+ */
+struct power_shape {
+	const char *name;
+	double (*run)(void *ctx, int side, int round, size_t run, double x, struct rng *rng);
+	void *ctx;
+};
+
+/* What one trial found: the comparison's verdict, the rounds measured,
+   the rounds it was decided at (the look; the rounds in a fixed design)
+   and the runs per side that took, the rounds the stall filter dropped,
+   its estimates and reason (owned). */
+struct power_outcome {
+	enum verdict verdict;
+	int rounds, decided_at, runs;
+	int dropped; /* rounds the stall filter removed */
+	double change_percent, mean_change_percent, noise_floor_percent;
+	char *reason;
+};
+
+/*
+ * One trial of design d: the window of v from `start` handed to base and
+ * head by plan/ (rounds and order drawn from rng), each run shaped, judged
+ * by analyze_result() as compare judges the metric at tolerance T and
+ * min_difference (base unit; < 0: unset), sequential looks included.
+ * v must hold (warm_rounds + rounds) * 2 * runs_per_round runs from start.
+ */
+void power_trial(const struct power_design *d, double T, double min_difference, const double *v,
+		 size_t start, const struct power_shape *shape, struct rng *rng, uint64_t seed,
+		 struct power_outcome *out);
+void power_outcome_release(struct power_outcome *o);
+
 /* `trials` trials of every cell on windows of `need` runs (every trace
    holds one): fills each cell's verdicts, trials and runs. */
 void power_replay(const struct power_design *d, const struct trace *tr, size_t nt, size_t need,

@@ -104,42 +104,33 @@ void report_counted_fn_text(struct sbuf *out, const struct counted_fn_row *row, 
 	}
 }
 
+struct counted_fn_md {
+	struct counted_fn_row *rows;
+	size_t max;
+	struct sbuf line;
+};
+
+static int counted_fn_md_line(struct sbuf *text, const char **heading,
+			      const struct command_result *cr, void *ctx)
+{
+	struct counted_fn_md *m = ctx;
+	int two;
+	size_t n = report_counted_fn_rows(cr, m->max, m->rows, &two);
+	*heading = "#### Functions by count (valgrind, exact)\n\n";
+	for (size_t k = 0; k < n; k++) {
+		sbuf_reset(&m->line);
+		report_counted_fn_text(&m->line, &m->rows[k], two);
+		if (k)
+			sbuf_adds(text, "; ");
+		report_md_escape(text, m->line.buf);
+	}
+	return n > 0;
+}
+
 void report_counted_fn_markdown(struct sbuf *out, const struct run_result *r, size_t max)
 {
-	struct sbuf line = SBUF_INIT;
-	struct counted_fn_row *rows = xcalloc(max + 1, sizeof(*rows));
-	int heading = 0;
-	for (size_t i = 0; i < r->nr_suites; i++)
-		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
-			const struct bench_result *br = &r->suites[i].benches[b];
-			for (size_t c = 0; c < br->nr_commands; c++) {
-				const struct command_result *cr = &br->commands[c];
-				int two;
-				size_t n = report_counted_fn_rows(cr, max, rows, &two);
-				if (!n)
-					continue;
-				if (!heading) {
-					sbuf_adds(out,
-						  "#### Functions by count (valgrind, exact)\n\n");
-					heading = 1;
-				}
-				sbuf_adds(out, "- **");
-				report_md_escape(out, br->name);
-				sbuf_adds(out, " / ");
-				report_md_escape(out, cr->name);
-				sbuf_adds(out, "**: ");
-				for (size_t k = 0; k < n; k++) {
-					sbuf_reset(&line);
-					report_counted_fn_text(&line, &rows[k], two);
-					if (k)
-						sbuf_adds(out, "; ");
-					report_md_escape(out, line.buf);
-				}
-				sbuf_adds(out, "\n");
-			}
-		}
-	if (heading)
-		sbuf_adds(out, "\n");
-	free(rows);
-	sbuf_release(&line);
+	struct counted_fn_md m = {xcalloc(max + 1, sizeof(*m.rows)), max, SBUF_INIT};
+	report_md_command_list(out, r, counted_fn_md_line, &m);
+	free(m.rows);
+	sbuf_release(&m.line);
 }

@@ -149,6 +149,31 @@ static int link_open(struct sbuf *out, const char *url)
 	return 1;
 }
 
+/* A point's commit: its short sha in <code>, linked to its page when it has
+   one, then its subject. The one way steps, verdicts and the overview name
+   a commit. */
+static void commit_ref(struct sbuf *out, const struct history_site_point *p)
+{
+	int open = link_open(out, p->url);
+	sbuf_adds(out, "<code>");
+	short_sha(out, p->sha);
+	sbuf_adds(out, open ? "</code></a>" : "</code>");
+	if (p->subject) {
+		sbuf_adds(out, " ");
+		esc(out, p->subject);
+	}
+}
+
+/* A step's change: with its interval when a paired comparison measured
+   it, the bare percentage when the series' step detection found it. */
+static void step_change(struct sbuf *t, const struct history_site_step *st)
+{
+	if (st->paired)
+		units_format_change(t, st->change_percent, st->ci_low_percent, st->ci_high_percent);
+	else
+		units_format_percent(t, st->change_percent);
+}
+
 /* The value range of the plot, padded, never empty. */
 struct scale {
 	double y0, y1;
@@ -638,11 +663,7 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		const struct history_site_point *b = &v->pts[st->at];
 		const char *from = st->from_sha ? st->from_sha : v->pts[st->at - 1].sha;
 		sbuf_reset(&t);
-		if (st->paired)
-			units_format_change(&t, st->change_percent, st->ci_low_percent,
-					    st->ci_high_percent);
-		else
-			units_format_percent(&t, st->change_percent);
+		step_change(&t, st);
 		sbuf_adds(&t, " (");
 		units_format_value(&t, v->metric, st->before);
 		sbuf_adds(&t, " → ");
@@ -651,14 +672,7 @@ static void step_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "<li class=\"step\">step <b>");
 		esc(out, t.buf);
 		sbuf_adds(out, "</b> at ");
-		int open = link_open(out, b->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, b->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (b->subject) {
-			sbuf_adds(out, " ");
-			esc(out, b->subject);
-		}
+		commit_ref(out, b);
 		sbuf_adds(out, st->paired ? " <span class=\"dim\">(paired: measured against <code>"
 					  : " <span class=\"dim\">(series: after <code>");
 		short_sha(out, from);
@@ -695,14 +709,7 @@ static void verdict_items(struct sbuf *out, const struct history_site_series *v)
 		sbuf_adds(out, "</span> ");
 		esc(out, t.buf + strlen(p->verdict) + 1);
 		sbuf_adds(out, " at ");
-		int open = link_open(out, p->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, p->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (p->subject) {
-			sbuf_adds(out, " ");
-			esc(out, p->subject);
-		}
+		commit_ref(out, p);
 		if (p->report) {
 			sbuf_adds(out, " · <a href=\"");
 			esc(out, p->report);
@@ -1018,11 +1025,7 @@ static void latest_changes(struct sbuf *out, const struct history_site *site, co
 		const struct history_site_step *st = &v->steps[o[i].k];
 		const struct history_site_point *b = &v->pts[st->at];
 		sbuf_reset(&t);
-		if (st->paired)
-			units_format_change(&t, st->change_percent, st->ci_low_percent,
-					    st->ci_high_percent);
-		else
-			units_format_percent(&t, st->change_percent);
+		step_change(&t, st);
 		sbuf_addf(out, "<li><span class=\"badge %s\">", worse_class(v, st));
 		esc(out, t.buf);
 		sbuf_addf(out, "</span> <a href=\"#s%zu\">", o[i].id);
@@ -1037,14 +1040,7 @@ static void latest_changes(struct sbuf *out, const struct history_site *site, co
 			sbuf_adds(out, "</code>");
 		}
 		sbuf_adds(out, " at ");
-		int open = link_open(out, b->url);
-		sbuf_adds(out, "<code>");
-		short_sha(out, b->sha);
-		sbuf_adds(out, open ? "</code></a>" : "</code>");
-		if (b->subject) {
-			sbuf_adds(out, " ");
-			esc(out, b->subject);
-		}
+		commit_ref(out, b);
 		sbuf_addf(out, " <span class=\"dim\">(%s", st->paired ? "paired" : "series");
 		if (b->time) {
 			sbuf_adds(out, ", ");

@@ -188,17 +188,11 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r, int o
 				if (only_regressions && cr->result != RESULT_REGRESSION)
 					continue;
 				size_t n = report_profile_top(cr, max, idx);
-				if (!heading) {
-					sbuf_adds(out, only_regressions
-							   ? "#### Functions under a regression\n\n"
-							   : "#### Sampled profiles\n\n");
-					heading = 1;
-				}
-				sbuf_adds(out, "**");
-				report_md_escape(out, br->name);
-				sbuf_adds(out, " / ");
-				report_md_escape(out, cr->name);
-				sbuf_adds(out, "**");
+				report_md_command_label(
+				    out, &heading,
+				    only_regressions ? "#### Functions under a regression\n\n"
+						     : "#### Sampled profiles\n\n",
+				    "", br->name, cr->name);
 				if (ps) {
 					sbuf_reset(&tmp);
 					size_t runs[PROFILE_SIDES] = {0, 0};

@@ -104,39 +104,31 @@ int report_syscall_line(struct sbuf *out, const struct command_result *c, size_t
 	return 1;
 }
 
+struct syscall_md {
+	struct syscall_row *rows;
+	size_t max;
+	struct sbuf line;
+};
+
+static int syscall_md_line(struct sbuf *text, const char **heading, const struct command_result *cr,
+			   void *ctx)
+{
+	struct syscall_md *m = ctx;
+	int two;
+	if (!report_syscall_rows(cr, m->max, m->rows, &two))
+		return 0;
+	sbuf_reset(&m->line);
+	report_syscall_line(&m->line, cr, m->max, 0);
+	*heading = two ? "#### System calls that changed (median per run, base → head)\n\n"
+		       : "#### System calls (median per run)\n\n";
+	report_md_escape(text, m->line.buf);
+	return 1;
+}
+
 void report_syscall_markdown(struct sbuf *out, const struct run_result *r, size_t max)
 {
-	struct sbuf line = SBUF_INIT;
-	struct syscall_row *rows = xcalloc(max + 1, sizeof(*rows));
-	int heading = 0;
-	for (size_t i = 0; i < r->nr_suites; i++)
-		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
-			const struct bench_result *br = &r->suites[i].benches[b];
-			for (size_t c = 0; c < br->nr_commands; c++) {
-				const struct command_result *cr = &br->commands[c];
-				int two;
-				if (!report_syscall_rows(cr, max, rows, &two))
-					continue;
-				sbuf_reset(&line);
-				report_syscall_line(&line, cr, max, 0);
-				if (!heading) {
-					sbuf_adds(out,
-						  two ? "#### System calls that changed (median "
-							"per run, base → head)\n\n"
-						      : "#### System calls (median per run)\n\n");
-					heading = 1;
-				}
-				sbuf_adds(out, "- **");
-				report_md_escape(out, br->name);
-				sbuf_adds(out, " / ");
-				report_md_escape(out, cr->name);
-				sbuf_adds(out, "**: ");
-				report_md_escape(out, line.buf);
-				sbuf_adds(out, "\n");
-			}
-		}
-	if (heading)
-		sbuf_adds(out, "\n");
-	free(rows);
-	sbuf_release(&line);
+	struct syscall_md m = {xcalloc(max + 1, sizeof(*m.rows)), max, SBUF_INIT};
+	report_md_command_list(out, r, syscall_md_line, &m);
+	free(m.rows);
+	sbuf_release(&m.line);
 }
