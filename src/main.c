@@ -12,7 +12,7 @@
 
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "measure/runner.h"
 
 static void sane_fds(void)

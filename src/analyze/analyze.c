@@ -1117,7 +1117,7 @@ void analyze_rollup(struct run_result *r)
 	struct run_summary *sm = &r->summary;
 	int exit_code = sm->exit_code;
 	memset(sm, 0, sizeof(*sm));
-	sm->exit_code = exit_code; /* cmd/outcome.h's to set */
+	sm->exit_code = exit_code; /* analyze/outcome.h's to set */
 
 	/* enum result is in increasing severity: each level keeps the
 	   greatest of the level below. */
@@ -1146,4 +1146,19 @@ void analyze_rollup(struct run_result *r)
 		if (!s->result)
 			s->result = RESULT_PASS;
 	}
+}
+
+void analyze_look_suite(uint64_t seed, const struct suite *su, struct bench_result *br,
+			unsigned char *decided)
+{
+	const struct bench_spec *bs = NULL;
+	for (size_t b = 0; b < su->nr_benches && !bs; b++)
+		if (br->name && !strcmp(su->benches[b].name, br->name))
+			bs = &su->benches[b];
+	if (!bs)
+		return;
+	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++)
+		if (!br->commands[c].analysis.present)
+			analyze_settings_from_suite(&bs->commands[c], &br->commands[c]);
+	analyze_look(seed, su->name, br, decided);
 }

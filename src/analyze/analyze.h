@@ -12,7 +12,7 @@
  *      result read back from JSON already has them);
  *   2. analyze_result() once over the whole run (again after changing
  *      settings: it replaces what an earlier call computed);
- *   3. cmd/ maps r->summary to an exit code (cmd/outcome.h).
+ *   3. analyze/outcome.h maps r->summary to an exit code.
  * Nothing here prints or exits. Warnings about comparisons (stall filter,
  * control, power) are appended to r->warnings, one per line, prefixed with
  * "BENCHMARK/COMMAND METRIC: "; analysing again first drops the warnings
@@ -74,6 +74,10 @@ void analyze_result(struct run_result *r, const struct analyze_overrides *ov);
  */
 void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br,
 		  unsigned char *decided);
+/* analyze_look() of br, a benchmark of suite su, its commands given
+   their analysis settings from su first (where they have none yet). */
+void analyze_look_suite(uint64_t seed, const struct suite *su, struct bench_result *br,
+			unsigned char *decided);
 
 /*
  * Every command's, benchmark's and suite's `result` (the worst of

@@ -20,7 +20,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/common.h"
 #include "cmd/session.h"
@@ -38,7 +38,7 @@
 
 struct aa_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;	    /* format, output, quiet */
 	struct cli_measure measure; /* seed, runs, warmup, max_time */
 	int repeat;		    /* --repeat N, -1 unset */

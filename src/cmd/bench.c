@@ -45,7 +45,7 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/session.h"
 #include "suite/bench_plan.h"
 

@@ -47,7 +47,7 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
 #include "git/git.h"
@@ -60,7 +60,7 @@
 
 struct bisect_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;	      /* format, output, quiet */
 	struct cli_measure measure;   /* seed, runs, warmup */
 	struct cli_analysis analysis; /* metric */

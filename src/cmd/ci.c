@@ -24,8 +24,8 @@
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
-#include "cmd/gate_suites.h"
+#include "model/exit.h"
+#include "run/gate_suites.h"
 #include "cmd/history_sync.h"
 #include "cmd/interrupt.h"
 #include "cmd/record.h"
@@ -187,7 +187,7 @@ static int history_place(const struct session_config *cfg, const char *base, cha
 	if (base_gate)
 		gate_suites_release(&g);
 	else
-		common_release(&ls);
+		suites_release(&ls);
 	return rc ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@
 #include "base/opts.h"
 #include "base/strvec.h"
 #include "model/formats.h"
+#include "suite/select.h"
 
 /* What every command has, first in its struct (cmd_exec() reads it). */
 struct cli_common {
@@ -27,13 +28,9 @@ struct cli_common {
 	int allow_pull_request_target; /* --allow-pull-request-target */
 };
 
-/* Which benchmarks: run, compare, ci, list, aa, bisect, history
-   (OPT_COMMON_SELECTION; read by cmd/common.c and cmd/shard.c). */
-struct cli_selection {
-	char *filter;
-	struct strvec tags;
-	struct strvec skip_tags;
-};
+/* Which benchmarks: run, compare, ci, list, aa, bisect, history take a
+   `struct suite_selection selection` (suite/select.h;
+   OPT_COMMON_SELECTION). */
 
 /* What kagari prints and where. format: every command that writes a
    report; output: all of those but list and doctor; summary: run, compare,
@@ -92,7 +89,7 @@ struct cli_history_branch {
 /* The offset of field F of family member M of the command's struct T. */
 #define CLI_AT(T, M, F) offsetof(T, M.F)
 
-/* Which benchmarks (T has `struct cli_selection selection`). */
+/* Which benchmarks (T has `struct suite_selection selection`). */
 #define OPT_COMMON_SELECTION(T)                                                                    \
 	{"filter",                                                                                 \
 	 OPT_STRING,                                                                               \

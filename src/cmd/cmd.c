@@ -14,7 +14,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "model/rng.h"
 
 static const struct cmd_entry *const commands[] = {

@@ -3,7 +3,7 @@
  * `const struct cmd_entry`; cmd.c holds the table and dispatches.
  *
  * cmd/ is the only layer that prints messages for humans, decides exit
- * codes (cmd/exit.h) or exits. Call order from main():
+ * codes (model/exit.h) or exits. Call order from main():
  *   cmd_find(name) -> if entry->needs_runner: runner_start() -> cmd_exec().
  */
 #ifndef KAGARI_CMD_CMD_H

@@ -12,21 +12,15 @@
 #include "base/strvec.h"
 #include "cmd/cmd.h"
 #include "suite/model.h"
+#include "report/inputs.h"
+#include "suite/select.h"
 
 struct run_result;
 
-struct loaded_suites {
-	struct suite **suites;
-	size_t nr;
-	/* selected[i][b]: benchmark b of suite i is selected */
-	unsigned char **selected;
-	size_t nr_selected; /* benchmarks selected in all */
-};
-
 /*
- * Discover and load every suite of paths (the positional arguments). On
- * failure (a missing path too) prints all errors and returns
- * EXIT_INVALID; 0 on success.
+ * Discover and load every suite of paths (the positional arguments,
+ * suite/select.h). On failure (a missing path too) prints all errors and
+ * returns EXIT_INVALID; 0 on success.
  */
 int common_load(const struct strvec *paths, struct loaded_suites *ls);
 /* Load suite files (suite_discover()'s) into ls; EXIT_INVALID (each
@@ -37,24 +31,12 @@ int common_load_files(const struct strvec *files, struct loaded_suites *ls);
  * Returns 0, or EXIT_USAGE (printed) for a bad regex or when nothing is
  * selected.
  */
-int common_select(const struct cli_selection *sel, struct loaded_suites *ls);
-/*
- * Put suite s (owned from now on) in place of suite i and select its
- * benchmarks by the same flags (sel, NULL: all); returns how many are
- * selected (0 is not an error here). sharded: --shard without --replicate
- * narrowed the selection. compare uses it to run the base commit's copy of
- * a suite.
- */
-size_t common_replace_suite(const struct cli_selection *sel, int sharded, struct loaded_suites *ls,
-			    size_t i, struct suite *s);
-/*
- * The benchmarks of `other` that --filter, --tag and --skip-tag select and
- * `ran` has no benchmark of that name: what running `ran` in its place
- * leaves out (compare's two copies of a suite). Their names go to out.
- */
-void common_left_out(const struct cli_selection *sel, const struct suite *ran,
-		     const struct suite *other, struct strvec *out);
-void common_release(struct loaded_suites *ls);
+int common_select(const struct suite_selection *sel, struct loaded_suites *ls);
+/* run/gate_suites.h's gate_suites_collect(), what it says printed: 0 or
+   the exit code. */
+struct gate_suites;
+int gate_suites_find(const struct strvec *paths, const struct suite_selection *sel,
+		     const char *base_ref, int explicit_base, struct gate_suites *g);
 
 /*
  * --max-percent (compare, ci, report --reanalyze), repeatable: "P" is the
@@ -83,26 +65,6 @@ void common_apply_max_percent(struct loaded_suites *ls, const struct analyze_ove
  */
 size_t common_warn_power(const struct suite *s);
 
-/*
- * The files a command reads (suite files, stdin files, a saved report, the
- * history database), so
- * that no output overwrites one. what[i] describes paths[i] for messages:
- * "the suite file 'kagari.yaml'".
- */
-struct input_files {
-	struct strvec paths;
-	struct strvec what;
-};
-#define INPUT_FILES_INIT                                                                           \
-	{                                                                                          \
-		STRVEC_INIT, STRVEC_INIT                                                           \
-	}
-void input_files_add(struct input_files *in, const char *path, const char *what);
-/* Every suite file of ls, and every stdin file its benchmarks name. */
-void input_files_add_suites(struct input_files *in, const struct loaded_suites *ls);
-/* The history database at path (record_history_path()). */
-void input_files_add_history(struct input_files *in, const char *path);
-void input_files_release(struct input_files *in);
 /*
  * Check an output before anything is measured: a path no report can go to
  * (report_output_check(): a directory, a socket, a section in a FIFO ...)

@@ -17,8 +17,8 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
-#include "cmd/exit.h"
-#include "cmd/gate_suites.h"
+#include "model/exit.h"
+#include "run/gate_suites.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
 #include "git/git.h"
@@ -69,7 +69,7 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs, in
 	struct sbuf msg = SBUF_INIT;
 	char *theirs = xstrfmt("%s's", base_ref);
 	if (use_base) {
-		common_left_out(s->cfg.selection, bs, su, &left);
+		suites_left_out(s->cfg.selection, bs, su, &left);
 		sbuf_addf(
 		    &msg,
 		    "suite '%s': both sides run %s copy of %s, which differs from the working "
@@ -78,14 +78,14 @@ static void use_differing_copy(struct session *s, size_t i, struct suite *bs, in
 		add_left_out(&msg, &left, "the working tree's");
 		const struct cli_shard *sh = s->cfg.shard;
 		int sharded = sh && sh->spec && !sh->replicate;
-		size_t n = common_replace_suite(s->cfg.selection, sharded, &s->ls, i, bs);
+		size_t n = suites_replace(s->cfg.selection, sharded, &s->ls, i, bs);
 		session_warn_now(s, "%s", msg.buf);
 		if (!n)
 			session_warn_now(
 			    s, "suite '%s': no benchmark of %s copy matches the selection",
 			    s->ls.suites[i]->name, theirs);
 	} else {
-		common_left_out(s->cfg.selection, su, bs, &left);
+		suites_left_out(s->cfg.selection, su, bs, &left);
 		sbuf_addf(&msg,
 			  "suite '%s': both sides run the working tree's copy of %s, which differs "
 			  "from %s (suite_from: head; --suite-from base runs %s); ",
@@ -238,27 +238,6 @@ static void check_acceptances(struct session *s)
 	}
 }
 
-int compare_base_submodules(struct session *s, const struct git_worktree *wt, const char *base_ref)
-{
-	const struct suite *needs = NULL;
-	for (size_t i = 0; i < s->ls.nr && !needs; i++)
-		if (!s->ls.suites[i]->build_no_submodules)
-			needs = s->ls.suites[i];
-	if (!needs)
-		return 0;
-	struct sbuf err = SBUF_INIT;
-	int rc = 0;
-	if (git_worktree_add_submodules(wt, &err)) {
-		sbuf_rtrim(&err);
-		cmd_error("base '%s': %s; or, if the build of suite '%s' (%s) uses no submodule, "
-			  "say so in it with `build: {submodules: false}`",
-			  base_ref, err.buf, needs->name, needs->file);
-		rc = EXIT_EXEC;
-	}
-	sbuf_release(&err);
-	return rc;
-}
-
 /*
  * The suite's folder in the base's checkout (wt_path), made empty where
  * the base lacks it — a suite added in a new folder (the change that
@@ -297,6 +276,27 @@ static int base_suite_folder(struct session *s, const struct suite *su, const ch
 					 su->name, base_ref, rel);
 	}
 	free(dir);
+	return rc;
+}
+
+int compare_base_submodules(struct session *s, const struct git_worktree *wt, const char *base_ref)
+{
+	const struct suite *needs = NULL;
+	for (size_t i = 0; i < s->ls.nr && !needs; i++)
+		if (!s->ls.suites[i]->build_no_submodules)
+			needs = s->ls.suites[i];
+	if (!needs)
+		return 0;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_worktree_add_submodules(wt, &err)) {
+		sbuf_rtrim(&err);
+		cmd_error("base '%s': %s; or, if the build of suite '%s' (%s) uses no submodule, "
+			  "say so in it with `build: {submodules: false}`",
+			  base_ref, err.buf, needs->name, needs->file);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&err);
 	return rc;
 }
 

@@ -16,7 +16,7 @@ struct session_config;
 /* The options of `compare`; `ci` takes them all and more (cmd/ci.c). */
 struct compare_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;
 	struct cli_measure measure;
 	struct cli_record record;
@@ -28,7 +28,7 @@ struct compare_cli {
 };
 
 /* compare and ci: whose suites both sides run (the default differs:
-   DEFAULT is the help's words for it; "base": cmd/gate_suites.h). */
+   DEFAULT is the help's words for it; "base": run/gate_suites.h). */
 #define OPT_SUITE_FROM(T, DEFAULT)                                                                 \
 	{                                                                                          \
 		"suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",                           \

@@ -10,7 +10,7 @@
 
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "measure/doctor.h"
 #include "report/doctor.h"
 

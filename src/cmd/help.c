@@ -3,7 +3,7 @@
 
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 
 static int help_exec(const void *opts, struct cmd_env *env)
 {

@@ -27,8 +27,8 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
-#include "cmd/history_check.h"
+#include "model/exit.h"
+#include "run/history_check.h"
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/web.h"
@@ -44,7 +44,7 @@
 
 struct history_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;		  /* format, output */
 	struct cli_analysis analysis;	  /* metric */
 	char *history;			  /* --history FILE (the one read) */
@@ -543,7 +543,11 @@ static int history_check(const struct history_cli *cli, const struct history_vie
 	const char *dir = ls->suites[0]->dir;
 	struct strvec range = STRVEC_INIT;
 	char *head = NULL, *page = NULL;
-	int rc = history_check_range(dir, cli->since, &range, &head);
+	struct sbuf why_range = SBUF_INIT;
+	int rc = history_check_range(dir, cli->since, &range, &head, &why_range);
+	if (rc)
+		cmd_error("%s", why_range.buf);
+	sbuf_release(&why_range);
 	if (!rc) {
 		const char *why;
 		char *tmpl = site_links(cli, dir, &page, &why);
@@ -596,7 +600,7 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	if (!rc)
 		rc = common_select(&cli->selection, &ls);
 	if (rc) {
-		common_release(&ls);
+		suites_release(&ls);
 		return rc;
 	}
 	char *path = record_history_path(cli->history, &ls);
@@ -638,7 +642,7 @@ out:
 	free(path);
 	sbuf_release(&err);
 	sbuf_release(&out);
-	common_release(&ls);
+	suites_release(&ls);
 	return rc;
 }
 

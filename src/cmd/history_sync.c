@@ -11,7 +11,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/record.h"
 #include "history/history.h"
 #include "history/sync.h"
@@ -88,12 +88,12 @@ int history_sync_exec(const struct strvec *paths, const char *history,
 	struct loaded_suites ls;
 	int rc = common_load(paths, &ls);
 	if (rc) {
-		common_release(&ls);
+		suites_release(&ls);
 		return rc;
 	}
 	char *path = record_history_path(history, &ls);
 	rc = history_sync_run(hb, op, path, ls.nr ? ls.suites[0]->dir : ".", stdout);
 	free(path);
-	common_release(&ls);
+	suites_release(&ls);
 	return rc;
 }

@@ -17,7 +17,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "suite/load.h"
 
 static const char starter_suite[] =

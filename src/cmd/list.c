@@ -5,14 +5,14 @@
 #include "base/sbuf.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "report/list.h"
 
 #include <stdlib.h>
 
 struct list_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out; /* format */
 };
 
@@ -39,7 +39,7 @@ static int list_exec(const void *opts, struct cmd_env *env)
 		fputs(out.buf, stdout);
 		sbuf_release(&out);
 	}
-	common_release(&ls);
+	suites_release(&ls);
 	return rc;
 }
 

@@ -15,7 +15,7 @@
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "model/trace.h"
 #include "power/replay.h"
 #include "report/power.h"
@@ -72,31 +72,6 @@ static const struct opt power_opts[] = {
     {NULL, 0, 0, NULL, NULL, NULL},
 };
 #undef P
-
-/* The suite's defaults when a suite is found here, else kagari's. */
-static int design_from_suite(struct power_design *d, struct sbuf *err)
-{
-	struct strvec files = STRVEC_INIT;
-	struct sbuf derr = SBUF_INIT;
-	settings_init_defaults(&d->st);
-	d->from = NULL;
-	if (suite_discover(NULL, 0, &files, &derr) || !files.nr) {
-		/* no suite here: the defaults */
-		sbuf_release(&derr);
-		strvec_clear(&files);
-		return 0;
-	}
-	struct suite *s = suite_load(files.v[0], err);
-	strvec_clear(&files);
-	sbuf_release(&derr);
-	if (!s)
-		return -1;
-	settings_release(&d->st);
-	settings_copy(&d->st, &s->defaults);
-	d->from = xstrdup(s->file);
-	suite_free(s);
-	return 0;
-}
 
 static int load_traces(const struct power_cli *cli, int need_cpu, struct trace *tr)
 {
@@ -164,41 +139,27 @@ static int design_from_cli(const struct power_cli *cli, struct power_design *d)
 /* --cells (or the default list) into cells[0..*nc); 0 or the exit code. */
 static int cells_from_cli(const struct power_cli *cli, struct power_cell **cells, size_t *nc)
 {
-	struct strvec list = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	const char *cl = cli->cells ? cli->cells : POWER_DEFAULT_CELLS;
 	int rc = 0;
-	for (const char *p = cl; *cl;) {
-		const char *e = strchr(p, ',');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		if (!l) {
-			/* "3@2,,5@3", a leading or a trailing comma: a cell left
-			   out by a slip, not one to skip silently. */
-			cmd_error("--cells '%s': item %zu is empty (cells are EFFECT@T or "
-				  "SHARE%%xFACTOR@T, separated by single commas)",
-				  cl, list.nr + 1);
-			strvec_clear(&list);
-			return EXIT_USAGE;
-		}
-		strvec_push_take(&list, xstrndup(p, l));
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	*cells = xcalloc(list.nr + 1, sizeof(**cells));
-	for (size_t i = 0; i < list.nr && !rc; i++) {
-		if (power_parse_cell(list.v[i], &(*cells)[*nc], &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_USAGE;
-		} else
-			(*nc)++;
-	}
-	strvec_clear(&list);
-	sbuf_release(&err);
-	if (!rc && !*nc) {
-		cmd_error("--cells: no cell given");
+	if (power_parse_cells(cli->cells ? cli->cells : POWER_DEFAULT_CELLS, cells, nc, &err)) {
+		cmd_error("%s", err.buf);
 		rc = EXIT_USAGE;
 	}
+	sbuf_release(&err);
+	return rc;
+}
+
+/* Every trace holds at least one window of `need` runs; 0 or EXIT_INVALID. */
+static int check_trace_lengths(const struct power_design *d, const struct trace *tr, size_t nt,
+			       size_t need)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (power_traces_long_enough(d, tr, nt, need, &err)) {
+		cmd_error("%s", err.buf);
+		rc = EXIT_INVALID;
+	}
+	sbuf_release(&err);
 	return rc;
 }
 
@@ -214,24 +175,6 @@ static int check_cells_fit(const struct power_design *d, const struct trace *tr,
 	}
 	sbuf_release(&err);
 	return rc;
-}
-
-/* Every trace holds at least one window of `need` runs; 0 or EXIT_INVALID. */
-static int check_trace_lengths(const struct power_design *d, const struct trace *tr, size_t nt,
-			       size_t need)
-{
-	for (size_t i = 0; i < nt; i++) {
-		if (tr[i].n < need) {
-			cmd_error(
-			    "%s: %zu runs, but one window of this design needs %zu "
-			    "(%d warm-up and %d measured rounds of %d run%s per side); record a "
-			    "longer trace or lower --max-runs",
-			    tr[i].file, tr[i].n, need, d->warm_rounds, d->rounds,
-			    d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s");
-			return EXIT_INVALID;
-		}
-	}
-	return 0;
 }
 
 /* --output is none of the inputs (the traces, the suite); 0 or the code. */
@@ -287,7 +230,7 @@ static int power_exec(const void *opts, struct cmd_env *env)
 			  "`kagari aa --trace FILE` records one)");
 		return EXIT_USAGE;
 	}
-	if (design_from_suite(&d, &err)) {
+	if (power_design_from_suite(&d, &err)) {
 		sbuf_rtrim(&err);
 		fprintf(stderr, "%s\n", err.buf);
 		cmd_error("invalid suite: nothing was replayed");

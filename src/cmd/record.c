@@ -10,7 +10,7 @@
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/session.h"
 #include "git/git.h"
 #include "history/history.h"

@@ -10,7 +10,7 @@
 
 struct run_cli {
 	struct cli_common common;
-	struct cli_selection selection;
+	struct suite_selection selection;
 	struct cli_out out;
 	struct cli_measure measure;
 	struct cli_record record;

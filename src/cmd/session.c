@@ -23,211 +23,37 @@
 #include "base/sbuf.h"
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "cmd/interrupt.h"
-#include "cmd/outcome.h"
+#include "analyze/outcome.h"
 #include "cmd/record.h"
 #include "cmd/shard.h"
 #include "git/git.h"
 #include "proc/child.h"
 #include "proc/proc.h"
+#include "measure/preflight.h"
 #include "measure/runner.h"
 #include "measure/sysinfo.h"
+#include "report/destination.h"
 #include "report/output.h"
+#include "report/profile_dir.h"
 #include "report/section.h"
 #include "suite/units.h"
 #include "suite/vars.h"
 
-/* Counter and allocation metrics: measured by instruments (perf, valgrind,
- * the allocation shim) that a machine may lack. */
-static int group_instrumented(enum metric_group g)
+/* The checks of measure/preflight.h, every problem printed; 0 or the
+   exit code. Nothing is written when they fail, so an earlier report
+   stays as it was. */
+static int preflight(const struct loaded_suites *ls, const struct cmd_env *env)
 {
-	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS;
-}
-
-/*
- * A counter or allocation metric this machine cannot measure fails the run
- * before anything runs (exit 6) when it is required: named in
- * `counters: [..]`, `allocations: true`, under `regression:` or in a
- * budget — unless `unsupported: skip`.
- */
-static int check_instruments(const struct loaded_suites *ls, const struct cmd_env *env)
-{
-	int rc = 0;
-	struct execute_instruments in;
-	memset(&in, 0, sizeof(in));
-	in.counters_software = env->counters_software;
-	in.shim_override = env->alloc_shim;
-	for (size_t i = 0; i < ls->nr; i++) {
-		const struct suite *s = ls->suites[i];
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			const struct bench_spec *bs = &s->benches[b];
-			if (!ls->selected[i][b])
-				continue;
-			for (size_t c = 0; c < bs->nr_commands; c++) {
-				const struct command_spec *cs = &bs->commands[c];
-				if (cs->settings.metrics.unsupported_skip)
-					continue;
-				/*
-				 * Required counter and allocation metrics that this
-				 * machine cannot give (no valgrind, no shim, cycles
-				 * from valgrind, perf): one message per reason.
-				 */
-				const char *done[METRIC__COUNT];
-				size_t nr_done = 0;
-				for (int m = 0; m < METRIC__COUNT; m++) {
-					if (!group_instrumented(metric_get(m)->group) ||
-					    !execute_metric_required(cs, (enum metric_id)m))
-						continue;
-					const char *why =
-					    execute_metric_unsupported(&in, cs, (enum metric_id)m);
-					int seen = 0;
-					for (size_t k = 0; k < nr_done; k++)
-						seen |= done[k] == why;
-					if (!why || seen)
-						continue;
-					done[nr_done++] = why;
-					struct sbuf names = SBUF_INIT;
-					for (int n = m; n < METRIC__COUNT; n++)
-						if (group_instrumented(metric_get(n)->group) &&
-						    execute_metric_required(cs,
-									    (enum metric_id)n) &&
-						    execute_metric_unsupported(
-							&in, cs, (enum metric_id)n) == why)
-							sbuf_addf(&names, "%s'%s'",
-								  names.len ? ", " : "",
-								  metric_get(n)->name);
-					cmd_error(
-					    "%s: benchmark '%s', command '%s': %s required (by "
-					    "metrics.counters, metrics.allocations, "
-					    "metrics.syscalls, "
-					    "regression or "
-					    "a budget) but cannot be measured here: %s (set "
-					    "metrics.unsupported: skip to run without it)",
-					    s->file, bs->name, cs->name, names.buf, why);
-					sbuf_release(&names);
-					rc = EXIT_UNSUPPORTED;
-				}
-			}
-		}
-	}
-	execute_instruments_release(&in);
+	struct strvec errors = STRVEC_INIT;
+	int rc = preflight_instruments(ls, env->counters_software, env->alloc_shim, &errors);
+	if (!rc)
+		rc = preflight_paths(ls, &errors);
+	for (size_t i = 0; i < errors.nr; i++)
+		cmd_error("%s", errors.v[i]);
+	strvec_clear(&errors);
 	return rc;
-}
-
-/*
- * Checks that need no measuring and would otherwise fail in the middle of a
- * run: a working folder or stdin file that does not exist (exit 2: the suite
- * points at nothing), a program that is not there or not executable (exit
- * 4). Values with variables are left to run time. Nothing is written when
- * these fail, so an earlier report stays as it was.
- */
-static int preflight(const struct loaded_suites *ls)
-{
-	int rc = 0;
-	for (size_t i = 0; i < ls->nr; i++) {
-		const struct suite *s = ls->suites[i];
-		for (size_t b = 0; b < s->nr_benches; b++) {
-			const struct bench_spec *bs = &s->benches[b];
-			if (!ls->selected[i][b])
-				continue;
-			if (bs->stdin_spec.kind == STDIN_FILE &&
-			    !vars_present(bs->stdin_spec.value)) {
-				char *p = xstrfmt("%s/%s", s->dir, bs->stdin_spec.value);
-				if (access(p, R_OK) != 0) {
-					cmd_error(
-					    "%s:%d:%d: benchmarks[%zu].stdin: cannot read '%s': %s",
-					    s->file, bs->loc.line, bs->loc.col, b,
-					    bs->stdin_spec.value, strerror(errno));
-					rc = exit_merge(rc, EXIT_INVALID);
-				}
-				free(p);
-			}
-			for (size_t c = 0; c < bs->nr_commands; c++) {
-				const struct command_spec *cs = &bs->commands[c];
-				const char *cwd = cs->exec.cwd ? cs->exec.cwd : cs->settings.cwd;
-				char *dir = NULL;
-				if (cwd && vars_present(cwd))
-					continue;
-				dir = cwd ? (cwd[0] == '/' ? xstrdup(cwd)
-							   : xstrfmt("%s/%s", s->dir, cwd))
-					  : xstrdup(s->dir);
-				struct stat st;
-				if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-					cmd_error("%s:%d:%d: benchmarks[%zu].commands.%s.cwd: "
-						  "folder '%s' does not exist",
-						  s->file, cs->loc.line, cs->loc.col, b, cs->name,
-						  cwd ? cwd : s->dir);
-					rc = exit_merge(rc, EXIT_INVALID);
-				} else if (!cs->exec.shell && cs->exec.argv.nr &&
-					   !vars_present(cs->exec.argv.v[0])) {
-					const char *path_env = strvec_getenv(&cs->exec.env, "PATH");
-					if (!path_env)
-						path_env = strvec_getenv(&cs->settings.env, "PATH");
-					if (path_env && vars_present(path_env))
-						path_env = NULL;
-					if (!path_env)
-						path_env = getenv("PATH");
-					/* The search child_run() will make, with the same words. */
-					struct strvec env = STRVEC_INIT;
-					struct sbuf why = SBUF_INIT;
-					if (path_env)
-						strvec_setenv(&env, "PATH", path_env);
-					if (child_check_program(cs->exec.argv.v[0], dir,
-								env.nr ? env.v : NULL, &why)) {
-						cmd_error("%s:%d:%d: "
-							  "benchmarks[%zu].commands.%s.command: %s",
-							  s->file, cs->loc.line, cs->loc.col, b,
-							  cs->name, why.buf);
-						rc = exit_merge(rc, EXIT_EXEC);
-					}
-					sbuf_release(&why);
-					strvec_clear(&env);
-				}
-				free(dir);
-			}
-		}
-	}
-	return rc;
-}
-
-static int add_destination(struct destination **d, size_t *n, size_t *alloc, const char *format,
-			   const char *path, const char *section, const char *label, int bad_code)
-{
-	enum report_format f;
-	if (report_format_parse(format, &f)) {
-		cmd_error("unknown report format '%s'", format);
-		return EXIT_USAGE;
-	}
-	if (section && (f != REPORT_MARKDOWN || !path)) {
-		cmd_error("a section ('%s') needs format markdown and an output file", section);
-		return EXIT_USAGE;
-	}
-	if (section && !report_section_name_valid(section)) {
-		cmd_error("invalid section name '%s': 1-64 of [A-Za-z0-9_.-], starting with a "
-			  "letter or digit",
-			  section);
-		return EXIT_USAGE;
-	}
-	char *canon = path ? fileio_canonical_path(path) : NULL;
-	for (size_t i = 0; i < *n; i++) {
-		const char *p = (*d)[i].canonical;
-		if ((!p && !canon) || (p && canon && !strcmp(p, canon))) {
-			free(canon);
-			cmd_error("two reports would be written to %s%s%s", path ? "'" : "",
-				  path ? path : "standard output", path ? "'" : "");
-			return EXIT_USAGE;
-		}
-	}
-	ALLOC_GROW(*d, *n + 1, *alloc);
-	(*d)[*n].format = f;
-	(*d)[*n].path = path ? xstrdup(path) : NULL;
-	(*d)[*n].section = section ? xstrdup(section) : NULL;
-	(*d)[*n].canonical = canon;
-	(*d)[*n].label = xstrdup(label);
-	(*d)[*n].bad_code = bad_code;
-	(*n)++;
-	return 0;
 }
 
 /*
@@ -421,29 +247,21 @@ static int parse_max_time(const struct cli_measure *m, int64_t *ns)
 static int add_destinations(struct session *s)
 {
 	const struct session_config *cfg = &s->cfg;
-	int rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc,
-				 cfg->format ? cfg->format : "table", cfg->output, cfg->section,
-				 "--output", EXIT_USAGE);
+	struct sbuf err = SBUF_INIT;
+	int bad = destination_add(&s->dest, &s->nr_dest, &s->dest_alloc,
+				  cfg->format ? cfg->format : "table", cfg->output, cfg->section,
+				  "--output", EXIT_USAGE, &err);
 	const struct strvec *ex = cfg->exports;
-	for (size_t k = 0; ex && k + 3 <= ex->nr && !rc; k += 3)
-		rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, ex->v[k], ex->v[k + 1],
-				     NULL, ex->v[k + 2], EXIT_USAGE);
-	for (size_t i = 0; i < s->ls.nr && !rc; i++) {
-		const struct suite *su = s->ls.suites[i];
-		for (size_t k = 0; k < su->nr_outputs && !rc; k++) {
-			const struct report_output *o = &su->outputs[k];
-			char *p = o->path[0] == '/' ? xstrdup(o->path)
-						    : xstrfmt("%s/%s", su->dir, o->path);
-			/* An output the suite names is part of the suite: exit 2. */
-			char *label = xstrfmt("%s:%d:%d: report.outputs[%zu].path:", su->file,
-					      o->loc.line, o->loc.col, k);
-			rc = add_destination(&s->dest, &s->nr_dest, &s->dest_alloc, o->format, p,
-					     o->section, label, EXIT_INVALID);
-			free(label);
-			free(p);
-		}
-	}
-	return rc;
+	for (size_t k = 0; ex && k + 3 <= ex->nr && !bad; k += 3)
+		bad = destination_add(&s->dest, &s->nr_dest, &s->dest_alloc, ex->v[k], ex->v[k + 1],
+				      NULL, ex->v[k + 2], EXIT_USAGE, &err);
+	if (!bad)
+		bad = destination_add_suite_outputs(&s->dest, &s->nr_dest, &s->dest_alloc, &s->ls,
+						    &err);
+	if (bad)
+		cmd_error("%s", err.buf);
+	sbuf_release(&err);
+	return bad ? EXIT_USAGE : 0;
 }
 
 /* The session's own folder in TMPDIR (s->tmp), locked when flock works. */
@@ -575,9 +393,7 @@ int session_prepare(struct session *s, const struct session_config *cfg, struct 
 	if (!rc)
 		rc = check_destinations(s);
 	if (!rc)
-		rc = check_instruments(&s->ls, env);
-	if (!rc)
-		rc = preflight(&s->ls);
+		rc = preflight(&s->ls, env);
 	if (!rc)
 		rc = make_tmp(s, cfg->tmp_prefix);
 	if (rc)
@@ -634,44 +450,6 @@ static void check_git_moved(struct session *s)
 	free(sha);
 	sbuf_release(&status);
 	sbuf_release(&err);
-}
-
-/*
- * Are the two sides' built artifacts byte-identical? Then a compare of a
- * command that runs ${artifact} on the same inputs with the same hooks
- * (measure/execute_identical.c) is really an A/A, and analyze.c reports a
- * change there within the layout bound as a measurement artefact.
- */
-static int same_artifacts(const char *a, const char *b)
-{
-	struct sbuf x = SBUF_INIT, y = SBUF_INIT;
-	int same = a && b && sbuf_read_file(&x, a, (size_t)1 << 30) >= 0 &&
-		   sbuf_read_file(&y, b, (size_t)1 << 30) >= 0 && x.len == y.len &&
-		   !memcmp(x.buf, y.buf, x.len);
-	sbuf_release(&x);
-	sbuf_release(&y);
-	return same;
-}
-
-/*
- * The two sides' ${artifact} differ in size and were built in folders of
- * different lengths (s->path_length_note): a build that holds its folder
- * differs by that alone, so say it, with the fix.
- */
-static void check_artifact_sizes(struct session *s, const struct suite *su,
-				 const struct execute_side sides[SIDE__COUNT])
-{
-	struct stat a, b;
-	if (!s->path_length_note || !sides[SIDE_BASE].present || !sides[SIDE_HEAD].present ||
-	    !sides[SIDE_BASE].artifact || !sides[SIDE_HEAD].artifact ||
-	    stat(sides[SIDE_BASE].artifact, &a) || stat(sides[SIDE_HEAD].artifact, &b) ||
-	    a.st_size == b.st_size)
-		return;
-	strvec_pushf(&s->r.warnings,
-		     "suite '%s': the base and head ${artifact} differ in size (%jd and %jd "
-		     "bytes), as a build whose output holds its folder (__FILE__, debug "
-		     "information, an rpath) does for that alone: %s",
-		     su->name, (intmax_t)a.st_size, (intmax_t)b.st_size, s->path_length_note);
 }
 
 struct suite_result *session_measure_suite(struct session *s, size_t i,
@@ -738,10 +516,13 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		/* An A/A only for the commands that run ${artifact} itself on
 		   inputs and hooks that are the same on both sides, which
 		   measure/ judges per benchmark after its setup. */
-		check_artifact_sizes(s, su, sides);
+		if (s->path_length_note)
+			execute_warn_artifact_sizes(su->name, sides[SIDE_BASE].artifact,
+						    sides[SIDE_HEAD].artifact, s->path_length_note,
+						    &s->r.warnings);
 		s->opts.identical_artifacts =
 		    sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
-		    same_artifacts(sides[SIDE_BASE].artifact, sides[SIDE_HEAD].artifact);
+		    execute_same_artifacts(sides[SIDE_BASE].artifact, sides[SIDE_HEAD].artifact);
 		s->measuring = su;
 		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
 			s->r.interrupted = 1;
@@ -768,63 +549,14 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 	return sr;
 }
 
-/* A file name part: [A-Za-z0-9._-] kept, anything else '_'. */
-static void add_name_part(struct sbuf *sb, const char *s)
-{
-	for (; *s; s++)
-		sbuf_addch(sb, (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-				       (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'
-				   ? *s
-				   : '_');
-}
-
-/*
- * --profile-dir DIR: the folded stacks of every profiled command, one
- * file per side: DIR/SUITE.BENCH.COMMAND.SIDE.folded. Returns 0 or
- * EXIT_EXEC (after saying why).
- */
+/* --profile-dir: report/profile_dir.h, failures printed. 0 or EXIT_EXEC. */
 static int write_profile_dir(const struct run_result *r, const char *dir)
 {
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error("cannot create the profile folder '%s': %s", dir, strerror(errno));
-		return EXIT_EXEC;
-	}
-	int rc = 0;
-	struct sbuf path = SBUF_INIT, body = SBUF_INIT, err = SBUF_INIT;
-	for (size_t i = 0; i < r->nr_suites; i++)
-		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
-			const struct bench_result *br = &r->suites[i].benches[b];
-			for (size_t c = 0; c < br->nr_commands; c++) {
-				const struct command_result *cr = &br->commands[c];
-				if (!cr->profile)
-					continue;
-				for (int sd = 0; sd < SIDE__COUNT; sd++) {
-					if (!cr->side[sd].present)
-						continue;
-					sbuf_reset(&path);
-					sbuf_addf(&path, "%s/", dir);
-					add_name_part(&path, r->suites[i].name);
-					sbuf_addch(&path, '.');
-					add_name_part(&path, br->name);
-					sbuf_addch(&path, '.');
-					add_name_part(&path, cr->name);
-					sbuf_addf(&path, ".%s.folded", side_name((enum side)sd));
-					sbuf_reset(&body);
-					profile_folded(
-					    cr->profile,
-					    sd == SIDE_BASE ? PROFILE_BASE : PROFILE_HEAD, &body);
-					sbuf_reset(&err);
-					if (fileio_write_atomic(path.buf, body.buf, body.len,
-								&err)) {
-						cmd_error("%s", err.buf);
-						rc = EXIT_EXEC;
-					}
-				}
-			}
-		}
-	sbuf_release(&path);
-	sbuf_release(&body);
-	sbuf_release(&err);
+	struct strvec errors = STRVEC_INIT;
+	int rc = report_profile_dir(r, dir, &errors) ? EXIT_EXEC : 0;
+	for (size_t i = 0; i < errors.nr; i++)
+		cmd_error("%s", errors.v[i]);
+	strvec_clear(&errors);
 	return rc;
 }
 
@@ -940,13 +672,7 @@ void session_release(struct session *s)
 		close(s->tmp_lock);
 	interrupt_uninstall();
 	free(s->tmp);
-	for (size_t i = 0; i < s->nr_dest; i++) {
-		free(s->dest[i].path);
-		free(s->dest[i].section);
-		free(s->dest[i].canonical);
-		free(s->dest[i].label);
-	}
-	free(s->dest);
+	destinations_release(s->dest, s->nr_dest);
 	for (size_t i = 0; s->built && i < s->ls.nr; i++)
 		for (int sd = 0; sd < SIDE__COUNT; sd++)
 			free(s->built[i][sd]);
@@ -959,6 +685,6 @@ void session_release(struct session *s)
 	strvec_clear(&s->git_skip);
 	strvec_clear(&s->warned);
 	execute_instruments_release(&s->instruments);
-	common_release(&s->ls);
+	suites_release(&s->ls);
 	memset(s, 0, sizeof(*s));
 }

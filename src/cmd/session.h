@@ -8,7 +8,7 @@
  *   session_measure_suite()  once per suite, with one or two sides; copies
  *                            each command's analysis settings into the result
  *   session_finish()         analyze_result() (analyze/analyze.h), then the
- *                            exit code (cmd/outcome.h), errors, reports,
+ *                            exit code (analyze/outcome.h), errors, reports,
  *                            then the history (cmd/record.h: after the
  *                            reports, so it never costs one)
  *   session_release()
@@ -21,17 +21,9 @@
 #include "cmd/common.h"
 #include "measure/execute.h"
 #include "measure/sysinfo.h"
+#include "report/destination.h"
 #include "report/report.h"
 #include "model/result.h"
-
-struct destination {
-	enum report_format format;
-	char *path;	 /* NULL: stdout */
-	char *section;	 /* markdown: rewrite only this section of path */
-	char *canonical; /* path with its folder resolved, for conflicts */
-	char *label;	 /* "--output" or "FILE:L:C: report.outputs[K].path:" */
-	int bad_code;	 /* exit code when path cannot take a report */
-};
 
 struct progress {
 	int enabled;
@@ -47,13 +39,13 @@ struct progress {
  * not take.
  */
 struct session_config {
-	const char *mode;		       /* the report's mode: "run", "compare", "bench" */
-	const char *history_kind;	       /* the history's runs.kind ("ci"); NULL: mode */
-	const char *tmp_prefix;		       /* of the private folder in TMPDIR */
-	const struct strvec *paths;	       /* suite files or folders (none: ./kagari.yaml) */
-	const struct cli_selection *selection; /* NULL: every benchmark */
-	const struct cli_measure *measure;     /* never NULL */
-	const struct cli_shard *shard;	       /* NULL: not sharded */
+	const char *mode;			 /* the report's mode: "run", "compare", "bench" */
+	const char *history_kind;		 /* the history's runs.kind ("ci"); NULL: mode */
+	const char *tmp_prefix;			 /* of the private folder in TMPDIR */
+	const struct strvec *paths;		 /* suite files or folders (none: ./kagari.yaml) */
+	const struct suite_selection *selection; /* NULL: every benchmark */
+	const struct cli_measure *measure;	 /* never NULL */
+	const struct cli_shard *shard;		 /* NULL: not sharded */
 	/* The reports: --format (NULL: table), --output (NULL: stdout),
 	   --section, --summary, --time-unit (NULL: per value); exports: more
 	   reports as FORMAT, PATH, LABEL triples (bench's --export-json ...),
@@ -69,7 +61,7 @@ struct session_config {
 	int fail_on_inconclusive;
 	const char *suite_from; /* compare, ci: --suite-from, or NULL */
 	/* Suites already found and loaded (compare's gate: the base
-	   revision's, cmd/gate_suites.h), taken over by session_prepare()
+	   revision's, run/gate_suites.h), taken over by session_prepare()
 	   and left empty; NULL: session_prepare() loads `paths`. */
 	struct loaded_suites *suites;
 	/* More of kagari's own files, no change to the measured code

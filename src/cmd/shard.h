@@ -1,7 +1,7 @@
 /*
  * cmd/shard: `--shard K/N` on run, compare and ci — this job measures its
- * share of the selected benchmarks (docs/sharding.md). `kagari merge`
- * joins the shards' JSON reports.
+ * share of the selected benchmarks (plan/shard.h, docs/sharding.md).
+ * `kagari merge` joins the shards' JSON reports.
  */
 #ifndef KAGARI_CMD_SHARD_H
 #define KAGARI_CMD_SHARD_H
@@ -9,8 +9,6 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 
-/* "K/N" with 1 <= K <= N <= 1024; 0, or -1 (nothing printed). */
-int shard_parse(const char *text, int *k, int *n);
 struct shard_record;
 struct session_config;
 /*

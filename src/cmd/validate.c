@@ -3,7 +3,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/common.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 
 static int validate_exec(const void *opts, struct cmd_env *env)
 {
@@ -24,7 +24,7 @@ static int validate_exec(const void *opts, struct cmd_env *env)
 			common_warn_power(ls.suites[i]);
 		}
 	}
-	common_release(&ls);
+	suites_release(&ls);
 	return rc;
 }
 

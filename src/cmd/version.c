@@ -11,7 +11,7 @@
 #include <yaml.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "kagari_commit.h"
 #include "measure/alloc.h"
 #include "measure/counters.h"

@@ -602,3 +602,43 @@ int git_url_userinfo(const char *url, size_t *start, size_t *len)
 	*len = (size_t)(at - s);
 	return 1;
 }
+
+int git_tree_moved(const char *repo, const char *start_sha, const struct sbuf *start_status,
+		   const struct strvec *skip, struct strvec *warnings)
+{
+	char *sha = NULL;
+	struct sbuf status = SBUF_INIT, err = SBUF_INIT;
+	int moved = 0;
+	if (git_head_status(repo, &sha, &status, skip, &err)) {
+		sbuf_rtrim(&err);
+		strvec_pushf(
+		    warnings,
+		    "HEAD could not be read again at the end (%s): the run is recorded as dirty",
+		    err.buf);
+		moved = 1;
+	} else if (strcmp(sha, start_sha)) {
+		strvec_pushf(warnings,
+			     "HEAD moved from %.12s to %.12s while measuring: the samples may come "
+			     "from both commits; the run is recorded as dirty",
+			     start_sha, sha);
+		moved = 1;
+	} else if (status.len != start_status->len ||
+		   memcmp(status.buf, start_status->buf, status.len)) {
+		/* By the same rule as the start's: kagari's own files (its
+		   reports, the history) are no change. */
+		strvec_pushf(
+		    warnings,
+		    "the working tree %s while measuring: the samples may come from both states; "
+		    "the run is recorded as dirty",
+		    !start_status->len
+			? "was clean at the start and has uncommitted changes at the end"
+		    : !status.len
+			? "had uncommitted changes at the start and is clean at the end"
+			: "changed (other files differ from HEAD at the end than at the start)");
+		moved = 1;
+	}
+	free(sha);
+	sbuf_release(&status);
+	sbuf_release(&err);
+	return moved;
+}

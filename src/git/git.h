@@ -144,6 +144,16 @@ int git_head_status(const char *repo, char **head_sha, struct sbuf *status,
 		    const struct strvec *skip, struct sbuf *err);
 
 /*
+ * Did HEAD or the working tree change since git_head_status() gave
+ * start_sha and start_status (a checkout, a commit, an edit — by the user
+ * or by a measured command, while measuring)? 1 with the words for it
+ * pushed to warnings ("... the run is recorded as dirty"; also when HEAD
+ * cannot be read again), else 0. skip as for git_head_info().
+ */
+int git_tree_moved(const char *repo, const char *start_sha, const struct sbuf *start_status,
+		   const struct strvec *skip, struct strvec *warnings);
+
+/*
  * *exists = 1 when relpath (relative to the top of the working tree, '/'
  * separated; "./" and "." components are ignored) names a file or folder
  * in commit sha (`git cat-file -e SHA:PATH`), else 0. -1 when relpath is

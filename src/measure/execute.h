@@ -205,4 +205,21 @@ int execute_suite(const struct suite *s, const unsigned char *selected,
 /* The display form of a command: argv joined with shell quoting as needed. */
 char *execute_command_display(const struct exec_spec *e);
 
+/*
+ * Are the built artifacts a and b (either may be NULL: not built) byte-
+ * identical? Then a compare of a command that runs ${artifact} on the
+ * same inputs with the same hooks (execute_identical.c) is really an A/A,
+ * and analyze.c reports a change there within the layout bound as a
+ * measurement artefact (identical_artifacts in execute_options).
+ */
+int execute_same_artifacts(const char *a, const char *b);
+/*
+ * The base's and head's ${artifact} (a, b) of suite differ in size, and
+ * their folders' paths differ in length (note says how, and what would
+ * fix it): a build that holds its folder differs by that alone, so push
+ * the warning to warnings. Nothing when the sizes are equal.
+ */
+void execute_warn_artifact_sizes(const char *suite, const char *a, const char *b, const char *note,
+				 struct strvec *warnings);
+
 #endif

@@ -24,6 +24,7 @@
  */
 #include "measure/execute_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -269,4 +270,22 @@ int execute_same_inputs(const struct bench_spec *b, const struct command_spec *c
 	       same_hooks("prepare_each", b->prepare_each, b->nr_prepare_each, b, suite_dir, ctx,
 			  v) &&
 	       same_hooks("cleanup", b->cleanup, b->nr_cleanup, b, suite_dir, ctx, v);
+}
+
+int execute_same_artifacts(const char *a, const char *b)
+{
+	return a && b && same_bytes(a, b);
+}
+
+void execute_warn_artifact_sizes(const char *suite, const char *a, const char *b, const char *note,
+				 struct strvec *warnings)
+{
+	struct stat sa, sb;
+	if (!a || !b || stat(a, &sa) || stat(b, &sb) || sa.st_size == sb.st_size)
+		return;
+	strvec_pushf(warnings,
+		     "suite '%s': the base and head ${artifact} differ in size (%jd and %jd "
+		     "bytes), as a build whose output holds its folder (__FILE__, debug "
+		     "information, an rpath) does for that alone: %s",
+		     suite, (intmax_t)sa.st_size, (intmax_t)sb.st_size, note);
 }

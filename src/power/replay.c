@@ -19,9 +19,12 @@
 
 #include "analyze/analyze.h"
 #include "base/cmp.h"
+#include "base/strvec.h"
 #include "base/xalloc.h"
 #include "model/rng.h"
 #include "plan/plan.h"
+#include "suite/discover.h"
+#include "suite/load.h"
 #include "suite/model.h"
 
 static int parse_number(const char *s, const char **end, double *v)
@@ -336,4 +339,86 @@ void power_design_plan(struct power_design *d)
 	d->rounds = ps.total_rounds;
 	d->max_time_ns =
 	    d->st.max_time_ns == MAX_TIME_PER_COMMAND ? MAX_TIME_COMMAND_NS : d->st.max_time_ns;
+}
+
+/* The suite's defaults when a suite is found here, else kagari's. */
+int power_design_from_suite(struct power_design *d, struct sbuf *err)
+{
+	struct strvec files = STRVEC_INIT;
+	struct sbuf derr = SBUF_INIT;
+	settings_init_defaults(&d->st);
+	d->from = NULL;
+	if (suite_discover(NULL, 0, &files, &derr) || !files.nr) {
+		/* no suite here: the defaults */
+		sbuf_release(&derr);
+		strvec_clear(&files);
+		return 0;
+	}
+	struct suite *s = suite_load(files.v[0], err);
+	strvec_clear(&files);
+	sbuf_release(&derr);
+	if (!s)
+		return -1;
+	settings_release(&d->st);
+	settings_copy(&d->st, &s->defaults);
+	d->from = xstrdup(s->file);
+	suite_free(s);
+	return 0;
+}
+
+int power_parse_cells(const char *cl, struct power_cell **cells, size_t *nc, struct sbuf *err)
+{
+	struct strvec list = STRVEC_INIT;
+	int rc = 0;
+	*nc = 0;
+	for (const char *p = cl; *cl;) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		if (!l) {
+			/* "3@2,,5@3", a leading or a trailing comma: a cell left
+			   out by a slip, not one to skip silently. */
+			sbuf_addf(err,
+				  "--cells '%s': item %zu is empty (cells are EFFECT@T or "
+				  "SHARE%%xFACTOR@T, separated by single commas)",
+				  cl, list.nr + 1);
+			strvec_clear(&list);
+			*cells = xcalloc(1, sizeof(**cells));
+			return -1;
+		}
+		strvec_push_take(&list, xstrndup(p, l));
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	*cells = xcalloc(list.nr + 1, sizeof(**cells));
+	for (size_t i = 0; i < list.nr && !rc; i++) {
+		if (power_parse_cell(list.v[i], &(*cells)[*nc], err))
+			rc = -1;
+		else
+			(*nc)++;
+	}
+	strvec_clear(&list);
+	if (!rc && !*nc) {
+		sbuf_adds(err, "--cells: no cell given");
+		rc = -1;
+	}
+	return rc;
+}
+
+int power_traces_long_enough(const struct power_design *d, const struct trace *tr, size_t nt,
+			     size_t need, struct sbuf *err)
+{
+	for (size_t i = 0; i < nt; i++) {
+		if (tr[i].n < need) {
+			sbuf_addf(
+			    err,
+			    "%s: %zu runs, but one window of this design needs %zu "
+			    "(%d warm-up and %d measured rounds of %d run%s per side); record a "
+			    "longer trace or lower --max-runs",
+			    tr[i].file, tr[i].n, need, d->warm_rounds, d->rounds,
+			    d->st.runs_per_round, d->st.runs_per_round == 1 ? "" : "s");
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -77,4 +77,17 @@ void power_outcome_release(struct power_outcome *o);
 void power_replay(const struct power_design *d, const struct trace *tr, size_t nt, size_t need,
 		  struct power_cell *cells, size_t nc, int trials, uint64_t seed);
 
+/* The design's settings: the defaults of the suite found in the current
+   folder (d->from its file), else kagari's. 0, or -1 with the suite's
+   errors in err. */
+int power_design_from_suite(struct power_design *d, struct sbuf *err);
+/* A comma-separated list of cells (power_parse_cell()) into
+   *cells[0..*nc) (allocated, also on failure); -1 with a reason naming
+   the item (an empty one too) or saying no cell was given. */
+int power_parse_cells(const char *list, struct power_cell **cells, size_t *nc, struct sbuf *err);
+/* Every trace holds at least one window of `need` runs of design d;
+   -1 naming the first that does not. */
+int power_traces_long_enough(const struct power_design *d, const struct trace *tr, size_t nt,
+			     size_t need, struct sbuf *err);
+
 #endif

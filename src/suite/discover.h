@@ -8,7 +8,7 @@
  *
  * The rule is applied to a tree that a caller describes (struct
  * suite_tree): the working tree's files (suite_discover()), or a commit's
- * (cmd/gate_suites.c reads the base revision through git), so that both
+ * (run/gate_suites.c reads the base revision through git), so that both
  * sides of a compare find their suites by the very same rule.
  */
 #ifndef KAGARI_SUITE_DISCOVER_H

@@ -229,7 +229,7 @@ void suite_free(struct suite *s);
  * Make s unable to fail a check: every metric's `gate` off (defaults,
  * benchmarks, commands) and its budgets dropped; its comparisons are still
  * made and reported. compare runs a suite only the head has this way (a
- * change cannot bring the rules it is judged by: cmd/gate_suites.c).
+ * change cannot bring the rules it is judged by: run/gate_suites.c).
  */
 void suite_ungate(struct suite *s);
 

@@ -422,7 +422,7 @@ static void test_head_info(void **state)
 
 /*
  * git/tree.h: a commit's folders, files and contents without a checkout —
- * what the base's suite discovery reads (cmd/gate_suites.c).
+ * what the base's suite discovery reads (run/gate_suites.c).
  */
 static void test_tree(void **state)
 {

@@ -13,8 +13,8 @@
 
 #include "analyze/analyze.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
-#include "cmd/outcome.h"
+#include "model/exit.h"
+#include "analyze/outcome.h"
 #include "model/result.h"
 
 /* One suite, one benchmark, one command measured on the head side. */

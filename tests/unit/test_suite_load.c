@@ -703,7 +703,7 @@ static void test_discover(void **state)
 }
 
 /*
- * A tree of our own, as a commit's is read (cmd/gate_suites.c): the same
+ * A tree of our own, as a commit's is read (run/gate_suites.c): the same
  * rule must find the same files in it as in the working tree.
  */
 static const char *const fake_files[] = { "kagari.yaml", "x.kagari.yaml",

@@ -1,9 +1,9 @@
 /*
- * cmd/exit: kagari's exit statuses, exactly as docs/contract.md fixes them.
+ * model/exit: kagari's exit statuses, exactly as docs/contract.md fixes them.
  * When several apply, the precedence is 4, 6, 1, 0 (see exit_merge()).
  */
-#ifndef KAGARI_CMD_EXIT_H
-#define KAGARI_CMD_EXIT_H
+#ifndef KAGARI_MODEL_EXIT_H
+#define KAGARI_MODEL_EXIT_H
 
 enum exit_code {
 	EXIT_PASS = 0,	      /* every check passed */

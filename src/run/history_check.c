@@ -1,8 +1,8 @@
 /*
- * cmd/history_check: the alerts of `kagari history check` (history_check.h,
+ * run/history_check: the alerts of `kagari history check` (history_check.h,
  * docs/history.md "Alerts").
  */
-#include "cmd/history_check.h"
+#include "run/history_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +11,7 @@
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
-#include "cmd/cli.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "git/git.h"
 #include "git/web.h"
 #include "suite/model.h"
@@ -22,24 +21,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int history_check_range(const char *dir, const char *since, struct strvec *range, char **head)
+int history_check_range(const char *dir, const char *since, struct strvec *range, char **head,
+			struct sbuf *why)
 {
 	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	char *repo = NULL, *from = NULL;
 	int rc = EXIT_USAGE;
 	*head = NULL;
 	if (git_toplevel(dir, &repo, &err)) {
-		cmd_error("history check needs the repository whose commits it checks: %s",
+		sbuf_addf(why, "history check needs the repository whose commits it checks: %s",
 			  err.buf);
 		goto out;
 	}
 	if (git_resolve_commit(repo, "HEAD", head, &err)) {
-		cmd_error("history check: %s", err.buf);
+		sbuf_addf(why, "history check: %s", err.buf);
 		goto out;
 	}
 	if (since) {
 		if (git_resolve_commit(repo, since, &from, &err)) {
-			cmd_error("--since %s", err.buf);
+			sbuf_addf(why, "--since %s", err.buf);
 			goto out;
 		}
 	} else {
@@ -62,7 +62,7 @@ int history_check_range(const char *dir, const char *since, struct strvec *range
 	int bad = git_run(repo, (const char *const *)args.v, GIT_SLOW_TIMEOUT_NS, &out, &err);
 	strvec_clear(&args);
 	if (bad) {
-		cmd_error("history check: %s", err.buf);
+		sbuf_addf(why, "history check: %s", err.buf);
 		goto out;
 	}
 	for (char *s = out.buf, *nl; s && *s; s = nl + 1) {

@@ -1,22 +1,25 @@
 /*
- * cmd/history_check: `kagari history check [--since REV]` — does a step or
+ * run/history_check: `kagari history check [--since REV]` — does a step or
  * a paired regression beyond the tolerance lie in REV..HEAD? The series
- * come from cmd/history.c; here the range (git), the tolerances (the
+ * come from cmd/history.c (which prints); here the range (git), the tolerances (the
  * suites), the alerts, the Markdown (report/history.h) and the exit code.
  */
-#ifndef KAGARI_CMD_HISTORY_CHECK_H
-#define KAGARI_CMD_HISTORY_CHECK_H
+#ifndef KAGARI_RUN_HISTORY_CHECK_H
+#define KAGARI_RUN_HISTORY_CHECK_H
 
-#include "cmd/common.h"
+#include "base/sbuf.h"
+#include "base/strvec.h"
+#include "suite/select.h"
 #include "report/history.h"
 
 /*
  * The range REV..HEAD of the repository of dir (since NULL: HEAD's first
  * parent, so HEAD alone; a root commit: HEAD and all before it) as a
- * sorted list of full ids in *range. 0, or EXIT_USAGE with the reason
- * printed (no repository, REV no commit of it).
+ * sorted list of full ids in *range. 0, or EXIT_USAGE with the reason in
+ * why (no repository, REV no commit of it).
  */
-int history_check_range(const char *dir, const char *since, struct strvec *range, char **head);
+int history_check_range(const char *dir, const char *since, struct strvec *range, char **head,
+			struct sbuf *why);
 
 /*
  * The tolerance T of series s's command and metric in the loaded suites

@@ -1,5 +1,5 @@
 /*
- * cmd/gate_suites: the suites a compare judges the change by when the
+ * run/gate_suites: the suites a compare judges the change by when the
  * base's rules gate (`ci`, `--suite-from base`): the base revision's own
  * suites, found by the rule the working tree's are found by
  * (suite/discover.h) in the base commit's tree, so that deleting,
@@ -23,12 +23,12 @@
  * Everything is said in `notes` (one line per suite that differs), to be
  * said before anything is built.
  */
-#ifndef KAGARI_CMD_GATE_SUITES_H
-#define KAGARI_CMD_GATE_SUITES_H
+#ifndef KAGARI_RUN_GATE_SUITES_H
+#define KAGARI_RUN_GATE_SUITES_H
 
+#include "base/sbuf.h"
 #include "base/strvec.h"
-#include "cmd/cli.h"
-#include "cmd/common.h"
+#include "suite/select.h"
 
 struct gate_suites {
 	struct loaded_suites ls; /* the suites both sides run (not selected yet) */
@@ -38,16 +38,25 @@ struct gate_suites {
 	struct strvec replaced;	 /* the working tree's suite files a base copy runs for */
 };
 
+/* What stopped gate_suites_collect(): the errors of invalid suites, a
+   line each (to show as they are), then the one reason. */
+struct gate_said {
+	struct sbuf suites;
+	struct sbuf error;
+};
+
 /*
  * Fill g for a comparison with base_ref of the suites `paths` name (the
  * command's PATH arguments). sel: --filter and --tag, for the benchmarks
  * a copy leaves out. explicit_base: --suite-from base was given (a base
  * without any suite is then an error). Returns 0, or the exit code to stop
- * with (printed): 2 an invalid suite, 3 no base suite with an explicit
- * --suite-from base, 4 git could not read the base.
+ * with (said: sbuf_init()ed by the caller): 2 an invalid suite, 3 no base
+ * suite with an explicit --suite-from base, 4 git could not read the base.
+ * cmd/common.h's gate_suites_find() prints what it says.
  */
-int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel,
-		     const char *base_ref, int explicit_base, struct gate_suites *g);
+int gate_suites_collect(const struct strvec *paths, const struct suite_selection *sel,
+			const char *base_ref, int explicit_base, struct gate_suites *g,
+			struct gate_said *said);
 void gate_suites_release(struct gate_suites *g);
 
 #endif

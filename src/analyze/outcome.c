@@ -1,15 +1,15 @@
 /*
- * cmd/outcome: the exit code of an analysed run (outcome.h). The verdicts
+ * analyze/outcome: the exit code of an analysed run (outcome.h). The verdicts
  * themselves are analyze/'s (analyze_rollup()); this only maps them.
  */
-#include "cmd/outcome.h"
+#include "analyze/outcome.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "model/result.h"
 
 /*

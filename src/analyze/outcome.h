@@ -1,5 +1,5 @@
 /*
- * cmd/outcome: from an analysed run_result to the exit code (CONTRACT
+ * analyze/outcome: from an analysed run_result to the exit code (CONTRACT
  * precedence 4, 6, 1, 0) and the one sentence that explains a non-zero
  * exit.
  *
@@ -7,8 +7,8 @@
  * the results and r->summary's counts), then outcome_judge(). On an
  * unanalysed result the counts are zero and the exit code says pass.
  */
-#ifndef KAGARI_CMD_OUTCOME_H
-#define KAGARI_CMD_OUTCOME_H
+#ifndef KAGARI_ANALYZE_OUTCOME_H
+#define KAGARI_ANALYZE_OUTCOME_H
 
 struct run_result;
 

@@ -1,8 +1,8 @@
 /*
- * cmd/gate_suites: the base revision's suites, found as the working
+ * run/gate_suites: the base revision's suites, found as the working
  * tree's are, and matched with the working tree's (gate_suites.h).
  */
-#include "cmd/gate_suites.h"
+#include "run/gate_suites.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +13,12 @@
 #include "base/path.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
-#include "cmd/cmd.h"
-#include "cmd/exit.h"
+#include "model/exit.h"
 #include "git/git.h"
 #include "git/tree.h"
 #include "suite/discover.h"
 #include "suite/load.h"
+#include "suite/select.h"
 
 /* The base commit's tree, as suite/discover.h reads a tree. */
 struct base_tree {
@@ -26,6 +26,20 @@ struct base_tree {
 	char *cwd;  /* the current folder, physical: where relative paths start */
 	int failed; /* git could not be asked (the message is in the caller's err) */
 };
+
+/* suites_load()'s or suites_load_files()'s rc as an exit code, said:
+   -1 the reason in said->error, -2 every suite's errors in said->suites
+   (already there) and that nothing was run. */
+static int loaded(int rc, struct gate_said *said)
+{
+	if (rc == -1) {
+		sbuf_add(&said->error, said->suites.buf, said->suites.len);
+		sbuf_reset(&said->suites);
+	} else if (rc) {
+		sbuf_adds(&said->error, "invalid suite: nothing was run");
+	}
+	return rc ? EXIT_INVALID : 0;
+}
 
 /* abs with its longest existing prefix resolved (symbolic links), the rest
    as written: the repository top git gives is resolved too. */
@@ -199,9 +213,9 @@ static void copies_release(struct copy *c, size_t n)
 
 /* The base's copies of files: read from the commit and loaded as if they
    were the working tree's files (their folder, root and relative paths
-   are the working tree's). 0 or an exit code (printed). */
+   are the working tree's). 0 or an exit code (said). */
 static int load_base(struct base_tree *bt, const struct strvec *files, const char *base_ref,
-		     struct copy *out)
+		     struct copy *out, struct gate_said *said)
 {
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
@@ -210,12 +224,14 @@ static int load_base(struct base_tree *bt, const struct strvec *files, const cha
 		c->rel = repo_rel(bt, files->v[i]);
 		sbuf_reset(&err);
 		if (!c->rel || git_tree_read(bt->repo, bt->sha, c->rel, &c->text, &err)) {
-			cmd_error("cannot read %s's copy of the suite %s: %s", base_ref,
-				  files->v[i], err.len ? err.buf : "not in the repository");
+			sbuf_addf(&said->error, "cannot read %s's copy of the suite %s: %s",
+				  base_ref, files->v[i],
+				  err.len ? err.buf : "not in the repository");
 			rc = EXIT_EXEC;
 		} else if (!(c->s = suite_load_mem(files->v[i], c->text.buf, c->text.len, &err))) {
 			sbuf_rtrim(&err);
-			cmd_error("%s's copy of the suite %s is invalid (--suite-from head runs "
+			sbuf_addf(&said->error,
+				  "%s's copy of the suite %s is invalid (--suite-from head runs "
 				  "the working tree's):\n%s",
 				  base_ref, c->rel, err.buf);
 			rc = EXIT_INVALID;
@@ -227,9 +243,9 @@ static int load_base(struct base_tree *bt, const struct strvec *files, const cha
 
 /* The working tree's suites: the ones it has, loaded; where the working
    tree lacks what the arguments name, a note (the base's gate anyway).
-   0 or EXIT_INVALID (printed). */
+   0 or EXIT_INVALID (said). */
 static int load_head(struct base_tree *bt, const struct strvec *paths, struct copy **out, size_t *n,
-		     struct strvec *notes)
+		     struct strvec *notes, struct gate_said *said)
 {
 	struct strvec files = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
@@ -240,7 +256,7 @@ static int load_head(struct base_tree *bt, const struct strvec *paths, struct co
 		strvec_pushf(notes, "the working tree: %s", line);
 		free(line);
 	}
-	rc = common_load_files(&files, &ls);
+	rc = loaded(suites_load_files(&files, &ls, &said->suites), said);
 	*n = ls.nr;
 	*out = copies_new(ls.nr);
 	for (size_t i = 0; i < ls.nr; i++) {
@@ -252,7 +268,7 @@ static int load_head(struct base_tree *bt, const struct strvec *paths, struct co
 			sbuf_reset(&c->text);
 	}
 	ls.nr = 0;
-	common_release(&ls);
+	suites_release(&ls);
 	strvec_clear(&files);
 	sbuf_release(&err);
 	return rc;
@@ -292,7 +308,7 @@ static void add_left_out(struct sbuf *sb, const struct strvec *names, const char
 /* The line for base copy b, or none when the working tree holds the same
    file at the same place. */
 static void note_base(const struct copy *b, const struct copy *head,
-		      const struct cli_selection *sel, const char *base_ref, struct strvec *notes)
+		      const struct suite_selection *sel, const char *base_ref, struct strvec *notes)
 {
 	const struct copy *h = b->match >= 0 ? &head[b->match] : NULL;
 	int same_text =
@@ -314,7 +330,7 @@ static void note_base(const struct copy *b, const struct copy *head,
 	sbuf_adds(&msg, "suite_from: base; --suite-from head runs the working tree's)");
 	if (h) {
 		struct strvec left = STRVEC_INIT;
-		common_left_out(sel, b->s, h->s, &left);
+		suites_left_out(sel, b->s, h->s, &left);
 		sbuf_adds(&msg, "; ");
 		add_left_out(&msg, &left, "the working tree's");
 		strvec_clear(&left);
@@ -338,22 +354,23 @@ static void add_suite(struct gate_suites *g, struct suite *s, const char *from, 
 
 /* No suite in the base: the working tree's gate, as compare runs them. */
 static int adopt(const struct strvec *paths, const char *base_ref, int explicit_base,
-		 struct gate_suites *g)
+		 struct gate_suites *g, struct gate_said *said)
 {
 	if (explicit_base) {
-		cmd_error("--suite-from base: %s has no suite where the arguments point (%s)",
+		sbuf_addf(&said->error,
+			  "--suite-from base: %s has no suite where the arguments point (%s)",
 			  base_ref, g->notes.nr ? g->notes.v[g->notes.nr - 1] : "none found");
 		return EXIT_USAGE;
 	}
 	struct loaded_suites ls;
-	int rc = common_load(paths, &ls);
+	int rc = loaded(suites_load(paths, &ls, &said->suites), said);
 	for (size_t i = 0; !rc && i < ls.nr; i++) {
 		add_suite(g, ls.suites[i], "head", 1);
 		ls.suites[i] = NULL;
 	}
 	if (!rc)
 		ls.nr = 0;
-	common_release(&ls);
+	suites_release(&ls);
 	if (!rc)
 		strvec_pushf(
 		    &g->notes,
@@ -365,13 +382,14 @@ static int adopt(const struct strvec *paths, const char *base_ref, int explicit_
 	return rc;
 }
 
-static int find_repo(const struct strvec *paths, struct base_tree *bt, char **repo)
+static int find_repo(const struct strvec *paths, struct base_tree *bt, char **repo,
+		     struct gate_said *said)
 {
 	struct sbuf err = SBUF_INIT;
 	int rc = 0;
 	bt->cwd = getcwd(NULL, 0);
 	if (!bt->cwd) {
-		cmd_error("cannot read the current folder");
+		sbuf_adds(&said->error, "cannot read the current folder");
 		return EXIT_EXEC;
 	}
 	/* The first argument's folder, or its nearest one that exists. */
@@ -387,7 +405,7 @@ static int find_repo(const struct strvec *paths, struct base_tree *bt, char **re
 			*slash = '\0';
 	}
 	if (git_toplevel(dir, repo, &err)) {
-		cmd_error("%s (compare needs a git repository)", err.buf);
+		sbuf_addf(&said->error, "%s (compare needs a git repository)", err.buf);
 		rc = EXIT_EXEC;
 	}
 	free(joined);
@@ -396,8 +414,9 @@ static int find_repo(const struct strvec *paths, struct base_tree *bt, char **re
 	return rc;
 }
 
-int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel,
-		     const char *base_ref, int explicit_base, struct gate_suites *g)
+int gate_suites_collect(const struct strvec *paths, const struct suite_selection *sel,
+			const char *base_ref, int explicit_base, struct gate_suites *g,
+			struct gate_said *said)
 {
 	memset(g, 0, sizeof(*g));
 	strvec_init(&g->notes);
@@ -410,26 +429,26 @@ int gate_suites_find(const struct strvec *paths, const struct cli_selection *sel
 	struct sbuf err = SBUF_INIT;
 	struct copy *base = NULL, *head = NULL;
 	size_t nh = 0;
-	int rc = find_repo(paths, &bt, &repo);
+	int rc = find_repo(paths, &bt, &repo, said);
 	if (!rc && git_resolve_commit(repo, base_ref, &sha, &err)) {
-		cmd_error("%s", err.buf);
+		sbuf_add(&said->error, err.buf, err.len);
 		rc = EXIT_EXEC;
 	}
 	bt.repo = repo;
 	bt.sha = sha;
 	if (!rc && base_discover(&bt, paths, base_ref, &bfiles, &g->notes, &err)) {
-		cmd_error("%s", err.buf);
+		sbuf_add(&said->error, err.buf, err.len);
 		rc = EXIT_EXEC;
 	}
 	base = copies_new(bfiles.nr);
 	if (!rc)
-		rc = load_base(&bt, &bfiles, base_ref, base);
+		rc = load_base(&bt, &bfiles, base_ref, base, said);
 	if (!rc && !bfiles.nr) {
-		rc = adopt(paths, base_ref, explicit_base, g);
+		rc = adopt(paths, base_ref, explicit_base, g, said);
 		goto out;
 	}
 	if (!rc)
-		rc = load_head(&bt, paths, &head, &nh, &g->notes);
+		rc = load_head(&bt, paths, &head, &nh, &g->notes, said);
 	if (rc)
 		goto out;
 	match_copies(base, bfiles.nr, head, nh);
@@ -467,7 +486,7 @@ out:
 
 void gate_suites_release(struct gate_suites *g)
 {
-	common_release(&g->ls);
+	suites_release(&g->ls);
 	free(g->from);
 	free(g->gating);
 	strvec_clear(&g->notes);
