@@ -11,7 +11,14 @@
  * the step detection over every series, and prints a table. bench/history.sh
  * builds it and also times `kagari history --format json` end to end.
  *
- *   ./history DB-PATH [RUNS]
+ * With SHAS (a file of 40-hex commit ids, one a line, oldest first: a
+ * repository's first-parent line, bench/history.sh makes one) commit k
+ * is the k-th id, and every fifth run is a `ci` of its commit against
+ * the one before, with a paired comparison of latency (a regression at
+ * the planted step, a pass elsewhere): what `kagari history`, `history
+ * check` and the site read at scale.
+ *
+ *   ./history DB-PATH [RUNS [SHAS]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +44,7 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static void make_run(struct run_result *r, struct rng *g, int commit)
+static void make_run(struct run_result *r, struct rng *g, int commit, int paired)
 {
 	run_result_init(r);
 	r->mode = xstrdup("run");
@@ -70,6 +77,21 @@ static void make_run(struct run_result *r, struct rng *g, int commit)
 			m->summary.median = level * (1 + 0.02 * (rng_uniform(g) - 0.5));
 			m->summary.mean = m->summary.median;
 			m->summary.min = m->summary.max = m->summary.median;
+			if (paired) {
+				struct comparison *cp = &cr->comparison[METRIC_LATENCY];
+				int step = b == 0 && commit == 1200;
+				cp->present = 1;
+				cp->verdict = step ? VERDICT_REGRESSION : VERDICT_PASS;
+				cp->change_percent = step ? 20 : 0.1;
+				cp->ci_low_percent = cp->change_percent - 1;
+				cp->ci_high_percent = cp->change_percent + 1;
+				cp->mean_change_percent = cp->change_percent;
+				cp->mean_ci_low_percent = cp->ci_low_percent;
+				cp->mean_ci_high_percent = cp->ci_high_percent;
+				cp->p_value = step ? 0.001 : 0.8;
+				cp->max_percent = 5;
+				cp->gate = 1;
+			}
 			m = &cr->side[SIDE_HEAD].metric[METRIC_ALLOCS];
 			m->status = MSTATUS_OK;
 			m->have_summary = 1;
@@ -85,6 +107,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The commit number of sha: its line in the ids given, else its hex. */
+static unsigned long commit_of(const char **line, size_t nr, const char *sha)
+{
+	for (size_t k = 0; k < nr; k++)
+		if (!strcmp(line[k], sha))
+			return k;
+	return strtoul(sha, NULL, 16);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -92,7 +123,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int runs = argc > 2 ? atoi(argv[2]) : 10000;
-	struct sbuf err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, shas = SBUF_INIT;
+	/* The commit ids, when given: commit k is line k. */
+	const char **line = xcalloc((size_t)runs / RUNS_PER_COMMIT + 2, sizeof(*line));
+	size_t nr_line = 0;
+	if (argc > 3) {
+		if (sbuf_read_file(&shas, argv[3], 1 << 26)) {
+			fprintf(stderr, "cannot read %s\n", argv[3]);
+			return 1;
+		}
+		for (char *s = shas.buf, *nl; s && *s && nr_line < (size_t)runs / RUNS_PER_COMMIT + 1;
+		     s = nl + 1) {
+			if (!(nl = strchr(s, '\n')))
+				break;
+			*nl = '\0';
+			line[nr_line++] = s;
+		}
+	}
 	struct history *h;
 	if (history_open(argv[1], 10000, &h, &err)) {
 		fprintf(stderr, "%s\n", err.buf);
@@ -108,12 +155,18 @@ int main(int argc, char **argv)
 	double *each = xcalloc((size_t)runs, sizeof(*each));
 	for (int i = 0; i < runs; i++) {
 		int commit = i / RUNS_PER_COMMIT;
+		int paired = nr_line && commit > 0 && (size_t)commit < nr_line &&
+			     i % RUNS_PER_COMMIT == 0;
 		struct run_result r;
-		make_run(&r, &g, commit);
+		make_run(&r, &g, commit, paired);
 		char sha[41];
 		snprintf(sha, sizeof(sha), "%040x", commit);
-		struct history_record rec = { .kind = "run", .head_sha = sha, .dirty = 0,
-					      .branch = "main", .exit_code = 0 };
+		struct history_record rec = { .kind = paired ? "ci" : "run",
+					      .head_sha = (size_t)commit < nr_line ? line[commit] : sha,
+					      .base_sha = paired ? line[commit - 1] : NULL,
+					      .dirty = 0,
+					      .branch = "main",
+					      .exit_code = 0 };
 		double a = now_ms();
 		if (history_append(h, &rec, &m[i % 10 == 9], &r, NULL, &err) < 0) {
 			fprintf(stderr, "%s\n", err.buf);
@@ -173,8 +226,8 @@ int main(int argc, char **argv)
 		/* Machine B measured every other commit: its step is right if
 		   it lies between its last commit before 1200 and its first after. */
 		for (size_t k = 0; k < ns; k++)
-			at_1200 += strtoul(sha[st[k].at], NULL, 16) >= 1200 &&
-				   strtoul(sha[st[k].at - 1], NULL, 16) < 1200;
+			at_1200 += commit_of(line, nr_line, sha[st[k].at]) >= 1200 &&
+				   commit_of(line, nr_line, sha[st[k].at - 1]) < 1200;
 		free(st);
 		free(y);
 		free(sha);
@@ -209,7 +262,9 @@ int main(int argc, char **argv)
 	printf("%-44s %9.1f ms\n", "expected time of 10 commands (--shard)", t_exp);
 	printf("%-44s %9.1f ms  (%lld runs)\n", "count the runs", t_count, (long long)count);
 	free(each);
+	free(line);
 	history_close(h);
 	sbuf_release(&err);
+	sbuf_release(&shas);
 	return 0;
 }

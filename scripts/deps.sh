@@ -39,8 +39,9 @@ DEMO_PKGS="python3"
 # instruction-count path, chromium for the HTML report in a real browser,
 # hyperfine for the differential checks of bench's exports, python3-jsonschema
 # for docs/report.schema.json, xmllint (libxml2-utils) for the JUnit schema
-# and clang-format for the source's own style (scripts/check-format.sh).
-TEST_PKGS="time procps valgrind chromium hyperfine python3-jsonschema libxml2-utils clang-format"
+# and clang-format for the source's own style (scripts/check-format.sh);
+# python3-numpy for bench/steps.sh's reference detector.
+TEST_PKGS="time procps valgrind chromium hyperfine python3-jsonschema libxml2-utils clang-format python3-numpy"
 # make dist and make deb (and the tests that run them): building kagari
 # without its tests (no cmocka), zlib's static library for the static link
 # (libelf and sqlite need it), Debian's packaging tools and lintian;

@@ -68,6 +68,24 @@ static struct comparison *row_comparison(const struct aa_row *row, struct run_re
  * Judge one A/A compare: its changes (the suite's own analysis), then the
  * same samples at every T of AA_TOLERANCES.
  */
+/* Does any sample of the row's metric, either side, differ from the rest
+   (in this compare or an earlier one)? */
+static void note_values(struct aa_row *row, const struct run_result *r)
+{
+	const struct command_result *c = &r->suites[row->si].benches[row->bi].commands[row->ci];
+	for (int sd = 0; sd < SIDE__COUNT; sd++) {
+		const struct metric_series *ms = &c->side[sd].metric[row->metric];
+		for (size_t i = 0; i < ms->nr; i++) {
+			if (!row->have_value) {
+				row->value = ms->samples[i].value;
+				row->have_value = 1;
+			} else if (ms->samples[i].value != row->value) {
+				row->varied = 1;
+			}
+		}
+	}
+}
+
 void aa_survey_add(struct aa_survey *st, struct run_result *r)
 {
 	analyze_result(r, NULL);
@@ -77,6 +95,8 @@ void aa_survey_add(struct aa_survey *st, struct run_result *r)
 		struct comparison *cp = row_comparison(&st->rows[k], r);
 		if (cp && isfinite(cp->change_percent))
 			st->rows[k].change[st->rows[k].n++] = cp->change_percent;
+		if (cp)
+			note_values(&st->rows[k], r);
 	}
 	for (size_t t = 0; t < AA_NR_TOL; t++) {
 		struct analyze_overrides ov;

@@ -39,6 +39,11 @@ struct aa_row {
 	int false_at[AA_NR_TOL]; /* regression or improved at T */
 	double median, p5, p95, p95_abs;
 	int recommended; /* index into AA_TOLERANCES, -1 none */
+	/* Every sample of both sides in every compare had one value (an
+	   exact count: valgrind, allocations, system calls); varied: not. */
+	int varied;
+	int have_value;
+	double value;
 };
 
 struct aa_survey {

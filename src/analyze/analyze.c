@@ -234,6 +234,30 @@ static int comparison_skipped(struct command_result *cr, int m, const struct met
 	return 0;
 }
 
+/* Are all values of a series of n samples the same? */
+static int all_alike(const struct sample *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i].value != v[0].value)
+			return 0;
+	return 1;
+}
+
+/*
+ * An instrumented count (counter, allocation or system-call metric) with
+ * at least METRIC_EXACT_RUNS samples per side, the same in every run of
+ * each side: exact, so judged with that many samples (model/metric.h;
+ * measure/ stops its instrumented runs there). A count that varies at all
+ * keeps min_samples.
+ */
+static int exact_counts(const struct compare_input *in)
+{
+	enum metric_group g = metric_get(in->metric)->group;
+	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS && g != GROUP_SYSCALLS)
+		return 0;
+	return in->nr_base >= METRIC_EXACT_RUNS && in->nr_head >= METRIC_EXACT_RUNS &&
+	       all_alike(in->base, in->nr_base) && all_alike(in->head, in->nr_head);
+}
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
 			  size_t cmd, struct command_result *cr, struct pending **pend, size_t *nr,
@@ -301,6 +325,8 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->holm = a->correction == CORRECTION_HOLM;
 		p->cr = cr;
 		p->cmd = cmd;
+		if (exact_counts(&p->in) && p->in.min_samples > METRIC_EXACT_RUNS)
+			p->in.min_samples = METRIC_EXACT_RUNS;
 	}
 }
 
@@ -362,6 +388,12 @@ static void seq_select(struct pending *pend, size_t np, const struct bench_resul
 		if (p->cr->rounds > L->R)
 			L->R = p->cr->rounds;
 	}
+	/* The cap is at least the rounds there are: merge --replicate pools
+	   the rounds of several jobs past each job's max_rounds, and the looks
+	   must still reach the last round (a schedule that stops short of it
+	   would never end). The levels depend on the rounds only, as before. */
+	if (L->N < L->R)
+		L->N = L->R;
 }
 
 /* The rounds a look needs to pass on the mean: MEAN_PASS_MIN_ROUNDS, or
@@ -409,6 +441,7 @@ static void seq_compute(struct pending *pend, size_t np, int n, struct seq_looks
 		in.mean_level = L->mean_level[i];
 		in.mean_min_rounds = seq_mean_min_rounds(L);
 		in.max_rounds = L->N;
+		in.defer_quantiles = 1; /* only a kept look needs them */
 		compare_compute(&in, &L->look[i]);
 		free(tb);
 		free(th);
@@ -444,6 +477,7 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 				compare_result_release(&p->res);
 				p->res = *look;
 				memset(look, 0, sizeof(*look));
+				compare_finish_quantiles(&p->res);
 				p->res.decided = 1;
 				if (decisive(p->res.verdict)) {
 					p->frozen = 1;
@@ -461,6 +495,28 @@ static int seq_decide(struct pending *pend, size_t np, int n, int final, struct 
 	return open;
 }
 
+/*
+ * Does command cr gate only on instrumented counts (counters, allocations,
+ * system calls), no metric of the timed runs being gated? Then the timed
+ * rounds only feed the report, and METRIC_EXACT_RUNS of them are enough:
+ * the counts come from their own runs (measure/ gives them up to
+ * min_samples whatever the timed rounds were).
+ */
+static int gates_counts_only(const struct command_result *cr)
+{
+	int counts = 0;
+	for (int m = 0; m < METRIC__COUNT; m++) {
+		const struct metric_rule *r = &cr->analysis.metric[m];
+		if (!r->compare || !r->gate)
+			continue;
+		if (!timed_metric((enum metric_id)m))
+			counts = 1;
+		else if (cr->side[SIDE_HEAD].metric[m].status != MSTATUS_ABSENT)
+			return 0;
+	}
+	return counts;
+}
+
 /* decided[c]: command c has nothing left undecided (see sequential_bench). */
 static void seq_mark_decided(const struct pending *pend, size_t np, const struct bench_result *br,
 			     unsigned char *decided)
@@ -472,8 +528,10 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	for (size_t c = 0; c < br->nr_commands; c++) {
 		const struct command_result *cr = &br->commands[c];
 		int rpr = cr->analysis.runs_per_round > 0 ? cr->analysis.runs_per_round : 1;
-		decided[c] = !cr->analysis.present ||
-			     (long)cr->rounds * rpr >= (long)cr->analysis.min_samples;
+		int need = cr->analysis.min_samples;
+		if (gates_counts_only(cr) && need > METRIC_EXACT_RUNS)
+			need = METRIC_EXACT_RUNS;
+		decided[c] = !cr->analysis.present || (long)cr->rounds * rpr >= (long)need;
 	}
 	for (size_t i = 0; i < np; i++)
 		if (pend[i].seq && !pend[i].frozen)
@@ -488,9 +546,27 @@ static void seq_mark_decided(const struct pending *pend, size_t np, const struct
 	}
 }
 
+/* Why the rounds of cr stopped short of a decision (seq_finish()). */
+static const char *seq_stop_reason(const struct command_result *cr, int N, int interrupted)
+{
+	if (cr->rounds >= N)
+		return "max_runs reached";
+	if (cr->out_of_time)
+		return "--max-time was spent";
+	if (cr->max_time_reached)
+		return "the suite's max_time was reached";
+	if (interrupted)
+		return "interrupted";
+	if (cr->error)
+		return "the command failed";
+	/* A what-if analysis (report --reanalyze with another tolerance):
+	   measuring stopped where the verdicts it had were decided. */
+	return "measuring stopped there, its verdicts decided as it measured";
+}
+
 /* After the looks: no look at all leaves a comparison to the fixed-n
    path; an undecided one says why it stopped. */
-static void seq_finish(struct pending *pend, size_t np, int N)
+static void seq_finish(struct pending *pend, size_t np, int N, int interrupted)
 {
 	for (size_t i = 0; i < np; i++) {
 		struct pending *p = &pend[i];
@@ -502,10 +578,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
 		}
 		if (!p->frozen && p->res.reason) {
 			char *r = xstrfmt("%s; undecided after %d rounds (%s)", p->res.reason,
-					  p->cr->rounds,
-					  p->cr->rounds >= N   ? "max_runs reached"
-					  : p->cr->out_of_time ? "--max-time was spent"
-							       : "max_time reached or interrupted");
+					  p->cr->rounds, seq_stop_reason(p->cr, N, interrupted));
 			free(p->res.reason);
 			p->res.reason = r;
 		}
@@ -527,7 +600,7 @@ static void seq_finish(struct pending *pend, size_t np, int N)
  * end: the same code gives the same verdicts.
  */
 static void sequential_bench(struct pending *pend, size_t np, const struct bench_result *br,
-			     unsigned char *decided)
+			     unsigned char *decided, int interrupted)
 {
 	struct seq_looks L = {0, 0, 0, NULL, NULL, NULL, NULL};
 	seq_select(pend, np, br, &L);
@@ -549,7 +622,7 @@ static void sequential_bench(struct pending *pend, size_t np, const struct bench
 	}
 	if (decided)
 		seq_mark_decided(pend, np, br, decided);
-	seq_finish(pend, np, L.N);
+	seq_finish(pend, np, L.N, interrupted);
 	free(L.look);
 	free(L.family);
 	free(L.level);
@@ -570,7 +643,7 @@ void analyze_look(uint64_t seed, const char *suite_name, struct bench_result *br
 	size_t nr = 0, alloc = 0;
 	for (size_t c = 0; c < br->nr_commands; c++)
 		queue_command(seed, suite_name, br, c, &br->commands[c], &pend, &nr, &alloc);
-	sequential_bench(pend, nr, br, decided);
+	sequential_bench(pend, nr, br, decided, 0);
 	for (size_t i = 0; i < nr; i++)
 		pending_release(&pend[i]);
 	free(pend);
@@ -592,7 +665,7 @@ static void compare_run_all(struct run_result *r)
 				queue_command(r->seed, sr->name, br, c, &br->commands[c], &pend,
 					      &nr, &alloc);
 			/* pend may move while queueing: the benchmark's part now */
-			sequential_bench(pend + first, nr - first, br, NULL);
+			sequential_bench(pend + first, nr - first, br, NULL, r->interrupted);
 		}
 	}
 
@@ -732,10 +805,25 @@ static int is_work_count(int m)
 }
 
 /*
+ * May o stand in for m in "... cannot resolve T% here; o ... did"? Only a
+ * metric of the same kind: time for time (latency, CPU time, cycles),
+ * memory for memory. A peak_rss that resolved says nothing of a change of
+ * time, and a count of work is no stand-in for time (resolution_notes()).
+ */
+static int same_kind(int m, int o)
+{
+	if (is_time(m) || is_time(o))
+		return is_time(m) && is_time(o);
+	if (is_work_count(m) || is_work_count(o))
+		return 0;
+	return metric_get((enum metric_id)m)->group == metric_get((enum metric_id)o)->group;
+}
+
+/*
  * Say what the machine can resolve: a gated metric left inconclusive or
  * within_noise whose noise floor or interval is wider than its tolerance
- * says so, and names the command's metrics that did resolve a change of
- * that size (resolves() above), e.g.
+ * says so, and names the command's metrics of the same kind (same_kind())
+ * that did resolve a change of that size (resolves() above), e.g.
  * "latency cannot resolve 3% here (noise floor 37%); cpu_total +4.8%
  * [+4.4%, +5.3%] did".
  */
@@ -760,8 +848,8 @@ static void resolution_notes(struct command_result *cr)
 		/*
 		 * A count of work (instructions, allocations) is not a stand-in
 		 * for time: zstd 1.5.0's -6 runs 36.5% more instructions in 46%
-		 * less time. It is named only beside a time metric that resolved
-		 * the same direction, or with the time metric it moved against.
+		 * less time. It is never offered as the metric that did; it is
+		 * named only when it moved against a time metric that resolved.
 		 */
 		int time_ref = -1;
 		for (int o = 0; o < METRIC__COUNT && time_ref < 0; o++)
@@ -779,10 +867,10 @@ static void resolution_notes(struct command_result *cr)
 			int agrees =
 			    time_ref >= 0 && (op->change_percent > 0) ==
 						 (cr->comparison[time_ref].change_percent > 0);
-			if (counter && agrees && time_ref == m)
-				continue; /* beside no time metric that resolved */
-			if (counter && time_ref < 0)
-				continue;
+			if (counter && (agrees || time_ref < 0 || !is_time(m)))
+				continue; /* offered in place of time: never */
+			if (!counter && !same_kind(m, o))
+				continue; /* peak_rss for latency: another kind */
 			struct sbuf *to = counter && !agrees ? &against : &sb;
 			sbuf_addf(to, "%s %s ",
 				  to == &sb ? (named ? "," : ";") : (against.len ? "," : ""),

@@ -183,6 +183,7 @@ void bisect_measure_begin(struct bisect *b, size_t idx)
 	c->out = BISECT_UNTESTED;
 	c->have_change = 0;
 	c->again = 0;
+	c->undecided = 0;
 	c->measured++;
 	c->alpha = xreallocarray(c->alpha, (size_t)c->measured, sizeof(*c->alpha));
 	c->alpha[c->measured - 1] = NAN;
@@ -271,6 +272,7 @@ static void note_undecided(const struct bisect *b, struct bisect_commit *c, size
 		sbuf_addf(&r, "%s %s ", what, verdict_text(cp->verdict, "undecided"));
 		units_format_change(&r, cp->change_percent, cp->ci_low_percent,
 				    cp->ci_high_percent);
+		c->undecided = cp->present;
 		if (more_samples(cr, m))
 			c->again = runs_again(b, i, br, cc, (int)cr->side[SIDE_HEAD].count);
 	}
@@ -355,6 +357,7 @@ void bisect_judge(struct bisect *b, size_t idx, const struct run_result *rr)
 				  */
 		c->reason = NULL;
 		c->again = 0;
+		c->undecided = 0;
 	} else if (!J.judged) {
 		c->out = BISECT_SKIP;
 		c->have_change = 0; /* a skip says why in its reason */

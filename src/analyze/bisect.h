@@ -34,10 +34,12 @@ struct bisect_commit {
 	char *reason;	 /* skip: why; bad: NULL */
 	int have_change; /* bad: the regression; good: the followed change */
 	double change, low, high;
-	char *what;   /* "suite/benchmark/command metric" of the change */
-	int measured; /* how many times it was measured */
-	int runs;     /* runs a side of the last measurement (0: the suite's) */
-	int again;    /* skip: runs a side that might decide it (0: none) */
+	char *what;    /* "suite/benchmark/command metric" of the change */
+	int measured;  /* how many times it was measured */
+	int runs;      /* runs a side of the last measurement (0: the suite's) */
+	int again;     /* skip: runs a side that might decide it (0: none) */
+	int undecided; /* skip: a comparison was measured but not decided
+			  (not a failed build or command) */
 	/* per measurement: the level it was judged at (NAN: none) */
 	double *alpha;
 };

@@ -395,6 +395,30 @@ static void stall_filter(struct work *w, struct compare_result *out)
 	}
 }
 
+/* The change of the mean over every round holding both sides, kept or
+   dropped: head's mean run over base's, minus one, in percent. */
+static double all_rounds_mean_change(const struct work *w)
+{
+	double sb = 0, sh = 0;
+	size_t nb = 0, nh = 0;
+
+	for (size_t k = 0; k < w->nr; k++) {
+		const struct round *r = &w->rounds[k];
+
+		if (!r->nb || !r->nh)
+			continue;
+		for (size_t i = 0; i < r->nb; i++)
+			sb += r->b[i];
+		for (size_t i = 0; i < r->nh; i++)
+			sh += r->h[i];
+		nb += r->nb;
+		nh += r->nh;
+	}
+	if (!nb || !nh || !(sb > 0))
+		return NAN;
+	return ((sh / (double)nh) / (sb / (double)nb) - 1) * 100;
+}
+
 static void collect_kept(struct work *w)
 {
 	w->kb = xreallocarray(NULL, 1, sizeof(double));
@@ -813,12 +837,20 @@ static void analyse_paired(struct work *w, struct compare_result *out, struct rn
 		lr[k] = safe_log(r[k]);
 	compare_rounds_evidence(w->in, out, x, lr, n);
 
-	out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
-	out->nr_boot = (size_t)w->B;
-	if (pair_design(in)) {
+	if (pair_design(in) && in->defer_quantiles) {
+		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
+			   &out->ci_high_percent, NULL, 0);
+		out->deferred_lr = exact_sorted_copy(lr, n);
+		out->nr_deferred_lr = n;
+		out->deferred_boot = (size_t)w->B;
+	} else if (pair_design(in)) {
+		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+		out->nr_boot = (size_t)w->B;
 		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
 			   &out->ci_high_percent, out->boot, out->nr_boot);
 	} else {
+		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
+		out->nr_boot = (size_t)w->B;
 		out->change_percent = (stat_of(r, n, in->statistic, w->scratch) - 1) * 100;
 		bootstrap_ratio(w, boot_rng, r, n, out->boot);
 		finish_boot(w, out);
@@ -1026,6 +1058,7 @@ static void result_reset(struct compare_result *out)
 	out->trend_first_percent = out->trend_last_percent = out->trend_cap_percent = NAN;
 	out->blind_share_percent = NAN;
 	out->base_mean = NAN;
+	out->all_rounds_mean_change_percent = NAN;
 	out->p_rounds_beyond = out->p_rounds_beyond_imp = NAN;
 }
 
@@ -1053,6 +1086,8 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	rng_seed(&control_rng, rng_seed_from(in->seed, "control"));
 
 	stall_filter(&w, out);
+	if (out->nr_dropped)
+		out->all_rounds_mean_change_percent = all_rounds_mean_change(&w);
 	collect_kept(&w);
 	out->base_stat = stat_of(w.kb, w.nkb, in->statistic, w.scratch);
 	out->head_stat = stat_of(w.kh, w.nkh, in->statistic, w.scratch);
@@ -1129,6 +1164,21 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	free(w.scratch);
 }
 
+void compare_finish_quantiles(struct compare_result *r)
+{
+	if (!r->deferred_lr)
+		return;
+	free(r->boot);
+	r->nr_boot = r->deferred_boot;
+	r->boot = xreallocarray(NULL, r->nr_boot + 1, sizeof(double));
+	exact_hl_quantiles_sorted(r->deferred_lr, r->nr_deferred_lr, r->nr_boot, r->boot);
+	for (size_t i = 0; i < r->nr_boot; i++)
+		r->boot[i] = expm1(r->boot[i]) * 100;
+	free(r->deferred_lr);
+	r->deferred_lr = NULL;
+	r->nr_deferred_lr = 0;
+}
+
 void compare_result_release(struct compare_result *r)
 {
 	for (size_t k = 0; k < r->nr_dropped; k++) {
@@ -1137,6 +1187,7 @@ void compare_result_release(struct compare_result *r)
 	}
 	free(r->dropped);
 	free(r->boot);
+	free(r->deferred_lr);
 	free(r->reason);
 	strvec_clear(&r->warnings);
 	result_reset(r);

@@ -106,6 +106,11 @@ struct compare_input {
 	/* The design's cap of rounds, where the trend test projects the
 	   change to (sequential: max_rounds; 0: the rounds measured). */
 	int max_rounds;
+	/* A sequential look: the single-run pair design leaves its B
+	   quantiles (boot) to compare_finish_quantiles(), keeping the
+	   sorted log-ratios instead; most looks are discarded undecided,
+	   and the quantiles are only for the report and its plots. */
+	int defer_quantiles;
 };
 
 /* A round removed by the stall filter, with its values in run order. */
@@ -184,6 +189,11 @@ struct compare_result {
 	   (a relative change of them is undefined). */
 	size_t nr_zero_base;
 	double base_mean; /* mean of the kept base runs (min_difference of the mean) */
+	/* With rounds dropped by the stall filter: the change of the mean
+	   over every round holding both sides, the dropped ones included
+	   (percent; NAN when none was dropped). A pass may not rest on
+	   rounds the filter took away (decide.c). */
+	double all_rounds_mean_change_percent;
 	/*
 	 * The sign test of the rounds: how many kept rounds' log-ratio lies
 	 * beyond the tolerance in the regression direction, and the one-sided
@@ -209,6 +219,10 @@ struct compare_result {
 	 * order, for plots. */
 	double *boot;
 	size_t nr_boot;
+	/* With defer_quantiles: the sorted pair log-ratios the B quantiles
+	   are selected from, and B (compare_finish_quantiles()). */
+	double *deferred_lr;
+	size_t nr_deferred_lr, deferred_boot;
 	/* ---- phase 3: compare_decide() ---- */
 	enum verdict verdict; /* pass improved regression inconclusive
 				 within_noise (model/verdict.h) */
@@ -231,6 +245,10 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
  * number of runs that would be needed). Call once per result.
  */
 void compare_decide(const struct compare_input *in, struct compare_result *out);
+
+/* The quantiles a compare_compute() with defer_quantiles left out, into
+   boot; nothing when none were deferred. Same values as computed at once. */
+void compare_finish_quantiles(struct compare_result *r);
 
 void compare_result_release(struct compare_result *r);
 

@@ -44,12 +44,16 @@ void mean_dist_paired(const double *h, const double *b, size_t n, int resamples,
 			uint64_t bits = 0;
 
 			for (size_t k = 0; k < n; k++) {
+				/* branchless: a random bit mispredicts half the time,
+				   and adding 0 * x leaves a finite sum exactly as it
+				   was (bench/reanalyze.sh: a quarter of the time) */
+				double w;
+
 				if (!(k & 63))
 					bits = rng_next(rng);
-				if (bits & 1) {
-					sh += h[k];
-					sb += b[k];
-				}
+				w = (double)(bits & 1);
+				sh += h[k] * w;
+				sb += b[k] * w;
 				bits >>= 1;
 			}
 			if (sb > 0)

@@ -62,3 +62,19 @@ const char *path_inside(const char *path, const char *root)
 		rel++;
 	return rel;
 }
+
+int path_clean_relative(const char *relpath, struct sbuf *out)
+{
+	const char *p = relpath;
+	size_t n;
+	for (const char *c; (c = path_component(&p, &n));) {
+		if (n == 2 && c[0] == '.' && c[1] == '.')
+			return -1;
+		if (!(n == 1 && c[0] == '.')) {
+			if (out->len)
+				sbuf_addch(out, '/');
+			sbuf_add(out, c, n);
+		}
+	}
+	return 0;
+}

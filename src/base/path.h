@@ -34,4 +34,15 @@ char *path_normalize(const char *p);
  */
 const char *path_inside(const char *path, const char *root);
 
+/*
+ * Append a relative path's components to out (which the caller resets),
+ * '/'-separated, empty and "." components dropped ("./a//b/" -> "a/b",
+ * "." -> ""). Returns -1, out partly written, when a component is "..":
+ * a path that must stay inside a tree (a commit's, a repository's) may
+ * not climb out of it. Lexical, as everything here; whether relpath may
+ * be absolute or empty is the caller's question.
+ */
+struct sbuf;
+int path_clean_relative(const char *relpath, struct sbuf *out);
+
 #endif

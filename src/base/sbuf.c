@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,19 +134,45 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The length of the UTF-8 sequence at p (1-4), or 0 when it is not one
+   (overlong, a surrogate, beyond U+10FFFF, cut short); its code point. */
+static size_t utf8_len(const unsigned char *p, uint32_t *cp)
+{
+	size_t n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+	if (!n || p[0] > 0xf4)
+		return 0;
+	uint32_t c = p[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* also the terminating NUL */
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
 void sbuf_add_escaped(struct sbuf *sb, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		uint32_t cp = 0;
+		size_t n = *p < 0x80 ? 1 : utf8_len(p, &cp);
 		if (*p == '\n')
 			sbuf_adds(sb, "\\n");
 		else if (*p == '\r')
 			sbuf_adds(sb, "\\r");
 		else if (*p == '\t')
 			sbuf_adds(sb, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			sbuf_addf(sb, "\\x%02x", *p);
+		else if (*p < 0x20 || *p == 0x7f || !n || (cp >= 0x80 && cp <= 0x9f))
+			for (size_t i = 0; i < (n ? n : 1); i++)
+				sbuf_addf(sb, "\\x%02x", p[i]);
+		else if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+			sbuf_addf(sb, "\\u%04x", (unsigned)cp);
 		else
-			sbuf_addch(sb, *p);
+			sbuf_add(sb, p, n);
+		p += n ? n : 1;
 	}
 }
 

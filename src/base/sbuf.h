@@ -43,7 +43,12 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 void sbuf_addchars(struct sbuf *sb, int c, size_t n);
 /*
  * Append s with control characters escaped (\n, \r, \t, \xNN), so that a
- * value quoted in a one-line message stays on one line.
+ * value quoted in a one-line message stays on one line and cannot drive a
+ * terminal: C0 controls and DEL, the C1 controls U+0080-U+009F (\xc2\x9b,
+ * the byte pair of each), bytes that are not UTF-8 (\xNN) and the
+ * bidirectional controls U+202A-U+202E, U+2066-U+2069 (\u202e). Every
+ * text kagari prints that it did not write (a history branch's file names,
+ * a run file's fields, an event file's values) goes through it.
  */
 void sbuf_add_escaped(struct sbuf *sb, const char *s);
 /* Remove trailing whitespace. */

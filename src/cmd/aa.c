@@ -1,10 +1,11 @@
 /*
  * kagari aa [options] [PATH...]: how small a change can this machine
  * resolve? N A/A compares of the working tree against itself: each suite
- * is built once, then measured N times with the same commands on both
- * sides, interleaved in rounds exactly as `compare` measures a base and a
- * head. This file measures; the survey and its rule are analyze/aa.h's,
- * the outputs report/aa.h's.
+ * is built once per side as compare builds it (the head in the working
+ * tree, the base in a temporary worktree of HEAD with the working tree's
+ * uncommitted changes, at a path of the same length), then measured N times with the same commands
+ * on both sides, interleaved in rounds exactly as `compare` measures a base and a head. This file
+ * measures; the survey and its rule are analyze/aa.h's, the outputs report/aa.h's.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -14,14 +15,18 @@
 #include <string.h>
 
 #include "analyze/aa.h"
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 #include "cmd/cmd.h"
+#include "cmd/compare.h"
 #include "cmd/exit.h"
 #include "cmd/interrupt.h"
 #include "cmd/common.h"
 #include "cmd/session.h"
 #include "base/fileio.h"
+#include "git/git.h"
+#include "git/worktree.h"
 #include "measure/sysinfo.h"
 #include "model/trace.h"
 #include "proc/child.h"
@@ -145,9 +150,69 @@ static int aa_trace_setup(struct session *s, const struct aa_cli *cli, struct aa
 	return 0;
 }
 
-/* The k-th A/A compare: every suite with the working tree on both sides,
-   then judged into st. 0 or EXIT_EXEC. */
-static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int repeat)
+/*
+ * Where the base side is built, as compare builds a base: a temporary
+ * worktree of HEAD (wt) at a path as long as the working tree's, holding
+ * the working tree's uncommitted changes too, when a suite builds and
+ * every suite is in the working tree of one repository. Else wt stays
+ * empty and both sides are built in the working tree (outside a
+ * repository compare cannot run). 0, or the exit code (message printed).
+ */
+static int aa_base_tree(struct session *s, struct git_worktree *wt)
+{
+	char *repo = NULL, *head = NULL;
+	struct sbuf err = SBUF_INIT, status = SBUF_INIT;
+	int builds = 0, rc = 0;
+	for (size_t i = 0; i < s->ls.nr; i++)
+		builds |= s->ls.suites[i]->build != NULL;
+	if (!builds || git_toplevel(s->ls.suites[0]->dir, &repo, &err))
+		goto out;
+	for (size_t i = 0; i < s->ls.nr; i++)
+		if (!path_inside(s->ls.suites[i]->dir, repo))
+			goto out;
+	if (git_head_status(repo, &head, &status, &s->git_skip, &err) || !head)
+		goto out;
+	if (git_prune_orphans(repo, &err))
+		cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
+	sbuf_reset(&err);
+	if (git_worktree_add_as(repo, head, s->tmp,
+				GIT_WORKTREE_SAME_LENGTH | GIT_WORKTREE_NO_SUBMODULES, wt, &err) ||
+	    git_worktree_copy_changes(wt, &status, &err)) {
+		cmd_error("a copy of the working tree for the base side: %s", err.buf);
+		rc = EXIT_EXEC;
+	} else {
+		compare_note_path_length(s, wt);
+		rc = compare_base_submodules(s, wt, "HEAD");
+	}
+out:
+	free(repo);
+	free(head);
+	sbuf_release(&err);
+	sbuf_release(&status);
+	return rc;
+}
+
+/* Remove aa_base_tree()'s worktree, if any. 0 or EXIT_EXEC. */
+static int aa_remove_tree(struct git_worktree *wt)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	/* A pending interrupt would stop the git calls of the cleanup. */
+	child_interrupt_clear();
+	if (wt->path && git_worktree_remove(wt, &err)) {
+		cmd_error("could not remove the temporary worktree '%s': %s", wt->path, err.buf);
+		rc = EXIT_EXEC;
+	}
+	git_worktree_release(wt);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* The k-th A/A compare: every suite with the working tree on both sides
+   (the base built in wt's folder when there is one), then judged into
+   st. 0 or EXIT_EXEC. */
+static int aa_one_compare(struct session *s, const struct git_worktree *wt, struct aa_survey *st,
+			  int k, int repeat)
 {
 	if (k)
 		next_result(s, st->seed);
@@ -157,10 +222,14 @@ static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int re
 		const struct suite *su = s->ls.suites[i];
 		char *tmp_a = xstrfmt("%s/s%zu-r%d-base", s->tmp, i, k);
 		char *tmp_b = xstrfmt("%s/s%zu-r%d-head", s->tmp, i, k);
-		/* Both sides: the working tree (A/A). */
+		const char *rel = wt->path ? path_inside(su->root, wt->repo) : NULL;
+		char *base_root =
+		    rel ? xstrfmt("%s%s%s", wt->path, *rel ? "/" : "", rel) : xstrdup(su->root);
+		/* Both sides: the working tree (A/A), the base's copy of it
+		   in its own folder as compare's base is. */
 		struct execute_side sides[SIDE__COUNT] = {
 		    [SIDE_BASE] = {.present = 1,
-				   .root = su->root,
+				   .root = base_root,
 				   .head_root = su->root,
 				   .tmpdir = tmp_a},
 		    [SIDE_HEAD] = {.present = 1,
@@ -169,6 +238,7 @@ static int aa_one_compare(struct session *s, struct aa_survey *st, int k, int re
 				   .tmpdir = tmp_b},
 		};
 		session_measure_suite(s, i, sides);
+		free(base_root);
 		free(tmp_a);
 		free(tmp_b);
 	}
@@ -235,7 +305,7 @@ static int aa_exec(const void *opts, struct cmd_env *env)
 	   writes no report (aa_write() does) but checks --output as one. */
 	struct session_config cfg = {
 	    .mode = "compare",
-	    .tmp_prefix = "kagari-aa",
+	    .tmp_prefix = "kagari", /* short, as compare's (compare_config()) */
 	    .paths = &cli->common.args,
 	    .selection = &cli->selection,
 	    .measure = &cli->measure,
@@ -248,14 +318,21 @@ static int aa_exec(const void *opts, struct cmd_env *env)
 	}
 	s.build_once = 1;
 	struct aa_trace tr = {.text = SBUF_INIT};
-	if (cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) {
+	struct git_worktree wt = GIT_WORKTREE_INIT;
+	if ((cli->trace && (rc = aa_trace_setup(&s, cli, &tr))) || (rc = aa_base_tree(&s, &wt))) {
+		aa_remove_tree(&wt);
+		free(tr.bench);
+		free(tr.command);
+		sbuf_release(&tr.text);
 		session_release(&s);
 		return rc;
 	}
 	struct aa_survey st;
 	aa_survey_init(&st, repeat, s.r.seed);
 	for (int k = 0; k < repeat && !rc; k++)
-		rc = aa_one_compare(&s, &st, k, repeat);
+		rc = aa_one_compare(&s, &wt, &st, k, repeat);
+	int wrc = aa_remove_tree(&wt);
+	rc = rc ? rc : wrc;
 	if (!rc) {
 		aa_survey_finish(&st);
 		rc = aa_write(cli, &st);

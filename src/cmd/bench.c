@@ -115,7 +115,8 @@ static const struct opt bench_opts[] = {
     {"export-markdown", OPT_APPEND_NAMED, B(exports), "FILE",
      "also write hyperfine's Markdown table to FILE", NULL},
     {"max-percent", OPT_STRING, B(max_percent), "P",
-     "gate: a command more than P% slower than the first fails (exit 1); default: report only",
+     "gate: a command more than P% (0.001 to 1000) slower than the first fails (exit 1); "
+     "default: report only",
      NULL},
     {"save-suite", OPT_STRING, B(save_suite), "FILE",
      "write the equivalent suite to FILE (kagari run FILE measures the same commands)", NULL},

@@ -29,7 +29,8 @@
  * code.
  *
  * Exit 0: the first bad commit is named. Exit 1: it could not be (BAD is
- * not a regression against GOOD, or skipped commits leave a range). 3:
+ * not a regression against GOOD, or undecided, or skipped commits leave a
+ * range). 3:
  * usage; 4: GOOD's build or git failed.
  */
 #include <errno.h>
@@ -130,7 +131,12 @@ static int prepare_commit(struct bisect_cmd *bc, struct checkout *co, const char
 		*reason = xstrfmt("cannot create '%s'", co->dir);
 		goto out;
 	}
-	if (git_worktree_add(bc->repo, sha, co->dir, &co->wt, &err)) {
+	/* No submodules when every build says it needs none (build.submodules). */
+	unsigned flags = bc->s.ls.nr ? GIT_WORKTREE_NO_SUBMODULES : 0;
+	for (size_t i = 0; i < bc->s.ls.nr; i++)
+		if (!bc->s.ls.suites[i]->build_no_submodules)
+			flags = 0;
+	if (git_worktree_add_as(bc->repo, sha, co->dir, flags, &co->wt, &err)) {
 		*reason = xstrfmt("cannot check it out: %s", err.buf);
 		goto out;
 	}
@@ -489,10 +495,30 @@ static int bisect_conclude(const struct bisect_result *r, int rc)
 			    skipped, skipped == 1 ? " was" : "s were");
 	if (r->first < 0) {
 		const struct bisect_commit *bad = &r->path[r->n - 1];
-		cmd_error("--bad %.12s is not a regression beyond the tolerance against --good "
-			  "%.12s (%s): nothing to find",
-			  r->bad, r->good,
-			  bad->reason ? bad->reason : bisect_outcome_name(bad->out));
+		if (bad->out == BISECT_SKIP && bad->undecided) {
+			/* Inconclusive is not "no regression": the comparison
+			   could not tell, so say what would let it. */
+			char runs[64] = "--runs N";
+			if (bad->runs > 0)
+				snprintf(runs, sizeof(runs), "--runs above %d", bad->runs);
+			cmd_error(
+			    "--bad %.12s against --good %.12s is undecided (%s): not shown to "
+			    "be a regression beyond the tolerance, nor shown within it, after "
+			    "%d measurement%s, so there is nothing to bisect yet. Measure with "
+			    "more runs (%s, or a higher max_runs in the suite), or bisect a "
+			    "quieter metric (--metric cpu_total: CPU time, steadier than "
+			    "latency on a busy machine)",
+			    r->bad, r->good, bad->reason, bad->measured,
+			    bad->measured == 1 ? "" : "s", runs);
+		} else if (bad->out == BISECT_SKIP)
+			cmd_error("--bad %.12s could not be judged against --good %.12s (%s): "
+				  "nothing to find",
+				  r->bad, r->good, bad->reason ? bad->reason : "skipped");
+		else
+			cmd_error("--bad %.12s is not a regression beyond the tolerance against "
+				  "--good %.12s (%s): nothing to find",
+				  r->bad, r->good,
+				  bad->reason ? bad->reason : bisect_outcome_name(bad->out));
 		rc = exit_merge(rc, EXIT_FAIL);
 	} else if (r->ambiguous) {
 		long from = bisect_candidates_from(r);

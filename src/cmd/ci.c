@@ -25,6 +25,7 @@
 #include "cmd/compare.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/gate_suites.h"
 #include "cmd/history_sync.h"
 #include "cmd/interrupt.h"
 #include "cmd/record.h"
@@ -49,8 +50,10 @@ static const struct opt ci_opts[] = {
      "the base revision (default: $KAGARI_BASE_REF, else GitLab's $CI_MERGE_REQUEST_DIFF_BASE_SHA, "
      "else the GitHub event's base)",
      NULL},
-    OPT_SUITE_FROM(C, "the base's, so that a pull request cannot loosen its own gate; the head's "
-		      "where the base has none"),
+    OPT_SUITE_FROM(C,
+		   "the base's, found in its commit as the working tree's are, so that a pull "
+		   "request cannot replace or loosen its own gate; the head's where the base has "
+		   "no suite"),
     OPT_MAX_PERCENT(C, ""),
     OPT_COMMON_MEASURE(C),
     OPT_MAX_TIME(C),
@@ -158,20 +161,34 @@ static int history_push_allowed(void)
 }
 
 /* --history-push: the history's path and repository folder (from the
-   suites as `compare_run()` will load them); 0, or -1 when they cannot be
-   loaded (compare_run() then says why). */
-static int history_place(const struct session_config *cfg, char **path, char **dir)
+   suites as `compare_run()` will load them: the base's under its gate,
+   gate_suites.h); 0, or -1 when they cannot be loaded (compare_run()
+   then says why). */
+static int history_place(const struct session_config *cfg, const char *base, char **path,
+			 char **dir)
 {
 	struct loaded_suites ls;
+	struct gate_suites g;
+	const struct loaded_suites *from = &ls;
+	int base_gate = !cfg->suite_from || !strcmp(cfg->suite_from, "base");
+	int rc;
 	*path = *dir = NULL;
-	if (common_load(cfg->paths, &ls)) {
-		common_release(&ls);
-		return -1;
+	if (base_gate) {
+		rc =
+		    gate_suites_find(cfg->paths, cfg->selection, base, cfg->suite_from != NULL, &g);
+		from = &g.ls;
+	} else {
+		rc = common_load(cfg->paths, &ls);
 	}
-	*path = record_history_path(cfg->history, &ls);
-	*dir = xstrdup(ls.nr ? ls.suites[0]->dir : ".");
-	common_release(&ls);
-	return 0;
+	if (!rc) {
+		*path = record_history_path(cfg->history, from);
+		*dir = xstrdup(from->nr ? from->suites[0]->dir : ".");
+	}
+	if (base_gate)
+		gate_suites_release(&g);
+	else
+		common_release(&ls);
+	return rc ? -1 : 0;
 }
 
 static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *cfg,
@@ -188,7 +205,7 @@ static int ci_exec_sync(const struct ci_cli *cli, const struct session_config *c
 		sync = history_push_allowed();
 		if (sync < 0)
 			return EXIT_USAGE;
-		if (sync && history_place(cfg, &path, &dir))
+		if (sync && history_place(cfg, base, &path, &dir))
 			sync = 0;
 		/* A pull that fails costs the gate nothing: the push after
 		   says whether the branch can be written. */
@@ -269,6 +286,8 @@ static int ci_exec(const void *opts, struct cmd_env *env)
 	compare_config(&cli->cmp, &cfg);
 	/* Logs are not terminals; escape codes would only clutter them. */
 	cfg.no_color = 1;
+	/* The history tells a gate's run from a developer's compare. */
+	cfg.history_kind = "ci";
 	int rc = ci_exec_sync(cli, &cfg, env, base);
 	free(event_sha);
 	sbuf_release(&from_event);

@@ -137,8 +137,8 @@ struct cli_history_branch {
 #define OPT_MAX_PERCENT(T, PREFIX)                                                                 \
 	{                                                                                          \
 		"max-percent", OPT_LIST, offsetof(T, max_percent), "[METRIC=]P",                   \
-		    PREFIX "judge latency (or METRIC) with tolerance P percent in place of the "   \
-			   "suite's, on every command (repeatable)",                               \
+		    PREFIX "judge latency (or METRIC) with tolerance P percent (0.001 to 1000) "   \
+			   "in place of the suite's, on every command (repeatable)",               \
 		    NULL                                                                           \
 	}
 
@@ -194,7 +194,8 @@ struct cli_history_branch {
 	     CLI_AT(T, measure, profile),                                                          \
 	     NULL,                                                                                 \
 	     "sample every command in untimed runs after the timed ones and "                      \
-	     "report the functions that changed (as metrics: {profile: true})",                    \
+	     "report the functions that changed (as metrics: {profile: true}); "                   \
+	     "with a valgrind instrument, also by exact count",                                    \
 	     NULL},                                                                                \
 	    {"profile-dir",                                                                        \
 	     OPT_STRING,                                                                           \

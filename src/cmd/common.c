@@ -27,22 +27,15 @@
 #include "suite/load.h"
 #include "suite/units.h"
 
-int common_load(const struct strvec *paths, struct loaded_suites *ls)
+int common_load_files(const struct strvec *files, struct loaded_suites *ls)
 {
 	memset(ls, 0, sizeof(*ls));
-	struct strvec files = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
-	if (suite_discover(paths->v, paths->nr, &files, &err)) {
-		cmd_error("%s", err.buf);
-		sbuf_release(&err);
-		strvec_clear(&files);
-		return EXIT_INVALID;
-	}
 	int rc = 0;
-	ls->suites = xcalloc(files.nr + 1, sizeof(*ls->suites));
-	for (size_t i = 0; i < files.nr; i++) {
+	ls->suites = xcalloc(files->nr + 1, sizeof(*ls->suites));
+	for (size_t i = 0; i < files->nr; i++) {
 		sbuf_reset(&err);
-		struct suite *s = suite_load(files.v[i], &err);
+		struct suite *s = suite_load(files->v[i], &err);
 		if (!s) {
 			sbuf_rtrim(&err);
 			fprintf(stderr, "%s\n", err.buf);
@@ -53,6 +46,20 @@ int common_load(const struct strvec *paths, struct loaded_suites *ls)
 	}
 	if (rc)
 		cmd_error("invalid suite: nothing was run");
+	sbuf_release(&err);
+	return rc;
+}
+
+int common_load(const struct strvec *paths, struct loaded_suites *ls)
+{
+	memset(ls, 0, sizeof(*ls));
+	struct strvec files = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+	int rc = EXIT_INVALID;
+	if (suite_discover(paths->v, paths->nr, &files, &err))
+		cmd_error("%s", err.buf);
+	else
+		rc = common_load_files(&files, ls);
 	sbuf_release(&err);
 	strvec_clear(&files);
 	return rc;
@@ -493,7 +500,7 @@ int common_parse_max_percent(const struct strvec *args, struct analyze_overrides
 			cmd_error("--max-percent '%s': '%s' is not a metric that can be compared",
 				  arg, name);
 			rc = EXIT_USAGE;
-		} else if (units_parse_percent(eq ? eq + 1 : arg, &p, &err)) {
+		} else if (units_parse_tolerance(eq ? eq + 1 : arg, &p, &err)) {
 			cmd_error(
 			    "--max-percent '%s': %s (expected P or METRIC=P, e.g. 5 or latency=5)",
 			    arg, err.buf);

@@ -29,6 +29,9 @@ struct loaded_suites {
  * EXIT_INVALID; 0 on success.
  */
 int common_load(const struct strvec *paths, struct loaded_suites *ls);
+/* Load suite files (suite_discover()'s) into ls; EXIT_INVALID (each
+   problem printed) when one is invalid, else 0. */
+int common_load_files(const struct strvec *files, struct loaded_suites *ls);
 /*
  * Apply --filter, --tag, --skip-tag (sel; NULL selects everything).
  * Returns 0, or EXIT_USAGE (printed) for a bad regex or when nothing is

@@ -6,9 +6,11 @@
  * stashes are never touched; the worktree is removed at exit, on error and
  * on SIGINT/SIGTERM.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/path.h"
 #include "base/sbuf.h"
@@ -16,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/compare.h"
 #include "cmd/exit.h"
+#include "cmd/gate_suites.h"
 #include "cmd/interrupt.h"
 #include "cmd/session.h"
 #include "git/git.h"
@@ -235,22 +238,98 @@ static void check_acceptances(struct session *s)
 	}
 }
 
+int compare_base_submodules(struct session *s, const struct git_worktree *wt, const char *base_ref)
+{
+	const struct suite *needs = NULL;
+	for (size_t i = 0; i < s->ls.nr && !needs; i++)
+		if (!s->ls.suites[i]->build_no_submodules)
+			needs = s->ls.suites[i];
+	if (!needs)
+		return 0;
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_worktree_add_submodules(wt, &err)) {
+		sbuf_rtrim(&err);
+		cmd_error("base '%s': %s; or, if the build of suite '%s' (%s) uses no submodule, "
+			  "say so in it with `build: {submodules: false}`",
+			  base_ref, err.buf, needs->name, needs->file);
+		rc = EXIT_EXEC;
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
 /*
- * Choose every suite's copy (said before anything is built), apply
- * --max-percent to the copies chosen, then build and measure each suite
- * on both sides. Returns 0, or the exit code choose_suite() stopped with.
+ * The suite's folder in the base's checkout (wt_path), made empty where
+ * the base lacks it — a suite added in a new folder (the change that
+ * adopts kagari in bench/, a new suite only the head has): the base side
+ * runs the same commands from the same place, against the base's code.
+ * Said in one line. Returns 0, or EXIT_EXEC when it cannot be made.
+ */
+static int base_suite_folder(struct session *s, const struct suite *su, const char *repo,
+			     const char *wt_path, const char *base_ref)
+{
+	const char *rel = path_inside(su->dir, repo);
+	struct stat st;
+	if (!rel || !*rel) /* the top: the checkout itself */
+		return 0;
+	char *dir = xstrfmt("%s/%s", wt_path, rel);
+	int rc = 0;
+	if (stat(dir, &st) != 0) {
+		for (char *p = dir + strlen(wt_path) + 1; !rc; p++) {
+			if (*p && *p != '/')
+				continue;
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+				cmd_error("cannot make the folder '%s' in %s's checkout: %s", rel,
+					  base_ref, strerror(errno));
+				rc = EXIT_EXEC;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+		if (!rc)
+			session_warn_now(s,
+					 "suite '%s': %s has no folder %s; the base side runs from "
+					 "that folder made empty in its checkout",
+					 su->name, base_ref, rel);
+	}
+	free(dir);
+	return rc;
+}
+
+/*
+ * Choose every suite's copy (said before anything is built) unless the
+ * gate already chose them (chosen: gate_suites_find()'s, or NULL), check
+ * out the base's submodules if a build needs them, apply --max-percent to
+ * the copies chosen, then build and measure each suite on both sides.
+ * Returns 0, or the exit code choose_suite() or compare_base_submodules()
+ * stopped with.
  */
 static int measure_suites(struct session *s, const char *repo, const char *base_ref,
-			  const char *base_sha, const char *wt_path, const char *default_from,
+			  const char *base_sha, const struct git_worktree *wt,
+			  const char *default_from, const struct gate_suites *chosen,
 			  const struct analyze_overrides *ov)
 {
 	int rc = 0;
+	const char *wt_path = wt->path;
 	const char **from = xcalloc(s->ls.nr + 1, sizeof(*from));
-	for (size_t i = 0; !rc && i < s->ls.nr; i++)
-		rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from, &from[i]);
+	for (size_t i = 0; !rc && i < s->ls.nr; i++) {
+		if (chosen)
+			from[i] = chosen->from[i];
+		else
+			rc = choose_suite(s, i, repo, base_ref, base_sha, wt_path, default_from,
+					  &from[i]);
+	}
+	if (!rc)
+		rc = compare_base_submodules(s, wt, base_ref);
 	/* After the choice: the tolerance given is the one, whichever copy. */
 	if (!rc)
 		common_apply_max_percent(&s->ls, ov);
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		rc = base_suite_folder(s, s->ls.suites[i], repo, wt_path, base_ref);
 	for (size_t i = 0; !rc && i < s->ls.nr && !interrupt_requested; i++) {
 		const struct suite *su = s->ls.suites[i];
 		const char *root_rel = path_inside(su->root, repo);
@@ -270,6 +349,7 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 		};
 		struct suite_result *sr = session_measure_suite(s, i, sides);
 		sr->suite_from = xstrdup(from[i]);
+		sr->not_gating = chosen && !chosen->gating[i];
 		free(base_root);
 		free(tmp_base);
 		free(tmp_head);
@@ -278,16 +358,70 @@ static int measure_suites(struct session *s, const char *repo, const char *base_
 	return rc;
 }
 
+void compare_note_path_length(struct session *s, const struct git_worktree *wt)
+{
+	size_t base = strlen(wt->path), head = strlen(wt->repo);
+	/* The worktree is <TMPDIR>/kagari-XXXXXX/NAME, NAME at least one
+	   character: TMPDIR may be head - 16 characters long at most. */
+	const size_t own = strlen("/kagari-XXXXXX/b");
+	if (base == head)
+		return;
+	struct sbuf note = SBUF_INIT;
+	sbuf_addf(&note,
+		  "the base is built in '%s' (%zu characters), the working tree is '%s' (%zu); ",
+		  wt->path, base, wt->repo, head);
+	if (head > own)
+		sbuf_addf(&note, "a TMPDIR of at most %zu characters", head - own);
+	else
+		sbuf_addf(&note, "a working tree path of more than %zu characters", own);
+	sbuf_adds(&note, " builds both at paths of one length");
+	free(s->path_length_note);
+	s->path_length_note = sbuf_detach(&note);
+}
+
 /*
- * Resolve the repository and REV, make the base worktree, measure every
- * suite on both sides with the copy of the suite that choose_suite()
- * picks, compare, and remove the worktree whatever happened.
+ * The repository of the suites (all in one), with kagari's orphaned
+ * worktrees pruned; REV's commit, HEAD's and the tree's dirtiness.
+ * Returns 0, or the exit code (printed).
  */
+static int resolve_repo(struct session *s, const char *base_ref, char **repo, char **base_sha,
+			char **head_sha, int *dirty)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = 0;
+	if (git_toplevel(s->ls.suites[0]->dir, repo, &err)) {
+		cmd_error("%s (compare needs a git repository)", err.buf);
+		rc = EXIT_EXEC;
+	}
+	for (size_t i = 0; !rc && i < s->ls.nr; i++)
+		if (!path_inside(s->ls.suites[i]->dir, *repo)) {
+			cmd_error("suite '%s' is not inside the repository '%s'",
+				  s->ls.suites[i]->file, *repo);
+			rc = EXIT_USAGE;
+		}
+	if (!rc) {
+		sbuf_reset(&err);
+		if (git_prune_orphans(*repo, &err))
+			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
+		sbuf_reset(&err);
+		if (git_resolve_commit(*repo, base_ref, base_sha, &err) ||
+		    git_head_info(*repo, head_sha, dirty, &s->git_skip, &err)) {
+			cmd_error("%s", err.buf);
+			rc = EXIT_EXEC;
+		}
+	}
+	sbuf_release(&err);
+	return rc;
+}
+
 void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 {
 	*cfg = (struct session_config){
 	    .mode = "compare",
-	    .tmp_prefix = "kagari-compare",
+	    /* The shortest of kagari's names: the base worktree in it can
+	       then match the working tree's path length in more places
+	       (git_worktree_add_as(), GIT_WORKTREE_SAME_LENGTH). */
+	    .tmp_prefix = "kagari",
 	    .paths = &cli->common.args,
 	    .selection = &cli->selection,
 	    .measure = &cli->measure,
@@ -299,6 +433,12 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg)
 	session_config_record(cfg, &cli->record);
 }
 
+/*
+ * Choose the suites (the base's where its rules gate: gate_suites.h),
+ * resolve the repository and REV, make the base worktree, measure every
+ * suite on both sides with the copy chosen (choose_suite() where the
+ * head's rules run), compare, and remove the worktree whatever happened.
+ */
 int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
 		struct cmd_env *env, const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data), void *after_data)
@@ -316,35 +456,34 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 		sbuf_release(&err);
 		return rc;
 	}
+	/* The base's rules gate (ci; --suite-from base): its suites, found
+	   in its tree, are the ones that run (gate_suites.h). */
+	const char *flag = cfg->suite_from;
+	int base_gate = !strcmp(flag ? flag : default_from, "base");
+	struct gate_suites gs;
+	struct session_config c = *cfg;
+	if (base_gate) {
+		rc = gate_suites_find(cfg->paths, cfg->selection, base_ref, flag != NULL, &gs);
+		if (rc) {
+			gate_suites_release(&gs);
+			sbuf_release(&err);
+			return rc;
+		}
+		c.suites = &gs.ls;
+		c.own_files = &gs.replaced;
+	}
 	struct session s;
-	rc = session_prepare(&s, cfg, env);
+	rc = session_prepare(&s, &c, env);
+	for (size_t i = 0; !rc && base_gate && i < gs.notes.nr; i++)
+		session_warn_now(&s, "%s", gs.notes.v[i]);
 	s.after_measure = after_measure;
 	s.after_data = after_data;
 	char *repo = NULL, *base_sha = NULL, *head_sha = NULL;
 	int dirty = -1;
 	struct git_worktree wt = GIT_WORKTREE_INIT;
 	int have_wt = 0;
-	if (!rc && git_toplevel(s.ls.suites[0]->dir, &repo, &err)) {
-		cmd_error("%s (compare needs a git repository)", err.buf);
-		rc = EXIT_EXEC;
-	}
-	for (size_t i = 0; !rc && i < s.ls.nr; i++)
-		if (!path_inside(s.ls.suites[i]->dir, repo)) {
-			cmd_error("suite '%s' is not inside the repository '%s'",
-				  s.ls.suites[i]->file, repo);
-			rc = EXIT_USAGE;
-		}
-	if (!rc) {
-		sbuf_reset(&err);
-		if (git_prune_orphans(repo, &err))
-			cmd_warning("could not prune kagari's orphaned worktrees: %s", err.buf);
-		sbuf_reset(&err);
-		if (git_resolve_commit(repo, base_ref, &base_sha, &err) ||
-		    git_head_info(repo, &head_sha, &dirty, &s.git_skip, &err)) {
-			cmd_error("%s", err.buf);
-			rc = EXIT_EXEC;
-		}
-	}
+	if (!rc)
+		rc = resolve_repo(&s, base_ref, &repo, &base_sha, &head_sha, &dirty);
 	if (!rc) {
 		s.r.git.base_ref = xstrdup(base_ref);
 		s.r.git.base_sha = xstrdup(base_sha);
@@ -354,15 +493,22 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 			read_acceptances(&s, repo, base_sha, head_sha);
 		sbuf_reset(&err);
 		have_wt = 1;
-		if (git_worktree_add(repo, base_sha, s.tmp, &wt, &err)) {
+		/* The submodules once the suites are chosen: a build may
+		   say it needs none (compare_base_submodules()). */
+		if (git_worktree_add_as(repo, base_sha, s.tmp,
+					GIT_WORKTREE_SAME_LENGTH | GIT_WORKTREE_NO_SUBMODULES, &wt,
+					&err)) {
 			/* err says what could not be checked out; this names
 			   the ref it came from. */
 			cmd_error("base '%s': %s", base_ref, err.buf);
 			rc = EXIT_EXEC;
+		} else {
+			compare_note_path_length(&s, &wt);
 		}
 	}
 	if (!rc)
-		rc = measure_suites(&s, repo, base_ref, base_sha, wt.path, default_from, &ov);
+		rc = measure_suites(&s, repo, base_ref, base_sha, &wt, default_from,
+				    base_gate ? &gs : NULL, &ov);
 	if (have_wt) {
 		/* A pending interrupt would stop the git calls of the cleanup. */
 		child_interrupt_clear();
@@ -379,6 +525,8 @@ int compare_run(const struct session_config *cfg, const struct strvec *max_perce
 	if (!rc)
 		rc = session_finish(&s);
 	session_release(&s);
+	if (base_gate)
+		gate_suites_release(&gs);
 	free(repo);
 	free(base_sha);
 	free(head_sha);

@@ -9,6 +9,7 @@
 #include "cmd/cli.h"
 
 struct cmd_env;
+struct git_worktree;
 struct session;
 struct session_config;
 
@@ -26,12 +27,13 @@ struct compare_cli {
 	struct strvec max_percent; /* [METRIC=]P, repeatable */
 };
 
-/* compare and ci: whose copy of each suite file both sides run (the
-   default differs: DEFAULT is the help's words for it). */
+/* compare and ci: whose suites both sides run (the default differs:
+   DEFAULT is the help's words for it; "base": cmd/gate_suites.h). */
 #define OPT_SUITE_FROM(T, DEFAULT)                                                                 \
 	{                                                                                          \
 		"suite-from", OPT_ENUM, offsetof(T, suite_from), "SIDE",                           \
-		    "run the base's or the head's copy of each suite on both sides "               \
+		    "run the base's suites (a suite only the head has: reported, not gating) "     \
+		    "or the head's on both sides "                                                 \
 		    "(default: " DEFAULT ")",                                                      \
 		    "base|head"                                                                    \
 	}
@@ -51,5 +53,20 @@ void compare_config(const struct compare_cli *cli, struct session_config *cfg);
 int compare_run(const struct session_config *cfg, const struct strvec *max_percent,
 		struct cmd_env *env, const char *base_ref, const char *default_from,
 		int (*after_measure)(struct session *s, void *data), void *after_data);
+
+/*
+ * The base worktree wt (made with GIT_WORKTREE_SAME_LENGTH) could not be
+ * as long as the working tree's path: keep why, and the TMPDIR that would
+ * fix it, in s->path_length_note (said if the two builds then differ in
+ * size).
+ */
+void compare_note_path_length(struct session *s, const struct git_worktree *wt);
+/*
+ * The base worktree's submodules (wt was made with
+ * GIT_WORKTREE_NO_SUBMODULES), unless every suite of s says its build
+ * needs none (`build: {submodules: false}`). Returns 0 or EXIT_EXEC
+ * (message printed: git's reason, and the setting that avoids it).
+ */
+int compare_base_submodules(struct session *s, const struct git_worktree *wt, const char *base_ref);
 
 #endif

@@ -15,6 +15,7 @@
  * push and pull are cmd/history_sync.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "cmd/exit.h"
+#include "cmd/history_check.h"
 #include "cmd/history_sync.h"
 #include "cmd/record.h"
 #include "git/web.h"
@@ -36,6 +38,8 @@
 #include "model/result.h"
 #include "report/history.h"
 #include "report/history_site.h"
+#include "report/read_json.h"
+#include "report/report.h"
 #include "report/output.h"
 
 struct history_cli {
@@ -47,6 +51,7 @@ struct history_cli {
 	char *commit_url;		  /* --commit-url TEMPLATE (the site's links) */
 	char *min_change;		  /* --min-change P */
 	char *detect;			  /* --detect P */
+	char *since;			  /* check --since REV */
 	int from_branch;		  /* --from-branch */
 	struct cli_history_branch branch; /* --branch B, --remote R */
 };
@@ -71,8 +76,11 @@ static const struct opt history_opts[] = {
      "output format: table (default), json, markdown, html", "table|json|markdown|html"},
     {"output", OPT_STRING, H(out.output), "FILE",
      "write to FILE (atomically) instead of stdout; never an input; with --format html, a folder "
-     "(DIR/) gets a site to publish: DIR/index.html",
+     "(DIR/) gets a site to publish: DIR/index.html, in a new or empty folder or one kagari wrote "
+     "(its .kagari-site)",
      NULL},
+    {"since", OPT_STRING, H(since), "REV",
+     "check: the range REV..HEAD to check (default: HEAD's first parent, so HEAD alone)", NULL},
     {"from-branch", OPT_BOOL, H(from_branch), NULL,
      "import the history branch's new runs first (as `kagari history pull`)", NULL},
     {"branch", OPT_STRING, H(branch.branch), "B",
@@ -135,8 +143,10 @@ static int history_check_args(const struct history_cli *cli, double *min_change,
 			return EXIT_USAGE;
 		}
 	}
-	if (cli->commit_url && !history_site_mode(cli)) {
-		cmd_error("--commit-url is for the site: --format html --output DIR/");
+	int check = cli->common.args.nr && !strcmp(cli->common.args.v[0], "check");
+	if (cli->commit_url && !history_site_mode(cli) && !check) {
+		cmd_error("--commit-url is for the site (--format html --output DIR/) and "
+			  "`history check`");
 		return EXIT_USAGE;
 	}
 	struct sbuf err = SBUF_INIT;
@@ -182,6 +192,13 @@ static int history_check_output(const struct history_cli *cli, const struct load
 	int rc = common_check_output("--output", index ? index : o, NULL, &in, EXIT_USAGE);
 	free(index);
 	input_files_release(&in);
+	/* Never over the user's own files: a folder kagari did not write. */
+	struct sbuf err = SBUF_INIT;
+	if (!rc && history_site_mode(cli) && history_site_check_folder(o, &err)) {
+		cmd_error("--output %s", err.buf);
+		rc = EXIT_USAGE;
+	}
+	sbuf_release(&err);
 	return rc;
 }
 
@@ -278,9 +295,90 @@ static void subjects_load(struct git_subjects *sj, const struct history_series_s
 
 /* One series as the site shows it (report/history_site.h); the strings
    it allocates (noise line, links) are pushed on keep. */
+/* The report page of a run the site marks (reports/run-ID.html). */
+struct run_page {
+	int64_t run;
+	char *name;
+	struct sbuf html;
+};
+
+static int cmp_page(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_page *)a)->run, y = ((const struct run_page *)b)->run;
+	return (x > y) - (x < y);
+}
+
+/* The page of run (NULL when it has none). */
+static const struct run_page *page_of(const struct run_page *v, size_t nr, int64_t run)
+{
+	struct run_page k = {run, NULL, SBUF_INIT};
+	return nr ? bsearch(&k, v, nr, sizeof(*v), cmp_page) : NULL;
+}
+
+/* The last comparison of commit c when it marks a change (the site's
+   verdict mark), else NULL. */
+static const struct history_point *mark_of(const struct history_commit *c)
+{
+	const struct history_point *e = c->nr_cmps ? c->cmps[c->nr_cmps - 1] : NULL;
+	return e && history_verdict_is_change(e->verdict) ? e : NULL;
+}
+
+/*
+ * The HTML report of every run whose verdict the site marks, from the JSON
+ * report the history keeps of it (report/read_json.h, the HTML writer):
+ * each mark links to the evidence. A run without a stored report, or one
+ * that does not read, gets no page (and its mark links to its commit).
+ */
+static struct run_page *site_reports(struct history *h, const struct history_series_set *set,
+				     size_t *nr)
+{
+	struct run_page *v = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < set->nr; i++)
+		for (size_t q = 0; q < set->v[i].nr; q++) {
+			const struct history_point *e = mark_of(&set->v[i].pts[q]);
+			if (!e)
+				continue;
+			v = xreallocarray(v, n + 1, sizeof(*v));
+			v[n++] = (struct run_page){e->run, NULL, SBUF_INIT};
+		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_page);
+	size_t k = 0;
+	struct sbuf err = SBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (k && v[k - 1].run == v[i].run)
+			continue;
+		char *json = NULL;
+		struct run_result r;
+		run_result_init(&r);
+		sbuf_reset(&err);
+		char *what = xstrfmt("the report of run %lld", (long long)v[i].run);
+		struct sbuf html = SBUF_INIT;
+		struct report_options o;
+		report_options_init(&o);
+		if (!history_run_report(h, v[i].run, &json, &err) && json &&
+		    !report_read_json(json, strlen(json), what, &r, &err) &&
+		    !report_render(&r, REPORT_HTML, &o, &html, &err)) {
+			v[k] = (struct run_page){
+			    v[i].run, xstrfmt("reports/run-%lld.html", (long long)v[i].run), html};
+			k++;
+		} else {
+			sbuf_release(&html);
+		}
+		free(what);
+		free(json);
+		run_result_release(&r);
+	}
+	sbuf_release(&err);
+	*nr = k;
+	return v;
+}
+
 static void site_series(struct history_site_series *o, const struct history_series *s,
 			const struct git_subjects *sj, const char *tmpl, double detect,
-			struct strvec *keep)
+			const struct loaded_suites *ls, const struct run_page *pages,
+			size_t nr_pages, struct strvec *keep)
 {
 	struct history_site_point *pts = xcalloc(s->nr ? s->nr : 1, sizeof(*pts));
 	struct history_site_step *st = xcalloc(s->nr_steps + 1, sizeof(*st));
@@ -296,7 +394,26 @@ static void site_series(struct history_site_series *o, const struct history_seri
 		    c->low,
 		    c->high,
 		    c->runs,
-		    c->place != HISTORY_ON_LINE && s->pts[0].place == HISTORY_ON_LINE};
+		    c->place != HISTORY_ON_LINE && s->pts[0].place == HISTORY_ON_LINE,
+		    NULL,
+		    NULL,
+		    NULL,
+		    NAN,
+		    NAN,
+		    NAN,
+		    c->nr_cmps,
+		    NULL};
+		const struct history_point *e = mark_of(c);
+		if (e) {
+			const struct run_page *pg = page_of(pages, nr_pages, e->run);
+			pts[q].report = pg ? pg->name : NULL;
+			pts[q].verdict = e->verdict;
+			pts[q].kind = e->kind;
+			pts[q].base_sha = e->base_sha;
+			pts[q].change_percent = e->change_percent;
+			pts[q].ci_low_percent = e->ci_low_percent;
+			pts[q].ci_high_percent = e->ci_high_percent;
+		}
 		if (tmpl) {
 			sbuf_reset(&t);
 			git_web_commit_url(&t, tmpl, c->sha);
@@ -304,9 +421,18 @@ static void site_series(struct history_site_series *o, const struct history_seri
 			pts[q].url = keep->v[keep->nr - 1];
 		}
 	}
-	for (size_t k = 0; k < s->nr_steps; k++)
-		st[k] = (struct history_site_step){s->steps[k].at, s->steps[k].before,
-						   s->steps[k].after, s->steps[k].change_percent};
+	for (size_t k = 0; k < s->nr_steps; k++) {
+		const struct history_step *h = &s->steps[k];
+		int paired = h->evidence == HISTORY_EVIDENCE_PAIRED;
+		st[k] = (struct history_site_step){h->at,
+						   h->before,
+						   h->after,
+						   h->change_percent,
+						   h->from_sha,
+						   paired,
+						   paired ? h->cmp->ci_low_percent : NAN,
+						   paired ? h->cmp->ci_high_percent : NAN};
+	}
 	sbuf_reset(&t);
 	report_history_noise_line(&t, s, detect);
 	strvec_push(keep, t.buf);
@@ -327,6 +453,10 @@ static void site_series(struct history_site_series *o, const struct history_seri
 	    .noise = keep->v[keep->nr - 1],
 	    .last = {l->sha, l->time, l->kind, l->result, l->verdict, l->change_percent,
 		     l->ci_low_percent, l->ci_high_percent},
+	    .nr_regressions = s->nr_regressions,
+	    .nr_improvements = s->nr_improvements,
+	    .nr_accepted = s->nr_accepted,
+	    .gated = isfinite(history_check_tolerance(ls, s)),
 	};
 }
 
@@ -355,10 +485,11 @@ static char *site_links(const struct history_cli *cli, const char *dir, char **p
 /* The site into the folder --output names (report/history_site.h).
    0 or EXIT_EXEC. */
 static int history_publish(const struct history_cli *cli, const struct history_view *hv,
-			   const char *dir)
+			   const struct loaded_suites *ls, struct history *h)
 {
 	const struct history_series *v = hv->set->v;
 	size_t nr = hv->set->nr;
+	const char *dir = ls->suites[0]->dir;
 	struct git_subjects sj;
 	struct strvec keep = STRVEC_INIT;
 	struct sbuf err = SBUF_INIT;
@@ -368,10 +499,16 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 	subjects_load(&sj, hv->set, dir);
 	/* keep holds copies: its strings stay where they are as it grows. */
 	struct history_site_series *ss = xcalloc(nr ? nr : 1, sizeof(*ss));
+	size_t nr_pages;
+	struct run_page *pages = site_reports(h, hv->set, &nr_pages);
 	for (size_t i = 0; i < nr; i++)
-		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, &keep);
+		site_series(&ss[i], &v[i], &sj, tmpl, hv->detect, ls, pages, nr_pages, &keep);
+	struct history_site_file *files = xcalloc(nr_pages + 1, sizeof(*files));
+	for (size_t i = 0; i < nr_pages; i++)
+		files[i] =
+		    (struct history_site_file){pages[i].name, pages[i].html.buf, pages[i].html.len};
 	char *now = sysinfo_now_rfc3339();
-	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr};
+	struct history_site site = {hv->machine, page, why, now, hv->runs, ss, nr, files, nr_pages};
 	int rc = 0;
 	if (history_site_write(cli->out.output, &site, &err)) {
 		cmd_error("--output %s", err.buf);
@@ -382,12 +519,44 @@ static int history_publish(const struct history_cli *cli, const struct history_v
 		free((void *)ss[i].steps);
 	}
 	free(ss);
+	for (size_t i = 0; i < nr_pages; i++) {
+		free(pages[i].name);
+		sbuf_release(&pages[i].html);
+	}
+	free(pages);
+	free(files);
 	free(now);
 	free(tmpl);
 	free(page);
 	git_subjects_release(&sj);
 	strvec_clear(&keep);
 	sbuf_release(&err);
+	return rc;
+}
+
+/* `kagari history check`: 1 when an alert lies in the range, 0 when
+   none, EXIT_USAGE for a range git cannot tell; the Markdown to
+   --output or standard output either way. */
+static int history_check(const struct history_cli *cli, const struct history_view *hv,
+			 const struct loaded_suites *ls, struct sbuf *out)
+{
+	const char *dir = ls->suites[0]->dir;
+	struct strvec range = STRVEC_INIT;
+	char *head = NULL, *page = NULL;
+	int rc = history_check_range(dir, cli->since, &range, &head);
+	if (!rc) {
+		const char *why;
+		char *tmpl = site_links(cli, dir, &page, &why);
+		int any =
+		    history_check_alerts(out, hv, ls, &range, cli->since, head, dir, tmpl, why);
+		free(tmpl);
+		rc = history_write(cli, out);
+		if (!rc && any)
+			rc = EXIT_FAIL;
+	}
+	free(head);
+	free(page);
+	strvec_clear(&range);
 	return rc;
 }
 
@@ -402,8 +571,28 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	int rc = history_check_args(cli, &min_change, &detect);
 	if (rc)
 		return rc;
+	/* `kagari history check [--since REV] [PATH...]`: the suites are the
+	   arguments after it. */
+	const struct strvec *args = &cli->common.args;
+	int check = args->nr && !strcmp(args->v[0], "check");
+	struct strvec paths = STRVEC_INIT;
+	for (size_t i = check; i < args->nr; i++)
+		strvec_push(&paths, args->v[i]);
+	if (cli->since && !check) {
+		cmd_error("--since is for `kagari history check`");
+		strvec_clear(&paths);
+		return EXIT_USAGE;
+	}
+	if (check && cli->out.format && strcmp(cli->out.format, "markdown")) {
+		cmd_error("history check writes Markdown (an issue's body): --format %s is not "
+			  "one of its formats",
+			  cli->out.format);
+		strvec_clear(&paths);
+		return EXIT_USAGE;
+	}
 	struct loaded_suites ls;
-	rc = common_load(&cli->common.args, &ls);
+	rc = common_load(&paths, &ls);
+	strvec_clear(&paths);
 	if (!rc)
 		rc = common_select(&cli->selection, &ls);
 	if (rc) {
@@ -433,8 +622,10 @@ static int history_exec(const void *opts, struct cmd_env *env)
 	history_series_build(&set, &pts, &order, &opt);
 	history_order_release(&order);
 	struct history_view hv = {path, m.fingerprint, runs, detect, &set};
-	if (history_site_mode(cli)) {
-		rc = history_publish(cli, &hv, ls.suites[0]->dir);
+	if (check) {
+		rc = history_check(cli, &hv, &ls, &out);
+	} else if (history_site_mode(cli)) {
+		rc = history_publish(cli, &hv, &ls, h);
 	} else {
 		history_render(&out, cli, &hv);
 		rc = history_write(cli, &out);
@@ -453,9 +644,9 @@ out:
 
 const struct cmd_entry cmd_history = {
     .name = "history",
-    .args = "[push|pull] [options] [PATH...]",
-    .summary = "show the recorded series per command and metric over commits, with their steps; "
-	       "push/pull the history branch",
+    .args = "[check|push|pull] [options] [PATH...]",
+    .summary = "show the recorded series per command and metric over commits, with their steps "
+	       "and verdicts; check REV..HEAD for steps (exit 1); push/pull the history branch",
     .opts = history_opts,
     .cli_size = sizeof(struct history_cli),
     .needs_runner = 0,

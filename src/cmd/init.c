@@ -41,6 +41,7 @@ static const char starter_suite[] =
     "    memory: true              # peak_rss\n"
     "    # counters: true          # instructions, cycles, ... (perf or valgrind)\n"
     "    # allocations: true       # allocs, alloc_bytes, peak_heap (LD_PRELOAD shim)\n"
+    "    # syscalls: true          # system calls per run, by name (tracepoints)\n"
     "\n"
     "benchmarks:\n"
     "  - name: sort-numbers\n"

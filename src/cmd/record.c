@@ -81,7 +81,7 @@ int record_session(struct session *s)
 		sbuf_reset(&json); /* the statistics are still worth keeping */
 	sbuf_reset(&err);
 	struct history_record rec = {
-	    .kind = r->mode,
+	    .kind = s->cfg.history_kind ? s->cfg.history_kind : r->mode,
 	    .head_sha = r->git.head_sha ? r->git.head_sha : head,
 	    .base_sha = r->git.base_sha,
 	    .base_ref = r->git.base_ref,

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@
  * the allocation shim) that a machine may lack. */
 static int group_instrumented(enum metric_group g)
 {
-	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS;
+	return g == GROUP_COUNTERS || g == GROUP_ALLOCATIONS || g == GROUP_SYSCALLS;
 }
 
 /*
@@ -98,7 +99,9 @@ static int check_instruments(const struct loaded_suites *ls, const struct cmd_en
 								  metric_get(n)->name);
 					cmd_error(
 					    "%s: benchmark '%s', command '%s': %s required (by "
-					    "metrics.counters, metrics.allocations, regression or "
+					    "metrics.counters, metrics.allocations, "
+					    "metrics.syscalls, "
+					    "regression or "
 					    "a budget) but cannot be measured here: %s (set "
 					    "metrics.unsupported: skip to run without it)",
 					    s->file, bs->name, cs->name, names.buf, why);
@@ -377,6 +380,8 @@ static void git_skip_own_files(struct session *s)
 {
 	for (size_t i = 0; i < s->ls.nr; i++)
 		skip_path(&s->git_skip, s->ls.suites[i]->file);
+	for (size_t i = 0; s->cfg.own_files && i < s->cfg.own_files->nr; i++)
+		skip_path(&s->git_skip, s->cfg.own_files->v[i]);
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (s->dest[i].path)
 			skip_path(&s->git_skip, s->dest[i].path);
@@ -554,7 +559,12 @@ int session_prepare(struct session *s, const struct session_config *cfg, struct 
 	int rc = parse_max_time(cfg->measure, &max_time_ns);
 	if (rc)
 		return rc;
-	rc = common_load(cfg->paths, &s->ls);
+	if (cfg->suites) {
+		s->ls = *cfg->suites;
+		memset(cfg->suites, 0, sizeof(*cfg->suites));
+	} else {
+		rc = common_load(cfg->paths, &s->ls);
+	}
 	if (!rc)
 		rc = common_select(cfg->selection, &s->ls);
 	size_t nr_selected = s->ls.nr_selected;
@@ -643,6 +653,27 @@ static int same_artifacts(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * The two sides' ${artifact} differ in size and were built in folders of
+ * different lengths (s->path_length_note): a build that holds its folder
+ * differs by that alone, so say it, with the fix.
+ */
+static void check_artifact_sizes(struct session *s, const struct suite *su,
+				 const struct execute_side sides[SIDE__COUNT])
+{
+	struct stat a, b;
+	if (!s->path_length_note || !sides[SIDE_BASE].present || !sides[SIDE_HEAD].present ||
+	    !sides[SIDE_BASE].artifact || !sides[SIDE_HEAD].artifact ||
+	    stat(sides[SIDE_BASE].artifact, &a) || stat(sides[SIDE_HEAD].artifact, &b) ||
+	    a.st_size == b.st_size)
+		return;
+	strvec_pushf(&s->r.warnings,
+		     "suite '%s': the base and head ${artifact} differ in size (%jd and %jd "
+		     "bytes), as a build whose output holds its folder (__FILE__, debug "
+		     "information, an rpath) does for that alone: %s",
+		     su->name, (intmax_t)a.st_size, (intmax_t)b.st_size, s->path_length_note);
+}
+
 struct suite_result *session_measure_suite(struct session *s, size_t i,
 					   struct execute_side sides[SIDE__COUNT])
 {
@@ -663,9 +694,9 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 			sides[sd].artifact = artifact[sd] =
 			    xstrfmt("%s/artifact", sides[sd].tmpdir);
 		struct sbuf err = SBUF_INIT;
-		int prebuilt = su->build && s->build_once && s->built && s->built[i];
+		int prebuilt = su->build && s->build_once && s->built && s->built[i][sd];
 		if (prebuilt)
-			sides[sd].artifact = s->built[i];
+			sides[sd].artifact = s->built[i][sd];
 		if (mkdir(sides[sd].tmpdir, 0700) != 0) {
 			cmd_error("cannot create '%s': %s", sides[sd].tmpdir, strerror(errno));
 			failed = no_folder = 1;
@@ -681,7 +712,7 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		if (!failed && !prebuilt && su->build && s->build_once) {
 			if (!s->built)
 				s->built = xcalloc(s->ls.nr + 1, sizeof(*s->built));
-			s->built[i] = xstrdup(artifact[sd]);
+			s->built[i][sd] = xstrdup(artifact[sd]);
 		}
 		if (failed)
 			failed_side = sd;
@@ -707,9 +738,10 @@ struct suite_result *session_measure_suite(struct session *s, size_t i,
 		/* An A/A only for the commands that run ${artifact} itself on
 		   inputs and hooks that are the same on both sides, which
 		   measure/ judges per benchmark after its setup. */
+		check_artifact_sizes(s, su, sides);
 		s->opts.identical_artifacts =
 		    sides[SIDE_BASE].present && sides[SIDE_HEAD].present &&
-		    same_artifacts(artifact[SIDE_BASE], artifact[SIDE_HEAD]);
+		    same_artifacts(sides[SIDE_BASE].artifact, sides[SIDE_HEAD].artifact);
 		s->measuring = su;
 		if (execute_suite(su, s->ls.selected[i], sides, &s->opts, sr))
 			s->r.interrupted = 1;
@@ -851,12 +883,15 @@ int session_finish(struct session *s)
 	if (s->cfg.fail_on_inconclusive)
 		outcome_fail_on_inconclusive(r);
 	r->summary.exit_code = exit_merge(r->summary.exit_code, s->exec_rc);
-	print_command_errors(r);
-	/* The table shows warnings; anything else would hide them from a reader of stderr. */
+	/* The table shows warnings and each failed command's error with its
+	   stderr tail; anything else would hide them from a reader of stderr.
+	   Printed once: on stderr only when no table is on stdout. */
 	int table_on_stdout = 0;
 	for (size_t i = 0; i < s->nr_dest; i++)
 		if (!s->dest[i].path && s->dest[i].format == REPORT_TABLE)
 			table_on_stdout = 1;
+	if (!table_on_stdout)
+		print_command_errors(r);
 	if (!table_on_stdout)
 		for (size_t i = 0; i < r->warnings.nr; i++)
 			if (!strvec_contains(&s->warned, r->warnings.v[i]))
@@ -913,8 +948,10 @@ void session_release(struct session *s)
 	}
 	free(s->dest);
 	for (size_t i = 0; s->built && i < s->ls.nr; i++)
-		free(s->built[i]);
+		for (int sd = 0; sd < SIDE__COUNT; sd++)
+			free(s->built[i][sd]);
 	free(s->built);
+	free(s->path_length_note);
 	run_result_release(&s->r);
 	free(s->git_repo);
 	free(s->git_start_sha);

@@ -48,6 +48,7 @@ struct progress {
  */
 struct session_config {
 	const char *mode;		       /* the report's mode: "run", "compare", "bench" */
+	const char *history_kind;	       /* the history's runs.kind ("ci"); NULL: mode */
 	const char *tmp_prefix;		       /* of the private folder in TMPDIR */
 	const struct strvec *paths;	       /* suite files or folders (none: ./kagari.yaml) */
 	const struct cli_selection *selection; /* NULL: every benchmark */
@@ -67,6 +68,14 @@ struct session_config {
 	int no_history;
 	int fail_on_inconclusive;
 	const char *suite_from; /* compare, ci: --suite-from, or NULL */
+	/* Suites already found and loaded (compare's gate: the base
+	   revision's, cmd/gate_suites.h), taken over by session_prepare()
+	   and left empty; NULL: session_prepare() loads `paths`. */
+	struct loaded_suites *suites;
+	/* More of kagari's own files, no change to the measured code
+	   (git_head_info()'s skip): the working tree's suite files the
+	   base's copies ran in place of. NULL: none. */
+	const struct strvec *own_files;
 };
 
 /* Copy the report fields (format ... no_color) of out into cfg. */
@@ -97,12 +106,20 @@ struct session {
 	int (*after_measure)(struct session *s, void *data);
 	void *after_data;
 	/*
-	 * Set (kagari aa): each suite is built once, by the first side
-	 * measured, and every later side and call of session_measure_suite()
-	 * runs that artifact (built[i], owned, for suite i).
+	 * Set (kagari aa): each suite is built once per side, as compare
+	 * builds it (the head in its tree, the base in its own), and every
+	 * later call of session_measure_suite() runs those artifacts
+	 * (built[i][side], owned, for suite i).
 	 */
 	int build_once;
-	char **built;
+	char *(*built)[SIDE__COUNT];
+	/*
+	 * Set (owned) when the base is built in a folder whose path is not
+	 * as long as the head's, saying so and what would fix it
+	 * (compare_note_path_length()): a suite whose two ${artifact} then
+	 * differ in size gets it as a warning.
+	 */
+	char *path_length_note;
 	/*
 	 * The suite execute_suite() is measuring, for the sequential looks
 	 * (session_look): set by session_measure_suite(), and by a caller

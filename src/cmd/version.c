@@ -34,8 +34,11 @@ static int version_exec(const void *opts, struct cmd_env *env)
 #else
 	printf("  perf      not in this build (no perf_event_open)\n");
 #endif
-	printf("  valgrind  cachegrind, in separate untimed runs: instructions\n");
+	printf("  valgrind  cachegrind, in separate untimed runs: instructions, "
+	       "estimated_cycles, cache_misses\n");
 	printf("  alloc     %s (LD_PRELOAD): allocs, alloc_bytes, peak_heap\n", ALLOC_SHIM_NAME);
+	printf("  syscalls  syscall tracepoints (perf_event_open), in separate untimed runs: "
+	       "syscalls, by name\n");
 	printf("built with: libyaml %s, jansson %s, sqlite %s; %s\n", yaml_get_version_string(),
 	       JANSSON_VERSION, sqlite3_libversion(), KAGARI_LINKING);
 	return EXIT_PASS;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/path.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/xalloc.h"
@@ -45,8 +46,11 @@ int git_exec(const char *repo, const char *const *args, int64_t timeout_ns, stru
 	return git_exec_input(repo, args, NULL, 0, timeout_ns, out, gerr, err);
 }
 
-int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
-		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+/* git_exec_input() and git_exec_fd(): standard input from in[0..in_len),
+   else from in_fd when it is >= 0, else /dev/null. */
+static int exec_with_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+			   int in_fd, int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr,
+			   struct sbuf *err)
 {
 	struct child c = CHILD_INIT;
 	struct sbuf why = SBUF_INIT;
@@ -65,6 +69,9 @@ int git_exec_input(const char *repo, const char *const *args, const char *in, si
 		c.in = CHILD_IN_CONTENT;
 		c.in_data = in;
 		c.in_len = in_len;
+	} else if (in_fd >= 0) {
+		c.in = CHILD_IN_FD;
+		c.in_fd = in_fd;
 	}
 	c.out = CHILD_OUT_CAPTURE;
 	c.err = CHILD_OUT_CAPTURE;
@@ -96,6 +103,18 @@ int git_exec_input(const char *repo, const char *const *args, const char *in, si
 	sbuf_release(&why);
 	child_release(&c);
 	return code;
+}
+
+int git_exec_input(const char *repo, const char *const *args, const char *in, size_t in_len,
+		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+{
+	return exec_with_input(repo, args, in, in_len, -1, timeout_ns, out, gerr, err);
+}
+
+int git_exec_fd(const char *repo, const char *const *args, int in_fd, int64_t timeout_ns,
+		struct sbuf *out, struct sbuf *gerr, struct sbuf *err)
+{
+	return exec_with_input(repo, args, NULL, 0, in_fd, timeout_ns, out, gerr, err);
 }
 
 void git_add_failure(const char *const *args, int code, const struct sbuf *gerr, struct sbuf *err)
@@ -450,31 +469,17 @@ int git_head_info(const char *repo, char **head_sha, int *dirty, const struct st
  */
 static int normalize_relpath(const char *relpath, struct sbuf *out, struct sbuf *err)
 {
-	const char *p = relpath;
-
 	if (!relpath || !*relpath || relpath[0] == '/') {
 		sbuf_adds(err, "invalid path ");
 		add_quoted(err, relpath ? relpath : "");
 		sbuf_adds(err, ": it must be relative to the top of the repository");
 		return -1;
 	}
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			sbuf_adds(err, "invalid path ");
-			add_quoted(err, relpath);
-			sbuf_adds(err, ": it must not contain '..'");
-			return -1;
-		}
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (out->len)
-				sbuf_addch(out, '/');
-			sbuf_add(out, p, n);
-		}
-		p += n;
-		if (*p == '/')
-			p++;
+	if (path_clean_relative(relpath, out)) {
+		sbuf_adds(err, "invalid path ");
+		add_quoted(err, relpath);
+		sbuf_adds(err, ": it must not contain '..'");
+		return -1;
 	}
 	if (!out->len) {
 		sbuf_adds(err, "invalid path ");

@@ -70,6 +70,14 @@ int git_exec_input(const char *repo, const char *const *args, const char *in, si
 		   int64_t timeout_ns, struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
 
 /*
+ * git_exec() with git's standard input read from in_fd (the caller's, left
+ * open): a stream longer than memory should hold, written by another
+ * thread into a pipe (the history branch's fast-import stream).
+ */
+int git_exec_fd(const char *repo, const char *const *args, int in_fd, int64_t timeout_ns,
+		struct sbuf *out, struct sbuf *gerr, struct sbuf *err);
+
+/*
  * The same, but any non-zero exit is also -1, with "'git SUBCMD' failed
  * (exited with code N): <git's last stderr lines>" in err. Returns 0.
  */

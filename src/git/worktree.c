@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/sbuf.h"
 #include "base/strvec.h"
 #include "base/tmpdir.h"
@@ -572,11 +573,41 @@ static int add_worktree_submodules(const struct git_worktree *wt, struct sbuf *e
 	return rc;
 }
 
-int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
-		     struct git_worktree *wt, struct sbuf *err)
+/*
+ * The name of the worktree's folder: "base", or (len > 0) the one that
+ * makes <parent>/NAME len characters long — a prefix of "base" ("b",
+ * "ba", "bas") or "base" padded with '_' — when there is one. Every such
+ * name is_base_name().
+ */
+static char *folder_name(const char *parent, size_t len)
+{
+	size_t used = strlen(parent) + 1;
+	if (!len || len <= used)
+		return xstrdup("base");
+	size_t k = len - used;
+	if (k <= 4)
+		return xstrndup("base", k);
+	char *name = xmalloc(k + 1);
+	memcpy(name, "base", 4);
+	memset(name + 4, '_', k - 4);
+	name[k] = '\0';
+	return name;
+}
+
+/* Is name one folder_name() gives? */
+static int is_base_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (!n || strncmp(name, "base", n < 4 ? n : 4))
+		return 0;
+	return n <= 4 || strspn(name + 4, "_") == n - 4;
+}
+
+int git_worktree_add_as(const char *repo, const char *sha, const char *parent_dir, unsigned flags,
+			struct git_worktree *wt, struct sbuf *err)
 {
 	struct sbuf scratch = SBUF_INIT;
-	char *repo_abs = NULL, *parent_abs = NULL;
+	char *repo_abs = NULL, *parent_abs = NULL, *name = NULL;
 	struct stat st;
 	int ret = -1;
 
@@ -599,7 +630,8 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 	git_worktree_release(wt);
 	wt->repo = repo_abs;
 	repo_abs = NULL;
-	wt->path = xstrfmt("%s/base", parent_abs);
+	name = folder_name(parent_abs, flags & GIT_WORKTREE_SAME_LENGTH ? strlen(wt->repo) : 0);
+	wt->path = xstrfmt("%s/%s", parent_abs, name);
 	wt->sha = xstrdup(sha);
 	if (path_exists(wt->path)) {
 		sbuf_addf(err,
@@ -613,7 +645,7 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 	}
 
 	if (check_out_worktree(wt, err) || refresh_worktree_index(wt, err) ||
-	    add_worktree_submodules(wt, err)) {
+	    (!(flags & GIT_WORKTREE_NO_SUBMODULES) && add_worktree_submodules(wt, err))) {
 		remove_worktree(wt->repo, wt->path, &scratch);
 		goto out;
 	}
@@ -621,8 +653,101 @@ int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 out:
 	free(repo_abs);
 	free(parent_abs);
+	free(name);
 	sbuf_release(&scratch);
 	return ret;
+}
+
+int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
+		     struct git_worktree *wt, struct sbuf *err)
+{
+	return git_worktree_add_as(repo, sha, parent_dir, 0, wt, err);
+}
+
+int git_worktree_add_submodules(const struct git_worktree *wt, struct sbuf *err)
+{
+	return add_worktree_submodules(wt, err);
+}
+
+/* The folders above dst, below top, made where missing. */
+static int make_parents(const char *top, const char *dst, struct sbuf *err)
+{
+	char *p = xstrdup(dst);
+	int rc = 0;
+	for (char *slash = p + strlen(top) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			sbuf_addf(err, "cannot create '%s': %s", p, strerror(errno));
+			rc = -1;
+			break;
+		}
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
+/* src (regular or a symlink, as st says) to dst, replacing what is there. */
+static int copy_entry(const char *src, const struct stat *st, const char *dst, struct sbuf *err)
+{
+	struct stat dst_st;
+	if (lstat(dst, &dst_st) == 0 && !S_ISREG(dst_st.st_mode) && !S_ISDIR(dst_st.st_mode))
+		unlink(dst); /* a symlink that became a file, or the other way */
+	if (S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		if (n < 0) {
+			sbuf_addf(err, "cannot read the symlink '%s': %s", src, strerror(errno));
+			return -1;
+		}
+		target[n] = '\0';
+		unlink(dst);
+		if (symlink(target, dst) != 0) {
+			sbuf_addf(err, "cannot create the symlink '%s': %s", dst, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	struct sbuf data = SBUF_INIT;
+	int rc = -1;
+	if (sbuf_read_file(&data, src, (size_t)1 << 30) < 0)
+		sbuf_addf(err, "cannot read '%s': %s", src, strerror(errno));
+	else if (!fileio_write_atomic(dst, data.buf, data.len, err) &&
+		 chmod(dst, st->st_mode & 07777) == 0)
+		rc = 0;
+	else if (!err->len)
+		sbuf_addf(err, "cannot set the mode of '%s': %s", dst, strerror(errno));
+	sbuf_release(&data);
+	return rc;
+}
+
+int git_worktree_copy_changes(const struct git_worktree *wt, const struct sbuf *status,
+			      struct sbuf *err)
+{
+	for (const char *p = status->buf; p < status->buf + status->len; p += strlen(p) + 1) {
+		if (strlen(p) < 4)
+			continue;
+		char *src = xstrfmt("%s/%s", wt->repo, p + 3);
+		char *dst = xstrfmt("%s/%s", wt->path, p + 3);
+		struct stat st;
+		int rc = 0;
+		if (lstat(src, &st) != 0) {
+			/* Deleted in the working tree: deleted here too. */
+			if (errno != ENOENT || (unlink(dst) != 0 && errno != ENOENT)) {
+				sbuf_addf(err, "cannot delete '%s' as in '%s': %s", dst, src,
+					  strerror(errno));
+				rc = -1;
+			}
+		} else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+			rc = make_parents(wt->path, dst, err) || copy_entry(src, &st, dst, err);
+		}
+		/* A folder (a submodule's checkout) stays as checked out. */
+		free(src);
+		free(dst);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }
 
 int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
@@ -633,9 +758,8 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err)
 }
 
 /*
- * After removing an orphan at <P>/base: delete P too when it is kagari's
- * private temporary folder (named as tmpdir_create() names kagari's,
- * ours, not a symlink).
+ * After removing an orphan at <P>/base (or another is_base_name()): delete P too when it is
+ * kagari's private temporary folder (named as tmpdir_create() names kagari's, ours, not a symlink).
  */
 static void remove_private_parent(const char *path)
 {
@@ -644,7 +768,7 @@ static void remove_private_parent(const char *path)
 	char *parent;
 	const char *name;
 
-	if (!slash || strcmp(slash + 1, "base") || slash == path)
+	if (!slash || !is_base_name(slash + 1) || slash == path)
 		return;
 	parent = xstrndup(path, (size_t)(slash - path));
 	name = strrchr(parent, '/');

@@ -36,7 +36,8 @@ struct sbuf;
 /* All three strings are owned by the struct (git_worktree_release). */
 struct git_worktree {
 	char *repo; /* absolute path of the repository folder given to add */
-	char *path; /* absolute, canonical: <parent_dir>/base */
+	char *path; /* absolute, canonical: <parent_dir>/base (or as
+		       git_worktree_add_as() names it) */
 	char *sha;  /* the commit checked out */
 	/* 1 + the descriptor of the flock on the worktree's admin folder's
 	   kagari-live.lock (0: none; a zeroed struct holds none). */
@@ -65,6 +66,45 @@ struct git_worktree {
 int git_worktree_add(const char *repo, const char *sha, const char *parent_dir,
 		     struct git_worktree *wt, struct sbuf *err);
 
+/* git_worktree_add_as()'s flags. */
+enum {
+	/*
+	 * Name the folder so that wt->path is exactly as long as the
+	 * repository's real path (wt->repo): a prefix of "base" or "base"
+	 * padded with '_'. A build that embeds its folder (__FILE__, debug
+	 * information, an rpath) then lays out its output the same on both
+	 * sides; two different folders can never give the same bytes, but
+	 * equal lengths give the same sizes and offsets, whatever the build
+	 * system. When parent_dir is too long for that, the folder is "base"
+	 * (the caller sees strlen(wt->path) != strlen(wt->repo)).
+	 */
+	GIT_WORKTREE_SAME_LENGTH = 1,
+	/* Leave the submodules out: git_worktree_add_submodules() adds them. */
+	GIT_WORKTREE_NO_SUBMODULES = 2,
+};
+
+/* git_worktree_add() with flags (above). */
+int git_worktree_add_as(const char *repo, const char *sha, const char *parent_dir, unsigned flags,
+			struct git_worktree *wt, struct sbuf *err);
+
+/*
+ * The submodules of a worktree made with GIT_WORKTREE_NO_SUBMODULES,
+ * checked out as git_worktree_add() does. Returns 0, or -1 with a reason
+ * in err (one that names a submodule not available locally).
+ */
+int git_worktree_add_submodules(const struct git_worktree *wt, struct sbuf *err);
+
+/*
+ * Make wt hold the working tree's uncommitted changes too: for each record
+ * of status (git_head_status()'s, paths relative to the top of wt->repo),
+ * the working tree's file or symlink copied in (its mode kept, folders
+ * made), or deleted when the working tree has none. A folder (a
+ * submodule's) is left as checked out. wt then builds what the working
+ * tree builds, in another folder. Returns 0, or -1 with a reason in err.
+ */
+int git_worktree_copy_changes(const struct git_worktree *wt, const struct sbuf *status,
+			      struct sbuf *err);
+
 /*
  * Remove wt's folder and its entry in the repository (`git worktree remove
  * --force --force`: it is locked and may hold build output). Works when the
@@ -92,7 +132,8 @@ int git_worktree_remove(struct git_worktree *wt, struct sbuf *err);
  * its pid looks like from here (a pid of another pid namespace names no
  * process here, or another one). Only a worktree with neither lock is
  * judged by its pid (not running, or running with another start time).
- * When such a worktree's folder is <P>/base and P is named "kagari-*", owned
+ * When such a worktree's folder is <P>/base (or another name
+ * git_worktree_add_as() gives) and P is named "kagari-*", owned
  * by us and not a symlink, the whole private folder P is deleted too. Other
  * worktrees are never touched, not even prunable ones. Returns 0 (also when
  * there was nothing to do), or -1 with a reason in err (the first failure;

@@ -39,7 +39,7 @@ struct sbuf;
 struct history;
 
 /* The schema this kagari writes; older databases are migrated forward. */
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 /* Reports larger than this are stored without their JSON (statistics only). */
 #define HISTORY_MAX_REPORT_BYTES ((size_t)16 << 20)
 #define HISTORY_DEFAULT_TIMEOUT_MS 10000
@@ -117,6 +117,15 @@ struct history_point {
 	   (percent; NAN and NULL when it did not). */
 	char *kind, *result, *verdict;
 	double change_percent, ci_low_percent, ci_high_percent;
+	/* The paired comparison's other numbers (schema 4; NAN and -1 in
+	   runs recorded before): the change of the mean with its interval,
+	   the p-value, the tolerance T it was judged by (percent) and whether
+	   it gated. base_sha, base_ref: the commit it compared with (the
+	   run's; NULL for a `run`). */
+	double mean_change_percent, mean_ci_low_percent, mean_ci_high_percent;
+	double p_value, max_percent;
+	int gate;
+	char *base_sha, *base_ref;
 };
 
 struct history_points {
@@ -145,6 +154,13 @@ void history_points_release(struct history_points *p);
 char *history_origin_new(const char *time, const char *head_sha, const char *fingerprint);
 /* 1 when s has the shape history_origin_new() gives. */
 int history_origin_valid(const char *s);
+
+/*
+ * The JSON report stored with run id (history_point.run) in *report
+ * (caller frees; NULL when the run has none: a report over
+ * HISTORY_MAX_REPORT_BYTES, or none was written). 0, or -1 with a reason.
+ */
+int history_run_report(struct history *h, int64_t run, char **report, struct sbuf *err);
 
 /* The number of runs stored. */
 int64_t history_count_runs(struct history *h, struct sbuf *err);

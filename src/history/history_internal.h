@@ -40,5 +40,12 @@ void history_bind_double(sqlite3_stmt *st, int i, double v);
 int64_t history_machine_row(struct history *h, const struct history_machine *m, struct sbuf *err);
 /* Column i as a new string, NULL for NULL. */
 char *history_col_text(sqlite3_stmt *st, int i);
+/*
+ * A bound query of at most one row stepped once: its first column as a new
+ * string in *text (NULL when no row or NULL), st finalized either way; -1
+ * with an error naming `what` when sqlite fails.
+ */
+int history_step_text(struct history *h, sqlite3_stmt *st, char **text, const char *what,
+		      struct sbuf *err);
 
 #endif

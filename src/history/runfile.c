@@ -271,10 +271,23 @@ static const char *const result_cols = "suite, benchmark, command, side, metric,
 				       " count, median, mean, min, max, stddev, p95, verdict,"
 				       " change_percent, ci_low_percent, ci_high_percent";
 
-static int export_results(struct history *h, int64_t run, json_t *arr, struct sbuf *err)
+/*
+ * The rest of a paired comparison (schema 4): the file's optional member
+ * "comparisons", [[ROW, mean_change_percent, mean_ci_low_percent,
+ * mean_ci_high_percent, p_value, max_percent, gate], ...], ROW the index of
+ * its head row in "results". A member of its own, not longer result rows:
+ * a kagari that predates it reads the file as before and leaves it out.
+ */
+#define NR_PAIRED_COLS 6
+static const char *const paired_cols = "mean_change_percent, mean_ci_low_percent,"
+				       " mean_ci_high_percent, p_value, max_percent, gate";
+
+static int export_results(struct history *h, int64_t run, json_t *arr, json_t *paired,
+			  struct sbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	char *sql = xstrfmt("SELECT %s FROM results WHERE run = ?1 ORDER BY rowid", result_cols);
+	char *sql = xstrfmt("SELECT %s, %s FROM results WHERE run = ?1 ORDER BY rowid", result_cols,
+			    paired_cols);
 	int rc = history_prepare(h, sql, &st, "cannot read the results", err);
 	free(sql);
 	if (rc)
@@ -285,6 +298,16 @@ static int export_results(struct history *h, int64_t run, json_t *arr, struct sb
 		json_t *row = json_array();
 		for (int i = 0; i < NR_RESULT_COLS; i++)
 			json_array_append_new(row, col_json(st, i));
+		int any = 0;
+		for (int i = 0; i < NR_PAIRED_COLS; i++)
+			any |= sqlite3_column_type(st, NR_RESULT_COLS + i) != SQLITE_NULL;
+		if (any) {
+			json_t *c = json_array();
+			json_array_append_new(c, json_integer((json_int_t)json_array_size(arr)));
+			for (int i = 0; i < NR_PAIRED_COLS; i++)
+				json_array_append_new(c, col_json(st, NR_RESULT_COLS + i));
+			json_array_append_new(paired, c);
+		}
 		json_array_append_new(arr, row);
 	}
 	sqlite3_finalize(st);
@@ -317,7 +340,7 @@ int history_run_export(struct history *h, const char *origin, struct sbuf *out, 
 		return -1;
 	}
 	json_t *root = json_object(), *run = json_object(), *mach = json_object();
-	json_t *results = json_array();
+	json_t *results = json_array(), *paired = json_array();
 	json_object_set_new(root, "kagari_history", json_integer(HISTORY_RUN_FORMAT));
 	json_object_set_new(root, "origin", json_string(origin));
 	put_columns(run, st, 1, run_keys);
@@ -331,7 +354,9 @@ int history_run_export(struct history *h, const char *origin, struct sbuf *out, 
 	size_t report_len = (size_t)sqlite3_column_bytes(st, 19);
 	if (report && !is_json_object(report, report_len))
 		report = NULL; /* not JSON: the statistics are still worth keeping */
-	if (!export_results(h, sqlite3_column_int64(st, 0), results, err)) {
+	if (!export_results(h, sqlite3_column_int64(st, 0), results, paired, err)) {
+		if (json_array_size(paired))
+			json_object_set(root, "comparisons", paired);
 		char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(17));
 		if (text) {
 			sbuf_add(out, text, strlen(text) - 1); /* without its '}' */
@@ -349,6 +374,7 @@ int history_run_export(struct history *h, const char *origin, struct sbuf *out, 
 		}
 	}
 	json_decref(root);
+	json_decref(paired);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -428,6 +454,39 @@ static int check_results(json_t *results, struct sbuf *why)
 	return 0;
 }
 
+/* The optional "comparisons" member: rows of 1 + NR_PAIRED_COLS values,
+   each naming a row of results. */
+static int check_paired(json_t *paired, size_t nr_results, struct sbuf *why)
+{
+	size_t i;
+	json_t *row;
+	if (!paired)
+		return 0;
+	json_array_foreach(paired, i, row)
+	{
+		json_t *at = json_array_get(row, 0);
+		if (!json_is_array(row) || json_array_size(row) != 1 + NR_PAIRED_COLS ||
+		    !json_is_integer(at) || json_integer_value(at) < 0 ||
+		    (size_t)json_integer_value(at) >= nr_results) {
+			sbuf_addf(why,
+				  "comparisons[%zu] is not an array of a results row's index and "
+				  "%d values",
+				  i, NR_PAIRED_COLS);
+			return -1;
+		}
+		for (int c = 1; c <= NR_PAIRED_COLS; c++) {
+			json_t *v = json_array_get(row, (size_t)c);
+			int gate = c == NR_PAIRED_COLS;
+			if (!json_is_null(v) && !(gate ? json_is_integer(v) : json_is_number(v))) {
+				sbuf_addf(why, "comparisons[%zu][%d] is not %s", i, c,
+					  gate ? "an integer or null" : "a number or null");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Everything import() reads, checked first, so that no file is imported
    half. 0, or -1 with why. */
 static int check_run(json_t *root, const char *origin, struct sbuf *why)
@@ -457,7 +516,9 @@ static int check_run(json_t *root, const char *origin, struct sbuf *why)
 	if (field(root, "", "run", is_object, "an object", 1, &run, why) ||
 	    field(root, "", "machine", is_object, "an object", 1, &mach, why) ||
 	    field(root, "", "results", is_array, "an array", 1, &results, why) ||
-	    field(root, "", "report", is_object, "an object", 0, &v, why))
+	    field(root, "", "report", is_object, "an object", 0, &v, why) ||
+	    field(root, "", "comparisons", is_array, "an array", 0, &v, why) ||
+	    check_paired(v, json_array_size(results), why))
 		return -1;
 	for (int i = 0; run_keys[i]; i++) {
 		const char *k = run_keys[i];
@@ -467,12 +528,32 @@ static int check_run(json_t *root, const char *origin, struct sbuf *why)
 			  integer ? "an integer" : "a string", required, &v, why))
 			return -1;
 	}
+	/* Commit ids are shown and linked as they are (the trend site, the
+	   table): only what git writes is one. */
+	static const char *const shas[] = {"head_sha", "base_sha", NULL};
+	for (int i = 0; shas[i]; i++) {
+		v = json_object_get(run, shas[i]);
+		size_t n = json_is_string(v) ? json_string_length(v) : 0;
+		if (json_is_string(v) &&
+		    (n < 4 || n > 64 || strspn(json_string_value(v), "0123456789abcdef") != n)) {
+			sbuf_addf(why, "run.%s is not a commit id (4 to 64 lowercase hex digits)",
+				  shas[i]);
+			return -1;
+		}
+	}
 	for (int i = 0; machine_keys[i]; i++) {
 		const char *k = machine_keys[i];
 		int integer = !strcmp(k, "cores");
 		if (field(mach, "machine.", k, integer ? is_integer : is_string,
 			  integer ? "an integer" : "a string", !strcmp(k, "fingerprint"), &v, why))
 			return -1;
+	}
+	/* A machine is told by its fingerprint: kagari's are 16 hex digits. */
+	v = json_object_get(mach, "fingerprint");
+	if (json_string_length(v) != 16 || !is_hex(json_string_value(v), 16)) {
+		sbuf_adds(why,
+			  "machine.fingerprint is not a fingerprint (16 lowercase hex digits)");
+		return -1;
 	}
 	(void)is_number;
 	return check_results(results, why);
@@ -491,15 +572,19 @@ static void bind_json(sqlite3_stmt *st, int i, json_t *v)
 		sqlite3_bind_null(st, i);
 }
 
-static int import_results(struct history *h, int64_t run, json_t *results, struct sbuf *err)
+static int import_results(struct history *h, int64_t run, json_t *results, json_t *paired,
+			  struct sbuf *err)
 {
-	char sql[512];
+	char sql[768];
 	snprintf(sql, sizeof(sql),
-		 "INSERT INTO results(run, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,"
-		 "?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
-		 result_cols);
-	size_t i;
+		 "INSERT INTO results(run, %s, %s) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,"
+		 "?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24)",
+		 result_cols, paired_cols);
+	size_t i, n = json_array_size(results);
 	json_t *row;
+	/* Each results row's comparison row, checked by check_paired(). */
+	json_t **cmp = xcalloc(n + 1, sizeof(*cmp));
+	json_array_foreach(paired, i, row) cmp[json_integer_value(json_array_get(row, 0))] = row;
 	json_array_foreach(results, i, row)
 	{
 		sqlite3_stmt *st =
@@ -509,11 +594,16 @@ static int import_results(struct history *h, int64_t run, json_t *results, struc
 		sqlite3_bind_int64(st, 1, run);
 		for (int c = 0; c < NR_RESULT_COLS; c++)
 			bind_json(st, c + 2, json_array_get(row, (size_t)c));
+		for (int c = 0; c < NR_PAIRED_COLS && cmp[i]; c++)
+			bind_json(st, NR_RESULT_COLS + 2 + c,
+				  json_array_get(cmp[i], (size_t)c + 1));
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			history_db_error(h, "cannot import the results", err);
+			free(cmp);
 			return -1;
 		}
 	}
+	free(cmp);
 	return 0;
 }
 
@@ -571,7 +661,8 @@ static int import_checked(struct history *h, json_t *root, const char *origin, c
 	else if (!sqlite3_changes(h->db))
 		rc = 0;
 	else if (!import_results(h, sqlite3_last_insert_rowid(h->db),
-				 json_object_get(root, "results"), err))
+				 json_object_get(root, "results"),
+				 json_object_get(root, "comparisons"), err))
 		rc = 1;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st); /* the report is bound in place */
@@ -680,15 +771,7 @@ int history_state_get(struct history *h, const char *key, char **value, struct s
 			    "cannot read the branch state", err))
 		return -1;
 	history_bind_text(st, 1, key);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*value = history_col_text(st, 0);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		history_db_error(h, "cannot read the branch state", err);
-		return -1;
-	}
-	return 0;
+	return history_step_text(h, st, value, "cannot read the branch state", err);
 }
 
 int history_state_set(struct history *h, const char *key, const char *value, struct sbuf *err)

@@ -226,8 +226,14 @@ static void series_commits(struct history_series *s, const struct history_points
 		c->first = ix[k].pos;
 		c->runs = e - k;
 		c->vals = xcalloc(e - k, sizeof(*c->vals));
-		for (size_t q = k; q < e; q++)
-			c->vals[q - k] = p->v[ix[q].pos].median;
+		for (size_t q = k; q < e; q++) {
+			const struct history_point *pt = &p->v[ix[q].pos];
+			c->vals[q - k] = pt->median;
+			if (pt->verdict) {
+				c->cmps = xreallocarray(c->cmps, c->nr_cmps + 1, sizeof(*c->cmps));
+				c->cmps[c->nr_cmps++] = pt;
+			}
+		}
 		k = e;
 	}
 	free(ix);
@@ -269,10 +275,123 @@ static struct steps_point *series_points(struct history_series *s)
 	return sp;
 }
 
-/* The series' steps, its noise and the runs a step of detect percent needs. */
-static void series_steps(struct history_series *s, const struct steps_point *sp, int line,
-			 double min_change, double detect)
+int history_verdict_is_change(const char *verdict)
 {
+	return verdict && (!strcmp(verdict, "regression") || !strcmp(verdict, "improved") ||
+			   !strcmp(verdict, "accepted"));
+}
+
+/* Is base an earlier commit than pts[q]: on the line before it when there
+   is a line, else (no repository) a commit measured before it? */
+static int base_before(const struct history_series *s, size_t q, const char *base,
+		       const struct history_order *o)
+{
+	if (!base || !strcmp(base, s->pts[q].sha))
+		return 0;
+	if (o->line) {
+		const struct history_rank *g = history_order_find(o, base);
+		return s->pts[q].place == HISTORY_ON_LINE && g && g->place == HISTORY_ON_LINE &&
+		       g->key < s->pts[q].key;
+	}
+	for (size_t k = q + 1; k < s->nr; k++)
+		if (!strcmp(s->pts[k].sha, base))
+			return 0;
+	return 1;
+}
+
+const struct history_point *history_series_evidence(const struct history_series *s, size_t q,
+						    const struct history_order *o)
+{
+	const struct history_commit *c = &s->pts[q];
+	for (size_t k = c->nr_cmps; k-- > 0;)
+		if (base_before(s, q, c->cmps[k]->base_sha, o) &&
+		    isfinite(c->cmps[k]->change_percent))
+			return c->cmps[k];
+	return NULL;
+}
+
+/* Does the range of paired step ps, from its base to its commit, hold
+   pts[a]? */
+static int in_paired_range(const struct history_series *s, const struct history_step *ps, size_t a,
+			   const struct history_order *o)
+{
+	if (a > ps->at)
+		return 0;
+	if (a == ps->at)
+		return 1;
+	if (!o->line)
+		return 0;
+	const struct history_rank *g = history_order_find(o, ps->from_sha);
+	return g && s->pts[a].place == HISTORY_ON_LINE && s->pts[a].key > g->key;
+}
+
+static int cmp_step_at(const void *a, const void *b)
+{
+	const struct history_step *x = a, *y = b;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * Steps from pairs first: each commit whose paired comparison against an
+ * earlier commit says regression, improved or accepted is a step at that
+ * commit with the paired change as its size, however short the line. A
+ * series step inside such a range gives way to it; one at a commit whose
+ * paired comparison measured no such change — its interval excludes the
+ * series' change — is dropped: the pairs measured that commit, the levels
+ * only guessed it.
+ */
+static void series_paired(struct history_series *s, const struct step *found, size_t nr_found,
+			  const struct history_order *o)
+{
+	struct history_step *v = xcalloc(nr_found + s->nr + 1, sizeof(*v));
+	size_t nr = 0;
+	for (size_t q = 0; q < s->nr; q++) {
+		const struct history_point *e = history_series_evidence(s, q, o);
+		const struct history_point *last =
+		    s->pts[q].nr_cmps ? s->pts[q].cmps[s->pts[q].nr_cmps - 1] : NULL;
+		if (last && !strcmp(last->verdict, "regression"))
+			s->nr_regressions++;
+		else if (last && !strcmp(last->verdict, "improved"))
+			s->nr_improvements++;
+		else if (last && !strcmp(last->verdict, "accepted"))
+			s->nr_accepted++;
+		if (!e || !history_verdict_is_change(e->verdict))
+			continue;
+		double after = e->median, f = 1 + e->change_percent / 100;
+		v[nr++] = (struct history_step){q,     e->base_sha,	  f > 0 ? after / f : NAN,
+						after, e->change_percent, HISTORY_EVIDENCE_PAIRED,
+						e};
+	}
+	size_t paired = nr;
+	for (size_t k = 0; k < nr_found; k++) {
+		const struct step *st = &found[k];
+		int covered = 0;
+		for (size_t j = 0; j < paired && !covered; j++)
+			covered = in_paired_range(s, &v[j], st->at, o);
+		const struct history_point *e = history_series_evidence(s, st->at, o);
+		if (!covered && e && !history_verdict_is_change(e->verdict) &&
+		    isfinite(e->ci_low_percent) && isfinite(e->ci_high_percent) &&
+		    (st->change_percent < e->ci_low_percent ||
+		     st->change_percent > e->ci_high_percent))
+			covered = 1;
+		if (!covered)
+			v[nr++] = (struct history_step){
+			    st->at,    s->pts[st->at - 1].sha, st->before,
+			    st->after, st->change_percent,     HISTORY_EVIDENCE_SERIES,
+			    NULL};
+	}
+	qsort(v, nr, sizeof(*v), cmp_step_at);
+	s->steps = v;
+	s->nr_steps = nr;
+}
+
+/* The series' steps, its noise and the runs a step of detect percent needs. */
+static void series_steps(struct history_series *s, const struct steps_point *sp,
+			 const struct history_order *o, double min_change, double detect)
+{
+	int line = o->line;
+	struct step *found = NULL;
+	size_t nr_found = 0;
 	/*
 	 * Steps are searched on HEAD's first-parent line alone, in its
 	 * order (series_order() puts it first): a side branch's commits or
@@ -287,15 +406,29 @@ static void series_steps(struct history_series *s, const struct steps_point *sp,
 		for (nseg = 0; nseg < s->nr && s->pts[nseg].place == HISTORY_ON_LINE;)
 			nseg++;
 	if (nseg >= 2) {
-		s->noise = steps_find_points(sp, nseg, HISTORY_MIN_SEGMENT, min_change, &s->steps,
-					     &s->nr_steps, &s->between);
+		/* Steps from pairs first: the levels they measured are known,
+		   so the series is searched, and its noise estimated, within
+		   the stretches between them. */
+		unsigned char *cut = xcalloc(nseg + 1, 1);
+		s->noise_diffs = nseg - 1;
+		for (size_t q = 1; q < nseg; q++) {
+			const struct history_point *e = history_series_evidence(s, q, o);
+			cut[q] = e && history_verdict_is_change(e->verdict);
+			s->noise_diffs -= cut[q];
+		}
+		s->noise = steps_find_points_cut(sp, nseg, cut, HISTORY_MIN_SEGMENT, min_change,
+						 &found, &nr_found, &s->between);
+		free(cut);
 	} else {
 		nseg = s->nr;
+		s->noise_diffs = s->nr ? s->nr - 1 : 0;
 		s->noise = steps_run_noise(sp, s->nr);
 		s->between = steps_between_noise(sp, s->nr, s->noise);
 	}
 	s->noise_pts = nseg;
 	s->noise_pairs = steps_run_pairs(sp, nseg);
+	series_paired(s, found, nr_found, o);
+	free(found);
 	s->runs_needed = 0;
 	if (s->nr) {
 		double level = fabs(history_series_latest(s)->median);
@@ -344,7 +477,7 @@ void history_series_build(struct history_series_set *out, const struct history_p
 		series_commits(s, p, i, j);
 		series_order(s, o);
 		struct steps_point *sp = series_points(s);
-		series_steps(s, sp, o->line, opt->min_change, opt->detect);
+		series_steps(s, sp, o, opt->min_change, opt->detect);
 		free(sp);
 		i = j;
 	}
@@ -355,8 +488,10 @@ void history_series_build(struct history_series_set *out, const struct history_p
 void history_series_release(struct history_series_set *set)
 {
 	for (size_t i = 0; i < set->nr; i++) {
-		for (size_t q = 0; q < set->v[i].nr; q++)
+		for (size_t q = 0; q < set->v[i].nr; q++) {
 			free(set->v[i].pts[q].vals);
+			free(set->v[i].pts[q].cmps);
+		}
 		free(set->v[i].pts);
 		free(set->v[i].steps);
 	}

@@ -87,6 +87,10 @@ void history_order_release(struct history_order *o);
 
 /* One commit of a series. */
 struct history_commit {
+	/* The runs of this commit that compared the metric (compare, ci),
+	   oldest first: their verdicts, changes and bases (history_point). */
+	const struct history_point **cmps;
+	size_t nr_cmps;
 	const char *sha, *time; /* time: its first run, RFC 3339 */
 	size_t first;		/* index of its first run in the points */
 	double median;		/* of its runs' medians */
@@ -97,6 +101,29 @@ struct history_commit {
 	long long key;
 };
 
+/* Where a step's evidence came from. */
+enum history_evidence {
+	HISTORY_EVIDENCE_SERIES, /* the points' levels (history/steps.h) */
+	HISTORY_EVIDENCE_PAIRED, /* a paired comparison of the commit with its base */
+};
+
+/*
+ * A step of a series: at pts[at], the first commit of the new level; the
+ * change happened in from_sha..pts[at].sha. From the series, from_sha is
+ * pts[at - 1]'s and before/after the medians of the levels; from a paired
+ * comparison (cmp: a regression, an improvement or an accepted regression
+ * of the commit against an earlier commit of the line, its parent or a
+ * push's `before`), from_sha is that base, after the run's median, before
+ * what the change makes of it, and change_percent the paired change.
+ */
+struct history_step {
+	size_t at;
+	const char *from_sha;
+	double before, after, change_percent;
+	enum history_evidence evidence;
+	const struct history_point *cmp; /* paired only, else NULL */
+};
+
 struct history_series {
 	const struct history_point *key;  /* its first point: names, machine */
 	const struct history_point *last; /* its last run, by time */
@@ -104,13 +131,17 @@ struct history_series {
 	enum metric_id metric;
 	struct history_commit *pts; /* in the order of commits */
 	size_t nr;
-	struct step *steps; /* ascending; at indexes pts */
+	struct history_step *steps; /* ascending; at indexes pts */
 	size_t nr_steps;
+	/* Commits whose last comparison said regression, improved, accepted. */
+	size_t nr_regressions, nr_improvements, nr_accepted;
 	double noise;		       /* of a single run (steps_run_noise()), metric
 					  units; NAN when unknown */
 	double between;		       /* between sessions (steps_between_noise()) */
 	size_t runs_needed;	       /* per commit for a step of opt->detect percent,
 					  or STEPS_RUNS_NEVER; 0 when unknown */
+	size_t noise_diffs;	       /* differences of consecutive points it may use
+					  (none across a paired step) */
 	size_t noise_pts, noise_pairs; /* the points the noise is estimated
 			       from, and their pairs of runs of one commit */
 	size_t min_runs, max_runs;     /* runs per commit of its points */
@@ -141,6 +172,13 @@ struct history_series_options {
 void history_series_build(struct history_series_set *out, const struct history_points *p,
 			  const struct history_order *o, const struct history_series_options *opt);
 void history_series_release(struct history_series_set *set);
+
+/* The comparison a commit's step is judged by: its last one whose base is
+   an earlier commit (of the line, when there is one); NULL when none. */
+const struct history_point *history_series_evidence(const struct history_series *s, size_t q,
+						    const struct history_order *o);
+/* 1 when the verdict marks a change: regression, improved, accepted. */
+int history_verdict_is_change(const char *verdict);
 
 /* The latest point: HEAD's, the last on the first-parent line, when the
    series has one there; else its last point. NULL for no points. */

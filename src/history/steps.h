@@ -2,20 +2,19 @@
  * history/steps: change points of a series (docs/history.md, "Finding
  * steps").
  *
- * Binary segmentation with a robust cost: a segment costs the sum of the
- * absolute deviations from its median (an L1 fit, so one wild point does
- * not make a step); a segment is split at the point that lowers the cost
- * most when the gain exceeds the penalty
- *
- *	2 * sigma * sqrt(n * ln n)
- *
- * (n the segment's length; sigma the series' noise, estimated robustly
- * from consecutive differences: 1.4826 * median |x[i+1] - x[i]| / sqrt 2,
- * which a step barely moves), both parts keep at least `min_size` points,
- * and the two medians differ by at least min_change_percent. The halves
- * are split again the same way. steps_find_points() does the same with
- * each point's own noise: that of its runs' session (tau) and of their
- * number.
+ * Binary segmentation with a robust test: a segment's split is where a
+ * CUSUM of winsorized values explains most (each point, in units of its
+ * noise, clipped to within 2 of the segment's median, so one wild run
+ * moves nothing far), and it is a step when the two sides' winsorized
+ * means are STEPS_Z (1 + 4/n) standard errors apart, both parts keep at
+ * least `min_size` points, and the two medians differ by at least
+ * min_change_percent. The halves are split again the same way.
+ * steps_find() gives every point one noise sigma, estimated robustly from
+ * consecutive differences (1.4826 * median |x[i+1] - x[i]| / sqrt 2,
+ * which a step barely moves); steps_find_points() each point its own:
+ * that of its runs' session (tau) and of their number, on the
+ * logarithms of the values when all are positive (noise grows with the
+ * level; docs/history.md).
  */
 #ifndef KAGARI_HISTORY_STEPS_H
 #define KAGARI_HISTORY_STEPS_H
@@ -43,6 +42,10 @@ struct steps_point {
 	const double *runs;
 	size_t nr_runs;
 };
+
+/* A split is a step when its two sides are this many standard errors
+   apart (more on short segments: steps.c, threshold()). */
+#define STEPS_Z 4.5
 
 /* Pairs of runs of one commit that steps_run_noise() needs to use them. */
 #define STEPS_MIN_PAIRS 3
@@ -77,15 +80,27 @@ double steps_between_noise(const struct steps_point *p, size_t n, double sigma1)
 /*
  * steps_find() with each point's own noise: sqrt(tau^2 + sigma_1^2 / k)
  * for a point of k runs (sigma_1 from steps_run_noise(), tau from
- * steps_between_noise()). A segment costs sum |x - m| / sigma_i about its
- * weighted median m, the penalty is 2 sqrt(n ln n) in those units, so a
- * point of many runs weighs more than one of a single run, as far as the
- * session's offset lets it. Returns sigma_1, and tau in *between (may be
- * NULL); NAN and no steps when steps_run_noise() does not know it.
+ * steps_between_noise()), in units of which each point is weighed and
+ * clipped: a point of many runs weighs more than one of a single run, as
+ * far as the session's offset lets it. On the logarithms of the values
+ * when every value and run is positive (the noise's own estimates too). Returns sigma_1, and tau in
+ * *between (may be NULL); NAN and no steps when steps_run_noise() does not know it.
  */
 double steps_find_points(const struct steps_point *p, size_t n, size_t min_size,
 			 double min_change_percent, struct step **steps, size_t *nr_steps,
 			 double *between);
+
+/*
+ * steps_find_points() with the steps already known: cut[i] (i in 1..n-1)
+ * is set when the level changes between points i - 1 and i (a paired
+ * comparison measured it: history/series.h). The differences across a cut
+ * are left out of the noise estimates, and each stretch between cuts is
+ * segmented on its own; the cuts themselves are not returned as steps.
+ * cut NULL: steps_find_points().
+ */
+double steps_find_points_cut(const struct steps_point *p, size_t n, const unsigned char *cut,
+			     size_t min_size, double min_change_percent, struct step **steps,
+			     size_t *nr_steps, double *between);
 
 /*
  * A step is found (about 90 % of the time over 16 commits, at its commit)

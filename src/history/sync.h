@@ -50,6 +50,12 @@ struct sbuf;
 #define HISTORY_MARKER "KAGARI-HISTORY"
 #define HISTORY_DEFAULT_BRANCH "kagari-history"
 #define HISTORY_DEFAULT_REMOTE "origin"
+/*
+ * A run file larger than this is skipped by a pull, unread (named in a
+ * warning): kagari's own are the size of their report, at most
+ * HISTORY_MAX_REPORT_BYTES (16 MiB), and their results.
+ */
+#define HISTORY_MAX_RUN_FILE_BYTES ((size_t)32 << 20)
 /* Pushes tried before giving up on a branch others keep moving. */
 #define HISTORY_PUSH_ATTEMPTS 10
 
@@ -77,18 +83,20 @@ struct history_sync_result {
 /*
  * Append the history's runs that the branch lacks to it (creating it with
  * its marker when the remote has no such branch; nothing to push: nothing
- * is written). Returns 0, or -1 with the reason: not a repository, no such
- * remote, a branch that is not kagari's (nothing written), git failing, or
- * pushes still rejected after o->attempts tries (naming the remote).
+ * is written). The commit is streamed to `git fast-import` a run file at a
+ * time, so the memory it takes does not grow with the number of runs. Returns 0, or -1 with the
+ * reason: not a repository, no such remote, a branch that is not kagari's (nothing written), git
+ * failing, or pushes still rejected after o->attempts tries (naming the remote).
  */
 int history_sync_push(struct history *h, const struct history_sync *o,
 		      struct history_sync_result *res, struct sbuf *err);
 /*
  * Import the branch's runs that the history lacks, in one transaction. A
- * file that is not a kagari run, or of a newer format, is skipped whole
- * with a warning naming it; a branch rewritten since it was last seen (its
- * old tip is no ancestor of the new one) is a warning, and the history's
- * runs are kept. No branch on the remote: 0, nothing imported.
+ * file that is not a kagari run, of a newer format, or larger than
+ * HISTORY_MAX_RUN_FILE_BYTES is skipped whole with a warning naming it
+ * (its control characters escaped: file names and fields are anyone's); a branch rewritten since it
+ * was last seen (its old tip is no ancestor of the new one) is a warning, and the history's runs
+ * are kept. No branch on the remote: 0, nothing imported.
  */
 int history_sync_pull(struct history *h, const struct history_sync *o,
 		      struct history_sync_result *res, struct sbuf *err);

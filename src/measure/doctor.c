@@ -14,6 +14,7 @@
 #include "measure/counters.h"
 #include "measure/runner.h"
 #include "measure/sample.h"
+#include "measure/syscalls.h"
 #include "measure/sysinfo.h"
 #include "measure/valgrind.h"
 
@@ -30,7 +31,8 @@ static int read_line(const char *path, struct sbuf *out)
 	return 0;
 }
 
-static void check_counters(struct doctor *d, const struct doctor_inputs *env)
+/* Returns 1 when the hardware `instructions` event opens (auto: perf). */
+static int check_counters(struct doctor *d, const struct doctor_inputs *env)
 {
 	struct counters_probe p;
 	struct sbuf v = SBUF_INIT;
@@ -73,8 +75,9 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 			   "the missing ones are reported `unsupported` with the reason above");
 	else if (p.err[COUNTERS_CYCLES] == ENOENT || p.err[COUNTERS_CYCLES] == ENODEV)
 		doctor_add(d, DOCTOR_WARN, "PMU", "absent (a virtual machine or hosted runner)",
-			   "cycles, branch and cache misses cannot be measured here; "
-			   "instruction counts come from valgrind (`instrument: auto`)");
+			   "cycles and branch misses cannot be counted here; instructions, "
+			   "estimated cycles and cache misses come from valgrind "
+			   "(`instrument: auto`)");
 	else
 		doctor_add(d, DOCTOR_WARN, "PMU", "unusable", p.why[COUNTERS_CYCLES]);
 
@@ -93,6 +96,7 @@ static void check_counters(struct doctor *d, const struct doctor_inputs *env)
 			  "slower runs; `instrument: perf` would report them unsupported");
 	counters_probe_release(&p);
 	sbuf_release(&v);
+	return perf;
 }
 
 /*
@@ -139,20 +143,49 @@ out:
 	sbuf_release(&err);
 }
 
-static void check_valgrind(struct doctor *d)
+/* valgrind, and with it where `estimated_cycles` and `cycles` come from. */
+static void check_valgrind(struct doctor *d, int pmu)
 {
 	char *path = NULL, *version = NULL;
 	struct sbuf err = SBUF_INIT, v = SBUF_INIT;
 	if (valgrind_probe(NULL, &path, &version, &err) == 0) {
 		sbuf_addf(&v, "%s (%s)", version ? version : "unknown version", path);
 		doctor_add(d, DOCTOR_OK, "valgrind", v.buf,
-			   "exact instruction counts with `instrument: valgrind`");
+			   "exact instruction counts and estimated cycles with `instrument: "
+			   "valgrind`");
+		doctor_add(d, DOCTOR_OK, "estimated_cycles",
+			   "valgrind (cachegrind cache simulation)",
+			   pmu ? "under `instrument: auto` only when listed in metrics.counters: "
+				 "the PMU gives the real `cycles` here"
+			       : "`instrument: auto` or `valgrind`; with no PMU here, `cycles` "
+				 "is unsupported and estimated_cycles stands in for it");
 	} else {
 		doctor_add(d, DOCTOR_WARN, "valgrind", "not available", err.buf);
+		doctor_add(d, DOCTOR_WARN, "estimated_cycles", "not available",
+			   "it is valgrind's cache simulation; install valgrind");
 	}
 	free(path);
 	free(version);
 	sbuf_release(&err);
+	sbuf_release(&v);
+}
+
+/* metrics.syscalls: whether the syscall tracepoints open here. */
+static void check_syscalls(struct doctor *d)
+{
+	struct syscalls_probe p;
+	struct sbuf v = SBUF_INIT;
+	syscalls_probe(&p);
+	if (p.ok) {
+		sbuf_addf(&v, "%zu call names%s", p.nr,
+			  p.private_mount ? ", tracefs mounted privately" : "");
+		doctor_add(d, DOCTOR_OK, "syscalls (metrics.syscalls)", v.buf,
+			   "counted exactly by the kernel's syscall tracepoints");
+	} else {
+		doctor_add(d, DOCTOR_WARN, "syscalls (metrics.syscalls)", "cannot be counted",
+			   p.why);
+	}
+	syscalls_probe_release(&p);
 	sbuf_release(&v);
 }
 
@@ -293,12 +326,20 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 		sbuf_adds(&v, " (1 min)");
 		int busy = cpus > 0 && l1 > 0.5 * (double)cpus;
 		doctor_add(d, busy ? DOCTOR_WARN : DOCTOR_OK, "load average", v.buf,
-			   busy ? "other work competes with measured runs; stop it "
-				  "or expect wider confidence intervals"
+			   busy ? "other work competes with measured runs; stop it, "
+				  "or expect wider confidence intervals and gate cpu_total "
+				  "(see time metrics)"
 				: NULL);
 	} else {
 		doctor_add(d, DOCTOR_INFO, "load average", "unknown", NULL);
 	}
+	/* Which metric decides on a shared machine (docs/limits.md): the
+	   undecided reason offers only a time metric for latency. */
+	doctor_add(d, DOCTOR_INFO, "time metrics", "latency is wall time, cpu_total CPU time",
+		   "on a shared or busy machine latency takes the other work's share; "
+		   "gate cpu_total beside it (regression: {cpu_total: {max_percent: 3}}): "
+		   "where latency cannot resolve its tolerance, the reason names the time "
+		   "metrics that did (never peak_rss, never a count of work)");
 
 	doctor_add(d, DOCTOR_INFO, "stdout", env->stdout_tty ? "a terminal" : "not a terminal",
 		   env->stdout_tty ? "progress and colour are shown (--quiet, --no-color)"
@@ -310,9 +351,10 @@ static void check_machine(struct doctor *d, const struct doctor_inputs *env)
 
 void doctor_examine(struct doctor *d, const struct doctor_inputs *env)
 {
-	check_counters(d, env);
+	int pmu = check_counters(d, env);
 	check_sampling(d);
-	check_valgrind(d);
+	check_valgrind(d, pmu);
+	check_syscalls(d);
 	check_shim(d, env);
 	check_runner(d);
 	check_cpu(d);

@@ -36,8 +36,9 @@
 #include "model/result.h"
 #include "suite/vars.h"
 
-/* Which metrics a command records, per the resolved `metrics:` settings. */
-static int metric_requested(const struct settings *st, enum metric_id m)
+/* Which metrics a command records in its timed runs, per the resolved
+   `metrics:` settings (execute_internal.h). */
+int execute_timed_metric(const struct settings *st, enum metric_id m)
 {
 	switch (metric_get(m)->group) {
 	case GROUP_TIME:
@@ -50,6 +51,7 @@ static int metric_requested(const struct settings *st, enum metric_id m)
 		return st->metrics.throughput.kind != WORK_NONE;
 	case GROUP_COUNTERS:
 	case GROUP_ALLOCATIONS:
+	case GROUP_SYSCALLS:
 		return 0; /* never from timed runs: see instrumented runs */
 	}
 	return 0;
@@ -61,7 +63,7 @@ static void record_run(struct side_result *sr, const struct settings *st,
 	double wall = (double)out->wall_ns;
 	double user = (double)out->user_ns, sys = (double)out->sys_ns;
 	for (int m = 0; m < METRIC__COUNT; m++) {
-		if (!metric_requested(st, (enum metric_id)m))
+		if (!execute_timed_metric(st, (enum metric_id)m))
 			continue;
 		double v;
 		switch (m) {
@@ -837,8 +839,14 @@ static int rounds_look(struct rounds *R, int round)
 		return 1;
 	}
 	if (cap > 0 && spent >= cap) {
-		for (size_t i = 0; i < R->nr_units; i++)
-			R->units[i].stopped = 1;
+		for (size_t i = 0; i < R->nr_units; i++) {
+			struct execute_unit *u = &R->units[i];
+			/* An undecided verdict says the cap, not an interrupt,
+			   ended its rounds (analyze.c's seq_stop_reason()). */
+			if (u->ok && !u->stopped)
+				R->br->commands[u->cmd].max_time_reached = 1;
+			u->stopped = 1;
+		}
 		return 1;
 	}
 	if (!plan_look_due(&R->sched, round) || !o->look)
@@ -986,7 +994,7 @@ static void bench_statuses(struct bench_run *B, int round)
 		for (int sd = 0; sd < SIDE__COUNT; sd++) {
 			struct metric_series *ms = &cr->side[sd].metric[METRIC_THROUGHPUT];
 			if (cr->side[sd].present && ms->status != MSTATUS_OK &&
-			    metric_requested(&cs->settings, METRIC_THROUGHPUT) &&
+			    execute_timed_metric(&cs->settings, METRIC_THROUGHPUT) &&
 			    isnan(B->work[sd]))
 				metric_series_set_status(
 				    ms, MSTATUS_FAILED,
@@ -1075,7 +1083,8 @@ static void mark_unmeasured(const struct bench_spec *bs, struct bench_result *br
 	for (size_t c = 0; c < br->nr_commands && c < bs->nr_commands; c++) {
 		for (int m = 0; m < METRIC__COUNT; m++) {
 			if (!(metric_get(m)->group == GROUP_COUNTERS ||
-			      metric_get(m)->group == GROUP_ALLOCATIONS) ||
+			      metric_get(m)->group == GROUP_ALLOCATIONS ||
+			      metric_get(m)->group == GROUP_SYSCALLS) ||
 			    !execute_metric_asked(&bs->commands[c], (enum metric_id)m))
 				continue;
 			for (int sd = 0; sd < SIDE__COUNT; sd++) {

@@ -35,6 +35,7 @@
 
 #include "measure/counters.h"
 #include "measure/sample.h"
+#include "measure/syscalls.h"
 #include "model/result.h"
 #include "suite/model.h"
 
@@ -51,8 +52,11 @@ struct sbuf;
  * Counter metrics (instructions, cycles, branch_misses, cache_misses, ipc)
  * come from one source per command: `instrument: perf` = perf_event_open
  * (each event that does not open is `unsupported` with the reason);
- * `instrument: valgrind` = valgrind (instructions only); `auto` = perf when
- * the hardware `instructions` event opens here, else valgrind. perf
+ * `instrument: valgrind` = valgrind (instructions, cache_misses and
+ * estimated_cycles, the last two from its cache simulation); `auto` = perf
+ * when the hardware `instructions` event opens here, else valgrind.
+ * estimated_cycles always comes from valgrind (under `auto` with a PMU
+ * only when listed); system calls from their own runs (syscalls.h). perf
  * readings are taken in the timed runs themselves (the events are opened on
  * the runner process for each measured run, counting from the command's
  * exec; warm-up runs are not counted); valgrind has its own untimed runs.
@@ -86,6 +90,9 @@ struct execute_instruments {
 	/* Sampling (sample.h), probed when a command is first profiled. */
 	int sample_probed;
 	struct sample_probe sample;
+	/* System-call tracepoints (syscalls.h), probed on first need. */
+	int syscalls_probed;
+	struct syscalls_probe syscalls;
 };
 
 void execute_instruments_release(struct execute_instruments *in);

@@ -138,6 +138,15 @@ int execute_run_prepared(const struct execute_options *o, const struct execute_p
 void execute_describe_failure(const struct child_result *res, const struct execute_prepared *p,
 			      struct sbuf *msg);
 
+/*
+ * 1 when a command with settings st records metric m in its timed runs
+ * (time always; cpu, memory and throughput when its `metrics:` ask);
+ * never the counters, allocations or system calls, which only the
+ * instrumented runs measure. Timed runs record and instrumented runs skip
+ * by this one answer.
+ */
+int execute_timed_metric(const struct settings *st, enum metric_id m);
+
 /* Did a run end in one of the settings' exit_codes (no signal, timeout,
    interrupt)? */
 int execute_exit_code_ok(const struct settings *s, const struct child_result *res);
@@ -178,6 +187,11 @@ enum execute_source { EXECUTE_SOURCE_PERF, EXECUTE_SOURCE_VALGRIND };
    may probe perf into *in. */
 enum execute_source execute_counter_source(struct execute_instruments *in,
 					   const struct command_spec *cs);
+
+/* Does valgrind measure counter metric m of this command (instructions,
+   cache_misses, estimated_cycles; see execute_instrument.c)? */
+int execute_from_valgrind(struct execute_instruments *in, const struct command_spec *cs,
+			  enum metric_id m);
 
 /* The perf events (COUNTERS_BIT set) a counter metric is made of (0 for
    other metrics). */

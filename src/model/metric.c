@@ -21,9 +21,12 @@ static const struct metric_info metrics[METRIC__COUNT] = {
      1},
     {METRIC_CACHE_MISSES, "cache_misses", UNIT_COUNT, "count", BETTER_LOWER, 1, GROUP_COUNTERS, 1},
     {METRIC_IPC, "ipc", UNIT_RATIO, "ratio", BETTER_HIGHER, 0, GROUP_COUNTERS, 1},
+    {METRIC_ESTIMATED_CYCLES, "estimated_cycles", UNIT_COUNT, "count", BETTER_LOWER, 1,
+     GROUP_COUNTERS, 1},
     {METRIC_ALLOCS, "allocs", UNIT_COUNT, "count", BETTER_LOWER, 1, GROUP_ALLOCATIONS, 1},
     {METRIC_ALLOC_BYTES, "alloc_bytes", UNIT_BYTES, "bytes", BETTER_LOWER, 1, GROUP_ALLOCATIONS, 1},
     {METRIC_PEAK_HEAP, "peak_heap", UNIT_BYTES, "bytes", BETTER_LOWER, 1, GROUP_ALLOCATIONS, 1},
+    {METRIC_SYSCALLS, "syscalls", UNIT_COUNT, "count", BETTER_LOWER, 1, GROUP_SYSCALLS, 1},
 };
 
 const struct metric_info *metric_get(enum metric_id id)

@@ -30,9 +30,11 @@ enum metric_id {
 	METRIC_BRANCH_MISSES,
 	METRIC_CACHE_MISSES,
 	METRIC_IPC,
+	METRIC_ESTIMATED_CYCLES,
 	METRIC_ALLOCS,
 	METRIC_ALLOC_BYTES,
 	METRIC_PEAK_HEAP,
+	METRIC_SYSCALLS,
 	METRIC__COUNT
 };
 
@@ -54,6 +56,7 @@ enum metric_group {
 	GROUP_THROUGHPUT,  /* metrics.throughput.work */
 	GROUP_COUNTERS,	   /* metrics.counters */
 	GROUP_ALLOCATIONS, /* metrics.allocations */
+	GROUP_SYSCALLS,	   /* metrics.syscalls */
 };
 
 struct metric_info {
@@ -66,6 +69,16 @@ struct metric_info {
 	enum metric_group group;
 	int comparable; /* may appear under `regression:` */
 };
+
+/*
+ * Instrumented counts (counters, allocations, system calls) that are the
+ * same in every one of a command's first METRIC_EXACT_RUNS instrumented
+ * runs on each side are exact: measure/ runs no more of them, and analyze/
+ * judges such a series with that many samples instead of min_samples. A
+ * count that varies at all keeps min_samples and is judged with its
+ * spread.
+ */
+#define METRIC_EXACT_RUNS 3
 
 const struct metric_info *metric_get(enum metric_id id);
 /* Look a metric up by its name; returns -1 when unknown. */

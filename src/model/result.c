@@ -25,6 +25,12 @@ static void side_release(struct side_result *s)
 		free(s->metric[m].samples);
 	}
 	free(s->runs);
+	for (size_t i = 0; i < s->nr_syscall_names; i++)
+		free(s->syscall_names[i].name);
+	free(s->syscall_names);
+	for (size_t i = 0; i < s->nr_counted_functions; i++)
+		free(s->counted_functions[i].name);
+	free(s->counted_functions);
 }
 
 void comparison_clear(struct comparison *c)

@@ -78,6 +78,19 @@ struct run_record {
 	double user_ns, system_ns;
 };
 
+/* metrics.syscalls: one system call name and its median count per run. */
+struct name_count {
+	char *name;
+	double count;
+};
+
+/* --profile under valgrind: one function's counts in a valgrind run. */
+struct fn_count {
+	char *name;
+	double instructions;
+	double estimated_cycles; /* NAN without the cache simulation */
+};
+
 struct side_result {
 	int present;  /* this side was measured */
 	size_t count; /* successful measured runs */
@@ -85,6 +98,15 @@ struct side_result {
 	/* One per measured timed run, in run order (run k at k - 1). */
 	struct run_record *runs;
 	size_t nr_runs, alloc_runs;
+	/* metrics.syscalls: the calls made, per name (sorted by name, counts
+	   above zero only; JSON "syscalls_by_name"), or none. */
+	struct name_count *syscall_names;
+	size_t nr_syscall_names;
+	/* --profile with a valgrind instrument: per function (sorted by
+	   name) its counts in the side's first valgrind run (JSON
+	   "counted_functions"), or none. */
+	struct fn_count *counted_functions;
+	size_t nr_counted_functions;
 };
 
 enum budget_status { BUDGET_PASS, BUDGET_FAIL, BUDGET_UNASSESSABLE };
@@ -168,6 +190,7 @@ struct command_result {
 	int rounds;		/* measured rounds (sequential: this command's) */
 	int identical_artifact; /* base and head ${artifact} byte-identical */
 	int out_of_time;	/* --max-time was spent while it measured, or before */
+	int max_time_reached;	/* sequential: the suite's max_time stopped it */
 	struct side_result side[SIDE__COUNT];
 	struct comparison comparison[METRIC__COUNT];
 	struct budget_result *budgets;
@@ -209,6 +232,10 @@ struct suite_result {
 	/* compare: whose copy of the suite file both sides ran, "base" or
 	   "head" (NULL outside compare) */
 	char *suite_from;
+	/* compare: 1 when the suite's comparisons could not fail the check
+	   (a suite only the head has, under the base's gate: JSON "gating":
+	   false); 0 otherwise */
+	int not_gating;
 	struct bench_result *benches;
 	size_t nr_benches;
 };

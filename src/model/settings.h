@@ -28,6 +28,13 @@
    report may hold any number). */
 #define SETTINGS_MAX_COMPARE_SAMPLES 1000000
 
+/* The range of a tolerance, `max_percent` (T, in percent), wherever it is
+   given: a suite, --max-percent of any command, a saved report. Below
+   0.001% (one part in 100,000) no timer or count resolves a change; above
+   1000% nothing a gate means is left. */
+#define SETTINGS_MIN_MAX_PERCENT 0.001
+#define SETTINGS_MAX_MAX_PERCENT 1000.0
+
 enum pairing { PAIRING_ROUNDS, PAIRING_INDEPENDENT };
 enum correction { CORRECTION_HOLM, CORRECTION_NONE };
 enum statistic { STATISTIC_MEDIAN, STATISTIC_MEAN };

@@ -186,9 +186,14 @@ static void annotate(struct problems *p, const struct run_result *r, const struc
 			lvl = !cp->gate		     ? GITHUB_NOTICE
 			      : fail_on_inconclusive ? GITHUB_ERROR
 						     : GITHUB_WARNING;
-		} else {
+		} else if (cp->gate) {
 			title = GITHUB_TITLE_REGRESSION;
-			lvl = cp->gate ? GITHUB_ERROR : GITHUB_WARNING;
+			lvl = GITHUB_ERROR;
+		} else {
+			/* Shown, but it does not gate: a warning titled
+			   "regression" on a pull request read as a failure. */
+			title = GITHUB_TITLE_NOT_GATED;
+			lvl = GITHUB_NOTICE;
 		}
 		comparison_text(&msg, c, (enum metric_id)x->metric, cp);
 		if (!cp->gate)

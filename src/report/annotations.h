@@ -46,6 +46,8 @@ void github_command(struct sbuf *out, enum github_level level, const char *title
 #define GITHUB_TITLE_BUDGET "budget exceeded"
 #define GITHUB_TITLE_INCONCLUSIVE "inconclusive"
 #define GITHUB_TITLE_ACCEPTED "accepted regression"
+/* An ungated metric's regression: a notice, since it cannot fail the job. */
+#define GITHUB_TITLE_NOT_GATED "regression (not gated)"
 #define GITHUB_TITLE_UNSUPPORTED "metric unsupported"
 #define GITHUB_TITLE_FAILED "benchmark failed"
 

@@ -132,7 +132,8 @@ static void draw(struct sbuf *out, const struct flame *f, const struct profile_s
 		struct sbuf t = SBUF_INIT;
 		sbuf_addf(&t, "; self ");
 		report_profile_ms(&t, ch->change_ns, 1);
-		sbuf_addf(&t, ", %s", profile_verdict_name(ch->verdict));
+		sbuf_adds(&t, ", ");
+		report_profile_verdict(&t, ch, 1);
 		report_html_escape(out, t.buf, 0);
 		sbuf_release(&t);
 	}

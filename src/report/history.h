@@ -37,4 +37,35 @@ void report_history_html(struct sbuf *out, const struct history_view *h);
  */
 void report_history_noise_line(struct sbuf *out, const struct history_series *s, double detect);
 
+/*
+ * `kagari history check` (docs/history.md, "Alerts"): what lies in the
+ * range REV..HEAD. One alert per series and commit: a step (series or
+ * paired evidence) in the worse direction beyond the tolerance, or a
+ * paired regression at a commit that is no step (its base is no earlier
+ * commit of the line).
+ */
+struct history_alert {
+	const struct history_series *s;
+	const struct history_step *step; /* the step, or NULL */
+	const struct history_commit *c;	 /* its commit (the step's new level) */
+	const struct history_point *cmp; /* the paired comparison, or NULL */
+	double tolerance;		 /* percent */
+	const char *url, *from_url;	 /* commit links (NULL: none) */
+	const char *subject;		 /* the commit's subject (NULL: unknown) */
+};
+
+struct history_check_view {
+	const char *since, *head; /* the range's ends as given and resolved */
+	size_t nr_commits;	  /* commits in the range */
+	const char *no_links;	  /* why commits are not links (NULL when they are) */
+	const struct history_alert *v;
+	size_t nr;
+};
+
+/* The Markdown an issue body takes: a heading, the range, a table of the
+   alerts (commit, series, change, interval, evidence, machine); or the one
+   line that says the range is clean. */
+void report_history_check_markdown(struct sbuf *out, const struct history_view *h,
+				   const struct history_check_view *c);
+
 #endif

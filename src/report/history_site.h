@@ -38,12 +38,22 @@ struct history_site_point {
 	double median, low, high; /* the median of its runs, their least and greatest */
 	size_t runs;
 	int off_line; /* not on HEAD's first-parent line (shown after it) */
+	/* Its last paired comparison (compare, ci) when that marked a change
+	   (verdict "regression", "improved", "accepted"; else NULL): the
+	   change with its interval, the kind of run and its base. */
+	const char *verdict, *kind, *base_sha;
+	double change_percent, ci_low_percent, ci_high_percent;
+	size_t nr_compared; /* its runs that compared the metric */
+	const char *report; /* that run's report page, relative (NULL: none) */
 };
 
 struct history_site_step {
 	size_t at;	      /* index of the first point of the new level */
 	double before, after; /* levels either side */
 	double change_percent;
+	const char *from_sha;			/* the last commit of the old level (or the base) */
+	int paired;				/* from a paired comparison, else the series */
+	double ci_low_percent, ci_high_percent; /* paired: the interval */
 };
 
 /* The series' last run (by time): its kind, result and, when it compared
@@ -64,6 +74,15 @@ struct history_site_series {
 	size_t nr_steps;
 	const char *noise; /* the noise line, as the table words it */
 	struct history_site_last last;
+	size_t nr_regressions, nr_improvements, nr_accepted; /* verdict marks */
+	int gated; /* the suite gates this metric of this command */
+};
+
+/* A page of the site besides index.html: a run's report. */
+struct history_site_file {
+	const char *name; /* relative to the folder: "reports/run-12.html" */
+	const char *text;
+	size_t len;
 };
 
 struct history_site {
@@ -74,15 +93,30 @@ struct history_site {
 	int64_t runs;	       /* runs in the history */
 	const struct history_site_series *series;
 	size_t nr;
+	const struct history_site_file *files; /* written after index.html */
+	size_t nr_files;
 };
 
 /* The page (index.html) of site, appended to out. */
 void history_site_render(struct sbuf *out, const struct history_site *site);
 
+/* The file the site leaves in its folder: kagari wrote this folder. */
+#define HISTORY_SITE_MARKER ".kagari-site"
+
 /*
- * The site into folder dir (created with its parents when missing):
- * dir/index.html written atomically, nothing else in dir touched. 0, or
- * -1 with a reason naming the path in err.
+ * May the site be written into folder dir? Only a new folder, an empty one,
+ * or one that holds HISTORY_SITE_MARKER (a regular file): never over the
+ * user's own docs/index.html. 0, or -1 with a reason naming the folder and
+ * a few of its files.
+ */
+int history_site_check_folder(const char *dir, struct sbuf *err);
+
+/*
+ * The site into folder dir (created with its parents when missing; refused
+ * as history_site_check_folder() says): HISTORY_SITE_MARKER, then
+ * dir/index.html and site->files (the reports of the runs whose verdicts
+ * the page marks, in dir/reports/), each written atomically; nothing else
+ * in dir touched. 0, or -1 with a reason naming the path in err.
  */
 int history_site_write(const char *dir, const struct history_site *site, struct sbuf *err);
 

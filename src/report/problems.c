@@ -240,8 +240,12 @@ void report_problems_title(struct sbuf *out, const struct report_problems *p,
 	int compare = run_mode(r) == RUN_MODE_COMPARE;
 	const size_t *n = p->count;
 
+	/* "No regressions, 1 regression not gated" contradicts itself: say
+	   which regressions there are none of. */
 	if (compare && !n[PROBLEM_REGRESSION])
-		sbuf_adds(&sb, "No regressions");
+		sbuf_adds(&sb, n[PROBLEM_NOT_GATED]  ? "No gated regressions"
+			       : n[PROBLEM_ACCEPTED] ? "No unaccepted regressions"
+						     : "No regressions");
 	title_part(&sb, n[PROBLEM_REGRESSION], "regression", "regressions");
 	if (n[PROBLEM_REGRESSION] > 1) {
 		/* "2 regressions in 1 command": the summary counts commands */

@@ -28,6 +28,7 @@ static void read_command(struct rd *d, json_t *o, struct command_result *c)
 	rj_get_int(d, o, "rounds", &c->rounds, 0, INT_MAX);
 	rj_get_bool(d, o, "identical_artifact", &c->identical_artifact);
 	rj_get_bool(d, o, "stopped_by_max_time", &c->out_of_time);
+	rj_get_bool(d, o, "stopped_by_suite_max_time", &c->max_time_reached);
 	json_t *mx = rj_get_object(d, o, "matrix", 0);
 	if (mx) {
 		const char *k;
@@ -144,6 +145,10 @@ static void read_suite(struct rd *d, json_t *o, struct suite_result *s)
 	rj_get_string(d, o, "file", &s->file);
 	rj_get_result(d, o, "result", &s->result);
 	rj_get_string(d, o, "suite_from", &s->suite_from);
+	/* Older reports lack "gating": every suite of theirs gated. */
+	int gating = 1;
+	rj_get_bool(d, o, "gating", &gating);
+	s->not_gating = !gating;
 	if (!d->failed)
 		s->benches = rj_read_objects(d, o, "benchmarks", 1, sizeof(*s->benches),
 					     &s->nr_benches, read_bench_item);

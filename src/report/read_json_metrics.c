@@ -29,7 +29,31 @@ static void read_stats(struct rd *d, json_t *o, struct summary *s)
 	s->p99 = rj_get_number(d, o, "p99");
 }
 
-static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
+/*
+ * A sample's value as measuring writes it: never negative (a time, a size,
+ * a count, a ratio or a rate), and a whole number for a metric whose
+ * values are whole (nanoseconds, bytes, counts: write_json.c writes them
+ * as integers). Anything else is an edited report, refused rather than
+ * judged. null (not measured) is left to the analysis, as before.
+ */
+static void check_sample_value(struct rd *d, enum metric_id m, double v)
+{
+	const struct metric_info *mi = metric_get(m);
+	if (isnan(v))
+		return;
+	if (!(v >= 0) || isinf(v))
+		rj_fail(d, "value", "%s sample %.15g is %s (no measurement gives one)", mi->name, v,
+			isinf(v) ? "not finite" : "negative");
+	else if (mi->integral && v != floor(v))
+		rj_fail(d, "value",
+			"%s sample %.15g is not a whole number: %s is measured in whole %s",
+			mi->name, v, mi->name,
+			mi->unit == UNIT_NS	 ? "nanoseconds"
+			: mi->unit == UNIT_BYTES ? "bytes"
+						 : "counts");
+}
+
+static void read_samples(struct rd *d, json_t *arr, enum metric_id m, struct metric_series *ms)
 {
 	size_t i;
 	json_t *x;
@@ -44,6 +68,8 @@ static void read_samples(struct rd *d, json_t *arr, struct metric_series *ms)
 			rj_get_int(d, x, "run", &run, 0, INT_MAX);
 			rj_get_int(d, x, "layout_pad", &pad, 0, INT_MAX);
 			double v = rj_get_number(d, x, "value");
+			if (!d->failed)
+				check_sample_value(d, m, v);
 			if (!d->failed) {
 				metric_series_add(ms, v, round, run);
 				ms->samples[ms->nr - 1].layout_pad = pad;
@@ -64,7 +90,7 @@ static void read_metric(struct rd *d, json_t *o, enum metric_id m, struct metric
 	json_t *samples = rj_get_array(d, o, "samples", 0);
 	if (samples) {
 		size_t old = rj_enter_key(d, "samples");
-		read_samples(d, samples, ms);
+		read_samples(d, samples, m, ms);
 		rj_leave(d, old);
 	}
 	json_t *stats = json_object_get(o, "stats");
@@ -118,6 +144,78 @@ static void side_metric(struct rd *d, json_t *o, enum metric_id m, void *ctx)
 	read_metric(d, o, m, &c->sd->metric[m], c->cr);
 }
 
+static int cmp_name_count(const void *a, const void *b)
+{
+	return strcmp(((const struct name_count *)a)->name, ((const struct name_count *)b)->name);
+}
+
+/* A side's syscalls_by_name: {NAME: median count >= 0}, kept sorted by name. */
+static void read_syscall_names(struct rd *d, json_t *o, struct side_result *sd)
+{
+	json_t *names = rj_get_object(d, o, "syscalls_by_name", 0);
+	if (!names || d->failed)
+		return;
+	size_t old = rj_enter_key(d, "syscalls_by_name");
+	const char *key;
+	json_t *v;
+	sd->syscall_names = xcalloc(json_object_size(names) + 1, sizeof(*sd->syscall_names));
+	json_object_foreach(names, key, v)
+	{
+		double x = rj_number_value(d, key, v);
+		if (d->failed)
+			break;
+		if (!(x >= 0)) {
+			rj_fail(d, key, "expected a count >= 0");
+			break;
+		}
+		sd->syscall_names[sd->nr_syscall_names++] =
+		    (struct name_count){.name = xstrdup(key), .count = x};
+	}
+	qsort(sd->syscall_names, sd->nr_syscall_names, sizeof(*sd->syscall_names), cmp_name_count);
+	rj_leave(d, old);
+}
+
+static int cmp_fn_count(const void *a, const void *b)
+{
+	return strcmp(((const struct fn_count *)a)->name, ((const struct fn_count *)b)->name);
+}
+
+/* A side's counted_functions: {NAME: {instructions, estimated_cycles?}}. */
+static void read_counted_functions(struct rd *d, json_t *o, struct side_result *sd)
+{
+	json_t *fns = rj_get_object(d, o, "counted_functions", 0);
+	if (!fns || d->failed)
+		return;
+	size_t old = rj_enter_key(d, "counted_functions");
+	const char *key;
+	json_t *v;
+	sd->counted_functions = xcalloc(json_object_size(fns) + 1, sizeof(*sd->counted_functions));
+	json_object_foreach(fns, key, v)
+	{
+		if (!json_is_object(v)) {
+			rj_expected(d, key, "an object", v);
+			break;
+		}
+		size_t in = rj_enter_key(d, key);
+		double ir = rj_get_number(d, v, "instructions");
+		double est = json_object_get(v, "estimated_cycles")
+				 ? rj_get_number(d, v, "estimated_cycles")
+				 : NAN;
+		rj_leave(d, in);
+		if (d->failed)
+			break;
+		if (!(ir >= 0)) {
+			rj_fail(d, key, "expected instructions >= 0");
+			break;
+		}
+		sd->counted_functions[sd->nr_counted_functions++] = (struct fn_count){
+		    .name = xstrdup(key), .instructions = ir, .estimated_cycles = est};
+	}
+	qsort(sd->counted_functions, sd->nr_counted_functions, sizeof(*sd->counted_functions),
+	      cmp_fn_count);
+	rj_leave(d, old);
+}
+
 void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct command_result *cr)
 {
 	sd->present = 1;
@@ -125,6 +223,8 @@ void rj_read_side(struct rd *d, json_t *o, struct side_result *sd, struct comman
 	struct side_ctx ctx = {sd, cr};
 
 	rj_read_by_metric(d, o, "metrics", side_metric, &ctx);
+	read_syscall_names(d, o, sd);
+	read_counted_functions(d, o, sd);
 	json_t *runs = rj_get_object(d, o, "runs", 0);
 	if (!runs || d->failed)
 		return;
@@ -237,8 +337,14 @@ static void read_metric_rule(struct rd *d, json_t *o, struct metric_rule *mr)
 	rj_get_choice(d, o, "statistic", statistics, 2, &st);
 	mr->statistic = (enum statistic)st;
 	mr->max_percent = rj_get_number(d, o, "max_percent");
-	if (!d->failed && !(mr->max_percent >= 0))
-		rj_fail(d, "max_percent", "expected a number >= 0");
+	/* The range a suite and --max-percent take (suite/units.h): a
+	   tolerance nothing can resolve, or none at all, is an edited
+	   report. */
+	if (!d->failed && !(mr->max_percent >= SETTINGS_MIN_MAX_PERCENT &&
+			    mr->max_percent <= SETTINGS_MAX_MAX_PERCENT))
+		rj_fail(d, "max_percent",
+			"%.15g is out of range: expected a percentage from %g to %g",
+			mr->max_percent, SETTINGS_MIN_MAX_PERCENT, SETTINGS_MAX_MAX_PERCENT);
 	mr->min_difference = rj_get_number(d, o, "min_difference");
 	if (isnan(mr->min_difference))
 		mr->min_difference = -1;
@@ -282,7 +388,12 @@ void rj_read_analysis(struct rd *d, json_t *o, struct analysis_settings *a)
 	a->runs_per_round = 1;
 	rj_get_int(d, o, "runs_per_round", &a->runs_per_round, 1, INT_MAX);
 	rj_get_bool(d, o, "sequential", &a->sequential);
-	rj_get_int(d, o, "max_rounds", &a->max_rounds, 0, INT_MAX);
+	/* The sequential looks are scheduled up to max_rounds: without a cap
+	   there is no schedule to replay. */
+	json_t *mr = json_object_get(o, "max_rounds");
+	if (!d->failed && a->sequential && (!mr || json_is_null(mr)))
+		rj_fail(d, "max_rounds", "missing: a sequential analysis needs its cap of rounds");
+	rj_get_int(d, o, "max_rounds", &a->max_rounds, a->sequential ? 1 : 0, INT_MAX);
 	if (json_object_get(o, "rare_share")) {
 		a->rare_share = rj_get_number(d, o, "rare_share");
 		if (!d->failed && !(a->rare_share > 0 && a->rare_share < 1))

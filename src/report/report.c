@@ -96,6 +96,24 @@ size_t report_profile_top(const struct command_result *c, size_t max, size_t *id
 	return n;
 }
 
+void report_profile_verdict(struct sbuf *out, const struct profile_change *ch, int with_q)
+{
+	switch (ch->verdict) {
+	case PROFILE_SAME:
+		sbuf_adds(out, "not significant");
+		if (with_q && !isnan(ch->q_value))
+			sbuf_addf(out, ", q %.2g", ch->q_value);
+		return;
+	case PROFILE_TOO_FEW:
+		sbuf_adds(out, "too few samples");
+		return;
+	case PROFILE_GREW:
+	case PROFILE_SHRANK:
+		break;
+	}
+	sbuf_adds(out, profile_verdict_name(ch->verdict));
+}
+
 void report_profile_ms(struct sbuf *out, double ns, int sign)
 {
 	if (isnan(ns)) {
@@ -146,7 +164,9 @@ static void profile_md_row(struct sbuf *out, struct sbuf *tmp, const struct prof
 		else
 			sbuf_addf(tmp, "%.2g", ch->q_value);
 		report_md_cell(out, tmp->buf);
-		report_md_cell(out, profile_verdict_name(ch->verdict));
+		sbuf_reset(tmp);
+		report_profile_verdict(tmp, ch, 0);
+		report_md_cell(out, tmp->buf);
 	}
 }
 
@@ -168,17 +188,11 @@ void report_profile_markdown(struct sbuf *out, const struct run_result *r, int o
 				if (only_regressions && cr->result != RESULT_REGRESSION)
 					continue;
 				size_t n = report_profile_top(cr, max, idx);
-				if (!heading) {
-					sbuf_adds(out, only_regressions
-							   ? "#### Functions under a regression\n\n"
-							   : "#### Sampled profiles\n\n");
-					heading = 1;
-				}
-				sbuf_adds(out, "**");
-				report_md_escape(out, br->name);
-				sbuf_adds(out, " / ");
-				report_md_escape(out, cr->name);
-				sbuf_adds(out, "**");
+				report_md_command_label(
+				    out, &heading,
+				    only_regressions ? "#### Functions under a regression\n\n"
+						     : "#### Sampled profiles\n\n",
+				    "", br->name, cr->name);
 				if (ps) {
 					sbuf_reset(&tmp);
 					size_t runs[PROFILE_SIDES] = {0, 0};

@@ -111,6 +111,14 @@ int report_value_is_integral(enum metric_id m, double v);
 size_t report_profile_top(const struct command_result *c, size_t max, size_t *idx);
 /* "12.345 ms" style text for a profile time in ns (NAN: "–"). */
 void report_profile_ms(struct sbuf *out, double ns, int sign);
+/*
+ * A profile row's verdict as the human formats show it: "grew", "shrank",
+ * "too few samples", and for the JSON's "same" "not significant" — the
+ * test did not show a change, which a function that grew 16x in few
+ * samples can still have; with_q adds its q value ("not significant,
+ * q 0.31") where no q column stands beside it.
+ */
+void report_profile_verdict(struct sbuf *out, const struct profile_change *ch, int with_q);
 
 /*
  * Markdown (the `markdown` and `github` writers): per profiled command, a

@@ -276,6 +276,47 @@ void report_md_escape(struct sbuf *out, const char *s)
 	}
 }
 
+void report_md_command_label(struct sbuf *out, int *shown, const char *heading, const char *bullet,
+			     const char *bench, const char *command)
+{
+	if (!*shown) {
+		sbuf_adds(out, heading);
+		*shown = 1;
+	}
+	sbuf_adds(out, bullet);
+	sbuf_adds(out, "**");
+	report_md_escape(out, bench);
+	sbuf_adds(out, " / ");
+	report_md_escape(out, command);
+	sbuf_adds(out, "**");
+}
+
+void report_md_command_list(struct sbuf *out, const struct run_result *r, report_md_line_fn line,
+			    void *ctx)
+{
+	struct sbuf text = SBUF_INIT;
+	int shown = 0;
+	for (size_t i = 0; i < r->nr_suites; i++)
+		for (size_t b = 0; b < r->suites[i].nr_benches; b++) {
+			const struct bench_result *br = &r->suites[i].benches[b];
+			for (size_t c = 0; c < br->nr_commands; c++) {
+				const struct command_result *cr = &br->commands[c];
+				const char *heading = "";
+				sbuf_reset(&text);
+				if (!line(&text, &heading, cr, ctx))
+					continue;
+				report_md_command_label(out, &shown, heading, "- ", br->name,
+							cr->name);
+				sbuf_adds(out, ": ");
+				sbuf_add(out, text.buf, text.len);
+				sbuf_addch(out, '\n');
+			}
+		}
+	if (shown)
+		sbuf_addch(out, '\n');
+	sbuf_release(&text);
+}
+
 void report_md_cell(struct sbuf *out, const char *s)
 {
 	sbuf_addch(out, ' ');

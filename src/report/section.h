@@ -85,6 +85,32 @@ void report_md_escape(struct sbuf *out, const char *s);
 void report_md_cell(struct sbuf *out, const char *s);
 
 /*
+ * A command's label in a per-command Markdown part: `heading` first when
+ * *shown is 0 (then *shown becomes 1), then `bullet` ("- " or ""), then
+ * "**BENCH / CMD**" with both names escaped. The one label of the parts
+ * that list commands (system calls, counted functions, profiles).
+ */
+void report_md_command_label(struct sbuf *out, int *shown, const char *heading, const char *bullet,
+			     const char *bench, const char *command);
+
+/*
+ * Writes one command's line of a report_md_command_list() into `text`
+ * (Markdown, already escaped) and the list's heading into *heading;
+ * returns 0 when the command has no line.
+ */
+typedef int (*report_md_line_fn)(struct sbuf *text, const char **heading,
+				 const struct command_result *cr, void *ctx);
+
+/*
+ * A Markdown list with one "- **BENCH / CMD**: TEXT" line per command of
+ * r that line() writes, in the order of the run, under the heading the
+ * first line names, with a blank line after; nothing when no command has
+ * a line.
+ */
+void report_md_command_list(struct sbuf *out, const struct run_result *r, report_md_line_fn line,
+			    void *ctx);
+
+/*
  * Append text as a fenced code block (```), the fence longer than any run
  * of backticks inside, control characters but line breaks and tabs shown
  * as `?`. The text may have any content: a fence shows it verbatim.

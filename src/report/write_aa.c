@@ -41,6 +41,8 @@ void report_aa_json(struct sbuf *out, const struct aa_survey *st)
 		else
 			json_emit_kv_null(&j, "min_tolerance_percent");
 		json_emit_kv_int(&j, "compares", (int64_t)row->n);
+		if (row->have_value && !row->varied)
+			json_emit_kv_bool(&j, "deterministic", 1);
 		json_emit_key(&j, "change_percent");
 		json_emit_begin_object(&j);
 		num_or_null(&j, "median", row->median);
@@ -87,6 +89,7 @@ void report_aa_table(struct sbuf *out, const struct aa_survey *st)
 		sbuf_addf(out, "%g%%%s", AA_TOLERANCES[t], t + 1 < AA_TABLE_TOL ? "," : "");
 	sbuf_adds(out, "   resolves\n");
 	struct sbuf cell = SBUF_INIT;
+	int any_exact = 0;
 	for (size_t k = 0; k < st->nr; k++) {
 		const struct aa_row *row = &st->rows[k];
 		sbuf_reset(&cell);
@@ -103,15 +106,24 @@ void report_aa_table(struct sbuf *out, const struct aa_survey *st)
 			sbuf_addf(&cell, "%d%s", row->false_at[t], t + 1 < AA_TABLE_TOL ? " " : "");
 		sbuf_addf(out, "   %-20s ", cell.buf);
 		if (row->recommended >= 0)
-			sbuf_addf(out, "±%g%%\n", AA_TOLERANCES[row->recommended]);
+			sbuf_addf(out, "±%g%%", AA_TOLERANCES[row->recommended]);
 		else
-			sbuf_adds(out, "none up to 50%\n");
+			sbuf_adds(out, "none up to 50%");
+		if (row->have_value && !row->varied) {
+			sbuf_adds(out, "  deterministic");
+			any_exact = 1;
+		}
+		sbuf_addch(out, '\n');
 	}
 	if (!st->nr)
 		sbuf_adds(out, "(no gated comparison was measured)\n");
 	sbuf_adds(out, "\nresolves: the smallest tolerance with no false verdict whose 95th "
 		       "percentile of |change| is below half of it; set regression.max_percent (or "
 		       "a metric's) at least that high.\n");
+	if (any_exact)
+		sbuf_adds(out,
+			  "deterministic: every run of every compare gave the same value here; "
+			  "such a metric decides any change at all, under any load.\n");
 	sbuf_release(&cell);
 }
 
@@ -149,9 +161,11 @@ void report_aa_html(struct sbuf *out, const struct aa_survey *st)
 		for (size_t t = 0; t < AA_TABLE_TOL; t++)
 			sbuf_addf(out, "<td>%d</td>", row->false_at[t]);
 		if (row->recommended >= 0)
-			sbuf_addf(out, "<td>±%g%%</td></tr>\n", AA_TOLERANCES[row->recommended]);
+			sbuf_addf(out, "<td>±%g%%", AA_TOLERANCES[row->recommended]);
 		else
-			sbuf_adds(out, "<td>none up to 50%</td></tr>\n");
+			sbuf_adds(out, "<td>none up to 50%");
+		sbuf_adds(out, row->have_value && !row->varied ? " (deterministic)</td></tr>\n"
+							       : "</td></tr>\n");
 	}
 	sbuf_adds(out, "</table>\n<div class=\"plots\">\n");
 	struct sbuf title = SBUF_INIT;

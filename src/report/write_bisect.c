@@ -73,8 +73,13 @@ static void table_commit_line(struct sbuf *out, const struct bisect_commit *c, s
 void report_bisect_table(struct sbuf *out, const struct bisect_result *r)
 {
 	const struct bisect_commit *fb = bisect_first_bad(r);
-	sbuf_addf(out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared\n", r->good,
-		  r->bad, r->n, r->n == 1 ? "" : "s", r->steps);
+	/* Commits, not measurements: a commit measured again is one commit
+	   compared (its line says how often it was measured). */
+	sbuf_addf(out, "bisect %.12s (good) .. %.12s (bad): %zu commit%s, %zu compared", r->good,
+		  r->bad, r->n, r->n == 1 ? "" : "s", r->nr_order);
+	if (r->steps > r->nr_order)
+		sbuf_addf(out, " in %zu measurements", r->steps);
+	sbuf_addch(out, '\n');
 	size_t width = 0;
 	for (size_t k = 0; k < r->nr_order; k++) {
 		char *subject = clean_subject(r->path[r->order[k]].subject);

@@ -17,8 +17,9 @@
  * work unit per second) and `instructions` (a count) — and otherwise a
  * custom measure Bencher creates on first sight, in kagari's base unit:
  * cpu-user, cpu-system, cpu-total (ns), cpu-utilization (a ratio),
- * peak-rss (bytes), cycles, branch-misses, cache-misses, allocs (counts),
- * alloc-bytes (bytes), ipc (a ratio); docs/exports.md lists them.
+ * peak-rss (bytes), cycles, branch-misses, cache-misses, estimated-cycles,
+ * allocs, syscalls (counts), alloc-bytes, peak-heap (bytes), ipc (a ratio);
+ * docs/exports.md lists them.
  * `value` is the mean of the runs and `lower_value`/`upper_value` the
  * mean minus and plus one sample standard deviation (what Bencher's own
  * hyperfine adapter reports by default; the lower one not below 0, since

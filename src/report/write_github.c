@@ -36,6 +36,8 @@
 #include "report/describe.h"
 #include "report/problems.h"
 #include "report/section.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 #define GITHUB_MARKER "<!-- kagari:comment -->"
 #define GITHUB_TOP_ROWS 10
@@ -270,6 +272,9 @@ int report_write_github(const struct run_result *r, const struct report_options 
 	github_problems(out, r, &p);
 	/* Where a regression's time went, when the commands were profiled. */
 	report_profile_markdown(out, r, 1, GITHUB_PROFILE_ROWS);
+	/* metrics.syscalls: which calls changed, by name. */
+	report_syscall_markdown(out, r, SYSCALL_ROWS);
+	report_counted_fn_markdown(out, r, COUNTED_FN_ROWS);
 	if (p.nr_comparisons)
 		all_comparisons(out, r, p.nr_comparisons);
 	/* What may make the numbers less trustworthy (an oversubscribed

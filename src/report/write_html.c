@@ -36,6 +36,8 @@
 #include "report/problems.h"
 #include "report/html_page.h"
 #include "report/svg.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 #define HTML_OPEN_PLOTS 24
 
@@ -311,10 +313,20 @@ static int command_has_problem(const struct report_problems *p, const struct com
 	return 0;
 }
 
-#define SUMMARY_HEAD                                                                               \
+#define SUMMARY_HEAD_AT(base_head)                                                                 \
 	"<table><thead><tr><th>result</th><th>benchmark / command</th>"                            \
-	"<th>metric</th><th>base → head</th><th>change (interval)</th>"                          \
+	"<th>metric</th><th>" base_head "</th><th>change (interval)</th>"                          \
 	"<th>details</th></tr></thead>\n<tbody>\n"
+/* compare's head figure links to the note that says what it is */
+#define SUMMARY_HEAD(compare)                                                                      \
+	((compare) ? SUMMARY_HEAD_AT("<a href=\"#base-head\">base → head</a>")                     \
+		   : SUMMARY_HEAD_AT("base → head"))
+
+#define HTML_BASE_HEAD_NOTE                                                                        \
+	"<p class=\"meta\" id=\"base-head\">base → head: the base's median (its mean where "     \
+	"the statistic is the mean) and that value moved by the change; with paired rounds the "   \
+	"change is the median of the per-round head/base ratios, so the head figure is not the "   \
+	"head's own median. Each side's own median is in its command's table below.</p>\n"
 
 /*
  * Problems first, most severe on top; then the rest in report order, in
@@ -354,7 +366,7 @@ static void summary(struct sbuf *out, struct sbuf *tmp, const struct run_result 
 	}
 	sbuf_adds(out, "<section id=\"summary\"><h2>Summary</h2>\n");
 	if (p->nr || nrest <= HTML_OPEN_PLOTS) {
-		sbuf_adds(out, SUMMARY_HEAD);
+		sbuf_adds(out, SUMMARY_HEAD(compare));
 		for (size_t i = 0; i < p->nr; i++)
 			summary_problem_row(out, tmp, r, &p->v[i]);
 		if (nrest <= HTML_OPEN_PLOTS)
@@ -364,10 +376,15 @@ static void summary(struct sbuf *out, struct sbuf *tmp, const struct run_result 
 	if (nrest > HTML_OPEN_PLOTS) {
 		sbuf_addf(out, "<details%s><summary>%zu %s without a problem</summary>\n",
 			  p->nr ? "" : " open", nrest, compare ? "comparisons" : "commands");
-		sbuf_adds(out, SUMMARY_HEAD);
+		sbuf_adds(out, SUMMARY_HEAD(compare));
 		sbuf_add(out, rest.buf, rest.len);
 		sbuf_adds(out, "</tbody></table>\n</details>\n");
 	}
+	/* The head figure beside a paired change is the base's moved by the
+	   change, so that the two are the values whose ratio it is: not the
+	   head's own median, which a reader would take it for. */
+	if (compare && (p->nr || nrest))
+		sbuf_adds(out, HTML_BASE_HEAD_NOTE);
 	sbuf_adds(out, "</section>\n");
 	sbuf_release(&rest);
 }
@@ -622,7 +639,10 @@ static void profile_block(struct sbuf *out, struct sbuf *tmp, const struct comma
 					sbuf_addf(tmp, "%.2g", ch->q_value);
 				td_tmp(out, "num", tmp);
 				sbuf_adds(out, "<td>");
-				badge(out, profile_verdict_name(ch->verdict));
+				sbuf_reset(tmp);
+				report_profile_verdict(tmp, ch, 0);
+				badge(out, tmp->buf);
+				sbuf_reset(tmp);
 				sbuf_adds(out, "</td>");
 			}
 			sbuf_adds(out, "</tr>\n");
@@ -655,6 +675,26 @@ plotted(const struct bench_result *b, const struct command_result *c, struct com
 		return view;
 	}
 	return c;
+}
+
+/* --profile under valgrind: the functions whose counts changed most. */
+static void counted_fn_block(struct sbuf *out, struct sbuf *tmp, const struct command_result *c)
+{
+	struct counted_fn_row rows[COUNTED_FN_ROWS];
+	int two;
+	size_t n = report_counted_fn_rows(c, COUNTED_FN_ROWS, rows, &two);
+	if (!n)
+		return;
+	sbuf_addf(out, "<p class=\"counted\">functions by count (valgrind%s):</p>\n<ul>\n",
+		  two ? ", base → head" : "");
+	for (size_t k = 0; k < n; k++) {
+		sbuf_reset(tmp);
+		report_counted_fn_text(tmp, &rows[k], two);
+		sbuf_adds(out, "<li>");
+		esc(out, tmp->buf);
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
 }
 
 static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run_result *r,
@@ -719,6 +759,14 @@ static void command_section(struct sbuf *out, struct sbuf *tmp, const struct run
 		}
 	}
 	budgets_table(out, tmp, c);
+	sbuf_reset(tmp);
+	if (report_syscall_line(tmp, c, SYSCALL_ROWS, 0)) {
+		/* metrics.syscalls: the call names that changed most. */
+		sbuf_adds(out, "<p class=\"syscalls\">system calls per run: ");
+		esc(out, tmp->buf);
+		sbuf_adds(out, "</p>\n");
+	}
+	counted_fn_block(out, tmp, c);
 	profile_block(out, tmp, c, open_all || command_has_problem(p, c));
 	sbuf_adds(out, "</section>\n");
 	(void)r;

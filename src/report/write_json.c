@@ -12,6 +12,8 @@
 
 #include "analyze/summary.h"
 #include "report/json_emit.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 #ifndef KAGARI_VERSION
 #define KAGARI_VERSION "unknown" /* CMake defines it from project() */
@@ -96,6 +98,31 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 		json_emit_end_object(j);
 	}
 	json_emit_end_object(j);
+	if (sd->nr_syscall_names) {
+		/* metrics.syscalls: each call name's median count per run. */
+		json_emit_key(j, "syscalls_by_name");
+		json_emit_begin_object(j);
+		for (size_t i = 0; i < sd->nr_syscall_names; i++) {
+			json_emit_key(j, sd->syscall_names[i].name);
+			json_emit_double(j, sd->syscall_names[i].count);
+		}
+		json_emit_end_object(j);
+	}
+	if (sd->nr_counted_functions) {
+		/* --profile under valgrind: per function, its counts. */
+		json_emit_key(j, "counted_functions");
+		json_emit_begin_object(j);
+		for (size_t i = 0; i < sd->nr_counted_functions; i++) {
+			const struct fn_count *f = &sd->counted_functions[i];
+			json_emit_key(j, f->name);
+			json_emit_begin_object_inline(j);
+			json_emit_kv_double(j, "instructions", f->instructions);
+			if (isfinite(f->estimated_cycles))
+				json_emit_kv_double(j, "estimated_cycles", f->estimated_cycles);
+			json_emit_end_object(j);
+		}
+		json_emit_end_object(j);
+	}
 	if (sd->nr_runs) {
 		/* What wait4 said of each measured run, in run order. */
 		json_emit_key(j, "runs");
@@ -356,6 +383,50 @@ static void emit_profile(struct json_emit *j, const struct command_result *c)
 	json_emit_end_object(j);
 }
 
+/* commands[].syscall_changes: the call names whose count changed most. */
+static void emit_syscall_changes(struct json_emit *j, const struct command_result *c)
+{
+	struct syscall_row rows[SYSCALL_ROWS_JSON];
+	int two;
+	size_t n = report_syscall_rows(c, SYSCALL_ROWS_JSON, rows, &two);
+	if (!two)
+		return;
+	json_emit_key(j, "syscall_changes");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "name", rows[i].name);
+		json_emit_kv_double(j, "base", rows[i].base);
+		json_emit_kv_double(j, "head", rows[i].head);
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+}
+
+/* commands[].counted_function_changes: the functions whose counts changed most. */
+static void emit_counted_fn_changes(struct json_emit *j, const struct command_result *c)
+{
+	struct counted_fn_row rows[COUNTED_FN_ROWS_JSON];
+	int two;
+	size_t n = report_counted_fn_rows(c, COUNTED_FN_ROWS_JSON, rows, &two);
+	if (!two)
+		return;
+	json_emit_key(j, "counted_function_changes");
+	json_emit_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		json_emit_begin_object_inline(j);
+		json_emit_kv_string(j, "name", rows[i].name);
+		json_emit_kv_double(j, "base_instructions", rows[i].ir[0]);
+		json_emit_kv_double(j, "head_instructions", rows[i].ir[1]);
+		if (isfinite(rows[i].est[0]) && isfinite(rows[i].est[1])) {
+			json_emit_kv_double(j, "base_estimated_cycles", rows[i].est[0]);
+			json_emit_kv_double(j, "head_estimated_cycles", rows[i].est[1]);
+		}
+		json_emit_end_object(j);
+	}
+	json_emit_end_array(j);
+}
+
 static void emit_command(struct json_emit *j, const struct command_result *c, struct sbuf *tmp)
 {
 	json_emit_begin_object(j);
@@ -367,6 +438,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c, st
 		json_emit_kv_bool(j, "identical_artifact", 1);
 	if (c->out_of_time)
 		json_emit_kv_bool(j, "stopped_by_max_time", 1);
+	if (c->max_time_reached)
+		json_emit_kv_bool(j, "stopped_by_suite_max_time", 1);
 	if (c->matrix_names.nr) {
 		json_emit_key(j, "matrix");
 		json_emit_begin_object_inline(j);
@@ -409,6 +482,8 @@ static void emit_command(struct json_emit *j, const struct command_result *c, st
 	}
 	if (c->profile || c->profile_error)
 		emit_profile(j, c);
+	emit_syscall_changes(j, c);
+	emit_counted_fn_changes(j, c);
 	json_emit_end_object(j);
 }
 
@@ -558,8 +633,10 @@ int report_write_json(const struct run_result *r, const struct report_options *o
 		json_emit_kv_string(&j, "name", s->name);
 		json_emit_kv_string(&j, "file", s->file);
 		json_emit_kv_string(&j, "result", result_name(s->result));
-		if (s->suite_from)
+		if (s->suite_from) {
 			json_emit_kv_string(&j, "suite_from", s->suite_from);
+			json_emit_kv_bool(&j, "gating", !s->not_gating);
+		}
 		json_emit_key(&j, "benchmarks");
 		json_emit_begin_array(&j);
 		for (size_t b = 0; b < s->nr_benches; b++)

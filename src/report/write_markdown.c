@@ -34,6 +34,8 @@
 #include "report/describe.h"
 #include "report/problems.h"
 #include "report/section.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 struct md {
 	const struct run_result *r;
@@ -457,6 +459,8 @@ int report_write_markdown(const struct run_result *r, const struct report_option
 			sbuf_adds(out, " · ");
 			report_md_escape(out, result_name(s->result));
 		}
+		if (s->not_gating)
+			sbuf_adds(out, " · not gating (new: gates from the next change on)");
 		sbuf_adds(out, "\n\n");
 		if (has_comparisons(s))
 			comparisons_table(&m, s);
@@ -468,6 +472,10 @@ int report_write_markdown(const struct run_result *r, const struct report_option
 	}
 	/* Every profiled command: where the time went, per function. */
 	report_profile_markdown(out, r, 0, MD_PROFILE_ROWS);
+	/* metrics.syscalls: which calls changed, by name. */
+	report_syscall_markdown(out, r, SYSCALL_ROWS);
+	/* --profile under valgrind: the functions by exact count. */
+	report_counted_fn_markdown(out, r, COUNTED_FN_ROWS);
 	report_md_warnings(out, r, "### Warnings");
 	environment(&m);
 	report_section_end(out, name);

@@ -38,6 +38,8 @@
 #include "analyze/format.h"
 #include "base/xalloc.h"
 #include "report/json_emit.h"
+#include "report/counted_functions.h"
+#include "report/syscall_names.h"
 
 static const char *const tcolor_code[] = {
     [TC_NONE] = "",	      [TC_GREEN] = "\033[32m", [TC_RED] = "\033[31m",
@@ -444,6 +446,46 @@ static void error_lines(struct table *t, size_t indent, const struct command_res
 	sbuf_release(&sb);
 }
 
+/* metrics.syscalls: the call names that changed most, or the most made. */
+static void syscall_line(struct table *t, size_t indent, const struct command_result *c)
+{
+	struct sbuf line = SBUF_INIT, sb = SBUF_INIT;
+	if (report_syscall_line(&line, c, SYSCALL_ROWS, 0)) {
+		table_paint(t, &sb, TC_DIM, "syscalls");
+		sbuf_addch(&sb, ' ');
+		table_add_safe(&sb, line.buf);
+		tline_text(t, indent, &sb);
+	}
+	sbuf_release(&line);
+	sbuf_release(&sb);
+}
+
+/* --profile under valgrind: the functions whose counts changed most. */
+static void counted_fn_block(struct table *t, size_t indent, const struct command_result *c)
+{
+	struct counted_fn_row rows[COUNTED_FN_ROWS];
+	int two;
+	size_t n = report_counted_fn_rows(c, COUNTED_FN_ROWS, rows, &two);
+	struct sbuf sb = SBUF_INIT, line = SBUF_INIT;
+	if (two && !n) {
+		table_paint(t, &sb, TC_DIM, "counted (valgrind): no function changed its count");
+		tline_text(t, indent, &sb);
+	} else if (n) {
+		table_paint(t, &sb, TC_DIM,
+			    two ? "counted (valgrind), base → head:" : "counted (valgrind):");
+		tline_text(t, indent, &sb);
+	}
+	for (size_t k = 0; k < n; k++) {
+		sbuf_reset(&sb);
+		sbuf_reset(&line);
+		report_counted_fn_text(&line, &rows[k], two);
+		table_add_safe(&sb, line.buf);
+		tline_text(t, indent + 2, &sb);
+	}
+	sbuf_release(&sb);
+	sbuf_release(&line);
+}
+
 /*
  * The sampled profile under a command: the event and run counts, then the
  * functions that changed most (report_profile_top), or why there is none.
@@ -522,7 +564,8 @@ static void profile_block(struct table *t, size_t indent, const struct command_r
 		enum tcolor col = ch->verdict == PROFILE_GREW	  ? TC_RED
 				  : ch->verdict == PROFILE_SHRANK ? TC_GREEN
 								  : TC_NONE;
-		tline_cell(l, col, profile_verdict_name(ch->verdict));
+		report_profile_verdict(&sb, ch, 0);
+		tline_cell_sb(l, col, &sb);
 	}
 	sbuf_release(&sb);
 }
@@ -583,6 +626,8 @@ static void command_block(struct table *t, const struct command_result *c)
 	}
 	for (size_t i = 0; i < c->nr_budgets; i++)
 		budget_line(t, indent + 2, c, &c->budgets[i]);
+	syscall_line(t, indent + 2, c);
+	counted_fn_block(t, indent + 2, c);
 	profile_block(t, indent + 2, c);
 	error_lines(t, indent + 2, c);
 	sbuf_release(&sb);
@@ -827,6 +872,9 @@ int report_write_table(const struct run_result *r, const struct report_options *
 			table_paint_safe(&t, out, table_result_tcolor(s->result),
 					 result_name(s->result));
 		}
+		/* A suite only the head has, under the base's gate (ci). */
+		if (s->not_gating)
+			sbuf_adds(out, " · not gating (new: gates from the next change on)");
 		sbuf_addch(out, '\n');
 		for (size_t b = 0; b < s->nr_benches; b++) {
 			sbuf_addch(out, '\n');

@@ -10,12 +10,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/fileio.h"
 #include "base/xalloc.h"
 #include "suite/load.h"
+#include "suite/units.h"
 
 void bench_plan_init(struct bench_plan *p)
 {
@@ -266,12 +268,15 @@ int bench_plan_expand(struct bench_plan *a, struct sbuf *err)
 			       "'CMD1' ['CMD2' ...]");
 		return -1;
 	}
-	if (a->max_percent &&
-	    (parse_double(a->max_percent, &a->max) || a->max <= 0 || a->max > 1000)) {
-		sbuf_addf(err, "--max-percent: '%s' is not a percentage in (0, 1000]",
-			  a->max_percent);
+	/* The suite's own parser (and range) of max_percent, as compare's
+	   and ci's --max-percent: a value bench takes is one its suite takes. */
+	struct sbuf why = SBUF_INIT;
+	if (a->max_percent && units_parse_tolerance(a->max_percent, &a->max, &why)) {
+		sbuf_addf(err, "--max-percent '%s': %s", a->max_percent, why.buf);
+		sbuf_release(&why);
 		return -1;
 	}
+	sbuf_release(&why);
 	if (a->shell && !*a->shell) {
 		sbuf_addf(err, "--shell: empty");
 		return -1;
@@ -399,7 +404,17 @@ static int script_body(struct sbuf *out, int words, const char *cwd, const char 
    bench measures (user and system CPU time come with every run). */
 static void regression_yaml(struct sbuf *y, const struct bench_plan *a, double max)
 {
-	sbuf_addf(y, "  regression:\n    latency: {max_percent: %g, gate: %s}\n", max,
+	/* The shortest decimal that reads back as the same double, never in
+	   exponent form (a suite's percentage has none). */
+	char num[64] = "";
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(num, sizeof(num), "%.*g", prec, max);
+		if (!strchr(num, 'e') && strtod(num, NULL) == max)
+			break;
+	}
+	if (strchr(num, 'e'))
+		snprintf(num, sizeof(num), "%.6f", max);
+	sbuf_addf(y, "  regression:\n    latency: {max_percent: %s, gate: %s}\n", num,
 		  a->max_percent ? "true" : "false");
 }
 

@@ -239,7 +239,7 @@ static void load_top(struct loader *L, yaml_node_t *root)
 		s->build = xcalloc(1, sizeof(*s->build));
 		strvec_init(&s->build->argv);
 		strvec_init(&s->build->env);
-		ld_exec(L, v, "build", s->build, SUITE_BUILD_TIMEOUT_NS, VAR_ALL & ~VAR_WORKDIR);
+		ld_build(L, v, s->build, &s->build_no_submodules);
 	}
 
 	struct ywalk_map dm;

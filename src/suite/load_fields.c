@@ -40,6 +40,9 @@ const char *const ld_top_keys[] = {"version", "name",	    "description", "defaul
 				   "build",   "benchmarks", "report",	   NULL};
 const char *const ld_top_elsewhere[] = {SETTINGS_KEYS, "commands", "tags", "stdin", NULL};
 static const char *const exec_keys[] = {"command", "shell", "cwd", "env", "timeout", NULL};
+/* The build's: an exec object's, and whether it needs the submodules. */
+static const char *const build_keys[] = {"command", "shell",	  "cwd", "env",
+					 "timeout", "submodules", NULL};
 static const char *const exec_elsewhere[] = {"warmup",	 "runs",	 "min_runs", "max_runs",
 					     "max_time", "stdout",	 "stderr",   "exit_codes",
 					     "budget",	 "layout_noise", NULL};
@@ -54,18 +57,17 @@ const char *const ld_command_elsewhere[] = {
     "warmup",	  "runs",	    "min_runs", "max_runs", "min_time",	     "metrics",
     "regression", "runs_per_round", "order",	"max_time", BENCH_ONLY_KEYS, NULL};
 const char *const ld_metrics_keys[] = {
-    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
-    "profile", "profile_runs", "profile_frequency", "unsupported", "throughput",
-    NULL};
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations", "syscalls",
+    "profile", "profile_runs", "profile_frequency", "unsupported", "throughput",  NULL};
 const char *const ld_metrics_defaults_keys[] = {
-    "cpu",     "memory",       "counters",	    "instrument",  "allocations",
+    "cpu",     "memory",       "counters",	    "instrument",  "allocations", "syscalls",
     "profile", "profile_runs", "profile_frequency", "unsupported", NULL};
 const char *const ld_throughput_only[] = {"throughput", NULL};
 const char *const ld_metric_reg_keys[] = {"statistic", "max_percent", "min_difference", "gate",
 					  NULL};
 /* ipc is derived from instructions and cycles, and may be asked for alike. */
-const char *const ld_counter_names[] = {"instructions", "cycles", "branch_misses",
-					"cache_misses", "ipc",	  NULL};
+const char *const ld_counter_names[] = {
+    "instructions", "cycles", "branch_misses", "cache_misses", "ipc", "estimated_cycles", NULL};
 const char *const ld_order_names[] = {"random", "abba", "alternate", NULL};
 const char *const ld_pairing_names[] = {"rounds", "independent", NULL};
 const char *const ld_correction_names[] = {"holm", "none", NULL};
@@ -619,14 +621,15 @@ void ld_command_fields(struct loader *L, struct ywalk_map *m, struct exec_spec *
 	e->script = xstrdup(ywalk_text(n));
 }
 
-/* build and hooks: {command, shell, cwd, env, timeout}. */
-void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
-	     int64_t default_timeout, unsigned allowed)
+/* build and hooks: {command, shell, cwd, env, timeout}; the build's
+   `submodules` too when submodules is not NULL. */
+static void exec_fields(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
+			int64_t default_timeout, unsigned allowed, int *submodules)
 {
 	struct ywalk_map m;
 	e->loc = ld_loc_of(n);
 	e->timeout_ns = default_timeout;
-	if (ywalk_map_open(&L->w, n, path, exec_keys,
+	if (ywalk_map_open(&L->w, n, path, submodules ? build_keys : exec_keys,
 			   "it belongs to a benchmark or a measured command", exec_elsewhere, &m))
 		return;
 	ld_command_fields(L, &m, e, allowed);
@@ -641,7 +644,22 @@ void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spe
 	if (env)
 		ld_env(L, env, ywalk_key(&L->w, path, "env"), &e->env, allowed);
 	ld_get_duration(L, &m, "timeout", 1, &e->timeout_ns);
+	if (submodules)
+		ld_get_bool(L, &m, "submodules", submodules);
 	ywalk_map_close(&m);
+}
+
+void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
+	     int64_t default_timeout, unsigned allowed)
+{
+	exec_fields(L, n, path, e, default_timeout, allowed, NULL);
+}
+
+void ld_build(struct loader *L, yaml_node_t *n, struct exec_spec *e, int *no_submodules)
+{
+	int submodules = 1;
+	exec_fields(L, n, "build", e, SUITE_BUILD_TIMEOUT_NS, VAR_ALL & ~VAR_WORKDIR, &submodules);
+	*no_submodules = !submodules;
 }
 
 /* A list of hooks (setup, prepare_each, cleanup). */

@@ -108,6 +108,9 @@ void ld_command_fields(struct loader *L, struct ywalk_map *m, struct exec_spec *
 		       unsigned allowed);
 void ld_exec(struct loader *L, yaml_node_t *n, const char *path, struct exec_spec *e,
 	     int64_t default_timeout, unsigned allowed);
+/* The top-level build: an exec object plus `submodules` (false sets
+ *no_submodules). */
+void ld_build(struct loader *L, yaml_node_t *n, struct exec_spec *e, int *no_submodules);
 void ld_hooks(struct loader *L, struct ywalk_map *m, const char *key, struct exec_spec **out,
 	      size_t *nr);
 

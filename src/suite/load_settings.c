@@ -120,6 +120,7 @@ static void load_metrics(struct loader *L, yaml_node_t *n, const char *path, str
 	ld_get_bool(L, &m, "cpu", &mc->cpu);
 	ld_get_bool(L, &m, "memory", &mc->memory);
 	ld_get_bool(L, &m, "allocations", &mc->allocations);
+	ld_get_bool(L, &m, "syscalls", &mc->syscalls);
 	ld_get_bool(L, &m, "profile", &mc->profile);
 	ld_get_int(L, &m, "profile_runs", 2, 10000, &mc->profile_runs, NULL);
 	ld_get_int(L, &m, "profile_frequency", 1, 100000, &mc->profile_frequency, NULL);
@@ -189,7 +190,7 @@ static void load_metric_regression(struct loader *L, yaml_node_t *n, const char 
 	const char *mpath = ywalk_key(&L->w, path, "max_percent");
 	if (mp && !ywalk_expect_scalar(&L->w, mp, mpath, "a percentage such as 10")) {
 		double pct;
-		if (units_parse_percent(ywalk_text(mp), &pct, &err))
+		if (units_parse_tolerance(ywalk_text(mp), &pct, &err))
 			ywalk_error(&L->w, mp, mpath, "%s", err.buf);
 		else
 			r->max_percent = pct;

@@ -38,6 +38,7 @@ void settings_init_defaults(struct settings *s)
 	s->metrics.counters_list = 0;
 	s->metrics.instrument = INSTRUMENT_AUTO;
 	s->metrics.allocations = 0;
+	s->metrics.syscalls = 0;
 	s->metrics.profile = 0;
 	s->metrics.profile_runs = 10;
 	s->metrics.profile_frequency = 3999;
@@ -151,6 +152,30 @@ static void bench_release(struct bench_spec *b)
 	for (size_t i = 0; i < b->nr_commands; i++)
 		command_release(&b->commands[i]);
 	free(b->commands);
+}
+
+static void settings_ungate(struct settings *st)
+{
+	for (int m = 0; m < METRIC__COUNT; m++)
+		st->regression.metric[m].gate = 0;
+}
+
+void suite_ungate(struct suite *s)
+{
+	settings_ungate(&s->defaults);
+	for (size_t b = 0; b < s->nr_benches; b++) {
+		struct bench_spec *bs = &s->benches[b];
+		settings_ungate(&bs->settings);
+		for (size_t c = 0; c < bs->nr_commands; c++) {
+			struct command_spec *cs = &bs->commands[c];
+			settings_ungate(&cs->settings);
+			for (size_t i = 0; i < cs->nr_budgets; i++)
+				budget_release(&cs->budgets[i]);
+			free(cs->budgets);
+			cs->budgets = NULL;
+			cs->nr_budgets = 0;
+		}
+	}
 }
 
 void suite_free(struct suite *s)

@@ -60,6 +60,7 @@ struct metrics_cfg {
 	unsigned counters_list;	     /* bit (1u << metric_id) for COUNTERS_LIST */
 	enum instrument instrument;  /* default INSTRUMENT_AUTO */
 	int allocations;	     /* default 0 */
+	int syscalls;		     /* (ext) default 0: system calls per run */
 	/* (ext) sampled profiles after the timed rounds (analyze/profile.h) */
 	int profile;			   /* default 0 */
 	int profile_runs;		   /* untimed sampled runs per side, default 10 */
@@ -201,6 +202,10 @@ struct suite {
 	char *name;
 	char *description;
 	struct exec_spec *build; /* NULL when there is no build */
+	/* build.submodules *ext* false: the build needs none of the base
+	   revision's submodules (compare's base worktree is made without
+	   them); 0 otherwise, and without a build. */
+	int build_no_submodules;
 	struct settings defaults;
 	struct bench_spec *benches;
 	size_t nr_benches;
@@ -220,5 +225,12 @@ void exec_spec_release(struct exec_spec *e);
    stay as written. The caller frees it. */
 char *exec_spec_display(const struct exec_spec *e);
 void suite_free(struct suite *s);
+/*
+ * Make s unable to fail a check: every metric's `gate` off (defaults,
+ * benchmarks, commands) and its budgets dropped; its comparisons are still
+ * made and reported. compare runs a suite only the head has this way (a
+ * change cannot bring the rules it is judged by: cmd/gate_suites.c).
+ */
+void suite_ungate(struct suite *s);
 
 #endif

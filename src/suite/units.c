@@ -455,7 +455,9 @@ out:
 	return rc;
 }
 
-int units_parse_percent(const char *s, double *pct, struct sbuf *err)
+/* "10" or "10%" into 10.0 when it lies in [lo, hi] (lo_open: (lo, hi]). */
+static int percent_in(const char *s, double lo, int lo_open, double hi, double *pct,
+		      struct sbuf *err)
 {
 	char *t = trimmed(s);
 	size_t len = strlen(t);
@@ -477,8 +479,9 @@ int units_parse_percent(const char *s, double *pct, struct sbuf *err)
 	double v = (double)number_value(p, n);
 	if (neg)
 		v = -v;
-	if (!(v > 0 && v <= 1000)) {
-		sbuf_addf(err, "percentage '%s' is out of range (0, 1000]", s);
+	if (!(lo_open ? v > lo : v >= lo) || !(v <= hi)) {
+		sbuf_addf(err, "percentage '%s' is out of range %c%g, %g]", s, lo_open ? '(' : '[',
+			  lo, hi);
 		goto out;
 	}
 	*pct = v;
@@ -486,6 +489,16 @@ int units_parse_percent(const char *s, double *pct, struct sbuf *err)
 out:
 	free(t);
 	return rc;
+}
+
+int units_parse_percent(const char *s, double *pct, struct sbuf *err)
+{
+	return percent_in(s, 0, 1, 1000, pct, err);
+}
+
+int units_parse_tolerance(const char *s, double *pct, struct sbuf *err)
+{
+	return percent_in(s, SETTINGS_MIN_MAX_PERCENT, 0, SETTINGS_MAX_MAX_PERCENT, pct, err);
 }
 
 int units_parse_rate(const char *s, double *per_second, char **unit, struct sbuf *err)

@@ -5,7 +5,8 @@
  *                number is an error; negative or over 24h is an error)
  *   sizes        "64MiB", "1.5 GB"          (B KB MB GB TB powers of 1000,
  *                KiB MiB GiB TiB powers of 1024; case-sensitive)
- *   percentages  "10" or "10%"              in (0, 1000]
+ *   percentages  "10" or "10%"              in (0, 1000]; a tolerance
+ *                                           (max_percent) in [0.001, 1000]
  *   rates        "<n> <unit>/s"             ("20 MB/s" -> bytes per second)
  *   budgets      "OP value"                 OP in < <= > >=, the value in the
  *                metric's unit (see units_parse_budget)
@@ -36,6 +37,13 @@ int units_parse_duration(const char *s, int64_t *ns, struct sbuf *err);
 int units_parse_size(const char *s, int64_t *bytes, struct sbuf *err);
 /* "10" or "10%" (also "10 %") into 10.0; must lie in (0, 1000]. */
 int units_parse_percent(const char *s, double *pct, struct sbuf *err);
+/*
+ * A tolerance (`max_percent`, --max-percent of every command): a
+ * percentage as above in [SETTINGS_MIN_MAX_PERCENT,
+ * SETTINGS_MAX_MAX_PERCENT] (model/settings.h), the one range a suite, a
+ * command line and a saved report are held to.
+ */
+int units_parse_tolerance(const char *s, double *pct, struct sbuf *err);
 /*
  * "<n> <unit>/s" into units per second. A size unit (B, KB, MiB, ...) is
  * converted to bytes and *unit is set to "bytes"; any other unit name

@@ -3,7 +3,7 @@
 # Structure and direction only: one recommendation per command and gated
 # metric, min_tolerance_percent from the documented list (or null), false
 # verdicts per tolerance present and never more at a wider tolerance; the
-# suite is built once; the HTML holds the A/A scatter; usage errors exit 3.
+# suite is built once per side; the HTML holds the A/A scatter; usage errors exit 3.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/work" "$T/tmp" && cd "$T/work" || exit 1
 export TMPDIR="$T/tmp"
@@ -40,7 +40,9 @@ json_check "$T/aa.json" "all(0 <= f['count'] <= 3 for x in r['recommendations'] 
 json_check "$T/aa.json" "all(x['change_percent']['p5'] <= x['change_percent']['median'] <= x['change_percent']['p95'] for x in r['recommendations'])"
 # the rule: the recommended T has no false verdict and p95 |change| < T/2
 json_check "$T/aa.json" "all(x['min_tolerance_percent'] is None or ([f['count'] for f in x['false_verdicts'] if f['tolerance_percent'] == x['min_tolerance_percent']] == [0] and x['change_percent']['p95_abs'] < x['min_tolerance_percent'] / 2) for x in r['recommendations'])"
-[ "$(wc -l < "$T/builds.count")" = 1 ] || fail "the suite was built $(wc -l < "$T/builds.count") times for 3 A/A compares, expected once"
+# Once per side, as compare builds a base and a head (outside a
+# repository both in the working tree).
+[ "$(wc -l < "$T/builds.count")" = 2 ] || fail "the suite was built $(wc -l < "$T/builds.count") times for 3 A/A compares, expected once per side"
 [ -z "$(ls -A "$T/tmp")" ] || fail "temporary folders left: $(ls -A "$T/tmp")"
 
 case_ "table (default) and --filter"

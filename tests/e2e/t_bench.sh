@@ -214,7 +214,29 @@ expect_rc 3
 expect_err "-P needs NAME MIN MAX"
 run_k bench --max-percent lots "$H sleep 1"
 expect_rc 3
-expect_err "--max-percent: 'lots'"
+expect_err "--max-percent 'lots': 'lots' is not a percentage"
+# compare's parser and range: a tolerance bench's own suite would refuse is
+# a usage error naming the option, never "invalid suite" naming a file the
+# user did not write; 0x10 is no percentage.
+for bad in 1e-5 0.00001 0 1001 0x10 -5; do
+	run_k bench --max-percent "$bad" "$H sleep 1" --runs 2 --quiet
+	expect_rc 3
+	expect_err "--max-percent '$bad'"
+	grep -q "kagari.yaml" "$T/err" && fail "--max-percent $bad names a suite file: $(cat "$T/err")"
+done
+# What compare takes, bench takes: a percent sign, and a small tolerance
+# written into its suite as typed (no exponent the suite would refuse).
+for p in "2.5%:2.5" "0.0012345:0.0012345" "1000:1000"; do
+	run_k bench "$H sleep 1" --runs 2 --warmup 0 --max-percent "${p%%:*}" --quiet --save-suite "$T/p.yaml" --format json --output "$T/p.json"
+	expect_rc 0
+	grep -q "max_percent: ${p#*:}," "$T/p.yaml" || fail "--max-percent ${p%%:*}: $(grep max_percent "$T/p.yaml")"
+	bj "$T/p.json" "all(c['analysis']['metrics']['latency']['max_percent'] == ${p#*:} and c['analysis']['metrics']['latency']['gate'] for c in b['commands'])"
+	run_k validate "$T/p.yaml"
+	expect_rc 0
+done
+run_k compare --against HEAD --max-percent 0.00001
+expect_rc 3
+expect_err "--max-percent '0.00001': percentage '0.00001' is out of range [0.001, 1000]"
 run_k bench --parameter-list=n 1,2 "$H sleep {n}"
 expect_rc 3
 expect_err "takes 2 values"

@@ -122,6 +122,39 @@ expect_rc 1
 json_check "$T/out" 'r["first_bad"] is None and len(r["tested"]) == 1'
 expect_err "is not a regression beyond the tolerance"
 
+case_ "BAD whose comparison is undecided: exit 1, said undecided with what to do, not 'not a regression'"
+# Latency gated in sequential rounds (runs unset) capped at 4, with no
+# room to measure again: a verdict either way needs the signed-rank test
+# below the look's level, and in 4 rounds it cannot go below p = 1/16. The
+# tolerance is wide (100%) so that the machine's noise floor is below it
+# (within_noise would be decided).
+cat > lat.yaml <<'YAML'
+version: "1"
+name: lat
+build:
+  command: [cc, -O1, -o, "${artifact}", prog.c]
+defaults:
+  warmup: 0
+  min_runs: 4
+  max_runs: 4
+  metrics: {cpu: false}
+  regression:
+    min_samples: 4
+    latency: {max_percent: 100}
+benchmarks:
+  - name: m
+    commands:
+      prog: {command: ["${artifact}"]}
+YAML
+run_k bisect --good "${SHAS[0]}" --bad "${SHAS[16]}" --format json --quiet lat.yaml
+expect_rc 1
+json_check "$T/out" 'r["first_bad"] is None and r["tested"][0]["outcome"] == "skip" and "inconclusive" in r["tested"][0]["reason"]'
+expect_err "is undecided (lat/m/prog latency inconclusive"
+expect_err "nothing to bisect yet. Measure with more runs"
+expect_err "--metric cpu_total"
+grep -q "is not a regression" "$T/err" && fail "an undecided BAD called not a regression: $(cat "$T/err")"
+rm -f lat.yaml
+
 case_ "GOOD after BAD, or missing flags, is a usage error"
 run_k bisect --good "${SHAS[16]}" --bad "${SHAS[0]}"
 expect_rc 3

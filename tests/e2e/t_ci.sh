@@ -157,10 +157,21 @@ benchmarks:
 YAML
 GITHUB_STEP_SUMMARY="$T/inj.md" ci_env pull_request "$EV/pr.json" inject.kagari.yaml --quiet --no-history
 expect_rc 4
+# The table on standard output shows the tail (stderr does not repeat it).
+expect_out "| ::error::pwned"
+expect_out "| fine"
+# No line of the program's may be a workflow command (the table also shows
+# the suite's command line, so its words are there), and on stderr its
+# words stay inside the fence.
+no_runner_command "$T/out" ||
+	fail "the stderr tail reached the runner as workflow commands: $(cat "$T/out")"
+no_runner_command "$T/err" pwned evil after-cr v1 ||
+	fail "the stderr tail reached the runner as workflow commands: $(cat "$T/err")"
+# Without the table there, stderr carries it, as safely.
+GITHUB_STEP_SUMMARY="$T/inj.md" ci_env pull_request "$EV/pr.json" inject.kagari.yaml --quiet --no-history --format json --output "$T/inj.json"
+expect_rc 4
 expect_err "| ::error::pwned"
 expect_err "| fine"
-# No line of the program's may be a workflow command, and its words stay
-# inside the fence.
 no_runner_command "$T/err" pwned evil after-cr v1 ||
 	fail "the stderr tail reached the runner as workflow commands: $(cat "$T/err")"
 rm -f inject.kagari.yaml

@@ -8,7 +8,7 @@
 # and that no git hook ran.
 . "$(dirname "$0")/lib.sh"
 
-# Private temporary folder (kagari's kagari-compare-* folders land here) and
+# Private temporary folder (kagari's kagari-* folders land here) and
 # no user/system git configuration.
 export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
@@ -350,10 +350,14 @@ jc "$T/new.json" 'c["head"]["count"] == 4 and c["base"]["count"] == 4 and "laten
 compare --against main new.kagari.yaml --runs 2 --no-color
 expect_rc 0
 grep -q "suite_from: head" "$T/out" || fail "the table does not say which suite ran: $(head -c 800 "$T/out")"
-compare --against main new.kagari.yaml --suite-from base --runs 2 --quiet
+# --suite-from base: a file the base lacks stands for the base's suites in
+# its folder (t_suite_edits.sh); a folder where the base has none is exit 3.
+mkdir -p fresh
+sed 's/^name: cmp/name: fresh/' kagari.yaml > fresh/new.kagari.yaml
+compare --against main fresh/new.kagari.yaml --suite-from base --runs 2 --quiet
 expect_rc 3
-expect_err "--suite-from base: suite 'fresh' (new.kagari.yaml) does not exist in main"
-rm -f new.kagari.yaml
+expect_err "--suite-from base: main has no suite where the arguments point (main has no suite at 'fresh')"
+rm -rf new.kagari.yaml fresh
 
 case_ "a suite edited in the working tree: compare runs the edit and says so first, --suite-from base runs the base's"
 cp kagari.yaml "$T/kagari.yaml.orig"
@@ -652,7 +656,7 @@ exec 2>&3 3>&-
 # The runner stops the run in flight once kagari is gone.
 wait_until 10 none_running "$HK"
 g worktree list --porcelain | grep -q "kagari" || fail "expected the killed compare's worktree to be left"
-compgen -G "$TMPDIR/kagari-compare-*" >/dev/null || fail "expected the killed compare's folder to be left"
+compgen -G "$TMPDIR/kagari-*" >/dev/null || fail "expected the killed compare's folder to be left"
 "$KAGARI" compare --against HEAD --runs 2 --quiet >"$T/out" 2>"$T/err"
 RC=$?
 expect_rc 0

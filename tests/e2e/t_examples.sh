@@ -8,7 +8,8 @@ SRC=${KAGARI_SOURCE_DIR:?}
 GL="$SRC/examples/gitlab-ci/.gitlab-ci.yml"
 
 case_ "every 'kagari CMD --option' in the examples exists"
-for f in "$GL" "$SRC/examples/other-ci/kagari-ci.sh" "$SRC/examples/github-actions/kagari.yml"; do
+for f in "$GL" "$SRC/examples/other-ci/kagari-ci.sh" "$SRC/examples/github-actions/kagari.yml" \
+	"$SRC/examples/github-actions/kagari-history-check.yml"; do
 	[ -f "$f" ] || { fail "missing example $f"; continue; }
 	grep -v '^[[:space:]]*#' "$f" | grep -o 'kagari [a-z]\+[^|;&#]*' | grep -v '^kagari [a-z]*[/.]' | while read -r _ cmd rest; do
 		"$KAGARI" help "$cmd" >help.txt 2>/dev/null || { echo "unknown command '$cmd' in $f"; continue; }

@@ -112,7 +112,39 @@ git clone -q super clone 2>/dev/null
 expect_rc 4
 expect_err "submodule 'sub' (sub) of the base revision is not available locally"
 expect_err "submodule update --init --recursive"
+# ... and the suite setting that says the build needs none (issue 40, item 11).
+expect_err "if the build of suite 'submod' ("
+expect_err "build: {submodules: false}"
 [ "$(git -C clone worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] ||
 	fail "worktrees left: $(git -C clone worktree list)"
+
+case_ "compare: a build that says submodules: false needs none of them"
+cat > clone/nosub.yaml <<YAML
+version: "1"
+name: nosub
+build:
+  command: [sh, -c, "echo built > \"\${artifact}\""]
+  submodules: false
+defaults: {warmup: 0, runs: 2}
+benchmarks:
+  - name: b
+    commands:
+      c: {command: [cat, "\${artifact}"]}
+YAML
+(cd clone && "$KAGARI" compare --against HEAD~1 --quiet nosub.yaml >"$T/out" 2>"$T/err"); RC=$?
+expect_rc 0
+[ "$(git -C clone worktree list --porcelain | grep -c '^worktree ')" -eq 1 ] ||
+	fail "worktrees left: $(git -C clone worktree list)"
+
+case_ "compare: one suite that needs the submodules still gets them checked out"
+(cd clone && "$KAGARI" compare --against HEAD~1 --quiet nosub.yaml kagari.yaml >"$T/out" 2>"$T/err"); RC=$?
+expect_rc 4
+expect_err "if the build of suite 'submod' ("
+
+case_ "validate: build.submodules must be a boolean"
+sed 's/submodules: false/submodules: nope/' clone/nosub.yaml > bad-sub.yaml
+run_k validate bad-sub.yaml
+expect_rc 2
+expect_err "build.submodules"
 
 finish

@@ -3,7 +3,7 @@
 # scripted repository (12 commits, a planted +25% step in allocation
 # counts at commit 7 — exact, so nothing here depends on the machine's
 # timing — one run on a second machine, a compare last) asserts what a
-# user publishing it sees: DIR/index.html and nothing else, self-contained
+# user publishing it sees: DIR/index.html (and kagari's .kagari-site), self-contained
 # (no script, no resource from anywhere, a strict Content-Security-Policy),
 # one plot per series and machine, the step marked and linked at its
 # commit with its subject, the last run's verdict, commit links from the
@@ -54,12 +54,13 @@ NSERIES=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["ser
 NPOINTS=$("$PY" -c 'import json,sys; print(sum(len(s["points"]) for s in json.load(open(sys.argv[1]))["series"]))' "$T/h.json")
 [ "$NSERIES" = 4 ] || fail "expected 4 allocs series (2 commands, 2 machines), got $NSERIES"
 
-case_ "a folder as --output gets index.html, its parents made, nothing else"
+case_ "a folder as --output gets index.html and .kagari-site, its parents made, nothing else"
 run_k history --metric allocs --format html --output "$T/pub/deep/"
 expect_rc 0
 SITE="$T/pub/deep/index.html"
 [ -s "$SITE" ] || fail "no $SITE"
-[ "$(ls -A "$T/pub/deep")" = index.html ] || fail "the folder holds more: $(ls -A "$T/pub/deep")"
+[ "$(LC_ALL=C ls -A "$T/pub/deep" | tr '\n' ' ')" = ".kagari-site index.html " ] ||
+	fail "the folder holds more than the page and kagari's marker: $(ls -A "$T/pub/deep")"
 [ "$(grep -c '<svg class="trend"' "$SITE")" = "$NSERIES" ] ||
 	fail "$(grep -c '<svg class="trend"' "$SITE") plots for $NSERIES series"
 
@@ -138,7 +139,7 @@ expect_rc 3
 expect_err "has no {sha}"
 run_k history --format html --output "$T/x.html" --commit-url 'https://example.org/{sha}'
 expect_rc 3
-expect_err "--commit-url is for the site: --format html --output DIR/"
+expect_err '--commit-url is for the site (--format html --output DIR/) and `history check`'
 [ ! -e "$T/x" ] && [ ! -e "$T/x.html" ] || fail "a refused run wrote something"
 echo keep > "$T/afile"
 run_k history --format html --output "$T/afile/"

@@ -226,6 +226,100 @@ expect_rc 0
 json_check "$T/oddresult2.json" 'r["suites"][0]["result"] is None and r["suites"][0]["benchmarks"][0]["result"] == "not_run" and r["suites"][0]["benchmarks"][0]["commands"][0]["result"] == "within_noise"'
 rm -f "$T/badresult.json" "$T/oddresult.json" "$T/oddresult2.json"
 
+# edit_c OUT PYTHON: a copy of c.json with PYTHON run over c (its one
+# command), a (its analysis) and `samples(side, metric)`.
+edit_c() {
+	"$PY" - "$T/c.json" "$1" "$2" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["suites"][0]["benchmarks"][0]["commands"][0]
+a = c["analysis"]
+def samples(side, metric):
+    return c[side]["metrics"][metric]["samples"]
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PYEOF
+}
+# run_kt ARGS...: run_k with a time limit, so that a hang fails the case
+# instead of the test.
+run_kt() {
+	timeout 60 "$KAGARI" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	[ "$RC" != 124 ] || fail "kagari $* did not end within 60 s"
+}
+CP="suites[0].benchmarks[0].commands[0]"
+
+case_ "a sequential analysis without max_rounds (absent, null or 0) is refused naming the field, not replayed forever (exit 2)"
+for cap in 'a.pop("max_rounds", None)' 'a["max_rounds"] = None' 'a["max_rounds"] = 0'; do
+	edit_c "$T/nocap.json" "a['sequential'] = True; a['metrics']['latency']['gate'] = True; $cap"
+	for again in "report --reanalyze" "report --reanalyze --max-percent allocs=10"; do
+		# shellcheck disable=SC2086
+		run_kt $again "$T/nocap.json"
+		expect_rc 2
+		expect_err "$T/nocap.json: $CP.analysis.max_rounds: "
+	done
+done
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); r["shard"].update(replicate=True); json.dump(r, open(sys.argv[1],"w"))' "$T/nocap.json"
+run_kt merge --replicate "$T/nocap.json"
+expect_rc 2
+expect_err "$CP.analysis.max_rounds"
+
+case_ "rounds past max_rounds (as merge --replicate pools them) are judged to the last round, and the reason says what ended them"
+# c.json has 4 rounds: a cap of 1 is passed, and latency (gated here, so
+# the looks judge it) cannot decide in 4.
+edit_c "$T/pooled.json" 'a["sequential"] = True; a["max_rounds"] = 1; a["metrics"]["latency"]["gate"] = True'
+run_kt report "$T/pooled.json" --reanalyze --format json --output "$T/pooled2.json"
+[ "$RC" -le 1 ] || fail "exit $RC: $(tail -3 "$T/err")"
+json_check "$T/pooled2.json" 'any(" rounds (max_runs reached)" in (x.get("reason") or "") for x in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+# With a cap above the rounds, neither reached nor interrupted: a what-if
+# analysis of rounds that stopped when measuring decided them.
+edit_c "$T/short.json" 'a["sequential"] = True; a["max_rounds"] = 50; a["metrics"]["latency"]["gate"] = True'
+run_kt report "$T/short.json" --reanalyze --format json --output "$T/short2.json"
+json_check "$T/short2.json" 'any(" rounds (measuring stopped there" in (x.get("reason") or "") for x in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+json_check "$T/short2.json" 'not any("or interrupted" in (x.get("reason") or "") for x in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+edit_c "$T/short.json" 'a["sequential"] = True; a["max_rounds"] = 50; a["metrics"]["latency"]["gate"] = True; r["interrupted"] = True'
+run_kt report "$T/short.json" --reanalyze --format json --output "$T/short2.json"
+json_check "$T/short2.json" 'any(" rounds (interrupted)" in (x.get("reason") or "") for x in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+edit_c "$T/short.json" 'a["sequential"] = True; a["max_rounds"] = 50; a["metrics"]["latency"]["gate"] = True; c["stopped_by_suite_max_time"] = True'
+run_kt report "$T/short.json" --reanalyze --format json --output "$T/short2.json"
+json_check "$T/short2.json" 'any(" rounds (the suite'"'"'s max_time was reached)" in (x.get("reason") or "") for x in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"].values())'
+json_check "$T/short2.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["stopped_by_suite_max_time"] is True'
+
+case_ "a saved tolerance outside the suite's range is refused naming the field (exit 2)"
+for p in 0 1e-300 0.0001 1e9 1000.5 -5; do
+	edit_c "$T/tol.json" "a['metrics']['allocs']['max_percent'] = $p"
+	run_kt report "$T/tol.json" --reanalyze
+	expect_rc 2
+	expect_err "$T/tol.json: $CP.analysis.metrics.allocs.max_percent: "
+	expect_err "expected a percentage from 0.001 to 1000"
+done
+# The range's ends are taken.
+for p in 0.001 1000; do
+	edit_c "$T/tol.json" "a['metrics']['allocs']['max_percent'] = $p"
+	run_kt report "$T/tol.json" --reanalyze --format json --output "$T/tol2.json"
+	[ "$RC" -le 1 ] || fail "max_percent $p: exit $RC: $(tail -3 "$T/err")"
+done
+run_kt report "$T/c.json" --reanalyze --max-percent allocs=0.0001
+expect_rc 3
+expect_err "--max-percent 'allocs=0.0001': percentage '0.0001' is out of range [0.001, 1000]"
+
+case_ "a sample no measurement writes (negative; fractional where values are whole) is refused naming it (exit 2)"
+edit_c "$T/neg.json" 'samples("base", "latency")[1]["value"] = -5'
+run_kt report "$T/neg.json" --reanalyze
+expect_rc 2
+expect_err "$T/neg.json: $CP.base.metrics.latency.samples[1].value: latency sample -5 is negative"
+edit_c "$T/frac.json" 'samples("head", "allocs")[0]["value"] = 2.5'
+run_kt report "$T/frac.json" --reanalyze
+expect_rc 2
+expect_err "$T/frac.json: $CP.head.metrics.allocs.samples[0].value: allocs sample 2.5 is not a whole number: allocs is measured in whole counts"
+run_kt merge "$T/frac.json"
+expect_rc 2
+# A ratio may be fractional; a whole number written as 3.0 is whole.
+edit_c "$T/whole.json" 'samples("head", "allocs")[0]["value"] = float(samples("head", "allocs")[0]["value"])'
+run_kt report "$T/whole.json" --reanalyze --format json --output "$T/whole2.json"
+[ "$RC" -le 1 ] || fail "a whole value written as a float: exit $RC: $(tail -3 "$T/err")"
+rm -f "$T/nocap.json" "$T/neg.json" "$T/frac.json" "$T/tol.json" # finish validates what is left in $T
+
 case_ "a run report: budgets and summaries are analysed again, same suites, same exit code"
 sed -i 's/<= 100000/<= 1000/' kagari.yaml
 run_k run --format json --output "$T/run.json" --quiet --seed 5

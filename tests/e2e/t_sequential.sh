@@ -90,6 +90,17 @@ json_check "$T/cap.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["ro
 json_check "$T/cap.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["verdict"] in ("inconclusive", "within_noise")'
 json_check "$T/cap.json" '"undecided after" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
 
+case_ "the suite's max_time caps the rounds: the reason names it, not an interrupt"
+suite "max_runs: 100000
+  max_time: 1s" 0.01
+g commit -qam suitecap
+compare --format json --output "$T/scap.json"
+json_check "$T/scap.json" '0 < r["suites"][0]["benchmarks"][0]["commands"][0]["rounds"] < 50000'
+json_check "$T/scap.json" 'r["suites"][0]["benchmarks"][0]["commands"][0]["stopped_by_suite_max_time"] is True'
+json_check "$T/scap.json" '"rounds (the suite'"'"'s max_time was reached)" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+json_check "$T/scap.json" '"interrupted" not in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+json_check "$T/cap.json" '"(--max-time was spent)" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"] or "--max-time" in r["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]["latency"]["reason"]'
+
 case_ "--max-time needs a duration"
 compare --max-time soon
 expect_rc 3

@@ -67,6 +67,14 @@ benchmarks:
       f: {command: ["$H", "stdout", "boom on the tty", "exit", "3"]}
 YAML
 run_k run --quiet fail.yaml; expect_rc 4
+# The table on stdout shows the error and the tail; stderr does not repeat
+# them (its last line gives the exit's reason).
+expect_out "exited with status 3"
+expect_out "boom on the tty"
+[ "$(cat "$T/out" "$T/err" | grep -c "exited with status 3")" = 1 ] ||
+	fail "the error is not printed exactly once: $(cat "$T/out" "$T/err")"
+last_err_has "command failed to run"
+run_k run --quiet fail.yaml --format json --output "$T/fail.json"; expect_rc 4
 expect_err "exited with status 3"
 expect_err "boom on the tty"
 

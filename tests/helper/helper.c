@@ -24,6 +24,9 @@
  *                    of 64 bytes, and join them
  *   fork-mallocs N   fork a child that makes N malloc/free pairs of 64
  *                    bytes and exits normally; wait for it
+ *   writes N         N write(2) calls of one byte each to /dev/null
+ *   fork-writes N    fork a child that makes N such writes and exits
+ *                    through _exit; wait for it
  *   _exit CODE       leave at once through _exit(2) (no atexit handlers,
  *                    no destructors)
  *   spawn N          fork N children that each sleep 300 s
@@ -67,6 +70,18 @@
 #define LONG_SLEEP_S 300
 
 static const char *pidfile;
+
+/* Exactly n write(2) calls (one byte each) to /dev/null. */
+static void writes(long n)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (long k = 0; k < n; k++)
+		if (write(fd, "x", 1) != 1)
+			break;
+	close(fd);
+}
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void die(const char *fmt, ...)
@@ -159,12 +174,11 @@ static int signal_by_name(const char *name)
 		const char *name;
 		int sig;
 	} t[] = {
-	    {"HUP", SIGHUP},   {"INT", SIGINT},	  {"QUIT", SIGQUIT},
-	    {"ILL", SIGILL},   {"TRAP", SIGTRAP}, {"ABRT", SIGABRT},
-	    {"BUS", SIGBUS},   {"FPE", SIGFPE},	  {"KILL", SIGKILL},
-	    {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
-	    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM},
-	    {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},
+	    {"HUP", SIGHUP},   {"INT", SIGINT},	  {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+	    {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+	    {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+	    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"XCPU", SIGXCPU},
+	    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},
 	};
 	if (name[0] >= '0' && name[0] <= '9')
 		return (int)num(name);
@@ -291,6 +305,24 @@ int main(int argc, char **argv)
 			if (pid == 0) {
 				mallocs(n);
 				exit(0);
+			}
+			int st;
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		} else if (!strcmp(step, "writes")) {
+			long n = num(arg);
+			i++;
+			writes(n);
+		} else if (!strcmp(step, "fork-writes")) {
+			long n = num(arg);
+			i++;
+			fflush(NULL);
+			pid_t pid = fork();
+			if (pid < 0)
+				die("fork failed");
+			if (pid == 0) {
+				writes(n);
+				_exit(0);
 			}
 			int st;
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -443,9 +475,8 @@ int main(int argc, char **argv)
 			int fg = isatty(0) && tcgetpgrp(0) == getpgrp();
 			if (ioctl(0, TIOCGWINSZ, &ws) < 0)
 				memset(&ws, 0, sizeof(ws));
-			printf("tty 0:%d 1:%d 2:%d ctty:%d fg:%d size:%dx%d\n",
-			       isatty(0), isatty(1), isatty(2), ctty >= 0, fg,
-			       ws.ws_col, ws.ws_row);
+			printf("tty 0:%d 1:%d 2:%d ctty:%d fg:%d size:%dx%d\n", isatty(0),
+			       isatty(1), isatty(2), ctty >= 0, fg, ws.ws_col, ws.ws_row);
 			fflush(stdout);
 			if (ctty >= 0)
 				close(ctty);

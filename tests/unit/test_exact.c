@@ -419,6 +419,58 @@ static void test_hl_selection_large(void **state)
 	free(d);
 }
 
+/*
+ * The 2,000 bootstrap quantiles a comparison draws (resamples), selected
+ * together (ranks sharing a listing near the middle, ties splitting a
+ * bracket), equal the sorted Walsh averages at every rank: with many
+ * distinct values, with few (five: most averages tied), and with signed
+ * zeros.
+ */
+static void test_hl_quantiles_many(void **state)
+{
+	(void)state;
+	static const int kinds[] = {0, 1, 4};
+	struct rng g;
+	rng_seed(&g, 40);
+	for (size_t t = 0; t < sizeof(kinds) / sizeof(kinds[0]); t++) {
+		size_t n = 2100, M, B = 2000;
+		double *d = calloc(n, sizeof(double));
+		fill_random(&g, d, n, kinds[t]);
+		double *w = exact_walsh_sorted(d, n, &M), *a = exact_sorted_copy(d, n);
+		double *q1 = calloc(B, sizeof(double)), *q2 = calloc(B, sizeof(double));
+		exact_hl_quantiles(w, n, B, q1);
+		exact_hl_quantiles_sorted(a, n, B, q2);
+		size_t last = (size_t)-1;
+		double one = 0;
+		for (size_t i = 0; i < B; i++) {
+			/* the rank of quantile i is where the sorted averages
+			   hold q1[i]; one selection of it gives the very same
+			   double (a zero's sign too) */
+			size_t r = 0, hi = M;
+			while (r < hi) { /* the first average not below q1[i] */
+				size_t mid = r + (hi - r) / 2;
+				if (w[mid] < q1[i])
+					r = mid + 1;
+				else
+					hi = mid;
+			}
+			if (r != last)
+				one = exact_walsh_select(a, n, r);
+			last = r;
+			if (!(q1[i] == q2[i] && signbit(one) == signbit(q2[i]))) {
+				fprintf(stderr, "kind %d quantile %zu: %.17g, not %.17g\n", kinds[t],
+					i, q2[i], q1[i]);
+				fail();
+			}
+		}
+		free(q1);
+		free(q2);
+		free(w);
+		free(a);
+		free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_select_and_quantile),
 		cmocka_unit_test(test_hl_selection_matches_quadratic),
 		cmocka_unit_test(test_hl_selection_large),
+		cmocka_unit_test(test_hl_quantiles_many),
 		cmocka_unit_test(test_holm_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,7 @@
 #include "base/tmpdir.h"
 #include "base/xalloc.h"
 #include "git/git.h"
+#include "git/tree.h"
 #include "git/worktree.h"
 #include "proc/child.h"
 
@@ -49,9 +50,8 @@ static int run_in(const char *dir, struct sbuf *out, const char *const *argv)
 	c.timeout_ns = INT64_C(60) * 1000000000;
 	code = child_run(&c, &err);
 	if (code != 0)
-		print_message("'%s %s' in %s -> %d: %s%s\n", argv[0],
-			      argv[1] ? argv[1] : "", dir, code, err.buf,
-			      c.res.err.buf);
+		print_message("'%s %s' in %s -> %d: %s%s\n", argv[0], argv[1] ? argv[1] : "", dir,
+			      code, err.buf, c.res.err.buf);
 	if (out)
 		sbuf_add(out, c.res.out.buf, c.res.out.len);
 	sbuf_release(&err);
@@ -59,12 +59,11 @@ static int run_in(const char *dir, struct sbuf *out, const char *const *argv)
 	return code;
 }
 
-#define RUN(dir, ...)                                                          \
-	assert_int_equal(                                                      \
-	    run_in(dir, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
-#define GIT(dir, ...)                                                          \
-	RUN(dir, "git", "-c", "user.name=Kagari Test", "-c",                   \
-	    "user.email=test@example.com", __VA_ARGS__)
+#define RUN(dir, ...)                                                                              \
+	assert_int_equal(run_in(dir, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
+#define GIT(dir, ...)                                                                              \
+	RUN(dir, "git", "-c", "user.name=Kagari Test", "-c", "user.email=test@example.com",        \
+	    __VA_ARGS__)
 
 /* Output of a git command in dir (the test's own view, not the module's). */
 static char *git_out(const char *dir, const char *const *args)
@@ -225,24 +224,21 @@ static void test_resolve(void **state)
 	/* an abbreviated sha */
 	{
 		char *abbrev = xstrndup(r.c1, 10);
-		assert_int_equal(git_resolve_commit(r.dir, abbrev, &sha, &err),
-				 0);
+		assert_int_equal(git_resolve_commit(r.dir, abbrev, &sha, &err), 0);
 		assert_string_equal(sha, r.c1);
 		free(sha);
 		free(abbrev);
 	}
 	assert_int_equal(err.len, 0);
 
-	assert_int_equal(
-	    git_resolve_commit(r.dir, "no-such-branch", &sha, &err), -1);
+	assert_int_equal(git_resolve_commit(r.dir, "no-such-branch", &sha, &err), -1);
 	assert_null(sha);
 	assert_non_null(strstr(err.buf, "'no-such-branch'"));
 	assert_non_null(strstr(err.buf, "fetch"));
 	assert_null(strstr(err.buf, "shallow"));
 
 	sbuf_reset(&err);
-	assert_int_equal(git_resolve_commit(r.dir, "HEAD^{tree}", &sha, &err),
-			 -1);
+	assert_int_equal(git_resolve_commit(r.dir, "HEAD^{tree}", &sha, &err), -1);
 	assert_non_null(strstr(err.buf, "names a tree, not a commit"));
 
 	sbuf_release(&err);
@@ -252,10 +248,7 @@ static void test_resolve(void **state)
 static void test_resolve_refuses_bad_text(void **state)
 {
 	static const char *const bad[] = {
-	    "-x",     "--output=/tmp/pwned",
-	    "--all",  "a b",
-	    "ma\tin", "HEAD\n",
-	    "x\x01y", "",
+	    "-x", "--output=/tmp/pwned", "--all", "a b", "ma\tin", "HEAD\n", "x\x01y", "",
 	};
 	struct repo r;
 	struct sbuf err = SBUF_INIT;
@@ -265,8 +258,7 @@ static void test_resolve_refuses_bad_text(void **state)
 	make_repo(&r);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		sbuf_reset(&err);
-		assert_int_equal(git_resolve_commit(r.dir, bad[i], &sha, &err),
-				 -1);
+		assert_int_equal(git_resolve_commit(r.dir, bad[i], &sha, &err), -1);
 		assert_null(sha);
 		assert_non_null(strstr(err.buf, "invalid revision"));
 		/* never more than one line */
@@ -274,8 +266,7 @@ static void test_resolve_refuses_bad_text(void **state)
 	}
 	sbuf_reset(&err);
 	assert_int_equal(git_resolve_commit(r.dir, "-x", &sha, &err), -1);
-	assert_string_equal(
-	    err.buf, "invalid revision '-x': it must not begin with '-'");
+	assert_string_equal(err.buf, "invalid revision '-x': it must not begin with '-'");
 	sbuf_reset(&err);
 	assert_int_equal(git_resolve_commit(r.dir, "a b", &sha, &err), -1);
 	assert_non_null(strstr(err.buf, "whitespace"));
@@ -372,7 +363,8 @@ static void test_head_info(void **state)
 		assert_null(strstr(st.buf, "extra.c"));
 		assert_int_equal(unlink(src), 0);
 		/* kagari's .kagari/ folder (the history) never counts */
-		char *kdir = xstrfmt("%s/.kagari", dir), *hist = xstrfmt("%s/.kagari/history.sqlite", dir);
+		char *kdir = xstrfmt("%s/.kagari", dir),
+		     *hist = xstrfmt("%s/.kagari/history.sqlite", dir);
 		assert_int_equal(mkdir(kdir, 0700), 0);
 		write_file(hist, "x");
 		assert_int_equal(git_head_info(r.dir, NULL, &dirty, &skip, &err), 0);
@@ -428,6 +420,85 @@ static void test_head_info(void **state)
 	repo_release(&r);
 }
 
+/*
+ * git/tree.h: a commit's folders, files and contents without a checkout —
+ * what the base's suite discovery reads (cmd/gate_suites.c).
+ */
+static void test_tree(void **state)
+{
+	struct repo r;
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	enum git_entry k;
+
+	(void)state;
+	make_repo(&r);
+	/* c3: a folder with a suite, a nested folder and a link to file.txt. */
+	RUN(r.dir, "mkdir", "-p", "bench/deep");
+	char *p = xstrfmt("%s/bench/kagari.yaml", r.dir);
+	write_file(p, "name: x\n");
+	free(p);
+	p = xstrfmt("%s/bench/deep/a.kagari.yaml", r.dir);
+	write_file(p, "name: deep\n");
+	free(p);
+	RUN(r.dir, "ln", "-s", "../file.txt", "bench/link.yaml");
+	GIT(r.dir, "add", "bench");
+	GIT(r.dir, "commit", "-q", "-m", "third");
+	char *c3 = GIT_OUT(r.dir, "rev-parse", "HEAD");
+	c3[strcspn(c3, "\n")] = 0;
+
+	assert_int_equal(git_tree_kind(r.dir, c3, "", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_DIR);
+	assert_int_equal(git_tree_kind(r.dir, c3, "./bench/", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_DIR);
+	assert_int_equal(git_tree_kind(r.dir, c3, "bench/kagari.yaml", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_FILE);
+	assert_int_equal(git_tree_kind(r.dir, c3, "bench/link.yaml", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_FILE);
+	/* a prefix of a name is not the name */
+	assert_int_equal(git_tree_kind(r.dir, c3, "ben", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_NONE);
+	/* not in the older commit */
+	assert_int_equal(git_tree_kind(r.dir, r.c1, "bench", &k, &err), 0);
+	assert_int_equal(k, GIT_ENTRY_NONE);
+
+	/* the files of a folder, not its folders, nor a folder's files */
+	assert_int_equal(git_tree_files(r.dir, c3, "bench", &names, &err), 0);
+	assert_int_equal(names.nr, 2);
+	assert_string_equal(names.v[0], "kagari.yaml");
+	assert_string_equal(names.v[1], "link.yaml");
+	strvec_clear(&names);
+	assert_int_equal(git_tree_files(r.dir, r.c1, ".", &names, &err), 0);
+	assert_int_equal(names.nr, 2);
+	assert_string_equal(names.v[0], ".gitignore");
+	assert_string_equal(names.v[1], "file.txt");
+	strvec_clear(&names);
+	assert_int_equal(err.len, 0);
+
+	/* a file's content as that commit has it; a link followed */
+	assert_int_equal(git_tree_read(r.dir, r.c1, "file.txt", &text, &err), 0);
+	assert_string_equal(text.buf, "one\n");
+	assert_int_equal(git_tree_read(r.dir, c3, "bench/link.yaml", &text, &err), 0);
+	assert_string_equal(text.buf, "two\n");
+	assert_int_equal(git_tree_read(r.dir, c3, "bench/deep/a.kagari.yaml", &text, &err), 0);
+	assert_string_equal(text.buf, "name: deep\n");
+	/* missing, or a folder: not a file */
+	assert_int_equal(git_tree_read(r.dir, r.c1, "new.txt", &text, &err), -1);
+	assert_non_null(strstr(err.buf, "new.txt is not a file"));
+	sbuf_reset(&err);
+	assert_int_equal(git_tree_read(r.dir, c3, "bench", &text, &err), -1);
+	sbuf_reset(&err);
+	/* paths that leave the repository are refused */
+	assert_int_equal(git_tree_kind(r.dir, c3, "../x", &k, &err), -1);
+	assert_non_null(strstr(err.buf, "'..'"));
+	sbuf_reset(&err);
+	assert_int_equal(git_tree_files(r.dir, c3, "/etc", &names, &err), -1);
+	sbuf_release(&err);
+	sbuf_release(&text);
+	free(c3);
+	repo_release(&r);
+}
+
 static void test_show_file_exists(void **state)
 {
 	struct repo r;
@@ -436,42 +507,33 @@ static void test_show_file_exists(void **state)
 
 	(void)state;
 	make_repo(&r);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, r.c1, "file.txt", &ex, &err), 0);
+	assert_int_equal(git_show_file_exists(r.dir, r.c1, "file.txt", &ex, &err), 0);
 	assert_int_equal(ex, 1);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, r.c1, "./file.txt", &ex, &err), 0);
+	assert_int_equal(git_show_file_exists(r.dir, r.c1, "./file.txt", &ex, &err), 0);
 	assert_int_equal(ex, 1);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, r.c1, "new.txt", &ex, &err), 0);
+	assert_int_equal(git_show_file_exists(r.dir, r.c1, "new.txt", &ex, &err), 0);
 	assert_int_equal(ex, 0);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, r.c2, "new.txt", &ex, &err), 0);
+	assert_int_equal(git_show_file_exists(r.dir, r.c2, "new.txt", &ex, &err), 0);
 	assert_int_equal(ex, 1);
 	/* from a subfolder, paths stay relative to the top */
 	RUN(r.dir, "mkdir", "sub");
 	{
 		char *sub = xstrfmt("%s/sub", r.dir);
-		assert_int_equal(
-		    git_show_file_exists(sub, r.c2, "new.txt", &ex, &err), 0);
+		assert_int_equal(git_show_file_exists(sub, r.c2, "new.txt", &ex, &err), 0);
 		assert_int_equal(ex, 1);
 		free(sub);
 	}
 	assert_int_equal(err.len, 0);
 
-	assert_int_equal(git_show_file_exists(r.dir, r.c1, "../x", &ex, &err),
-			 -1);
+	assert_int_equal(git_show_file_exists(r.dir, r.c1, "../x", &ex, &err), -1);
 	assert_non_null(strstr(err.buf, "'..'"));
 	sbuf_reset(&err);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, r.c1, "/etc/passwd", &ex, &err), -1);
+	assert_int_equal(git_show_file_exists(r.dir, r.c1, "/etc/passwd", &ex, &err), -1);
 	sbuf_reset(&err);
-	assert_int_equal(
-	    git_show_file_exists(r.dir, "HEAD", "file.txt", &ex, &err), -1);
+	assert_int_equal(git_show_file_exists(r.dir, "HEAD", "file.txt", &ex, &err), -1);
 	sbuf_reset(&err);
-	assert_int_equal(git_show_file_exists(
-			     r.dir, "0123456789012345678901234567890123456789",
-			     "file.txt", &ex, &err),
+	assert_int_equal(git_show_file_exists(r.dir, "0123456789012345678901234567890123456789",
+					      "file.txt", &ex, &err),
 			 -1);
 	assert_non_null(strstr(err.buf, "not in the repository"));
 	sbuf_release(&err);
@@ -482,12 +544,9 @@ static void test_show_file_exists(void **state)
 static char *user_state(const char *dir)
 {
 	static const char *const cmds[][4] = {
-	    {"status", "--porcelain", NULL},
-	    {"worktree", "list", "--porcelain", NULL},
-	    {"stash", "list", NULL},
-	    {"branch", "--list", NULL},
-	    {"rev-parse", "HEAD", NULL},
-	    {"config", "--local", "--list", NULL},
+	    {"status", "--porcelain", NULL}, {"worktree", "list", "--porcelain", NULL},
+	    {"stash", "list", NULL},	     {"branch", "--list", NULL},
+	    {"rev-parse", "HEAD", NULL},     {"config", "--local", "--list", NULL},
 	};
 	struct sbuf all = SBUF_INIT;
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -503,8 +562,8 @@ static void test_worktree_leaves_user_state(void **state)
 	struct repo r;
 	struct sbuf err = SBUF_INIT;
 	struct git_worktree wt = GIT_WORKTREE_INIT;
-	char *parent, *p, *before, *after, *text, *index_before, *index_after,
-	    *list, *bogus_index, *root = NULL;
+	char *parent, *p, *before, *after, *text, *index_before, *index_after, *list, *bogus_index,
+	    *root = NULL;
 
 	(void)state;
 	make_repo(&r);
@@ -592,8 +651,7 @@ static void test_worktree_leaves_user_state(void **state)
 	index_after = read_text(p);
 	assert_non_null(index_before);
 	assert_non_null(index_after);
-	assert_memory_equal(index_before, index_after,
-			    strlen(index_before) + 1);
+	assert_memory_equal(index_before, index_after, strlen(index_before) + 1);
 	{
 		char *f = xstrfmt("%s/file.txt", r.dir);
 		text = read_text(f);
@@ -657,8 +715,7 @@ static void test_worktree_remove_after_folder_deleted(void **state)
 
 	/* add fails: an unknown commit; remove is still safe */
 	assert_int_equal(
-	    git_worktree_add(r.dir, "0123456789012345678901234567890123456789",
-			     parent, &wt, &err),
+	    git_worktree_add(r.dir, "0123456789012345678901234567890123456789", parent, &wt, &err),
 	    -1);
 	assert_non_null(strstr(err.buf, "temporary worktree"));
 	assert_null(strchr(err.buf, '\n'));
@@ -667,8 +724,7 @@ static void test_worktree_remove_after_folder_deleted(void **state)
 	assert_false(exists(wt.path));
 	git_worktree_release(&wt);
 	/* a revision name is not accepted: a full sha is required */
-	assert_int_equal(git_worktree_add(r.dir, "HEAD", parent, &wt, &err),
-			 -1);
+	assert_int_equal(git_worktree_add(r.dir, "HEAD", parent, &wt, &err), -1);
 	assert_int_equal(git_worktree_remove(&wt, &err), 0);
 	git_worktree_release(&wt);
 
@@ -677,6 +733,141 @@ static void test_worktree_remove_after_folder_deleted(void **state)
 	free(before);
 	free(after);
 	free(list);
+	sbuf_release(&err);
+	repo_release(&r);
+}
+
+/*
+ * GIT_WORKTREE_SAME_LENGTH (issue 40): the worktree's path exactly as long
+ * as the repository's, so that a build holding its folder is laid out the
+ * same on both sides; "base" when the parent is too long for that.
+ */
+static void test_worktree_same_length(void **state)
+{
+	struct repo r;
+	struct sbuf err = SBUF_INIT;
+	struct git_worktree wt = GIT_WORKTREE_INIT;
+
+	(void)state;
+	make_repo(&r);
+	char *longer = xstrfmt("%s-with-a-name-long-enough-for-a-worktree-beside-it", r.dir);
+	assert_int_equal(rename(r.dir, longer), 0);
+	free(r.dir);
+	r.dir = longer;
+	char *parent = make_parent();
+	char *repo_abs = realpath(r.dir, NULL), *parent_abs = realpath(parent, NULL);
+	assert_int_equal(
+	    git_worktree_add_as(r.dir, r.c1, parent, GIT_WORKTREE_SAME_LENGTH, &wt, &err), 0);
+	assert_int_equal(strlen(wt.path), strlen(repo_abs));
+	assert_int_equal(strncmp(wt.path, parent_abs, strlen(parent_abs)), 0);
+	assert_int_equal(strncmp(wt.path + strlen(parent_abs), "/base_", 6), 0);
+	{
+		char *f = xstrfmt("%s/file.txt", wt.path);
+		char *text = read_text(f);
+		assert_string_equal(text, "one\n");
+		free(text);
+		free(f);
+	}
+	assert_int_equal(git_worktree_remove(&wt, &err), 0);
+	assert_false(exists(wt.path));
+	git_worktree_release(&wt);
+
+	/* A parent longer than the repository's path: the folder "base". */
+	char *deep = xstrfmt("%s/a-folder-that-makes-the-parent-longer-than-the-repository-path-"
+			     "itself-is-by-far",
+			     parent);
+	assert_int_equal(mkdir(deep, 0700), 0);
+	assert_int_equal(
+	    git_worktree_add_as(r.dir, r.c1, deep, GIT_WORKTREE_SAME_LENGTH, &wt, &err), 0);
+	assert_true(strlen(wt.path) > strlen(repo_abs));
+	assert_string_equal(strrchr(wt.path, '/'), "/base");
+	assert_int_equal(git_worktree_remove(&wt, &err), 0);
+	git_worktree_release(&wt);
+	assert_int_equal(err.len, 0);
+
+	assert_int_equal(rmdir(deep), 0);
+	assert_int_equal(rmdir(parent), 0);
+	free(deep);
+	free(parent);
+	free(repo_abs);
+	free(parent_abs);
+	sbuf_release(&err);
+	repo_release(&r);
+}
+
+/*
+ * git_worktree_copy_changes() (kagari aa's base side): a worktree of HEAD
+ * made to hold the working tree's uncommitted changes — a modified file
+ * (its mode too), a deleted one, an untracked one in a new folder, a
+ * symlink — and the user's tree left as it was.
+ */
+static void test_worktree_copy_changes(void **state)
+{
+	struct repo r;
+	struct sbuf err = SBUF_INIT, status = SBUF_INIT;
+	struct git_worktree wt = GIT_WORKTREE_INIT;
+	char *sha = NULL, *p;
+	struct stat st;
+
+	(void)state;
+	make_repo(&r);
+	p = xstrfmt("%s/file.txt", r.dir);
+	write_file(p, "three\n");
+	assert_int_equal(chmod(p, 0755), 0);
+	free(p);
+	p = xstrfmt("%s/new.txt", r.dir);
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	p = xstrfmt("%s/sub", r.dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	p = xstrfmt("%s/sub/added.txt", r.dir);
+	write_file(p, "added\n");
+	free(p);
+	p = xstrfmt("%s/link", r.dir);
+	assert_int_equal(symlink("file.txt", p), 0);
+	free(p);
+	char *before = GIT_OUT(r.dir, "status", "--porcelain");
+
+	assert_int_equal(git_head_status(r.dir, &sha, &status, NULL, &err), 0);
+	char *parent = make_parent();
+	assert_int_equal(git_worktree_add(r.dir, sha, parent, &wt, &err), 0);
+	assert_int_equal(git_worktree_copy_changes(&wt, &status, &err), 0);
+	assert_int_equal(err.len, 0);
+
+	p = xstrfmt("%s/file.txt", wt.path);
+	char *text = read_text(p);
+	assert_string_equal(text, "three\n");
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0755);
+	free(text);
+	free(p);
+	p = xstrfmt("%s/new.txt", wt.path);
+	assert_false(exists(p));
+	free(p);
+	p = xstrfmt("%s/sub/added.txt", wt.path);
+	text = read_text(p);
+	assert_string_equal(text, "added\n");
+	free(text);
+	free(p);
+	p = xstrfmt("%s/link", wt.path);
+	char target[64];
+	ssize_t n = readlink(p, target, sizeof(target) - 1);
+	assert_true(n > 0);
+	target[n] = '\0';
+	assert_string_equal(target, "file.txt");
+	free(p);
+	char *after = GIT_OUT(r.dir, "status", "--porcelain");
+	assert_string_equal(before, after);
+
+	assert_int_equal(git_worktree_remove(&wt, &err), 0);
+	git_worktree_release(&wt);
+	assert_int_equal(rmdir(parent), 0);
+	free(parent);
+	free(before);
+	free(after);
+	free(sha);
+	sbuf_release(&status);
 	sbuf_release(&err);
 	repo_release(&r);
 }
@@ -696,9 +887,8 @@ static void test_prune_orphans(void **state)
 	struct repo r;
 	struct sbuf err = SBUF_INIT;
 	struct git_worktree gone = GIT_WORKTREE_INIT, live = GIT_WORKTREE_INIT;
-	char *p_gone, *p_dead, *p_live, *p_other, *dead_path, *other_path,
-	    *user_wt, *user_locked, *user_missing, *reason, *list, *canon_dead,
-	    *p_reused, *canon_reused, *reused_path;
+	char *p_gone, *p_dead, *p_live, *p_other, *dead_path, *other_path, *user_wt, *user_locked,
+	    *user_missing, *reason, *list, *canon_dead, *p_reused, *canon_reused, *reused_path;
 
 	(void)state;
 	make_repo(&r);
@@ -714,13 +904,14 @@ static void test_prune_orphans(void **state)
 	close(gone.live_lock - 1);
 	gone.live_lock = 0;
 
-	/* ours, folder present, its kagari process dead */
+	/* ours, folder present, its kagari process dead; named as
+	   GIT_WORKTREE_SAME_LENGTH pads "base" */
 	p_dead = make_parent();
 	canon_dead = realpath(p_dead, NULL);
-	dead_path = xstrfmt("%s/base", canon_dead);
+	dead_path = xstrfmt("%s/base___", canon_dead);
 	reason = xstrfmt("kagari pid=%ld start=0", (long)dead_pid());
-	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason,
-	    "--detach", dead_path, r.c1);
+	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason, "--detach", dead_path,
+	    r.c1);
 	free(reason);
 
 	/* ours, its pid now used by another process (this one) */
@@ -728,8 +919,8 @@ static void test_prune_orphans(void **state)
 	canon_reused = realpath(p_reused, NULL);
 	reused_path = xstrfmt("%s/base", canon_reused);
 	reason = xstrfmt("kagari pid=%ld start=1", (long)getpid());
-	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason,
-	    "--detach", reused_path, r.c1);
+	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason, "--detach", reused_path,
+	    r.c1);
 	free(reason);
 
 	/* ours and alive (this process) */
@@ -739,18 +930,17 @@ static void test_prune_orphans(void **state)
 	/* kagari's on another host: cannot tell, kept */
 	p_other = make_parent();
 	other_path = xstrfmt("%s/base", p_other);
-	reason = xstrfmt("kagari pid=%ld start=0 host=elsewhere.example",
-			 (long)dead_pid());
-	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason,
-	    "--detach", other_path, r.c1);
+	reason = xstrfmt("kagari pid=%ld start=0 host=elsewhere.example", (long)dead_pid());
+	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", reason, "--detach", other_path,
+	    r.c1);
 	free(reason);
 
 	/* the user's: plain, locked, and one whose folder is gone */
 	user_wt = xstrfmt("%s/user-wt%d", test_root, repo_counter);
 	GIT(r.dir, "worktree", "add", "-q", "--detach", user_wt, r.c1);
 	user_locked = xstrfmt("%s/user-locked%d", test_root, repo_counter);
-	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason",
-	    "on a usb disk", "--detach", user_locked, r.c1);
+	GIT(r.dir, "worktree", "add", "-q", "--lock", "--reason", "on a usb disk", "--detach",
+	    user_locked, r.c1);
 	user_missing = xstrfmt("%s/user-missing%d", test_root, repo_counter);
 	GIT(r.dir, "worktree", "add", "-q", "--detach", user_missing, r.c1);
 	assert_int_equal(tmpdir_remove(user_missing), 0);
@@ -929,8 +1119,11 @@ int main(void)
 	    cmocka_unit_test(test_resolve_shallow),
 	    cmocka_unit_test(test_head_info),
 	    cmocka_unit_test(test_show_file_exists),
+    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_worktree_leaves_user_state),
 	    cmocka_unit_test(test_worktree_remove_after_folder_deleted),
+	    cmocka_unit_test(test_worktree_same_length),
+	    cmocka_unit_test(test_worktree_copy_changes),
 	    cmocka_unit_test(test_prune_orphans),
 	    cmocka_unit_test(test_hooks_not_run),
 	    cmocka_unit_test(test_git_not_installed),

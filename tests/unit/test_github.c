@@ -305,7 +305,7 @@ static void test_annotations(void **state)
 		"::error title=budget exceeded,file=bench/kagari.yaml::sort,big:1%25/fast: latency p95 312.4 ms, budget <= 300ms",
 		"::error title=metric unsupported,file=bench/kagari.yaml::sort,big:1%25/fast: instructions max <= 1000000000 could not be assessed: not measured",
 		"::error title=regression,file=bench/kagari.yaml::sort,big:1%25/fast latency: 100.0 ms -> 120.0 ms, +20.0%25 [+18.0%25, +22.0%25] (tolerance 10%25): the reason",
-		"::warning title=regression,file=bench/kagari.yaml::sort,big:1%25/fast cpu_user: 100.0 ms -> 120.0 ms, +20.0%25 [+18.0%25, +22.0%25] (tolerance 10%25): the reason (not gated)",
+		"::notice title=regression (not gated),file=bench/kagari.yaml::sort,big:1%25/fast cpu_user: 100.0 ms -> 120.0 ms, +20.0%25 [+18.0%25, +22.0%25] (tolerance 10%25): the reason (not gated)",
 		"::notice title=inconclusive,file=bench/kagari.yaml::sort,big:1%25/fast cpu_system: 100.0 ms -> 100.0 ms, 0.0%25 [-2.0%25, +2.0%25] (tolerance 10%25): the reason (not gated)",
 		"::warning title=inconclusive,file=bench/kagari.yaml::sort,big:1%25/fast peak_rss: 1.00 MiB -> 1.00 MiB, 0.0%25 [-2.0%25, +2.0%25] (tolerance 10%25): the reason",
 		"::warning title=metric unsupported,file=bench/kagari.yaml::sort,big:1%25/fast: instructions unsupported: no perf",

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,7 @@ static void test_no_bad_commit(void **state)
 	assert_int_equal(b.r.first, -1);
 	assert_int_equal(b.r.path[1].out, BISECT_SKIP);
 	assert_string_equal(b.r.path[1].reason, "s/b/c latency: the command failed");
+	assert_false(b.r.path[1].undecided); /* failed, not undecided */
 	bisect_release(&b);
 
 	/* no comparison of the selected metric at all */
@@ -329,6 +331,21 @@ static void test_measured_again(void **state)
 	assert_int_equal(c1->runs, 16);
 	assert_int_equal(c1->again, 0);
 	assert_non_null(strstr(c1->reason, "s/b/c latency inconclusive"));
+	assert_true(c1->undecided);
+	assert_false(c3->undecided);
+	/* The header counts commits compared, not measurements (c1 and c3
+	   were measured more than once), and says how many measurements. */
+	{
+		struct sbuf t = SBUF_INIT;
+		char want[128];
+		assert_true(b.r.steps > b.r.nr_order);
+		report_bisect_table(&t, &b.r);
+		snprintf(want, sizeof(want), ": 5 commits, %zu compared in %zu measurements\n",
+			 b.r.nr_order, b.r.steps);
+		if (!strstr(t.buf, want))
+			fail_msg("no '%s' in:\n%s", want, t.buf);
+		sbuf_release(&t);
+	}
 	assert_int_equal(b.r.first, 3);
 	assert_false(b.r.ambiguous);
 	/* the suite's own level is back after every measurement */

@@ -94,7 +94,33 @@ static void add_point(struct history_points *p, const char *bench, const char *c
 	q->kind = xstrdup("run");
 	q->result = xstrdup("pass");
 	q->change_percent = q->ci_low_percent = q->ci_high_percent = NAN;
+	q->mean_change_percent = q->mean_ci_low_percent = q->mean_ci_high_percent = NAN;
+	q->p_value = q->max_percent = NAN;
+	q->gate = -1;
 	p->nr++;
+}
+
+/* The last point added made a paired comparison against commit base. */
+static void paired(struct history_points *p, int base, const char *verdict, double change,
+		   double lo, double hi)
+{
+	struct history_point *q = &p->v[p->nr - 1];
+	free(q->kind);
+	q->kind = xstrdup("ci");
+	free(q->result);
+	q->result = xstrdup(verdict);
+	q->verdict = xstrdup(verdict);
+	q->change_percent = change;
+	q->ci_low_percent = lo;
+	q->ci_high_percent = hi;
+	q->mean_change_percent = change + 1;
+	q->mean_ci_low_percent = lo + 1;
+	q->mean_ci_high_percent = hi + 1;
+	q->p_value = 0.001;
+	q->max_percent = 5;
+	q->gate = 1;
+	q->base_sha = sha_of(base);
+	q->base_ref = sha_of(base);
 }
 
 /*
@@ -133,6 +159,16 @@ static void fixed_points(struct history_points *p)
 		for (int k = 0; k < 6; k++)
 			add_point(p, "b", "walk", "latency", THIS_MACHINE, k + 1,
 				  walk[k] + r * 0.01e6);
+	/* "gate": ci at every commit against its parent; a paired +20% at
+	   commit 3 (too short a line for the series to tell), a pass at 4. */
+	static const double gate[4] = {5e6, 5e6, 6e6, 6e6};
+	for (int k = 1; k <= 4; k++) {
+		add_point(p, "b", "gate", "latency", THIS_MACHINE, k, gate[k - 1]);
+		if (k == 3)
+			paired(p, 2, "regression", 20, 17.5, 22.5);
+		else if (k > 1)
+			paired(p, k - 1, "pass", 0.2, -0.5, 0.9);
+	}
 	add_point(p, "skip", "x", "latency", THIS_MACHINE, 8, 1e6);
 }
 
@@ -149,10 +185,15 @@ static void build(struct history_series_set *set, const struct history_points *p
 	history_series_build(set, p, o, &opt);
 }
 
-static int commit_of(const struct history_commit *c)
+static int commit_of_sha(const char *sha)
 {
 	unsigned k;
-	return sscanf(c->sha, "%2x", &k) == 1 ? (int)k : -1;
+	return sha && sscanf(sha, "%2x", &k) == 1 ? (int)k : -1;
+}
+
+static int commit_of(const struct history_commit *c)
+{
+	return commit_of_sha(c->sha);
 }
 
 static void test_series_from_points(void **state)
@@ -169,10 +210,24 @@ static void test_series_from_points(void **state)
 	build(&set, &p, &o, &asked);
 	/* parse, allocs and walk here, parse on the other machine; "nope"
 	   (no such metric) and the dropped benchmark are not series */
-	assert_int_equal(set.nr, 4);
+	assert_int_equal(set.nr, 5);
 	assert_true(asked >= 4);
 	const struct history_series *parse = &set.v[0], *allocs = &set.v[1], *walk = &set.v[2],
-				    *other = &set.v[3];
+				    *gate = &set.v[3], *other = &set.v[4];
+	/* steps from pairs first: ci's paired +20% at commit 3 against its
+	   parent is a step there, with the paired change as its size, on a
+	   line of 4 commits that the series alone could not segment (a step
+	   keeps two commits on each side); the passes are no steps */
+	assert_string_equal(gate->key->command, "gate");
+	assert_int_equal(gate->nr_steps, 1);
+	assert_int_equal(gate->steps[0].at, 2);
+	assert_int_equal(gate->steps[0].evidence, HISTORY_EVIDENCE_PAIRED);
+	assert_int_equal(commit_of_sha(gate->steps[0].from_sha), 2);
+	assert_true(gate->steps[0].change_percent == 20);
+	assert_true(fabs(gate->steps[0].before - 5e6) < 1);
+	assert_int_equal(gate->nr_regressions, 1);
+	assert_int_equal(gate->nr_improvements, 0);
+	assert_int_equal(gate->pts[3].nr_cmps, 1);
 	assert_string_equal(parse->key->command, "parse");
 	assert_int_equal(parse->metric, METRIC_LATENCY);
 	assert_true(parse->this_machine);
@@ -235,6 +290,46 @@ static void test_series_from_points(void **state)
 
 /* Outside a repository (an empty order) the points keep the order they
    were first measured in, and every one is segmented. */
+/*
+ * A series step at a commit whose paired comparison measured no change of
+ * that size is dropped: commits 1-8 of the line at 10 then 12 ms (the
+ * series sees +20% at 5), and a ci of 5 against 4 that passed with
+ * [-0.5%, +0.7%] (a second runs' build: the step was the machine's). With
+ * an interval that holds the change ([+15%, +25%], a pass under a
+ * tolerance of 30%) the series step stays, its evidence the series.
+ */
+static void test_pairs_overrule_series(void **state)
+{
+	(void)state;
+	for (int keep = 0; keep <= 1; keep++) {
+		struct history_points p;
+		struct history_order o;
+		struct history_series_set set;
+		int asked = 0;
+		memset(&p, 0, sizeof(p));
+		order_given(&o);
+		for (int r = 0; r < 2; r++)
+			for (int k = 1; k <= LINE_LEN; k++) {
+				add_point(&p, "b", "m", "latency", THIS_MACHINE, k,
+					  (k >= 5 ? 12e6 : 10e6) + r * 0.05e6 + k * 0.01e6);
+				if (k == 5 && r == 1)
+					paired(&p, 4, "pass", keep ? 20 : 0.1, keep ? 15 : -0.5,
+					       keep ? 25 : 0.7);
+			}
+		build(&set, &p, &o, &asked);
+		assert_int_equal(set.nr, 1);
+		const struct history_series *s = &set.v[0];
+		assert_int_equal(s->nr_steps, (size_t)keep);
+		if (keep) {
+			assert_int_equal(s->steps[0].at, 4);
+			assert_int_equal(s->steps[0].evidence, HISTORY_EVIDENCE_SERIES);
+		}
+		history_series_release(&set);
+		history_order_release(&o);
+		history_points_release(&p);
+	}
+}
+
 static void test_series_without_repository(void **state)
 {
 	(void)state;
@@ -351,7 +446,15 @@ static void test_site_extreme_values(void **state)
 								k ? 5e6 : 1e18 + 100.0 * i,
 								k ? 5e6 : 1e18 + 100.0 * i,
 								1,
-								0};
+								0,
+								NULL,
+								NULL,
+								NULL,
+								NAN,
+								NAN,
+								NAN,
+								0,
+								NULL};
 		ser[k] = (struct history_site_series){
 		    .suite = "s",
 		    .benchmark = "b",
@@ -364,7 +467,8 @@ static void test_site_extreme_values(void **state)
 		    .noise = "noise unknown",
 		    .last = {"d4", NULL, "run", "pass", NULL, NAN, NAN, NAN}};
 	}
-	struct history_site site = {"m", NULL, "no remote", "2026-01-01T00:00:00Z", 8, ser, 2};
+	struct history_site site = {"m", NULL, "no remote", "2026-01-01T00:00:00Z", 8, ser, 2,
+				    NULL, 0};
 	struct sbuf out = SBUF_INIT;
 	history_site_render(&out, &site);
 	assert_true(count_of(out.buf, "<svg") >= 2);
@@ -379,6 +483,7 @@ int main(void)
 	    cmocka_unit_test(test_order_given_as_data),
 	    cmocka_unit_test(test_series_from_points),
 	    cmocka_unit_test(test_series_without_repository),
+	    cmocka_unit_test(test_pairs_overrule_series),
 	    cmocka_unit_test(test_outputs_golden),
 	    cmocka_unit_test(test_site_extreme_values),
 	};

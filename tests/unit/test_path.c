@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/path.h"
+#include "base/sbuf.h"
 
 static void norm(const char *in, const char *want)
 {
@@ -62,7 +63,7 @@ static void test_components(void **state)
 {
 	(void)state;
 	const char *p = "//a/./bc//d/", *c;
-	const char *want[] = { "a", ".", "bc", "d" };
+	const char *want[] = {"a", ".", "bc", "d"};
 	size_t n, k = 0;
 	while ((c = path_component(&p, &n))) {
 		assert_true(k < 4);
@@ -75,12 +76,36 @@ static void test_components(void **state)
 	assert_null(path_component(&p, &n));
 }
 
+static void clean(const char *in, int want_rc, const char *want)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = path_clean_relative(in, &out);
+	if (rc != want_rc || (!rc && strcmp(out.buf, want)))
+		fail_msg("path_clean_relative(\"%s\") = %d \"%s\", want %d \"%s\"", in, rc, out.buf,
+			 want_rc, want ? want : "");
+	sbuf_release(&out);
+}
+
+static void test_clean_relative(void **state)
+{
+	(void)state;
+	clean("a/b", 0, "a/b");
+	clean("./a//b/", 0, "a/b");
+	clean(".", 0, "");
+	clean("", 0, "");
+	clean("a/./.b/c.", 0, "a/.b/c.");
+	clean("a/../b", -1, NULL);
+	clean("..", -1, NULL);
+	clean("a/..b/...", 0, "a/..b/...");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_normalize),
-		cmocka_unit_test(test_inside),
-		cmocka_unit_test(test_components),
+	    cmocka_unit_test(test_normalize),
+	    cmocka_unit_test(test_inside),
+	    cmocka_unit_test(test_components),
+	    cmocka_unit_test(test_clean_relative),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -523,6 +523,28 @@ static void test_github_no_problems(void **state)
 	release(&r);
 }
 
+/* An ungated regression beside no gated one: the heading says which
+   regressions there are none of, not "No regressions, ... 1 regression
+   not gated". */
+static void test_github_heading_not_gated(void **state)
+{
+	(void)state;
+	struct run_result r;
+
+	build(&r, 2, "bench");
+	comparison(&r.suites[0].benches[0].commands[0], METRIC_LATENCY, "inconclusive", 1, 3);
+	comparison(&r.suites[0].benches[0].commands[1], METRIC_LATENCY, "regression", 0, 20);
+	char *md = render(&r, REPORT_GITHUB, NULL);
+	if (!strstr(md, "kagari: No gated regressions, 1 inconclusive, 1 regression not gated\n"))
+		fail_msg("heading:\n%.300s", md);
+	assert_null(strstr(md, "No regressions"));
+	free(md);
+	md = render(&r, REPORT_MARKDOWN, NULL);
+	assert_non_null(strstr(md, "No gated regressions, 1 inconclusive, 1 regression not gated"));
+	free(md);
+	release(&r);
+}
+
 static void test_github_three_problems(void **state)
 {
 	(void)state;
@@ -631,6 +653,7 @@ int main(void)
 	    cmocka_unit_test(test_markdown_escaping),
 	    cmocka_unit_test(test_md_escape_no_mentions),
 	    cmocka_unit_test(test_github_no_problems),
+	    cmocka_unit_test(test_github_heading_not_gated),
 	    cmocka_unit_test(test_github_three_problems),
 	    cmocka_unit_test(test_github_fifteen_problems),
 	};

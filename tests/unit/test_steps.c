@@ -1,5 +1,5 @@
 /*
- * Tests for history/steps: binary segmentation with the L1 cost finds a
+ * Tests for history/steps: binary segmentation (a winsorized CUSUM) finds a
  * planted step at its index with its size, finds two steps, ignores one
  * wild point, finds nothing in A/A noise (seeded, so deterministic: the
  * false-step rate over 200 noisy series is asserted, not hoped for), and
@@ -9,8 +9,10 @@
  * runs per commit a step needs follow from the noise of one run and that
  * between sessions; points whose sessions differ far more than their
  * runs do (each commit's runs share its session's offset) make no step,
- * while a step ten times that offset is found. Every found step is
- * checked at its commit and with its size.
+ * while a step ten times that offset is found; noise in proportion to the
+ * level makes no steps; a step of the noise is found in a long line; and
+ * known (paired) steps cut the series. Every found step is checked at its
+ * commit and with its size.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "history/steps.h"
 #include "model/rng.h"
@@ -191,7 +194,7 @@ static void test_step_of_run_noise(void **state)
 		aa += n > 0;
 		free(s);
 	}
-	/* 34 of 50 at commit 8 with +10 +-4 %: a point's noise is what its
+	/* 31 of 50 at commit 8 with +10 +-4 %: a point's noise is what its
 	   points scatter by, median of 25 runs and all (steps_between_noise()
 	   takes in what sigma_1 / 5 leaves out), so the step is about 4 of
 	   them, not 5. */
@@ -226,9 +229,10 @@ static void test_points_of_many_runs_weigh_more(void **state)
 		medians += found_exactly(s, n, 12, 30, 10);
 		free(s);
 	}
-	/* 42 and 20 of 50, at commit 12 with +30 +-10 %. */
+	/* 39 and 30 of 50, at commit 12 with +30 +-10 %: one noise for
+	   every point, taken from the noisy ones, finds fewer. */
 	assert_true(spread >= 38);
-	assert_true(medians <= 25);
+	assert_true(spread >= medians + 5);
 }
 
 static void test_run_noise_and_runs_needed(void **state)
@@ -325,7 +329,7 @@ static void test_session_offsets(void **state)
 	}
 	qsort(taus, 50, sizeof(*taus), cmp_double);
 	assert_true(flat_steps <= 1);
-	assert_true(found >= 48);
+	assert_true(found >= 47);
 	/* tau is estimated without bias worth the name: the median of the 50
 	   estimates within 20 % of the 5 it is. */
 	assert_true(taus[24] > 4 && taus[25] < 6);
@@ -390,6 +394,115 @@ static void test_unknown_noise(void **state)
 	assert_true(fabs(steps_run_noise(d, 1) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
 }
 
+/*
+ * Noise in proportion to the level: a program made twice as slow scatters
+ * six times as much. 200 single-run commits with 5 % noise, six times as
+ * slow from commit 100 on: the step is found at its commit, and no other
+ * in the slower half (one noise for the whole series, taken in absolute
+ * terms, saw steps in the slower half's wider scatter: 0 of 50 right).
+ */
+static void test_noise_in_proportion(void **state)
+{
+	(void)state;
+	struct rng r;
+	double x[200];
+	struct steps_point p[200];
+	int exact = 0;
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		rng_seed(&r, 9100 + seed);
+		noisy(&r, x, 100, 100, 0.05);
+		noisy(&r, x + 100, 100, 600, 0.05);
+		for (size_t i = 0; i < 200; i++)
+			p[i] = (struct steps_point){x[i], &x[i], 1};
+		struct step *s;
+		size_t n;
+		steps_find_points(p, 200, 2, 1, &s, &n, NULL);
+		exact += found_exactly(s, n, 100, 500, 30);
+		free(s);
+	}
+	assert_true(exact >= 48);
+}
+
+/*
+ * A long line finds a small step: 400 single-run commits with 5 % noise
+ * and a +5 % step (one noise) at commit 200. The two sides' means are 14
+ * standard errors apart; the penalty of the L1 cost kagari used before,
+ * 2 sqrt(n ln n), grew with the line and missed all 50. Found within 5
+ * commits of its place, with its size, in 43 of 50 (asserted: 40), and
+ * no false step in 50 flat lines of 1,000.
+ */
+static void test_small_step_long_line(void **state)
+{
+	(void)state;
+	struct rng r;
+	static double x[1000];
+	static struct steps_point p[1000];
+	int near = 0, aa = 0;
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		struct step *s;
+		size_t n;
+		rng_seed(&r, 9300 + seed);
+		noisy(&r, x, 200, 100, 0.05);
+		noisy(&r, x + 200, 200, 105, 0.05);
+		for (size_t i = 0; i < 400; i++)
+			p[i] = (struct steps_point){x[i], &x[i], 1};
+		steps_find_points(p, 400, 2, 1, &s, &n, NULL);
+		near +=
+		    n == 1 && s[0].at >= 195 && s[0].at <= 205 && fabs(s[0].change_percent - 5) < 2;
+		free(s);
+		noisy(&r, x, 1000, 100, 0.05);
+		for (size_t i = 0; i < 1000; i++)
+			p[i] = (struct steps_point){x[i], &x[i], 1};
+		steps_find_points(p, 1000, 2, 1, &s, &n, NULL);
+		aa += n > 0;
+		free(s);
+	}
+	assert_true(near >= 40);
+	assert_true(aa == 0);
+}
+
+/*
+ * Known steps (paired comparisons) cut the series: the differences across
+ * them are no noise, and each stretch is searched on its own. Four
+ * commits 100, 130, 130, 100 with steps known at 1 and 3: the noise of
+ * their differences (30, 0, 30: "+-21%") is unknown instead, from one
+ * difference. And 24 single runs with a +20 % step at 8 known and another
+ * at 16 not: the second is found, the first not returned again.
+ */
+static void test_known_steps_cut(void **state)
+{
+	(void)state;
+	double v[4] = {100, 130, 130, 100};
+	struct steps_point p[24];
+	unsigned char cut[24] = {0};
+	struct step *s;
+	size_t n;
+	for (size_t i = 0; i < 4; i++)
+		p[i] = (struct steps_point){v[i], &v[i], 1};
+	assert_true(steps_find_points(p, 4, 2, 1, &s, &n, NULL) > 20);
+	free(s);
+	cut[1] = cut[3] = 1;
+	assert_true(isnan(steps_find_points_cut(p, 4, cut, 2, 1, &s, &n, NULL)));
+	assert_int_equal(n, 0);
+	free(s);
+
+	struct rng r;
+	double x[24];
+	rng_seed(&r, 77);
+	noisy(&r, x, 8, 100, 0.01);
+	noisy(&r, x + 8, 8, 120, 0.01);
+	noisy(&r, x + 16, 8, 144, 0.01);
+	for (size_t i = 0; i < 24; i++)
+		p[i] = (struct steps_point){x[i], &x[i], 1};
+	memset(cut, 0, sizeof(cut));
+	cut[8] = 1;
+	steps_find_points_cut(p, 24, cut, 2, 1, &s, &n, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].at, 16);
+	assert_true(fabs(s[0].change_percent - 20) < 3);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +514,9 @@ int main(void)
 		cmocka_unit_test(test_points_of_many_runs_weigh_more),
 		cmocka_unit_test(test_run_noise_and_runs_needed),
 		cmocka_unit_test(test_session_offsets),
+		cmocka_unit_test(test_noise_in_proportion),
+		cmocka_unit_test(test_small_step_long_line),
+		cmocka_unit_test(test_known_steps_cut),
 		cmocka_unit_test(test_between_noise),
 		cmocka_unit_test(test_unknown_noise),
 	};

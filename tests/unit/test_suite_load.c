@@ -546,7 +546,20 @@ static void test_variables_and_paths(void **state)
 		"      z: {command: [ls], stdout: \"${workdir}/x.txt\"}\n");
 	assert_string_equal(s->benches[0].commands[2].settings.stdout_path, "x.txt");
 	assert_string_equal(s->benches[0].settings.cwd, "${root}/sub");
+	assert_false(s->build_no_submodules); /* a build needs them unless it says not */
 	suite_free(s);
+	/* build.submodules (issue 40): the build's only, a boolean. */
+	s = expect_valid("version: \"1\"\nname: n\nbuild: {command: [make], submodules: false}\n"
+			 "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n");
+	assert_true(s->build_no_submodules);
+	suite_free(s);
+	expect_errors("version: \"1\"\nname: n\nbuild: {command: [make], submodules: 0}\n"
+		      "benchmarks:\n  - name: a\n    commands: {x: {command: [ls]}}\n",
+		      "build.submodules: ", NULL);
+	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
+		      "    setup: [{command: [ls], submodules: false}]\n"
+		      "    commands: {x: {command: [ls]}}\n",
+		      "unknown key 'submodules'", NULL);
 
 	expect_errors("version: \"1\"\nname: n\nbenchmarks:\n  - name: a\n"
 		      "    cwd: \"${root}/../../../../../../../../../../../../../x\"\n    commands: {x: {command: [ls]}}\n",
@@ -689,6 +702,84 @@ static void test_discover(void **state)
 	sbuf_release(&err);
 }
 
+/*
+ * A tree of our own, as a commit's is read (cmd/gate_suites.c): the same
+ * rule must find the same files in it as in the working tree.
+ */
+static const char *const fake_files[] = { "kagari.yaml", "x.kagari.yaml",
+					  "sub/himorime.yaml", "sub/notes.txt",
+					  "sub/dir.kagari.yaml/inner" };
+
+static int fake_kind(void *data, const char *path, enum suite_entry *kind,
+		     struct sbuf *err)
+{
+	(void)data;
+	(void)err;
+	size_t n = strlen(path);
+	*kind = SUITE_ENTRY_NONE;
+	for (size_t i = 0; i < 5; i++) {
+		if (!strcmp(fake_files[i], path))
+			*kind = SUITE_ENTRY_FILE;
+		else if (!strncmp(fake_files[i], path, n) &&
+			 fake_files[i][n] == '/')
+			*kind = SUITE_ENTRY_DIR;
+	}
+	if (!strcmp(path, "broken")) {
+		sbuf_addf(err, "broken: cannot be read\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int fake_files_in(void *data, const char *dir, struct strvec *names,
+			 struct sbuf *err)
+{
+	(void)data;
+	(void)err;
+	size_t n = strlen(dir);
+	for (size_t i = 0; i < 5; i++)
+		if (!strncmp(fake_files[i], dir, n) &&
+		    fake_files[i][n] == '/' &&
+		    !strchr(fake_files[i] + n + 1, '/'))
+			strvec_push(names, fake_files[i] + n + 1);
+	return 0;
+}
+
+static void test_discover_tree(void **state)
+{
+	(void)state;
+	struct suite_tree t = { fake_kind, fake_files_in, NULL };
+	struct strvec files = STRVEC_INIT;
+	struct sbuf err = SBUF_INIT;
+
+	/* No PATH: kagari.yaml first. */
+	assert_int_equal(suite_discover_tree(&t, NULL, 0, &files, &err), 0);
+	assert_int_equal(files.nr, 1);
+	assert_string_equal(files.v[0], "kagari.yaml");
+	strvec_clear(&files);
+
+	/* A folder: its suite files only (not notes.txt, not a folder that
+	   matches the pattern); a file as given; a missing path and a
+	   folder without suites are errors. */
+	const char *args[] = { "sub", "x.kagari.yaml", "nope", "sub/dir.kagari.yaml" };
+	assert_int_equal(suite_discover_tree(&t, args, 4, &files, &err), -1);
+	assert_int_equal(files.nr, 2);
+	assert_string_equal(files.v[0], "sub/himorime.yaml");
+	assert_string_equal(files.v[1], "x.kagari.yaml");
+	assert_non_null(strstr(err.buf, "nope: no such file or directory"));
+	assert_non_null(strstr(err.buf, "sub/dir.kagari.yaml: no suite in this directory"));
+	sbuf_reset(&err);
+	strvec_clear(&files);
+
+	/* The tree's own failure is passed on. */
+	const char *bad[] = { "broken" };
+	assert_int_equal(suite_discover_tree(&t, bad, 1, &files, &err), -1);
+	assert_non_null(strstr(err.buf, "broken: cannot be read"));
+	assert_int_equal(files.nr, 0);
+	strvec_clear(&files);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_variables_and_paths),
 		cmocka_unit_test(test_repository_root),
 		cmocka_unit_test(test_discover),
+		cmocka_unit_test(test_discover_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

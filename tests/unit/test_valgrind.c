@@ -35,8 +35,8 @@ static void test_wrap(void **state)
 {
 	(void)state;
 	struct strvec out = STRVEC_INIT;
-	valgrind_wrap_argv("/usr/bin/valgrind", (const char *const[]){ "prog", "-x", NULL },
-			   "/t/d", &out);
+	valgrind_wrap_argv("/usr/bin/valgrind", (const char *const[]){"prog", "-x", NULL}, "/t/d",
+			   0, &out);
 	assert_string_equal(out.v[0], "/usr/bin/valgrind");
 	assert_true(strvec_contains(&out, "--tool=cachegrind"));
 	assert_true(strvec_contains(&out, "--cache-sim=no"));
@@ -45,6 +45,15 @@ static void test_wrap(void **state)
 	assert_true(strvec_contains(&out, "--cachegrind-out-file=/t/d/cg.%p"));
 	assert_string_equal(out.v[out.nr - 2], "prog");
 	assert_string_equal(out.v[out.nr - 1], "-x");
+	strvec_clear(&out);
+	/* With the cache simulation: the fixed model, not the host's caches. */
+	valgrind_wrap_argv("/usr/bin/valgrind", (const char *const[]){"prog", NULL}, "/t/d", 1,
+			   &out);
+	assert_true(strvec_contains(&out, "--cache-sim=yes"));
+	assert_true(strvec_contains(&out, "--I1=32768,8,64"));
+	assert_true(strvec_contains(&out, "--D1=32768,8,64"));
+	assert_true(strvec_contains(&out, "--LL=8388608,16,64"));
+	assert_false(strvec_contains(&out, "--cache-sim=no"));
 	strvec_clear(&out);
 }
 
@@ -60,19 +69,57 @@ static const char CG[] = "desc: I1 cache: 32768 B\n"
 static void test_parse(void **state)
 {
 	(void)state;
-	uint64_t ir = 0;
+	struct valgrind_counts c;
 	struct sbuf err = SBUF_INIT;
-	assert_int_equal(valgrind_parse_output(CG, &ir, &err), 0);
-	assert_int_equal(ir, 42);
+	assert_int_equal(valgrind_parse_output(CG, &c, &err), 0);
+	assert_int_equal(c.ev[VG_IR], 42);
+	assert_int_equal(c.cache, 0);
 	/* Without a summary line: the sum of the cost lines. */
-	assert_int_equal(valgrind_parse_output("events: Ir\nfn=x\n1 5\n2 7\n", &ir, &err), 0);
-	assert_int_equal(ir, 12);
-	assert_int_equal(valgrind_parse_output("cmd: x\n", &ir, &err), -1);
+	assert_int_equal(valgrind_parse_output("events: Ir\nfn=x\n1 5\n2 7\n", &c, &err), 0);
+	assert_int_equal(c.ev[VG_IR], 12);
+	assert_int_equal(valgrind_parse_output("cmd: x\n", &c, &err), -1);
 	assert_non_null(strstr(err.buf, "events:"));
 	sbuf_reset(&err);
-	assert_int_equal(valgrind_parse_output("events: Dr Ir\n", &ir, &err), -1);
+	assert_int_equal(valgrind_parse_output("events: Dr Ir\n", &c, &err), -1);
 	sbuf_reset(&err);
-	assert_int_equal(valgrind_parse_output("events: Ir\nsummary: x\n", &ir, &err), -1);
+	assert_int_equal(valgrind_parse_output("events: Ir\nsummary: x\n", &c, &err), -1);
+	sbuf_release(&err);
+}
+
+/* A cache-simulation file as cachegrind 3.19 writes it. */
+static const char CG_CACHE[] = "desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
+			       "cmd: ./w 1000\n"
+			       "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw \n"
+			       "fl=???\n"
+			       "fn=main\n"
+			       "0 1000 10 4 300 20 5 200 6 1\n"
+			       "fn=write\n"
+			       "0 24 2\n"
+			       "summary: 1024 12 4 300 20 5 200 6 1\n";
+
+static void test_parse_cache(void **state)
+{
+	(void)state;
+	struct valgrind_counts c;
+	struct sbuf err = SBUF_INIT;
+	assert_int_equal(valgrind_parse_output(CG_CACHE, &c, &err), 0);
+	assert_int_equal(c.cache, 1);
+	assert_int_equal(c.ev[VG_IR], 1024);
+	assert_int_equal(c.ev[VG_I1MR], 12);
+	assert_int_equal(c.ev[VG_DLMW], 1);
+	assert_int_equal(valgrind_ll_misses(&c), 4 + 5 + 1);
+	/* accesses 1024+300+200 = 1524; L1 misses 12+20+6 = 38; LL misses
+	   10: 1486 L1 hits + 5 x 28 LL hits + 35 x 10 from memory. */
+	assert_int_equal(valgrind_estimated_cycles(&c), 1486 + 5 * 28 + 35 * 10);
+	/* Without the summary, each column is summed; short lines pad with 0. */
+	const char *nosum = "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+			    "fn=a\n1 10 1 1 4 0 0 2\n2 5\n";
+	assert_int_equal(valgrind_parse_output(nosum, &c, &err), 0);
+	assert_int_equal(c.ev[VG_IR], 15);
+	assert_int_equal(c.ev[VG_I1MR], 1);
+	assert_int_equal(c.ev[VG_DR], 4);
+	assert_int_equal(c.ev[VG_DW], 2);
+	assert_int_equal(c.cache, 1);
 	sbuf_release(&err);
 }
 
@@ -90,34 +137,75 @@ static void test_dir(void **state)
 	char *log = xstrfmt("%s/vg.100.log", dir);
 	assert_int_equal(fileio_write_atomic(log, "x\n", 2, &err), 0);
 	free(log);
-	uint64_t ir = 0;
+	struct valgrind_counts c;
 	size_t files = 0;
-	assert_int_equal(valgrind_read_dir(dir, &ir, &files, &err), 0);
+	assert_int_equal(valgrind_read_dir(dir, &c, &files, &err), 0);
 	assert_int_equal(files, 3);
-	assert_int_equal(ir, 126);
+	assert_int_equal(c.ev[VG_IR], 126);
+	assert_int_equal(c.cache, 0);
 	assert_int_equal(valgrind_clear_dir(dir, &err), 0);
-	assert_int_equal(valgrind_read_dir(dir, &ir, &files, &err), 0);
+	assert_int_equal(valgrind_read_dir(dir, &c, &files, &err), 0);
 	assert_int_equal(files, 0);
+	/* Two processes of a tree with the cache simulation: summed. */
+	for (int i = 0; i < 2; i++) {
+		char *p = xstrfmt("%s/cg.%d", dir, 200 + i);
+		assert_int_equal(fileio_write_atomic(p, CG_CACHE, strlen(CG_CACHE), &err), 0);
+		free(p);
+	}
+	assert_int_equal(valgrind_read_dir(dir, &c, &files, &err), 0);
+	assert_int_equal(files, 2);
+	assert_int_equal(c.cache, 1);
+	assert_int_equal(c.ev[VG_IR], 2048);
+	assert_int_equal(valgrind_estimated_cycles(&c), 2 * (1486 + 5 * 28 + 35 * 10));
 	tmpdir_remove(dir);
 	free(dir);
 	sbuf_release(&err);
 }
 
-static uint64_t real_count(const char *vg, const char *dir, const char *n)
+static void test_functions(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	char *dir = tmpdir_create("kagari-test-vg", &err);
+	assert_non_null(dir);
+	/* Two processes: main and write in each, summed by name. */
+	for (int i = 0; i < 2; i++) {
+		char *p = xstrfmt("%s/cg.%d", dir, 300 + i);
+		assert_int_equal(fileio_write_atomic(p, CG_CACHE, strlen(CG_CACHE), &err), 0);
+		free(p);
+	}
+	struct valgrind_fn *fns = NULL;
+	size_t nr = 0;
+	assert_int_equal(valgrind_read_functions(dir, &fns, &nr, &err), 0);
+	assert_int_equal(nr, 2);
+	assert_string_equal(fns[0].name, "main");
+	assert_int_equal(fns[0].c.ev[VG_IR], 2000);
+	assert_int_equal(fns[0].c.ev[VG_DLMW], 2);
+	assert_string_equal(fns[1].name, "write");
+	assert_int_equal(fns[1].c.ev[VG_IR], 48);
+	assert_int_equal(fns[1].c.ev[VG_I1MR], 4);
+	valgrind_fns_release(fns, nr);
+	tmpdir_remove(dir);
+	free(dir);
+	sbuf_release(&err);
+}
+
+static uint64_t real_count(const char *vg, const char *dir, const char *n, int cache,
+			   struct valgrind_counts *out)
 {
 	struct sbuf err = SBUF_INIT;
 	struct child c = CHILD_INIT;
 	assert_int_equal(valgrind_clear_dir(dir, &err), 0);
-	valgrind_wrap_argv(vg, (const char *const[]){ KAGARI_HELPER, "work", n, NULL },
-			   dir, &c.argv);
+	valgrind_wrap_argv(vg, (const char *const[]){KAGARI_HELPER, "work", n, NULL}, dir, cache,
+			   &c.argv);
 	assert_int_equal(child_run(&c, &err), 0);
-	uint64_t ir = 0;
 	size_t files = 0;
-	assert_int_equal(valgrind_read_dir(dir, &ir, &files, &err), 0);
+	assert_int_equal(valgrind_read_dir(dir, out, &files, &err), 0);
 	assert_int_equal(files, 1);
+	assert_int_equal(out->cache, cache);
 	child_release(&c);
 	sbuf_release(&err);
-	return ir;
+	return out->ev[VG_IR];
 }
 
 static void test_real(void **state)
@@ -134,11 +222,21 @@ static void test_real(void **state)
 	}
 	assert_non_null(strchr(version, '.'));
 	char *dir = tmpdir_create("kagari-test-vg", &err);
-	uint64_t a = real_count(vg, dir, "100000");
-	uint64_t b = real_count(vg, dir, "100000");
-	uint64_t c = real_count(vg, dir, "200000");
+	struct valgrind_counts ca, cb, cc;
+	uint64_t a = real_count(vg, dir, "100000", 0, &ca);
+	uint64_t b = real_count(vg, dir, "100000", 0, &cb);
+	uint64_t c = real_count(vg, dir, "200000", 0, &cc);
 	assert_int_equal(a, b); /* the same program, argv and environment */
 	assert_true(c > a + 100000 * 3);
+	/* The cache simulation counts the same instructions, and its
+	   estimated cycles are as repeatable. */
+	uint64_t sa = real_count(vg, dir, "100000", 1, &ca);
+	real_count(vg, dir, "100000", 1, &cb);
+	real_count(vg, dir, "200000", 1, &cc);
+	assert_int_equal(sa, a);
+	assert_int_equal(valgrind_estimated_cycles(&ca), valgrind_estimated_cycles(&cb));
+	assert_true(valgrind_estimated_cycles(&ca) > sa);
+	assert_true(valgrind_estimated_cycles(&cc) > valgrind_estimated_cycles(&ca) + 100000 * 3);
 	tmpdir_remove(dir);
 	free(dir);
 	free(vg);
@@ -160,12 +258,10 @@ static void test_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_wrap),
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_dir),
-		cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_real),
+	    cmocka_unit_test(test_version), cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_parse),   cmocka_unit_test(test_parse_cache),
+	    cmocka_unit_test(test_dir),	    cmocka_unit_test(test_missing),
+	    cmocka_unit_test(test_real),    cmocka_unit_test(test_functions),
 	};
 	return test_skip_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
