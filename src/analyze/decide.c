@@ -140,7 +140,7 @@ struct facts {
 	double mdeg;
 	/* min_difference set, and both the typical and the mean difference
 	   shown below it: the ends of their intervals, in the metric's unit. */
-	int md_set, small_diff;
+	int md_set, small_diff, small_abs;
 	double typ_diff, mean_diff;
 	/* The regression's change above the noise floor, or the rounds
 	   beyond T one by one (the sign test at the level). */
@@ -234,6 +234,22 @@ static double diff_bound(double lo, double hi, double est, double ref)
 	return far / 100 * fabs(ref);
 }
 
+/*
+ * The most the interval lets the head be slower, in the metric's unit (0
+ * when it is all on the faster side). min_difference asks "is it slower
+ * by more than this?": the far end of an improvement is no slowdown, and
+ * reading it as one held back a head that its slower twin then passed
+ * (bench/promise.sh, seed 44, case 3798).
+ */
+static double slower_bound(double lo, double hi, double est, double ref, int hib)
+{
+	double end = hib ? -lo : hi;
+
+	if (!isfinite(end))
+		end = hib ? -est : est;
+	return fmax(end, 0) / 100 * fabs(ref);
+}
+
 static void facts_compute(struct facts *f)
 {
 	const struct compare_input *in = f->in;
@@ -255,11 +271,22 @@ static void facts_compute(struct facts *f)
 
 	f->md_set = in->min_difference >= 0;
 	if (f->md_set) {
-		f->typ_diff = diff_bound(r->ci_low_percent, r->ci_high_percent, r->change_percent,
-					 r->base_stat);
-		f->mean_diff = f->mean ? diff_bound(r->mean_ci_low_percent, r->mean_ci_high_percent,
-						    r->mean_change_percent, r->base_mean)
-				       : f->typ_diff;
+		double typ_abs = diff_bound(r->ci_low_percent, r->ci_high_percent,
+					    r->change_percent, r->base_stat);
+		double mean_abs = f->mean
+				      ? diff_bound(r->mean_ci_low_percent, r->mean_ci_high_percent,
+						   r->mean_change_percent, r->base_mean)
+				      : typ_abs;
+
+		/* an improvement smaller than min_difference is none */
+		f->small_abs = typ_abs < in->min_difference && mean_abs < in->min_difference;
+		/* a pass, or a shown regression's rule 4: slower by less */
+		f->typ_diff = slower_bound(r->ci_low_percent, r->ci_high_percent, r->change_percent,
+					   r->base_stat, f->hib);
+		f->mean_diff = f->mean
+				   ? slower_bound(r->mean_ci_low_percent, r->mean_ci_high_percent,
+						  r->mean_change_percent, r->base_mean, f->hib)
+				   : f->typ_diff;
 		f->small_diff =
 		    f->typ_diff < in->min_difference && f->mean_diff < in->min_difference;
 	}
@@ -303,12 +330,12 @@ static void add_mean(struct sbuf *sb, const struct compare_result *r)
 			    r->mean_ci_high_percent);
 }
 
-/* "difference at most 0.31 ms (typical) and 0.33 ms (mean)" */
+/* "slower by at most 0.31 ms (typical) and 0.33 ms (mean)" */
 static void add_differences(struct sbuf *sb, const struct facts *f)
 {
 	const struct compare_result *r = f->r;
 
-	sbuf_adds(sb, "difference at most ");
+	sbuf_adds(sb, "slower by at most ");
 	units_format_delta(sb, f->in->metric, f->typ_diff, r->base_stat);
 	sbuf_adds(sb, " (typical)");
 	if (f->mean) {
@@ -501,7 +528,7 @@ static int rule_improved(const struct facts *f, struct sbuf *sb)
 	int by_mean = !by_typ && f->mean_imp && f->typ_below;
 	double shown;
 
-	if ((!by_typ && !by_mean) || (f->md_set && f->small_diff) || f->trend)
+	if ((!by_typ && !by_mean) || (f->md_set && f->small_abs) || f->trend)
 		return 0;
 	shown = by_mean ? f->mdeg : f->deg;
 	add_shown(sb, f, 0, by_mean);
