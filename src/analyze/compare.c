@@ -474,9 +474,18 @@ static int pair_design(const struct compare_input *in)
 	       in->statistic == STATISTIC_MEDIAN;
 }
 
-/* HL shift and central interval (as changes in percent) of x[0..n). */
+/* nq quantiles of the HL distribution of sorted a[0..n), in percent. */
+static void hl_quantiles_percent(const double *a, size_t n, double *quant, size_t nq)
+{
+	exact_hl_quantiles_sorted(a, n, nq, quant);
+	for (size_t i = 0; i < nq; i++)
+		quant[i] = expm1(quant[i]) * 100;
+}
+
+/* HL shift, interval (percent) and quantiles (if quant) of x[0..n);
+ *sorted, if given, keeps the sorted copy of x (a deferred look's). */
 static void hl_summary(const double *x, size_t n, double confidence, double *est, double *lo,
-		       double *hi, double *quant, size_t nq)
+		       double *hi, double *quant, size_t nq, double **sorted)
 {
 	/* By selection over the sorted values: the n(n+1)/2 Walsh averages
 	   are never stored (O(n) memory; exact.h). */
@@ -489,12 +498,12 @@ static void hl_summary(const double *x, size_t n, double confidence, double *est
 	exact_hl_interval_sorted(a, n, confidence, lo, hi);
 	*lo = expm1(*lo) * 100;
 	*hi = expm1(*hi) * 100;
-	if (quant) {
-		exact_hl_quantiles_sorted(a, n, nq, quant);
-		for (size_t i = 0; i < nq; i++)
-			quant[i] = expm1(quant[i]) * 100;
-	}
-	free(a);
+	if (quant)
+		hl_quantiles_percent(a, n, quant, nq);
+	if (sorted)
+		*sorted = a;
+	else
+		free(a);
 }
 
 /*
@@ -563,7 +572,7 @@ static void control_pairs(struct work *w, struct compare_result *out)
 	nc = drop_far(c, nc);
 	if (nc >= 2) {
 		hl_summary(c, nc, w->in->confidence, &out->control_percent,
-			   &out->control_low_percent, &out->control_high_percent, NULL, 0);
+			   &out->control_low_percent, &out->control_high_percent, NULL, 0, NULL);
 		/*
 		 * One control value per two pairs: its interval would be
 		 * sqrt(2) wider than the estimate's for the count alone, so
@@ -839,15 +848,14 @@ static void analyse_paired(struct work *w, struct compare_result *out, struct rn
 
 	if (pair_design(in) && in->defer_quantiles) {
 		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
-			   &out->ci_high_percent, NULL, 0);
-		out->deferred_lr = exact_sorted_copy(lr, n);
+			   &out->ci_high_percent, NULL, 0, &out->deferred_lr);
 		out->nr_deferred_lr = n;
 		out->deferred_boot = (size_t)w->B;
 	} else if (pair_design(in)) {
 		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 		out->nr_boot = (size_t)w->B;
 		hl_summary(lr, n, in->confidence, &out->change_percent, &out->ci_low_percent,
-			   &out->ci_high_percent, out->boot, out->nr_boot);
+			   &out->ci_high_percent, out->boot, out->nr_boot, NULL);
 	} else {
 		out->boot = xreallocarray(NULL, (size_t)w->B, sizeof(double));
 		out->nr_boot = (size_t)w->B;
@@ -1171,9 +1179,7 @@ void compare_finish_quantiles(struct compare_result *r)
 	free(r->boot);
 	r->nr_boot = r->deferred_boot;
 	r->boot = xreallocarray(NULL, r->nr_boot + 1, sizeof(double));
-	exact_hl_quantiles_sorted(r->deferred_lr, r->nr_deferred_lr, r->nr_boot, r->boot);
-	for (size_t i = 0; i < r->nr_boot; i++)
-		r->boot[i] = expm1(r->boot[i]) * 100;
+	hl_quantiles_percent(r->deferred_lr, r->nr_deferred_lr, r->boot, r->nr_boot);
 	free(r->deferred_lr);
 	r->deferred_lr = NULL;
 	r->nr_deferred_lr = 0;
