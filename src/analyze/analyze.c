@@ -245,18 +245,24 @@ static int all_alike(const struct sample *v, size_t n)
 
 /*
  * An instrumented count (counter, allocation or system-call metric) with
- * at least METRIC_EXACT_RUNS samples per side, the same in every run of
- * each side: exact, so judged with that many samples (model/metric.h;
+ * at least METRIC_EXACT_RUNS runs per side (samples, or a simulated sample
+ * and the runs that confirmed it), the same in every run of each side:
+ * exact, so judged with at most that many samples (model/metric.h;
  * measure/ stops its instrumented runs there). A count that varies at all
  * keeps min_samples.
  */
-static int exact_counts(const struct compare_input *in)
+static int exact_counts(const struct compare_input *in, const struct metric_series *bm,
+			const struct metric_series *hm)
 {
 	enum metric_group g = metric_get(in->metric)->group;
 	if (g != GROUP_COUNTERS && g != GROUP_ALLOCATIONS && g != GROUP_SYSCALLS)
 		return 0;
-	return in->nr_base >= METRIC_EXACT_RUNS && in->nr_head >= METRIC_EXACT_RUNS &&
-	       all_alike(in->base, in->nr_base) && all_alike(in->head, in->nr_head);
+	/* The runs that confirmed a simulated count (model/result.h) count. */
+	size_t cb = bm->confirmed > 0 ? (size_t)bm->confirmed : 0;
+	size_t ch = hm->confirmed > 0 ? (size_t)hm->confirmed : 0;
+	return in->nr_base >= 1 && in->nr_head >= 1 && in->nr_base + cb >= METRIC_EXACT_RUNS &&
+	       in->nr_head + ch >= METRIC_EXACT_RUNS && all_alike(in->base, in->nr_base) &&
+	       all_alike(in->head, in->nr_head);
 }
 /* Queue the comparisons of one command (skipped ones are filled now). */
 static void queue_command(uint64_t seed, const char *suite, const struct bench_result *br,
@@ -325,8 +331,17 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->holm = a->correction == CORRECTION_HOLM;
 		p->cr = cr;
 		p->cmd = cmd;
-		if (exact_counts(&p->in) && p->in.min_samples > METRIC_EXACT_RUNS)
-			p->in.min_samples = METRIC_EXACT_RUNS;
+		if (exact_counts(&p->in, bm, hm)) {
+			/* as many samples as each side has, at most
+			   METRIC_EXACT_RUNS: one simulated run that the others
+			   confirmed is exact too */
+			size_t least =
+			    p->in.nr_base < p->in.nr_head ? p->in.nr_base : p->in.nr_head;
+			if (least > METRIC_EXACT_RUNS)
+				least = METRIC_EXACT_RUNS;
+			if (p->in.min_samples > (int)least)
+				p->in.min_samples = (int)least;
+		}
 	}
 }
 

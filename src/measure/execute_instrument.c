@@ -247,7 +247,14 @@ const char *execute_metric_unsupported(struct execute_instruments *in,
 struct instr_unit {
 	int want[INSTR__COUNT];
 	int done[INSTR__COUNT];
-	int cache_sim;		  /* valgrind: estimated_cycles or cache_misses asked */
+	int cache_sim; /* valgrind: estimated_cycles or cache_misses asked */
+	/* The cache simulation runs first; later runs count instructions
+	   only while they give the simulated run's count (first_ir), and
+	   every run simulates once one does not (sim_every). */
+	int sim_every;
+	int sim_this; /* the running valgrind run simulates the caches */
+	int sim_runs; /* valgrind runs made with the simulation */
+	uint64_t first_ir;
 	int target[INSTR__COUNT]; /* runs to make of each mode */
 	/* syscalls: per counted run, each name's count (target x names) */
 	uint64_t *sc_counts;
@@ -280,6 +287,12 @@ static int valgrind_wanted(struct execute_instruments *in, const struct command_
 {
 	return execute_metric_asked(cs, m) && execute_from_valgrind(in, cs, m) &&
 	       !execute_metric_unsupported(in, cs, m);
+}
+
+/* estimated_cycles and cache_misses: the metrics of the cache simulation. */
+static int cache_metric(enum metric_id m)
+{
+	return m == METRIC_ESTIMATED_CYCLES || m == METRIC_CACHE_MISSES;
 }
 
 /* Mark the metrics of one mode of one unit failed/unsupported, stop it. */
@@ -380,7 +393,7 @@ static void instr_record_functions(struct instr_ctx *ic, size_t i, uint64_t tota
 	for (size_t k = 0; k < nr && k < FN_MAX; k++) {
 		if (!fns[k].c.ev[VG_IR] || fns[k].c.ev[VG_IR] * FN_MIN_SHARE < total_ir)
 			break;
-		int cache = ic->iu[i].cache_sim;
+		int cache = ic->iu[i].sim_this;
 		sr->counted_functions[sr->nr_counted_functions++] = (struct fn_count){
 		    .name = xstrdup(fns[k].name),
 		    .instructions = (double)fns[k].c.ev[VG_IR],
@@ -390,6 +403,54 @@ static void instr_record_functions(struct instr_ctx *ic, size_t i, uint64_t tota
 	      fn_by_name);
 	valgrind_fns_release(fns, nr);
 	sbuf_release(&err);
+}
+
+/*
+ * A run without the simulation counted other instructions than the
+ * simulated one: the program does not run the same way every time, so
+ * its misses may differ too. From now on every run of the command's units
+ * (both sides, so that each has its min_samples) simulates the caches,
+ * each until its cache metrics hold `target` simulated runs of their own.
+ */
+static void instr_sim_every(struct instr_ctx *ic, size_t cmd)
+{
+	for (size_t i = 0; i < ic->nr_units; i++) {
+		struct instr_unit *iu = &ic->iu[i];
+		if (ic->units[i].cmd != cmd || !iu->cache_sim || iu->sim_every)
+			continue;
+		struct side_result *sr = &ic->br->commands[cmd].side[ic->units[i].side];
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+			if (cache_metric(valgrind_metrics[k]))
+				sr->metric[valgrind_metrics[k]].confirmed = 0;
+		iu->sim_every = 1;
+		iu->target[INSTR_VALGRIND] += iu->done[INSTR_VALGRIND] - iu->sim_runs;
+	}
+}
+
+/*
+ * A run counting instructions only, after the simulated one: the
+ * instructions are a sample; the cache metrics are confirmed when the
+ * count is the simulated run's, else every run simulates from now on.
+ */
+static void instr_record_confirmation(struct instr_ctx *ic, size_t i, int round,
+				      const struct valgrind_counts *vc)
+{
+	struct execute_unit *u = &ic->units[i];
+	struct instr_unit *iu = &ic->iu[i];
+	const struct command_spec *cs = &ic->b->commands[u->cmd];
+	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
+	int same = vc->ev[VG_IR] == iu->first_ir;
+	iu->done[INSTR_VALGRIND]++;
+	ic->in->used_valgrind = 1;
+	if (valgrind_wanted(ic->in, cs, METRIC_INSTRUCTIONS))
+		metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)vc->ev[VG_IR], round,
+				  iu->done[INSTR_VALGRIND]);
+	for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
+		if (same && cache_metric(valgrind_metrics[k]) &&
+		    valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
+			sr->metric[valgrind_metrics[k]].confirmed++;
+	if (!same)
+		instr_sim_every(ic, u->cmd);
 }
 
 /* The cachegrind counts of one finished run of unit i, from its side's folder. */
@@ -408,14 +469,19 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED,
 			   "valgrind wrote no cachegrind output (the program ended through "
 			   "a signal or exec failed)");
-	} else if (iu->cache_sim && !vc.cache) {
+	} else if (iu->sim_this && !vc.cache) {
 		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED,
 			   "valgrind's cachegrind output has no cache events although "
 			   "--cache-sim=yes was given");
+	} else if (iu->cache_sim && !iu->sim_this) {
+		instr_record_confirmation(ic, i, round, &vc);
 	} else {
 		double v[] = {(double)vc.ev[VG_IR], (double)valgrind_estimated_cycles(&vc),
 			      (double)valgrind_ll_misses(&vc)};
+		if (!iu->done[INSTR_VALGRIND])
+			iu->first_ir = vc.ev[VG_IR];
 		iu->done[INSTR_VALGRIND]++;
+		iu->sim_runs += iu->sim_this;
 		ic->in->used_valgrind = 1;
 		if (execute_profile_wanted(ic->o, cs))
 			instr_record_functions(ic, i, vc.ev[VG_IR]);
@@ -488,7 +554,10 @@ static void instr_command(struct instr_ctx *ic, struct instr_unit *iu, enum inst
 	strvec_init(&run->env);
 	strvec_copy(&run->env, &iu->p.env);
 	if (mode == INSTR_VALGRIND) {
-		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, iu->cache_sim, &run->argv);
+		/* The simulation costs about twice a plain count (docs/suite.md):
+		   once per side, unless the counts show it must be every time. */
+		iu->sim_this = iu->cache_sim && (!iu->done[INSTR_VALGRIND] || iu->sim_every);
+		valgrind_wrap_argv(ic->in->valgrind, iu->p.argv.v, dir, iu->sim_this, &run->argv);
 		run->timeout_ns = iu->p.timeout_ns ? iu->p.timeout_ns * VALGRIND_TIMEOUT_FACTOR : 0;
 		return;
 	}
@@ -606,7 +675,8 @@ static size_t mode_metrics(struct instr_ctx *ic, size_t i, enum instr_mode mode,
 	return n;
 }
 
-/* Has unit i made METRIC_EXACT_RUNS runs of mode, all alike in every metric? */
+/* Has unit i made METRIC_EXACT_RUNS runs of mode, all alike in every metric
+   (the cache metrics: their simulated runs alike, the others confirming)? */
 static int unit_exact(struct instr_ctx *ic, size_t i, enum instr_mode mode)
 {
 	struct execute_unit *u = &ic->units[i];
@@ -617,7 +687,7 @@ static int unit_exact(struct instr_ctx *ic, size_t i, enum instr_mode mode)
 		return 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct metric_series *s = &sr->metric[ms[k]];
-		if (s->status != MSTATUS_OK || s->nr < METRIC_EXACT_RUNS)
+		if (s->status != MSTATUS_OK || s->nr + (size_t)s->confirmed < METRIC_EXACT_RUNS)
 			return 0;
 		for (size_t j = 1; j < s->nr; j++)
 			if (s->samples[j].value != s->samples[0].value)
@@ -671,6 +741,12 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 				most = ic->iu[i].target[mode];
 		int total = plan_rounds_for(most, per_round);
 		for (int r = 0; r < total && !interrupted; r++) {
+			/* A command whose counts vary under valgrind simulates
+			   every run from then on and needs more (instr_sim_every). */
+			for (size_t i = 0; i < ic->nr_units; i++)
+				if (ic->iu[i].want[mode] &&
+				    plan_rounds_for(ic->iu[i].target[mode], per_round) > total)
+					total = plan_rounds_for(ic->iu[i].target[mode], per_round);
 			int any = 0;
 			for (size_t i = 0; i < ic->nr_units; i++) {
 				struct instr_unit *iu = &ic->iu[i];

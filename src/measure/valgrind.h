@@ -15,7 +15,12 @@
  * simulation (`cache_sim`: --cache-sim=yes and the fixed cache model
  * below) the files also hold the L1 and last-level misses of instruction
  * fetches, data reads and data writes, from which `estimated_cycles` and
- * `cache_misses` are computed. valgrind's own messages
+ * `cache_misses` are computed. The simulation costs about twice a plain
+ * count, so execute_instrument.c simulates on a side's first run only and
+ * counts instructions alone after it while they equal the simulated run's
+ * (a run that executes the same instructions at the same addresses —
+ * valgrind places a program's memory the same way every run — misses the
+ * same), and simulates every run once a count differs. valgrind's own messages
  * go to the vg.*.log files, never to the program's stderr. Notes: a child
  * forked without exec inherits its parent's counts up to the fork (so the
  * sum counts those twice, the same way every run); counts depend on the

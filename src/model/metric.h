@@ -74,7 +74,9 @@ struct metric_info {
  * Instrumented counts (counters, allocations, system calls) that are the
  * same in every one of a command's first METRIC_EXACT_RUNS instrumented
  * runs on each side are exact: measure/ runs no more of them, and analyze/
- * judges such a series with that many samples instead of min_samples. A
+ * judges such a series with that many samples instead of min_samples (the
+ * cache simulation's metrics: one simulated sample and the runs that
+ * confirmed it, struct metric_series's `confirmed`). A
  * count that varies at all keeps min_samples and is judged with its
  * spread.
  */

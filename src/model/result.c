@@ -174,6 +174,7 @@ void metric_series_fail(struct metric_series *m, enum metric_status st, const ch
 	free(m->samples);
 	m->samples = NULL;
 	m->nr = m->alloc = 0;
+	m->confirmed = 0;
 	metric_series_set_status(m, st, reason);
 }
 

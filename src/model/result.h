@@ -66,6 +66,14 @@ struct metric_series {
 	int have_summary;
 	struct summary summary; /* valid when have_summary */
 	int required;		/* exit 6 when it ends unsupported or failed */
+	/*
+	 * Further runs that attest the samples without measuring them
+	 * again: valgrind's cache simulation runs once per side, and each
+	 * later run counting instructions only (half the cost) whose count
+	 * equalled the simulated run's adds one (measure/valgrind.h). 0 for
+	 * every other series. JSON: the metric's `confirmed_runs`.
+	 */
+	int confirmed;
 };
 
 /*

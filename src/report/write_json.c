@@ -73,6 +73,8 @@ static void emit_side(struct json_emit *j, const struct command_result *c,
 			json_emit_kv_string(j, "reason", ms->reason);
 		if (ms->required)
 			json_emit_kv_bool(j, "required", 1);
+		if (ms->confirmed > 0)
+			json_emit_kv_int(j, "confirmed_runs", ms->confirmed);
 		if (ms->status == MSTATUS_OK || ms->have_summary) {
 			json_emit_key(j, "stats");
 			if (ms->have_summary)
