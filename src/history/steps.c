@@ -33,6 +33,7 @@ struct ctx {
 	double *left, *right; /* prefix sums of a segment (split_cusum()) */
 	struct vw *vw;	      /* values with their weights, to sort */
 	struct step *v;
+	size_t *span; /* per step, the segment it was found in: [2i, 2i+1] */
 	size_t nr, alloc;
 };
 
@@ -42,25 +43,33 @@ static int cmp_vw(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The weighted median of x[lo, hi) (weights w: the first value whose
-   cumulative weight reaches half the total) and the sum of the squared
-   weights (the precision of the points). O(m log m). */
-static double weighted_median(const struct ctx *c, size_t lo, size_t hi, double *prec)
+/* The weighted median of x[lo, hi) and x[lo2, hi2) (the second range may
+   be empty; weights w: the first value whose cumulative weight reaches
+   half the total) and the sum of the squared weights (the precision of
+   the points). O(m log m). */
+static double weighted_median2(const struct ctx *c, size_t lo, size_t hi, size_t lo2, size_t hi2,
+			       double *prec)
 {
-	size_t m = hi - lo;
 	struct vw *t = c->vw;
 	double total = 0, acc = 0;
+	size_t m = 0;
 	*prec = 0;
-	for (size_t i = 0; i < m; i++) {
-		t[i] = (struct vw){c->x[lo + i], c->w[lo + i]};
-		*prec += t[i].w * t[i].w;
-		total += t[i].w;
-	}
+	for (int r = 0; r < 2; r++)
+		for (size_t i = r ? lo2 : lo; i < (r ? hi2 : hi); i++) {
+			t[m] = (struct vw){c->x[i], c->w[i]};
+			*prec += t[m].w * t[m].w;
+			total += t[m++].w;
+		}
 	qsort(t, m, sizeof(*t), cmp_vw);
 	size_t k = 0;
 	while (k + 1 < m && (acc += t[k].w) < total / 2)
 		k++;
 	return t[k].v;
+}
+
+static double weighted_median(const struct ctx *c, size_t lo, size_t hi, double *prec)
+{
+	return weighted_median2(c, lo, hi, hi, hi, prec);
 }
 
 /*
@@ -99,19 +108,27 @@ static double split_cusum(struct ctx *c, size_t lo, size_t hi, size_t *at)
 	return sqrt(best);
 }
 
-/* The winsorized mean of x[lo, hi) about its own weighted median (each
-   point clipped to within CLIP of its noise), and the precision. */
-static double winsorized_mean(struct ctx *c, size_t lo, size_t hi, double *prec)
+/* The winsorized mean of x[lo, hi) and x[lo2, hi2) about their own
+   weighted median (each point clipped to within CLIP of its noise), and
+   the precision. */
+static double winsorized_mean2(struct ctx *c, size_t lo, size_t hi, size_t lo2, size_t hi2,
+			       double *prec)
 {
 	double p, s = 0;
-	double m = weighted_median(c, lo, hi, &p);
-	for (size_t i = lo; i < hi; i++) {
-		double w = c->w[i], r = (c->x[i] - m) * w;
-		r = r > CLIP ? CLIP : r < -CLIP ? -CLIP : r;
-		s += w * r;
-	}
+	double m = weighted_median2(c, lo, hi, lo2, hi2, &p);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = k ? lo2 : lo; i < (k ? hi2 : hi); i++) {
+			double w = c->w[i], r = (c->x[i] - m) * w;
+			r = r > CLIP ? CLIP : r < -CLIP ? -CLIP : r;
+			s += w * r;
+		}
 	*prec = p;
 	return m + s / p;
+}
+
+static double winsorized_mean(struct ctx *c, size_t lo, size_t hi, double *prec)
+{
+	return winsorized_mean2(c, lo, hi, hi, hi, prec);
 }
 
 /* The two sides of a split apart, in standard errors: their winsorized
@@ -135,31 +152,279 @@ static double threshold(size_t n)
 	return STEPS_Z * (1 + 4 / (double)n);
 }
 
-static void segment(struct ctx *c, size_t lo, size_t hi)
+/* The change from the median of orig[lo, at) to that of orig[at, hi), in
+   percent (NAN from a median of 0), the medians in *before and *after. */
+static double change(struct ctx *c, size_t lo, size_t at, size_t hi, double *before, double *after)
 {
-	size_t n = hi - lo, at;
-	if (n < 2 * c->min_size || n < 2)
-		return;
-	split_cusum(c, lo, hi, &at);
-	if (!at)
-		return;
-	/* accepted by the sides' own distance: each side clipped about its
-	   own median, so that a large step is measured whole */
-	double z = split_sides_z(c, lo, at, hi);
-	if (!(z > threshold(n)))
-		return;
-	double before = median(c->orig + lo, at - lo, c->scratch);
-	double after = median(c->orig + at, hi - at, c->scratch);
-	double pct = before != 0 ? (after - before) / fabs(before) * 100 : NAN;
-	if (isfinite(pct) && fabs(pct) < c->min_change)
-		return;
-	segment(c, lo, at);
+	*before = median(c->orig + lo, at - lo, c->scratch);
+	*after = median(c->orig + at, hi - at, c->scratch);
+	return *before != 0 ? (*after - *before) / fabs(*before) * 100 : NAN;
+}
+
+/* Too small a change to be a step (--min-change). */
+static int below_min_change(const struct ctx *c, double pct)
+{
+	return isfinite(pct) && fabs(pct) < c->min_change;
+}
+
+static void push(struct ctx *c, size_t lo, size_t at, size_t hi)
+{
 	if (c->nr == c->alloc) {
 		c->alloc = c->alloc ? 2 * c->alloc : 4;
 		c->v = xreallocarray(c->v, c->alloc, sizeof(*c->v));
+		c->span = xreallocarray(c->span, 2 * c->alloc, sizeof(*c->span));
 	}
-	c->v[c->nr++] = (struct step){at, before, after, pct};
-	segment(c, at, hi);
+	struct step *s = &c->v[c->nr];
+	s->at = at;
+	s->change_percent = change(c, lo, at, hi, &s->before, &s->after);
+	c->span[2 * c->nr] = lo;
+	c->span[2 * c->nr + 1] = hi;
+	c->nr++;
+}
+
+/*
+ * The stretch of x[lo, hi) whose level differs most from the rest's, the
+ * other side of a single split's blind spot: a few commits on a level of
+ * their own in the middle of a segment (a step and its undoing, 3 to 5
+ * commits apart) move either side's mean too little for any one split,
+ * all the less as the CUSUM clips them to CLIP. The interval [*i, *j) of
+ * at least min_size points, with at least min_size on either side,
+ * maximising S_in^2/P_in + S_out^2/P_out - S^2/P on the same winsorized
+ * values as split_cusum() (circular binary segmentation, Olshen et al.
+ * 2004); O(n^2). Returns 0 when none explains anything.
+ */
+static int split_interval(struct ctx *c, size_t lo, size_t hi, size_t *i, size_t *j)
+{
+	size_t n = hi - lo, ms = c->min_size;
+	if (n < 3 * ms)
+		return 0;
+	double pw;
+	double m = weighted_median(c, lo, hi, &pw);
+	double *cp = c->left, *cs = c->right;
+	cp[0] = cs[0] = 0;
+	for (size_t k = 0; k < n; k++) {
+		double w = c->w[lo + k], r = (c->x[lo + k] - m) * w;
+		r = r > CLIP ? CLIP : r < -CLIP ? -CLIP : r;
+		cp[k + 1] = cp[k] + w * w;
+		cs[k + 1] = cs[k] + w * r;
+	}
+	double best = cs[n] * cs[n] / cp[n];
+	int found = 0;
+	for (size_t a = ms; a + 2 * ms <= n; a++)
+		for (size_t b = a + ms; b + ms <= n; b++) {
+			double pin = cp[b] - cp[a], sin = cs[b] - cs[a];
+			double pout = cp[n] - pin, sout = cs[n] - sin;
+			double g = sin * sin / pin + sout * sout / pout;
+			if (g > best) {
+				best = g;
+				*i = lo + a;
+				*j = lo + b;
+				found = 1;
+			}
+		}
+	return found;
+}
+
+/*
+ * Is [i, j) a level of its own within [lo, hi): its winsorized mean at
+ * least STEPS_INTERVAL_Z (1 + 4/n) standard errors from that of the rest
+ * (more than a single split needs: there are about n^2/2 intervals to
+ * choose from, against n splits), each of its two edges a step by the
+ * test of a single split (threshold()) and a change of at least
+ * min_change?
+ */
+#define STEPS_INTERVAL_Z 9.0
+static int interval_is_level(struct ctx *c, size_t lo, size_t i, size_t j, size_t hi)
+{
+	double pin, pout;
+	double min = winsorized_mean(c, i, j, &pin);
+	double mout = winsorized_mean2(c, lo, i, j, hi, &pout);
+	double z = fabs(min - mout) / sqrt(1 / pin + 1 / pout);
+	if (!(z > STEPS_INTERVAL_Z * (1 + 4 / (double)(hi - lo))))
+		return 0;
+	if (!(split_sides_z(c, lo, i, j) > threshold(j - lo)) ||
+	    !(split_sides_z(c, i, j, hi) > threshold(hi - i)))
+		return 0;
+	double b, a;
+	return !below_min_change(c, change(c, lo, i, j, &b, &a)) &&
+	       !below_min_change(c, change(c, i, j, hi, &b, &a));
+}
+
+static void segment(struct ctx *c, size_t lo, size_t hi)
+{
+	size_t n = hi - lo, at, i = 0, j = 0;
+	if (n < 2 * c->min_size || n < 2)
+		return;
+	split_cusum(c, lo, hi, &at);
+	/* accepted by the sides' own distance: each side clipped about its
+	   own median, so that a large step is measured whole */
+	double b, a;
+	if (at && split_sides_z(c, lo, at, hi) > threshold(n) &&
+	    !below_min_change(c, change(c, lo, at, hi, &b, &a))) {
+		segment(c, lo, at);
+		push(c, lo, at, hi);
+		segment(c, at, hi);
+		return;
+	}
+	/* No single split: a few commits on a level of their own? */
+	if (split_interval(c, lo, hi, &i, &j) && interval_is_level(c, lo, i, j, hi)) {
+		segment(c, lo, i);
+		push(c, lo, i, j);
+		segment(c, i, j);
+		push(c, i, j, hi);
+		segment(c, j, hi);
+	}
+}
+
+/*
+ * Where a found step is placed. The split that explains most of the
+ * clipped squares is right for telling whether there is a step, not for
+ * where: the point beside a step of skewed noise (a long tail on one side,
+ * as the recorded traces have) is clipped about the pooled segment's
+ * median and can look like the other level. So each step, once its
+ * neighbours are known, is moved to the commit within REFINE_REACH of it
+ * (and min_size of its neighbours) that makes the points on either side
+ * likeliest about their own levels (each side's weighted median), the
+ * likelihood that of the noise the series itself shows: a kernel density
+ * of the residuals about every level, in units of each point's noise
+ * (Gaussian kernel, Silverman's bandwidth 1.06 min(sd, 1.4826 MAD)
+ * N^-1/5). A few passes, as a moved step moves its neighbours' levels.
+ */
+#define REFINE_REACH 20
+#define REFINE_PASSES 3
+
+struct density {
+	const double *r; /* residuals, ascending */
+	size_t n;
+	double h;
+};
+
+/* -log of the density at z (the kernels beyond 8 h left out; a z beyond
+   every kernel gets the nearest residual's, in log form). */
+static double nll(const struct density *d, double z)
+{
+	const double cut = 8 * d->h;
+	size_t a = 0, b = d->n;
+	while (a < b) { /* the first residual >= z - cut */
+		size_t mid = a + (b - a) / 2;
+		if (d->r[mid] < z - cut)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	double s = 0;
+	for (size_t k = a; k < d->n && d->r[k] <= z + cut; k++) {
+		double u = (z - d->r[k]) / d->h;
+		s += exp(-0.5 * u * u);
+	}
+	double lnorm = log((double)d->n * d->h * sqrt(2 * M_PI));
+	if (s > 0)
+		return lnorm - log(s);
+	double near = a < d->n ? d->r[a] : d->r[d->n - 1];
+	if (a > 0 && fabs(z - d->r[a - 1]) < fabs(z - near))
+		near = d->r[a - 1];
+	double u = (z - near) / d->h;
+	return lnorm + 0.5 * u * u;
+}
+
+/* The residuals of x about the levels between the steps, in units of each
+   point's noise, sorted, and their bandwidth; 0 when they have no spread
+   (exact values: nothing to weigh). */
+static int residuals(struct ctx *c, size_t n, double *r, struct density *d)
+{
+	for (size_t k = 0, lo = 0; k <= c->nr; k++) {
+		size_t hi = k < c->nr ? c->v[k].at : n, i;
+		double p;
+		double m = weighted_median(c, lo, hi, &p);
+		for (i = lo; i < hi; i++)
+			r[i] = (c->x[i] - m) * c->w[i];
+		lo = hi;
+	}
+	qsort(r, n, sizeof(*r), cmp_double);
+	double mean = 0, var = 0;
+	for (size_t i = 0; i < n; i++)
+		mean += r[i];
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		var += (r[i] - mean) * (r[i] - mean);
+	double sd = sqrt(var / (double)n);
+	double mid = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		c->scratch[i] = fabs(r[i] - mid);
+	double mad = 1.4826 * median(c->scratch, n, c->scratch);
+	double s = mad < sd ? mad : sd;
+	*d = (struct density){r, n, 1.06 * s * pow((double)n, -0.2)};
+	return d->h > 0 && isfinite(d->h);
+}
+
+static void refine(struct ctx *c, size_t n)
+{
+	if (!c->nr)
+		return;
+	double *r = xcalloc(n, sizeof(*r));
+	double *dl = xcalloc(2 * REFINE_REACH + 1, sizeof(*dl));
+	double *dr = xcalloc(2 * REFINE_REACH + 1, sizeof(*dr));
+	size_t *orig_at = xcalloc(c->nr, sizeof(*orig_at));
+	for (size_t k = 0; k < c->nr; k++)
+		orig_at[k] = c->v[k].at;
+	struct density d;
+	for (int pass = 0; pass < REFINE_PASSES && residuals(c, n, r, &d); pass++) {
+		int moved = 0;
+		for (size_t k = 0; k < c->nr; k++) {
+			size_t lo = k ? c->v[k - 1].at : 0, hi = k + 1 < c->nr ? c->v[k + 1].at : n;
+			size_t at = c->v[k].at, ms = c->min_size;
+			size_t a = at > lo + ms + REFINE_REACH ? at - REFINE_REACH : lo + ms;
+			size_t b = at + REFINE_REACH + ms < hi ? at + REFINE_REACH : hi - ms;
+			if (a >= b)
+				continue;
+			double p;
+			double ml = weighted_median(c, lo, at, &p),
+			       mr = weighted_median(c, at, hi, &p);
+			/* cost(s) = sum over [a, s) of -log f about the left level
+			   + over [s, b) about the right one */
+			double cost = 0;
+			for (size_t i = a; i < b; i++) {
+				dl[i - a] = nll(&d, (c->x[i] - ml) * c->w[i]);
+				dr[i - a] = nll(&d, (c->x[i] - mr) * c->w[i]);
+				cost += dr[i - a];
+			}
+			double best = INFINITY, here = NAN;
+			size_t to = at;
+			for (size_t s = a; s <= b; s++) {
+				if (s == at)
+					here = cost;
+				if (cost < best) {
+					best = cost;
+					to = s;
+				}
+				if (s < b)
+					cost += dl[s - a] - dr[s - a];
+			}
+			if (to != at && best < here - 1e-9) {
+				c->v[k].at = to;
+				moved = 1;
+			}
+		}
+		if (!moved)
+			break;
+	}
+	/* a moved step's size about its new place, in the segment it was
+	   found in; one that no longer makes min_change stays where it was */
+	for (size_t k = 0; k < c->nr; k++) {
+		struct step *s = &c->v[k];
+		if (s->at == orig_at[k])
+			continue;
+		double b, a;
+		double pct = change(c, c->span[2 * k], s->at, c->span[2 * k + 1], &b, &a);
+		if (below_min_change(c, pct))
+			s->at = orig_at[k];
+		else
+			*s = (struct step){s->at, b, a, pct};
+	}
+	free(orig_at);
+	free(dl);
+	free(dr);
+	free(r);
 }
 
 /* Segment x with each point's noise sd[i] (> 0). */
@@ -179,12 +444,15 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 			xcalloc(n + 1, sizeof(double)),
 			xcalloc(n + 1, sizeof(struct vw)),
 			NULL,
+			NULL,
 			0,
 			0};
 	/* Bounded by the segments' lengths: each level of recursion splits. */
 	segment(&c, 0, n);
+	refine(&c, n);
 	*steps = c.v;
 	*nr_steps = c.nr;
+	free(c.span);
 	free(c.scratch);
 	free(c.left);
 	free(c.right);
