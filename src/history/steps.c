@@ -33,7 +33,6 @@ struct ctx {
 	double *left, *right; /* prefix sums of a segment (split_cusum()) */
 	struct vw *vw;	      /* values with their weights, to sort */
 	struct step *v;
-	size_t *span; /* per step, the segment it was found in: [2i, 2i+1] */
 	size_t nr, alloc;
 };
 
@@ -172,13 +171,10 @@ static void push(struct ctx *c, size_t lo, size_t at, size_t hi)
 	if (c->nr == c->alloc) {
 		c->alloc = c->alloc ? 2 * c->alloc : 4;
 		c->v = xreallocarray(c->v, c->alloc, sizeof(*c->v));
-		c->span = xreallocarray(c->span, 2 * c->alloc, sizeof(*c->span));
 	}
 	struct step *s = &c->v[c->nr];
 	s->at = at;
 	s->change_percent = change(c, lo, at, hi, &s->before, &s->after);
-	c->span[2 * c->nr] = lo;
-	c->span[2 * c->nr + 1] = hi;
 	c->nr++;
 }
 
@@ -359,14 +355,9 @@ static int residuals(struct ctx *c, size_t n, double *r, struct density *d)
 
 static void refine(struct ctx *c, size_t n)
 {
-	if (!c->nr)
-		return;
 	double *r = xcalloc(n, sizeof(*r));
 	double *dl = xcalloc(2 * REFINE_REACH + 1, sizeof(*dl));
 	double *dr = xcalloc(2 * REFINE_REACH + 1, sizeof(*dr));
-	size_t *orig_at = xcalloc(c->nr, sizeof(*orig_at));
-	for (size_t k = 0; k < c->nr; k++)
-		orig_at[k] = c->v[k].at;
 	struct density d;
 	for (int pass = 0; pass < REFINE_PASSES && residuals(c, n, r, &d); pass++) {
 		int moved = 0;
@@ -408,23 +399,44 @@ static void refine(struct ctx *c, size_t n)
 		if (!moved)
 			break;
 	}
-	/* a moved step's size about its new place, in the segment it was
-	   found in; one that no longer makes min_change stays where it was */
-	for (size_t k = 0; k < c->nr; k++) {
-		struct step *s = &c->v[k];
-		if (s->at == orig_at[k])
-			continue;
-		double b, a;
-		double pct = change(c, c->span[2 * k], s->at, c->span[2 * k + 1], &b, &a);
-		if (below_min_change(c, pct))
-			s->at = orig_at[k];
-		else
-			*s = (struct step){s->at, b, a, pct};
-	}
-	free(orig_at);
 	free(dl);
 	free(dr);
 	free(r);
+}
+
+/*
+ * Each step tested again between its final neighbours, as segment()
+ * tested it between the ends of its segment then: a large step that the
+ * pooled CUSUM placed a commit or two late leaves those commits as a
+ * level of their own in the part before it, found as a second step beside
+ * the first, and placed, the two are one. The weakest step that fails is
+ * dropped, and the test repeated until every step passes. Returns whether
+ * any was dropped.
+ */
+static int prune(struct ctx *c, size_t n)
+{
+	int dropped = 0;
+	for (;;) {
+		size_t worst = c->nr;
+		double least = INFINITY;
+		for (size_t k = 0; k < c->nr; k++) {
+			size_t lo = k ? c->v[k - 1].at : 0, hi = k + 1 < c->nr ? c->v[k + 1].at : n;
+			size_t at = c->v[k].at;
+			double b, a;
+			double r = split_sides_z(c, lo, at, hi) / threshold(hi - lo);
+			if (below_min_change(c, change(c, lo, at, hi, &b, &a)))
+				r = 0;
+			if (!(r > 1) && !(r >= least)) {
+				least = r;
+				worst = k;
+			}
+		}
+		if (worst == c->nr)
+			return dropped;
+		memmove(c->v + worst, c->v + worst + 1, (c->nr - worst - 1) * sizeof(*c->v));
+		c->nr--;
+		dropped = 1;
+	}
 }
 
 /* Segment x with each point's noise sd[i] (> 0). */
@@ -444,15 +456,23 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 			xcalloc(n + 1, sizeof(double)),
 			xcalloc(n + 1, sizeof(struct vw)),
 			NULL,
-			NULL,
 			0,
 			0};
 	/* Bounded by the segments' lengths: each level of recursion splits. */
 	segment(&c, 0, n);
-	refine(&c, n);
+	for (int round = 0; round < 3 && c.nr; round++) {
+		refine(&c, n);
+		if (!prune(&c, n))
+			break;
+	}
+	/* each step's size: the medians of its neighbouring segments */
+	for (size_t k = 0; k < c.nr; k++) {
+		size_t lo = k ? c.v[k - 1].at : 0, hi = k + 1 < c.nr ? c.v[k + 1].at : n;
+		struct step *s = &c.v[k];
+		s->change_percent = change(&c, lo, s->at, hi, &s->before, &s->after);
+	}
 	*steps = c.v;
 	*nr_steps = c.nr;
-	free(c.span);
 	free(c.scratch);
 	free(c.left);
 	free(c.right);
