@@ -4,6 +4,7 @@
 #include "history/steps.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ struct ctx {
 	double *scratch;
 	double *left, *right; /* prefix sums of a segment (split_cusum()) */
 	struct vw *vw;	      /* values with their weights, to sort */
+	struct vi *vi;	      /* values with their indexes, to sort */
 	struct step *v;
 	size_t nr, alloc;
 };
@@ -179,80 +181,51 @@ static void push(struct ctx *c, size_t lo, size_t at, size_t hi)
 }
 
 /*
- * The stretch of x[lo, hi) whose level differs most from the rest's, the
- * other side of a single split's blind spot: a few commits on a level of
- * their own in the middle of a segment (a step and its undoing, 3 to 5
- * commits apart) move either side's mean too little for any one split,
- * all the less as the CUSUM clips them to CLIP. The interval [*i, *j) of
- * at least min_size points, with at least min_size on either side,
- * maximising S_in^2/P_in + S_out^2/P_out - S^2/P on values winsorized
- * as in split_cusum() but to INTERVAL_CLIP (circular binary segmentation,
- * Olshen et al. 2004); O(n^2). Returns 0 when none explains anything.
- * Clipped to 2, a short level's points are no farther out than the
- * noise's own excursions and its edges wander more; to 3 they stand out,
- * and one wild run still moves little.
+ * A few commits on a level of their own in the middle of a segment (a
+ * step and its undoing, 3 to 5 commits apart) are a single split's blind
+ * spot: they move either side's mean too little, all the less as the
+ * CUSUM clips them to CLIP. Such a level, when its points lie beyond every
+ * other point of the segment (interval_is_level()), is the L least (or
+ * greatest) points of the segment standing side by side: [*i, *j), the
+ * greatest such L of at least 3 (and at most half the segment, with
+ * min_size points on either side), below the rest when below, else above
+ * it. O(n log n). Returns 0 when there is none.
  */
-#define INTERVAL_CLIP 3.0
-static int split_interval(struct ctx *c, size_t lo, size_t hi, size_t *i, size_t *j)
+struct vi {
+	double v;
+	size_t i;
+};
+
+static int cmp_vi(const void *a, const void *b)
 {
-	size_t n = hi - lo, ms = c->min_size;
-	if (n < 3 * ms)
-		return 0;
-	double pw;
-	double m = weighted_median(c, lo, hi, &pw);
-	double *cp = c->left, *cs = c->right;
-	cp[0] = cs[0] = 0;
-	for (size_t k = 0; k < n; k++) {
-		double w = c->w[lo + k], r = (c->x[lo + k] - m) * w;
-		r = r > INTERVAL_CLIP ? INTERVAL_CLIP : r < -INTERVAL_CLIP ? -INTERVAL_CLIP : r;
-		cp[k + 1] = cp[k] + w * w;
-		cs[k + 1] = cs[k] + w * r;
-	}
-	double best = cs[n] * cs[n] / cp[n];
+	double x = ((const struct vi *)a)->v, y = ((const struct vi *)b)->v;
+	return (x > y) - (x < y);
+}
+
+static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t *i, size_t *j)
+{
+	size_t n = hi - lo, ms = c->min_size, first = SIZE_MAX, last = 0;
+	struct vi *t = c->vi;
+	for (size_t k = 0; k < n; k++)
+		t[k] = (struct vi){c->x[lo + k], lo + k};
+	qsort(t, n, sizeof(*t), cmp_vi);
 	int found = 0;
-	for (size_t a = ms; a + 2 * ms <= n; a++)
-		for (size_t b = a + ms; b + ms <= n; b++) {
-			double pin = cp[b] - cp[a], sin = cs[b] - cs[a];
-			double pout = cp[n] - pin, sout = cs[n] - sin;
-			double g = sin * sin / pin + sout * sout / pout;
-			if (g > best) {
-				best = g;
-				*i = lo + a;
-				*j = lo + b;
-				found = 1;
-			}
+	for (size_t l = 1; 2 * l <= n; l++) {
+		size_t at = t[below ? l - 1 : n - l].i;
+		first = at < first ? at : first;
+		last = at > last ? at : last;
+		if (l >= 3 && last - first + 1 == l && first >= lo + ms && last + 1 + ms <= hi) {
+			*i = first;
+			*j = last + 1;
+			found = 1;
 		}
+	}
 	return found;
 }
 
 /*
- * The interval's edges set by its own level: the clipped CUSUM picks the
- * interval that explains most, which may take in a commit or two of the
- * rest beside the few far out (10-sigma levels of 4 commits came out as 5
- * to 7 in 7 of 50 seeded series). An edge point nearer the rest's
- * median than the interval's is left out, a point beside an edge nearer
- * the interval's taken in (its median holds while most of it is the
- * level).
- */
-static void trim_interval(struct ctx *c, size_t lo, size_t *i, size_t *j, size_t hi)
-{
-	double p;
-	double in = weighted_median(c, *i, *j, &p), out = weighted_median2(c, lo, *i, *j, hi, &p);
-	size_t ms = c->min_size;
-#define NEARER_IN(k) (fabs(c->x[k] - in) < fabs(c->x[k] - out))
-	while (*j - *i > ms && !NEARER_IN(*i))
-		++*i;
-	while (*j - *i > ms && !NEARER_IN(*j - 1))
-		--*j;
-	while (*i > lo + ms && NEARER_IN(*i - 1))
-		--*i;
-	while (*j + ms < hi && NEARER_IN(*j))
-		++*j;
-#undef NEARER_IN
-}
-
-/*
- * Is [i, j) a level of its own within [lo, hi)? At least 3 commits (two
+ * Is [i, j) a level of its own within [lo, hi)? Its distance from the
+ * rest in standard errors when it is, else 0. At least 3 commits (two
  * adjacent wild runs are no level), every one of them beyond every point
  * of the rest (below the least, or above the greatest: the rest's own
  * spread, whatever its shape, says they are none of its noise, where a
@@ -265,7 +238,7 @@ static void trim_interval(struct ctx *c, size_t lo, size_t *i, size_t *j, size_t
  * at most one series in a hundred to those binary segmentation already
  * shows (docs/history.md).
  */
-static int interval_is_level(struct ctx *c, size_t lo, size_t i, size_t j, size_t hi)
+static double interval_is_level(struct ctx *c, size_t lo, size_t i, size_t j, size_t hi)
 {
 	if (j - i < 3)
 		return 0;
@@ -279,14 +252,17 @@ static int interval_is_level(struct ctx *c, size_t lo, size_t i, size_t j, size_
 	for (size_t k = lo; k < hi; k = k + 1 == i ? j : k + 1)
 		if (below ? c->x[k] <= near : c->x[k] >= near)
 			return 0;
-	if (!(fabs(min - mout) / sqrt(1 / pin + 1 / pout) > threshold(hi - lo)))
+	double z = fabs(min - mout) / sqrt(1 / pin + 1 / pout);
+	if (!(z > threshold(hi - lo)))
 		return 0;
 	if (!(split_sides_z(c, lo, i, j) > threshold(j - lo)) ||
 	    !(split_sides_z(c, i, j, hi) > threshold(hi - i)))
 		return 0;
 	double b, a;
-	return !below_min_change(c, change(c, lo, i, j, &b, &a)) &&
-	       !below_min_change(c, change(c, i, j, hi, &b, &a));
+	if (below_min_change(c, change(c, lo, i, j, &b, &a)) ||
+	    below_min_change(c, change(c, i, j, hi, &b, &a)))
+		return 0;
+	return z;
 }
 
 static void segment(struct ctx *c, size_t lo, size_t hi)
@@ -306,8 +282,18 @@ static void segment(struct ctx *c, size_t lo, size_t hi)
 		return;
 	}
 	/* No single split: a few commits on a level of their own? */
-	if (split_interval(c, lo, hi, &i, &j) && (trim_interval(c, lo, &i, &j, hi), 1) &&
-	    interval_is_level(c, lo, i, j, hi)) {
+	double best = 0;
+	for (int below = 0; below < 2; below++) {
+		size_t bi = 0, bj = 0;
+		double z;
+		if (extreme_block(c, lo, hi, below, &bi, &bj) &&
+		    (z = interval_is_level(c, lo, bi, bj, hi)) > best) {
+			best = z;
+			i = bi;
+			j = bj;
+		}
+	}
+	if (best > 0) {
 		segment(c, lo, i);
 		push(c, lo, i, j);
 		segment(c, i, j);
@@ -499,6 +485,7 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 			xcalloc(n + 1, sizeof(double)),
 			xcalloc(n + 1, sizeof(double)),
 			xcalloc(n + 1, sizeof(struct vw)),
+			xcalloc(n + 1, sizeof(struct vi)),
 			NULL,
 			0,
 			0};
@@ -521,6 +508,7 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 	free(c.left);
 	free(c.right);
 	free(c.vw);
+	free(c.vi);
 	free(w);
 }
 
