@@ -1,5 +1,7 @@
 /*
- * history/steps: binary segmentation by a winsorized CUSUM (steps.h).
+ * history/steps: binary segmentation by a winsorized CUSUM, blocks of a few
+ * commits on a level of their own, each step placed by the series' own
+ * noise (steps.h).
  */
 #include "history/steps.h"
 
