@@ -226,6 +226,21 @@ static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t 
 }
 
 /*
+ * The chance that the l least (or greatest) of n exchangeable points
+ * stand side by side, as noise without a level puts them in any order:
+ * 2 (n - l + 1) l! (n - l)! / n!. A block of a few commits is a level
+ * only when this is under BLOCK_CHANCE, so it needs more commits in a
+ * shorter segment (3 of 50, 5 of 16, none of 8): of lines of 16 points
+ * whose noise has a 20 % tail, 3 of 3 adjacent ones are often that tail.
+ */
+#define BLOCK_CHANCE 0.01
+static double block_chance(size_t n, size_t l)
+{
+	return 2 * exp(log((double)(n - l + 1)) + lgamma((double)l + 1) +
+		       lgamma((double)(n - l) + 1) - lgamma((double)n + 1));
+}
+
+/*
  * Is [i, j) a level of its own within [lo, hi)? Its distance from the
  * rest in standard errors when it is, else 0. At least 3 commits (two
  * adjacent wild runs are no level), every one of them beyond every point
@@ -234,15 +249,15 @@ static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t 
  * standard error would count a few runs of a long tail as a level), its
  * winsorized mean threshold() standard errors from the rest's, each of
  * its two edges a step by the test of a single split, and each a change
- * of at least min_change. Over seven seeds of bench/steps.sh this adds no
- * false step to the A/A series; in simulated A/A lines of 8 to 1,000
- * commits of Gaussian, skewed, Student t(3) and 20 %-tailed noise it adds
- * at most one series in a hundred to those binary segmentation already
- * shows (docs/history.md).
+ * of at least min_change, and a block no noise is likely to make
+ * (block_chance()). Over seven seeds of bench/steps.sh this adds no false
+ * step to the A/A series; in simulated A/A lines of 8 to 1,000 commits of
+ * Gaussian, skewed, Student t(3) and 20 %-tailed noise at most one series
+ * in a thousand (docs/history.md).
  */
 static double interval_is_level(struct ctx *c, size_t lo, size_t i, size_t j, size_t hi)
 {
-	if (j - i < 3)
+	if (j - i < 3 || !(block_chance(hi - lo, j - i) < BLOCK_CHANCE))
 		return 0;
 	double pin, pout;
 	double min = winsorized_mean(c, i, j, &pin);
