@@ -22,7 +22,11 @@ the relative noise, down: divided by it), up or down, at least
 apart. A/A series have none. Prints per detector: precision, recall and F1
 (a step found within MARGIN commits of a planted one counts), false steps
 per 1,000 A/A commits, and the share of planted steps of 5x the noise or
-more found at their very commit; then recall by step size.
+more found at their very commit; then recall by step size; then, per
+detector and trace, what became of each step of 5x the noise or more:
+at its commit, one or two commits off where the trace's own noise makes
+the found split at least as likely as the planted one (the data place it
+there) or not, one of two steps 3 to 5 commits apart, or missed.
 
     /usr/bin/python3 bench/steps.py DRIVER [SERIES_PER_CELL] [SEED]
 
