@@ -22,7 +22,11 @@ the relative noise, down: divided by it), up or down, at least
 apart. A/A series have none. Prints per detector: precision, recall and F1
 (a step found within MARGIN commits of a planted one counts), false steps
 per 1,000 A/A commits, and the share of planted steps of 5x the noise or
-more found at their very commit; then recall by step size.
+more found at their very commit; then recall by step size; then, per
+detector and trace, what became of each step of 5x the noise or more:
+at its commit, one or two commits off where the trace's own noise makes
+the found split at least as likely as the planted one (the data place it
+there) or not, one of two steps 3 to 5 commits apart, or missed.
 
     /usr/bin/python3 bench/steps.py DRIVER [SERIES_PER_CELL] [SEED]
 
@@ -64,12 +68,8 @@ def point_noise(trace, k):
     return 1.4826 * float(np.median(np.abs(np.array(pts) - m))), m
 
 
-def make_series(rng, trace, n, k, steps, noise, level):
-    """n commits of k runs from trace, each run after a step scaled by that
-    step's factor. Each commit is a session of its own: k consecutive runs
-    from a random place in the trace (a history measures its commits days
-    apart, each in the machine's state of that moment; the runs of one
-    commit share it)."""
+def factors(n, steps, noise, level):
+    """Each commit's factor: the product of the steps up to it."""
     factor = [1.0] * n
     f = 1.0
     at = dict(steps)
@@ -80,6 +80,16 @@ def make_series(rng, trace, n, k, steps, noise, level):
             g = 1 + abs(at[i]) * noise / level
             f *= g if at[i] > 0 else 1 / g
         factor[i] = f
+    return factor
+
+
+def make_series(rng, trace, n, k, steps, noise, level):
+    """n commits of k runs from trace, each run after a step scaled by that
+    step's factor. Each commit is a session of its own: k consecutive runs
+    from a random place in the trace (a history measures its commits days
+    apart, each in the machine's state of that moment; the runs of one
+    commit share it)."""
+    factor = factors(n, steps, noise, level)
     runs = []
     for i in range(n):
         start = rng.randrange(len(trace) - k + 1)
@@ -205,6 +215,78 @@ def edivisive(x):
 
 # ---- scoring ------------------------------------------------------------
 
+class TraceNoise:
+    """The density of a trace's points of k runs (the logarithm of the
+    median of k consecutive runs, from every place, as make_series() takes
+    them): a Gaussian kernel density, Silverman's bandwidth."""
+
+    def __init__(self, trace, k):
+        t = np.asarray(trace, dtype=float)
+        self.pts = np.sort(np.log([float(np.median(t[i:i + k])) for i in range(len(t) - k + 1)]))
+        iqr = float(np.subtract(*np.percentile(self.pts, [75, 25])))
+        self.h = 0.9 * min(float(np.std(self.pts)), iqr / 1.34) * len(self.pts) ** -0.2
+
+    def logpdf(self, v):
+        u = (v - self.pts) / self.h
+        return math.log(float(np.mean(np.exp(-0.5 * u * u))) / self.h + 1e-300)
+
+
+def likelier_there(noise, runs, truth, t, g, point_noise_level):
+    """Is the split at g (found) at least as likely as the planted one at
+    t, under the trace's own noise and the planted levels? Only the points
+    between the two are on different levels in the two splits."""
+    lf = np.log(factors(len(runs), truth, *point_noise_level))
+    lo_level, hi_level = lf[t - 1], lf[t]
+    d = 0.0
+    for i in range(min(t, g), max(t, g)):
+        y = math.log(float(np.median(runs[i])))
+        other = hi_level if lf[i] == lo_level else lo_level
+        d += noise.logpdf(y - lf[i]) - noise.logpdf(y - other)
+    return d <= 0
+
+
+def misses_by_cause(traces, cases, detectors):
+    """Each planted step of 5x the noise or more, by what became of it:
+    found at its commit; found one or two commits off, a step apart from
+    others, where the points say it is (likelier_there()) or not; one of
+    two steps 3 to 5 commits apart, not at its commit; or missed."""
+    noise = {}
+    cols = ("at their commit", "1-2 off, likelier there", "1-2 off, likelier at its commit",
+            "of two 3-5 apart", "missed")
+    print("5x+ steps by what became of them (\"likelier there\": the points between the found "
+          "and the planted commit are at least as likely on the found split, under the trace's "
+          "own noise and the planted levels):")
+    print("| detector | trace | 5x+ steps | " + " | ".join(cols) + " |")
+    print("|---|---|---:|" + "---:|" * len(cols))
+    for name, found in detectors:
+        total = [0] * (len(cols) + 1)
+        for tname in traces:
+            row = [0] * (len(cols) + 1)
+            for (runs, truth, aa, n, tn, k), f in zip(cases, found):
+                if aa or tn != tname:
+                    continue
+                for t, size in truth:
+                    if abs(size) < 5:
+                        continue
+                    row[0] += 1
+                    near = [x for x in f if abs(x - t) <= MARGIN]
+                    pair = any(0 < abs(u - t) <= 5 for u, _ in truth)
+                    if t in f:
+                        row[1] += 1
+                    elif pair:
+                        row[4] += 1
+                    elif not near:
+                        row[5] += 1
+                    else:
+                        if (tn, k) not in noise:
+                            noise[(tn, k)] = (TraceNoise(traces[tn], k), point_noise(traces[tn], k))
+                        tn_noise, nl = noise[(tn, k)]
+                        g = min(near, key=lambda x: abs(x - t))
+                        row[2 if likelier_there(tn_noise, runs, truth, t, g, nl) else 3] += 1
+            print("| %s | %s | %s |" % (name, tname, " | ".join(str(v) for v in row)))
+            total = [a + b for a, b in zip(total, row)]
+        print("| %s | all | %s |" % (name, " | ".join(str(v) for v in total)))
+
 def match(found, truth):
     """Planted steps matched by a found one within MARGIN (each once)."""
     used = set()
@@ -225,22 +307,22 @@ def main():
     per_cell = int(sys.argv[2]) if len(sys.argv) > 2 else 6
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 41)
     traces = {t: load_trace(t) for t in TRACES}
-    cases = []  # (runs, truth, is_aa, n)
+    cases = []  # (runs, truth, is_aa, n, trace, k)
     for tname, trace in traces.items():
         for k in RUNS:
             noise, level = point_noise(trace, k)
             for n in LENGTHS:
                 for s in range(per_cell):
                     truth = plant(rng, n, s % 4 == 3)
-                    cases.append((make_series(rng, trace, n, k, truth, noise, level), truth, False, n))
-                    cases.append((make_series(rng, trace, n, k, [], noise, level), [], True, n))
+                    cases.append((make_series(rng, trace, n, k, truth, noise, level), truth, False, n, tname, k))
+                    cases.append((make_series(rng, trace, n, k, [], noise, level), [], True, n, tname, k))
     feed = []
-    for runs, _, _, n in cases:
+    for runs, _, _, n, _, _ in cases:
         feed.append(" ".join([str(n)] + [" ".join([str(len(r))] + ["%.1f" % v for v in r]) for r in runs]))
     feed.append("0")
     res = subprocess.run([driver], input="\n".join(feed) + "\n", capture_output=True, text=True, check=True)
     kag = [[int(v) for v in line.split()] for line in res.stdout.split("\n")[:len(cases)]]
-    edv = [edivisive([float(np.median(r)) for r in runs]) for runs, _, _, _ in cases]
+    edv = [edivisive([float(np.median(r)) for r in runs]) for runs, _, _, _, _, _ in cases]
     print("series: %d with steps, %d A/A; %d commits; traces %s; runs per commit %s; margin %d commits"
           % (sum(1 for c in cases if not c[2]), sum(1 for c in cases if c[2]),
              sum(c[3] for c in cases), ", ".join(TRACES), RUNS, MARGIN))
@@ -251,7 +333,7 @@ def main():
         tp = fp_n = planted = 0
         aa_found = aa_commits = 0
         big = big_exact = 0
-        for (runs, truth, aa, n), f in zip(cases, found):
+        for (runs, truth, aa, n, _, _), f in zip(cases, found):
             if aa:
                 aa_found += len(f)
                 aa_commits += n
@@ -283,6 +365,8 @@ def main():
             got, tot = by_size.get((name, s), (0, 0))
             cells.append("%.2f" % (got / tot) if tot else "-")
         print("| %s | %s |" % (name, " | ".join(cells)))
+    print()
+    misses_by_cause(traces, cases, (("kagari", kag), ("E-divisive", edv)))
 
 
 if __name__ == "__main__":

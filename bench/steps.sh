@@ -3,7 +3,8 @@
 # histories built from the recorded traces (bench/steps.py says how);
 # prints precision, recall, F1, false steps per 1,000 A/A commits and
 # the share of steps of 5x the noise found at their commit
-# (docs/history.md, "Against E-divisive").
+# and what became of each of them, per trace (docs/history.md, "Against
+# E-divisive").
 #
 #   bash bench/steps.sh [BUILD-DIR] [SERIES-PER-CELL] [SEED]
 #

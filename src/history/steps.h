@@ -8,7 +8,16 @@
  * moves nothing far), and it is a step when the two sides' winsorized
  * means are STEPS_Z (1 + 4/n) standard errors apart, both parts keep at
  * least `min_size` points, and the two medians differ by at least
- * min_change_percent. The halves are split again the same way.
+ * min_change_percent. The halves are split again the same way. A segment
+ * no single split divides is searched for a block of a few commits on a
+ * level of their own (a step and its undoing): its points all beyond
+ * every other point of the segment, its mean STEPS_Z (1 + 4/n) standard
+ * errors from the rest's, and both its edges steps. Then each step is
+ * placed, within a few commits, where the points are likeliest about its
+ * neighbouring segments' levels under the noise the series shows (a
+ * kernel density of its residuals), tested again between its final
+ * neighbours (the weakest failing step dropped), and sized by the medians
+ * of those segments.
  * steps_find() gives every point one noise sigma, estimated robustly from
  * consecutive differences (1.4826 * median |x[i+1] - x[i]| / sqrt 2,
  * which a step barely moves); steps_find_points() each point its own:
