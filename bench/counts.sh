@@ -51,7 +51,7 @@ vg_run() {
 	t1=$(now_ns)
 	echo $((t1 - t0))
 	# the run's instruction count, summed over its processes, for vg_seq
-	cat "$work"/cg.* | awk '/^summary:/{s+=$2} END{printf "%d\n", s}' > "$work/ir"
+	cat "$work"/cg.* | awk '/^summary:/{s+=$2} END{printf "%.0f\n", s}' > "$work/ir"
 }
 
 median() { sort -n | awk '{v[NR]=$1} END{print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }

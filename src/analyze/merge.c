@@ -59,6 +59,8 @@ static int pool_side(struct side_result *dst, struct side_result *src)
 			if (s->samples[i].round > INT_MAX - max_round ||
 			    s->samples[i].run > INT_MAX - max_run)
 				return -1;
+		if (s->confirmed > INT_MAX - d->confirmed)
+			return -1;
 	}
 	dst->present = 1;
 	for (int m = 0; m < METRIC__COUNT; m++) {
@@ -74,6 +76,8 @@ static int pool_side(struct side_result *dst, struct side_result *src)
 		for (size_t i = 0; i < s->nr; i++)
 			metric_series_add(d, s->samples[i].value, s->samples[i].round + max_round,
 					  s->samples[i].run + max_run);
+		/* the runs that confirmed a simulated count come along too */
+		d->confirmed += s->confirmed;
 	}
 	dst->count += src->count;
 	return 0;

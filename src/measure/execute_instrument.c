@@ -254,7 +254,11 @@ struct instr_unit {
 	int sim_every;
 	int sim_this; /* the running valgrind run simulates the caches */
 	int sim_runs; /* valgrind runs made with the simulation */
-	uint64_t first_ir;
+	/* the runs planned before any had to simulate again: instructions
+	   keeps this many samples, as every other count does */
+	int count_target;
+	uint64_t first_ir, first_digest; /* the simulated run's counts */
+	size_t first_files;
 	int target[INSTR__COUNT]; /* runs to make of each mode */
 	/* syscalls: per counted run, each name's count (target x names) */
 	uint64_t *sc_counts;
@@ -433,16 +437,19 @@ static void instr_sim_every(struct instr_ctx *ic, size_t cmd)
  * count is the simulated run's, else every run simulates from now on.
  */
 static void instr_record_confirmation(struct instr_ctx *ic, size_t i, int round,
-				      const struct valgrind_counts *vc)
+				      const struct valgrind_counts *vc, size_t files)
 {
 	struct execute_unit *u = &ic->units[i];
 	struct instr_unit *iu = &ic->iu[i];
 	const struct command_spec *cs = &ic->b->commands[u->cmd];
 	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
-	int same = vc->ev[VG_IR] == iu->first_ir;
+	/* the same instructions in each process (a pool's workers too) */
+	int same = vc->ev[VG_IR] == iu->first_ir && vc->procs_digest == iu->first_digest &&
+		   files == iu->first_files;
 	iu->done[INSTR_VALGRIND]++;
 	ic->in->used_valgrind = 1;
-	if (valgrind_wanted(ic->in, cs, METRIC_INSTRUCTIONS))
+	if (valgrind_wanted(ic->in, cs, METRIC_INSTRUCTIONS) &&
+	    sr->metric[METRIC_INSTRUCTIONS].nr < (size_t)iu->count_target)
 		metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)vc->ev[VG_IR], round,
 				  iu->done[INSTR_VALGRIND]);
 	for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
@@ -474,21 +481,29 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 			   "valgrind's cachegrind output has no cache events although "
 			   "--cache-sim=yes was given");
 	} else if (iu->cache_sim && !iu->sim_this) {
-		instr_record_confirmation(ic, i, round, &vc);
+		instr_record_confirmation(ic, i, round, &vc, files);
 	} else {
 		double v[] = {(double)vc.ev[VG_IR], (double)valgrind_estimated_cycles(&vc),
 			      (double)valgrind_ll_misses(&vc)};
-		if (!iu->done[INSTR_VALGRIND])
+		if (!iu->done[INSTR_VALGRIND]) {
 			iu->first_ir = vc.ev[VG_IR];
+			iu->first_digest = vc.procs_digest;
+			iu->first_files = files;
+		}
 		iu->done[INSTR_VALGRIND]++;
 		iu->sim_runs += iu->sim_this;
 		ic->in->used_valgrind = 1;
 		if (execute_profile_wanted(ic->o, cs))
 			instr_record_functions(ic, i, vc.ev[VG_IR]);
-		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
-			if (valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
-				metric_series_add(&sr->metric[valgrind_metrics[k]], v[k], round,
-						  iu->done[INSTR_VALGRIND]);
+		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++) {
+			struct metric_series *ms = &sr->metric[valgrind_metrics[k]];
+			/* the extra simulated runs are for the cache metrics */
+			if (!valgrind_wanted(ic->in, cs, valgrind_metrics[k]) ||
+			    (!cache_metric(valgrind_metrics[k]) &&
+			     ms->nr >= (size_t)iu->count_target))
+				continue;
+			metric_series_add(ms, v[k], round, iu->done[INSTR_VALGRIND]);
+		}
 	}
 	sbuf_release(&err);
 }
@@ -741,12 +756,6 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 				most = ic->iu[i].target[mode];
 		int total = plan_rounds_for(most, per_round);
 		for (int r = 0; r < total && !interrupted; r++) {
-			/* A command whose counts vary under valgrind simulates
-			   every run from then on and needs more (instr_sim_every). */
-			for (size_t i = 0; i < ic->nr_units; i++)
-				if (ic->iu[i].want[mode] &&
-				    plan_rounds_for(ic->iu[i].target[mode], per_round) > total)
-					total = plan_rounds_for(ic->iu[i].target[mode], per_round);
 			int any = 0;
 			for (size_t i = 0; i < ic->nr_units; i++) {
 				struct instr_unit *iu = &ic->iu[i];
@@ -772,6 +781,14 @@ static int instr_rounds(struct instr_ctx *ic, const struct plan_unit *plan_units
 				interrupted = instr_run(ic, i, (enum instr_mode)mode, r + 1, &res);
 			}
 			instr_settle(ic, (enum instr_mode)mode);
+			/* A command whose counts vary under valgrind simulates
+			   every run from then on and needs more of them
+			   (instr_sim_every): the rounds go on for them, even
+			   past the last one planned. */
+			for (size_t i = 0; i < ic->nr_units; i++)
+				if (ic->iu[i].want[mode] &&
+				    plan_rounds_for(ic->iu[i].target[mode], per_round) > total)
+					total = plan_rounds_for(ic->iu[i].target[mode], per_round);
 		}
 	}
 	free(owed);
@@ -833,6 +850,10 @@ static int instr_wants(struct instr_ctx *ic)
 		   asked for. */
 		iu->cache_sim = valgrind_wanted(ic->in, cs, METRIC_ESTIMATED_CYCLES) ||
 				valgrind_wanted(ic->in, cs, METRIC_CACHE_MISSES);
+		/* Fewer runs than make a count exact: each simulates, so that
+		   the cache metrics have as many samples as the others. */
+		iu->sim_every = iu->target[INSTR_VALGRIND] < METRIC_EXACT_RUNS;
+		iu->count_target = iu->target[INSTR_VALGRIND];
 		iu->want[INSTR_SYSCALLS] = execute_metric_asked(cs, METRIC_SYSCALLS) &&
 					   !execute_metric_unsupported(ic->in, cs, METRIC_SYSCALLS);
 		any |=

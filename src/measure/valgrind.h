@@ -86,6 +86,11 @@ struct valgrind_counts {
 	uint64_t ev[VG__COUNT];
 	/* 1 when every file summed had the cache events (--cache-sim=yes) */
 	int cache;
+	/* valgrind_read_dir: each process's Ir, mixed and summed — equal for
+	   two runs whose processes counted the same instructions each, in
+	   whatever order they ran (a sum alone could hide work that moved
+	   between the processes of a pool) */
+	uint64_t procs_digest;
 };
 
 /*

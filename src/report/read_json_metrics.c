@@ -123,12 +123,12 @@ static void read_metric(struct rd *d, json_t *o, enum metric_id m, struct metric
 	metric_series_set_status(ms, st, json_is_string(reason) ? json_string_value(reason) : NULL);
 	rj_get_bool(d, o, "required", &ms->required);
 	/* Only the cache simulation's metrics are confirmed by other runs. */
-	if (json_object_get(o, "confirmed_runs") && m != METRIC_ESTIMATED_CYCLES &&
-	    m != METRIC_CACHE_MISSES)
+	json_t *conf = json_object_get(o, "confirmed_runs");
+	if (conf && !json_is_null(conf) && m != METRIC_ESTIMATED_CYCLES && m != METRIC_CACHE_MISSES)
 		rj_fail(d, "confirmed_runs",
 			"only estimated_cycles and cache_misses have confirmed runs");
 	else
-		rj_get_int(d, o, "confirmed_runs", &ms->confirmed, 0, 1000000);
+		rj_get_int(d, o, "confirmed_runs", &ms->confirmed, 1, 1000000);
 	/* Throughput with a work unit is written "<unit>/s". */
 	if (m == METRIC_THROUGHPUT && unit && !cr->throughput_unit) {
 		size_t n = strlen(unit);

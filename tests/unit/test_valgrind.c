@@ -162,6 +162,48 @@ static void test_dir(void **state)
 	sbuf_release(&err);
 }
 
+/* Write cg.PID files whose summary lines give these Ir counts. */
+static void write_irs(const char *dir, const unsigned *ir, int n)
+{
+	struct sbuf err = SBUF_INIT;
+	assert_int_equal(valgrind_clear_dir(dir, &err), 0);
+	for (int i = 0; i < n; i++) {
+		char *p = xstrfmt("%s/cg.%d", dir, 300 + i);
+		char *text = xstrfmt("desc: x\ncmd: x\nevents: Ir\nsummary: %u\n", ir[i]);
+		assert_int_equal(fileio_write_atomic(p, text, strlen(text), &err), 0);
+		free(text);
+		free(p);
+	}
+	sbuf_release(&err);
+}
+
+/* The processes' counts as a multiset: the order of the processes does
+   not matter, the same sum split differently does (a confirming run of
+   a pool whose work moved between workers is no confirmation). */
+static void test_procs_digest(void **state)
+{
+	(void)state;
+	struct sbuf err = SBUF_INIT;
+	char *dir = tmpdir_create("kagari-test-vg", &err);
+	assert_non_null(dir);
+	struct valgrind_counts a, b;
+	size_t files = 0;
+	const unsigned one[] = {1000, 2000, 3000}, reordered[] = {3000, 1000, 2000},
+		       moved[] = {1500, 1500, 3000};
+	write_irs(dir, one, 3);
+	assert_int_equal(valgrind_read_dir(dir, &a, &files, &err), 0);
+	write_irs(dir, reordered, 3);
+	assert_int_equal(valgrind_read_dir(dir, &b, &files, &err), 0);
+	assert_true(a.ev[VG_IR] == b.ev[VG_IR] && a.procs_digest == b.procs_digest);
+	write_irs(dir, moved, 3);
+	assert_int_equal(valgrind_read_dir(dir, &b, &files, &err), 0);
+	assert_true(a.ev[VG_IR] == b.ev[VG_IR]);
+	assert_true(a.procs_digest != b.procs_digest);
+	tmpdir_remove(dir);
+	free(dir);
+	sbuf_release(&err);
+}
+
 static void test_functions(void **state)
 {
 	(void)state;
@@ -258,10 +300,11 @@ static void test_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_version), cmocka_unit_test(test_wrap),
-	    cmocka_unit_test(test_parse),   cmocka_unit_test(test_parse_cache),
-	    cmocka_unit_test(test_dir),	    cmocka_unit_test(test_missing),
-	    cmocka_unit_test(test_real),    cmocka_unit_test(test_functions),
+	    cmocka_unit_test(test_version),	 cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_parse),	 cmocka_unit_test(test_parse_cache),
+	    cmocka_unit_test(test_dir),		 cmocka_unit_test(test_missing),
+	    cmocka_unit_test(test_real),	 cmocka_unit_test(test_functions),
+	    cmocka_unit_test(test_procs_digest),
 	};
 	return test_skip_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
