@@ -321,6 +321,7 @@ static void queue_command(uint64_t seed, const char *suite, const struct bench_r
 		p->in.max_cv = a->max_cv;
 		p->in.runs_per_round = a->runs_per_round;
 		p->in.rare_share = a->rare_share;
+		p->in.confirmed_head = hm->confirmed;
 		p->in.gate = mr->gate;
 		char *label =
 		    xstrfmt("%s/%s/%s/%s", suite, br->name, cr->name, metric_get(m)->name);

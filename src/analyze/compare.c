@@ -1103,8 +1103,13 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	out->nr_head_kept = w.nkh;
 	/* 1 - (1 - s)^n = 0.95: a slowdown on a share s of the runs is
 	   absent from n runs with probability 5% (docs/statistics.md). */
-	if (w.nkh)
-		out->blind_share_percent = -expm1(log(0.05) / (double)w.nkh) * 100;
+	if (w.nkh) {
+		/* runs that confirmed an unchanging count saw it too */
+		double n = (double)w.nkh;
+		if (in->confirmed_head > 0 && all_equal(w.kh, w.nkh))
+			n += in->confirmed_head;
+		out->blind_share_percent = -expm1(log(0.05) / n) * 100;
+	}
 	if (w.nkb && w.nkh) {
 		double bmin = w.kb[0], bmax = w.kb[0];
 		double hmin = w.kh[0], hmax = w.kh[0];

@@ -103,6 +103,9 @@ struct compare_input {
 	 * design. 0: unset (the sequential design's mean_min_rounds alone).
 	 */
 	double rare_share;
+	/* head runs that confirmed its (simulated) count without being
+	   samples (model/result.h): they count toward the blind share */
+	int confirmed_head;
 	/* The design's cap of rounds, where the trend test projects the
 	   change to (sequential: max_rounds; 0: the rounds measured). */
 	int max_rounds;

@@ -87,6 +87,10 @@ for d in base head; do
 		json_check "$T/aa.json" "$C0['$d']['metrics']['$m']['confirmed_runs'] == 2"
 	done
 done
+# The confirming runs saw the count too: the pass's blind share is that
+# of three runs, as for the instructions.
+json_check "$T/aa.json" "abs($C0['comparisons']['estimated_cycles']['blind_share_percent'] - $C0['comparisons']['instructions']['blind_share_percent']) < 1e-9"
+json_check "$T/aa.json" "62 < $C0['comparisons']['estimated_cycles']['blind_share_percent'] < 64"
 # A saved report judges them the same way again.
 run_k report "$T/aa.json" --reanalyze --format json --output "$T/aa-re.json"
 expect_rc 0
