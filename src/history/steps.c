@@ -13,12 +13,19 @@
 #include "base/cmp.h"
 #include "base/xalloc.h"
 
-/* Median of x[0..n) using scratch (n doubles). */
+/* Median of s[0..n), ascending (halved before the sum: two values near
+   DBL_MAX have a finite mean). */
+static double median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2;
+}
+
+/* Median of x[0..n) using scratch (n doubles, not x). */
 static double median(const double *x, size_t n, double *scratch)
 {
 	memcpy(scratch, x, n * sizeof(*x));
 	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+	return median_sorted(scratch, n);
 }
 
 struct vw {
@@ -42,8 +49,8 @@ struct ctx {
 
 static int cmp_vw(const void *a, const void *b)
 {
-	double x = ((const struct vw *)a)->v, y = ((const struct vw *)b)->v;
-	return (x > y) - (x < y);
+	/* cmp_double's total order: qsort stays defined with NaN */
+	return cmp_double(&((const struct vw *)a)->v, &((const struct vw *)b)->v);
 }
 
 /* The weighted median of x[lo, hi) and x[lo2, hi2) (the second range may
@@ -200,8 +207,7 @@ struct vi {
 
 static int cmp_vi(const void *a, const void *b)
 {
-	double x = ((const struct vi *)a)->v, y = ((const struct vi *)b)->v;
-	return (x > y) - (x < y);
+	return cmp_double(&((const struct vi *)a)->v, &((const struct vi *)b)->v);
 }
 
 static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t *i, size_t *j)
@@ -476,10 +482,11 @@ static int residuals(struct ctx *c, size_t n, double *r, struct density *d)
 	for (size_t i = 0; i < n; i++)
 		var += (r[i] - mean) * (r[i] - mean);
 	double sd = sqrt(var / (double)n);
-	double mid = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	double mid = median_sorted(r, n);
 	for (size_t i = 0; i < n; i++)
 		c->scratch[i] = fabs(r[i] - mid);
-	double mad = 1.4826 * median(c->scratch, n, c->scratch);
+	qsort(c->scratch, n, sizeof(*c->scratch), cmp_double);
+	double mad = 1.4826 * median_sorted(c->scratch, n);
 	double s = mad < sd ? mad : sd;
 	double h = 1.06 * s * pow((double)n, -0.2);
 	*d = (struct density){r, n, h, log((double)n * h * sqrt(2 * M_PI)), 0, 0, NULL, 0};
