@@ -196,9 +196,10 @@ static void push(struct ctx *c, size_t lo, size_t at, size_t hi)
  * CUSUM clips them to CLIP. Such a level, when its points lie beyond every
  * other point of the segment (interval_is_level()), is the L least (or
  * greatest) points of the segment standing side by side: [*i, *j), the
- * greatest such L of at least 3 (and at most half the segment, with
- * min_size points on either side), below the rest when below, else above
- * it. O(n log n). Returns 0 when there is none.
+ * greatest such L of at least 3 and at least min_size (the block is a
+ * part between two steps), at most half the segment, with min_size
+ * points on either side, below the rest when below, else above it.
+ * O(n log n). Returns 0 when there is none.
  */
 struct vi {
 	double v;
@@ -222,7 +223,8 @@ static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t 
 		size_t at = t[below ? l - 1 : n - l].i;
 		first = at < first ? at : first;
 		last = at > last ? at : last;
-		if (l >= 3 && last - first + 1 == l && first >= lo + ms && last + 1 + ms <= hi) {
+		if (l >= 3 && l >= ms && last - first + 1 == l && first >= lo + ms &&
+		    last + 1 + ms <= hi) {
 			*i = first;
 			*j = last + 1;
 			found = 1;
