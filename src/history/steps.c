@@ -628,11 +628,24 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 	free(w);
 }
 
-/* Exact metrics (counts) have no noise: any change is a step, but a floor
-   keeps the penalty positive. */
+/*
+ * Exact metrics (counts) have no noise: any change is a step, but a floor
+ * keeps the penalty positive and every weight finite: 1e-9 of the level,
+ * the median's size, or when that is 0 (a count that was 0 more often
+ * than not) the median size of the values that are not 0 (one wild value
+ * cannot raise it), and 1e-9 when every value is 0 (nothing differs).
+ */
 static double floor_noise(double sigma, const double *x, size_t n, double *scratch)
 {
 	double level = fabs(median(x, n, scratch));
+	if (!(level > 0)) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (x[i] != 0 && isfinite(x[i]))
+				scratch[m++] = fabs(x[i]);
+		qsort(scratch, m, sizeof(*scratch), cmp_double);
+		level = m ? median_sorted(scratch, m) : 1;
+	}
 	return sigma < level * 1e-9 ? level * 1e-9 : sigma;
 }
 

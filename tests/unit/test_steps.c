@@ -652,6 +652,55 @@ static void test_short_level_min_size(void **state)
 	assert_true(five >= 48);
 }
 
+/*
+ * Exact values about 0 (a count that was 0): the noise floor was a
+ * fraction of the series' median, 0 here, so every point weighed 1/0 and
+ * no step was found. 3 identical runs a commit, 0 then 1 from commit 25:
+ * one step there; 0 with 4 commits at 3 from commit 20: both edges; and
+ * the same as single values (steps_find()).
+ */
+static void test_exact_about_zero(void **state)
+{
+	(void)state;
+	static double runs[44][3];
+	struct steps_point p[44];
+	double x[44];
+	struct step *s;
+	size_t n;
+	for (size_t i = 0; i < 40; i++) {
+		x[i] = i < 25 ? 0 : 1;
+		runs[i][0] = runs[i][1] = runs[i][2] = x[i];
+		p[i] = (struct steps_point){ x[i], runs[i], 3 };
+	}
+	steps_find_points(p, 40, 2, 1, &s, &n, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].at, 25);
+	assert_true(s[0].before == 0 && s[0].after == 1);
+	free(s);
+	steps_find(x, 40, 2, 1, &s, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].at, 25);
+	free(s);
+	for (size_t i = 0; i < 44; i++) {
+		x[i] = i >= 20 && i < 24 ? 3 : 0;
+		runs[i][0] = runs[i][1] = runs[i][2] = x[i];
+		p[i] = (struct steps_point){ x[i], runs[i], 3 };
+	}
+	steps_find_points(p, 44, 2, 1, &s, &n, NULL);
+	assert_int_equal(n, 2);
+	assert_true(s[0].at == 20 && s[1].at == 24);
+	assert_true(s[0].after == 3 && s[1].before == 3 && s[1].after == 0);
+	free(s);
+	steps_find(x, 44, 2, 1, &s, &n);
+	assert_int_equal(n, 2);
+	assert_true(s[0].at == 20 && s[1].at == 24);
+	free(s);
+	/* All 0: nothing to find, and nothing that is not a number. */
+	memset(x, 0, sizeof(x));
+	assert_true(steps_find(x, 44, 2, 1, &s, &n) > 0);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_skewed_noise_step_at_its_commit),
 		cmocka_unit_test(test_short_level),
 		cmocka_unit_test(test_short_level_min_size),
+		cmocka_unit_test(test_exact_about_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
