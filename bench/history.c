@@ -107,6 +107,71 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A standard normal draw (Box-Muller). */
+static double gauss(struct rng *g)
+{
+	double u = rng_uniform(g), v = rng_uniform(g);
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * Series that make many steps, the step detector's worst case (placing
+ * each step weighs the points about it against the series' noise): 20
+ * series of 2,000 commits of 3 runs, points with 1 % noise and runs 0.5 %
+ * about them, as `kagari history` hands them to steps_find_points(). Kind
+ * 0: a drift of +0.02 % a commit; 1: a new level (sd 10 %) every 50
+ * commits; 2: a staircase of +5 % every 20 commits; 3: every 5. Prints
+ * the time of steps_find_points() over the 20, the best of 3.
+ */
+#define ADV_SERIES 20
+#define ADV_COMMITS 2000
+#define ADV_RUNS 3
+static void adversarial(int kind)
+{
+	static const char *name[] = {"  drift +0.02 %/commit", "  a new level every 50 commits",
+				     "  +5 % every 20 commits", "  +5 % every 5 commits"};
+	struct rng g;
+	rng_seed(&g, 41 + (uint64_t)kind);
+	struct steps_point *p = xcalloc((size_t)ADV_SERIES * ADV_COMMITS, sizeof(*p));
+	double *runs = xcalloc((size_t)ADV_SERIES * ADV_COMMITS * ADV_RUNS, sizeof(*runs));
+	for (size_t s = 0; s < ADV_SERIES; s++) {
+		double level = 1;
+		for (size_t i = 0; i < ADV_COMMITS; i++) {
+			if (kind == 0)
+				level = 1 + 0.0002 * (double)i;
+			else if (kind == 1 && i % 50 == 0)
+				level = exp(0.1 * gauss(&g));
+			else if (i && i % (kind == 2 ? 20 : 5) == 0 && kind >= 2)
+				level *= 1.05;
+			double x = 100 * level * (1 + 0.01 * gauss(&g)), t[ADV_RUNS];
+			double *r = runs + (s * ADV_COMMITS + i) * ADV_RUNS;
+			for (size_t j = 0; j < ADV_RUNS; j++)
+				t[j] = r[j] = x * (1 + 0.005 * gauss(&g));
+			qsort(t, ADV_RUNS, sizeof(*t), cmp_double);
+			p[s * ADV_COMMITS + i] = (struct steps_point){t[ADV_RUNS / 2], r, ADV_RUNS};
+		}
+	}
+	double best = INFINITY;
+	size_t found = 0;
+	for (int rep = 0; rep < 3; rep++) {
+		double a = now_ms();
+		found = 0;
+		for (size_t s = 0; s < ADV_SERIES; s++) {
+			struct step *st;
+			size_t ns;
+			steps_find_points(p + s * ADV_COMMITS, ADV_COMMITS, 2, 1, &st, &ns, NULL);
+			found += ns;
+			free(st);
+		}
+		double t = now_ms() - a;
+		best = t < best ? t : best;
+	}
+	printf("%-44s %9.1f ms  (%zu steps in %d series of %d commits)\n", name[kind], best, found,
+	       ADV_SERIES, ADV_COMMITS);
+	free(p);
+	free(runs);
+}
+
 /* The commit number of sha: its line in the ids given, else its hex. */
 static unsigned long commit_of(const char **line, size_t nr, const char *sha)
 {
@@ -132,8 +197,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cannot read %s\n", argv[3]);
 			return 1;
 		}
-		for (char *s = shas.buf, *nl; s && *s && nr_line < (size_t)runs / RUNS_PER_COMMIT + 1;
-		     s = nl + 1) {
+		for (char *s = shas.buf, *nl;
+		     s && *s && nr_line < (size_t)runs / RUNS_PER_COMMIT + 1; s = nl + 1) {
 			if (!(nl = strchr(s, '\n')))
 				break;
 			*nl = '\0';
@@ -146,8 +211,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct history_machine m[2] = {
-		{ "aaaaaaaaaaaaaaaa", "1111111111111111", "CPU A", 8, "x86_64" },
-		{ "bbbbbbbbbbbbbbbb", "2222222222222222", "CPU B", 4, "x86_64" },
+	    {"aaaaaaaaaaaaaaaa", "1111111111111111", "CPU A", 8, "x86_64"},
+	    {"bbbbbbbbbbbbbbbb", "2222222222222222", "CPU B", 4, "x86_64"},
 	};
 	struct rng g;
 	rng_seed(&g, 1);
@@ -155,18 +220,19 @@ int main(int argc, char **argv)
 	double *each = xcalloc((size_t)runs, sizeof(*each));
 	for (int i = 0; i < runs; i++) {
 		int commit = i / RUNS_PER_COMMIT;
-		int paired = nr_line && commit > 0 && (size_t)commit < nr_line &&
-			     i % RUNS_PER_COMMIT == 0;
+		int paired =
+		    nr_line && commit > 0 && (size_t)commit < nr_line && i % RUNS_PER_COMMIT == 0;
 		struct run_result r;
 		make_run(&r, &g, commit, paired);
 		char sha[41];
 		snprintf(sha, sizeof(sha), "%040x", commit);
-		struct history_record rec = { .kind = paired ? "ci" : "run",
-					      .head_sha = (size_t)commit < nr_line ? line[commit] : sha,
-					      .base_sha = paired ? line[commit - 1] : NULL,
-					      .dirty = 0,
-					      .branch = "main",
-					      .exit_code = 0 };
+		struct history_record rec = {.kind = paired ? "ci" : "run",
+					     .head_sha =
+						 (size_t)commit < nr_line ? line[commit] : sha,
+					     .base_sha = paired ? line[commit - 1] : NULL,
+					     .dirty = 0,
+					     .branch = "main",
+					     .exit_code = 0};
 		double a = now_ms();
 		if (history_append(h, &rec, &m[i % 10 == 9], &r, NULL, &err) < 0) {
 			fprintf(stderr, "%s\n", err.buf);
@@ -184,7 +250,7 @@ int main(int argc, char **argv)
 	printf("%-44s %9.3f ms\n", "append one run (p99)", each[(size_t)(runs * 0.99)]);
 	printf("%-44s %9.0f ms\n", "append all runs", total);
 
-	struct history_points p = { 0 };
+	struct history_points p = {0};
 	double a = now_ms();
 	history_query(h, NULL, NULL, &p, &err);
 	double q_all = now_ms() - a;
@@ -237,7 +303,7 @@ int main(int argc, char **argv)
 	double t_steps = now_ms() - a;
 	history_points_release(&p);
 	const char *suites[BENCHES * COMMANDS], *benches[BENCHES * COMMANDS],
-		*cmds[BENCHES * COMMANDS];
+	    *cmds[BENCHES * COMMANDS];
 	char names[BENCHES * COMMANDS][2][8];
 	for (int i = 0; i < BENCHES * COMMANDS; i++) {
 		snprintf(names[i][0], 8, "b%d", i / COMMANDS);
@@ -248,8 +314,8 @@ int main(int argc, char **argv)
 	}
 	double ms[BENCHES * COMMANDS];
 	a = now_ms();
-	history_expected_ms(h, "aaaaaaaaaaaaaaaa", suites, benches, cmds,
-			    BENCHES * COMMANDS, ms, &err);
+	history_expected_ms(h, "aaaaaaaaaaaaaaaa", suites, benches, cmds, BENCHES * COMMANDS, ms,
+			    &err);
 	double t_exp = now_ms() - a;
 	a = now_ms();
 	int64_t count = history_count_runs(h, &err);
@@ -261,6 +327,9 @@ int main(int argc, char **argv)
 	printf("%-44s %12s\n", "", "(planted: b0/c0, b0/c1 on 2 machines = 4)");
 	printf("%-44s %9.1f ms\n", "expected time of 10 commands (--shard)", t_exp);
 	printf("%-44s %9.1f ms  (%lld runs)\n", "count the runs", t_count, (long long)count);
+	printf("find steps, series made of steps:\n");
+	for (int kind = 0; kind < 4; kind++)
+		adversarial(kind);
 	free(each);
 	free(line);
 	history_close(h);

@@ -13,12 +13,19 @@
 #include "base/cmp.h"
 #include "base/xalloc.h"
 
-/* Median of x[0..n) using scratch (n doubles). */
+/* Median of s[0..n), ascending (halved before the sum: two values near
+   DBL_MAX have a finite mean). */
+static double median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2;
+}
+
+/* Median of x[0..n) using scratch (n doubles, not x). */
 static double median(const double *x, size_t n, double *scratch)
 {
 	memcpy(scratch, x, n * sizeof(*x));
 	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+	return median_sorted(scratch, n);
 }
 
 struct vw {
@@ -42,8 +49,8 @@ struct ctx {
 
 static int cmp_vw(const void *a, const void *b)
 {
-	double x = ((const struct vw *)a)->v, y = ((const struct vw *)b)->v;
-	return (x > y) - (x < y);
+	/* cmp_double's total order: qsort stays defined with NaN */
+	return cmp_double(&((const struct vw *)a)->v, &((const struct vw *)b)->v);
 }
 
 /* The weighted median of x[lo, hi) and x[lo2, hi2) (the second range may
@@ -189,9 +196,10 @@ static void push(struct ctx *c, size_t lo, size_t at, size_t hi)
  * CUSUM clips them to CLIP. Such a level, when its points lie beyond every
  * other point of the segment (interval_is_level()), is the L least (or
  * greatest) points of the segment standing side by side: [*i, *j), the
- * greatest such L of at least 3 (and at most half the segment, with
- * min_size points on either side), below the rest when below, else above
- * it. O(n log n). Returns 0 when there is none.
+ * greatest such L of at least 3 and at least min_size (the block is a
+ * part between two steps), at most half the segment, with min_size
+ * points on either side, below the rest when below, else above it.
+ * O(n log n). Returns 0 when there is none.
  */
 struct vi {
 	double v;
@@ -200,8 +208,7 @@ struct vi {
 
 static int cmp_vi(const void *a, const void *b)
 {
-	double x = ((const struct vi *)a)->v, y = ((const struct vi *)b)->v;
-	return (x > y) - (x < y);
+	return cmp_double(&((const struct vi *)a)->v, &((const struct vi *)b)->v);
 }
 
 static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t *i, size_t *j)
@@ -216,7 +223,8 @@ static int extreme_block(struct ctx *c, size_t lo, size_t hi, int below, size_t 
 		size_t at = t[below ? l - 1 : n - l].i;
 		first = at < first ? at : first;
 		last = at > last ? at : last;
-		if (l >= 3 && last - first + 1 == l && first >= lo + ms && last + 1 + ms <= hi) {
+		if (l >= 3 && l >= ms && last - first + 1 == l && first >= lo + ms &&
+		    last + 1 + ms <= hi) {
 			*i = first;
 			*j = last + 1;
 			found = 1;
@@ -340,11 +348,16 @@ struct density {
 	const double *r; /* residuals, ascending */
 	size_t n;
 	double h;
+	double lnorm;  /* log(n h sqrt(2 pi)) */
+	double g0, dg; /* the table: -log f at g0 + j dg, j < nt */
+	double *t;
+	size_t nt;
 };
 
 /* -log of the density at z (the kernels beyond 8 h left out; a z beyond
-   every kernel gets the nearest residual's, in log form). */
-static double nll(const struct density *d, double z)
+   every kernel gets the nearest residual's, in log form). O(the residuals
+   within 8 h of z). */
+static double nll_exact(const struct density *d, double z)
 {
 	const double cut = 8 * d->h;
 	size_t a = 0, b = d->n;
@@ -360,14 +373,94 @@ static double nll(const struct density *d, double z)
 		double u = (z - d->r[k]) / d->h;
 		s += exp(-0.5 * u * u);
 	}
-	double lnorm = log((double)d->n * d->h * sqrt(2 * M_PI));
 	if (s > 0)
-		return lnorm - log(s);
+		return d->lnorm - log(s);
 	double near = a < d->n ? d->r[a] : d->r[d->n - 1];
 	if (a > 0 && fabs(z - d->r[a - 1]) < fabs(z - near))
 		near = d->r[a - 1];
 	double u = (z - near) / d->h;
-	return lnorm + 0.5 * u * u;
+	return d->lnorm + 0.5 * u * u;
+}
+
+/*
+ * nll_exact() tabulated once per pass, every h / TABLE_STEPS from 8 h
+ * below the least residual to 8 h above the greatest (at most TABLE_MAX
+ * points about the median residual), and read by linear interpolation:
+ * where half the residuals lie within a few h of each other, as they do
+ * in a long series, each exact value sums most of them, and placing the
+ * steps of a series of 2,000 commits with a step every few commits took
+ * seconds. -log f curves by at most 1 / h^2 where it is a sum of kernels
+ * (and by exactly that beyond them), so the interpolation is within
+ * 1 / (8 TABLE_STEPS^2) of it. Each residual adds its kernel to the 16
+ * TABLE_STEPS + 1 points within 8 h of it by a recurrence of products (no
+ * exp per point): O(n TABLE_STEPS). A z off the table (far out among a
+ * few outliers) is computed exactly.
+ */
+#define TABLE_STEPS 8
+#define TABLE_MAX ((size_t)1 << 16)
+
+static void tabulate(struct density *d, double **buf, size_t *alloc)
+{
+	double h = d->h, dg = h / TABLE_STEPS, cut = 8 * h;
+	double mid = d->r[d->n / 2], half = (double)(TABLE_MAX / 2) * dg;
+	double lo = d->r[0] - cut, hi = d->r[d->n - 1] + cut;
+	lo = lo < mid - half ? mid - half : lo;
+	hi = hi > mid + half ? mid + half : hi;
+	size_t nt = (size_t)((hi - lo) / dg) + 2;
+	if (nt > *alloc) {
+		*alloc = nt;
+		*buf = xreallocarray(*buf, nt, sizeof(**buf));
+	}
+	double *t = *buf;
+	memset(t, 0, nt * sizeof(*t));
+	/* exp(-u^2 / 2) at u, u + e, u + 2e ...: each term is the last times
+	   q, and q shrinks by exp(-e^2) a step */
+	const double e = 1.0 / TABLE_STEPS, shrink = exp(-e * e);
+	for (size_t k = 0; k < d->n; k++) {
+		double ja = ceil((d->r[k] - cut - lo) / dg), jb = floor((d->r[k] + cut - lo) / dg);
+		ja = ja < 0 ? 0 : ja;
+		jb = jb > (double)(nt - 1) ? (double)(nt - 1) : jb;
+		if (!(ja <= jb))
+			continue;
+		double u = (lo + ja * dg - d->r[k]) / h;
+		double v = exp(-0.5 * u * u), q = exp(-u * e - 0.5 * e * e);
+		for (size_t j = (size_t)ja; j <= (size_t)jb; j++) {
+			t[j] += v;
+			v *= q;
+			q *= shrink;
+		}
+	}
+	/* where no kernel reaches, nll_exact()'s parabola about the nearest
+	   residual (r[a - 1] or r[a], a the first residual at or above) */
+	for (size_t j = 0, a = 0; j < nt; j++) {
+		double z = lo + (double)j * dg;
+		while (a < d->n && d->r[a] < z)
+			a++;
+		if (t[j] > 0) {
+			t[j] = d->lnorm - log(t[j]);
+			continue;
+		}
+		double near = a < d->n ? d->r[a] : d->r[d->n - 1];
+		if (a > 0 && fabs(z - d->r[a - 1]) < fabs(z - near))
+			near = d->r[a - 1];
+		double u = (z - near) / h;
+		t[j] = d->lnorm + 0.5 * u * u;
+	}
+	d->g0 = lo;
+	d->dg = dg;
+	d->t = t;
+	d->nt = nt;
+}
+
+/* -log of the density at z: the table's, interpolated, on it. */
+static double nll(const struct density *d, double z)
+{
+	double x = (z - d->g0) / d->dg;
+	if (!(x >= 0 && x < (double)(d->nt - 1)))
+		return nll_exact(d, z);
+	size_t j = (size_t)x;
+	double f = x - (double)j;
+	return d->t[j] + f * (d->t[j + 1] - d->t[j]);
 }
 
 /* The residuals of x about the levels between the steps, in units of each
@@ -391,12 +484,14 @@ static int residuals(struct ctx *c, size_t n, double *r, struct density *d)
 	for (size_t i = 0; i < n; i++)
 		var += (r[i] - mean) * (r[i] - mean);
 	double sd = sqrt(var / (double)n);
-	double mid = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+	double mid = median_sorted(r, n);
 	for (size_t i = 0; i < n; i++)
 		c->scratch[i] = fabs(r[i] - mid);
-	double mad = 1.4826 * median(c->scratch, n, c->scratch);
+	qsort(c->scratch, n, sizeof(*c->scratch), cmp_double);
+	double mad = 1.4826 * median_sorted(c->scratch, n);
 	double s = mad < sd ? mad : sd;
-	*d = (struct density){r, n, 1.06 * s * pow((double)n, -0.2)};
+	double h = 1.06 * s * pow((double)n, -0.2);
+	*d = (struct density){r, n, h, log((double)n * h * sqrt(2 * M_PI)), 0, 0, NULL, 0};
 	return d->h > 0 && isfinite(d->h);
 }
 
@@ -405,9 +500,12 @@ static void refine(struct ctx *c, size_t n)
 	double *r = xcalloc(n, sizeof(*r));
 	double *dl = xcalloc(2 * REFINE_REACH + 1, sizeof(*dl));
 	double *dr = xcalloc(2 * REFINE_REACH + 1, sizeof(*dr));
+	double *table = NULL;
+	size_t table_alloc = 0;
 	struct density d;
 	for (int pass = 0; pass < REFINE_PASSES && residuals(c, n, r, &d); pass++) {
 		int moved = 0;
+		tabulate(&d, &table, &table_alloc);
 		for (size_t k = 0; k < c->nr; k++) {
 			size_t lo = k ? c->v[k - 1].at : 0, hi = k + 1 < c->nr ? c->v[k + 1].at : n;
 			size_t at = c->v[k].at, ms = c->min_size;
@@ -446,6 +544,7 @@ static void refine(struct ctx *c, size_t n)
 		if (!moved)
 			break;
 	}
+	free(table);
 	free(dl);
 	free(dr);
 	free(r);
@@ -529,11 +628,24 @@ static void find(const double *x, const double *orig, const double *sd, size_t n
 	free(w);
 }
 
-/* Exact metrics (counts) have no noise: any change is a step, but a floor
-   keeps the penalty positive. */
+/*
+ * Exact metrics (counts) have no noise: any change is a step, but a floor
+ * keeps the penalty positive and every weight finite: 1e-9 of the level,
+ * the median's size, or when that is 0 (a count that was 0 more often
+ * than not) the median size of the values that are not 0 (one wild value
+ * cannot raise it), and 1e-9 when every value is 0 (nothing differs).
+ */
 static double floor_noise(double sigma, const double *x, size_t n, double *scratch)
 {
 	double level = fabs(median(x, n, scratch));
+	if (!(level > 0)) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (x[i] != 0 && isfinite(x[i]))
+				scratch[m++] = fabs(x[i]);
+		qsort(scratch, m, sizeof(*scratch), cmp_double);
+		level = m ? median_sorted(scratch, m) : 1;
+	}
 	return sigma < level * 1e-9 ? level * 1e-9 : sigma;
 }
 
