@@ -147,6 +147,29 @@ json_check "$T/cache.json" "$C0['comparisons']['cache_misses']['verdict'] == 're
 "$PY" -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["benchmarks"][0]["commands"][0]["comparisons"]; print("working set 64 KiB -> 16 MiB: instructions %+.3f%% %s, estimated_cycles %+.1f%% %s, cache_misses %+.0f%% %s" % (c["instructions"]["change_percent"], c["instructions"]["verdict"], c["estimated_cycles"]["change_percent"], c["estimated_cycles"]["verdict"], c["cache_misses"]["change_percent"], c["cache_misses"]["verdict"]))' "$T/cache.json"
 set_work 400000 65536
 
+# jitter_prog TYPE SPREAD: a C program that loops 200,000 iterations and
+# up to SPREAD - 1 more, as many as a TYPE drawn from /dev/urandom says:
+# its instruction count varies from run to run.
+jitter_prog() {
+	cat <<C
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	$1 r = 0;
+	int fd = open("/dev/urandom", O_RDONLY);
+	if (fd >= 0 && read(fd, &r, sizeof(r)) != sizeof(r))
+		r = 0;
+	unsigned long x = 1;
+	for (unsigned long i = 0; i < 200000UL + (r % $2); i++)
+		x = x * 6364136223846793005UL + 1;
+	printf("%lu\\n", x & 1);
+	return 0;
+}
+C
+}
+
 case_ "counts that vary on one side: both sides simulate every run"
 # The head reads /dev/urandom and loops up to 4,095 iterations more: its
 # instruction counts differ from run to run (the same in two runs once in
@@ -154,23 +177,7 @@ case_ "counts that vary on one side: both sides simulate every run"
 # cannot be confirmed. The base's counts do not vary, but it simulates
 # every run too, so that each side has min_samples (6) simulated runs.
 cp prog.c "$T/prog.c.saved"
-cat > prog.c <<'C'
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-int main(void)
-{
-	unsigned short r = 0;
-	int fd = open("/dev/urandom", O_RDONLY);
-	if (fd >= 0 && read(fd, &r, sizeof(r)) != sizeof(r))
-		r = 0;
-	unsigned long x = 1;
-	for (unsigned long i = 0; i < 200000UL + (r % 4096); i++)
-		x = x * 6364136223846793005UL + 1;
-	printf("%lu\n", x & 1);
-	return 0;
-}
-C
+jitter_prog "unsigned short" 4096 > prog.c
 run_k compare --against HEAD --format json --output "$T/oneside.json" --seed 5 --quiet
 [ "$RC" -le 1 ] || fail "exit $RC; stderr: $(tail -c 1500 "$T/err")"
 for d in base head; do
@@ -217,23 +224,7 @@ case_ "near-deterministic counts: min_samples runs, judged with their spread"
 # A few iterations more or less per run, drawn from /dev/urandom: a spread
 # of a few in a million, which is not exact data. (Both sides' first three
 # runs alike, once in 4,096, would make it exact: the design's own limit.)
-cat > jitter.c <<'C'
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-int main(void)
-{
-	unsigned char r = 0;
-	int fd = open("/dev/urandom", O_RDONLY);
-	if (fd >= 0 && read(fd, &r, 1) != 1)
-		r = 0;
-	unsigned long x = 1;
-	for (unsigned long i = 0; i < 200000UL + (r % 8); i++)
-		x = x * 6364136223846793005UL + 1;
-	printf("%lu\n", x & 1);
-	return 0;
-}
-C
+jitter_prog "unsigned char" 8 > jitter.c
 sed -i 's/prog.c\]/jitter.c]/' kagari.yaml
 g add -A && g commit -qm jitter
 run_k compare --against HEAD --format json --output "$T/jit.json" --seed 4 --quiet
