@@ -157,14 +157,6 @@ static double side_spread(const double *x, size_t n)
 	return m > 0 ? (hi - lo) / m : 0;
 }
 
-static int all_equal(const double *x, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (x[i] != x[0])
-			return 0;
-	return 1;
-}
-
 /* ---- bootstrap ---------------------------------------------------------- */
 
 /*
@@ -1101,30 +1093,7 @@ void compare_compute(const struct compare_input *in, struct compare_result *out)
 	out->head_stat = stat_of(w.kh, w.nkh, in->statistic, w.scratch);
 	out->base_mean = w.nkb ? summary_mean(w.kb, w.nkb) : NAN;
 	out->nr_head_kept = w.nkh;
-	/* 1 - (1 - s)^n = 0.95: a slowdown on a share s of the runs is
-	   absent from n runs with probability 5% (docs/statistics.md). */
-	if (w.nkh) {
-		/* runs that confirmed an unchanging count saw it too */
-		double n = (double)w.nkh;
-		if (in->confirmed_head > 0 && all_equal(w.kh, w.nkh))
-			n += in->confirmed_head;
-		out->blind_share_percent = -expm1(log(0.05) / n) * 100;
-	}
-	if (w.nkb && w.nkh) {
-		double bmin = w.kb[0], bmax = w.kb[0];
-		double hmin = w.kh[0], hmax = w.kh[0];
-
-		for (size_t i = 1; i < w.nkb; i++) {
-			bmin = fmin(bmin, w.kb[i]);
-			bmax = fmax(bmax, w.kb[i]);
-		}
-		for (size_t i = 1; i < w.nkh; i++) {
-			hmin = fmin(hmin, w.kh[i]);
-			hmax = fmax(hmax, w.kh[i]);
-		}
-		out->ranges_disjoint = bmax < hmin || hmax < bmin;
-		out->exact_data = all_equal(w.kb, w.nkb) && all_equal(w.kh, w.nkh);
-	}
+	compare_sides_facts(in, out, w.kb, w.nkb, w.kh, w.nkh);
 
 	if (in->pairing == PAIRING_INDEPENDENT) {
 		analyse_independent(&w, out, &boot_rng);

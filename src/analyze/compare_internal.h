@@ -19,4 +19,12 @@ void compare_add_warnings(const struct compare_input *in, struct compare_result 
 void compare_rounds_evidence(const struct compare_input *in, struct compare_result *out,
 			     const double *x, const double *lr, size_t n);
 
+/*
+ * What the kept runs of each side show before any test: the blind share of
+ * a pass, whether the two sides' ranges are apart, whether each side's
+ * values are all alike (exact data) (compare_rounds.c).
+ */
+void compare_sides_facts(const struct compare_input *in, struct compare_result *out,
+			 const double *kb, size_t nkb, const double *kh, size_t nkh);
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * analyze/compare_rounds: what the rounds show one by one, beside the
- * estimate (compare_internal.h): the trend of the round log-ratios
+ * analyze/compare_rounds: what the rounds and the sides show one by one,
+ * beside the estimate (compare_internal.h): each side's range and whether
+ * it is exact, the blind share, the trend of the round log-ratios
  * (analyze/trend.h) projected to the design's cap, and the sign test of
  * the rounds beyond the tolerance in the regression direction, which the
  * verdict reads where the noise floor would say the machine cannot
@@ -71,4 +72,39 @@ void compare_rounds_evidence(const struct compare_input *in, struct compare_resu
 	out->trend_first_percent = expm1(t.intercept + t.slope * x[0]) * 100;
 	out->trend_last_percent = expm1(t.intercept + t.slope * x[n - 1]) * 100;
 	out->trend_cap_percent = expm1(t.intercept + t.slope * out->trend_cap_round) * 100;
+}
+
+static int all_equal(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			return 0;
+	return 1;
+}
+
+void compare_sides_facts(const struct compare_input *in, struct compare_result *out,
+			 const double *kb, size_t nkb, const double *kh, size_t nkh)
+{
+	/* 1 - (1 - s)^n = 0.95: a slowdown on a share s of the runs is
+	   absent from n runs with probability 5% (docs/statistics.md);
+	   runs that confirmed an unchanging count saw it too. */
+	if (nkh) {
+		double n = (double)nkh;
+		if (in->confirmed_head > 0 && all_equal(kh, nkh))
+			n += in->confirmed_head;
+		out->blind_share_percent = -expm1(log(0.05) / n) * 100;
+	}
+	if (!nkb || !nkh)
+		return;
+	double bmin = kb[0], bmax = kb[0], hmin = kh[0], hmax = kh[0];
+	for (size_t i = 1; i < nkb; i++) {
+		bmin = fmin(bmin, kb[i]);
+		bmax = fmax(bmax, kb[i]);
+	}
+	for (size_t i = 1; i < nkh; i++) {
+		hmin = fmin(hmin, kh[i]);
+		hmax = fmax(hmax, kh[i]);
+	}
+	out->ranges_disjoint = bmax < hmin || hmax < bmin;
+	out->exact_data = all_equal(kb, nkb) && all_equal(kh, nkh);
 }
