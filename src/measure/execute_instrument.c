@@ -431,35 +431,6 @@ static void instr_sim_every(struct instr_ctx *ic, size_t cmd)
 	}
 }
 
-/*
- * A run counting instructions only, after the simulated one: the
- * instructions are a sample; the cache metrics are confirmed when the
- * count is the simulated run's, else every run simulates from now on.
- */
-static void instr_record_confirmation(struct instr_ctx *ic, size_t i, int round,
-				      const struct valgrind_counts *vc, size_t files)
-{
-	struct execute_unit *u = &ic->units[i];
-	struct instr_unit *iu = &ic->iu[i];
-	const struct command_spec *cs = &ic->b->commands[u->cmd];
-	struct side_result *sr = &ic->br->commands[u->cmd].side[u->side];
-	/* the same instructions in each process (a pool's workers too) */
-	int same = vc->ev[VG_IR] == iu->first_ir && vc->procs_digest == iu->first_digest &&
-		   files == iu->first_files;
-	iu->done[INSTR_VALGRIND]++;
-	ic->in->used_valgrind = 1;
-	if (valgrind_wanted(ic->in, cs, METRIC_INSTRUCTIONS) &&
-	    sr->metric[METRIC_INSTRUCTIONS].nr < (size_t)iu->count_target)
-		metric_series_add(&sr->metric[METRIC_INSTRUCTIONS], (double)vc->ev[VG_IR], round,
-				  iu->done[INSTR_VALGRIND]);
-	for (size_t k = 0; k < NR_VALGRIND_METRICS; k++)
-		if (same && cache_metric(valgrind_metrics[k]) &&
-		    valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
-			sr->metric[valgrind_metrics[k]].confirmed++;
-	if (!same)
-		instr_sim_every(ic, u->cmd);
-}
-
 /* The cachegrind counts of one finished run of unit i, from its side's folder. */
 static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 {
@@ -480,11 +451,14 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 		instr_stop(ic, i, INSTR_VALGRIND, MSTATUS_FAILED,
 			   "valgrind's cachegrind output has no cache events although "
 			   "--cache-sim=yes was given");
-	} else if (iu->cache_sim && !iu->sim_this) {
-		instr_record_confirmation(ic, i, round, &vc, files);
 	} else {
 		double v[] = {(double)vc.ev[VG_IR], (double)valgrind_estimated_cycles(&vc),
 			      (double)valgrind_ll_misses(&vc)};
+		/* A run counting instructions only, after the simulated one:
+		   it confirms the cache metrics when each process counted the
+		   simulated run's instructions (a pool's workers too). */
+		int confirms = iu->cache_sim && !iu->sim_this && vc.ev[VG_IR] == iu->first_ir &&
+			       vc.procs_digest == iu->first_digest && files == iu->first_files;
 		if (!iu->done[INSTR_VALGRIND]) {
 			iu->first_ir = vc.ev[VG_IR];
 			iu->first_digest = vc.procs_digest;
@@ -497,13 +471,17 @@ static void instr_record_valgrind(struct instr_ctx *ic, size_t i, int round)
 			instr_record_functions(ic, i, vc.ev[VG_IR]);
 		for (size_t k = 0; k < NR_VALGRIND_METRICS; k++) {
 			struct metric_series *ms = &sr->metric[valgrind_metrics[k]];
-			/* the extra simulated runs are for the cache metrics */
-			if (!valgrind_wanted(ic->in, cs, valgrind_metrics[k]) ||
-			    (!cache_metric(valgrind_metrics[k]) &&
-			     ms->nr >= (size_t)iu->count_target))
+			if (!valgrind_wanted(ic->in, cs, valgrind_metrics[k]))
 				continue;
-			metric_series_add(ms, v[k], round, iu->done[INSTR_VALGRIND]);
+			if (cache_metric(valgrind_metrics[k]) && !iu->sim_this)
+				ms->confirmed += confirms;
+			/* the extra simulated runs are for the cache metrics */
+			else if (cache_metric(valgrind_metrics[k]) ||
+				 ms->nr < (size_t)iu->count_target)
+				metric_series_add(ms, v[k], round, iu->done[INSTR_VALGRIND]);
 		}
+		if (iu->cache_sim && !iu->sim_this && !confirms)
+			instr_sim_every(ic, u->cmd);
 	}
 	sbuf_release(&err);
 }

@@ -159,6 +159,13 @@ void report_value_text(struct sbuf *out, const struct command_result *c, enum me
 	put_work_unit(out, start, c, m);
 }
 
+void report_count_text(struct sbuf *out, const struct metric_series *ms)
+{
+	sbuf_addf(out, "%zu", ms->summary.count);
+	if (ms->confirmed > 0)
+		sbuf_addf(out, "+%d", ms->confirmed);
+}
+
 void report_delta_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
 		       double delta, double ref)
 {

@@ -96,6 +96,13 @@ void report_value_text(struct sbuf *out, const struct command_result *c, enum me
 void report_delta_text(struct sbuf *out, const struct command_result *c, enum metric_id m,
 		       double delta, double ref);
 
+/*
+ * The n of a measured series: its samples, and "+N" for the runs that
+ * confirmed a simulated count without being samples ("1+2",
+ * model/result.h's `confirmed`); the table, Markdown and HTML print it.
+ */
+void report_count_text(struct sbuf *out, const struct metric_series *ms);
+
 /* ---- comparisons --------------------------------------------------------- */
 
 /*

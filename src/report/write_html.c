@@ -476,9 +476,7 @@ static void stats_table(struct sbuf *out, struct sbuf *tmp, const struct command
 			td_tmp(out, "n", tmp);
 			value(tmp, c, m, su->p95);
 			td_tmp(out, "n", tmp);
-			sbuf_addf(tmp, "%zu", su->count);
-			if (ms->confirmed > 0) /* "1+2", as the table says it */
-				sbuf_addf(tmp, "+%d", ms->confirmed);
+			report_count_text(tmp, ms);
 			td_tmp(out, "n", tmp);
 			sbuf_adds(out, "</tr>\n");
 		}

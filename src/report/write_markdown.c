@@ -276,9 +276,7 @@ static void measurement_row(struct md *m, const struct bench_result *br,
 	cell_value(m, c, k, su->min);
 	cell_value(m, c, k, su->max);
 	cell_value(m, c, k, su->p95);
-	sbuf_addf(&m->tmp, "%zu", su->count);
-	if (ms->confirmed > 0) /* "1+2", as the table says it */
-		sbuf_addf(&m->tmp, "+%d", ms->confirmed);
+	report_count_text(&m->tmp, ms);
 	cell_tmp(m);
 	row_end(m);
 }

@@ -335,10 +335,7 @@ static void metric_row(struct table *t, size_t indent, const struct command_resu
 	tline_cell_sb(l, TC_NONE, &sb);
 	table_format_value(&sb, c, m, s->p95);
 	tline_cell_sb(l, TC_NONE, &sb);
-	sbuf_addf(&sb, "%zu", s->count);
-	/* "1+2": one simulated run and the two that confirmed it */
-	if (ms->confirmed > 0)
-		sbuf_addf(&sb, "+%d", ms->confirmed);
+	report_count_text(&sb, ms);
 	tline_cell_sb(l, TC_NONE, &sb);
 	sbuf_release(&sb);
 }

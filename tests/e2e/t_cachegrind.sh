@@ -91,6 +91,12 @@ done
 # of three runs, as for the instructions.
 json_check "$T/aa.json" "abs($C0['comparisons']['estimated_cycles']['blind_share_percent'] - $C0['comparisons']['instructions']['blind_share_percent']) < 1e-9"
 json_check "$T/aa.json" "62 < $C0['comparisons']['estimated_cycles']['blind_share_percent'] < 64"
+# The reports' n says so: one sample and the two runs that confirmed it.
+for fmt in table markdown html; do
+	run_k report "$T/aa.json" --format $fmt
+	expect_rc 0
+	expect_out "1+2"
+done
 # A saved report judges them the same way again.
 run_k report "$T/aa.json" --reanalyze --format json --output "$T/aa-re.json"
 expect_rc 0
